@@ -1,0 +1,42 @@
+// The `store` command: serve (default), init [DIR], hash-password.
+
+import { serve } from '../main.js';
+import { hashPasswordCommand } from './hash-password.js';
+import { initDataDirectory } from './init.js';
+
+const USAGE = `usage: store [command]
+
+  serve            start the server (default); reads .env in the working directory, then the environment
+  init [DIR]       create DIR/.env (default: the working directory) with strong generated secrets and a data directory
+  hash-password    read a password from stdin and print its argon2id hash (for ADMIN_PASSWORD_HASH)
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command = 'serve', ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve();
+    case 'init': {
+      const result = await initDataDirectory(rest[0] ?? '.');
+      process.stdout.write(
+        `Created ${result.envFile} (mode 0600) and the data directory ${result.dataDir}.\n\n` +
+          `These are shown once; they are stored only as a hash (password) or in .env (keys):\n` +
+          `  Admin console login:   ${result.adminUsername} / ${result.adminPassword}\n` +
+          `  S3 access key id:      ${result.accessKeyId}\n` +
+          `  S3 secret access key:  ${result.secretAccessKey}\n\n` +
+          `Start the server in ${result.envFile.replace(/\/\.env$/, '')} with: store serve (or node bin/store.js serve from the Store checkout)\n`,
+      );
+      return 0;
+    }
+    case 'hash-password':
+      return hashPasswordCommand();
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      process.stderr.write(`store: unknown command '${command}'\n${USAGE}`);
+      return 64;
+  }
+}

@@ -1,0 +1,130 @@
+// The environment schema (one TypeBox schema; the Config type is derived from it), its defaults, and the boot
+// refusals of SPEC "Configuration keys" / "Boot-time secret checks". The only reader of process.env.
+
+import { isAbsolute } from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { looksLikePlaceholder, weakSecretReason } from './secrets.js';
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+
+export const ConfigSchema = Type.Object({
+  DATA_DIR: Type.String({ minLength: 1, description: 'Absolute path, no trailing slash, of the data volume' }),
+  JWT_SECRET: Type.String({ minLength: 1, description: 'Signs admin JWTs; at least 32 characters, high entropy' }),
+  ADMIN_PASSWORD_HASH: Type.String({ minLength: 1, description: 'argon2id hash of the admin password' }),
+  ROOT_ACCESS_KEY_ID: Type.String({ pattern: '^[A-Z0-9]{16,32}$', description: '16 to 32 uppercase alphanumerics' }),
+  ROOT_SECRET_ACCESS_KEY: Type.String({ minLength: 1, description: 'At least 32 characters, high entropy' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9000, description: 'HTTP listen port (0 picks a free one)' }),
+  HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Listen address' }),
+  ADMIN_USERNAME: Type.String({ minLength: 1, maxLength: 64, default: 'admin', description: 'Admin login name' }),
+  STORE_REGION: Type.String({ pattern: '^[a-z0-9-]{1,32}$', default: 'us-east-1', description: 'Region reported to clients' }),
+  STORE_SSE_KEY: Type.Optional(Type.String({ description: 'Base64 of 32 bytes; generated to DATA_DIR/sse.key if unset' })),
+  KEY_ENCRYPTION_SECRET: Type.Optional(Type.String({ description: 'Encrypts scoped key secrets; defaults to the root secret' })),
+  SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000, description: 'Drain grace on SIGTERM' }),
+  MOUNT_PATH: Type.String({ default: '', description: 'Path prefix for every surface; empty means root' }),
+  STORE_ENDPOINT: Type.Optional(Type.String({ description: 'Public DNS hostname reported for endpoint discovery' })),
+  LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: 'Log level' }),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+export type LogLevel = Config['LOG_LEVEL'];
+
+const KEYS = Object.keys(ConfigSchema.properties) as (keyof Config)[];
+/** Keys that must be set: required by the schema and without a default. */
+const REQUIRED = (ConfigSchema.required ?? []).filter(
+  (key) => !('default' in (ConfigSchema.properties[key as keyof Config] as object)),
+);
+const ARGON2ID = /^\$argon2id\$v=\d+\$[mtp]=\d+(,[mtp]=\d+){2}\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
+
+/** A boot refusal. The message names the key and the rule, never the value. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Strict base64 of exactly 32 bytes (a re-encode must give the same text, so typos are not silently accepted). */
+export function decodeSseKey(value: string): Buffer | undefined {
+  const bytes = Buffer.from(value, 'base64');
+  return bytes.length === 32 && bytes.toString('base64') === value ? bytes : undefined;
+}
+
+function normaliseMountPath(value: string): string {
+  return value === '/' ? '' : value;
+}
+
+function mountPathProblem(value: string): string | undefined {
+  if (value === '') return undefined;
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(value) || value.split('/').some((s) => s === '.' || s === '..')) {
+    return 'MOUNT_PATH must be empty or a path like /storage (segments of letters, digits, . _ ~ -; no trailing slash)';
+  }
+  return undefined;
+}
+
+/** Extra rules TypeBox cannot say: path shapes, secret strength, hash and key formats. */
+function semanticProblems(cfg: Config): string[] {
+  const problems: string[] = [];
+  if (!isAbsolute(cfg.DATA_DIR) || (cfg.DATA_DIR.length > 1 && cfg.DATA_DIR.endsWith('/'))) {
+    problems.push('DATA_DIR must be an absolute path without a trailing slash');
+  }
+  for (const key of ['JWT_SECRET', 'ROOT_SECRET_ACCESS_KEY'] as const) {
+    const reason = weakSecretReason(cfg[key]);
+    if (reason) problems.push(`${key} ${reason}`);
+  }
+  if (cfg.KEY_ENCRYPTION_SECRET !== undefined) {
+    const reason = weakSecretReason(cfg.KEY_ENCRYPTION_SECRET);
+    if (reason) problems.push(`KEY_ENCRYPTION_SECRET ${reason}`);
+  }
+  if (looksLikePlaceholder(cfg.ROOT_ACCESS_KEY_ID)) {
+    problems.push('ROOT_ACCESS_KEY_ID must not be a documentation example; generate one with `store init`');
+  }
+  if (!ARGON2ID.test(cfg.ADMIN_PASSWORD_HASH)) {
+    problems.push('ADMIN_PASSWORD_HASH must be an argon2id hash (make one with `store hash-password`)');
+  }
+  if (cfg.STORE_SSE_KEY !== undefined && !decodeSseKey(cfg.STORE_SSE_KEY)) {
+    problems.push('STORE_SSE_KEY must be the base64 encoding of exactly 32 bytes');
+  }
+  const mountProblem = mountPathProblem(cfg.MOUNT_PATH);
+  if (mountProblem) problems.push(mountProblem);
+  return problems;
+}
+
+function describeSchemaError(key: string, schema: { description?: string } | undefined): string {
+  return `${key} is invalid${schema?.description ? ` (${schema.description})` : ''}`;
+}
+
+/**
+ * Reads and validates the configuration from an environment. Throws ConfigError listing every problem
+ * (a missing required key, a malformed value, a weak secret) without echoing any value.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of KEYS) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const problems: string[] = [];
+  for (const key of REQUIRED) {
+    if (raw[key] === undefined) problems.push(`${key} is required but not set`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const candidate = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
+  // Integers must be written as integers: Convert turns '9000.5' into a number that Check then refuses.
+  const seen = new Set<string>();
+  for (const error of Value.Errors(ConfigSchema, candidate)) {
+    const key = error.path.replace(/^\//, '').split('/')[0] ?? error.path;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const prop = ConfigSchema.properties[key as keyof Config] as { description?: string } | undefined;
+    problems.push(describeSchemaError(key, prop));
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const cfg = candidate as Config;
+  cfg.MOUNT_PATH = normaliseMountPath(cfg.MOUNT_PATH);
+  problems.push(...semanticProblems(cfg));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return cfg;
+}

@@ -1,0 +1,33 @@
+// The admin API's error envelope: {error, message, statusCode}, one renderer for every admin failure.
+
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError } from '../../core/errors.js';
+
+export interface ErrorEnvelope {
+  error: string;
+  message: string;
+  statusCode: number;
+}
+
+export function envelope(err: AppError): ErrorEnvelope {
+  return { error: err.code, message: err.message, statusCode: err.statusCode };
+}
+
+/** Fastify error handler: AppErrors as themselves, schema failures as ValidationError naming the field, the rest as 500. */
+export function handleAdminError(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply): void {
+  let appError: AppError;
+  if (isAppError(err)) {
+    appError = err;
+  } else if ('validation' in err && err.validation) {
+    const first = err.validation[0];
+    const field = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : String(first?.params?.['missingProperty'] ?? 'body');
+    appError = new AppError('ValidationError', { message: `${field}: ${first?.message ?? 'is invalid'}` });
+  } else if ('statusCode' in err && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    appError = new AppError(err.statusCode === 413 ? 'MaxMessageLengthExceeded' : 'InvalidRequest', { message: err.message });
+  } else {
+    req.log.error({ err }, 'admin request failed');
+    appError = new AppError('InternalError');
+  }
+  for (const [name, value] of Object.entries(appError.headers)) void reply.header(name, value);
+  void reply.status(appError.statusCode).send(envelope(appError));
+}

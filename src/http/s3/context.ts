@@ -1,0 +1,45 @@
+// What an S3 handler receives (a verified request resolved to its operation) and what it returns (a response value).
+
+import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { BucketService } from '../../services/bucket-service.js';
+import type { ListingService } from '../../services/listing-service.js';
+import type { MultipartService } from '../../services/multipart-service.js';
+import type { ObjectService } from '../../services/object-service.js';
+import type { VerifiedRequest } from '../../sigv4/types.js';
+import type { Endpoint, Query } from './endpoints.js';
+
+export interface S3Services {
+  buckets: BucketService;
+  objects: ObjectService;
+  listing: ListingService;
+  multipart: MultipartService;
+}
+
+export interface Owner {
+  id: string;
+  displayName: string;
+}
+
+export interface S3Context<E extends Endpoint = Endpoint> {
+  req: IncomingMessage;
+  endpoint: E;
+  query: Query;
+  requestId: string;
+  auth: VerifiedRequest;
+  services: S3Services;
+  owner: Owner;
+  region: string;
+}
+
+export interface S3Response {
+  status: number;
+  headers?: Record<string, string | number | undefined>;
+  body?: string | Buffer | Readable;
+}
+
+/** A header's value, with repeated headers joined by ',' (Node joins most already). */
+export function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+}

@@ -1,0 +1,63 @@
+// ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation.
+
+import { AppError } from '../../../core/errors.js';
+import type { BucketOp } from '../endpoints.js';
+import { headerOf, type S3Context, type S3Response } from '../context.js';
+import { readSmallPayload } from '../request-body.js';
+import { xmlResponse } from '../respond.js';
+import { buildListAllMyBucketsResult, buildLocationConstraint } from '../xml/buckets.js';
+import { parseCreateBucketConfiguration } from '../xml/parse.js';
+import { checkAcceptedAcl } from './acl-header.js';
+
+type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
+
+/** XML request bodies are small documents; anything larger is refused before parsing. */
+export const MAX_XML_BODY_BYTES = 1024 * 1024;
+
+export async function listBuckets(ctx: S3Context): Promise<S3Response> {
+  const prefix = ctx.query.get('prefix') ?? '';
+  const maxRaw = ctx.query.get('max-buckets');
+  const max = maxRaw === undefined ? 10_000 : Number(maxRaw);
+  if (!Number.isInteger(max) || max < 1 || max > 10_000) {
+    throw new AppError('InvalidArgument', { message: 'max-buckets must be an integer between 1 and 10000', details: { ArgumentName: 'max-buckets' } });
+  }
+  const token = ctx.query.get('continuation-token');
+  const after = token === undefined ? '' : Buffer.from(token, 'base64url').toString('utf8');
+  const all = ctx.services.buckets.list().filter((b) => b.name.startsWith(prefix) && b.name > after);
+  const page = all.slice(0, max);
+  const last = page[page.length - 1];
+  return xmlResponse(
+    buildListAllMyBucketsResult({
+      owner: ctx.owner,
+      buckets: page.map((b) => ({ name: b.name, creationDate: new Date(b.createdAt), region: b.region })),
+      ...(all.length > max && last ? { continuationToken: Buffer.from(last.name).toString('base64url') } : {}),
+      ...(ctx.query.has('prefix') ? { prefix } : {}),
+    }),
+  );
+}
+
+export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
+  checkAcceptedAcl(ctx.req);
+  if (headerOf(ctx.req, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true') {
+    throw new AppError('NotImplemented', { message: 'Object lock is not implemented yet.' });
+  }
+  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
+  const config = parseCreateBucketConfiguration(body);
+  ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint });
+  return { status: 200, headers: { Location: `/${ctx.endpoint.bucket}` } };
+}
+
+export async function headBucket(ctx: BucketCtx): Promise<S3Response> {
+  const bucket = ctx.services.buckets.get(ctx.endpoint.bucket);
+  return { status: 200, headers: { 'x-amz-bucket-region': bucket.region } };
+}
+
+export async function deleteBucket(ctx: BucketCtx): Promise<S3Response> {
+  ctx.services.buckets.delete(ctx.endpoint.bucket);
+  return { status: 204 };
+}
+
+export async function getBucketLocation(ctx: BucketCtx): Promise<S3Response> {
+  const bucket = ctx.services.buckets.get(ctx.endpoint.bucket);
+  return xmlResponse(buildLocationConstraint(bucket.region));
+}

@@ -1,0 +1,45 @@
+// CopyObject.
+
+import { parseChecksumAlgorithm } from '../../../core/checksums.js';
+import { AppError } from '../../../core/errors.js';
+import type { ObjectOp } from '../endpoints.js';
+import { headerOf, type S3Context, type S3Response } from '../context.js';
+import { copySourceConditions, parseCopySource } from '../copy-source.js';
+import { readObjectHeaders, readUserMeta } from '../object-headers.js';
+import { xmlResponse } from '../respond.js';
+import { buildCopyObjectResult } from '../xml/objects.js';
+import { checkAcceptedAcl } from './acl-header.js';
+
+type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
+
+export async function copyObject(ctx: ObjectCtx): Promise<S3Response> {
+  checkAcceptedAcl(ctx.req);
+  const directive = (headerOf(ctx.req, 'x-amz-metadata-directive') ?? 'COPY').toUpperCase();
+  if (directive !== 'COPY' && directive !== 'REPLACE') {
+    throw new AppError('InvalidArgument', { message: 'Unknown metadata directive.', details: { ArgumentName: 'x-amz-metadata-directive' } });
+  }
+  const algorithmHeader = headerOf(ctx.req, 'x-amz-checksum-algorithm');
+  const { row, sourceVersionId } = await ctx.services.objects.copy({
+    bucket: ctx.endpoint.bucket,
+    key: ctx.endpoint.key,
+    source: parseCopySource(ctx.req),
+    sourceConditions: copySourceConditions(ctx.req),
+    metadataDirective: directive,
+    headers: readObjectHeaders(ctx.req),
+    userMeta: readUserMeta(ctx.req),
+    checksumAlgorithm: algorithmHeader === undefined ? undefined : parseChecksumAlgorithm(algorithmHeader),
+  });
+  return xmlResponse(
+    buildCopyObjectResult({
+      etag: row.etag,
+      lastModified: new Date(row.lastModified),
+      ...(row.checksumAlgorithm && row.checksumValue ? { checksums: { [row.checksumAlgorithm]: row.checksumValue }, checksumType: 'FULL_OBJECT' as const } : {}),
+    }),
+    200,
+    {
+      'x-amz-server-side-encryption': 'AES256',
+      'x-amz-version-id': row.versionId === 'null' ? undefined : row.versionId,
+      'x-amz-copy-source-version-id': sourceVersionId === 'null' ? undefined : sourceVersionId,
+    },
+  );
+}

@@ -1,0 +1,35 @@
+// DeleteObjects: up to 1000 keys in one request, each reported on its own (Quiet reports only errors).
+
+import { isAppError } from '../../../core/errors.js';
+import type { BucketOp } from '../endpoints.js';
+import type { S3Context, S3Response } from '../context.js';
+import { readSmallPayload } from '../request-body.js';
+import { xmlResponse } from '../respond.js';
+import { buildDeleteResult, type DeleteErrorEntry, type DeletedEntry } from '../xml/objects.js';
+import { parseDeleteObjects } from '../xml/parse.js';
+import { MAX_XML_BODY_BYTES } from './buckets.js';
+
+type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
+
+export async function deleteObjects(ctx: BucketCtx): Promise<S3Response> {
+  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
+  const request = parseDeleteObjects(body);
+  ctx.services.buckets.get(ctx.endpoint.bucket);
+  const deleted: DeletedEntry[] = [];
+  const errors: DeleteErrorEntry[] = [];
+  for (const item of request.objects) {
+    try {
+      const result = ctx.services.objects.delete(ctx.endpoint.bucket, item.key, item.versionId);
+      deleted.push({
+        key: item.key,
+        ...(item.versionId ? { versionId: item.versionId } : {}),
+        ...(result.deleteMarker ? { deleteMarker: true } : {}),
+        ...(result.deleteMarker && result.versionId && !item.versionId ? { deleteMarkerVersionId: result.versionId } : {}),
+      });
+    } catch (err) {
+      if (!isAppError(err) || err.statusCode >= 500) throw err;
+      errors.push({ key: item.key, ...(item.versionId ? { versionId: item.versionId } : {}), code: err.code, message: err.message });
+    }
+  }
+  return xmlResponse(buildDeleteResult({ quiet: request.quiet, deleted, errors }));
+}

@@ -1,0 +1,173 @@
+// CreateMultipartUpload, UploadPart, UploadPartCopy, CompleteMultipartUpload, AbortMultipartUpload, ListParts,
+// ListMultipartUploads.
+
+import { parseChecksumAlgorithm } from '../../../core/checksums.js';
+import { AppError } from '../../../core/errors.js';
+import { parseCopySourceRange } from '../../../core/range.js';
+import { checkReadConditions } from '../../../core/conditions.js';
+import type { BucketOp, ObjectOp } from '../endpoints.js';
+import { headerOf, type S3Context, type S3Response } from '../context.js';
+import { copySourceConditions, parseCopySource } from '../copy-source.js';
+import { readObjectHeaders, readUserMeta } from '../object-headers.js';
+import { bodyInput, readSmallPayload } from '../request-body.js';
+import { xmlResponse } from '../respond.js';
+import {
+  buildCompleteMultipartUploadResult, buildInitiateMultipartUploadResult, buildListMultipartUploadsResult, buildListPartsResult,
+} from '../xml/multipart.js';
+import { buildCopyPartResult } from '../xml/objects.js';
+import { parseCompleteMultipartUpload } from '../xml/parse.js';
+import { checkAcceptedAcl } from './acl-header.js';
+import { MAX_XML_BODY_BYTES } from './buckets.js';
+
+type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
+type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
+
+const SSE = { 'x-amz-server-side-encryption': 'AES256' };
+
+function uploadIdOf(ctx: S3Context): string {
+  const id = ctx.query.get('uploadId');
+  if (!id) throw new AppError('NoSuchUpload');
+  return id;
+}
+
+function partNumberOf(ctx: S3Context): number {
+  const raw = ctx.query.get('partNumber') ?? '';
+  const n = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= 10_000)) {
+    throw new AppError('InvalidArgument', { message: 'Part number must be an integer between 1 and 10000, inclusive', details: { ArgumentName: 'partNumber', ArgumentValue: raw } });
+  }
+  return n;
+}
+
+function intParam(ctx: S3Context, name: string, fallback: number, max: number): number {
+  const raw = ctx.query.get(name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,10}$/.test(raw)) throw new AppError('InvalidArgument', { message: `${name} must be a non-negative integer`, details: { ArgumentName: name } });
+  return Math.min(Number(raw), max);
+}
+
+export async function createMultipartUpload(ctx: ObjectCtx): Promise<S3Response> {
+  checkAcceptedAcl(ctx.req);
+  const algorithmHeader = headerOf(ctx.req, 'x-amz-checksum-algorithm');
+  const typeHeader = headerOf(ctx.req, 'x-amz-checksum-type')?.toUpperCase();
+  if (typeHeader !== undefined && typeHeader !== 'COMPOSITE' && typeHeader !== 'FULL_OBJECT') {
+    throw new AppError('InvalidRequest', { message: 'Value for x-amz-checksum-type header is invalid.' });
+  }
+  const upload = ctx.services.multipart.create({
+    bucket: ctx.endpoint.bucket,
+    key: ctx.endpoint.key,
+    headers: readObjectHeaders(ctx.req),
+    userMeta: readUserMeta(ctx.req),
+    checksumAlgorithm: algorithmHeader === undefined ? undefined : parseChecksumAlgorithm(algorithmHeader),
+    checksumType: typeHeader,
+  });
+  return xmlResponse(buildInitiateMultipartUploadResult({ bucket: upload.bucket, key: upload.key, uploadId: upload.uploadId }), 200, {
+    ...SSE,
+    'x-amz-checksum-algorithm': upload.checksumAlgorithm,
+    'x-amz-checksum-type': upload.checksumType,
+  });
+}
+
+export async function uploadPart(ctx: ObjectCtx): Promise<S3Response> {
+  const part = await ctx.services.multipart.uploadPart({
+    bucket: ctx.endpoint.bucket,
+    key: ctx.endpoint.key,
+    uploadId: uploadIdOf(ctx),
+    partNumber: partNumberOf(ctx),
+    body: bodyInput(ctx.req, ctx.auth),
+  });
+  const headers: Record<string, string> = { ETag: `"${part.etag}"`, ...SSE };
+  for (const [alg, value] of Object.entries(part.checksums)) headers[`x-amz-checksum-${alg.toLowerCase()}`] = value;
+  return { status: 200, headers };
+}
+
+export async function uploadPartCopy(ctx: ObjectCtx): Promise<S3Response> {
+  const uploadId = uploadIdOf(ctx);
+  const partNumber = partNumberOf(ctx);
+  ctx.services.multipart.getUpload(ctx.endpoint.bucket, ctx.endpoint.key, uploadId);
+  const source = parseCopySource(ctx.req);
+  const opened = ctx.services.objects.open(source.bucket, source.key, { versionId: source.versionId });
+  checkReadConditions(copySourceConditions(ctx.req), opened.row.etag, opened.row.lastModified, true);
+  const rangeHeader = headerOf(ctx.req, 'x-amz-copy-source-range');
+  const range = rangeHeader === undefined ? undefined : parseCopySourceRange(rangeHeader, opened.row.size);
+  const size = range ? range.end - range.start + 1 : opened.row.size;
+  const part = await ctx.services.multipart.uploadPartCopy({
+    bucket: ctx.endpoint.bucket, key: ctx.endpoint.key, uploadId, partNumber,
+    source: { stream: () => opened.stream(range), size },
+  });
+  return xmlResponse(
+    buildCopyPartResult({ etag: part.etag, lastModified: new Date(part.lastModified), checksums: part.checksums }),
+    200,
+    { ...SSE, 'x-amz-copy-source-version-id': opened.row.versionId === 'null' ? undefined : opened.row.versionId },
+  );
+}
+
+export async function completeMultipartUpload(ctx: ObjectCtx): Promise<S3Response> {
+  const uploadId = uploadIdOf(ctx);
+  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
+  const request = parseCompleteMultipartUpload(body);
+  const row = await ctx.services.multipart.complete({
+    bucket: ctx.endpoint.bucket,
+    key: ctx.endpoint.key,
+    uploadId,
+    parts: request.parts,
+    conditions: { ifMatch: headerOf(ctx.req, 'if-match'), ifNoneMatch: headerOf(ctx.req, 'if-none-match') },
+  });
+  const host = headerOf(ctx.req, 'host') ?? 'localhost';
+  const path = (ctx.req.url ?? '').split('?')[0] ?? '';
+  return xmlResponse(
+    buildCompleteMultipartUploadResult({
+      location: `http://${host}${path}`,
+      bucket: row.bucket,
+      key: row.key,
+      etag: row.etag,
+      ...(row.checksumAlgorithm && row.checksumValue
+        ? { checksums: { [row.checksumAlgorithm]: row.checksumValue }, ...(row.checksumType ? { checksumType: row.checksumType } : {}) }
+        : {}),
+    }),
+    200,
+    { ...SSE, 'x-amz-version-id': row.versionId === 'null' ? undefined : row.versionId },
+  );
+}
+
+export async function abortMultipartUpload(ctx: ObjectCtx): Promise<S3Response> {
+  ctx.services.multipart.abort(ctx.endpoint.bucket, ctx.endpoint.key, uploadIdOf(ctx));
+  return { status: 204 };
+}
+
+export async function listParts(ctx: ObjectCtx): Promise<S3Response> {
+  const uploadId = uploadIdOf(ctx);
+  const marker = intParam(ctx, 'part-number-marker', 0, 10_000);
+  const maxParts = intParam(ctx, 'max-parts', 1000, 1000);
+  const { upload, parts, isTruncated } = ctx.services.multipart.listParts(ctx.endpoint.bucket, ctx.endpoint.key, uploadId, marker, maxParts);
+  const last = parts[parts.length - 1];
+  return xmlResponse(
+    buildListPartsResult({
+      bucket: upload.bucket, key: upload.key, uploadId, partNumberMarker: marker, maxParts, isTruncated,
+      ...(isTruncated && last ? { nextPartNumberMarker: last.partNumber } : {}),
+      parts: parts.map((p) => ({ partNumber: p.partNumber, lastModified: new Date(p.lastModified), etag: p.etag, size: p.size, checksums: p.checksums })),
+      initiator: ctx.owner,
+      owner: ctx.owner,
+      ...(upload.checksumAlgorithm ? { checksumAlgorithm: parseChecksumAlgorithm(upload.checksumAlgorithm) } : {}),
+      ...(upload.checksumType ? { checksumType: upload.checksumType } : {}),
+    }),
+  );
+}
+
+export async function listMultipartUploads(ctx: BucketCtx): Promise<S3Response> {
+  const keyMarker = ctx.query.get('key-marker') ?? '';
+  const uploadIdMarker = ctx.query.get('upload-id-marker') ?? '';
+  const prefix = ctx.query.get('prefix') ?? '';
+  const maxUploads = intParam(ctx, 'max-uploads', 1000, 1000);
+  const { uploads, isTruncated } = ctx.services.multipart.listUploads(ctx.endpoint.bucket, keyMarker, uploadIdMarker, maxUploads);
+  const matching = uploads.filter((u) => u.key.startsWith(prefix));
+  const last = uploads[uploads.length - 1];
+  return xmlResponse(
+    buildListMultipartUploadsResult({
+      bucket: ctx.endpoint.bucket, keyMarker, uploadIdMarker, prefix, maxUploads, isTruncated,
+      ...(isTruncated && last ? { nextKeyMarker: last.key, nextUploadIdMarker: last.uploadId } : {}),
+      uploads: matching.map((u) => ({ key: u.key, uploadId: u.uploadId, initiated: new Date(u.initiated), owner: ctx.owner })),
+      commonPrefixes: [],
+    }),
+  );
+}

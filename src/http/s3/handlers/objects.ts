@@ -1,0 +1,123 @@
+// PutObject, GetObject, HeadObject, DeleteObject.
+
+import { AppError } from '../../../core/errors.js';
+import { parseRange } from '../../../core/range.js';
+import type { BucketOp, ObjectOp } from '../endpoints.js';
+import { headerOf, type S3Context, type S3Response } from '../context.js';
+import { bodyInput } from '../request-body.js';
+import { objectHeaders, readObjectHeaders, readUserMeta } from '../object-headers.js';
+import { checkAcceptedAcl } from './acl-header.js';
+
+type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
+export type { BucketOp };
+
+/** response-* query overrides of GetObject (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html). */
+const RESPONSE_OVERRIDES: Record<string, string> = {
+  'response-content-type': 'Content-Type',
+  'response-content-language': 'Content-Language',
+  'response-expires': 'Expires',
+  'response-cache-control': 'Cache-Control',
+  'response-content-disposition': 'Content-Disposition',
+  'response-content-encoding': 'Content-Encoding',
+};
+
+function versionIdParam(ctx: S3Context): string | undefined {
+  const v = ctx.query.get('versionId');
+  if (v === '') throw new AppError('InvalidArgument', { message: 'Version id cannot be the empty string', details: { ArgumentName: 'versionId' } });
+  return v;
+}
+
+function isVersioned(ctx: S3Context, bucket: string): boolean {
+  return ctx.services.buckets.get(bucket).versioning !== 'Unversioned';
+}
+
+export async function putObject(ctx: ObjectCtx): Promise<S3Response> {
+  const { bucket, key } = ctx.endpoint;
+  checkAcceptedAcl(ctx.req);
+  const sse = headerOf(ctx.req, 'x-amz-server-side-encryption');
+  if (sse !== undefined && sse !== 'AES256') {
+    throw new AppError('NotImplemented', { message: `Server-side encryption with ${sse} is not supported; objects are always encrypted with AES256.` });
+  }
+  const row = await ctx.services.objects.put({
+    bucket,
+    key,
+    body: bodyInput(ctx.req, ctx.auth),
+    headers: readObjectHeaders(ctx.req),
+    userMeta: readUserMeta(ctx.req),
+    conditions: { ifMatch: headerOf(ctx.req, 'if-match'), ifNoneMatch: headerOf(ctx.req, 'if-none-match') },
+  });
+  const headers: Record<string, string | undefined> = {
+    ETag: `"${row.etag}"`,
+    'x-amz-server-side-encryption': 'AES256',
+    'x-amz-version-id': row.versionId === 'null' ? undefined : row.versionId,
+  };
+  if (row.checksumAlgorithm && row.checksumValue) {
+    headers[`x-amz-checksum-${row.checksumAlgorithm.toLowerCase()}`] = row.checksumValue;
+    headers['x-amz-checksum-type'] = row.checksumType;
+  }
+  return { status: 200, headers };
+}
+
+/** GetObject and HeadObject: conditional headers, single ranges (206/416), partNumber, response-* overrides. */
+export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
+  const { bucket, key } = ctx.endpoint;
+  const opened = ctx.services.objects.open(bucket, key, {
+    versionId: versionIdParam(ctx),
+    conditions: {
+      ifMatch: headerOf(ctx.req, 'if-match'),
+      ifNoneMatch: headerOf(ctx.req, 'if-none-match'),
+      ifModifiedSince: headerOf(ctx.req, 'if-modified-since'),
+      ifUnmodifiedSince: headerOf(ctx.req, 'if-unmodified-since'),
+    },
+  });
+  const { row } = opened;
+  const partNumber = ctx.query.get('partNumber');
+  let range = partNumber === undefined ? parseRange(headerOf(ctx.req, 'range'), row.size) : undefined;
+  const headers = objectHeaders(row, {
+    checksums: headerOf(ctx.req, 'x-amz-checksum-mode')?.toUpperCase() === 'ENABLED' && partNumber === undefined,
+    versioned: isVersioned(ctx, bucket),
+  });
+  if (partNumber !== undefined) {
+    range = partRange(opened.parts, row.size, partNumber);
+    headers['x-amz-mp-parts-count'] = row.partCount ?? 1;
+  }
+  for (const [param, header] of Object.entries(RESPONSE_OVERRIDES)) {
+    const value = ctx.query.get(param);
+    if (value !== undefined) headers[header] = value;
+  }
+  let status = 200;
+  if (range) {
+    status = 206;
+    headers['Content-Range'] = `bytes ${range.start}-${range.end}/${row.size}`;
+  }
+  headers['Content-Length'] = range ? range.end - range.start + 1 : row.size;
+  const isHead = ctx.req.method === 'HEAD';
+  return { status, headers, body: isHead || row.size === 0 ? undefined : opened.stream(range) };
+}
+
+/** The byte range of part N of a multipart object (a whole non-multipart object is its own part 1). */
+function partRange(parts: { size: number }[], size: number, raw: string): { start: number; end: number } | undefined {
+  const n = Number(raw);
+  const count = Math.max(parts.length, 1);
+  if (!/^\d+$/.test(raw) || n < 1 || n > 10_000) {
+    throw new AppError('InvalidArgument', { message: 'Part number must be an integer between 1 and 10000, inclusive', details: { ArgumentName: 'partNumber' } });
+  }
+  if (n > count) throw new AppError('InvalidPartNumber');
+  if (parts.length === 0) return size === 0 ? undefined : { start: 0, end: size - 1 };
+  let start = 0;
+  for (let i = 0; i < n - 1; i++) start += (parts[i] as { size: number }).size;
+  const partSize = (parts[n - 1] as { size: number }).size;
+  return partSize === 0 ? undefined : { start, end: start + partSize - 1 };
+}
+
+export async function deleteObject(ctx: ObjectCtx): Promise<S3Response> {
+  const { bucket, key } = ctx.endpoint;
+  const result = ctx.services.objects.delete(bucket, key, versionIdParam(ctx));
+  return {
+    status: 204,
+    headers: {
+      'x-amz-version-id': result.versionId,
+      'x-amz-delete-marker': result.deleteMarker ? 'true' : undefined,
+    },
+  };
+}

@@ -1,0 +1,124 @@
+// Turns a verified request's body into what the services consume: the decoded payload bytes plus every integrity
+// expectation the client declared (Content-MD5, signed SHA-256, x-amz-checksum-* header or trailer).
+
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import {
+  CHECKSUM_ALGORITHMS, checksumHeader, computeChecksum, parseChecksumAlgorithm, type ChecksumAlgorithm,
+} from '../../core/checksums.js';
+import { AppError } from '../../core/errors.js';
+import { parseContentMd5 } from '../../core/etag.js';
+import type { BodyInput } from '../../services/body-ingest.js';
+import { createChunkedDecoder } from '../../sigv4/chunked-decoder.js';
+import type { VerifiedRequest } from '../../sigv4/types.js';
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/** The declared payload length: x-amz-decoded-content-length for aws-chunked bodies, else Content-Length. */
+function declaredSize(req: IncomingMessage, auth: VerifiedRequest): number | undefined {
+  const raw = auth.payload.kind === 'chunked' ? header(req, 'x-amz-decoded-content-length') : header(req, 'content-length');
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,16}$/.test(raw)) {
+    throw new AppError('InvalidArgument', { message: 'The content length is not a valid number.', details: { ArgumentName: 'Content-Length' } });
+  }
+  return Number(raw);
+}
+
+/** Which flexible checksum the client sent, and where its value comes from. */
+function declaredChecksum(req: IncomingMessage, trailerValue: (name: string) => string | undefined): BodyInput['checksum'] {
+  const inHeaders = CHECKSUM_ALGORITHMS.filter((alg) => req.headers[checksumHeader(alg)] !== undefined);
+  if (inHeaders.length > 1) throw new AppError('InvalidRequest', { message: 'Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.' });
+  const trailer = header(req, 'x-amz-trailer')?.trim().toLowerCase();
+  const sdkAlgorithm = header(req, 'x-amz-sdk-checksum-algorithm');
+  if (inHeaders.length === 1) {
+    const algorithm = inHeaders[0] as ChecksumAlgorithm;
+    if (sdkAlgorithm !== undefined && parseChecksumAlgorithm(sdkAlgorithm) !== algorithm) {
+      throw new AppError('InvalidRequest', { message: 'Value for x-amz-sdk-checksum-algorithm header is invalid.' });
+    }
+    const value = header(req, checksumHeader(algorithm));
+    return { algorithm, expected: () => value };
+  }
+  if (trailer !== undefined && trailer !== '') {
+    const algorithm = CHECKSUM_ALGORITHMS.find((alg) => checksumHeader(alg) === trailer);
+    if (!algorithm) throw new AppError('InvalidRequest', { message: `The value specified in the x-amz-trailer header is not supported: ${trailer}` });
+    return { algorithm, expected: () => trailerValue(trailer) };
+  }
+  if (sdkAlgorithm !== undefined) {
+    // The SDK names an algorithm but sends the value nowhere: compute it and store it (nothing to compare).
+    return { algorithm: parseChecksumAlgorithm(sdkAlgorithm), expected: undefined };
+  }
+  return undefined;
+}
+
+/**
+ * The request body as a BodyInput. For aws-chunked bodies the chunk signatures are verified as the bytes are read
+ * (an error surfaces from the source while the body streams); trailer checksums are read once it has ended.
+ * Throws MissingContentLength when the length is unknown, InvalidDigest for a malformed Content-MD5.
+ */
+export function bodyInput(req: IncomingMessage, auth: VerifiedRequest): BodyInput {
+  const size = declaredSize(req, auth);
+  if (size === undefined) throw new AppError('MissingContentLength');
+  const md5Header = header(req, 'content-md5');
+  const contentMd5 = md5Header === undefined ? undefined : parseContentMd5(md5Header);
+  const payload = auth.payload;
+  if (payload.kind !== 'chunked') {
+    const checksum = declaredChecksum(req, () => undefined);
+    return {
+      source: req,
+      size,
+      contentMd5,
+      sha256: payload.kind === 'signed' ? payload.sha256 : undefined,
+      checksum,
+    };
+  }
+  const decoder = createChunkedDecoder({
+    signed: payload.signedChunks,
+    context: auth.chunkContext,
+    hasTrailer: payload.hasTrailer,
+  });
+  req.on('error', (err) => decoder.destroy(err));
+  req.pipe(decoder);
+  const checksum = declaredChecksum(req, (name) => decoder.trailers.get(name));
+  return { source: decoder, size, contentMd5, checksum };
+}
+
+/**
+ * Reads a small request body (an XML document) into memory, whatever its payload mode, and verifies everything
+ * the client declared about it: the signed SHA-256, Content-MD5, and a flexible checksum header or trailer.
+ * Throws MaxMessageLengthExceeded over `limit` bytes, InvalidDigest, BadDigest, XAmzContentSHA256Mismatch.
+ */
+export async function readSmallPayload(req: IncomingMessage, auth: VerifiedRequest, limit: number): Promise<Buffer> {
+  let source: AsyncIterable<Buffer> = req;
+  let trailers: Map<string, string> | undefined;
+  if (auth.payload.kind === 'chunked') {
+    const decoder = createChunkedDecoder({ signed: auth.payload.signedChunks, context: auth.chunkContext, hasTrailer: auth.payload.hasTrailer });
+    req.on('error', (err) => decoder.destroy(err));
+    req.pipe(decoder);
+    source = decoder;
+    trailers = decoder.trailers;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of source) {
+    size += chunk.length;
+    if (size > limit) throw new AppError('MaxMessageLengthExceeded');
+    chunks.push(chunk);
+  }
+  const body = Buffer.concat(chunks, size);
+  if (auth.payload.kind === 'signed' && createHash('sha256').update(body).digest('hex') !== auth.payload.sha256) {
+    throw new AppError('XAmzContentSHA256Mismatch');
+  }
+  const md5Header = header(req, 'content-md5');
+  if (md5Header !== undefined && !parseContentMd5(md5Header).equals(createHash('md5').update(body).digest())) {
+    throw new AppError('BadDigest');
+  }
+  const checksum = declaredChecksum(req, (name) => trailers?.get(name));
+  const expected = checksum?.expected?.();
+  if (checksum && expected !== undefined && computeChecksum(checksum.algorithm, body).toString('base64') !== expected) {
+    throw new AppError('BadDigest', { message: `The ${checksum.algorithm} you specified did not match the calculated checksum.` });
+  }
+  return body;
+}

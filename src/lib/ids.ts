@@ -1,0 +1,32 @@
+// Identifiers: UUID v7 (time-ordered, RFC 9562) for request ids, upload ids and version ids.
+
+import { randomBytes } from 'node:crypto';
+
+let lastMs = 0;
+let counter = 0;
+
+/** A UUID v7: 48-bit Unix milliseconds, then random bits, with a counter keeping ids monotonic within a millisecond. */
+export function uuidv7(now: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  if (now <= lastMs) {
+    counter = (counter + 1) & 0xfff;
+    if (counter === 0) lastMs += 1; // 4096 ids in one millisecond: borrow the next millisecond
+    now = lastMs;
+  } else {
+    lastMs = now;
+    counter = bytes.readUInt16BE(6) & 0x7ff; // random start leaves room to count up
+  }
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = 0x70 | (counter >> 8);
+  bytes[7] = counter & 0xff;
+  bytes[8] = 0x80 | ((bytes[8] as number) & 0x3f);
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const UUID_SHAPE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** True for 36 hex-and-dash characters in the 8-4-4-4-12 shape (an incoming X-Request-Id we may reuse). */
+export function isUuidShaped(value: string): boolean {
+  return UUID_SHAPE.test(value);
+}

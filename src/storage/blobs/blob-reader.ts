@@ -1,0 +1,157 @@
+// Reads a plaintext byte range of an encrypted blob: opens and checks the header and file size, then reads
+// the needed segments in large reads, authenticating each segment before any of its bytes is emitted.
+
+import { open, type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { BlobCorruptError } from './blob-corrupt-error.js';
+import { BadHeaderError, HEADER_SIZE, openHeader, openSegment, SegmentLayout, TAG_SIZE } from './blob-format.js';
+
+export interface BlobReadStreamOptions {
+  id: string;
+  path: string;
+  masterKey: Buffer;
+  /** Plaintext size recorded in metadata. */
+  size: number;
+  /** First and last plaintext byte to emit (inclusive); ignored for an empty blob. */
+  start: number;
+  end: number;
+  /** Ciphertext bytes per read (at least one segment). */
+  readBytes: number;
+}
+
+export class BlobReadStream extends Readable {
+  #masterKey: Buffer;
+  #dataKey: Buffer | undefined;
+  private readonly opts: BlobReadStreamOptions;
+  private fh: FileHandle | undefined;
+  private layout: SegmentLayout | undefined;
+  private next = 0;
+  private last = 0;
+  private buffer: Buffer | undefined;
+  private pumping: Promise<void> | undefined;
+  private wanted = false;
+
+  constructor(opts: BlobReadStreamOptions) {
+    super({ highWaterMark: opts.readBytes });
+    this.opts = opts;
+    this.#masterKey = opts.masterKey;
+  }
+
+  override _construct(callback: (error?: Error | null) => void): void {
+    this.openBlob().then(
+      () => callback(),
+      (err: Error) => callback(err),
+    );
+  }
+
+  private async openBlob(): Promise<void> {
+    const { id, path, size } = this.opts;
+    try {
+      this.fh = await open(path, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobCorruptError('missing', id);
+      throw err;
+    }
+    const { size: fileSize } = await this.fh.stat();
+    if (fileSize < HEADER_SIZE) throw new BlobCorruptError('truncated', id, 'shorter than its header');
+    const header = await this.readExactly(HEADER_SIZE, 0, Buffer.allocUnsafe(HEADER_SIZE));
+    let segmentSize: number;
+    try {
+      ({ dataKey: this.#dataKey, segmentSize } = openHeader(header, this.#masterKey));
+    } catch (err) {
+      if (err instanceof BadHeaderError) throw new BlobCorruptError('header', id, err.message);
+      throw err;
+    }
+    const layout = new SegmentLayout(size, segmentSize);
+    if (fileSize < layout.fileSize()) throw new BlobCorruptError('truncated', id, `${fileSize} bytes on disk`);
+    if (fileSize > layout.fileSize()) throw new BlobCorruptError('tampered', id, 'longer than its recorded size');
+    this.layout = layout;
+    this.next = size === 0 ? 0 : Math.floor(this.opts.start / segmentSize);
+    this.last = size === 0 ? 0 : Math.floor(this.opts.end / segmentSize);
+  }
+
+  override _read(): void {
+    this.wanted = true;
+    this.pumping ??= this.pump().finally(() => {
+      this.pumping = undefined;
+    });
+  }
+
+  /** Reads and emits batches while the consumer wants more. */
+  private async pump(): Promise<void> {
+    try {
+      while (this.wanted && !this.destroyed) {
+        this.wanted = false;
+        if (this.next > this.last) {
+          this.push(null);
+          return;
+        }
+        const chunks = await this.readBatch();
+        if (this.destroyed) return;
+        let ok = true;
+        for (const chunk of chunks) ok = this.push(chunk);
+        // The last push says whether the buffer wants more now; a _read() that arrived while this batch was
+        // being read was answered by it, so it must not trigger another batch past the high-water mark.
+        this.wanted = ok;
+      }
+    } catch (err) {
+      this.destroy(err as Error);
+    }
+  }
+
+  /** Reads, authenticates and trims the next run of segments; returns the plaintext to emit. */
+  private async readBatch(): Promise<Buffer[]> {
+    const layout = this.layout as SegmentLayout;
+    const stride = layout.segmentSize + TAG_SIZE;
+    const perRead = Math.max(1, Math.floor(this.opts.readBytes / stride));
+    const first = this.next;
+    const lastInBatch = Math.min(this.last, first + perRead - 1);
+    const from = layout.offsetOf(first);
+    const length = layout.offsetOf(lastInBatch) + layout.plainLength(lastInBatch) + TAG_SIZE - from;
+    if (this.buffer === undefined || this.buffer.length < length) this.buffer = Buffer.allocUnsafe(length);
+    const sealed = await this.readExactly(length, from, this.buffer);
+    const out: Buffer[] = [];
+    const { id, start, end } = this.opts;
+    for (let index = first; index <= lastInBatch; index += 1) {
+      const at = layout.offsetOf(index) - from;
+      const plainLength = layout.plainLength(index);
+      const plaintext = openSegment(this.#dataKey as Buffer, {
+        index,
+        isFinal: index === layout.count - 1,
+        sealed: sealed.subarray(at, at + plainLength + TAG_SIZE),
+      });
+      if (plaintext === undefined) throw new BlobCorruptError('tampered', id, `segment ${index} fails authentication`);
+      if (layout.size === 0) continue;
+      const segStart = index * layout.segmentSize;
+      const lo = Math.max(start - segStart, 0);
+      const hi = Math.min(end - segStart + 1, plainLength);
+      out.push(lo === 0 && hi === plainLength ? plaintext : plaintext.subarray(lo, hi));
+    }
+    this.next = lastInBatch + 1;
+    return out;
+  }
+
+  /** Reads `length` bytes at `position` into `into`; a short file is a truncated blob. */
+  private async readExactly(length: number, position: number, into: Buffer): Promise<Buffer> {
+    const fh = this.fh as FileHandle;
+    let done = 0;
+    while (done < length) {
+      const { bytesRead } = await fh.read(into, done, length - done, position + done);
+      if (bytesRead === 0) throw new BlobCorruptError('truncated', this.opts.id, 'ended early');
+      done += bytesRead;
+    }
+    return into.subarray(0, length);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    // Close only after a read in flight has returned, so it never touches a closed descriptor.
+    const fh = this.fh;
+    this.fh = undefined;
+    Promise.resolve(this.pumping)
+      .then(() => fh?.close())
+      .then(
+        () => callback(error),
+        (closeError: Error) => callback(error ?? closeError),
+      );
+  }
+}

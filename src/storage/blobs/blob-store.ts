@@ -1,0 +1,180 @@
+// The blob store: encrypted object bytes under DATA_DIR/blobs/ab/cd/ID, written by a two-phase writer
+// (stage into tmp/ and fsync, then commit = rename into place and fsync the directory).
+// The on-disk format is described in blob-format.ts.
+
+import { open, rm, readdir, rename, unlink } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { BlobReadStream } from './blob-reader.js';
+import { createHeader, DEFAULT_SEGMENT_SIZE, KEY_SIZE, MAX_SEGMENT_SIZE, MIN_SEGMENT_SIZE } from './blob-format.js';
+import { assertBlobId, BlobTree, fsyncDir, newBlobId } from './blob-tree.js';
+import { SegmentWriter } from './blob-writer.js';
+import { sweepOrphans } from './blob-sweeper.js';
+
+export { BlobCorruptError, type BlobCorruptReason } from './blob-corrupt-error.js';
+export { newBlobId, isBlobId } from './blob-tree.js';
+
+/** Ciphertext per write and per read: large enough to amortise syscalls, small enough to bound memory. */
+const IO_BATCH_BYTES = 1024 * 1024;
+
+export interface BlobStoreOptions {
+  dataDir: string;
+  /** The 32-byte SSE master key. Never logged, never put in an error. */
+  masterKey: Buffer;
+  /** Plaintext bytes per sealed segment for new blobs (default 64 KiB); existing blobs keep theirs. */
+  segmentSize?: number;
+}
+
+/** A blob written to tmp/ and fsynced, not yet visible under blobs/. */
+export interface StagedBlob {
+  readonly id: string;
+  /** Plaintext bytes written. */
+  readonly size: number;
+  /** Renames tmp -> blobs/ab/cd/id and fsyncs the directory (and new parents). Durable when it resolves. */
+  commit(): Promise<void>;
+  /** Removes the tmp file; idempotent; safe after a failed commit; a no-op after a successful one. */
+  discard(): Promise<void>;
+}
+
+export class BlobStore {
+  #masterKey: Buffer;
+  private readonly tree: BlobTree;
+  private readonly segmentSize: number;
+
+  /** Throws TypeError for a master key that is not 32 bytes or a segment size out of range. */
+  constructor(opts: BlobStoreOptions) {
+    if (!Buffer.isBuffer(opts.masterKey) || opts.masterKey.length !== KEY_SIZE) {
+      throw new TypeError(`the SSE master key must be ${KEY_SIZE} bytes`);
+    }
+    const segmentSize = opts.segmentSize ?? DEFAULT_SEGMENT_SIZE;
+    if (!Number.isInteger(segmentSize) || segmentSize < MIN_SEGMENT_SIZE || segmentSize > MAX_SEGMENT_SIZE) {
+      throw new TypeError(`segmentSize must be an integer in [${MIN_SEGMENT_SIZE}, ${MAX_SEGMENT_SIZE}]`);
+    }
+    this.#masterKey = Buffer.from(opts.masterKey);
+    this.tree = new BlobTree(opts.dataDir);
+    this.segmentSize = segmentSize;
+  }
+
+  /** Creates blobs/ and tmp/ (0700), makes the tree durable, and empties tmp/ (a crash's half-written blobs). */
+  async init(): Promise<void> {
+    await this.tree.init();
+    const leftovers = await readdir(this.tree.tmpDir);
+    for (const name of leftovers) await rm(this.tree.tmpPath(name), { recursive: true, force: true });
+  }
+
+  /**
+   * Encrypts `source` into tmp/ and fsyncs it. If the source throws or `signal` aborts, the tmp file is
+   * removed and the error (e.g. an AppError from a chunk-signature check upstream) is rethrown unchanged.
+   * The signal is checked between chunks: a source stalled inside next() must end or throw by itself
+   * (destroying the request stream it reads from does that).
+   */
+  async stage(source: AsyncIterable<Buffer | Uint8Array>, opts: { signal?: AbortSignal } = {}): Promise<StagedBlob> {
+    const { signal } = opts;
+    signal?.throwIfAborted();
+    return this.write(async (writer) => {
+      for await (const chunk of source) {
+        signal?.throwIfAborted();
+        await writer.push(chunk);
+      }
+      signal?.throwIfAborted();
+    });
+  }
+
+  /** stage() for a body already in memory: for a small body, one write and one fdatasync. */
+  stageBuffer(data: Buffer): Promise<StagedBlob> {
+    return this.write((writer) => writer.push(data));
+  }
+
+  private async write(fill: (writer: SegmentWriter) => Promise<void>): Promise<StagedBlob> {
+    const id = newBlobId();
+    const tmpPath = this.tree.tmpPath(id);
+    const { header, dataKey } = createHeader(this.#masterKey, this.segmentSize);
+    const fh = await open(tmpPath, 'wx', 0o600);
+    const segmentSize = this.segmentSize;
+    const writer = new SegmentWriter({ fh, dataKey, header, segmentSize, batchBytes: IO_BATCH_BYTES });
+    try {
+      await fill(writer);
+      await writer.finish();
+      await fh.close();
+    } catch (err) {
+      await writer.settle();
+      await fh.close().catch(() => undefined);
+      await unlink(tmpPath).catch(() => undefined);
+      throw err;
+    }
+    return this.staged(id, writer.size);
+  }
+
+  private staged(id: string, size: number): StagedBlob {
+    const tree = this.tree;
+    let committed: Promise<void> | undefined;
+    return {
+      id,
+      size,
+      commit() {
+        committed ??= (async () => {
+          await tree.ensureLeaf(id);
+          await rename(tree.tmpPath(id), tree.blobPath(id));
+          await fsyncDir(tree.leafDir(id)); // makes the rename durable: only now may metadata point at the blob
+        })();
+        return committed;
+      },
+      async discard() {
+        await unlink(tree.tmpPath(id)).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
+      },
+    };
+  }
+
+  /**
+   * Plaintext bytes [start, end] (inclusive; default the whole blob) of a blob of `size` plaintext bytes.
+   * Decrypts only the needed segments and authenticates each before emitting any of its bytes. The stream
+   * errors with BlobCorruptError ('missing' | 'tampered' | 'truncated' | 'header'); throws RangeError
+   * synchronously for a range outside [0, size - 1] and TypeError for a malformed id.
+   */
+  createReadStream(id: string, opts: { size: number; start?: number; end?: number }): Readable {
+    assertBlobId(id);
+    const { size } = opts;
+    const start = opts.start ?? 0;
+    const end = opts.end ?? size - 1;
+    if (!Number.isSafeInteger(size) || size < 0) throw new RangeError('size must be a non-negative integer');
+    const isInside = Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start <= end && end < size;
+    if (size > 0 && !isInside) {
+      throw new RangeError(`range [${start}, ${end}] is outside a blob of ${size} bytes`);
+    }
+    return new BlobReadStream({
+      id,
+      path: this.tree.blobPath(id),
+      masterKey: this.#masterKey,
+      size,
+      start,
+      end,
+      readBytes: IO_BATCH_BYTES,
+    });
+  }
+
+  /** Reads and authenticates the whole blob. Throws BlobCorruptError; resolves when every segment verifies. */
+  async verify(id: string, size: number): Promise<void> {
+    for await (const chunk of this.createReadStream(id, { size })) void chunk;
+  }
+
+  /** Deletes a committed blob; a missing one is not an error. */
+  async remove(id: string): Promise<void> {
+    assertBlobId(id);
+    await unlink(this.tree.blobPath(id)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+  }
+
+  /**
+   * Removes every blob whose id is not referenced and whose mtime is before `olderThanMs` (epoch ms), so blobs
+   * this process is writing now are never touched. Yields to the event loop as it goes; rejects with the
+   * signal's reason when aborted. Returns how many blobs were removed.
+   */
+  sweepOrphans(
+    isReferenced: (id: string) => boolean,
+    opts: { olderThanMs: number; signal?: AbortSignal },
+  ): Promise<number> {
+    return sweepOrphans(this.tree.blobsDir, isReferenced, opts);
+  }
+}

@@ -1,0 +1,135 @@
+// Encrypts a plaintext stream into segments and writes them to a staging file in large batched writes,
+// overlapping the encryption of the next batch with the write of the previous one.
+
+import type { FileHandle } from 'node:fs/promises';
+import { sealSegment, TAG_SIZE } from './blob-format.js';
+
+export interface SegmentWriterOptions {
+  fh: FileHandle;
+  dataKey: Buffer;
+  /** The file header, written first as part of the first batch. */
+  header: Buffer;
+  segmentSize: number;
+  /** Ciphertext bytes gathered before one writev (bounded memory: at most two batches plus one segment). */
+  batchBytes: number;
+}
+
+/**
+ * Feeds plaintext through push() and call finish() once. A segment is sealed only when it is known whether it
+ * is the final one, so the last full segment waits for either one more byte or the end of the input.
+ * Not reentrant: await each push() before the next.
+ */
+export class SegmentWriter {
+  #dataKey: Buffer;
+  private readonly fh: FileHandle;
+  private readonly segmentSize: number;
+  private readonly batchBytes: number;
+  /** Plaintext of the segment being filled; copied because callers may reuse the chunks they hand us. */
+  private readonly pending: Buffer;
+  private pendingLength = 0;
+  private index = 0;
+  private batch: Buffer[];
+  private batchLength: number;
+  private position = 0;
+  private inflight: Promise<void> | undefined;
+  /** Plaintext bytes accepted so far. */
+  size = 0;
+
+  constructor(opts: SegmentWriterOptions) {
+    this.fh = opts.fh;
+    this.#dataKey = opts.dataKey;
+    this.segmentSize = opts.segmentSize;
+    this.batchBytes = opts.batchBytes;
+    this.pending = Buffer.allocUnsafe(opts.segmentSize);
+    this.batch = [opts.header];
+    this.batchLength = opts.header.length;
+  }
+
+  async push(chunk: Buffer | Uint8Array): Promise<void> {
+    const data = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const n = data.length;
+    if (n === 0) return;
+    this.size += n;
+    let offset = 0;
+    if (this.pendingLength === this.segmentSize) this.sealPending(false); // more bytes follow, so it is not final
+    if (this.pendingLength > 0) {
+      offset = Math.min(this.segmentSize - this.pendingLength, n);
+      data.copy(this.pending, this.pendingLength, 0, offset);
+      this.pendingLength += offset;
+      if (offset === n) return this.flushIfFull();
+      this.sealPending(false);
+    }
+    // Whole segments followed by more bytes of this chunk are sealed straight from it, without a copy.
+    while (n - offset > this.segmentSize) {
+      this.seal(data.subarray(offset, offset + this.segmentSize), false);
+      offset += this.segmentSize;
+      if (this.batchLength >= this.batchBytes) await this.flush();
+    }
+    this.pendingLength = data.copy(this.pending, 0, offset);
+    return this.flushIfFull();
+  }
+
+  /** Seals the final segment (empty for an empty blob), writes everything and fdatasyncs the file. */
+  async finish(): Promise<void> {
+    this.sealPending(true);
+    await this.flush();
+    await this.inflight;
+    // fdatasync flushes the data and the file size (all a reader needs); the rename that publishes the file is
+    // made durable by the directory fsync at commit.
+    await this.fh.datasync();
+  }
+
+  /** Waits for the write in flight, if any, ignoring its outcome: call before closing the file after a failure. */
+  async settle(): Promise<void> {
+    await this.inflight?.catch(() => undefined);
+  }
+
+  private sealPending(isFinal: boolean): void {
+    this.seal(this.pending.subarray(0, this.pendingLength), isFinal);
+    this.pendingLength = 0;
+  }
+
+  private seal(plaintext: Buffer, isFinal: boolean): void {
+    const { ciphertext, tag } = sealSegment(this.#dataKey, { index: this.index, isFinal, plaintext });
+    if (ciphertext.length > 0) this.batch.push(ciphertext);
+    this.batch.push(tag);
+    this.batchLength += ciphertext.length + TAG_SIZE;
+    this.index += 1;
+  }
+
+  private async flushIfFull(): Promise<void> {
+    if (this.batchLength >= this.batchBytes) await this.flush();
+  }
+
+  /** Starts writing the current batch once the previous write is done; does not wait for this one. */
+  private async flush(): Promise<void> {
+    if (this.batchLength === 0) return;
+    await this.inflight;
+    const buffers = this.batch;
+    const position = this.position;
+    this.position += this.batchLength;
+    this.batch = [];
+    this.batchLength = 0;
+    const write = writeAll(this.fh, buffers, position);
+    write.catch(() => undefined); // observed by the next flush or by finish(); never an unhandled rejection
+    this.inflight = write;
+  }
+}
+
+/** writev until every byte is written: a regular file may still take a short write (e.g. near ENOSPC). */
+async function writeAll(fh: FileHandle, buffers: Buffer[], position: number): Promise<void> {
+  let rest = buffers;
+  let at = position;
+  for (;;) {
+    const { bytesWritten } = await fh.writev(rest, at);
+    at += bytesWritten;
+    let skip = bytesWritten;
+    while (rest.length > 0 && skip >= (rest[0] as Buffer).length) {
+      skip -= (rest[0] as Buffer).length;
+      rest = rest.slice(1);
+    }
+    if (rest.length === 0) return;
+    if (bytesWritten === 0) throw new Error('write made no progress');
+    rest = [(rest[0] as Buffer).subarray(skip), ...rest.slice(1)];
+  }
+}

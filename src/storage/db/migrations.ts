@@ -1,0 +1,86 @@
+// Numbered, forward-only schema migrations, applied in order and tracked in PRAGMA user_version.
+// Never edit a released migration: add the next number.
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: buckets, object versions (one row each), multipart uploads and their parts, the blob GC queue.
+  `
+  CREATE TABLE buckets (
+    name        TEXT PRIMARY KEY,
+    created_at  INTEGER NOT NULL,
+    region      TEXT NOT NULL,
+    versioning  TEXT NOT NULL DEFAULT 'Unversioned',
+    object_lock INTEGER NOT NULL DEFAULT 0,
+    config      TEXT NOT NULL DEFAULT '{}'
+  ) WITHOUT ROWID;
+
+  CREATE TABLE objects (
+    id                 INTEGER PRIMARY KEY,
+    bucket             TEXT NOT NULL,
+    key                TEXT NOT NULL,
+    version_id         TEXT NOT NULL,
+    is_latest          INTEGER NOT NULL,
+    is_delete_marker   INTEGER NOT NULL DEFAULT 0,
+    size               INTEGER NOT NULL,
+    etag               TEXT NOT NULL,
+    last_modified      INTEGER NOT NULL,
+    headers            TEXT,
+    user_meta          TEXT,
+    checksum_algorithm TEXT,
+    checksum_value     TEXT,
+    checksum_type      TEXT,
+    blob_id            TEXT,
+    part_count         INTEGER,
+    storage_class      TEXT NOT NULL DEFAULT 'STANDARD'
+  );
+  CREATE UNIQUE INDEX objects_by_version ON objects(bucket, key, version_id);
+  CREATE INDEX objects_by_key_order ON objects(bucket, key, id);
+  CREATE INDEX objects_current ON objects(bucket, key) WHERE is_latest = 1 AND is_delete_marker = 0;
+  CREATE INDEX objects_by_blob ON objects(blob_id) WHERE blob_id IS NOT NULL;
+
+  CREATE TABLE object_parts (
+    object_id   INTEGER NOT NULL REFERENCES objects(id) ON DELETE CASCADE,
+    part_number INTEGER NOT NULL,
+    blob_id     TEXT NOT NULL,
+    size        INTEGER NOT NULL,
+    etag        TEXT NOT NULL,
+    checksum    TEXT,
+    PRIMARY KEY (object_id, part_number)
+  ) WITHOUT ROWID;
+  CREATE INDEX object_parts_by_blob ON object_parts(blob_id);
+
+  CREATE TABLE multipart_uploads (
+    upload_id          TEXT PRIMARY KEY,
+    bucket             TEXT NOT NULL,
+    key                TEXT NOT NULL,
+    initiated          INTEGER NOT NULL,
+    headers            TEXT,
+    user_meta          TEXT,
+    checksum_algorithm TEXT,
+    checksum_type      TEXT,
+    storage_class      TEXT NOT NULL DEFAULT 'STANDARD'
+  ) WITHOUT ROWID;
+  CREATE INDEX multipart_uploads_by_key ON multipart_uploads(bucket, key, initiated);
+
+  CREATE TABLE upload_parts (
+    upload_id     TEXT NOT NULL REFERENCES multipart_uploads(upload_id) ON DELETE CASCADE,
+    part_number   INTEGER NOT NULL,
+    blob_id       TEXT NOT NULL,
+    size          INTEGER NOT NULL,
+    etag          TEXT NOT NULL,
+    checksums     TEXT,
+    last_modified INTEGER NOT NULL,
+    PRIMARY KEY (upload_id, part_number)
+  ) WITHOUT ROWID;
+  CREATE INDEX upload_parts_by_blob ON upload_parts(blob_id);
+
+  CREATE TABLE instance (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE blob_gc (
+    blob_id   TEXT PRIMARY KEY,
+    queued_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
+];

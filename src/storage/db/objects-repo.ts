@@ -1,0 +1,244 @@
+// Object version rows (one row per version or delete marker), their multipart part lists, and blob references.
+// Listing is an index seek on (bucket, key): a page costs the same whatever the bucket's size.
+
+import type { Db } from './database.js';
+
+/** System metadata kept with each version, returned on GET/HEAD. */
+export interface ObjectHeaders {
+  contentType?: string;
+  contentEncoding?: string;
+  contentDisposition?: string;
+  contentLanguage?: string;
+  cacheControl?: string;
+  expires?: string;
+}
+
+export interface ObjectRow {
+  id: number;
+  bucket: string;
+  key: string;
+  versionId: string;
+  isLatest: boolean;
+  isDeleteMarker: boolean;
+  size: number;
+  /** Hex MD5, or `<hex>-N` for multipart objects; never quoted. */
+  etag: string;
+  lastModified: number;
+  headers: ObjectHeaders;
+  userMeta: Record<string, string>;
+  checksumAlgorithm: string | undefined;
+  checksumValue: string | undefined;
+  checksumType: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
+  /** Set for objects written in one piece; multipart objects have parts instead. */
+  blobId: string | undefined;
+  partCount: number | undefined;
+  storageClass: string;
+}
+
+export type NewObjectRow = Omit<ObjectRow, 'id'>;
+
+export interface ObjectPartRow {
+  partNumber: number;
+  blobId: string;
+  size: number;
+  etag: string;
+  checksum: string | undefined;
+}
+
+/** A listing row: just what ListObjects needs. */
+export interface ListedObject {
+  key: string;
+  size: number;
+  etag: string;
+  lastModified: number;
+  storageClass: string;
+  checksumAlgorithm: string | undefined;
+}
+
+interface RawListed {
+  key: string;
+  size: number;
+  etag: string;
+  last_modified: number;
+  storage_class: string;
+  checksum_algorithm: string | null;
+}
+
+interface RawObject {
+  id: number;
+  bucket: string;
+  key: string;
+  version_id: string;
+  is_latest: number;
+  is_delete_marker: number;
+  size: number;
+  etag: string;
+  last_modified: number;
+  headers: string | null;
+  user_meta: string | null;
+  checksum_algorithm: string | null;
+  checksum_value: string | null;
+  checksum_type: 'FULL_OBJECT' | 'COMPOSITE' | null;
+  blob_id: string | null;
+  part_count: number | null;
+  storage_class: string;
+}
+
+function parseJson<T>(text: string | null, empty: T): T {
+  return text ? (JSON.parse(text) as T) : empty;
+}
+
+function toRow(raw: RawObject): ObjectRow {
+  return {
+    id: raw.id,
+    bucket: raw.bucket,
+    key: raw.key,
+    versionId: raw.version_id,
+    isLatest: raw.is_latest === 1,
+    isDeleteMarker: raw.is_delete_marker === 1,
+    size: raw.size,
+    etag: raw.etag,
+    lastModified: raw.last_modified,
+    headers: parseJson<ObjectHeaders>(raw.headers, {}),
+    userMeta: parseJson<Record<string, string>>(raw.user_meta, {}),
+    checksumAlgorithm: raw.checksum_algorithm ?? undefined,
+    checksumValue: raw.checksum_value ?? undefined,
+    checksumType: raw.checksum_type ?? undefined,
+    blobId: raw.blob_id ?? undefined,
+    partCount: raw.part_count ?? undefined,
+    storageClass: raw.storage_class,
+  };
+}
+
+function emptyToNull(record: object): string | null {
+  return Object.keys(record).length > 0 ? JSON.stringify(record) : null;
+}
+
+export class ObjectsRepo {
+  private readonly latestStmt;
+  private readonly versionStmt;
+  private readonly insertStmt;
+  private readonly clearLatestStmt;
+  private readonly deleteStmt;
+  private readonly promoteStmt;
+  private readonly partsStmt;
+  private readonly insertPartStmt;
+  private readonly listAfterStmt;
+  private readonly listFromStmt;
+  private readonly blobRefStmt;
+  private readonly partBlobRefStmt;
+
+  constructor(db: Db) {
+    this.latestStmt = db.prepare<[string, string], RawObject>(
+      'SELECT * FROM objects WHERE bucket = ? AND key = ? AND is_latest = 1',
+    );
+    this.versionStmt = db.prepare<[string, string, string], RawObject>(
+      'SELECT * FROM objects WHERE bucket = ? AND key = ? AND version_id = ?',
+    );
+    this.insertStmt = db.prepare(
+      `INSERT INTO objects (bucket, key, version_id, is_latest, is_delete_marker, size, etag, last_modified, headers,
+         user_meta, checksum_algorithm, checksum_value, checksum_type, blob_id, part_count, storage_class)
+       VALUES (@bucket, @key, @versionId, @isLatest, @isDeleteMarker, @size, @etag, @lastModified, @headers,
+         @userMeta, @checksumAlgorithm, @checksumValue, @checksumType, @blobId, @partCount, @storageClass)`,
+    );
+    this.clearLatestStmt = db.prepare<[string, string]>(
+      'UPDATE objects SET is_latest = 0 WHERE bucket = ? AND key = ? AND is_latest = 1',
+    );
+    this.deleteStmt = db.prepare<[number]>('DELETE FROM objects WHERE id = ?');
+    this.promoteStmt = db.prepare<[string, string]>(
+      'UPDATE objects SET is_latest = 1 WHERE id = (SELECT id FROM objects WHERE bucket = ? AND key = ? ORDER BY id DESC LIMIT 1)',
+    );
+    this.partsStmt = db.prepare<[number], { part_number: number; blob_id: string; size: number; etag: string; checksum: string | null }>(
+      'SELECT part_number, blob_id, size, etag, checksum FROM object_parts WHERE object_id = ? ORDER BY part_number',
+    );
+    this.insertPartStmt = db.prepare(
+      'INSERT INTO object_parts (object_id, part_number, blob_id, size, etag, checksum) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    const listSql = (op: string) =>
+      `SELECT key, size, etag, last_modified, storage_class, checksum_algorithm FROM objects INDEXED BY objects_current
+       WHERE bucket = ? AND key ${op} ? AND is_latest = 1 AND is_delete_marker = 0 ORDER BY key LIMIT ?`;
+    this.listAfterStmt = db.prepare<[string, string, number], RawListed>(listSql('>'));
+    this.listFromStmt = db.prepare<[string, string, number], RawListed>(listSql('>='));
+    this.blobRefStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM objects WHERE blob_id = ? LIMIT 1');
+    this.partBlobRefStmt = db.prepare<[string], { one: number }>(
+      'SELECT 1 AS one FROM object_parts WHERE blob_id = ? LIMIT 1',
+    );
+  }
+
+  /** The latest version of a key (possibly a delete marker), or undefined. */
+  findLatest(bucket: string, key: string): ObjectRow | undefined {
+    const raw = this.latestStmt.get(bucket, key);
+    return raw ? toRow(raw) : undefined;
+  }
+
+  findVersion(bucket: string, key: string, versionId: string): ObjectRow | undefined {
+    const raw = this.versionStmt.get(bucket, key, versionId);
+    return raw ? toRow(raw) : undefined;
+  }
+
+  /** Inserts a version row and returns its id (its commit sequence number). */
+  insert(row: NewObjectRow): number {
+    const result = this.insertStmt.run({
+      ...row,
+      isLatest: row.isLatest ? 1 : 0,
+      isDeleteMarker: row.isDeleteMarker ? 1 : 0,
+      headers: emptyToNull(row.headers),
+      userMeta: emptyToNull(row.userMeta),
+      checksumAlgorithm: row.checksumAlgorithm ?? null,
+      checksumValue: row.checksumValue ?? null,
+      checksumType: row.checksumType ?? null,
+      blobId: row.blobId ?? null,
+      partCount: row.partCount ?? null,
+    });
+    return Number(result.lastInsertRowid);
+  }
+
+  clearLatest(bucket: string, key: string): void {
+    this.clearLatestStmt.run(bucket, key);
+  }
+
+  /** Deletes a version row (its part rows go with it). */
+  delete(id: number): void {
+    this.deleteStmt.run(id);
+  }
+
+  /** After the latest version was removed, the newest remaining version (if any) becomes latest. */
+  promoteNewest(bucket: string, key: string): void {
+    this.promoteStmt.run(bucket, key);
+  }
+
+  parts(objectId: number): ObjectPartRow[] {
+    return this.partsStmt.all(objectId).map((p) => ({
+      partNumber: p.part_number,
+      blobId: p.blob_id,
+      size: p.size,
+      etag: p.etag,
+      checksum: p.checksum ?? undefined,
+    }));
+  }
+
+  insertParts(objectId: number, parts: readonly ObjectPartRow[]): void {
+    for (const p of parts) this.insertPartStmt.run(objectId, p.partNumber, p.blobId, p.size, p.etag, p.checksum ?? null);
+  }
+
+  /**
+   * Current (non-deleted) objects from `bound` on (key > bound, or key >= bound when inclusive),
+   * in UTF-8 byte order (SQLite's BINARY collation, which is S3's listing order), at most `limit`.
+   */
+  listCurrent(bucket: string, bound: string, inclusive: boolean, limit: number): ListedObject[] {
+    const stmt = inclusive ? this.listFromStmt : this.listAfterStmt;
+    return stmt.all(bucket, bound, limit).map((r) => ({
+      key: r.key,
+      size: r.size,
+      etag: r.etag,
+      lastModified: r.last_modified,
+      storageClass: r.storage_class,
+      checksumAlgorithm: r.checksum_algorithm ?? undefined,
+    }));
+  }
+
+  /** True when any committed version references the blob, directly or as a multipart part. */
+  isBlobReferenced(blobId: string): boolean {
+    return this.blobRefStmt.get(blobId) !== undefined || this.partBlobRefStmt.get(blobId) !== undefined;
+  }
+}
