@@ -1,0 +1,172 @@
+// Starts the real server (`node bin/store.js serve`, built by `npm run build`) as a child process on a free
+// loopback port with a temp DATA_DIR, and stops it. Every integration and e2e test uses this.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import argon2 from 'argon2';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(REPO_ROOT, 'bin/store.js');
+
+export interface StartOptions {
+  /** Extra or overriding environment variables. */
+  env?: Record<string, string>;
+  /** Reuse a data directory (for restart tests); otherwise a fresh temp one. */
+  dataDir?: string;
+  /** Keep the data directory when stopped (for restart tests). */
+  keepDataDir?: boolean;
+}
+
+export interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  adminPassword: string;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  env: Record<string, string>;
+  credentials: Credentials;
+  process: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** SIGTERM and wait for exit (SIGKILL after `timeoutMs`). Removes the data dir unless keepDataDir. */
+  stop(timeoutMs?: number): Promise<number | null>;
+  /** kill -9, as a crash. Keeps the data directory. */
+  kill(): Promise<void>;
+}
+
+let cachedHash: { password: string; hash: string } | undefined;
+
+/** Test credentials: random, strong, and a cached argon2id hash (hashing costs ~100 ms). */
+export async function testCredentials(): Promise<Credentials & { passwordHash: string }> {
+  if (!cachedHash) {
+    const password = randomBytes(12).toString('base64url');
+    cachedHash = { password, hash: await argon2.hash(password, { type: argon2.argon2id }) };
+  }
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+  let accessKeyId = 'T';
+  for (let i = 0; i < 19; i++) accessKeyId += alphabet[randomInt(alphabet.length)];
+  return {
+    accessKeyId,
+    secretAccessKey: randomBytes(30).toString('base64url'),
+    adminPassword: cachedHash.password,
+    passwordHash: cachedHash.hash,
+  };
+}
+
+export async function baseEnv(dataDir: string): Promise<{ env: Record<string, string>; credentials: Credentials }> {
+  const creds = await testCredentials();
+  return {
+    credentials: creds,
+    env: {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      JWT_SECRET: randomBytes(40).toString('base64url'),
+      ADMIN_PASSWORD_HASH: creds.passwordHash,
+      ROOT_ACCESS_KEY_ID: creds.accessKeyId,
+      ROOT_SECRET_ACCESS_KEY: creds.secretAccessKey,
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DRAIN_MS: '10000',
+    },
+  };
+}
+
+export function tempDir(prefix = 'store-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Spawns the server with exactly this environment (plus PATH/HOME) and waits for it to listen. */
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const dataDir = opts.dataDir ?? join(tempDir(), 'data');
+  const base = await baseEnv(dataDir);
+  const env = { ...base.env, ...opts.env };
+  return spawnServer(env, base.credentials, { keepDataDir: opts.keepDataDir ?? opts.dataDir !== undefined });
+}
+
+/** Restarts on the same data directory with the same environment. */
+export async function restartServer(previous: RunningServer, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  return spawnServer({ ...previous.env, ...extraEnv }, previous.credentials, { keepDataDir: true });
+}
+
+async function spawnServer(env: Record<string, string>, credentials: Credentials, opts: { keepDataDir: boolean }): Promise<RunningServer> {
+  const cwd = tempDir('store-cwd-'); // no stray .env is picked up
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+
+  const port = await new Promise<number>((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 20 s:\n${output}`)), 20_000);
+    const onData = (): void => {
+      const match = /"msg":"store listening"/.test(output) ? /"port":(\d+)/.exec(output) : null;
+      if (match) {
+        clearTimeout(timer);
+        resolvePort(Number(match[1]));
+      }
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+
+  const dataDir = env['DATA_DIR'] as string;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    env,
+    credentials,
+    process: child,
+    output: () => output,
+    async stop(timeoutMs = 15_000) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (!opts.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+      rmSync(cwd, { recursive: true, force: true });
+      return child.exitCode;
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      rmSync(cwd, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs `store serve` with this environment and returns its exit code and output (for boot refusal tests). */
+export async function runServeExpectingExit(env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number | null; output: string }> {
+  const cwd = tempDir('store-cwd-');
+  const child = spawn(process.execPath, [BIN, 'serve'], {
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((res) => child.once('exit', (c) => res(c)));
+  clearTimeout(timer);
+  rmSync(cwd, { recursive: true, force: true });
+  return { code, output };
+}
