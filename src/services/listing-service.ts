@@ -45,11 +45,17 @@ export class ListingService {
     // (the previous page ended on it) resumes past everything under it.
     let bound = prefix;
     let inclusive = true;
+    // The common prefix being skipped: keys that roll up into it are never listed again.
+    let skipping: string | undefined;
     if (input.after !== '' && input.after >= prefix) {
       bound = input.after;
       inclusive = false;
       const rolled = delimiter ? this.rollUp(input.after, prefix, delimiter) : undefined;
-      if (rolled !== undefined && rolled === input.after) bound = rolled + MAX_CHAR;
+      if (rolled !== undefined && rolled === input.after) {
+        bound = rolled + MAX_CHAR;
+        inclusive = true;
+        skipping = rolled;
+      }
     }
 
     let last: string | undefined;
@@ -60,11 +66,12 @@ export class ListingService {
       for (const row of rows) {
         if (!row.key.startsWith(prefix)) return { objects, commonPrefixes, isTruncated: false, last };
         const rolled = delimiter ? this.rollUp(row.key, prefix, delimiter) : undefined;
-        if (rolled !== undefined && rolled === commonPrefixes[commonPrefixes.length - 1]) continue; // U+10FFFF edge
+        if (rolled !== undefined && rolled === skipping) continue; // keys starting with the prefix + U+10FFFF
         if (objects.length + commonPrefixes.length === maxKeys) return { objects, commonPrefixes, isTruncated: true, last };
         if (rolled !== undefined) {
           commonPrefixes.push(rolled);
           last = rolled;
+          skipping = rolled;
           skippedTo = rolled + MAX_CHAR;
           break;
         }

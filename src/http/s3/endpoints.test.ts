@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../core/errors.js';
+import { parseQuery, resolveEndpoint } from './endpoints.js';
+
+const resolve = (method: string, url: string, copy = false) => {
+  const q = url.indexOf('?');
+  return resolveEndpoint(method, q < 0 ? url : url.slice(0, q), parseQuery(q < 0 ? '' : url.slice(q + 1)), copy);
+};
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return err instanceof AppError ? err.code : 'not-an-AppError';
+  }
+  return undefined;
+}
+
+describe('resolveEndpoint', () => {
+  it('routes the service, bucket and object operations', () => {
+    expect(resolve('GET', '/')).toEqual({ op: 'ListBuckets' });
+    expect(resolve('PUT', '/b')).toEqual({ op: 'CreateBucket', bucket: 'b' });
+    expect(resolve('PUT', '/b/')).toEqual({ op: 'CreateBucket', bucket: 'b' });
+    expect(resolve('HEAD', '/b')).toEqual({ op: 'HeadBucket', bucket: 'b' });
+    expect(resolve('DELETE', '/b')).toEqual({ op: 'DeleteBucket', bucket: 'b' });
+    expect(resolve('GET', '/b?location')).toEqual({ op: 'GetBucketLocation', bucket: 'b' });
+    expect(resolve('GET', '/b?list-type=2&prefix=a')).toEqual({ op: 'ListObjectsV2', bucket: 'b' });
+    expect(resolve('GET', '/b?prefix=a')).toEqual({ op: 'ListObjects', bucket: 'b' });
+    expect(resolve('GET', '/b?uploads')).toEqual({ op: 'ListMultipartUploads', bucket: 'b' });
+    expect(resolve('POST', '/b?delete')).toEqual({ op: 'DeleteObjects', bucket: 'b' });
+    expect(resolve('PUT', '/b/k')).toEqual({ op: 'PutObject', bucket: 'b', key: 'k' });
+    expect(resolve('PUT', '/b/k', true)).toEqual({ op: 'CopyObject', bucket: 'b', key: 'k' });
+    expect(resolve('PUT', '/b/k?partNumber=1&uploadId=u')).toEqual({ op: 'UploadPart', bucket: 'b', key: 'k' });
+    expect(resolve('PUT', '/b/k?partNumber=1&uploadId=u', true)).toEqual({ op: 'UploadPartCopy', bucket: 'b', key: 'k' });
+    expect(resolve('GET', '/b/k')).toEqual({ op: 'GetObject', bucket: 'b', key: 'k' });
+    expect(resolve('GET', '/b/k?uploadId=u')).toEqual({ op: 'ListParts', bucket: 'b', key: 'k' });
+    expect(resolve('HEAD', '/b/k')).toEqual({ op: 'HeadObject', bucket: 'b', key: 'k' });
+    expect(resolve('DELETE', '/b/k')).toEqual({ op: 'DeleteObject', bucket: 'b', key: 'k' });
+    expect(resolve('DELETE', '/b/k?uploadId=u')).toEqual({ op: 'AbortMultipartUpload', bucket: 'b', key: 'k' });
+    expect(resolve('POST', '/b/k?uploads')).toEqual({ op: 'CreateMultipartUpload', bucket: 'b', key: 'k' });
+    expect(resolve('POST', '/b/k?uploadId=u')).toEqual({ op: 'CompleteMultipartUpload', bucket: 'b', key: 'k' });
+  });
+
+  it('decodes keys exactly: no normalisation of dots or slashes, + stays a plus', () => {
+    expect(resolve('GET', '/b/a/../c')).toMatchObject({ key: 'a/../c' });
+    expect(resolve('GET', '/b/a//c/')).toMatchObject({ key: 'a//c/' });
+    expect(resolve('GET', '/b/a+b%20c%2Bd')).toMatchObject({ key: 'a+b c+d' });
+    expect(resolve('GET', '/b/%E6%97%A5%E6%9C%AC')).toMatchObject({ key: '日本' });
+    expect(resolve('GET', '/b//leading')).toMatchObject({ key: '/leading' });
+  });
+
+  it('decodes query values with + as space, keeping the first of repeated names', () => {
+    const q = parseQuery('prefix=a+b%2Fc&delimiter=%2F&prefix=ignored&flag');
+    expect(q.get('prefix')).toBe('a b/c');
+    expect(q.get('delimiter')).toBe('/');
+    expect(q.get('flag')).toBe('');
+  });
+
+  it('answers NotImplemented for subresources Store does not support, never a wrong success', () => {
+    expect(resolve('GET', '/b?versioning')).toMatchObject({ op: 'NotImplemented' });
+    expect(resolve('PUT', '/b/k?tagging')).toMatchObject({ op: 'NotImplemented' });
+    expect(resolve('POST', '/b')).toMatchObject({ op: 'NotImplemented' });
+  });
+
+  it('refuses undecodable paths and unsupported methods with S3 errors', () => {
+    expect(codeOf(() => resolve('GET', '/b/%E0%A4%A'))).toBe('InvalidURI');
+    expect(codeOf(() => resolve('GET', '/b/%FF'))).toBe('InvalidURI');
+    expect(codeOf(() => parseQuery('prefix=%zz'))).toBe('InvalidURI');
+    expect(codeOf(() => resolve('PATCH', '/b/k'))).toBe('MethodNotAllowed');
+    expect(codeOf(() => resolve('POST', '/b/k'))).toBe('MethodNotAllowed');
+    expect(codeOf(() => resolve('PUT', '/'))).toBe('MethodNotAllowed');
+  });
+});
