@@ -94,7 +94,10 @@ function assemble(parts: {
       sweep.abort();
       await Promise.all(loops.map((l) => l.stop()));
       await orphanSweep;
+      // The listener was opened by us, not by fastify.listen(), so Fastify would leave it open: close it here.
+      const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));
       http.server.closeAllConnections();
+      await closed;
       await http.fastify.close();
       meta.close();
       lock.release();

@@ -50,13 +50,11 @@ export async function serve(): Promise<number> {
       app.stop().then(
         ({ drained }) => {
           logger.info({ drained }, 'stopped');
-          logger.flush();
-          done(0);
+          logger.flush(() => done(0));
         },
         (err: unknown) => {
           logger.error({ err }, 'shutdown failed');
-          logger.flush();
-          done(1);
+          logger.flush(() => done(1));
         },
       );
     };

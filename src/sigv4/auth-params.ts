@@ -21,6 +21,8 @@ export interface SignatureClaim {
   time: number;
   /** Presigned only: X-Amz-Expires. */
   expiresSeconds: number | undefined;
+  /** Presigned only: X-Amz-Content-Sha256 (the AWS SDK presigner hoists the header into the query). */
+  queryContentSha256: string | undefined;
 }
 
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
@@ -141,7 +143,10 @@ export function parseAuthorizationHeader(
   const names = parseSignedHeaders(signedHeaders);
   if (names === undefined) throw headerMalformed('the SignedHeaders component is malformed.');
   const { amzDate, time } = requestTime(headers);
-  return { via: 'header', ...cred, signedHeaders: names, signature, amzDate, time, expiresSeconds: undefined };
+  return {
+    via: 'header', ...cred, signedHeaders: names, signature, amzDate, time,
+    expiresSeconds: undefined, queryContentSha256: undefined,
+  };
 }
 
 /** Parses the X-Amz-* query parameters of a presigned URL. Throws AuthorizationQueryParametersError. */
@@ -177,7 +182,10 @@ export function parsePresignedQuery(params: Map<string, string>): SignatureClaim
   }
   const names = parseSignedHeaders(signedHeaders);
   if (names === undefined) throw queryMalformed('X-Amz-SignedHeaders is malformed');
-  return { via: 'presigned', ...cred, signedHeaders: names, signature, amzDate, time, expiresSeconds };
+  return {
+    via: 'presigned', ...cred, signedHeaders: names, signature, amzDate, time,
+    expiresSeconds, queryContentSha256: params.get('X-Amz-Content-Sha256'),
+  };
 }
 
 /**

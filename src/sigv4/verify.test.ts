@@ -416,6 +416,23 @@ describe('presigned URLs', () => {
     expectCode(() => verifyRequest(req, { ...opts, lookup: () => undefined }), 'InvalidAccessKeyId');
   });
 
+  it('takes the payload hash from an X-Amz-Content-Sha256 query parameter (AWS SDK presigner)', () => {
+    const hash = 'ab'.repeat(32);
+    const scope = credentialScope('20130524', REGION, 's3');
+    const rawQuery =
+      `X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Content-Sha256=${hash}&X-Amz-Credential=${AKID}%2F${scope.replace(/\//g, '%2F')}` +
+      '&X-Amz-Date=20130524T000000Z&X-Amz-Expires=60&X-Amz-SignedHeaders=host';
+    const headers = { host: 'h' };
+    const canonical = canonicalRequest({
+      method: 'PUT', rawPath: '/b/k', rawQuery, headers, signedHeaders: ['host'], payloadHash: hash, isPresigned: true,
+    });
+    const sig = signatureHex(deriveSigningKey(SECRET, '20130524', REGION, 's3'), stringToSign('20130524T000000Z', scope, canonical));
+    const req: SignedRequest = { method: 'PUT', rawPath: '/b/k', rawQuery: `${rawQuery}&X-Amz-Signature=${sig}`, headers };
+    expect(verifyRequest(req, opts)?.payload).toEqual({ kind: 'signed', sha256: hash });
+    const swapped = req.rawQuery.replace(hash, 'cd'.repeat(32));
+    expectCode(() => verifyRequest({ ...req, rawQuery: swapped }, opts), 'SignatureDoesNotMatch');
+  });
+
   it('uses a sent x-amz-content-sha256 as the payload hash, and refuses other unsigned x-amz-* headers', () => {
     const req = presigned('http://h/b/k');
     expectCode(() => verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-content-sha256': 'a'.repeat(64) } }, opts), 'SignatureDoesNotMatch');

@@ -128,7 +128,8 @@ function verifyClaim(req: SignedRequest, claim: SignatureClaim, opts: VerifyOpti
   if (claim.via === 'header' && contentSha256 === undefined) {
     throw new AppError('InvalidRequest', { message: 'Missing required header for this request: x-amz-content-sha256' });
   }
-  const payloadHash = contentSha256 ?? UNSIGNED_PAYLOAD;
+  // Presigned: what the signer hashed, in the header or hoisted into the query; else UNSIGNED-PAYLOAD.
+  const payloadHash = contentSha256 ?? claim.queryContentSha256 ?? UNSIGNED_PAYLOAD;
   const payload = payloadModeOf(payloadHash, first(req.headers['x-amz-decoded-content-length']));
   checkAmzHeadersSigned(req.headers, claim.signedHeaders);
 

@@ -23,7 +23,8 @@ export function authenticate(req: IncomingMessage, opts: AuthOptions): VerifiedR
       method: req.method ?? 'GET',
       rawPath: q < 0 ? url : url.slice(0, q),
       rawQuery: q < 0 ? '' : url.slice(q + 1),
-      headers: req.headers,
+      // headersDistinct keeps repeated headers apart so they join with ',' as SigV4 does (Node joins with ', ').
+      headers: req.headersDistinct,
     },
     { region: opts.region, lookup: opts.lookup, now: opts.now ? opts.now() : new Date() },
   );
