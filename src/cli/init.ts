@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import argon2 from 'argon2';
 import { formatDotenv } from '../config/dotenv.js';
+import { looksLikePlaceholder, weakSecretReason } from '../config/secrets.js';
 
 const KEY_ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
@@ -15,8 +16,20 @@ function randomFrom(alphabet: string, length: number): string {
   return out;
 }
 
+/**
+ * Draws until the value passes the boot checks: a random string can, rarely, contain a placeholder fragment
+ * such as 'todo' or 'secret', and the .env we write must always boot.
+ */
+function drawAccepted(draw: () => string, isAccepted: (value: string) => boolean): string {
+  for (;;) {
+    const value = draw();
+    if (isAccepted(value)) return value;
+  }
+}
+
+/** A secret that passes the boot-time strength check (at least 24 bytes, so at least 32 characters). */
 function randomSecret(bytes: number): string {
-  return randomBytes(bytes).toString('base64url');
+  return drawAccepted(() => randomBytes(bytes).toString('base64url'), (v) => weakSecretReason(v) === undefined);
 }
 
 export interface InitResult {
@@ -40,8 +53,9 @@ export async function initDataDirectory(dir: string, opts: { port?: number } = {
   }
   const dataDir = join(root, 'data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const adminPassword = randomSecret(18);
-  const accessKeyId = randomFrom(KEY_ID_ALPHABET, 20);
+  // The admin password is hashed, not checked at boot: 18 random bytes (24 characters) as it is.
+  const adminPassword = randomBytes(18).toString('base64url');
+  const accessKeyId = drawAccepted(() => randomFrom(KEY_ID_ALPHABET, 20), (v) => !looksLikePlaceholder(v));
   const secretAccessKey = randomSecret(30);
   const env: Record<string, string> = {
     DATA_DIR: dataDir,

@@ -34,6 +34,7 @@ const KEYS = Object.keys(ConfigSchema.properties) as (keyof Config)[];
 const REQUIRED = (ConfigSchema.required ?? []).filter(
   (key) => !('default' in (ConfigSchema.properties[key as keyof Config] as object)),
 );
+const INTEGER_KEYS = KEYS.filter((key) => (ConfigSchema.properties[key] as { type?: unknown }).type === 'integer');
 const ARGON2ID = /^\$argon2id\$v=\d+\$[mtp]=\d+(,[mtp]=\d+){2}\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
 
 /** A boot refusal. The message names the key and the rule, never the value. */
@@ -110,9 +111,20 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const candidate = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
-  // Integers must be written as integers: Convert turns '9000.5' into a number that Check then refuses.
+  // Integers must be written as plain decimal digits. TypeBox's Convert would truncate '80.5' to 80 and read
+  // '1e3' as 1 and '0x10' as 16, so integer keys are parsed here and anything else is refused as it stands.
   const seen = new Set<string>();
+  for (const key of INTEGER_KEYS) {
+    const value = raw[key];
+    if (typeof value !== 'string') continue;
+    if (/^[0-9]{1,10}$/.test(value)) {
+      raw[key] = Number(value);
+    } else {
+      seen.add(key);
+      problems.push(describeSchemaError(key, ConfigSchema.properties[key] as { description?: string }));
+    }
+  }
+  const candidate = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, raw));
   for (const error of Value.Errors(ConfigSchema, candidate)) {
     const key = error.path.replace(/^\//, '').split('/')[0] ?? error.path;
     if (seen.has(key)) continue;

@@ -11,18 +11,23 @@ export function parseDotenv(text: string): Record<string, string> {
     if (line === '' || line.startsWith('#')) continue;
     const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
     if (!match) continue;
-    const key = match[1] as string;
-    let value = match[2] as string;
-    const quote = value[0];
-    if ((quote === '"' || quote === "'") && value.length >= 2 && value.endsWith(quote)) {
-      value = value.slice(1, -1);
-      if (quote === '"') value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\');
-    } else {
-      value = value.replace(/\s+#.*$/, '');
-    }
-    out[key] = value;
+    out[match[1] as string] = parseValue(match[2] as string);
   }
   return out;
+}
+
+// A quoted value ends at its closing quote; a comment may follow it. Single quotes are literal (so `$` and `\`
+// in an argon2 hash survive); double quotes understand \n, \" and \\ (read in one pass, so `\\n` is `\` + `n`).
+const SINGLE_QUOTED = /^'([^']*)'\s*(?:#.*)?$/;
+const DOUBLE_QUOTED = /^"((?:[^"\\]|\\.)*)"\s*(?:#.*)?$/;
+
+function parseValue(text: string): string {
+  const single = SINGLE_QUOTED.exec(text);
+  if (single) return single[1] as string;
+  const double = DOUBLE_QUOTED.exec(text);
+  if (double) return (double[1] as string).replace(/\\(.)/g, (_, ch: string) => (ch === 'n' ? '\n' : ch));
+  // Unquoted: a '#' after whitespace starts a comment; a '#' inside a word is part of the value.
+  return text.replace(/\s+#.*$/, '').trim();
 }
 
 /** Reads `file` if it exists and returns env with the file's values filled in under the existing ones. */
@@ -37,8 +42,14 @@ export function withDotenv(env: NodeJS.ProcessEnv, file: string): NodeJS.Process
   return { ...parseDotenv(text), ...env };
 }
 
-/** Serialises pairs as .env text, quoting every value so `$`, `#` and spaces survive. */
+/**
+ * Serialises pairs as .env text in single quotes, so `$`, `#` and spaces survive parseDotenv unchanged.
+ * Throws RangeError for a value single quotes cannot carry (a `'` or a line break).
+ */
 export function formatDotenv(pairs: Record<string, string>, header: string): string {
-  const lines = Object.entries(pairs).map(([k, v]) => `${k}='${v}'`);
+  const lines = Object.entries(pairs).map(([k, v]) => {
+    if (/['\r\n]/.test(v)) throw new RangeError(`${k} cannot be written to .env: it contains a quote or a line break`);
+    return `${k}='${v}'`;
+  });
   return `${header}\n${lines.join('\n')}\n`;
 }

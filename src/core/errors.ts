@@ -32,6 +32,7 @@ const REGISTRY = {
   IllegalLocationConstraintException: [400, 'The unspecified location constraint is incompatible with the region specific endpoint this request was sent to.'],
   KeyTooLongError: [400, 'Your key is too long'],
   MalformedXML: [400, 'The XML you provided was not well-formed or did not validate against our published schema.'],
+  MalformedPolicy: [400, 'The policy is not valid JSON or does not follow the policy grammar.'],
   MalformedPOSTRequest: [400, 'The body of your POST request is not well-formed multipart/form-data.'],
   MaxMessageLengthExceeded: [400, 'Your request was too big.'],
   MetadataTooLarge: [400, 'Your metadata headers exceed the maximum allowed metadata size.'],
@@ -56,12 +57,25 @@ const REGISTRY = {
   PreconditionFailed: [412, 'At least one of the pre-conditions you specified did not hold'],
   NotModified: [304, 'Not Modified'],
   ConditionalRequestConflict: [409, 'A conflicting operation occurred. Retry the request.'],
+  // Bucket configuration (issue 3)
+  NoSuchTagSet: [404, 'The TagSet does not exist'],
+  NoSuchLifecycleConfiguration: [404, 'The lifecycle configuration does not exist'],
+  NoSuchCORSConfiguration: [404, 'The CORS configuration does not exist'],
+  NoSuchBucketPolicy: [404, 'The bucket policy does not exist'],
+  ServerSideEncryptionConfigurationNotFoundError: [404, 'The server side encryption configuration was not found'],
+  ObjectLockConfigurationNotFoundError: [404, 'Object Lock configuration does not exist for this bucket'],
+  NoSuchObjectLockConfiguration: [404, 'The specified object does not have a ObjectLock configuration'],
+  InvalidBucketState: [409, 'The request is not valid with the current state of the bucket.'],
+  // S3 answers a refused CORS preflight with this code; its messages begin "CORSResponse:".
+  AccessForbidden: [403, "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec."],
+  BadRequest: [400, 'Bad Request'],
   // Server side
   InternalError: [500, 'We encountered an internal error. Please try again.'],
   NotImplemented: [501, 'A header or operation you provided implies functionality that is not implemented.'],
   ServiceUnavailable: [503, 'Service is unable to handle request.'],
   SlowDown: [503, 'Please reduce your request rate.'],
   RequestTimeout: [400, 'Your socket connection to the server was not read from or written to within the timeout period.'],
+  RequestHeaderSectionTooLarge: [400, 'Your request header section exceeds the maximum allowed size.'],
   // Admin API codes, same style
   Unauthorized: [401, 'Authentication is required'],
   Forbidden: [403, 'Forbidden'],

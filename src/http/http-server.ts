@@ -2,14 +2,19 @@
 // tracks requests for the drain, and sends /api/admin, /admin and /metrics to Fastify and everything else to the
 // framework-free S3 plane (docs/decisions.md: "S3 plane as a raw dispatcher").
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../observability/logger.js';
 import { adminApi, type AdminDeps } from './admin/admin-api.js';
+import { envelope } from './admin/error-json.js';
+import { logWhenDone } from './shared/access-log.js';
 import { Drain } from './shared/drain.js';
 import { assignRequestId, requestIdOf } from './shared/request-id.js';
 import { sendS3Error } from './s3/respond.js';
+import { buildAppErrorXml } from './s3/xml/error.js';
 import { AppError } from '../core/errors.js';
+import { uuidv7 } from '../lib/ids.js';
 
 export interface S3Plane {
   handle(req: IncomingMessage, res: ServerResponse, ctx: { requestId: string; mountPath: string }): void;
@@ -28,13 +33,44 @@ export interface HttpServer {
   drain: Drain;
 }
 
-/** Surfaces that belong to Fastify, relative to the mount path. Matching is exact-case, like Fastify's routes. */
-function isFastifyPath(path: string): boolean {
-  return (
-    path === '/api/admin' || path.startsWith('/api/admin/') || path.startsWith('/api/admin?') ||
-    path === '/admin' || path.startsWith('/admin/') || path.startsWith('/admin?') ||
-    path === '/metrics' || path.startsWith('/metrics?')
-  );
+const under = (path: string, prefix: string): boolean =>
+  path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
+
+/**
+ * Surfaces that belong to Fastify, relative to the mount path. Matching is exact-case, like Fastify's routes.
+ * The admin API takes every method; the console (/admin) and /metrics are read-only, so any other method there is
+ * an S3 request for the reserved bucket name, which the S3 plane refuses with InvalidBucketName.
+ */
+function isFastifyPath(method: string, path: string): boolean {
+  if (under(path, '/api/admin')) return true;
+  const isRead = method === 'GET' || method === 'HEAD';
+  return isRead && (under(path, '/admin') || path === '/metrics' || path.startsWith('/metrics?'));
+}
+
+/**
+ * Answers a request Node could not parse (bad framing, headers over the size limit, headers too slow) the way the
+ * dispatcher answers everything else: an S3 error document carrying a request id, and one access-log line.
+ */
+function clientErrorHandler(logger: Logger): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (err, socket) => {
+    // A reset connection has nobody to answer (https://nodejs.org/api/http.html#event-clienterror).
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'RequestHeaderSectionTooLarge'
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'RequestTimeout'
+        : 'InvalidRequest';
+    const appError = new AppError(code, code === 'InvalidRequest' ? { message: 'The request could not be parsed as HTTP/1.1.' } : {});
+    const requestId = uuidv7();
+    logger.info({ reqId: requestId, surface: 'unparsed', status: appError.statusCode, error: err.code }, 'request completed');
+    if (socket.writable) {
+      const body = buildAppErrorXml(appError, { requestId });
+      socket.write(
+        `HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode] ?? ''}\r\nX-Request-Id: ${requestId}\r\n` +
+          `X-Amz-Request-Id: ${requestId}\r\nContent-Type: application/xml\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Connection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy();
+  };
 }
 
 export async function createHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
@@ -46,11 +82,13 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     drain.track(req, res);
     const url = req.url ?? '/';
     if (mount !== '' && !(url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`))) {
+      logWhenDone(opts.logger, req, res, { requestId, surface: 'outside-mount' });
       sendS3Error(req, res, new AppError('NotFound', { message: 'Not found: outside the mount path' }), requestId);
       return;
     }
     const path = url.slice(mount.length) || '/';
-    if (isFastifyPath(path)) {
+    if (isFastifyPath(req.method ?? 'GET', path)) {
+      logWhenDone(opts.logger, req, res, { requestId, surface: 'admin' });
       fastifyHandler(req, res);
       return;
     }
@@ -61,7 +99,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   const fastify = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     genReqId: (req) => requestIdOf(req),
+    // The dispatcher writes one access-log line per request (shared/access-log.ts); Fastify's own pair of
+    // 'incoming request' / 'request completed' lines would double it and log raw URLs.
+    logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { caseSensitive: true },
+    clientErrorHandler: clientErrorHandler(opts.logger),
     bodyLimit: 1024 * 1024,
     serverFactory: (handler) => {
       server = createServer(
@@ -77,6 +119,10 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       server.setTimeout(120_000);
       return server;
     },
+  });
+  // Everything Fastify owns but has no route for (the console or /metrics when not served) gets the admin envelope.
+  fastify.setNotFoundHandler((req, reply) => {
+    void reply.status(404).send(envelope(new AppError('NotFound', { message: `No route ${req.method} ${req.url.split('?')[0] ?? ''}` })));
   });
   await fastify.register(adminApi, { prefix: `${mount}/api/admin`, startedAt: opts.admin.startedAt, isDraining: () => drain.isDraining });
   await fastify.ready();

@@ -2,8 +2,9 @@
 // and write one access-log line. Framework-free: a plain (req, res) function behind the dispatcher.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError } from '../../core/errors.js';
-import { safeUrl, type Logger } from '../../observability/logger.js';
+import { AppError, isAppError } from '../../core/errors.js';
+import type { Logger } from '../../observability/logger.js';
+import { logWhenDone } from '../shared/access-log.js';
 import type { SecretLookup } from '../../sigv4/types.js';
 import { authenticate } from './authenticate.js';
 import type { Owner, S3Context, S3Response, S3Services } from './context.js';
@@ -24,20 +25,17 @@ export class S3PlaneHandler {
   constructor(private readonly opts: S3PlaneOptions) {}
 
   handle(req: IncomingMessage, res: ServerResponse, ctx: { requestId: string; mountPath: string }): void {
-    const started = process.hrtime.bigint();
     let op = 'Unknown';
-    void this.run(req, res, ctx, (resolved) => { op = resolved; })
-      .catch((err: unknown) => {
-        const appError = sendS3Error(req, res, err, ctx.requestId);
-        if (appError.statusCode >= 500) this.opts.logger.error({ err, reqId: ctx.requestId, op }, 'S3 request failed');
-      })
-      .finally(() => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        this.opts.logger.info(
-          { reqId: ctx.requestId, surface: 's3', method: req.method, url: safeUrl(req.url ?? '/'), op, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
-          'request completed',
-        );
-      });
+    logWhenDone(this.opts.logger, req, res, { requestId: ctx.requestId, surface: 's3', op: () => op });
+    this.run(req, res, ctx, (resolved) => { op = resolved; }).catch((err: unknown) => {
+      if (isClientAbort(req, err)) {
+        // The client went away mid-request: nothing to answer, and not a server error.
+        res.destroy();
+        return;
+      }
+      const appError = sendS3Error(req, res, err, ctx.requestId);
+      if (appError.code === 'InternalError') this.opts.logger.error({ err, reqId: ctx.requestId, op }, 'S3 request failed');
+    });
   }
 
   private async run(req: IncomingMessage, res: ServerResponse, ctx: { requestId: string; mountPath: string }, onOp: (op: string) => void): Promise<void> {
@@ -58,4 +56,11 @@ export class S3PlaneHandler {
     const response = await handler(context);
     await sendResponse(req, res, response);
   }
+}
+
+/** A request whose client closed the connection before it was answered (Node reports 'aborted' / ECONNRESET). */
+function isClientAbort(req: IncomingMessage, err: unknown): boolean {
+  if (isAppError(err)) return false;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return req.destroyed || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error | undefined)?.message === 'aborted';
 }
