@@ -157,11 +157,16 @@ export class MultipartService {
   }
 
   /**
-   * Completes an upload from the listed parts. Throws NoSuchUpload, InvalidPartOrder, InvalidPart (missing part,
-   * ETag or checksum mismatch), EntityTooSmall (a part other than the last under 5 MiB), PreconditionFailed.
+   * Completes an upload from the listed parts. `expectedChecksum` / `expectedChecksumType` are what the client states
+   * about the whole object (x-amz-checksum-*, x-amz-checksum-type) and are verified against what the parts combine to.
+   * Throws NoSuchUpload, InvalidPartOrder, InvalidPart (missing part, ETag or checksum mismatch), EntityTooSmall
+   * (a part other than the last under 5 MiB), InvalidRequest (a stated algorithm or type the upload was not created
+   * with), BadDigest (a stated checksum that does not match), PreconditionFailed.
    */
   async complete(input: {
     bucket: string; key: string; uploadId: string; parts: CompletePart[]; conditions?: WriteConditions;
+    expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } | undefined;
+    expectedChecksumType?: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
   }): Promise<ObjectRow> {
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
     const stored = new Map(this.meta.multipart.parts(input.uploadId).map((p) => [p.partNumber, p]));
@@ -190,6 +195,7 @@ export class MultipartService {
       }
     });
     const checksum = this.objectChecksum(upload, chosen);
+    checkStatedChecksum(upload, checksum, input.expectedChecksum, input.expectedChecksumType);
     const size = chosen.reduce((n, p) => n + p.size, 0);
     const etag = multipartEtag(chosen.map((p) => Buffer.from(p.etag, 'hex')));
     const chosenNumbers = new Set(chosen.map((p) => p.partNumber));
@@ -248,9 +254,11 @@ export class MultipartService {
     return { upload, parts: page.slice(0, maxParts), isTruncated: page.length > maxParts };
   }
 
-  listUploads(bucket: string, keyMarker: string, uploadIdMarker: string, maxUploads: number): { uploads: UploadRow[]; isTruncated: boolean } {
+  /** One page of the uploads in progress whose keys start with `prefix`. Throws NoSuchBucket. */
+  listUploads(bucket: string, opts: { prefix: string; keyMarker: string; uploadIdMarker: string; maxUploads: number }): { uploads: UploadRow[]; isTruncated: boolean } {
     this.requireBucket(bucket);
-    const page = this.meta.multipart.list(bucket, keyMarker, uploadIdMarker, maxUploads + 1);
+    const { prefix, keyMarker, uploadIdMarker, maxUploads } = opts;
+    const page = this.meta.multipart.list(bucket, prefix, keyMarker, uploadIdMarker, maxUploads + 1);
     return { uploads: page.slice(0, maxUploads), isTruncated: page.length > maxUploads };
   }
 }
@@ -261,6 +269,31 @@ function checkPartNumber(n: number): void {
       message: `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`,
       details: { ArgumentName: 'partNumber', ArgumentValue: String(n) },
     });
+  }
+}
+
+/** Verifies what a completion states about the object against the checksum its parts combine to. */
+function checkStatedChecksum(
+  upload: UploadRow,
+  computed: { algorithm: string; value: string; type: 'FULL_OBJECT' | 'COMPOSITE' } | undefined,
+  expected: { algorithm: ChecksumAlgorithm; value: string } | undefined,
+  expectedType: 'FULL_OBJECT' | 'COMPOSITE' | undefined,
+): void {
+  if (expectedType !== undefined && expectedType !== upload.checksumType) {
+    throw new AppError('InvalidRequest', {
+      message: `The upload was created with checksum type ${upload.checksumType ?? 'none'}, not ${expectedType}.`,
+    });
+  }
+  if (expected === undefined) return;
+  if (computed === undefined || computed.algorithm !== expected.algorithm) {
+    throw new AppError('InvalidRequest', {
+      message: `The upload was created with checksum algorithm ${upload.checksumAlgorithm ?? 'none'}, not ${expected.algorithm}.`,
+    });
+  }
+  // A COMPOSITE value may be stated with or without its -N part-count suffix.
+  const bare = computed.value.replace(/-\d+$/, '');
+  if (expected.value !== computed.value && expected.value !== bare) {
+    throw new AppError('BadDigest', { message: `The ${expected.algorithm} you specified did not match the calculated checksum.` });
   }
 }
 

@@ -27,9 +27,16 @@ function declaredSize(req: IncomingMessage, auth: VerifiedRequest): number | und
   return Number(raw);
 }
 
-/** Which flexible checksum the client sent, and where its value comes from. */
-function declaredChecksum(req: IncomingMessage, trailerValue: (name: string) => string | undefined): BodyInput['checksum'] {
-  const inHeaders = CHECKSUM_ALGORITHMS.filter((alg) => req.headers[checksumHeader(alg)] !== undefined);
+/**
+ * Which flexible checksum the client sent for the body, and where its value comes from. With `headers: false` the
+ * x-amz-checksum-* headers describe something else (CompleteMultipartUpload: the object) and only a trailer counts.
+ */
+function declaredChecksum(
+  req: IncomingMessage,
+  trailerValue: (name: string) => string | undefined,
+  opts: { headers: boolean } = { headers: true },
+): BodyInput['checksum'] {
+  const inHeaders = opts.headers ? CHECKSUM_ALGORITHMS.filter((alg) => req.headers[checksumHeader(alg)] !== undefined) : [];
   if (inHeaders.length > 1) throw new AppError('InvalidRequest', { message: 'Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.' });
   const trailer = header(req, 'x-amz-trailer')?.trim().toLowerCase();
   const sdkAlgorithm = header(req, 'x-amz-sdk-checksum-algorithm');
@@ -88,9 +95,15 @@ export function bodyInput(req: IncomingMessage, auth: VerifiedRequest): BodyInpu
 /**
  * Reads a small request body (an XML document) into memory, whatever its payload mode, and verifies everything
  * the client declared about it: the signed SHA-256, Content-MD5, and a flexible checksum header or trailer.
+ * `checksumHeaders: 'object'` says the x-amz-checksum-* headers describe the object being completed, not this body.
  * Throws MaxMessageLengthExceeded over `limit` bytes, InvalidDigest, BadDigest, XAmzContentSHA256Mismatch.
  */
-export async function readSmallPayload(req: IncomingMessage, auth: VerifiedRequest, limit: number): Promise<Buffer> {
+export async function readSmallPayload(
+  req: IncomingMessage,
+  auth: VerifiedRequest,
+  limit: number,
+  opts: { checksumHeaders?: 'body' | 'object' } = {},
+): Promise<Buffer> {
   let source: AsyncIterable<Buffer> = req;
   let trailers: Map<string, string> | undefined;
   if (auth.payload.kind === 'chunked') {
@@ -115,7 +128,7 @@ export async function readSmallPayload(req: IncomingMessage, auth: VerifiedReque
   if (md5Header !== undefined && !parseContentMd5(md5Header).equals(createHash('md5').update(body).digest())) {
     throw new AppError('BadDigest');
   }
-  const checksum = declaredChecksum(req, (name) => trailers?.get(name));
+  const checksum = declaredChecksum(req, (name) => trailers?.get(name), { headers: opts.checksumHeaders !== 'object' });
   const expected = checksum?.expected?.();
   if (checksum && expected !== undefined && computeChecksum(checksum.algorithm, body).toString('base64') !== expected) {
     throw new AppError('BadDigest', { message: `The ${checksum.algorithm} you specified did not match the calculated checksum.` });

@@ -90,8 +90,10 @@ export class MultipartRepo {
        VALUES (@uploadId, @bucket, @key, @initiated, @headers, @userMeta, @checksumAlgorithm, @checksumType, @storageClass)`,
     );
     this.deleteStmt = db.prepare<[string]>('DELETE FROM multipart_uploads WHERE upload_id = ?');
-    this.listStmt = db.prepare<[string, string, string, string, number], RawUpload>(
-      `SELECT * FROM multipart_uploads WHERE bucket = ? AND (key > ? OR (key = ? AND upload_id > ?))
+    // instr(key, prefix) = 1 is "starts with" for any text (substr would count characters, JavaScript UTF-16 units).
+    this.listStmt = db.prepare<[string, string, string, string, string, string, number], RawUpload>(
+      `SELECT * FROM multipart_uploads WHERE bucket = ? AND (? = '' OR instr(key, ?) = 1)
+         AND (key > ? OR (key = ? AND upload_id > ?))
        ORDER BY key, upload_id LIMIT ?`,
     );
     this.partStmt = db.prepare<[string, number], RawPart>('SELECT * FROM upload_parts WHERE upload_id = ? AND part_number = ?');
@@ -128,9 +130,9 @@ export class MultipartRepo {
     this.deleteStmt.run(uploadId);
   }
 
-  /** Uploads after (keyMarker, uploadIdMarker) in key then upload-id order. */
-  list(bucket: string, keyMarker: string, uploadIdMarker: string, limit: number): UploadRow[] {
-    return this.listStmt.all(bucket, keyMarker, keyMarker, uploadIdMarker, limit).map(toUpload);
+  /** Uploads of keys starting with `prefix`, after (keyMarker, uploadIdMarker) in key then upload-id order. */
+  list(bucket: string, prefix: string, keyMarker: string, uploadIdMarker: string, limit: number): UploadRow[] {
+    return this.listStmt.all(bucket, prefix, prefix, keyMarker, keyMarker, uploadIdMarker, limit).map(toUpload);
   }
 
   findPart(uploadId: string, partNumber: number): UploadPartRow | undefined {

@@ -1,7 +1,7 @@
 // CreateMultipartUpload, UploadPart, UploadPartCopy, CompleteMultipartUpload, AbortMultipartUpload, ListParts,
 // ListMultipartUploads.
 
-import { parseChecksumAlgorithm } from '../../../core/checksums.js';
+import { CHECKSUM_ALGORITHMS, checksumHeader, parseChecksumAlgorithm, type ChecksumAlgorithm } from '../../../core/checksums.js';
 import { AppError } from '../../../core/errors.js';
 import { parseCopySourceRange } from '../../../core/range.js';
 import { checkReadConditions } from '../../../core/conditions.js';
@@ -46,13 +46,28 @@ function intParam(ctx: S3Context, name: string, fallback: number, max: number): 
   return Math.min(Number(raw), max);
 }
 
-export async function createMultipartUpload(ctx: ObjectCtx): Promise<S3Response> {
-  checkAcceptedAcl(ctx.req);
-  const algorithmHeader = headerOf(ctx.req, 'x-amz-checksum-algorithm');
+function checksumTypeOf(ctx: S3Context): 'COMPOSITE' | 'FULL_OBJECT' | undefined {
   const typeHeader = headerOf(ctx.req, 'x-amz-checksum-type')?.toUpperCase();
   if (typeHeader !== undefined && typeHeader !== 'COMPOSITE' && typeHeader !== 'FULL_OBJECT') {
     throw new AppError('InvalidRequest', { message: 'Value for x-amz-checksum-type header is invalid.' });
   }
+  return typeHeader;
+}
+
+/** The object checksum a CompleteMultipartUpload states in an x-amz-checksum-* header (it describes the object, not the XML). */
+function statedChecksum(ctx: S3Context): { algorithm: ChecksumAlgorithm; value: string } | undefined {
+  const stated = CHECKSUM_ALGORITHMS.filter((alg) => ctx.req.headers[checksumHeader(alg)] !== undefined);
+  if (stated.length > 1) {
+    throw new AppError('InvalidRequest', { message: 'Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.' });
+  }
+  const algorithm = stated[0];
+  return algorithm === undefined ? undefined : { algorithm, value: headerOf(ctx.req, checksumHeader(algorithm)) ?? '' };
+}
+
+export async function createMultipartUpload(ctx: ObjectCtx): Promise<S3Response> {
+  checkAcceptedAcl(ctx.req);
+  const algorithmHeader = headerOf(ctx.req, 'x-amz-checksum-algorithm');
+  const typeHeader = checksumTypeOf(ctx);
   const upload = ctx.services.multipart.create({
     bucket: ctx.endpoint.bucket,
     key: ctx.endpoint.key,
@@ -104,13 +119,15 @@ export async function uploadPartCopy(ctx: ObjectCtx): Promise<S3Response> {
 
 export async function completeMultipartUpload(ctx: ObjectCtx): Promise<S3Response> {
   const uploadId = uploadIdOf(ctx);
-  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
+  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES, { checksumHeaders: 'object' });
   const request = parseCompleteMultipartUpload(body);
   const row = await ctx.services.multipart.complete({
     bucket: ctx.endpoint.bucket,
     key: ctx.endpoint.key,
     uploadId,
     parts: request.parts,
+    expectedChecksum: statedChecksum(ctx),
+    expectedChecksumType: checksumTypeOf(ctx),
     conditions: { ifMatch: headerOf(ctx.req, 'if-match'), ifNoneMatch: headerOf(ctx.req, 'if-none-match') },
   });
   const host = headerOf(ctx.req, 'host') ?? 'localhost';
@@ -159,14 +176,13 @@ export async function listMultipartUploads(ctx: BucketCtx): Promise<S3Response> 
   const uploadIdMarker = ctx.query.get('upload-id-marker') ?? '';
   const prefix = ctx.query.get('prefix') ?? '';
   const maxUploads = intParam(ctx, 'max-uploads', 1000, 1000);
-  const { uploads, isTruncated } = ctx.services.multipart.listUploads(ctx.endpoint.bucket, keyMarker, uploadIdMarker, maxUploads);
-  const matching = uploads.filter((u) => u.key.startsWith(prefix));
+  const { uploads, isTruncated } = ctx.services.multipart.listUploads(ctx.endpoint.bucket, { prefix, keyMarker, uploadIdMarker, maxUploads });
   const last = uploads[uploads.length - 1];
   return xmlResponse(
     buildListMultipartUploadsResult({
       bucket: ctx.endpoint.bucket, keyMarker, uploadIdMarker, prefix, maxUploads, isTruncated,
       ...(isTruncated && last ? { nextKeyMarker: last.key, nextUploadIdMarker: last.uploadId } : {}),
-      uploads: matching.map((u) => ({ key: u.key, uploadId: u.uploadId, initiated: new Date(u.initiated), owner: ctx.owner })),
+      uploads: uploads.map((u) => ({ key: u.key, uploadId: u.uploadId, initiated: new Date(u.initiated), owner: ctx.owner })),
       commonPrefixes: [],
     }),
   );

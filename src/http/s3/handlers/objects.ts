@@ -1,11 +1,13 @@
 // PutObject, GetObject, HeadObject, DeleteObject.
 
-import { AppError } from '../../../core/errors.js';
+import { checkReadConditions } from '../../../core/conditions.js';
+import { AppError, isAppError } from '../../../core/errors.js';
 import { parseRange } from '../../../core/range.js';
 import type { BucketOp, ObjectOp } from '../endpoints.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { bodyInput } from '../request-body.js';
-import { objectHeaders, readObjectHeaders, readUserMeta } from '../object-headers.js';
+import { httpDate, objectHeaders, readObjectHeaders, readUserMeta } from '../object-headers.js';
+import type { ObjectRow } from '../../../services/object-service.js';
 import { checkAcceptedAcl } from './acl-header.js';
 
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
@@ -61,20 +63,15 @@ export async function putObject(ctx: ObjectCtx): Promise<S3Response> {
 /** GetObject and HeadObject: conditional headers, single ranges (206/416), partNumber, response-* overrides. */
 export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
   const { bucket, key } = ctx.endpoint;
-  const opened = ctx.services.objects.open(bucket, key, {
-    versionId: versionIdParam(ctx),
-    conditions: {
-      ifMatch: headerOf(ctx.req, 'if-match'),
-      ifNoneMatch: headerOf(ctx.req, 'if-none-match'),
-      ifModifiedSince: headerOf(ctx.req, 'if-modified-since'),
-      ifUnmodifiedSince: headerOf(ctx.req, 'if-unmodified-since'),
-    },
-  });
+  const opened = ctx.services.objects.open(bucket, key, { versionId: versionIdParam(ctx) });
   const { row } = opened;
+  checkConditions(ctx, row);
   const partNumber = ctx.query.get('partNumber');
   let range = partNumber === undefined ? parseRange(headerOf(ctx.req, 'range'), row.size) : undefined;
+  // The stored checksum covers the whole object: a range or part of it is served without one (as S3 does), or a
+  // client validating it (the SDK asks for checksums on every GET) would reject correct bytes.
   const headers = objectHeaders(row, {
-    checksums: headerOf(ctx.req, 'x-amz-checksum-mode')?.toUpperCase() === 'ENABLED' && partNumber === undefined,
+    checksums: headerOf(ctx.req, 'x-amz-checksum-mode')?.toUpperCase() === 'ENABLED' && partNumber === undefined && range === undefined,
     versioned: isVersioned(ctx, bucket),
   });
   if (partNumber !== undefined) {
@@ -93,6 +90,28 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
   headers['Content-Length'] = range ? range.end - range.start + 1 : row.size;
   const isHead = ctx.req.method === 'HEAD';
   return { status, headers, body: isHead || row.size === 0 ? undefined : opened.stream(range) };
+}
+
+/**
+ * Throws PreconditionFailed or NotModified. A 304 carries the validators a 200 would have had (RFC 9110 15.4.5),
+ * so caches can refresh their copy.
+ */
+function checkConditions(ctx: ObjectCtx, row: ObjectRow): void {
+  const conditions = {
+    ifMatch: headerOf(ctx.req, 'if-match'),
+    ifNoneMatch: headerOf(ctx.req, 'if-none-match'),
+    ifModifiedSince: headerOf(ctx.req, 'if-modified-since'),
+    ifUnmodifiedSince: headerOf(ctx.req, 'if-unmodified-since'),
+  };
+  try {
+    checkReadConditions(conditions, row.etag, row.lastModified);
+  } catch (err) {
+    if (!isAppError(err) || err.code !== 'NotModified') throw err;
+    throw new AppError('NotModified', {
+      details: err.details,
+      headers: { ETag: `"${row.etag}"`, 'Last-Modified': httpDate(row.lastModified) },
+    });
+  }
 }
 
 /** The byte range of part N of a multipart object (a whole non-multipart object is its own part 1). */
