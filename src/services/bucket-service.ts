@@ -2,10 +2,38 @@
 
 import { AppError } from '../core/errors.js';
 import { validateBucketName } from '../core/names.js';
-import type { BucketRow } from '../storage/db/buckets-repo.js';
+import { validateBucketEncryption } from '../core/bucket-encryption.js';
+import { validateCorsConfiguration } from '../core/cors.js';
+import type { ErrorCode } from '../core/errors.js';
+import { validateLifecycleConfiguration } from '../core/lifecycle.js';
+import { parseBucketPolicy } from '../core/policy/policy-document.js';
+import { validateTagSet } from '../core/tagging.js';
+import { validateVersioningChange, type VersioningStatus } from '../core/versioning.js';
+import type { BucketConfig, BucketRow } from '../storage/db/buckets-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
 
-export type { BucketRow };
+export type { BucketConfig, BucketRow };
+
+/** The configuration parts set and removed as a whole (object lock has its own rules, below). */
+export type ConfigPart = 'tagging' | 'encryption' | 'lifecycle' | 'cors' | 'policy';
+
+/** What S3 answers when a part is read but was never set. */
+const MISSING: Record<ConfigPart, ErrorCode> = {
+  tagging: 'NoSuchTagSet',
+  encryption: 'ServerSideEncryptionConfigurationNotFoundError',
+  lifecycle: 'NoSuchLifecycleConfiguration',
+  cors: 'NoSuchCORSConfiguration',
+  policy: 'NoSuchBucketPolicy',
+};
+
+/** Each part's validation, shared by the S3 plane and the admin API: nothing invalid is ever stored. */
+const VALIDATE: { [K in ConfigPart]: (value: NonNullable<BucketConfig[K]>, bucket: string) => void } = {
+  tagging: (tags) => validateTagSet(tags, 'bucket'),
+  encryption: (encryption) => validateBucketEncryption(encryption),
+  lifecycle: (lifecycle) => validateLifecycleConfiguration(lifecycle),
+  cors: (cors) => validateCorsConfiguration(cors),
+  policy: (json, bucket) => void parseBucketPolicy(json, bucket),
+};
 
 export interface BucketServiceOptions {
   meta: MetadataStore;
@@ -39,7 +67,7 @@ export class BucketService {
    * Creates a bucket. Throws InvalidBucketName, BucketAlreadyOwnedByYou (single-tenant: every existing bucket is
    * the caller's), InvalidLocationConstraint when the constraint names another region.
    */
-  create(name: string, opts: { locationConstraint?: string | undefined } = {}): BucketRow {
+  create(name: string, opts: { locationConstraint?: string | undefined; objectLock?: boolean } = {}): BucketRow {
     validateBucketName(name);
     const constraint = opts.locationConstraint;
     // AWS: us-east-1 is the empty constraint; any other value must name this endpoint's region.
@@ -49,7 +77,10 @@ export class BucketService {
         details: { LocationConstraint: constraint },
       });
     }
-    const row: BucketRow = { name, createdAt: this.now(), region: this.region, versioning: 'Unversioned', objectLock: false };
+    // Object lock needs versioning: a bucket created with it starts Enabled and can never be suspended.
+    const row: BucketRow = opts.objectLock
+      ? { name, createdAt: this.now(), region: this.region, versioning: 'Enabled', objectLock: true, config: { objectLock: { enabled: true } } }
+      : { name, createdAt: this.now(), region: this.region, versioning: 'Unversioned', objectLock: false, config: {} };
     this.meta.transaction(() => {
       if (this.meta.buckets.find(name)) {
         throw new AppError('BucketAlreadyOwnedByYou', { resource: `/${name}`, details: { BucketName: name } });
@@ -67,6 +98,62 @@ export class BucketService {
         throw new AppError('BucketNotEmpty', { resource: `/${name}`, details: { BucketName: name } });
       }
       this.meta.buckets.delete(name);
+    });
+  }
+
+  /** Turns versioning on or suspends it. Throws NoSuchBucket, InvalidBucketState (suspending an object-lock bucket). */
+  setVersioning(name: string, status: VersioningStatus): BucketRow {
+    return this.meta.transaction(() => {
+      const bucket = this.get(name);
+      validateVersioningChange({ next: status, objectLockEnabled: bucket.objectLock });
+      this.meta.buckets.setVersioning(name, status, bucket.objectLock);
+      return { ...bucket, versioning: status };
+    });
+  }
+
+  /**
+   * Changes the bucket's configuration document in one transaction: `change` gets the current configuration and
+   * returns the new one (it validates its own part and may throw). Throws NoSuchBucket.
+   */
+  updateConfig(name: string, change: (config: BucketConfig, bucket: BucketRow) => BucketConfig): BucketRow {
+    return this.meta.transaction(() => {
+      const bucket = this.get(name);
+      const config = change(structuredClone(bucket.config), bucket);
+      this.meta.buckets.setConfig(name, config);
+      return { ...bucket, config };
+    });
+  }
+
+  /** Object lock on an existing bucket (PutObjectLockConfiguration) also requires, and keeps, versioning Enabled. */
+  enableObjectLock(name: string, change: (config: BucketConfig, bucket: BucketRow) => BucketConfig): BucketRow {
+    return this.meta.transaction(() => {
+      const bucket = this.get(name);
+      const config = change(structuredClone(bucket.config), bucket);
+      this.meta.buckets.setConfig(name, config);
+      this.meta.buckets.setVersioning(name, bucket.versioning, true);
+      return { ...bucket, objectLock: true, config };
+    });
+  }
+
+  /** A configuration part, or the S3 error for a part never set (NoSuchTagSet, NoSuchBucketPolicy, ...). */
+  getConfig<K extends ConfigPart>(name: string, part: K): NonNullable<BucketConfig[K]> {
+    const value = this.get(name).config[part];
+    if (value === undefined) throw new AppError(MISSING[part], { resource: `/${name}`, details: { BucketName: name } });
+    return value as NonNullable<BucketConfig[K]>;
+  }
+
+  /** Validates and sets a configuration part, replacing the previous one. Throws NoSuchBucket and the part's validation errors. */
+  putConfig<K extends ConfigPart>(name: string, part: K, value: NonNullable<BucketConfig[K]>): void {
+    VALIDATE[part](value, name);
+    this.updateConfig(name, (config) => ({ ...config, [part]: value }));
+  }
+
+  /** Removes a configuration part (a no-op when unset, as S3 answers 204 either way). Throws NoSuchBucket. */
+  deleteConfig(name: string, part: ConfigPart): void {
+    this.updateConfig(name, (config) => {
+      const next = { ...config };
+      delete next[part];
+      return next;
     });
   }
 }

@@ -53,7 +53,7 @@ function pageAll(input: Omit<ListInput, 'bucket' | 'after'>): string[] {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'listing-'));
   meta = MetadataStore.open(join(dir, 'meta.db'));
-  meta.buckets.insert({ name: 'b', createdAt: 1, region: 'us-east-1', versioning: 'Unversioned', objectLock: false });
+  meta.buckets.insert({ name: 'b', createdAt: 1, region: 'us-east-1', versioning: 'Unversioned', objectLock: false, config: {} });
   for (const key of KEYS) insert(key);
   insert('photos/deleted', { deleted: true });
   listing = new ListingService(meta);

@@ -225,9 +225,9 @@ describe('names and paths', () => {
     expectError(await rawRequest(server, { method: 'GET', path: `/${bucket}?list-type=2&prefix=%zz`, sign: true }), 400, 'InvalidURI');
   });
 
-  it.each(['versioning', 'lifecycle', 'policy', 'tagging'])('answers 501 NotImplemented for the unsupported subresource ?%s', async (sub) => {
+  it.each(['website', 'replication', 'logging', 'accelerate'])('answers 501 NotImplemented for the unsupported subresource ?%s', async (sub) => {
     expectError(await rawRequest(server, { method: 'GET', path: `/${bucket}?${sub}`, sign: true }), 501, 'NotImplemented');
-    const body = '<VersioningConfiguration><Status>Enabled</Status></VersioningConfiguration>';
+    const body = '<Configuration><Status>Enabled</Status></Configuration>';
     expectError(await rawRequest(server, { method: 'PUT', path: `/${bucket}?${sub}`, body, sign: true }), 501, 'NotImplemented');
   });
 

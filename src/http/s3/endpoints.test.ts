@@ -56,10 +56,28 @@ describe('resolveEndpoint', () => {
     expect(q.get('flag')).toBe('');
   });
 
+  it('routes bucket and object subresources to their operations by method', () => {
+    expect(resolve('GET', '/b?versioning')).toEqual({ op: 'GetBucketVersioning', bucket: 'b' });
+    expect(resolve('PUT', '/b?versioning')).toEqual({ op: 'PutBucketVersioning', bucket: 'b' });
+    expect(resolve('GET', '/b?versions&prefix=a')).toEqual({ op: 'ListObjectVersions', bucket: 'b' });
+    expect(resolve('DELETE', '/b?lifecycle')).toEqual({ op: 'DeleteBucketLifecycle', bucket: 'b' });
+    expect(resolve('GET', '/b?policyStatus')).toEqual({ op: 'GetBucketPolicyStatus', bucket: 'b' });
+    expect(resolve('PUT', '/b?object-lock')).toEqual({ op: 'PutObjectLockConfiguration', bucket: 'b' });
+    expect(resolve('POST', '/b')).toEqual({ op: 'PostObject', bucket: 'b' });
+    expect(resolve('PUT', '/b/k?tagging')).toEqual({ op: 'PutObjectTagging', bucket: 'b', key: 'k' });
+    expect(resolve('GET', '/b/k?legal-hold')).toEqual({ op: 'GetObjectLegalHold', bucket: 'b', key: 'k' });
+    expect(resolve('GET', '/b/k?attributes')).toEqual({ op: 'GetObjectAttributes', bucket: 'b', key: 'k' });
+  });
+
   it('answers NotImplemented for subresources Store does not support, never a wrong success', () => {
-    expect(resolve('GET', '/b?versioning')).toMatchObject({ op: 'NotImplemented' });
-    expect(resolve('PUT', '/b/k?tagging')).toMatchObject({ op: 'NotImplemented' });
-    expect(resolve('POST', '/b')).toMatchObject({ op: 'NotImplemented' });
+    expect(resolve('GET', '/b?website')).toMatchObject({ op: 'NotImplemented' });
+    expect(resolve('PUT', '/b?replication')).toMatchObject({ op: 'NotImplemented' });
+    expect(resolve('POST', '/b/k?restore')).toMatchObject({ op: 'NotImplemented' });
+  });
+
+  it('refuses a method a subresource does not have', () => {
+    expect(codeOf(() => resolve('DELETE', '/b?versioning'))).toBe('MethodNotAllowed');
+    expect(codeOf(() => resolve('POST', '/b/k?attributes'))).toBe('MethodNotAllowed');
   });
 
   it('refuses undecodable paths and unsupported methods with S3 errors', () => {

@@ -5,10 +5,39 @@ import { AppError } from '../../core/errors.js';
 
 export type BucketOp =
   | 'CreateBucket' | 'HeadBucket' | 'DeleteBucket' | 'GetBucketLocation' | 'ListObjects' | 'ListObjectsV2'
-  | 'ListMultipartUploads' | 'DeleteObjects';
+  | 'ListMultipartUploads' | 'DeleteObjects' | 'PostObject'
+  | SubresourceOps<typeof BUCKET_SUBRESOURCE_OPS>;
 export type ObjectOp =
   | 'PutObject' | 'CopyObject' | 'GetObject' | 'HeadObject' | 'DeleteObject' | 'CreateMultipartUpload' | 'UploadPart'
-  | 'UploadPartCopy' | 'CompleteMultipartUpload' | 'AbortMultipartUpload' | 'ListParts';
+  | 'UploadPartCopy' | 'CompleteMultipartUpload' | 'AbortMultipartUpload' | 'ListParts'
+  | SubresourceOps<typeof OBJECT_SUBRESOURCE_OPS>;
+
+/** Every operation named in a subresource table. */
+type SubresourceOps<T> = { [K in keyof T]: T[K][keyof T[K]] }[keyof T];
+
+/** Bucket subresource -> method -> operation. A subresource with no entry for the method is MethodNotAllowed. */
+const BUCKET_SUBRESOURCE_OPS = {
+  versioning: { GET: 'GetBucketVersioning', PUT: 'PutBucketVersioning' },
+  versions: { GET: 'ListObjectVersions' },
+  tagging: { GET: 'GetBucketTagging', PUT: 'PutBucketTagging', DELETE: 'DeleteBucketTagging' },
+  encryption: { GET: 'GetBucketEncryption', PUT: 'PutBucketEncryption', DELETE: 'DeleteBucketEncryption' },
+  lifecycle: { GET: 'GetBucketLifecycleConfiguration', PUT: 'PutBucketLifecycleConfiguration', DELETE: 'DeleteBucketLifecycle' },
+  cors: { GET: 'GetBucketCors', PUT: 'PutBucketCors', DELETE: 'DeleteBucketCors' },
+  policy: { GET: 'GetBucketPolicy', PUT: 'PutBucketPolicy', DELETE: 'DeleteBucketPolicy' },
+  policyStatus: { GET: 'GetBucketPolicyStatus' },
+  acl: { GET: 'GetBucketAcl', PUT: 'PutBucketAcl' },
+  'object-lock': { GET: 'GetObjectLockConfiguration', PUT: 'PutObjectLockConfiguration' },
+  ownershipControls: { GET: 'GetBucketOwnershipControls' },
+  notification: { GET: 'GetBucketNotificationConfiguration' },
+} as const;
+
+const OBJECT_SUBRESOURCE_OPS = {
+  tagging: { GET: 'GetObjectTagging', PUT: 'PutObjectTagging', DELETE: 'DeleteObjectTagging' },
+  acl: { GET: 'GetObjectAcl', PUT: 'PutObjectAcl' },
+  retention: { GET: 'GetObjectRetention', PUT: 'PutObjectRetention' },
+  'legal-hold': { GET: 'GetObjectLegalHold', PUT: 'PutObjectLegalHold' },
+  attributes: { GET: 'GetObjectAttributes' },
+} as const;
 
 export type Endpoint =
   | { op: 'ListBuckets' }
@@ -39,15 +68,26 @@ function decodeComponent(value: string, plusIsSpace: boolean): string {
   }
 }
 
-/** Bucket subresources Store does not implement yet: answered 501, never a wrong success. */
+/** Subresources Store does not implement (yet): answered 501, never a wrong success. */
 const UNSUPPORTED_BUCKET_SUBRESOURCES = [
-  'versioning', 'versions', 'tagging', 'acl', 'policy', 'policyStatus', 'cors', 'lifecycle', 'encryption', 'object-lock',
-  'notification', 'ownershipControls', 'website', 'logging', 'replication', 'accelerate', 'requestPayment', 'analytics',
-  'inventory', 'metrics', 'intelligent-tiering', 'publicAccessBlock', 'session',
+  'website', 'logging', 'replication', 'accelerate', 'requestPayment', 'analytics', 'inventory', 'metrics',
+  'intelligent-tiering', 'publicAccessBlock', 'session', 'ownershipControlsDelete',
 ];
-const UNSUPPORTED_OBJECT_SUBRESOURCES = [
-  'tagging', 'acl', 'retention', 'legal-hold', 'attributes', 'restore', 'select', 'torrent',
-];
+const UNSUPPORTED_OBJECT_SUBRESOURCES = ['restore', 'select', 'torrent'];
+
+/** The operation for a subresource in the query, if the query names one from the table. */
+function subresourceOp<T extends Record<string, Record<string, string>>>(
+  table: T,
+  method: string,
+  query: Query,
+): { op: string } | { methodNotAllowed: true } | undefined {
+  for (const [name, methods] of Object.entries(table)) {
+    if (!query.has(name)) continue;
+    const op = methods[method];
+    return op === undefined ? { methodNotAllowed: true } : { op };
+  }
+  return undefined;
+}
 
 function unsupported(query: Query, names: readonly string[]): string | undefined {
   return names.find((n) => query.has(n));
@@ -75,6 +115,9 @@ export function resolveEndpoint(method: string, path: string, query: Query, hasC
 function bucketEndpoint(method: string, bucket: string, query: Query): Endpoint {
   const feature = unsupported(query, UNSUPPORTED_BUCKET_SUBRESOURCES);
   if (feature !== undefined) return { op: 'NotImplemented', feature: `bucket ${feature}`, bucket };
+  const sub = subresourceOp(BUCKET_SUBRESOURCE_OPS, method, query);
+  if (sub && 'methodNotAllowed' in sub) throw methodNotAllowed(method);
+  if (sub) return { op: sub.op as BucketOp, bucket };
   switch (method) {
     case 'PUT':
       return { op: 'CreateBucket', bucket };
@@ -88,7 +131,7 @@ function bucketEndpoint(method: string, bucket: string, query: Query): Endpoint 
       return { op: query.get('list-type') === '2' ? 'ListObjectsV2' : 'ListObjects', bucket };
     case 'POST':
       if (query.has('delete')) return { op: 'DeleteObjects', bucket };
-      return { op: 'NotImplemented', feature: 'POST Object (browser form uploads)', bucket };
+      return { op: 'PostObject', bucket };
     default:
       throw methodNotAllowed(method);
   }
@@ -97,6 +140,9 @@ function bucketEndpoint(method: string, bucket: string, query: Query): Endpoint 
 function objectEndpoint(method: string, bucket: string, key: string, query: Query, copy: boolean): Endpoint {
   const feature = unsupported(query, UNSUPPORTED_OBJECT_SUBRESOURCES);
   if (feature !== undefined) return { op: 'NotImplemented', feature: `object ${feature}`, bucket, key };
+  const sub = subresourceOp(OBJECT_SUBRESOURCE_OPS, method, query);
+  if (sub && 'methodNotAllowed' in sub) throw methodNotAllowed(method);
+  if (sub) return { op: sub.op as ObjectOp, bucket, key };
   const uploadId = query.has('uploadId');
   switch (method) {
     case 'PUT':

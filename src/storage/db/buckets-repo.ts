@@ -1,8 +1,26 @@
 // Bucket rows.
 
+import type { BucketEncryption } from '../../core/bucket-encryption.js';
+import type { CorsConfiguration } from '../../core/cors.js';
+import type { LifecycleConfiguration } from '../../core/lifecycle.js';
+import type { ObjectLockConfiguration } from '../../core/object-lock.js';
+import type { TagSet } from '../../core/tagging.js';
+import type { VersioningState } from '../../core/versioning.js';
 import type { Db } from './database.js';
 
-export type VersioningState = 'Unversioned' | 'Enabled' | 'Suspended';
+export type { VersioningState };
+
+/** Per-bucket configuration, stored as one JSON document; each part is validated by its core/ model before it is set. */
+export interface BucketConfig {
+  tagging?: TagSet;
+  encryption?: BucketEncryption;
+  lifecycle?: LifecycleConfiguration;
+  cors?: CorsConfiguration;
+  /** The bucket policy document as the client sent it (validated by core/policy). */
+  policy?: string;
+  /** Present once object lock is enabled; holds the default retention rule if one is set. */
+  objectLock?: ObjectLockConfiguration;
+}
 
 export interface BucketRow {
   name: string;
@@ -10,6 +28,7 @@ export interface BucketRow {
   region: string;
   versioning: VersioningState;
   objectLock: boolean;
+  config: BucketConfig;
 }
 
 interface RawBucket {
@@ -18,6 +37,7 @@ interface RawBucket {
   region: string;
   versioning: VersioningState;
   object_lock: number;
+  config: string;
 }
 
 function toRow(raw: RawBucket): BucketRow {
@@ -27,6 +47,7 @@ function toRow(raw: RawBucket): BucketRow {
     region: raw.region,
     versioning: raw.versioning,
     objectLock: raw.object_lock === 1,
+    config: JSON.parse(raw.config) as BucketConfig,
   };
 }
 
@@ -37,13 +58,18 @@ export class BucketsRepo {
   private readonly deleteStmt;
   private readonly hasVersionsStmt;
   private readonly hasUploadsStmt;
+  private readonly setConfigStmt;
+  private readonly setVersioningStmt;
 
   constructor(db: Db) {
     this.findStmt = db.prepare<[string], RawBucket>('SELECT * FROM buckets WHERE name = ?');
     this.listStmt = db.prepare<[], RawBucket>('SELECT * FROM buckets ORDER BY name');
     this.insertStmt = db.prepare(
-      'INSERT INTO buckets (name, created_at, region, versioning, object_lock) VALUES (@name, @createdAt, @region, @versioning, @objectLock)',
+      `INSERT INTO buckets (name, created_at, region, versioning, object_lock, config)
+       VALUES (@name, @createdAt, @region, @versioning, @objectLock, @config)`,
     );
+    this.setConfigStmt = db.prepare<[string, string]>('UPDATE buckets SET config = ? WHERE name = ?');
+    this.setVersioningStmt = db.prepare<[string, number, string]>('UPDATE buckets SET versioning = ?, object_lock = ? WHERE name = ?');
     this.deleteStmt = db.prepare<[string]>('DELETE FROM buckets WHERE name = ?');
     this.hasVersionsStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM objects WHERE bucket = ? LIMIT 1');
     this.hasUploadsStmt = db.prepare<[string], { one: number }>(
@@ -61,7 +87,15 @@ export class BucketsRepo {
   }
 
   insert(row: BucketRow): void {
-    this.insertStmt.run({ ...row, objectLock: row.objectLock ? 1 : 0 });
+    this.insertStmt.run({ ...row, objectLock: row.objectLock ? 1 : 0, config: JSON.stringify(row.config) });
+  }
+
+  setConfig(name: string, config: BucketConfig): void {
+    this.setConfigStmt.run(JSON.stringify(config), name);
+  }
+
+  setVersioning(name: string, versioning: VersioningState, objectLock: boolean): void {
+    this.setVersioningStmt.run(versioning, objectLock ? 1 : 0, name);
   }
 
   delete(name: string): void {

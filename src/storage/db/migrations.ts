@@ -83,4 +83,14 @@ export const MIGRATIONS: readonly string[] = [
     queued_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 2: per-version tags, retention and legal hold; upload-time tags and lock settings; versions listed newest first.
+  `
+  ALTER TABLE objects ADD COLUMN tags TEXT;
+  ALTER TABLE objects ADD COLUMN retention_mode TEXT;
+  ALTER TABLE objects ADD COLUMN retain_until TEXT;
+  ALTER TABLE objects ADD COLUMN legal_hold INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE multipart_uploads ADD COLUMN tags TEXT;
+  ALTER TABLE multipart_uploads ADD COLUMN lock TEXT;
+  CREATE INDEX objects_versions_newest_first ON objects(bucket, key, id DESC);
+  `,
 ];

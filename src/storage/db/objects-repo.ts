@@ -1,6 +1,8 @@
 // Object version rows (one row per version or delete marker), their multipart part lists, and blob references.
 // Listing is an index seek on (bucket, key): a page costs the same whatever the bucket's size.
 
+import type { ObjectRetention } from '../../core/object-lock.js';
+import type { TagSet } from '../../core/tagging.js';
 import type { Db } from './database.js';
 
 /** System metadata kept with each version, returned on GET/HEAD. */
@@ -33,6 +35,11 @@ export interface ObjectRow {
   blobId: string | undefined;
   partCount: number | undefined;
   storageClass: string;
+  /** Object tags (absent: none). */
+  tags?: TagSet | undefined;
+  /** Object lock retention of this version (absent: none). */
+  retention?: ObjectRetention | undefined;
+  legalHold?: boolean | undefined;
 }
 
 export type NewObjectRow = Omit<ObjectRow, 'id'>;
@@ -82,6 +89,10 @@ interface RawObject {
   blob_id: string | null;
   part_count: number | null;
   storage_class: string;
+  tags: string | null;
+  retention_mode: 'GOVERNANCE' | 'COMPLIANCE' | null;
+  retain_until: string | null;
+  legal_hold: number;
 }
 
 function parseJson<T>(text: string | null, empty: T): T {
@@ -107,6 +118,9 @@ function toRow(raw: RawObject): ObjectRow {
     blobId: raw.blob_id ?? undefined,
     partCount: raw.part_count ?? undefined,
     storageClass: raw.storage_class,
+    tags: raw.tags ? (JSON.parse(raw.tags) as TagSet) : undefined,
+    retention: raw.retention_mode && raw.retain_until ? { mode: raw.retention_mode, retainUntilDate: raw.retain_until } : undefined,
+    legalHold: raw.legal_hold === 1,
   };
 }
 
@@ -121,6 +135,9 @@ export class ObjectsRepo {
   private readonly clearLatestStmt;
   private readonly deleteStmt;
   private readonly promoteStmt;
+  private readonly setTagsStmt;
+  private readonly setRetentionStmt;
+  private readonly setLegalHoldStmt;
   private readonly partsStmt;
   private readonly insertPartStmt;
   private readonly listAfterStmt;
@@ -137,14 +154,21 @@ export class ObjectsRepo {
     );
     this.insertStmt = db.prepare(
       `INSERT INTO objects (bucket, key, version_id, is_latest, is_delete_marker, size, etag, last_modified, headers,
-         user_meta, checksum_algorithm, checksum_value, checksum_type, blob_id, part_count, storage_class)
+         user_meta, checksum_algorithm, checksum_value, checksum_type, blob_id, part_count, storage_class, tags,
+         retention_mode, retain_until, legal_hold)
        VALUES (@bucket, @key, @versionId, @isLatest, @isDeleteMarker, @size, @etag, @lastModified, @headers,
-         @userMeta, @checksumAlgorithm, @checksumValue, @checksumType, @blobId, @partCount, @storageClass)`,
+         @userMeta, @checksumAlgorithm, @checksumValue, @checksumType, @blobId, @partCount, @storageClass, @tags,
+         @retentionMode, @retainUntil, @legalHold)`,
     );
     this.clearLatestStmt = db.prepare<[string, string]>(
       'UPDATE objects SET is_latest = 0 WHERE bucket = ? AND key = ? AND is_latest = 1',
     );
     this.deleteStmt = db.prepare<[number]>('DELETE FROM objects WHERE id = ?');
+    this.setTagsStmt = db.prepare<[string | null, number]>('UPDATE objects SET tags = ? WHERE id = ?');
+    this.setRetentionStmt = db.prepare<[string | null, string | null, number]>(
+      'UPDATE objects SET retention_mode = ?, retain_until = ? WHERE id = ?',
+    );
+    this.setLegalHoldStmt = db.prepare<[number, number]>('UPDATE objects SET legal_hold = ? WHERE id = ?');
     this.promoteStmt = db.prepare<[string, string]>(
       'UPDATE objects SET is_latest = 1 WHERE id = (SELECT id FROM objects WHERE bucket = ? AND key = ? ORDER BY id DESC LIMIT 1)',
     );
@@ -189,6 +213,10 @@ export class ObjectsRepo {
       checksumType: row.checksumType ?? null,
       blobId: row.blobId ?? null,
       partCount: row.partCount ?? null,
+      tags: row.tags && row.tags.length > 0 ? JSON.stringify(row.tags) : null,
+      retentionMode: row.retention?.mode ?? null,
+      retainUntil: row.retention?.retainUntilDate ?? null,
+      legalHold: row.legalHold ? 1 : 0,
     });
     return Number(result.lastInsertRowid);
   }
@@ -200,6 +228,18 @@ export class ObjectsRepo {
   /** Deletes a version row (its part rows go with it). */
   delete(id: number): void {
     this.deleteStmt.run(id);
+  }
+
+  setTags(id: number, tags: TagSet): void {
+    this.setTagsStmt.run(tags.length > 0 ? JSON.stringify(tags) : null, id);
+  }
+
+  setRetention(id: number, retention: ObjectRetention | undefined): void {
+    this.setRetentionStmt.run(retention?.mode ?? null, retention?.retainUntilDate ?? null, id);
+  }
+
+  setLegalHold(id: number, on: boolean): void {
+    this.setLegalHoldStmt.run(on ? 1 : 0, id);
   }
 
   /** After the latest version was removed, the newest remaining version (if any) becomes latest. */

@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../../core/errors.js';
 import { headerOf } from '../context.js';
+import { childrenNamed, optionalLeaf, readXml } from '../xml/reader.js';
 
 const ACCEPTED_CANNED_ACLS = new Set(['private', 'bucket-owner-full-control']);
 const GRANT_HEADERS = ['x-amz-grant-read', 'x-amz-grant-write', 'x-amz-grant-read-acp', 'x-amz-grant-write-acp', 'x-amz-grant-full-control'];
@@ -16,5 +17,27 @@ export function checkAcceptedAcl(req: IncomingMessage): void {
   }
   if (GRANT_HEADERS.some((h) => req.headers[h] !== undefined)) {
     throw new AppError('AccessControlListNotSupported', { message: 'ACL grants are not supported: Store enforces bucket-owner access only.' });
+  }
+}
+
+/**
+ * A PutBucketAcl / PutObjectAcl body. Without a canned ACL header a body is required (MissingSecurityHeader, as S3),
+ * and the only grant Store can honour is FULL_CONTROL for the owner; anything else is AccessControlListNotSupported.
+ */
+export function checkAclBody(body: Buffer, ownerId: string, hasCannedHeader: boolean): void {
+  if (body.length === 0) {
+    if (!hasCannedHeader) throw new AppError('MissingSecurityHeader', { message: 'Your request was missing a required header: x-amz-acl, or an ACL body.' });
+    return;
+  }
+  const root = readXml(body);
+  if (!root || root.name !== 'AccessControlPolicy') throw new AppError('MalformedXML');
+  const lists = childrenNamed(root, 'AccessControlList');
+  const grants = lists.flatMap((list) => childrenNamed(list, 'Grant'));
+  for (const grant of grants) {
+    const grantee = childrenNamed(grant, 'Grantee')[0];
+    const id = grantee ? optionalLeaf(grantee, 'ID') : undefined;
+    if (optionalLeaf(grant, 'Permission') !== 'FULL_CONTROL' || id !== ownerId) {
+      throw new AppError('AccessControlListNotSupported', { message: 'ACL grants are not supported: Store enforces bucket-owner access only.' });
+    }
   }
 }

@@ -2,6 +2,7 @@
 
 import type { S3Context, S3Response } from '../context.js';
 import type { Endpoint } from '../endpoints.js';
+import * as config from './bucket-config.js';
 import { createBucket, deleteBucket, getBucketLocation, headBucket, listBuckets } from './buckets.js';
 import { copyObject } from './copy.js';
 import { deleteObjects } from './delete-objects.js';
@@ -10,6 +11,7 @@ import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listMultipartUploads, listParts, uploadPart, uploadPartCopy,
 } from './multipart.js';
 import { deleteObject, getObject, putObject } from './objects.js';
+import { notYet } from './pending.js';
 
 type Handler<E extends Endpoint> = (ctx: S3Context<E>) => Promise<S3Response>;
 type HandlerTable = { [Op in Exclude<Endpoint['op'], 'NotImplemented'>]: Handler<Extract<Endpoint, { op: Op }>> };
@@ -35,4 +37,42 @@ export const HANDLERS: HandlerTable = {
   CompleteMultipartUpload: completeMultipartUpload,
   AbortMultipartUpload: abortMultipartUpload,
   ListParts: listParts,
+  // Bucket configuration
+  GetBucketVersioning: config.getBucketVersioning,
+  PutBucketVersioning: config.putBucketVersioning,
+  GetBucketTagging: config.getBucketTagging,
+  PutBucketTagging: config.putBucketTagging,
+  DeleteBucketTagging: config.deleteBucketTagging,
+  GetBucketEncryption: config.getBucketEncryption,
+  PutBucketEncryption: config.putBucketEncryption,
+  DeleteBucketEncryption: config.deleteBucketEncryption,
+  GetBucketLifecycleConfiguration: config.getBucketLifecycle,
+  PutBucketLifecycleConfiguration: config.putBucketLifecycle,
+  DeleteBucketLifecycle: config.deleteBucketLifecycle,
+  GetBucketCors: config.getBucketCors,
+  PutBucketCors: config.putBucketCors,
+  DeleteBucketCors: config.deleteBucketCors,
+  GetBucketPolicy: config.getBucketPolicy,
+  PutBucketPolicy: config.putBucketPolicy,
+  DeleteBucketPolicy: config.deleteBucketPolicy,
+  GetBucketPolicyStatus: config.getBucketPolicyStatus,
+  GetBucketAcl: config.getBucketAcl,
+  PutBucketAcl: config.putBucketAcl,
+  GetBucketOwnershipControls: config.getBucketOwnershipControls,
+  GetBucketNotificationConfiguration: config.getBucketNotificationConfiguration,
+  // Versions, object lock, object subresources, browser uploads
+  ListObjectVersions: notYet('ListObjectVersions'),
+  GetObjectLockConfiguration: notYet('object lock'),
+  PutObjectLockConfiguration: notYet('object lock'),
+  GetObjectRetention: notYet('object lock'),
+  PutObjectRetention: notYet('object lock'),
+  GetObjectLegalHold: notYet('object lock'),
+  PutObjectLegalHold: notYet('object lock'),
+  GetObjectTagging: notYet('object tagging'),
+  PutObjectTagging: notYet('object tagging'),
+  DeleteObjectTagging: notYet('object tagging'),
+  GetObjectAcl: notYet('object ACLs'),
+  PutObjectAcl: notYet('object ACLs'),
+  GetObjectAttributes: notYet('GetObjectAttributes'),
+  PostObject: notYet('POST Object (browser form uploads)'),
 };
