@@ -10,13 +10,16 @@ import { S3PlaneHandler } from './http/s3/s3-plane.js';
 import type { Logger } from './observability/logger.js';
 import { BlobGcService } from './services/blob-gc-service.js';
 import { BucketService } from './services/bucket-service.js';
+import { LifecycleService } from './services/lifecycle-service.js';
 import { ListingService } from './services/listing-service.js';
 import { MultipartService } from './services/multipart-service.js';
 import { ReadPins } from './services/object-reader.js';
 import { ObjectService } from './services/object-service.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
+import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
 import { MetadataStore } from './storage/db/metadata-store.js';
+import { startLifecycleWorker } from './workers/lifecycle-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
 
 export interface App {
@@ -45,6 +48,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const listing = new ListingService(meta);
     const multipart = new MultipartService({ meta, blobs, objects });
     const blobGc = new BlobGcService({ meta, blobs, pins });
+    const lifecycle = new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, logger });
 
     const s3 = new S3PlaneHandler({
       services: { buckets, objects, listing, multipart },
@@ -54,7 +58,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
       lookup: (id) => (id === config.ROOT_ACCESS_KEY_ID ? config.ROOT_SECRET_ACCESS_KEY : undefined),
     });
     const http = await createHttpServer({ mountPath: config.MOUNT_PATH, logger, s3, admin: { startedAt: bootTime } });
-    return assemble({ config, logger, http, meta, lock, blobGc, bootTime });
+    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
   } catch (err) {
     meta?.close();
     lock.release();
@@ -63,9 +67,10 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
 }
 
 function assemble(parts: {
-  config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService; bootTime: number;
+  config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
+  lifecycle: LifecycleService; bootTime: number;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, bootTime } = parts;
+  const { config, logger, http, meta, lock, blobGc, lifecycle, bootTime } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -82,6 +87,7 @@ function assemble(parts: {
         });
       });
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
+      loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)

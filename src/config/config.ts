@@ -23,6 +23,9 @@ export const ConfigSchema = Type.Object({
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000, description: 'Drain grace on SIGTERM' }),
   MOUNT_PATH: Type.String({ default: '', description: 'Path prefix for every surface; empty means root' }),
   STORE_ENDPOINT: Type.Optional(Type.String({ description: 'Public DNS hostname reported for endpoint discovery' })),
+  STORE_LIFECYCLE_INTERVAL_MS: Type.Integer({
+    minimum: 100, maximum: 86_400_000, default: 3_600_000, description: 'How often lifecycle rules are applied (100 ms to 1 day)',
+  }),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: 'Log level' }),
 });
 

@@ -34,6 +34,8 @@ const REGISTRY = {
   MalformedXML: [400, 'The XML you provided was not well-formed or did not validate against our published schema.'],
   MalformedPolicy: [400, 'The policy is not valid JSON or does not follow the policy grammar.'],
   MalformedPOSTRequest: [400, 'The body of your POST request is not well-formed multipart/form-data.'],
+  InvalidPolicyDocument: [400, 'The content of the form does not meet the conditions specified in the policy document.'],
+  MaxPostPreDataLengthExceededError: [400, 'Your POST request fields preceding the upload file were too large.'],
   MaxMessageLengthExceeded: [400, 'Your request was too big.'],
   MetadataTooLarge: [400, 'Your metadata headers exceed the maximum allowed metadata size.'],
   MissingContentLength: [411, 'You must provide the Content-Length HTTP header.'],

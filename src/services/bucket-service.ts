@@ -1,4 +1,5 @@
-// Bucket use cases: create, look up, list and delete buckets.
+// Bucket use cases: create, look up, list and delete buckets; versioning; the bucket configuration document
+// (tagging, default encryption, lifecycle, CORS, policy, object lock), each part validated by its core/ model.
 
 import { AppError } from '../core/errors.js';
 import { validateBucketName } from '../core/names.js';
@@ -142,8 +143,12 @@ export class BucketService {
     return value as NonNullable<BucketConfig[K]>;
   }
 
-  /** Validates and sets a configuration part, replacing the previous one. Throws NoSuchBucket and the part's validation errors. */
+  /**
+   * Validates and sets a configuration part, replacing the previous one. Throws NoSuchBucket (checked first, as S3
+   * answers a missing bucket whatever the document) and the part's validation errors.
+   */
   putConfig<K extends ConfigPart>(name: string, part: K, value: NonNullable<BucketConfig[K]>): void {
+    this.get(name);
     VALIDATE[part](value, name);
     this.updateConfig(name, (config) => ({ ...config, [part]: value }));
   }

@@ -8,13 +8,15 @@ import {
 import { AppError } from '../core/errors.js';
 import { multipartEtag } from '../core/etag.js';
 import { validateObjectKey } from '../core/names.js';
+import { checkObjectLockEnabled, type RequestedObjectLock } from '../core/object-lock.js';
+import type { TagSet } from '../core/tagging.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { BlobStore } from '../storage/blobs/blob-store.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
 import type { UploadPartRow, UploadRow } from '../storage/db/multipart-repo.js';
 import type { ObjectHeaders, ObjectRow } from '../storage/db/objects-repo.js';
 import { ingestBody, type BodyInput } from './body-ingest.js';
-import type { ObjectService, WriteConditions } from './object-service.js';
+import { hasLockSettings, lockFields, type ObjectService, type WriteConditions } from './object-service.js';
 
 export type { UploadPartRow, UploadRow };
 
@@ -48,10 +50,10 @@ export class MultipartService {
     this.now = opts.now ?? Date.now;
   }
 
-  private requireBucket(bucket: string): void {
-    if (!this.meta.buckets.find(bucket)) {
-      throw new AppError('NoSuchBucket', { resource: `/${bucket}`, details: { BucketName: bucket } });
-    }
+  private requireBucket(bucket: string): { objectLock: boolean } {
+    const row = this.meta.buckets.find(bucket);
+    if (!row) throw new AppError('NoSuchBucket', { resource: `/${bucket}`, details: { BucketName: bucket } });
+    return row;
   }
 
   /** Returns the upload or throws NoSuchUpload (also when it belongs to another bucket or key). */
@@ -64,6 +66,11 @@ export class MultipartService {
     return upload;
   }
 
+  /**
+   * Starts an upload. Tags and lock settings are kept on the upload and given to the object at completion (the
+   * bucket's default retention is applied then too). Throws NoSuchBucket, KeyTooLongError, InvalidRequest (a
+   * FULL_OBJECT checksum type for a non-CRC algorithm; lock settings on a bucket without object lock).
+   */
   create(input: {
     bucket: string;
     key: string;
@@ -71,9 +78,12 @@ export class MultipartService {
     userMeta: Record<string, string>;
     checksumAlgorithm?: ChecksumAlgorithm | undefined;
     checksumType?: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
+    tags?: TagSet | undefined;
+    lock?: RequestedObjectLock | undefined;
   }): UploadRow {
     validateObjectKey(input.key);
-    this.requireBucket(input.bucket);
+    const bucket = this.requireBucket(input.bucket);
+    if (hasLockSettings(input.lock)) checkObjectLockEnabled(bucket.objectLock);
     if (input.checksumType === 'FULL_OBJECT' && input.checksumAlgorithm && !input.checksumAlgorithm.startsWith('CRC')) {
       throw new AppError('InvalidRequest', { message: `The FULL_OBJECT checksum type is not supported for ${input.checksumAlgorithm}.` });
     }
@@ -87,6 +97,8 @@ export class MultipartService {
       checksumAlgorithm: input.checksumAlgorithm,
       checksumType: input.checksumAlgorithm ? (input.checksumType ?? 'COMPOSITE') : undefined,
       storageClass: 'STANDARD',
+      tags: input.tags,
+      lock: input.lock,
     };
     this.meta.multipart.insert(row);
     return row;
@@ -205,6 +217,7 @@ export class MultipartService {
         bucket: input.bucket, key: input.key, size, etag: unquote(etag), headers: upload.headers, userMeta: upload.userMeta,
         checksumAlgorithm: checksum?.algorithm, checksumValue: checksum?.value, checksumType: checksum?.type,
         blobId: undefined, partCount: chosen.length, storageClass: upload.storageClass,
+        tags: upload.tags, ...lockFields(upload.lock),
       },
       input.conditions,
       chosen.map((p) => ({

@@ -1,5 +1,6 @@
 // Object use cases: put, read, delete, copy. The one place object versions are committed: bytes are durable
 // on disk (staged, fsynced, renamed) before the metadata transaction, and the transaction commits before a reply.
+// Versioning (core/versioning.ts) and object lock (core/object-lock.ts) rules are applied inside that transaction.
 
 import type { Readable } from 'node:stream';
 import type { ChecksumAlgorithm } from '../core/checksums.js';
@@ -7,15 +8,21 @@ import { checkReadConditions, type ReadConditions } from '../core/conditions.js'
 import { AppError } from '../core/errors.js';
 import { etagMatches } from '../core/etag.js';
 import { validateObjectKey } from '../core/names.js';
+import { checkObjectLockEnabled, defaultRetentionFor, type RequestedObjectLock } from '../core/object-lock.js';
+import type { TagSet } from '../core/tagging.js';
+import { NULL_VERSION_ID, simpleDeletePlan, versionIdForWrite, writeReplacesNullVersion } from '../core/versioning.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { BlobStore } from '../storage/blobs/blob-store.js';
 import type { BucketRow } from '../storage/db/buckets-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
 import type { NewObjectRow, ObjectHeaders, ObjectPartRow, ObjectRow } from '../storage/db/objects-repo.js';
 import { ingestBody, type BodyInput } from './body-ingest.js';
+import { ObjectLockService } from './object-lock-service.js';
 import { extentsOf, readExtents, ReadPins, type BlobExtent } from './object-reader.js';
+import { ObjectTaggingService } from './object-tagging-service.js';
+import { assertRemovable, checkVersionId, findObjectVersion, requireBucket, type VersionTarget } from './object-versions.js';
 
-export type { ObjectHeaders, ObjectRow, ObjectPartRow, BodyInput, ReadConditions };
+export type { ObjectHeaders, ObjectRow, ObjectPartRow, BodyInput, ReadConditions, RequestedObjectLock, TagSet, VersionTarget };
 
 /** S3's single-PUT limit (5 GiB). */
 export const MAX_PUT_BYTES = 5 * 1024 ** 3;
@@ -34,6 +41,10 @@ export interface PutObjectInput {
   headers: ObjectHeaders;
   userMeta: Record<string, string>;
   conditions?: WriteConditions;
+  /** x-amz-tagging. */
+  tags?: TagSet | undefined;
+  /** x-amz-object-lock-* (the bucket must have object lock). */
+  lock?: RequestedObjectLock | undefined;
 }
 
 /** An open object version: its row, its byte extents, and a way to stream any range of it. */
@@ -48,6 +59,11 @@ export interface DeleteResult {
   deleteMarker: boolean;
 }
 
+export interface DeleteOptions {
+  /** x-amz-bypass-governance-retention: true (the caller has checked the key may bypass). */
+  bypassGovernance?: boolean;
+}
+
 export interface ObjectServiceOptions {
   meta: MetadataStore;
   blobs: BlobStore;
@@ -55,36 +71,52 @@ export interface ObjectServiceOptions {
   now?: () => number;
 }
 
+/** True when a request carries any x-amz-object-lock-* setting (which needs a bucket with object lock). */
+export function hasLockSettings(lock: RequestedObjectLock | undefined): boolean {
+  return lock !== undefined && (lock.retention !== undefined || lock.legalHold !== undefined);
+}
+
+/** A requested lock as version row fields. */
+export function lockFields(lock: RequestedObjectLock | undefined): Pick<NewObjectRow, 'retention' | 'legalHold'> {
+  return { retention: lock?.retention, legalHold: lock?.legalHold === 'ON' };
+}
+
 export class ObjectService {
   private readonly meta: MetadataStore;
   private readonly blobs: BlobStore;
   private readonly pins: ReadPins;
   private readonly now: () => number;
+  /** Put/Get/DeleteObjectTagging. */
+  readonly tagging: ObjectTaggingService;
+  /** Retention and legal hold of versions. */
+  readonly lock: ObjectLockService;
 
   constructor(opts: ObjectServiceOptions) {
     this.meta = opts.meta;
     this.blobs = opts.blobs;
     this.pins = opts.pins;
     this.now = opts.now ?? Date.now;
+    this.tagging = new ObjectTaggingService(this.meta);
+    this.lock = new ObjectLockService(this.meta, this.now);
   }
 
   private bucket(name: string): BucketRow {
-    const bucket = this.meta.buckets.find(name);
-    if (!bucket) throw new AppError('NoSuchBucket', { resource: `/${name}`, details: { BucketName: name } });
-    return bucket;
+    return requireBucket(this.meta, name);
   }
 
-  private noSuchKey(bucket: string, key: string): AppError {
-    return new AppError('NoSuchKey', { resource: `/${bucket}/${key}`, details: { Key: key } });
+  /** Fails fast, before any body is read, for lock headers on a bucket without object lock (InvalidRequest). */
+  private checkLockRequest(bucket: BucketRow, lock: RequestedObjectLock | undefined): void {
+    if (hasLockSettings(lock)) checkObjectLockEnabled(bucket.objectLock);
   }
 
   /**
-   * Stores an object. Throws NoSuchBucket, KeyTooLongError, EntityTooLarge, IncompleteBody, BadDigest,
-   * XAmzContentSHA256Mismatch, PreconditionFailed (conditional writes), NoSuchKey (If-Match on a missing key).
+   * Stores an object as the key's new current version. Throws NoSuchBucket, KeyTooLongError, EntityTooLarge,
+   * IncompleteBody, BadDigest, XAmzContentSHA256Mismatch, PreconditionFailed (conditional writes), NoSuchKey (If-Match
+   * on a missing key), InvalidRequest (lock settings on a bucket without object lock).
    */
   async put(input: PutObjectInput): Promise<ObjectRow> {
     validateObjectKey(input.key);
-    this.bucket(input.bucket);
+    this.checkLockRequest(this.bucket(input.bucket), input.lock);
     if (input.conditions) this.checkWriteConditions(input.bucket, input.key, input.conditions);
     const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES);
     return this.commitVersion(body.staged, {
@@ -100,13 +132,17 @@ export class ObjectService {
       blobId: body.staged.id,
       partCount: undefined,
       storageClass: 'STANDARD',
+      tags: input.tags,
+      ...lockFields(input.lock),
     }, input.conditions);
   }
 
   /**
    * Makes a staged blob durable, then commits it as the key's new current version in one transaction, re-checking
-   * write conditions inside it (so two racing conditional writes cannot both win). The staged blob is discarded
-   * if the commit fails.
+   * write conditions inside it (so two racing conditional writes cannot both win). The version id follows the
+   * bucket's versioning state; a version without an explicit retention gets the bucket's default retention. The
+   * staged blob is discarded if the commit fails. Throws InvalidRequest for a retention or legal hold on a bucket
+   * without object lock, AccessDenied if the `null` version it would replace is locked.
    */
   async commitVersion(
     staged: { commit(): Promise<void>; discard(): Promise<void> } | undefined,
@@ -119,15 +155,18 @@ export class ObjectService {
       await staged?.commit();
       return this.meta.transaction(() => {
         const bucket = this.bucket(fields.bucket);
+        if (fields.retention !== undefined || fields.legalHold) checkObjectLockEnabled(bucket.objectLock);
         if (conditions) this.checkWriteConditions(fields.bucket, fields.key, conditions);
+        const now = this.now();
         const row: NewObjectRow = {
           ...fields,
-          versionId: bucket.versioning === 'Enabled' ? uuidv7() : 'null',
+          retention: fields.retention ?? (bucket.objectLock ? defaultRetentionFor(bucket.config.objectLock, new Date(now)) : undefined),
+          versionId: versionIdForWrite(bucket.versioning, uuidv7),
           isLatest: true,
           isDeleteMarker: false,
-          lastModified: this.now(),
+          lastModified: now,
         };
-        this.replaceCurrent(bucket, fields.bucket, fields.key);
+        this.replaceCurrent(bucket, fields.key, now);
         const id = this.meta.objects.insert(row);
         if (parts.length > 0) this.meta.objects.insertParts(id, parts);
         inTransaction?.();
@@ -139,13 +178,20 @@ export class ObjectService {
     }
   }
 
-  /** Clears the latest flag; in an unversioned bucket the replaced null version is dropped and its bytes queued for GC. */
-  private replaceCurrent(bucket: BucketRow, bucketName: string, key: string): void {
-    if (bucket.versioning !== 'Enabled') {
-      const existingNull = this.meta.objects.findVersion(bucketName, key, 'null');
-      if (existingNull) this.dropVersion(existingNull);
+  /**
+   * Makes room for a new current version: clears the latest flag and, where the write replaces the `null` version
+   * (unversioned or suspended bucket), drops that version wherever it sits in the stack and queues its bytes for GC.
+   * Call inside a transaction. Throws AccessDenied if that `null` version is locked.
+   */
+  private replaceCurrent(bucket: BucketRow, key: string, now: number): void {
+    if (writeReplacesNullVersion(bucket.versioning)) {
+      const existingNull = this.meta.objects.findVersion(bucket.name, key, NULL_VERSION_ID);
+      if (existingNull) {
+        assertRemovable(existingNull, { bypassGovernance: false, now });
+        this.dropVersion(existingNull);
+      }
     }
-    this.meta.objects.clearLatest(bucketName, key);
+    this.meta.objects.clearLatest(bucket.name, key);
   }
 
   /** Deletes a version row and queues its blobs for GC. Call inside a transaction. */
@@ -167,18 +213,19 @@ export class ObjectService {
       if (exists) throw new AppError('PreconditionFailed', { details: { Condition: 'If-None-Match' } });
     }
     if (c.ifMatch !== undefined) {
-      if (!exists) throw this.noSuchKey(bucket, key);
+      if (!exists) throw new AppError('NoSuchKey', { resource: `/${bucket}/${key}`, details: { Key: key } });
       if (!etagMatches(c.ifMatch, current.etag)) throw new AppError('PreconditionFailed', { details: { Condition: 'If-Match' } });
     }
   }
 
   /**
-   * Looks up a version for reading. Throws NoSuchBucket, NoSuchKey (missing or a delete marker),
-   * NoSuchVersion, MethodNotAllowed (a delete marker addressed by version), PreconditionFailed / NotModified.
+   * Looks up a version for reading. Throws NoSuchBucket, NoSuchKey (missing or a delete marker), InvalidArgument
+   * (malformed version id), NoSuchVersion, MethodNotAllowed (a delete marker addressed by version),
+   * PreconditionFailed / NotModified.
    */
   open(bucket: string, key: string, opts: { versionId?: string | undefined; conditions?: ReadConditions } = {}): OpenedObject {
     this.bucket(bucket);
-    const row = this.findRow(bucket, key, opts.versionId);
+    const row = findObjectVersion(this.meta, { bucket, key, versionId: opts.versionId });
     if (opts.conditions) checkReadConditions(opts.conditions, row.etag, row.lastModified);
     const parts = row.blobId === undefined && row.partCount ? this.meta.objects.parts(row.id) : [];
     const extents: BlobExtent[] = extentsOf(row.blobId, row.size, parts);
@@ -189,76 +236,79 @@ export class ObjectService {
     };
   }
 
-  private findRow(bucket: string, key: string, versionId: string | undefined): ObjectRow {
-    if (versionId === undefined) {
-      const row = this.meta.objects.findLatest(bucket, key);
-      if (!row) throw this.noSuchKey(bucket, key);
-      if (row.isDeleteMarker) {
-        throw new AppError('NoSuchKey', {
-          resource: `/${bucket}/${key}`,
-          details: { Key: key },
-          headers: { 'x-amz-delete-marker': 'true', 'x-amz-version-id': row.versionId },
+  /**
+   * Opens the source of a copy (CopyObject, UploadPartCopy). As S3: a delete marker named by version id is
+   * InvalidRequest rather than 405. Otherwise the errors of open().
+   */
+  openCopySource(source: VersionTarget): OpenedObject {
+    try {
+      return this.open(source.bucket, source.key, { versionId: source.versionId });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'MethodNotAllowed') {
+        throw new AppError('InvalidRequest', {
+          message: 'The source of a copy request may not specifically refer to a delete marker by version id.',
         });
       }
-      return row;
+      throw err;
     }
-    const row = this.meta.objects.findVersion(bucket, key, versionId);
-    if (!row) {
-      throw new AppError('NoSuchVersion', { resource: `/${bucket}/${key}`, details: { Key: key, VersionId: versionId } });
-    }
-    if (row.isDeleteMarker) {
-      throw new AppError('MethodNotAllowed', {
-        resource: `/${bucket}/${key}`,
-        headers: { 'x-amz-delete-marker': 'true', 'x-amz-version-id': row.versionId, Allow: 'DELETE' },
-        details: { Method: 'GET', ResourceType: 'DeleteMarker' },
-      });
-    }
-    return row;
   }
 
   /**
-   * Deletes the current version of a key (S3 answers success for a missing key). In a versioning-enabled bucket
-   * this adds a delete marker; with a versionId it removes that version. Throws NoSuchBucket.
+   * DeleteObject. Without a versionId it follows the bucket's versioning state (core/versioning simpleDeletePlan):
+   * unversioned removes the object, Enabled adds a delete marker (S3 adds one even for a missing key), Suspended
+   * replaces the `null` version with a `null` delete marker. With a versionId it removes exactly that version
+   * (success for one that does not exist, as S3); removing the current version promotes the next newest, so
+   * deleting a delete marker restores the object. Throws NoSuchBucket, KeyTooLongError, InvalidArgument (malformed
+   * version id), AccessDenied (object lock: retention or legal hold, checked in the transaction).
    */
-  delete(bucket: string, key: string, versionId?: string): DeleteResult {
+  delete(bucket: string, key: string, versionId?: string, opts: DeleteOptions = {}): DeleteResult {
     validateObjectKey(key);
+    if (versionId !== undefined) checkVersionId(versionId);
+    const bypassGovernance = opts.bypassGovernance ?? false;
     return this.meta.transaction(() => {
       const bucketRow = this.bucket(bucket);
+      const now = this.now();
       if (versionId !== undefined) {
         const row = this.meta.objects.findVersion(bucket, key, versionId);
         if (!row) return { versionId, deleteMarker: false };
+        assertRemovable(row, { bypassGovernance, now });
         this.dropVersion(row);
         if (row.isLatest) this.meta.objects.promoteNewest(bucket, key);
         return { versionId, deleteMarker: row.isDeleteMarker };
       }
-      if (bucketRow.versioning === 'Unversioned') {
-        const row = this.meta.objects.findLatest(bucket, key);
-        if (row) this.dropVersion(row);
-        return { versionId: undefined, deleteMarker: false };
+      const plan = simpleDeletePlan(bucketRow.versioning, uuidv7);
+      if (plan.removeNullVersion) {
+        const nullRow = this.meta.objects.findVersion(bucket, key, NULL_VERSION_ID);
+        if (nullRow) {
+          assertRemovable(nullRow, { bypassGovernance, now });
+          this.dropVersion(nullRow);
+        }
       }
-      const markerId = bucketRow.versioning === 'Enabled' ? uuidv7() : 'null';
-      this.replaceCurrent(bucketRow, bucket, key);
+      if (plan.deleteMarkerVersionId === undefined) return { versionId: undefined, deleteMarker: false };
+      this.meta.objects.clearLatest(bucket, key);
       this.meta.objects.insert({
-        bucket, key, versionId: markerId, isLatest: true, isDeleteMarker: true, size: 0, etag: '',
-        lastModified: this.now(), headers: {}, userMeta: {}, checksumAlgorithm: undefined, checksumValue: undefined,
+        bucket, key, versionId: plan.deleteMarkerVersionId, isLatest: true, isDeleteMarker: true, size: 0, etag: '',
+        lastModified: now, headers: {}, userMeta: {}, checksumAlgorithm: undefined, checksumValue: undefined,
         checksumType: undefined, blobId: undefined, partCount: undefined, storageClass: 'STANDARD',
       });
-      return { versionId: markerId, deleteMarker: true };
+      return { versionId: plan.deleteMarkerVersionId, deleteMarker: true };
     });
   }
 
   /**
    * CopyObject: reads a source version (checking x-amz-copy-source-if-* conditions, failures are 412) and writes it
-   * as a new object, with the source's metadata (COPY) or the request's (REPLACE). Throws InvalidRequest for a copy
-   * onto itself that changes nothing, plus the errors of open() and put().
+   * as a new object, with the source's metadata (COPY) or the request's (REPLACE), and the source's tags (COPY) or
+   * the request's (REPLACE). Lock settings are never copied: the new version gets the request's, or the bucket's
+   * default. Throws InvalidRequest for a copy onto itself that changes nothing (copying an older version over
+   * the current one is a restore, and allowed), plus the errors of openCopySource() and put().
    */
   async copy(input: CopyObjectInput): Promise<{ row: ObjectRow; sourceVersionId: string }> {
     validateObjectKey(input.key);
-    this.bucket(input.bucket);
-    const source = this.open(input.source.bucket, input.source.key, { versionId: input.source.versionId });
+    this.checkLockRequest(this.bucket(input.bucket), input.lock);
+    const source = this.openCopySource(input.source);
     checkReadConditions(input.sourceConditions ?? {}, source.row.etag, source.row.lastModified, true);
     const replace = input.metadataDirective === 'REPLACE';
-    const sameObject = input.source.bucket === input.bucket && input.source.key === input.key;
+    const sameObject = input.source.bucket === input.bucket && input.source.key === input.key && source.row.isLatest;
     if (sameObject && !replace && input.checksumAlgorithm === undefined) {
       throw new AppError('InvalidRequest', {
         message:
@@ -288,6 +338,8 @@ export class ObjectService {
       blobId: body.staged.id,
       partCount: undefined,
       storageClass: 'STANDARD',
+      tags: input.taggingDirective === 'REPLACE' ? input.tags : source.row.tags,
+      ...lockFields(input.lock),
     });
     return { row, sourceVersionId: source.row.versionId };
   }
@@ -303,4 +355,9 @@ export interface CopyObjectInput {
   headers: ObjectHeaders;
   userMeta: Record<string, string>;
   checksumAlgorithm?: ChecksumAlgorithm | undefined;
+  /** x-amz-tagging-directive (default COPY: the source's tags). */
+  taggingDirective?: 'COPY' | 'REPLACE';
+  /** Used with tagging directive REPLACE. */
+  tags?: TagSet | undefined;
+  lock?: RequestedObjectLock | undefined;
 }

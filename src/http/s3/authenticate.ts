@@ -1,7 +1,9 @@
-// Authenticates an S3 request with SigV4 (header or presigned) against the known access keys.
+// Authenticates an S3 request with SigV4 (header or presigned) against the known access keys, or finds it anonymous
+// (no authentication at all); authorize.ts decides what either may do.
 
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../core/errors.js';
+import { payloadModeOf } from '../../sigv4/payload-mode.js';
 import { verifyRequest } from '../../sigv4/verify.js';
 import type { SecretLookup, VerifiedRequest } from '../../sigv4/types.js';
 
@@ -13,12 +15,13 @@ export interface AuthOptions {
 
 /**
  * Verifies the request's signature over the Host as received and the full path (mount prefix included).
- * Anonymous requests are AccessDenied: Store grants anonymous access only through bucket policies.
+ * Returns undefined for an anonymous request (neither an Authorization header nor query authentication).
+ * Throws the errors of sigv4 verifyRequest (SignatureDoesNotMatch, InvalidAccessKeyId, RequestTimeTooSkewed, ...).
  */
-export function authenticate(req: IncomingMessage, opts: AuthOptions): VerifiedRequest {
+export function authenticate(req: IncomingMessage, opts: AuthOptions): VerifiedRequest | undefined {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
-  const verified = verifyRequest(
+  return verifyRequest(
     {
       method: req.method ?? 'GET',
       rawPath: q < 0 ? url : url.slice(0, q),
@@ -28,6 +31,25 @@ export function authenticate(req: IncomingMessage, opts: AuthOptions): VerifiedR
     },
     { region: opts.region, lookup: opts.lookup, now: opts.now ? opts.now() : new Date() },
   );
-  if (!verified) throw new AppError('AccessDenied', { message: 'Anonymous access is not allowed; sign the request with SigV4.' });
-  return verified;
+}
+
+/**
+ * How an anonymous request's body is read (handlers take a VerifiedRequest for that): unsigned, or checked against
+ * an x-amz-content-sha256 the client sent, or aws-chunked without chunk signatures. Throws InvalidRequest for
+ * signed chunks (nothing to verify them with) and InvalidArgument for a malformed x-amz-content-sha256.
+ */
+export function anonymousRequest(req: IncomingMessage): VerifiedRequest {
+  const declared = req.headers['x-amz-content-sha256'];
+  const hash = Array.isArray(declared) ? declared[0] : declared;
+  const decoded = req.headers['x-amz-decoded-content-length'];
+  const payload = payloadModeOf(hash?.trim() ?? 'UNSIGNED-PAYLOAD', Array.isArray(decoded) ? decoded[0] : decoded);
+  if (payload.kind === 'chunked' && payload.signedChunks) {
+    throw new AppError('InvalidRequest', { message: 'Signed aws-chunked payloads need a signed request.' });
+  }
+  return {
+    accessKeyId: '',
+    via: 'header',
+    payload,
+    chunkContext: { signingKey: Buffer.alloc(0), seedSignature: '', amzDate: '', scope: '' },
+  };
 }

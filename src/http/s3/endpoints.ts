@@ -94,16 +94,24 @@ function unsupported(query: Query, names: readonly string[]): string | undefined
 }
 
 /**
+ * The bucket and key a raw path names ('' when absent), decoded. The S3 plane uses it for OPTIONS preflights,
+ * which name a resource but no operation. Throws InvalidURI for an undecodable path.
+ */
+export function resolveResource(path: string): { bucket: string; key: string } {
+  const rest = path.startsWith('/') ? path.slice(1) : path;
+  const slash = rest.indexOf('/');
+  const bucket = decodeComponent(slash < 0 ? rest : rest.slice(0, slash), false);
+  const key = slash < 0 ? '' : decodeComponent(rest.slice(slash + 1), false);
+  return { bucket, key };
+}
+
+/**
  * Resolves the operation. `path` is the raw (still percent-encoded) path below the mount point, without the query.
  * `hasCopySource` (an x-amz-copy-source header) turns a PUT into CopyObject or UploadPartCopy.
  * Throws InvalidURI for an undecodable path and MethodNotAllowed for a method the resource does not support.
  */
 export function resolveEndpoint(method: string, path: string, query: Query, hasCopySource = false): Endpoint {
-  const rest = path.startsWith('/') ? path.slice(1) : path;
-  const slash = rest.indexOf('/');
-  const bucket = decodeComponent(slash < 0 ? rest : rest.slice(0, slash), false);
-  const key = slash < 0 ? '' : decodeComponent(rest.slice(slash + 1), false);
-
+  const { bucket, key } = resolveResource(path);
   if (bucket === '') {
     if (method === 'GET') return { op: 'ListBuckets' };
     throw methodNotAllowed(method);

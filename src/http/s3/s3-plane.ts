@@ -1,15 +1,25 @@
-// The S3 data plane: resolve the operation, authenticate, run its handler, send the response or the error,
-// and write one access-log line. Framework-free: a plain (req, res) function behind the dispatcher.
+// The S3 data plane: resolve the operation, answer CORS, authenticate, authorize, run its handler, send the response
+// or the error, and write one access-log line. Framework-free: a plain (req, res) function behind the dispatcher.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../observability/logger.js';
+import type { BucketRow } from '../../services/bucket-service.js';
+import { parseAmzDate } from '../../sigv4/auth-params.js';
+import type { SecretLookup, VerifiedRequest } from '../../sigv4/types.js';
 import { logWhenDone } from '../shared/access-log.js';
-import type { SecretLookup } from '../../sigv4/types.js';
-import { authenticate } from './authenticate.js';
-import type { Owner, S3Context, S3Response, S3Services } from './context.js';
-import { parseQuery, resolveEndpoint, type Endpoint } from './endpoints.js';
+import { anonymousRequest, authenticate } from './authenticate.js';
+import {
+  ANONYMOUS, BucketPolicyCache, hideMissingKey, operationChecks, RequestAuthorizer, withDeleteAuthorization, type Principal,
+} from './authorize.js';
+import { headerOf, type Owner, type S3Context, type S3Response, type S3Services } from './context.js';
+import { parseCopySource } from './copy-source.js';
+import { actualCorsHeaders, preflightResponse } from './cors.js';
+import { parseQuery, resolveEndpoint, resolveResource, type Endpoint } from './endpoints.js';
 import { HANDLERS } from './handlers/index.js';
+import { postObject } from './handlers/post-object.js';
+import { policyContext, tagsFromHeader, type ContextFacts } from './policy-context.js';
 import { sendResponse, sendS3Error } from './respond.js';
 
 export interface S3PlaneOptions {
@@ -19,12 +29,29 @@ export interface S3PlaneOptions {
   owner: Owner;
   lookup: SecretLookup;
   now?: () => Date;
+  /**
+   * Who a verified access key is: the root key, or a scoped key with its identity policy (admin API issue).
+   * Default: every key that verifies is the root key, which today is the only key `lookup` knows.
+   */
+  keyPrincipal?: (accessKeyId: string) => Principal;
+}
+
+interface RequestInfo {
+  requestId: string;
+  mountPath: string;
 }
 
 export class S3PlaneHandler {
-  constructor(private readonly opts: S3PlaneOptions) {}
+  private readonly policies = new BucketPolicyCache();
+  private readonly now: () => Date;
+  private readonly principalOf: (accessKeyId: string) => Principal;
 
-  handle(req: IncomingMessage, res: ServerResponse, ctx: { requestId: string; mountPath: string }): void {
+  constructor(private readonly opts: S3PlaneOptions) {
+    this.now = opts.now ?? (() => new Date());
+    this.principalOf = opts.keyPrincipal ?? ((accessKeyId) => ({ type: 'key', accessKeyId, isRoot: true }));
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse, ctx: RequestInfo): void {
     let op = 'Unknown';
     logWhenDone(this.opts.logger, req, res, { requestId: ctx.requestId, surface: 's3', op: () => op });
     this.run(req, res, ctx, (resolved) => { op = resolved; }).catch((err: unknown) => {
@@ -38,24 +65,135 @@ export class S3PlaneHandler {
     });
   }
 
-  private async run(req: IncomingMessage, res: ServerResponse, ctx: { requestId: string; mountPath: string }, onOp: (op: string) => void): Promise<void> {
+  private async run(req: IncomingMessage, res: ServerResponse, info: RequestInfo, onOp: (op: string) => void): Promise<void> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const rawPath = (q < 0 ? url : url.slice(0, q)).slice(ctx.mountPath.length) || '/';
+    const rawPath = (q < 0 ? url : url.slice(0, q)).slice(info.mountPath.length) || '/';
     const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
+    const bucketRow = memoBuckets(this.opts.services);
+    if (req.method === 'OPTIONS') {
+      // Preflights carry no credentials: answered from the CORS rules alone, before authentication.
+      onOp('PreflightRequest');
+      const { bucket, key } = resolveResource(rawPath);
+      const cors = bucket === '' ? undefined : bucketRow(bucket)?.config.cors;
+      await sendResponse(req, res, preflightResponse(req, cors, key === '' ? 'BUCKET' : 'OBJECT'));
+      return;
+    }
     const endpoint: Endpoint = resolveEndpoint(req.method ?? 'GET', rawPath, query, req.headers['x-amz-copy-source'] !== undefined);
     onOp(endpoint.op);
-    const auth = authenticate(req, { region: this.opts.region, lookup: this.opts.lookup, ...(this.opts.now ? { now: this.opts.now } : {}) });
+    const bucket = 'bucket' in endpoint ? endpoint.bucket : undefined;
+    // Set before anything can fail, so that error responses carry the CORS headers too, as S3's do.
+    if (bucket !== undefined) setHeaders(res, actualCorsHeaders(req, bucketRow(bucket)?.config.cors));
+    const policies = (name: string) => this.policies.view(name, bucketRow(name));
+    const context = (auth: VerifiedRequest, services = this.opts.services): S3Context => ({
+      req, endpoint, query, requestId: info.requestId, auth, services, owner: this.opts.owner, region: this.opts.region,
+    });
+
+    if (endpoint.op === 'PostObject') {
+      const response = await postObject(context(anonymousRequest(req)) as S3Context<typeof endpoint>, {
+        lookup: this.opts.lookup,
+        region: this.opts.region,
+        now: this.now,
+        principalOf: this.principalOf,
+        authorizerFor: (principal, facts) => this.authorizer(req, principal, policies, { op: endpoint.op, query, ...facts }),
+        objectUrl: (b, k) => objectUrl(req, info.mountPath, b, k),
+      });
+      await sendResponse(req, res, response);
+      return;
+    }
+
+    const verified = authenticate(req, { region: this.opts.region, lookup: this.opts.lookup, now: this.now });
+    const principal = verified ? this.principalOf(verified.accessKeyId) : ANONYMOUS;
+    const header = (name: string): string | undefined => headerOf(req, name);
+    const authz = this.authorizer(req, principal, policies, {
+      op: endpoint.op,
+      query,
+      authType: verified === undefined ? undefined : verified.via === 'header' ? 'REST-HEADER' : 'REST-QUERY-STRING',
+      signedAt: verified === undefined ? undefined : parseAmzDate(verified.chunkContext.amzDate),
+      header,
+      requestTags: tagsFromHeader(header('x-amz-tagging')),
+    });
     if (endpoint.op === 'NotImplemented') {
+      if (principal.type === 'anonymous') throw new AppError('AccessDenied');
       throw new AppError('NotImplemented', { message: `Store does not implement ${endpoint.feature} yet.` });
     }
-    const context: S3Context = {
-      req, endpoint, query, requestId: ctx.requestId, auth, services: this.opts.services, owner: this.opts.owner, region: this.opts.region,
-    };
+    if (bucket !== undefined) authz.requireVisible(bucket);
+    const key = 'key' in endpoint ? endpoint.key : undefined;
+    const isCopy = endpoint.op === 'CopyObject' || endpoint.op === 'UploadPartCopy';
+    authz.require(operationChecks({
+      op: endpoint.op, bucket, key, versionId: query.get('versionId'), header, copySource: isCopy ? parseCopySource(req) : undefined,
+    }));
+    const services = endpoint.op === 'DeleteObjects'
+      ? { ...this.opts.services, objects: withDeleteAuthorization(this.opts.services.objects, authz) }
+      : this.opts.services;
     const handler = HANDLERS[endpoint.op] as (c: S3Context) => Promise<S3Response>;
-    const response = await handler(context);
+    let response: S3Response;
+    try {
+      response = await handler(context(verified ?? anonymousRequest(req), services));
+    } catch (err) {
+      throw hideMissingKey(err, endpoint.op, bucket, authz);
+    }
     await sendResponse(req, res, response);
   }
+
+  private authorizer(
+    req: IncomingMessage,
+    principal: Principal,
+    policies: (bucket: string) => ReturnType<BucketPolicyCache['view']>,
+    facts: Omit<ContextFacts, 'principal' | 'sourceIp' | 'secureTransport' | 'now' | 'region'>,
+  ): RequestAuthorizer {
+    const objects = this.opts.services.objects;
+    return new RequestAuthorizer({
+      principal,
+      policies,
+      context: () => policyContext({
+        ...facts,
+        principal,
+        sourceIp: req.socket.remoteAddress,
+        secureTransport: isTls(req),
+        now: this.now(),
+        region: this.opts.region,
+      }),
+      objectTags: (bucket, key, versionId) => {
+        try {
+          return objects.open(bucket, key, { versionId }).row.tags;
+        } catch (err) {
+          if (isAppError(err)) return undefined;
+          throw err;
+        }
+      },
+    });
+  }
+}
+
+/** Bucket rows looked up at most once per request (CORS, authorization and copy sources share them). */
+function memoBuckets(services: S3Services): (name: string) => BucketRow | undefined {
+  const seen = new Map<string, BucketRow | undefined>();
+  return (name) => {
+    if (!seen.has(name)) {
+      try {
+        seen.set(name, services.buckets.get(name));
+      } catch (err) {
+        if (!isAppError(err) || err.code !== 'NoSuchBucket') throw err;
+        seen.set(name, undefined);
+      }
+    }
+    return seen.get(name);
+  };
+}
+
+function setHeaders(res: ServerResponse, headers: Record<string, string> | undefined): void {
+  for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
+}
+
+function isTls(req: IncomingMessage): boolean {
+  return (req.socket as Partial<TLSSocket>).encrypted === true;
+}
+
+/** The object's URL as the client addressed this server (path-style, mount path included). */
+function objectUrl(req: IncomingMessage, mountPath: string, bucket: string, key: string): string {
+  const path = key.split('/').map(encodeURIComponent).join('/');
+  return `${isTls(req) ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${mountPath}/${encodeURIComponent(bucket)}/${path}`;
 }
 
 /** A request whose client closed the connection before it was answered (Node reports 'aborted' / ECONNRESET). */

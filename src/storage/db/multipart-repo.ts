@@ -1,5 +1,7 @@
 // Multipart uploads in progress and their parts. Completing moves part blobs into object_parts (no byte copy).
 
+import type { RequestedObjectLock } from '../../core/object-lock.js';
+import type { TagSet } from '../../core/tagging.js';
 import type { Db } from './database.js';
 import type { ObjectHeaders } from './objects-repo.js';
 
@@ -13,6 +15,10 @@ export interface UploadRow {
   checksumAlgorithm: string | undefined;
   checksumType: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
   storageClass: string;
+  /** x-amz-tagging of CreateMultipartUpload, applied to the object at completion. */
+  tags?: TagSet | undefined;
+  /** x-amz-object-lock-* of CreateMultipartUpload, applied to the object at completion. */
+  lock?: RequestedObjectLock | undefined;
 }
 
 export interface UploadPartRow {
@@ -36,6 +42,8 @@ interface RawUpload {
   checksum_algorithm: string | null;
   checksum_type: 'FULL_OBJECT' | 'COMPOSITE' | null;
   storage_class: string;
+  tags: string | null;
+  lock: string | null;
 }
 
 interface RawPart {
@@ -58,6 +66,8 @@ function toUpload(raw: RawUpload): UploadRow {
     checksumAlgorithm: raw.checksum_algorithm ?? undefined,
     checksumType: raw.checksum_type ?? undefined,
     storageClass: raw.storage_class,
+    tags: raw.tags ? (JSON.parse(raw.tags) as TagSet) : undefined,
+    lock: raw.lock ? (JSON.parse(raw.lock) as RequestedObjectLock) : undefined,
   };
 }
 
@@ -86,8 +96,10 @@ export class MultipartRepo {
   constructor(db: Db) {
     this.findStmt = db.prepare<[string], RawUpload>('SELECT * FROM multipart_uploads WHERE upload_id = ?');
     this.insertStmt = db.prepare(
-      `INSERT INTO multipart_uploads (upload_id, bucket, key, initiated, headers, user_meta, checksum_algorithm, checksum_type, storage_class)
-       VALUES (@uploadId, @bucket, @key, @initiated, @headers, @userMeta, @checksumAlgorithm, @checksumType, @storageClass)`,
+      `INSERT INTO multipart_uploads (upload_id, bucket, key, initiated, headers, user_meta, checksum_algorithm, checksum_type, storage_class,
+         tags, lock)
+       VALUES (@uploadId, @bucket, @key, @initiated, @headers, @userMeta, @checksumAlgorithm, @checksumType, @storageClass,
+         @tags, @lock)`,
     );
     this.deleteStmt = db.prepare<[string]>('DELETE FROM multipart_uploads WHERE upload_id = ?');
     // instr(key, prefix) = 1 is "starts with" for any text (substr would count characters, JavaScript UTF-16 units).
@@ -122,6 +134,8 @@ export class MultipartRepo {
       userMeta: Object.keys(row.userMeta).length > 0 ? JSON.stringify(row.userMeta) : null,
       checksumAlgorithm: row.checksumAlgorithm ?? null,
       checksumType: row.checksumType ?? null,
+      tags: row.tags && row.tags.length > 0 ? JSON.stringify(row.tags) : null,
+      lock: row.lock && Object.keys(row.lock).length > 0 ? JSON.stringify(row.lock) : null,
     });
   }
 

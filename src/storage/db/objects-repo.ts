@@ -62,6 +62,29 @@ export interface ListedObject {
   checksumAlgorithm: string | undefined;
 }
 
+/** A ListObjectVersions row: a version or a delete marker, with its commit sequence number for paging. */
+export interface ListedVersion {
+  id: number;
+  key: string;
+  versionId: string;
+  isLatest: boolean;
+  isDeleteMarker: boolean;
+  size: number;
+  etag: string;
+  lastModified: number;
+  storageClass: string;
+  checksumAlgorithm: string | undefined;
+  checksumType: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
+}
+
+interface RawVersion extends RawListed {
+  id: number;
+  version_id: string;
+  is_latest: number;
+  is_delete_marker: number;
+  checksum_type: 'FULL_OBJECT' | 'COMPOSITE' | null;
+}
+
 interface RawListed {
   key: string;
   size: number;
@@ -124,6 +147,22 @@ function toRow(raw: RawObject): ObjectRow {
   };
 }
 
+function toListedVersion(r: RawVersion): ListedVersion {
+  return {
+    id: r.id,
+    key: r.key,
+    versionId: r.version_id,
+    isLatest: r.is_latest === 1,
+    isDeleteMarker: r.is_delete_marker === 1,
+    size: r.size,
+    etag: r.etag,
+    lastModified: r.last_modified,
+    storageClass: r.storage_class,
+    checksumAlgorithm: r.checksum_algorithm ?? undefined,
+    checksumType: r.checksum_type ?? undefined,
+  };
+}
+
 function emptyToNull(record: object): string | null {
   return Object.keys(record).length > 0 ? JSON.stringify(record) : null;
 }
@@ -142,6 +181,9 @@ export class ObjectsRepo {
   private readonly insertPartStmt;
   private readonly listAfterStmt;
   private readonly listFromStmt;
+  private readonly versionsAfterStmt;
+  private readonly versionsFromStmt;
+  private readonly versionsOfKeyStmt;
   private readonly blobRefStmt;
   private readonly partBlobRefStmt;
 
@@ -183,6 +225,18 @@ export class ObjectsRepo {
        WHERE bucket = ? AND key ${op} ? AND is_latest = 1 AND is_delete_marker = 0 ORDER BY key LIMIT ?`;
     this.listAfterStmt = db.prepare<[string, string, number], RawListed>(listSql('>'));
     this.listFromStmt = db.prepare<[string, string, number], RawListed>(listSql('>='));
+    // Versions newest first within each key: the objects_versions_newest_first index (bucket, key, id DESC) read in order.
+    const versionColumns =
+      'id, key, version_id, is_latest, is_delete_marker, size, etag, last_modified, storage_class, checksum_algorithm, checksum_type';
+    const versionsSql = (op: string) =>
+      `SELECT ${versionColumns} FROM objects INDEXED BY objects_versions_newest_first
+       WHERE bucket = ? AND key ${op} ? ORDER BY key, id DESC LIMIT ?`;
+    this.versionsAfterStmt = db.prepare<[string, string, number], RawVersion>(versionsSql('>'));
+    this.versionsFromStmt = db.prepare<[string, string, number], RawVersion>(versionsSql('>='));
+    this.versionsOfKeyStmt = db.prepare<[string, string, number, number], RawVersion>(
+      `SELECT ${versionColumns} FROM objects INDEXED BY objects_versions_newest_first
+       WHERE bucket = ? AND key = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+    );
     this.blobRefStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM objects WHERE blob_id = ? LIMIT 1');
     this.partBlobRefStmt = db.prepare<[string], { one: number }>(
       'SELECT 1 AS one FROM object_parts WHERE blob_id = ? LIMIT 1',
@@ -275,6 +329,19 @@ export class ObjectsRepo {
       storageClass: r.storage_class,
       checksumAlgorithm: r.checksum_algorithm ?? undefined,
     }));
+  }
+
+  /**
+   * Versions and delete markers of keys from `bound` on (key > bound, or >= when inclusive), in key order (UTF-8
+   * bytes) and newest first within a key, at most `limit`.
+   */
+  listVersions(bucket: string, bound: string, inclusive: boolean, limit: number): ListedVersion[] {
+    return (inclusive ? this.versionsFromStmt : this.versionsAfterStmt).all(bucket, bound, limit).map(toListedVersion);
+  }
+
+  /** The versions of one key older than the version with row id `beforeId`, newest first, at most `limit`. */
+  listOlderVersions(bucket: string, key: string, beforeId: number, limit: number): ListedVersion[] {
+    return this.versionsOfKeyStmt.all(bucket, key, beforeId, limit).map(toListedVersion);
   }
 
   /** True when any committed version references the blob, directly or as a multipart part. */

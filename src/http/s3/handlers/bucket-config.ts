@@ -1,6 +1,7 @@
 // Bucket configuration: tagging, default encryption, lifecycle, CORS, policy (and its status), versioning,
 // and the fixed answers for ACLs, ownership controls and notifications.
 
+import { AppError } from '../../../core/errors.js';
 import { isPublic } from '../../../core/policy/policy-status.js';
 import { parseBucketPolicy } from '../../../core/policy/policy-document.js';
 import type { BucketOp } from '../endpoints.js';
@@ -20,16 +21,27 @@ type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
 /** Bucket policies may be up to 20 KB once whitespace is removed; the raw body may be larger. */
 const MAX_POLICY_BODY_BYTES = 256 * 1024;
 
-const body = (ctx: S3Context, limit = MAX_XML_BODY_BYTES): Promise<Buffer> => readSmallPayload(ctx.req, ctx.auth, limit);
+/**
+ * A configuration body, read only once the bucket is known to exist: as S3 answers, a missing bucket is NoSuchBucket
+ * whatever the document says (and its body is not read for nothing).
+ */
+const body = (ctx: BucketCtx, limit = MAX_XML_BODY_BYTES): Promise<Buffer> => {
+  ctx.services.buckets.get(ctx.endpoint.bucket);
+  return readSmallPayload(ctx.req, ctx.auth, limit);
+};
 const noContent = (): S3Response => ({ status: 204 });
 const ok = (): S3Response => ({ status: 200 });
 
 export async function getBucketTagging(ctx: BucketCtx): Promise<S3Response> {
   return xmlResponse(buildTagging(ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'tagging')));
 }
+/**
+ * AWS answers PutBucketTagging with 204, but minio-js (which shares one tagging call for objects and buckets)
+ * accepts only 200, and every AWS SDK accepts any 2xx: 200 works with all of them (docs/decisions.md).
+ */
 export async function putBucketTagging(ctx: BucketCtx): Promise<S3Response> {
   ctx.services.buckets.putConfig(ctx.endpoint.bucket, 'tagging', parseTagging(await body(ctx), 'bucket'));
-  return noContent();
+  return ok();
 }
 export async function deleteBucketTagging(ctx: BucketCtx): Promise<S3Response> {
   ctx.services.buckets.deleteConfig(ctx.endpoint.bucket, 'tagging');
@@ -48,12 +60,36 @@ export async function deleteBucketEncryption(ctx: BucketCtx): Promise<S3Response
   return noContent();
 }
 
+/**
+ * x-amz-transition-default-minimum-object-size: Store's transitions skip objects under 128 KiB unless a rule filters
+ * by size (core/lifecycle-eval MIN_TRANSITION_SIZE), which is AWS's `all_storage_classes_128K`. The other AWS
+ * behaviour, `varies_by_storage_class`, is refused rather than silently not honoured.
+ */
+const TRANSITION_MIN_SIZE_HEADER = 'x-amz-transition-default-minimum-object-size';
+const TRANSITION_MIN_SIZE = 'all_storage_classes_128K';
+
+function checkTransitionMinimumSize(ctx: BucketCtx): void {
+  const value = headerOf(ctx.req, TRANSITION_MIN_SIZE_HEADER);
+  if (value === undefined || value === TRANSITION_MIN_SIZE) return;
+  if (value === 'varies_by_storage_class') {
+    throw new AppError('NotImplemented', {
+      message: `${TRANSITION_MIN_SIZE_HEADER}: varies_by_storage_class is not supported; Store uses ${TRANSITION_MIN_SIZE}.`,
+    });
+  }
+  throw new AppError('InvalidArgument', {
+    message: `${TRANSITION_MIN_SIZE_HEADER} must be ${TRANSITION_MIN_SIZE} or varies_by_storage_class.`,
+    details: { ArgumentName: TRANSITION_MIN_SIZE_HEADER, ArgumentValue: value },
+  });
+}
+
 export async function getBucketLifecycle(ctx: BucketCtx): Promise<S3Response> {
-  return xmlResponse(buildLifecycleConfiguration(ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'lifecycle')));
+  const config = ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'lifecycle');
+  return xmlResponse(buildLifecycleConfiguration(config), 200, { [TRANSITION_MIN_SIZE_HEADER]: TRANSITION_MIN_SIZE });
 }
 export async function putBucketLifecycle(ctx: BucketCtx): Promise<S3Response> {
+  checkTransitionMinimumSize(ctx);
   ctx.services.buckets.putConfig(ctx.endpoint.bucket, 'lifecycle', parseLifecycleConfiguration(await body(ctx)));
-  return ok();
+  return { status: 200, headers: { [TRANSITION_MIN_SIZE_HEADER]: TRANSITION_MIN_SIZE } };
 }
 export async function deleteBucketLifecycle(ctx: BucketCtx): Promise<S3Response> {
   ctx.services.buckets.deleteConfig(ctx.endpoint.bucket, 'lifecycle');

@@ -38,12 +38,11 @@ export async function listBuckets(ctx: S3Context): Promise<S3Response> {
 
 export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
   checkAcceptedAcl(ctx.req);
-  if (headerOf(ctx.req, 'x-amz-bucket-object-lock-enabled')?.toLowerCase() === 'true') {
-    throw new AppError('NotImplemented', { message: 'Object lock is not implemented yet.' });
-  }
+  // Object lock turns versioning on for good (BucketService.create).
+  const objectLock = headerOf(ctx.req, 'x-amz-bucket-object-lock-enabled')?.trim().toLowerCase() === 'true';
   const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
   const config = parseCreateBucketConfiguration(body);
-  ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint });
+  ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint, objectLock });
   return { status: 200, headers: { Location: `/${ctx.endpoint.bucket}` } };
 }
 

@@ -1,4 +1,4 @@
-// CopyObject.
+// CopyObject: metadata and tagging directives, a source version, lock settings for the new version.
 
 import { parseChecksumAlgorithm } from '../../../core/checksums.js';
 import { AppError } from '../../../core/errors.js';
@@ -9,14 +9,21 @@ import { readObjectHeaders, readUserMeta } from '../object-headers.js';
 import { xmlResponse } from '../respond.js';
 import { buildCopyObjectResult } from '../xml/objects.js';
 import { checkAcceptedAcl } from './acl-header.js';
+import { checkSseHeaders } from '../sse-header.js';
+import { lockHeaders, taggingHeader, writtenVersionHeader } from './object-params.js';
 
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
 
 export async function copyObject(ctx: ObjectCtx): Promise<S3Response> {
   checkAcceptedAcl(ctx.req);
+  checkSseHeaders(ctx.req);
   const directive = (headerOf(ctx.req, 'x-amz-metadata-directive') ?? 'COPY').toUpperCase();
   if (directive !== 'COPY' && directive !== 'REPLACE') {
     throw new AppError('InvalidArgument', { message: 'Unknown metadata directive.', details: { ArgumentName: 'x-amz-metadata-directive' } });
+  }
+  const taggingDirective = (headerOf(ctx.req, 'x-amz-tagging-directive') ?? 'COPY').toUpperCase();
+  if (taggingDirective !== 'COPY' && taggingDirective !== 'REPLACE') {
+    throw new AppError('InvalidArgument', { message: 'Unknown tagging directive.', details: { ArgumentName: 'x-amz-tagging-directive' } });
   }
   const algorithmHeader = headerOf(ctx.req, 'x-amz-checksum-algorithm');
   const { row, sourceVersionId } = await ctx.services.objects.copy({
@@ -28,6 +35,10 @@ export async function copyObject(ctx: ObjectCtx): Promise<S3Response> {
     headers: readObjectHeaders(ctx.req),
     userMeta: readUserMeta(ctx.req),
     checksumAlgorithm: algorithmHeader === undefined ? undefined : parseChecksumAlgorithm(algorithmHeader),
+    taggingDirective,
+    // S3 reads x-amz-tagging only with the REPLACE directive.
+    tags: taggingDirective === 'REPLACE' ? (taggingHeader(ctx) ?? []) : undefined,
+    lock: lockHeaders(ctx),
   });
   return xmlResponse(
     buildCopyObjectResult({
@@ -38,7 +49,7 @@ export async function copyObject(ctx: ObjectCtx): Promise<S3Response> {
     200,
     {
       'x-amz-server-side-encryption': 'AES256',
-      'x-amz-version-id': row.versionId === 'null' ? undefined : row.versionId,
+      'x-amz-version-id': writtenVersionHeader(row.versionId),
       'x-amz-copy-source-version-id': sourceVersionId === 'null' ? undefined : sourceVersionId,
     },
   );

@@ -1,4 +1,5 @@
-// DeleteObjects: up to 1000 keys in one request, each reported on its own (Quiet reports only errors).
+// DeleteObjects: up to 1000 keys (or versions) in one request, each reported on its own (Quiet reports only
+// errors); a version object lock protects is reported as AccessDenied and the others still go.
 
 import { isAppError } from '../../../core/errors.js';
 import type { BucketOp } from '../endpoints.js';
@@ -8,6 +9,7 @@ import { xmlResponse } from '../respond.js';
 import { buildDeleteResult, type DeleteErrorEntry, type DeletedEntry } from '../xml/objects.js';
 import { parseDeleteObjects } from '../xml/parse.js';
 import { MAX_XML_BODY_BYTES } from './buckets.js';
+import { bypassGovernance } from './object-params.js';
 
 type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
 
@@ -15,16 +17,18 @@ export async function deleteObjects(ctx: BucketCtx): Promise<S3Response> {
   const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
   const request = parseDeleteObjects(body);
   ctx.services.buckets.get(ctx.endpoint.bucket);
+  const bypass = bypassGovernance(ctx);
   const deleted: DeletedEntry[] = [];
   const errors: DeleteErrorEntry[] = [];
   for (const item of request.objects) {
     try {
-      const result = ctx.services.objects.delete(ctx.endpoint.bucket, item.key, item.versionId);
+      const result = ctx.services.objects.delete(ctx.endpoint.bucket, item.key, item.versionId, { bypassGovernance: bypass });
+      // DeleteMarkerVersionId: the marker created, or the marker removed when a version id named one.
       deleted.push({
         key: item.key,
         ...(item.versionId ? { versionId: item.versionId } : {}),
         ...(result.deleteMarker ? { deleteMarker: true } : {}),
-        ...(result.deleteMarker && result.versionId && !item.versionId ? { deleteMarkerVersionId: result.versionId } : {}),
+        ...(result.deleteMarker && result.versionId ? { deleteMarkerVersionId: result.versionId } : {}),
       });
     } catch (err) {
       if (!isAppError(err) || err.statusCode >= 500) throw err;

@@ -11,7 +11,10 @@ import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listMultipartUploads, listParts, uploadPart, uploadPartCopy,
 } from './multipart.js';
 import { deleteObject, getObject, putObject } from './objects.js';
-import { notYet } from './pending.js';
+import * as lock from './object-lock.js';
+import * as sub from './object-subresources.js';
+import { listObjectVersions } from './versions.js';
+import { postObjectUnbound } from './post-object.js';
 
 type Handler<E extends Endpoint> = (ctx: S3Context<E>) => Promise<S3Response>;
 type HandlerTable = { [Op in Exclude<Endpoint['op'], 'NotImplemented'>]: Handler<Extract<Endpoint, { op: Op }>> };
@@ -61,18 +64,18 @@ export const HANDLERS: HandlerTable = {
   GetBucketOwnershipControls: config.getBucketOwnershipControls,
   GetBucketNotificationConfiguration: config.getBucketNotificationConfiguration,
   // Versions, object lock, object subresources, browser uploads
-  ListObjectVersions: notYet('ListObjectVersions'),
-  GetObjectLockConfiguration: notYet('object lock'),
-  PutObjectLockConfiguration: notYet('object lock'),
-  GetObjectRetention: notYet('object lock'),
-  PutObjectRetention: notYet('object lock'),
-  GetObjectLegalHold: notYet('object lock'),
-  PutObjectLegalHold: notYet('object lock'),
-  GetObjectTagging: notYet('object tagging'),
-  PutObjectTagging: notYet('object tagging'),
-  DeleteObjectTagging: notYet('object tagging'),
-  GetObjectAcl: notYet('object ACLs'),
-  PutObjectAcl: notYet('object ACLs'),
-  GetObjectAttributes: notYet('GetObjectAttributes'),
-  PostObject: notYet('POST Object (browser form uploads)'),
+  ListObjectVersions: listObjectVersions,
+  GetObjectLockConfiguration: lock.getObjectLockConfiguration,
+  PutObjectLockConfiguration: lock.putObjectLockConfiguration,
+  GetObjectRetention: lock.getObjectRetention,
+  PutObjectRetention: lock.putObjectRetention,
+  GetObjectLegalHold: lock.getObjectLegalHold,
+  PutObjectLegalHold: lock.putObjectLegalHold,
+  GetObjectTagging: sub.getObjectTagging,
+  PutObjectTagging: sub.putObjectTagging,
+  DeleteObjectTagging: sub.deleteObjectTagging,
+  GetObjectAcl: sub.getObjectAcl,
+  PutObjectAcl: sub.putObjectAcl,
+  GetObjectAttributes: sub.getObjectAttributes,
+  PostObject: postObjectUnbound,
 };

@@ -1,4 +1,4 @@
-// ListObjects (v1) and ListObjectsV2.
+// ListObjects (v1) and ListObjectsV2, and the parameter readers ListObjectVersions shares.
 
 import { AppError } from '../../../core/errors.js';
 import type { ListPage } from '../../../services/listing-service.js';
@@ -9,7 +9,8 @@ import { buildListObjectsV1Result, buildListObjectsV2Result, type ObjectSummary 
 
 type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
 
-function maxKeysOf(ctx: S3Context): number {
+/** max-keys (default and cap 1000). Throws InvalidArgument for a value that is not a non-negative integer. */
+export function maxKeysOf(ctx: S3Context): number {
   const raw = ctx.query.get('max-keys');
   if (raw === undefined) return 1000;
   if (!/^\d{1,10}$/.test(raw)) {
@@ -18,7 +19,8 @@ function maxKeysOf(ctx: S3Context): number {
   return Math.min(Number(raw), 1000);
 }
 
-function encodingOf(ctx: S3Context): 'url' | undefined {
+/** encoding-type: only `url`. Throws InvalidArgument otherwise. */
+export function encodingOf(ctx: S3Context): 'url' | undefined {
   const raw = ctx.query.get('encoding-type');
   if (raw === undefined) return undefined;
   if (raw.toLowerCase() !== 'url') {

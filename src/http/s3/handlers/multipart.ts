@@ -17,7 +17,9 @@ import {
 import { buildCopyPartResult } from '../xml/objects.js';
 import { parseCompleteMultipartUpload } from '../xml/parse.js';
 import { checkAcceptedAcl } from './acl-header.js';
+import { checkSseHeaders } from '../sse-header.js';
 import { MAX_XML_BODY_BYTES } from './buckets.js';
+import { lockHeaders, taggingHeader, writtenVersionHeader } from './object-params.js';
 
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
 type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
@@ -66,6 +68,7 @@ function statedChecksum(ctx: S3Context): { algorithm: ChecksumAlgorithm; value: 
 
 export async function createMultipartUpload(ctx: ObjectCtx): Promise<S3Response> {
   checkAcceptedAcl(ctx.req);
+  checkSseHeaders(ctx.req);
   const algorithmHeader = headerOf(ctx.req, 'x-amz-checksum-algorithm');
   const typeHeader = checksumTypeOf(ctx);
   const upload = ctx.services.multipart.create({
@@ -75,6 +78,8 @@ export async function createMultipartUpload(ctx: ObjectCtx): Promise<S3Response>
     userMeta: readUserMeta(ctx.req),
     checksumAlgorithm: algorithmHeader === undefined ? undefined : parseChecksumAlgorithm(algorithmHeader),
     checksumType: typeHeader,
+    tags: taggingHeader(ctx),
+    lock: lockHeaders(ctx),
   });
   return xmlResponse(buildInitiateMultipartUploadResult({ bucket: upload.bucket, key: upload.key, uploadId: upload.uploadId }), 200, {
     ...SSE,
@@ -84,6 +89,7 @@ export async function createMultipartUpload(ctx: ObjectCtx): Promise<S3Response>
 }
 
 export async function uploadPart(ctx: ObjectCtx): Promise<S3Response> {
+  checkSseHeaders(ctx.req);
   const part = await ctx.services.multipart.uploadPart({
     bucket: ctx.endpoint.bucket,
     key: ctx.endpoint.key,
@@ -101,7 +107,7 @@ export async function uploadPartCopy(ctx: ObjectCtx): Promise<S3Response> {
   const partNumber = partNumberOf(ctx);
   ctx.services.multipart.getUpload(ctx.endpoint.bucket, ctx.endpoint.key, uploadId);
   const source = parseCopySource(ctx.req);
-  const opened = ctx.services.objects.open(source.bucket, source.key, { versionId: source.versionId });
+  const opened = ctx.services.objects.openCopySource(source);
   checkReadConditions(copySourceConditions(ctx.req), opened.row.etag, opened.row.lastModified, true);
   const rangeHeader = headerOf(ctx.req, 'x-amz-copy-source-range');
   const range = rangeHeader === undefined ? undefined : parseCopySourceRange(rangeHeader, opened.row.size);
@@ -143,7 +149,7 @@ export async function completeMultipartUpload(ctx: ObjectCtx): Promise<S3Respons
         : {}),
     }),
     200,
-    { ...SSE, 'x-amz-version-id': row.versionId === 'null' ? undefined : row.versionId },
+    { ...SSE, 'x-amz-version-id': writtenVersionHeader(row.versionId) },
   );
 }
 

@@ -1,4 +1,4 @@
-// PutObject, GetObject, HeadObject, DeleteObject.
+// PutObject, GetObject, HeadObject, DeleteObject (with versions, tags and object lock).
 
 import { checkReadConditions } from '../../../core/conditions.js';
 import { AppError, isAppError } from '../../../core/errors.js';
@@ -9,6 +9,8 @@ import { bodyInput } from '../request-body.js';
 import { httpDate, objectHeaders, readObjectHeaders, readUserMeta } from '../object-headers.js';
 import type { ObjectRow } from '../../../services/object-service.js';
 import { checkAcceptedAcl } from './acl-header.js';
+import { checkSseHeaders } from '../sse-header.js';
+import { bypassGovernance, lockHeaders, taggingHeader, versionIdParam, versionStateHeaders, writtenVersionHeader } from './object-params.js';
 
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
 export type { BucketOp };
@@ -23,12 +25,6 @@ const RESPONSE_OVERRIDES: Record<string, string> = {
   'response-content-encoding': 'Content-Encoding',
 };
 
-function versionIdParam(ctx: S3Context): string | undefined {
-  const v = ctx.query.get('versionId');
-  if (v === '') throw new AppError('InvalidArgument', { message: 'Version id cannot be the empty string', details: { ArgumentName: 'versionId' } });
-  return v;
-}
-
 function isVersioned(ctx: S3Context, bucket: string): boolean {
   return ctx.services.buckets.get(bucket).versioning !== 'Unversioned';
 }
@@ -36,10 +32,7 @@ function isVersioned(ctx: S3Context, bucket: string): boolean {
 export async function putObject(ctx: ObjectCtx): Promise<S3Response> {
   const { bucket, key } = ctx.endpoint;
   checkAcceptedAcl(ctx.req);
-  const sse = headerOf(ctx.req, 'x-amz-server-side-encryption');
-  if (sse !== undefined && sse !== 'AES256') {
-    throw new AppError('NotImplemented', { message: `Server-side encryption with ${sse} is not supported; objects are always encrypted with AES256.` });
-  }
+  checkSseHeaders(ctx.req);
   const row = await ctx.services.objects.put({
     bucket,
     key,
@@ -47,11 +40,13 @@ export async function putObject(ctx: ObjectCtx): Promise<S3Response> {
     headers: readObjectHeaders(ctx.req),
     userMeta: readUserMeta(ctx.req),
     conditions: { ifMatch: headerOf(ctx.req, 'if-match'), ifNoneMatch: headerOf(ctx.req, 'if-none-match') },
+    tags: taggingHeader(ctx),
+    lock: lockHeaders(ctx),
   });
   const headers: Record<string, string | undefined> = {
     ETag: `"${row.etag}"`,
     'x-amz-server-side-encryption': 'AES256',
-    'x-amz-version-id': row.versionId === 'null' ? undefined : row.versionId,
+    'x-amz-version-id': writtenVersionHeader(row.versionId),
   };
   if (row.checksumAlgorithm && row.checksumValue) {
     headers[`x-amz-checksum-${row.checksumAlgorithm.toLowerCase()}`] = row.checksumValue;
@@ -74,6 +69,7 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
     checksums: headerOf(ctx.req, 'x-amz-checksum-mode')?.toUpperCase() === 'ENABLED' && partNumber === undefined && range === undefined,
     versioned: isVersioned(ctx, bucket),
   });
+  Object.assign(headers, versionStateHeaders(row));
   if (partNumber !== undefined) {
     range = partRange(opened.parts, row.size, partNumber);
     headers['x-amz-mp-parts-count'] = row.partCount ?? 1;
@@ -131,7 +127,7 @@ function partRange(parts: { size: number }[], size: number, raw: string): { star
 
 export async function deleteObject(ctx: ObjectCtx): Promise<S3Response> {
   const { bucket, key } = ctx.endpoint;
-  const result = ctx.services.objects.delete(bucket, key, versionIdParam(ctx));
+  const result = ctx.services.objects.delete(bucket, key, versionIdParam(ctx), { bypassGovernance: bypassGovernance(ctx) });
   return {
     status: 204,
     headers: {

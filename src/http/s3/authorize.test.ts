@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { AppError, isAppError } from '../../core/errors.js';
+import { parseIdentityPolicy } from '../../core/policy/scoped-key.js';
+import type { ObjectService } from '../../services/object-service.js';
+import {
+  ANONYMOUS, BucketPolicyCache, hideMissingKey, operationChecks, RequestAuthorizer, withDeleteAuthorization, type Principal,
+} from './authorize.js';
+
+const ROOT: Principal = { type: 'key', accessKeyId: 'ROOTKEY', isRoot: true };
+const row = (policy?: unknown) => ({ config: policy === undefined ? {} : { policy: JSON.stringify(policy) } });
+const doc = (...statements: unknown[]) => ({ Version: '2012-10-17', Statement: statements });
+const allowAll = (action: string, resource: string, extra = {}) => ({ Effect: 'Allow', Principal: '*', Action: action, Resource: resource, ...extra });
+const denyAll = (action: string, resource: string, extra = {}) => ({ Effect: 'Deny', Principal: '*', Action: action, Resource: resource, ...extra });
+
+function authorizer(principal: Principal, rows: Record<string, { config: { policy?: string } } | undefined>, extra: Partial<ConstructorParameters<typeof RequestAuthorizer>[0]> = {}) {
+  const cache = new BucketPolicyCache();
+  return new RequestAuthorizer({ principal, policies: (b) => cache.view(b, rows[b]), context: {}, ...extra });
+}
+
+const codeOf = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+    return undefined;
+  } catch (err) {
+    if (isAppError(err)) return err.code;
+    throw err;
+  }
+};
+
+describe('RequestAuthorizer', () => {
+  it('lets the root key do anything a bucket without policy, or a missing bucket, allows', () => {
+    const authz = authorizer(ROOT, { b: row() });
+    expect(authz.allows({ action: 's3:GetObject', bucket: 'b', key: 'k' })).toBe(true);
+    expect(authz.allows({ action: 's3:CreateBucket', bucket: 'missing' })).toBe(true);
+    expect(authz.allows({ action: 's3:ListAllMyBuckets', bucket: '' })).toBe(true);
+  });
+
+  it('refuses anonymous callers everything without a policy, and on missing buckets even for actions a policy would allow', () => {
+    const authz = authorizer(ANONYMOUS, { b: row(), open: row(doc(allowAll('s3:GetObject', 'arn:aws:s3:::open/*'))) });
+    expect(authz.allows({ action: 's3:GetObject', bucket: 'b', key: 'k' })).toBe(false);
+    expect(authz.allows({ action: 's3:GetObject', bucket: 'open', key: 'k' })).toBe(true);
+    expect(authz.allows({ action: 's3:ListAllMyBuckets', bucket: '' })).toBe(false);
+    expect(codeOf(() => authz.requireVisible('missing'))).toBe('AccessDenied');
+    expect(codeOf(() => authz.requireVisible('b'))).toBeUndefined();
+  });
+
+  it('lets an explicit Deny beat the root key, except for the bucket policy operations', () => {
+    const authz = authorizer(ROOT, { b: row(doc(denyAll('s3:*', 'arn:aws:s3:::b'), denyAll('s3:*', 'arn:aws:s3:::b/*'))) });
+    expect(authz.allows({ action: 's3:GetObject', bucket: 'b', key: 'k' })).toBe(false);
+    expect(authz.allows({ action: 's3:ListBucket', bucket: 'b' })).toBe(false);
+    expect(authz.allows({ action: 's3:DeleteBucketPolicy', bucket: 'b' })).toBe(true);
+  });
+
+  it('fails closed on a stored policy that no longer parses, leaving the root key its policy operations', () => {
+    const broken = { config: { policy: '{"Statement": "nonsense"}' } };
+    const root = authorizer(ROOT, { b: broken });
+    expect(root.allows({ action: 's3:GetObject', bucket: 'b', key: 'k' })).toBe(false);
+    expect(root.allows({ action: 's3:PutBucketPolicy', bucket: 'b' })).toBe(true);
+    expect(authorizer(ANONYMOUS, { b: broken }).allows({ action: 's3:GetBucketPolicy', bucket: 'b' })).toBe(false);
+  });
+
+  it('decides a scoped key by its identity policy AND the bucket policy (ready for the admin API issue)', () => {
+    const scoped: Principal = {
+      type: 'key', accessKeyId: 'SCOPED', isRoot: false,
+      identityPolicy: parseIdentityPolicy(JSON.stringify(doc({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/photos/*' }))),
+    };
+    const authz = authorizer(scoped, { b: row(doc(denyAll('s3:GetObject', 'arn:aws:s3:::b/photos/secret/*'))) });
+    expect(authz.allows({ action: 's3:GetObject', bucket: 'b', key: 'photos/a.jpg' })).toBe(true);
+    expect(authz.allows({ action: 's3:GetObject', bucket: 'b', key: 'photos/secret/a.jpg' })).toBe(false);
+    expect(authz.allows({ action: 's3:GetObject', bucket: 'b', key: 'docs/a.txt' })).toBe(false);
+  });
+
+  it('offers s3:versionid per check, and object tags only when a policy reads s3:ExistingObjectTag', () => {
+    let lookups = 0;
+    const objectTags = () => {
+      lookups += 1;
+      return [{ key: 'class', value: 'public' }];
+    };
+    const tagPolicy = doc(allowAll('s3:GetObject', 'arn:aws:s3:::t/*', { Condition: { StringEquals: { 's3:ExistingObjectTag/class': 'public' } } }));
+    const versionPolicy = doc(allowAll('s3:GetObjectVersion', 'arn:aws:s3:::v/*', { Condition: { StringEquals: { 's3:versionid': 'v1' } } }));
+    const authz = authorizer(ANONYMOUS, { t: row(tagPolicy), v: row(versionPolicy), plain: row(doc(allowAll('s3:GetObject', 'arn:aws:s3:::plain/*'))) }, { objectTags });
+    expect(authz.allows({ action: 's3:GetObject', bucket: 't', key: 'k' })).toBe(true);
+    expect(lookups).toBe(1);
+    expect(authz.allows({ action: 's3:GetObject', bucket: 'plain', key: 'k' })).toBe(true);
+    expect(lookups).toBe(1);
+    expect(authz.allows({ action: 's3:GetObjectVersion', bucket: 'v', key: 'k', versionId: 'v1' })).toBe(true);
+    expect(authz.allows({ action: 's3:GetObjectVersion', bucket: 'v', key: 'k', versionId: 'v2' })).toBe(false);
+  });
+});
+
+describe('BucketPolicyCache', () => {
+  it('parses a policy text once, and a changed text again', () => {
+    const cache = new BucketPolicyCache(2);
+    const first = row(doc(allowAll('s3:GetObject', 'arn:aws:s3:::b/*')));
+    const a = cache.view('b', first).policy;
+    expect(cache.view('b', { config: { policy: first.config.policy } }).policy).toBe(a);
+    const changed = row(doc(denyAll('s3:GetObject', 'arn:aws:s3:::b/*')));
+    expect(cache.view('b', changed).policy?.statements[0]?.effect).toBe('Deny');
+    // Bounded: the oldest entry is dropped, and parsed again when needed.
+    cache.view('c', row(doc(allowAll('s3:GetObject', 'arn:aws:s3:::c/*'))));
+    expect(cache.view('b', first).policy).not.toBe(a);
+  });
+
+  it('reports missing buckets and buckets without a policy', () => {
+    const cache = new BucketPolicyCache();
+    expect(cache.view('b', undefined)).toEqual({ exists: false });
+    expect(cache.view('b', row())).toEqual({ exists: true });
+  });
+});
+
+describe('operationChecks', () => {
+  const noHeaders = () => undefined;
+
+  it('binds the target, a versioned action, and the copy source with its own version', () => {
+    expect(operationChecks({ op: 'GetObject', bucket: 'b', key: 'k', versionId: 'v1', header: noHeaders })).toEqual([
+      { action: 's3:GetObjectVersion', bucket: 'b', key: 'k', versionId: 'v1' },
+    ]);
+    expect(operationChecks({ op: 'CopyObject', bucket: 'b', key: 'k', header: noHeaders, copySource: { bucket: 's', key: 'src', versionId: 'sv' } })).toEqual([
+      { action: 's3:PutObject', bucket: 'b', key: 'k', versionId: undefined },
+      { action: 's3:GetObjectVersion', bucket: 's', key: 'src', versionId: 'sv' },
+    ]);
+  });
+
+  it('adds the actions headers imply: tagging, retention, legal hold, governance bypass', () => {
+    const headers: Record<string, string> = {
+      'x-amz-tagging': 'a=b', 'x-amz-object-lock-mode': 'GOVERNANCE', 'x-amz-object-lock-legal-hold': 'ON', 'x-amz-bypass-governance-retention': 'True',
+    };
+    const actions = operationChecks({ op: 'PutObject', bucket: 'b', key: 'k', header: (n) => headers[n] }).map((c) => c.action);
+    expect(actions).toEqual(['s3:PutObject', 's3:PutObjectTagging', 's3:PutObjectRetention', 's3:PutObjectLegalHold', 's3:BypassGovernanceRetention']);
+  });
+
+  it('has no request-level check for DeleteObjects, and a check no policy grants for an unknown operation', () => {
+    expect(operationChecks({ op: 'DeleteObjects', bucket: 'b', header: noHeaders })).toEqual([]);
+    expect(operationChecks({ op: 'SomethingNew', bucket: 'b', header: noHeaders })).toEqual([{ action: 's3:SomethingNew', bucket: 'b' }]);
+  });
+});
+
+describe('withDeleteAuthorization', () => {
+  class FakeObjects {
+    readonly deleted: string[] = [];
+    private readonly prefix = 'stored:';
+    delete(bucket: string, key: string, versionId?: string): { versionId: string | undefined; deleteMarker: boolean } {
+      this.deleted.push(`${bucket}/${key}`);
+      return { versionId, deleteMarker: false };
+    }
+    describe(key: string): string {
+      return this.prefix + key;
+    }
+  }
+
+  it('authorizes each delete and passes everything else through with its own `this`', () => {
+    const fake = new FakeObjects();
+    const authz = authorizer(ROOT, { b: row(doc(denyAll('s3:DeleteObject', 'arn:aws:s3:::b/keep/*'))) });
+    const guarded = withDeleteAuthorization(fake as unknown as ObjectService, authz) as unknown as FakeObjects;
+    expect(guarded.delete('b', 'tmp/a')).toEqual({ versionId: undefined, deleteMarker: false });
+    expect(codeOf(() => guarded.delete('b', 'keep/a'))).toBe('AccessDenied');
+    expect(fake.deleted).toEqual(['b/tmp/a']);
+    expect(guarded.describe('x')).toBe('stored:x');
+  });
+
+  it('checks s3:DeleteObjectVersion for a versioned delete', () => {
+    const fake = new FakeObjects();
+    const authz = authorizer(ROOT, { b: row(doc(denyAll('s3:DeleteObjectVersion', 'arn:aws:s3:::b/*'))) });
+    const guarded = withDeleteAuthorization(fake as unknown as ObjectService, authz) as unknown as FakeObjects;
+    expect(codeOf(() => guarded.delete('b', 'a', 'v1'))).toBe('AccessDenied');
+    guarded.delete('b', 'a');
+    expect(fake.deleted).toEqual(['b/a']);
+  });
+});
+
+describe('hideMissingKey', () => {
+  const missing = new AppError('NoSuchKey');
+
+  it('turns NoSuchKey into AccessDenied for callers who may not list the bucket, on GetObject and HeadObject only', () => {
+    const getOnly = authorizer(ANONYMOUS, { b: row(doc(allowAll('s3:GetObject', 'arn:aws:s3:::b/*'))) });
+    expect((hideMissingKey(missing, 'GetObject', 'b', getOnly) as AppError).code).toBe('AccessDenied');
+    expect((hideMissingKey(missing, 'HeadObject', 'b', getOnly) as AppError).code).toBe('AccessDenied');
+    expect(hideMissingKey(missing, 'DeleteObject', 'b', getOnly)).toBe(missing);
+    expect(hideMissingKey(missing, 'GetObject', 'b', authorizer(ROOT, { b: row() }))).toBe(missing);
+    const other = new AppError('NoSuchBucket');
+    expect(hideMissingKey(other, 'GetObject', 'b', getOnly)).toBe(other);
+  });
+});

@@ -1,0 +1,142 @@
+// Reads a POST Object form (multipart/form-data) with busboy: the fields before the `file` field are collected
+// (bounded), then the file is handed over as a stream, never buffered. As in S3, the file must be the last field and
+// anything after it is ignored.
+
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { AppError } from '../../core/errors.js';
+
+/** Names and values of the fields before the file, at most this many bytes together. */
+export const MAX_PRE_DATA_BYTES = 64 * 1024;
+const MAX_FIELDS = 200;
+
+export interface FormFile {
+  stream: Readable;
+  /** The filename the browser sent (for ${filename}); undefined for a text `file` field. */
+  filename: string | undefined;
+}
+
+/** Form fields by lower-case name (S3 reads form field names without regard to case). */
+export type FormFields = ReadonlyMap<string, string>;
+
+const tooMuchPreData = (): AppError => new AppError('MaxPostPreDataLengthExceededError');
+
+/**
+ * The error for a form that ended without a file: the key first (S3's wording says the field order may be the
+ * cause), then the file itself.
+ */
+function noFile(fields: FormFields): AppError {
+  if (!fields.has('key')) return missingField('key');
+  return new AppError('InvalidArgument', {
+    message: 'POST requires exactly one file upload per request.',
+    details: { ArgumentName: 'file', ArgumentValue: '0' },
+  });
+}
+
+/** S3's InvalidArgument for a required form field that is absent (or came after the file). */
+export function missingField(name: string): AppError {
+  return new AppError('InvalidArgument', {
+    message: `Bucket POST must contain a field named '${name}'.  If it is specified, please check the order of the fields.`,
+    details: { ArgumentName: name, ArgumentValue: '' },
+  });
+}
+
+/**
+ * Parses the form and calls `onFile` once, when the `file` field starts, with the fields read so far; resolves with
+ * its result once the whole request body has been read. Throws MalformedPOSTRequest for a body that is not
+ * well-formed multipart/form-data, MaxPostPreDataLengthExceededError for fields over 64 KiB (or 200 of them),
+ * InvalidArgument for a missing key or file, a repeated field, or a file part not named `file`, and whatever
+ * `onFile` throws. If the client goes away mid-file the file stream fails, so `onFile` never waits forever.
+ */
+export function readPostForm<T>(req: IncomingMessage, onFile: (fields: FormFields, file: FormFile) => Promise<T>): Promise<T> {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: { fieldSize: MAX_PRE_DATA_BYTES, fields: MAX_FIELDS, files: 1, parts: MAX_FIELDS + 1, headerPairs: 16 },
+    });
+  } catch (err) {
+    throw new AppError('MalformedPOSTRequest', { cause: err });
+  }
+  const bb = parser;
+  return new Promise<T>((resolve, reject) => {
+    const fields = new Map<string, string>();
+    let preData = 0;
+    let state: 'fields' | 'file' | 'settled' = 'fields';
+    let result: { value: T } | undefined;
+    let bodyRead = false;
+
+    const fail = (err: unknown): void => {
+      if (state === 'settled') return;
+      state = 'settled';
+      req.unpipe(bb);
+      // Whatever the parser still finds has nobody left to report to.
+      bb.on('error', () => undefined);
+      reject(err);
+    };
+    const succeedWhenDone = (): void => {
+      if (state === 'file' && result !== undefined && bodyRead) {
+        state = 'settled';
+        resolve(result.value);
+      }
+    };
+    const startFile = (file: FormFile): void => {
+      state = 'file';
+      onFile(fields, file).then((value) => {
+        result = { value };
+        succeedWhenDone();
+      }, fail);
+    };
+
+    bb.on('field', (name, value, info) => {
+      if (state !== 'fields') return;
+      const lower = name.toLowerCase();
+      if (info.nameTruncated || info.valueTruncated) return fail(tooMuchPreData());
+      if (lower === 'file') return startFile({ stream: Readable.from([Buffer.from(value, 'utf8')]), filename: undefined });
+      preData += Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (preData > MAX_PRE_DATA_BYTES) return fail(tooMuchPreData());
+      if (fields.has(lower)) {
+        return fail(new AppError('InvalidArgument', { message: `The form field '${name}' appears more than once.`, details: { ArgumentName: name } }));
+      }
+      fields.set(lower, value);
+    });
+    bb.on('file', (name, stream, info) => {
+      if (state !== 'fields') {
+        stream.resume();
+        return;
+      }
+      if (name.toLowerCase() !== 'file') {
+        stream.resume();
+        return fail(new AppError('InvalidArgument', {
+          message: `Only the form field named 'file' may carry a file; found a file in '${name}'.`,
+          details: { ArgumentName: name },
+        }));
+      }
+      startFile({ stream, filename: info.filename });
+    });
+    const overLimit = (): void => {
+      if (state === 'fields') fail(tooMuchPreData());
+    };
+    bb.on('fieldsLimit', overLimit);
+    bb.on('partsLimit', overLimit);
+    bb.on('error', (err: unknown) => {
+      // Before the file: a malformed form. During the file: the file stream fails too, and onFile reports it.
+      // After the file was stored: the epilogue is ignored, as S3 ignores everything after the file.
+      if (state === 'fields') fail(new AppError('MalformedPOSTRequest', { cause: err }));
+      bodyRead = true;
+      succeedWhenDone();
+    });
+    bb.on('close', () => {
+      bodyRead = true;
+      if (state === 'fields') fail(noFile(fields));
+      else succeedWhenDone();
+    });
+    req.once('close', () => {
+      // A client that went away mid-body: fail the file stream instead of leaving its reader waiting.
+      if (!req.complete) bb.destroy(new Error('aborted'));
+    });
+    req.pipe(bb);
+  });
+}
