@@ -38,6 +38,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
   try {
     const masterKey = loadOrCreateSseKey(config.DATA_DIR, config.STORE_SSE_KEY ? decodeSseKey(config.STORE_SSE_KEY) : undefined);
     meta = MetadataStore.open(join(config.DATA_DIR, 'meta.db'));
+    const metaStore = meta;
     checkSseKeyMatches(meta, masterKey);
     const blobs = new BlobStore({ dataDir: config.DATA_DIR, masterKey });
     await blobs.init();
@@ -56,11 +57,12 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
       region: config.STORE_REGION,
       owner: { id: createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex'), displayName: 'store' },
       lookup: (id) => (id === config.ROOT_ACCESS_KEY_ID ? config.ROOT_SECRET_ACCESS_KEY : undefined),
+      durable: () => metaStore.durable(),
     });
-    const http = await createHttpServer({ mountPath: config.MOUNT_PATH, logger, s3, admin: { startedAt: bootTime } });
+    const http = await createHttpServer({ mountPath: config.MOUNT_PATH, logger, s3, admin: { startedAt: bootTime, durable: () => metaStore.durable() } });
     return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
   } catch (err) {
-    meta?.close();
+    await meta?.close();
     lock.release();
     throw err;
   }
@@ -105,7 +107,7 @@ function assemble(parts: {
       http.server.closeAllConnections();
       await closed;
       await http.fastify.close();
-      meta.close();
+      await meta.close();
       lock.release();
       return { drained };
     },

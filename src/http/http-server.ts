@@ -124,7 +124,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   fastify.setNotFoundHandler((req, reply) => {
     void reply.status(404).send(envelope(new AppError('NotFound', { message: `No route ${req.method} ${req.url.split('?')[0] ?? ''}` })));
   });
-  await fastify.register(adminApi, { prefix: `${mount}/api/admin`, startedAt: opts.admin.startedAt, isDraining: () => drain.isDraining });
+  await fastify.register(adminApi, { prefix: `${mount}/api/admin`, ...opts.admin, isDraining: () => drain.isDraining });
   await fastify.ready();
   if (!server) throw new Error('Fastify did not create the HTTP server');
   return { server, fastify, drain };

@@ -26,12 +26,16 @@ export class BlobGcService {
   }
 
   /**
-   * Unlinks up to `limit` queued blobs. A blob still being read (pinned) stays queued for a later pass, and a blob
+   * Unlinks up to `limit` queued blobs whose queueing commit is durable. A blob still being read (pinned) stays queued for a later pass, and a blob
    * that a committed row references again is never unlinked. Returns how many were removed.
    */
   async drainQueue(limit = 500): Promise<number> {
+    // Only rows already on disk: a queued blob whose dropping commit could still be lost in a power cut must keep
+    // its file. Rows queued over a second ago were committed before this barrier, so it covers them.
+    const cutoff = this.now() - 1000;
+    await this.meta.durable();
     let removed = 0;
-    for (const blobId of this.meta.blobGc.due(this.now(), limit)) {
+    for (const blobId of this.meta.blobGc.due(cutoff, limit)) {
       if (this.pins.isPinned(blobId)) continue;
       if (!this.meta.isBlobReferenced(blobId)) {
         await this.blobs.remove(blobId);

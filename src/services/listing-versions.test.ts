@@ -78,8 +78,8 @@ beforeAll(() => {
   listing = new ListingService(meta);
 });
 
-afterAll(() => {
-  meta.close();
+afterAll(async () => {
+  await meta.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -34,8 +34,8 @@ beforeEach(async () => {
   listing = new ListingService(meta);
 });
 
-afterEach(() => {
-  meta.close();
+afterEach(async () => {
+  await meta.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -54,8 +54,8 @@ export async function openServices(startIso: string): Promise<ServiceFixture> {
   return {
     dir, clock, meta, blobs, buckets, objects, multipart,
     lifecycle: (opts = {}) => new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, ...opts }),
-    close() {
-      meta.close();
+    async close() {
+      await meta.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

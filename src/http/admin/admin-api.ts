@@ -5,10 +5,17 @@ import { AppError } from '../../core/errors.js';
 import { envelope, handleAdminError } from './error-json.js';
 import { healthRoutes, type HealthDeps } from './routes/health.js';
 
-export type AdminDeps = HealthDeps;
+export interface AdminDeps extends HealthDeps {
+  /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
+  durable: () => Promise<void>;
+}
 
 export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
   app.setErrorHandler(handleAdminError);
+  // "A 200 means durable" for the admin API too: any answer to a method that may write waits for the WAL fsync.
+  app.addHook('onSend', async (req) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') await deps.durable();
+  });
   app.setNotFoundHandler((req, reply) => {
     void reply.status(404).send(envelope(new AppError('NotFound', { message: `No admin route ${req.method} ${req.url.split('?')[0]}` })));
   });

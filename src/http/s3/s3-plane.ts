@@ -34,6 +34,16 @@ export interface S3PlaneOptions {
    * Default: every key that verifies is the root key, which today is the only key `lookup` knows.
    */
   keyPrincipal?: (accessKeyId: string) => Principal;
+  /**
+   * Resolves when every metadata commit made so far is on disk. Awaited before any answer to a request that may
+   * have written (PUT, POST, DELETE), errors included: "a 200 means durable".
+   */
+  durable: () => Promise<void>;
+}
+
+/** Methods that may commit: their answers wait for the durability barrier. GET/HEAD/OPTIONS never wait. */
+function mayWrite(req: IncomingMessage): boolean {
+  return req.method === 'PUT' || req.method === 'POST' || req.method === 'DELETE';
 }
 
 interface RequestInfo {
@@ -54,14 +64,16 @@ export class S3PlaneHandler {
   handle(req: IncomingMessage, res: ServerResponse, ctx: RequestInfo): void {
     let op = 'Unknown';
     logWhenDone(this.opts.logger, req, res, { requestId: ctx.requestId, surface: 's3', op: () => op });
-    this.run(req, res, ctx, (resolved) => { op = resolved; }).catch((err: unknown) => {
+    this.run(req, res, ctx, (resolved) => { op = resolved; }).catch(async (err: unknown) => {
       if (isClientAbort(req, err)) {
         // The client went away mid-request: nothing to answer, and not a server error.
         res.destroy();
         return;
       }
-      const appError = sendS3Error(req, res, err, ctx.requestId);
-      if (appError.code === 'InternalError') this.opts.logger.error({ err, reqId: ctx.requestId, op }, 'S3 request failed');
+      // A failure after some commits (a DeleteObjects halfway) is still answered only once they are durable.
+      const failure = mayWrite(req) ? await this.opts.durable().then(() => err, (syncErr: unknown) => syncErr) : err;
+      const appError = sendS3Error(req, res, failure, ctx.requestId);
+      if (appError.code === 'InternalError') this.opts.logger.error({ err: failure, reqId: ctx.requestId, op }, 'S3 request failed');
     });
   }
 
@@ -76,7 +88,7 @@ export class S3PlaneHandler {
       onOp('PreflightRequest');
       const { bucket, key } = resolveResource(rawPath);
       const cors = bucket === '' ? undefined : bucketRow(bucket)?.config.cors;
-      await sendResponse(req, res, preflightResponse(req, cors, key === '' ? 'BUCKET' : 'OBJECT'));
+      await this.reply(req, res, preflightResponse(req, cors, key === '' ? 'BUCKET' : 'OBJECT'));
       return;
     }
     const endpoint: Endpoint = resolveEndpoint(req.method ?? 'GET', rawPath, query, req.headers['x-amz-copy-source'] !== undefined);
@@ -98,7 +110,7 @@ export class S3PlaneHandler {
         authorizerFor: (principal, facts) => this.authorizer(req, principal, policies, { op: endpoint.op, query, ...facts }),
         objectUrl: (b, k) => objectUrl(req, info.mountPath, b, k),
       });
-      await sendResponse(req, res, response);
+      await this.reply(req, res, response);
       return;
     }
 
@@ -133,6 +145,12 @@ export class S3PlaneHandler {
     } catch (err) {
       throw hideMissingKey(err, endpoint.op, bucket, authz);
     }
+    await this.reply(req, res, response);
+  }
+
+  /** Sends a response, after the durability barrier when the request may have written. */
+  private async reply(req: IncomingMessage, res: ServerResponse, response: S3Response): Promise<void> {
+    if (mayWrite(req)) await this.opts.durable();
     await sendResponse(req, res, response);
   }
 

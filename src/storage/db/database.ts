@@ -8,12 +8,14 @@ export type Db = BetterSqlite3.Database;
 
 /**
  * Opens (creating if needed) the metadata database and brings its schema up to date.
- * synchronous=FULL: a commit is fsynced to the WAL before it returns, so "a 200 means durable" holds on power loss.
+ * synchronous=NORMAL: a commit is written to the WAL but not fsynced; WalSync fsyncs it (batched, off the event
+ * loop) before any request that committed is answered, so "a 200 means durable" holds on power loss.
+ * Checkpoints still fsync the WAL before copying it and the database after (SQLite's NORMAL rules).
  */
 export function openDatabase(file: string): Db {
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Checkpoints run in the background of normal commits; a bounded WAL keeps cold starts fast.

@@ -1,6 +1,7 @@
 // The metadata database and its repositories, opened once and passed down from app.ts.
 
 import { openDatabase, type Db } from './database.js';
+import { WalSync } from './wal-sync.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
 import { BucketsRepo } from './buckets-repo.js';
 import { MultipartRepo } from './multipart-repo.js';
@@ -12,7 +13,11 @@ export class MetadataStore {
   readonly multipart: MultipartRepo;
   readonly blobGc: BlobGcRepo;
 
-  private constructor(readonly db: Db) {
+  private readonly walSync: WalSync;
+
+  private constructor(readonly db: Db, file: string) {
+    const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
+    this.walSync = new WalSync(`${file}-wal`, () => totalChanges.get() as number);
     this.buckets = new BucketsRepo(db);
     this.objects = new ObjectsRepo(db);
     this.multipart = new MultipartRepo(db);
@@ -20,12 +25,30 @@ export class MetadataStore {
   }
 
   static open(file: string): MetadataStore {
-    return new MetadataStore(openDatabase(file));
+    return new MetadataStore(openDatabase(file), file);
   }
 
-  /** Runs fn in one synchronous transaction (IMMEDIATE: the writer lock is taken up front). Never pass async code. */
+  /**
+   * Runs fn in one synchronous transaction (IMMEDIATE: the writer lock is taken up front). Never pass async code.
+   * The commit is not durable until `durable()` resolves: answer a client only after awaiting it.
+   */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /** True while a committed write is not yet covered by a WAL fsync. */
+  get hasUndurableCommits(): boolean {
+    return this.walSync.isDirty;
+  }
+
+  /** WAL fsyncs completed so far. */
+  get walFsyncs(): number {
+    return this.walSync.syncCount;
+  }
+
+  /** Resolves when every transaction committed so far is on disk (one shared WAL fsync for concurrent callers). */
+  durable(): Promise<void> {
+    return this.walSync.barrier();
   }
 
   /** True when any committed row (object, object part or upload part) references the blob. */
@@ -33,7 +56,11 @@ export class MetadataStore {
     return this.objects.isBlobReferenced(blobId) || this.multipart.isBlobReferenced(blobId);
   }
 
-  close(): void {
-    if (this.db.open) this.db.close();
+  /** Makes the last commits durable, then closes the connection. */
+  async close(): Promise<void> {
+    if (!this.db.open) return;
+    await this.walSync.barrier().catch(() => undefined);
+    await this.walSync.close();
+    this.db.close();
   }
 }
