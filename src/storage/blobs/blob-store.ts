@@ -1,8 +1,8 @@
 // The blob store: encrypted object bytes under DATA_DIR/blobs/ab/cd/ID, written by a two-phase writer
-// (stage into tmp/ and fsync, then commit = rename into place and fsync the directory).
+// (stage = write into tmp/; commit = rename into place, then fdatasync the file and fsync the directory together).
 // The on-disk format is described in blob-format.ts.
 
-import { open, rm, readdir, rename, unlink } from 'node:fs/promises';
+import { open, rm, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { BlobReadStream } from './blob-reader.js';
 import { createHeader, DEFAULT_SEGMENT_SIZE, KEY_SIZE, MAX_SEGMENT_SIZE, MIN_SEGMENT_SIZE } from './blob-format.js';
@@ -24,12 +24,15 @@ export interface BlobStoreOptions {
   segmentSize?: number;
 }
 
-/** A blob written to tmp/ and fsynced, not yet visible under blobs/. */
+/** A blob written to tmp/, not yet durable and not yet visible under blobs/. */
 export interface StagedBlob {
   readonly id: string;
   /** Plaintext bytes written. */
   readonly size: number;
-  /** Renames tmp -> blobs/ab/cd/id and fsyncs the directory (and new parents). Durable when it resolves. */
+  /**
+   * Renames tmp -> blobs/ab/cd/id, then fdatasyncs the file and fsyncs the directory (and new parents) at the same
+   * time. Durable when it resolves: only then may metadata point at the blob.
+   */
   commit(): Promise<void>;
   /** Removes the tmp file; idempotent; safe after a failed commit; a no-op after a successful one. */
   discard(): Promise<void>;
@@ -62,7 +65,7 @@ export class BlobStore {
   }
 
   /**
-   * Encrypts `source` into tmp/ and fsyncs it. If the source throws or `signal` aborts, the tmp file is
+   * Encrypts `source` into tmp/ (not yet fsynced: commit() does that). If the source throws or `signal` aborts, the tmp file is
    * removed and the error (e.g. an AppError from a chunk-signature check upstream) is rethrown unchanged.
    * The signal is checked between chunks: a source stalled inside next() must end or throw by itself
    * (destroying the request stream it reads from does that).
@@ -79,7 +82,7 @@ export class BlobStore {
     });
   }
 
-  /** stage() for a body already in memory: for a small body, one write and one fdatasync. */
+  /** stage() for a body already in memory: for a small body, one write. */
   stageBuffer(data: Buffer): Promise<StagedBlob> {
     return this.write((writer) => writer.push(data));
   }
@@ -94,19 +97,33 @@ export class BlobStore {
     try {
       await fill(writer);
       await writer.finish();
-      await fh.close();
     } catch (err) {
       await writer.settle();
       await fh.close().catch(() => undefined);
       await unlink(tmpPath).catch(() => undefined);
       throw err;
     }
-    return this.staged(id, writer.size);
+    return this.staged(id, writer.size, fh);
   }
 
-  private staged(id: string, size: number): StagedBlob {
+  /**
+   * The file stays open until commit: its data is fdatasynced after the rename, together with the directory.
+   * Renaming before the data is durable is safe because nothing refers to blobs/ab/cd/id until commit() has
+   * resolved; a crash in between leaves an unreferenced file, which the boot-time orphan sweep removes.
+   */
+  private staged(id: string, size: number, fh: FileHandle): StagedBlob {
     const tree = this.tree;
     let committed: Promise<void> | undefined;
+    let renamed = false;
+    let closed = false;
+    const close = async (): Promise<void> => {
+      if (closed) return;
+      closed = true;
+      await fh.close();
+    };
+    const ignoreMissing = (err: NodeJS.ErrnoException): void => {
+      if (err.code !== 'ENOENT') throw err;
+    };
     return {
       id,
       size,
@@ -114,14 +131,20 @@ export class BlobStore {
         committed ??= (async () => {
           await tree.ensureLeaf(id);
           await rename(tree.tmpPath(id), tree.blobPath(id));
-          await fsyncDir(tree.leafDir(id)); // makes the rename durable: only now may metadata point at the blob
+          renamed = true;
+          // Two independent fsyncs, waited for together: the bytes, and the name that publishes them.
+          await Promise.all([fh.datasync(), fsyncDir(tree.leafDir(id))]);
+          await close();
         })();
         return committed;
       },
       async discard() {
-        await unlink(tree.tmpPath(id)).catch((err: NodeJS.ErrnoException) => {
-          if (err.code !== 'ENOENT') throw err;
-        });
+        if (committed) {
+          const ok = await committed.then(() => true, () => false);
+          if (ok) return;
+        }
+        await close().catch(() => undefined);
+        await unlink(renamed ? tree.blobPath(id) : tree.tmpPath(id)).catch(ignoreMissing);
       },
     };
   }

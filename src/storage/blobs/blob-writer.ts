@@ -69,14 +69,11 @@ export class SegmentWriter {
     return this.flushIfFull();
   }
 
-  /** Seals the final segment (empty for an empty blob), writes everything and fdatasyncs the file. */
+  /** Seals the final segment (empty for an empty blob) and writes everything (the commit makes it durable). */
   async finish(): Promise<void> {
     this.sealPending(true);
     await this.flush();
     await this.inflight;
-    // fdatasync flushes the data and the file size (all a reader needs); the rename that publishes the file is
-    // made durable by the directory fsync at commit.
-    await this.fh.datasync();
   }
 
   /** Waits for the write in flight, if any, ignoring its outcome: call before closing the file after a failure. */
