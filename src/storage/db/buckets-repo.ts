@@ -52,6 +52,12 @@ function toRow(raw: RawBucket): BucketRow {
 }
 
 export class BucketsRepo {
+  /**
+   * Committed bucket rows by name: every S3 request reads its bucket (often several times), and parsing the
+   * configuration JSON each time showed in profiles. Writes evict; reads inside a transaction bypass the cache,
+   * so a row from a transaction that later rolls back is never cached.
+   */
+  private readonly cache = new Map<string, BucketRow>();
   private readonly findStmt;
   private readonly listStmt;
   private readonly insertStmt;
@@ -61,7 +67,7 @@ export class BucketsRepo {
   private readonly setConfigStmt;
   private readonly setVersioningStmt;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.findStmt = db.prepare<[string], RawBucket>('SELECT * FROM buckets WHERE name = ?');
     this.listStmt = db.prepare<[], RawBucket>('SELECT * FROM buckets ORDER BY name');
     this.insertStmt = db.prepare(
@@ -77,9 +83,15 @@ export class BucketsRepo {
     );
   }
 
+  /** The bucket row (shared with other readers: never mutate it; copy what you change). */
   find(name: string): BucketRow | undefined {
+    const cached = this.cache.get(name);
+    if (cached) return cached;
     const raw = this.findStmt.get(name);
-    return raw ? toRow(raw) : undefined;
+    if (!raw) return undefined;
+    const row = toRow(raw);
+    if (!this.db.inTransaction) this.cache.set(name, row);
+    return row;
   }
 
   list(): BucketRow[] {
@@ -87,18 +99,22 @@ export class BucketsRepo {
   }
 
   insert(row: BucketRow): void {
+    this.cache.delete(row.name);
     this.insertStmt.run({ ...row, objectLock: row.objectLock ? 1 : 0, config: JSON.stringify(row.config) });
   }
 
   setConfig(name: string, config: BucketConfig): void {
+    this.cache.delete(name);
     this.setConfigStmt.run(JSON.stringify(config), name);
   }
 
   setVersioning(name: string, versioning: VersioningState, objectLock: boolean): void {
+    this.cache.delete(name);
     this.setVersioningStmt.run(versioning, objectLock ? 1 : 0, name);
   }
 
   delete(name: string): void {
+    this.cache.delete(name);
     this.deleteStmt.run(name);
   }
 
