@@ -17,6 +17,8 @@ export interface BlobReadStreamOptions {
   end: number;
   /** Ciphertext bytes per read (at least one segment). */
   readBytes: number;
+  /** The segment size new blobs are written with: a blob that has it and fits in one read is read in one read. */
+  expectedSegmentSize: number;
 }
 
 export class BlobReadStream extends Readable {
@@ -28,6 +30,8 @@ export class BlobReadStream extends Readable {
   private next = 0;
   private last = 0;
   private buffer: Buffer | undefined;
+  /** The whole file, when it was small enough to read at once (then no further reads happen). */
+  private whole: Buffer | undefined;
   private pumping: Promise<void> | undefined;
   private wanted = false;
 
@@ -45,29 +49,77 @@ export class BlobReadStream extends Readable {
   }
 
   private async openBlob(): Promise<void> {
-    const { id, path, size } = this.opts;
+    const { id, path } = this.opts;
     try {
       this.fh = await open(path, 'r');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobCorruptError('missing', id);
       throw err;
     }
-    const { size: fileSize } = await this.fh.stat();
+    if (!(await this.readWhole())) await this.readHeaderAndSize();
+  }
+
+  /**
+   * Small blobs (most objects): one read of the expected file size plus one byte, instead of fstat, a header read
+   * and a segment read. Reading fewer bytes than expected is truncation; reading the extra byte is extension.
+   * Returns false, having read nothing useful, when the blob's segment size is not the expected one.
+   */
+  private async readWhole(): Promise<boolean> {
+    const { id, size, expectedSegmentSize, readBytes } = this.opts;
+    const expected = new SegmentLayout(size, expectedSegmentSize);
+    if (expected.fileSize() > readBytes) return false;
+    const buffer = Buffer.allocUnsafe(expected.fileSize() + 1);
+    const bytes = await this.readUpTo(buffer, 0);
+    if (bytes < HEADER_SIZE) throw new BlobCorruptError('truncated', id, 'shorter than its header');
+    const segmentSize = this.openHeaderBytes(buffer.subarray(0, HEADER_SIZE));
+    if (segmentSize !== expectedSegmentSize) return false;
+    if (bytes < expected.fileSize()) throw new BlobCorruptError('truncated', id, `${bytes} bytes on disk`);
+    if (bytes > expected.fileSize()) throw new BlobCorruptError('tampered', id, 'longer than its recorded size');
+    this.whole = buffer.subarray(0, bytes);
+    this.setLayout(expected);
+    return true;
+  }
+
+  private async readHeaderAndSize(): Promise<void> {
+    const { id, size } = this.opts;
+    const { size: fileSize } = await (this.fh as FileHandle).stat();
     if (fileSize < HEADER_SIZE) throw new BlobCorruptError('truncated', id, 'shorter than its header');
     const header = await this.readExactly(HEADER_SIZE, 0, Buffer.allocUnsafe(HEADER_SIZE));
-    let segmentSize: number;
-    try {
-      ({ dataKey: this.#dataKey, segmentSize } = openHeader(header, this.#masterKey));
-    } catch (err) {
-      if (err instanceof BadHeaderError) throw new BlobCorruptError('header', id, err.message);
-      throw err;
-    }
-    const layout = new SegmentLayout(size, segmentSize);
+    const layout = new SegmentLayout(size, this.openHeaderBytes(header));
     if (fileSize < layout.fileSize()) throw new BlobCorruptError('truncated', id, `${fileSize} bytes on disk`);
     if (fileSize > layout.fileSize()) throw new BlobCorruptError('tampered', id, 'longer than its recorded size');
+    this.setLayout(layout);
+  }
+
+  /** Unwraps the data key; returns the blob's segment size. */
+  private openHeaderBytes(header: Buffer): number {
+    try {
+      const opened = openHeader(header, this.#masterKey);
+      this.#dataKey = opened.dataKey;
+      return opened.segmentSize;
+    } catch (err) {
+      if (err instanceof BadHeaderError) throw new BlobCorruptError('header', this.opts.id, err.message);
+      throw err;
+    }
+  }
+
+  private setLayout(layout: SegmentLayout): void {
+    const { size, start, end } = this.opts;
     this.layout = layout;
-    this.next = size === 0 ? 0 : Math.floor(this.opts.start / segmentSize);
-    this.last = size === 0 ? 0 : Math.floor(this.opts.end / segmentSize);
+    this.next = size === 0 ? 0 : Math.floor(start / layout.segmentSize);
+    this.last = size === 0 ? 0 : Math.floor(end / layout.segmentSize);
+  }
+
+  /** Reads from `position` until `into` is full or the file ends; returns the bytes read. */
+  private async readUpTo(into: Buffer, position: number): Promise<number> {
+    const fh = this.fh as FileHandle;
+    let done = 0;
+    while (done < into.length) {
+      const { bytesRead } = await fh.read(into, done, into.length - done, position + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done;
   }
 
   override _read(): void {
@@ -108,8 +160,13 @@ export class BlobReadStream extends Readable {
     const lastInBatch = Math.min(this.last, first + perRead - 1);
     const from = layout.offsetOf(first);
     const length = layout.offsetOf(lastInBatch) + layout.plainLength(lastInBatch) + TAG_SIZE - from;
-    if (this.buffer === undefined || this.buffer.length < length) this.buffer = Buffer.allocUnsafe(length);
-    const sealed = await this.readExactly(length, from, this.buffer);
+    let sealed: Buffer;
+    if (this.whole) {
+      sealed = this.whole.subarray(from, from + length);
+    } else {
+      if (this.buffer === undefined || this.buffer.length < length) this.buffer = Buffer.allocUnsafe(length);
+      sealed = await this.readExactly(length, from, this.buffer);
+    }
     const out: Buffer[] = [];
     const { id, start, end } = this.opts;
     for (let index = first; index <= lastInBatch; index += 1) {

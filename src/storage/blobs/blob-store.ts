@@ -173,6 +173,7 @@ export class BlobStore {
       start,
       end,
       readBytes: IO_BATCH_BYTES,
+      expectedSegmentSize: this.segmentSize,
     });
   }
 
