@@ -153,8 +153,10 @@ export class MultipartService {
     fields: Pick<UploadPartRow, 'size' | 'etag' | 'checksums'>,
   ): Promise<UploadPartRow> {
     const part: UploadPartRow = { partNumber, blobId: staged.id, lastModified: this.now(), ...fields };
+    let blobCommitted = false;
     try {
       await staged.commit();
+      blobCommitted = true;
       this.meta.transaction(() => {
         if (!this.meta.multipart.find(uploadId)) throw new AppError('NoSuchUpload', { details: { UploadId: uploadId } });
         const previous = this.meta.multipart.findPart(uploadId, partNumber);
@@ -162,7 +164,8 @@ export class MultipartService {
         this.meta.multipart.upsertPart(uploadId, part);
       });
     } catch (err) {
-      await staged.discard();
+      // A part in place but refused (the upload was aborted or completed meanwhile) is unreferenced: remove it.
+      await (blobCommitted ? this.blobs.remove(staged.id) : staged.discard());
       throw err;
     }
     return part;

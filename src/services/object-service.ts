@@ -12,7 +12,7 @@ import { checkObjectLockEnabled, defaultRetentionFor, type RequestedObjectLock }
 import type { TagSet } from '../core/tagging.js';
 import { NULL_VERSION_ID, simpleDeletePlan, versionIdForWrite, writeReplacesNullVersion } from '../core/versioning.js';
 import { uuidv7 } from '../lib/ids.js';
-import type { BlobStore } from '../storage/blobs/blob-store.js';
+import type { BlobStore, StagedBlob } from '../storage/blobs/blob-store.js';
 import type { BucketRow } from '../storage/db/buckets-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
 import type { NewObjectRow, ObjectHeaders, ObjectPartRow, ObjectRow } from '../storage/db/objects-repo.js';
@@ -145,14 +145,16 @@ export class ObjectService {
    * without object lock, AccessDenied if the `null` version it would replace is locked.
    */
   async commitVersion(
-    staged: { commit(): Promise<void>; discard(): Promise<void> } | undefined,
+    staged: StagedBlob | undefined,
     fields: Omit<NewObjectRow, 'versionId' | 'isLatest' | 'isDeleteMarker' | 'lastModified'>,
     conditions?: WriteConditions,
     parts: readonly ObjectPartRow[] = [],
     inTransaction?: () => void,
   ): Promise<ObjectRow> {
+    let blobCommitted = false;
     try {
       await staged?.commit();
+      blobCommitted = true;
       return this.meta.transaction(() => {
         const bucket = this.bucket(fields.bucket);
         if (fields.retention !== undefined || fields.legalHold) checkObjectLockEnabled(bucket.objectLock);
@@ -173,7 +175,9 @@ export class ObjectService {
         return { ...row, id };
       });
     } catch (err) {
-      await staged?.discard();
+      // A blob already in place but refused by the transaction (a lost conditional-write race) is unreferenced:
+      // remove it now rather than leave it to the next boot's orphan sweep.
+      if (staged) await (blobCommitted ? this.blobs.remove(staged.id) : staged.discard());
       throw err;
     }
   }

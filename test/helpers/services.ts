@@ -37,7 +37,7 @@ export interface ServiceFixture {
   multipart: MultipartService;
   /** A lifecycle service over the fixture (options such as the batch size and action budget overridable). */
   lifecycle(opts?: Partial<Omit<LifecycleServiceOptions, 'repo' | 'objects' | 'multipart'>>): LifecycleService;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export async function openServices(startIso: string): Promise<ServiceFixture> {
