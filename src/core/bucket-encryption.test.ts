@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type BucketEncryption, parseSseAlgorithm, validateBucketEncryption } from './bucket-encryption.js';
-import { AppError } from './errors.js';
+import { codeOf } from '../../test/helpers/error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : `not-an-AppError: ${String(err)}`;
-  }
-  return undefined;
-}
 
 describe('parseSseAlgorithm', () => {
   it('accepts AES256', () => {

@@ -14,19 +14,11 @@ import {
   isValidChecksumValue,
   parseChecksumAlgorithm,
 } from './checksums.js';
-import { AppError } from './errors.js';
+import { codeOf } from '../../test/helpers/error-code.js';
 
 const b64 = (alg: ChecksumAlgorithm, data: string | Uint8Array): string =>
   computeChecksum(alg, typeof data === 'string' ? Buffer.from(data) : data).toString('base64');
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : 'not-an-AppError';
-  }
-  return undefined;
-}
 
 describe('parseChecksumAlgorithm', () => {
   it('accepts every algorithm in any case', () => {

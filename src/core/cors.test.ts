@@ -11,16 +11,8 @@ import {
   preflightRefusal,
   validateCorsConfiguration,
 } from './cors.js';
-import { AppError } from './errors.js';
+import { codeOf } from '../../test/helpers/error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : `not-an-AppError: ${String(err)}`;
-  }
-  return undefined;
-}
 
 const rule = (over: Partial<CorsRule>): CorsRule => ({
   allowedOrigins: ['https://app.example.com'],

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from './errors.js';
 import {
   type LifecycleConfiguration,
   type LifecycleRule,
@@ -8,15 +7,8 @@ import {
   validateLifecycleConfiguration,
   withRuleIds,
 } from './lifecycle.js';
+import { codeOf } from '../../test/helpers/error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : `not-an-AppError: ${String(err)}`;
-  }
-  return undefined;
-}
 
 const base: LifecycleRule = { id: 'r', status: 'Enabled', filter: { prefix: 'logs/' }, expiration: { days: 30 } };
 /** A rule: the base with some fields replaced; `undefined` values remove a field. */

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from './errors.js';
 import { MAX_KEY_BYTES, validateBucketName, validateObjectKey } from './names.js';
+import { codeOf } from '../../test/helpers/error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : 'not-an-AppError';
-  }
-  return undefined;
-}
 
 describe('validateBucketName', () => {
   it.each(['abc', 'my-bucket', 'my.bucket.name', 'a1b2c3', '123', 'a'.repeat(63), 'docexamplebucket1', 'xn-a', 'api1', 'admins', 'my-s3alias-x', '1.2.3.4.5', '256.1.1.1x'])(

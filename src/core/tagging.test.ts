@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from './errors.js';
 import { type Tag, formatTaggingHeader, parseTaggingHeader, validateTag, validateTagSet } from './tagging.js';
+import { codeOf } from '../../test/helpers/error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : `not-an-AppError: ${String(err)}`;
-  }
-  return undefined;
-}
 
 const tags = (n: number): Tag[] => Array.from({ length: n }, (_, i) => ({ key: `k${i}`, value: `v${i}` }));
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from './errors.js';
 import {
   NULL_VERSION_ID,
   type VersioningConfiguration,
@@ -9,15 +8,8 @@ import {
   versionIdForWrite,
   writeReplacesNullVersion,
 } from './versioning.js';
+import { codeOf } from '../../test/helpers/error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : `not-an-AppError: ${String(err)}`;
-  }
-  return undefined;
-}
 
 let counter = 0;
 const newId = (): string => `v${++counter}`;

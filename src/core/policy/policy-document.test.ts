@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import { MAX_POLICY_BYTES, parseBucketPolicy } from './policy-document.js';
+import { codeOf } from '../../../test/helpers/error-code.js';
 
 type Json = Record<string, unknown>;
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : 'not-an-AppError';
-  }
-  return undefined;
-}
 
 function policyJson(statements: unknown, version: string | undefined = '2012-10-17'): string {
   const doc: Json = { Statement: statements };

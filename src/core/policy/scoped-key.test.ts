@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors.js';
 import { evaluate, type AuthzRequest } from './evaluate.js';
 import { parseBucketPolicy } from './policy-document.js';
 import { compileScope, parseIdentityPolicy, scopePolicyJson, type KeyScope } from './scoped-key.js';
 import type { ContextInput } from './context.js';
+import { codeOf } from '../../../test/helpers/error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : 'not-an-AppError';
-  }
-  return undefined;
-}
 
 const KEY = { type: 'key', accessKeyId: 'AKSCOPED' } as const;
 

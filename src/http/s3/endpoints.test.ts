@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../core/errors.js';
 import { parseQuery, resolveEndpoint } from './endpoints.js';
+import { codeOf } from '../../../test/helpers/error-code.js';
 
 const resolve = (method: string, url: string, copy = false) => {
   const q = url.indexOf('?');
   return resolveEndpoint(method, q < 0 ? url : url.slice(0, q), parseQuery(q < 0 ? '' : url.slice(q + 1)), copy);
 };
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : 'not-an-AppError';
-  }
-  return undefined;
-}
 
 describe('resolveEndpoint', () => {
   it('routes the service, bucket and object operations', () => {

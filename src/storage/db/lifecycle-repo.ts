@@ -7,6 +7,7 @@ import type { ObjectRetention } from '../../core/object-lock.js';
 import type { TagSet } from '../../core/tagging.js';
 import type { VersioningState } from '../../core/versioning.js';
 import type { Db } from './database.js';
+import { retentionOf, tagsOf } from './lock-columns.js';
 
 /**
  * Newer versions are counted only up to this bound: NewerNoncurrentVersions is at most 100, so knowing "more than
@@ -88,8 +89,8 @@ function toVersion(raw: RawVersion): LifecycleVersionRow {
     size: raw.size,
     lastModified: raw.last_modified,
     storageClass: raw.storage_class,
-    tags: raw.tags ? (JSON.parse(raw.tags) as TagSet) : [],
-    retention: raw.retention_mode && raw.retain_until ? { mode: raw.retention_mode, retainUntilDate: raw.retain_until } : undefined,
+    tags: tagsOf(raw.tags) ?? [],
+    retention: retentionOf(raw.retention_mode, raw.retain_until),
     legalHold: raw.legal_hold === 1,
     successorModified: raw.successor_modified ?? undefined,
     newerCount: raw.newer_count,
@@ -206,7 +207,7 @@ export class LifecycleRepo {
       id: raw.id,
       isLatest: raw.is_latest === 1,
       isOnlyVersion: raw.is_only_version === 1,
-      retention: raw.retention_mode && raw.retain_until ? { mode: raw.retention_mode, retainUntilDate: raw.retain_until } : undefined,
+      retention: retentionOf(raw.retention_mode, raw.retain_until),
       legalHold: raw.legal_hold === 1,
     };
   }

@@ -4,6 +4,7 @@ import type { RequestedObjectLock } from '../../core/object-lock.js';
 import type { TagSet } from '../../core/tagging.js';
 import type { Db } from './database.js';
 import type { ObjectHeaders } from './objects-repo.js';
+import { tagsOf } from './lock-columns.js';
 
 export interface UploadRow {
   uploadId: string;
@@ -66,7 +67,7 @@ function toUpload(raw: RawUpload): UploadRow {
     checksumAlgorithm: raw.checksum_algorithm ?? undefined,
     checksumType: raw.checksum_type ?? undefined,
     storageClass: raw.storage_class,
-    tags: raw.tags ? (JSON.parse(raw.tags) as TagSet) : undefined,
+    tags: tagsOf(raw.tags),
     lock: raw.lock ? (JSON.parse(raw.lock) as RequestedObjectLock) : undefined,
   };
 }

@@ -4,6 +4,7 @@
 import type { ObjectRetention } from '../../core/object-lock.js';
 import type { TagSet } from '../../core/tagging.js';
 import type { Db } from './database.js';
+import { retentionOf, tagsOf } from './lock-columns.js';
 
 /** System metadata kept with each version, returned on GET/HEAD. */
 export interface ObjectHeaders {
@@ -141,8 +142,8 @@ function toRow(raw: RawObject): ObjectRow {
     blobId: raw.blob_id ?? undefined,
     partCount: raw.part_count ?? undefined,
     storageClass: raw.storage_class,
-    tags: raw.tags ? (JSON.parse(raw.tags) as TagSet) : undefined,
-    retention: raw.retention_mode && raw.retain_until ? { mode: raw.retention_mode, retainUntilDate: raw.retain_until } : undefined,
+    tags: tagsOf(raw.tags),
+    retention: retentionOf(raw.retention_mode, raw.retain_until),
     legalHold: raw.legal_hold === 1,
   };
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../core/errors.js';
 import type { ObjectLockConfiguration } from '../../../core/object-lock.js';
 import {
   buildBucketEncryption,
@@ -15,15 +14,8 @@ import {
   parseTagging,
   parseVersioningConfiguration,
 } from './bucket-config.js';
+import { codeOf } from '../../../../test/helpers/error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : `not-an-AppError: ${String(err)}`;
-  }
-  return undefined;
-}
 
 const NS = 'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"';
 const NOW = new Date('2030-06-15T12:00:00Z');

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../core/errors.js';
 import type { LifecycleConfiguration } from '../../../core/lifecycle.js';
 import { buildLifecycleConfiguration, parseLifecycleConfiguration } from './config-lifecycle.js';
+import { codeOf } from '../../../../test/helpers/error-code.js';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : `not-an-AppError: ${String(err)}`;
-  }
-  return undefined;
-}
 
 const NS = 'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"';
 const doc = (...rules: string[]): string => `<LifecycleConfiguration ${NS}>${rules.join('')}</LifecycleConfiguration>`;

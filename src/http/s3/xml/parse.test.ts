@@ -1,19 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../core/errors.js';
 import { parseCompleteMultipartUpload, parseCreateBucketConfiguration, parseDeleteObjects } from './parse.js';
 import { readXml } from './reader.js';
+import { codeOf } from '../../../../test/helpers/error-code.js';
 
 const buf = (s: string): Buffer => Buffer.from(s, 'utf8');
 const NS = 'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (err) {
-    return err instanceof AppError ? err.code : `not-an-AppError: ${String(err)}`;
-  }
-  return undefined;
-}
 
 const deleteBody = (objects: string, extra = ''): Buffer => buf(`<Delete ${NS}>${extra}${objects}</Delete>`);
 const obj = (key: string, version?: string): string =>
