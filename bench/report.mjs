@@ -6,7 +6,8 @@ import path from 'node:path';
 /**
  * @typedef {import('./workloads.mjs').ScenarioResult} ScenarioResult
  * @typedef {{ scenario: string, unit: string, hasLatency: boolean, store: ScenarioResult, floor: ScenarioResult,
- *   ratio: number }} Row
+ *   ratio: number, s3rver?: ScenarioResult | undefined, ratioS3rver?: number, s3rverError?: string | undefined }} Row
+ *   s3rver and ratioS3rver are present when s3rver took part (s3rver undefined: it could not run the scenario)
  */
 
 /** @param {number} v @param {string} unit */
@@ -30,7 +31,9 @@ export const ratioOf = (store, floor) => store.value / floor.value;
  * @param {Row[]} rows @returns {string}
  */
 export function formatTable(rows) {
+  const withS3rver = rows.some((r) => 'ratioS3rver' in r);
   const header = ['scenario', 'unit', 'Store', 'floor', 'Store/floor', 'Store p50/p99 ms', 'floor p50/p99 ms', 'CPU% S/F'];
+  if (withS3rver) header.push('s3rver', 'Store/s3rver', 's3rver p50/p99 ms', 'CPU% s3rver');
   const body = rows.map((r) => [
     r.scenario,
     r.unit,
@@ -40,6 +43,7 @@ export function formatTable(rows) {
     r.hasLatency ? `${formatMs(r.store.p50)} / ${formatMs(r.store.p99)}` : '',
     r.hasLatency ? `${formatMs(r.floor.p50)} / ${formatMs(r.floor.p99)}` : '',
     `${Math.round(r.store.cpuPercent)} / ${Math.round(r.floor.cpuPercent)}`,
+    ...(withS3rver ? s3rverCells(r) : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => String(cells[i]).length)));
   // Text columns align left, numbers right, so magnitudes line up.
@@ -48,6 +52,18 @@ export function formatTable(rows) {
     .join('  ');
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(header), rule, ...body.map(line)].join('\n');
+}
+
+/** The s3rver columns of a row: n/a where s3rver could not run the scenario. @param {Row} r */
+function s3rverCells(r) {
+  const s = r.s3rver;
+  if (!s) return ['n/a', 'n/a', '', ''];
+  return [
+    formatValue(s.value, r.unit),
+    Number.isFinite(r.ratioS3rver) ? /** @type {number} */ (r.ratioS3rver).toFixed(2) : '-',
+    r.hasLatency ? `${formatMs(s.p50)} / ${formatMs(s.p99)}` : '',
+    String(Math.round(s.cpuPercent)),
+  ];
 }
 
 /**

@@ -1,8 +1,9 @@
 // @ts-check
-// `npm run bench`: starts Store and the floor server on free loopback ports with temp data dirs, runs every
-// scenario on both, prints the Store/floor table and writes bench/results/<timestamp>.json and latest.json.
+// `npm run bench`: starts Store, the floor server and (full runs) s3rver on free loopback ports with temp data dirs, runs
+// every scenario on each, prints the Store/floor and Store/s3rver table and writes bench/results/<timestamp>.json and latest.json.
 // Flags: --quick, --only=<substr>[,<substr>...], --store-cmd="<cmd args>" (default `node bin/store.js serve`),
-// --signer=auto|real|stub, --rounds=<n>, --tmp-dir=<dir>. See bench/README.md.
+// --signer=auto|real|stub, --rounds=<n>, --tmp-dir=<dir>, --with-s3rver / --without-s3rver, --objects=<n>
+// (the scale run of bench/scale.mjs instead). See bench/README.md.
 import argon2 from 'argon2';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -16,6 +17,8 @@ import { parseArgs } from 'node:util';
 import { BenchClient, createSigner, loadSignRequest, stubSignRequest } from './client.mjs';
 import { formatTable, ratioOf, writeResults } from './report.mjs';
 import { BUCKET, LIST_BUCKET, buildScenarios, combineRounds } from './workloads.mjs';
+import { SCALE_BUCKET, buildScaleScenarios, formatScaleTable } from './scale.mjs';
+import { seedMetadata } from './seed-metadata.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_DIR = path.dirname(BENCH_DIR);
@@ -25,17 +28,32 @@ const OUTPUT_TAIL_LINES = 60;
 const DEFAULT_STORE_CMD = 'node bin/store.js serve';
 const FLOOR_CMD = 'node bench/floor-server.mjs';
 /**
+ * s3rver from node_modules, bound to loopback; `{port}` and `{dir}` are filled in at start. It makes ListObjectsV2
+ * continuation tokens with DES, which OpenSSL 3 only offers through its legacy provider (else: 500 on every
+ * truncated list-type=2 page).
+ */
+const S3RVER_CMD = 'node --openssl-legacy-provider node_modules/s3rver/bin/s3rver.js --silent --no-vhost-buckets -a 127.0.0.1 -p {port} -d {dir}';
+/** s3rver's built-in account: it checks SigV4 against these. */
+const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+/**
  * Each scenario runs in rounds, Store and floor alternating (S F F S S F ...): a burst of background load on this
  * small machine then lands on both sides instead of skewing one. The time per side is split over the rounds.
  */
 const SECONDS_PER_SIDE = { full: 3, quick: 1 };
-/** Which side runs each round: 0 = Store, 1 = floor. @param {number} rounds @returns {(0 | 1)[]} */
-const roundOrder = (rounds) => Array.from({ length: rounds }, (_, i) => (i % 2 === 0 ? /** @type {const} */ ([0, 1]) : /** @type {const} */ ([1, 0]))).flat();
+/**
+ * Which side runs each round (0 = Store, 1 = floor, 2 = s3rver): forward, then backward (S F X X F S ...).
+ * @param {number} rounds @param {number} sides @returns {number[]}
+ */
+const roundOrder = (rounds, sides) => {
+  const forward = Array.from({ length: sides }, (_, i) => i);
+  return Array.from({ length: rounds }, (_, i) => (i % 2 === 0 ? forward : [...forward].reverse())).flat();
+};
 
 /**
  * @typedef {import('./workloads.mjs').Target} Target
  * @typedef {import('./workloads.mjs').Scenario} Scenario
  * @typedef {import('./workloads.mjs').Round} Round
+ * @typedef {import('./workloads.mjs').ScenarioResult} ScenarioResult
  * @typedef {{ label: string, cmd: string, child: import('node:child_process').ChildProcess, pid: number,
  *   baseUrl: string, tail: string[], exit: string | undefined, exited: Promise<void> }} Server
  */
@@ -64,10 +82,15 @@ function commandArgv(cmd) {
   return argv;
 }
 
-/** @param {{ label: string, cmd: string, env: Record<string,string> }} opts @returns {Promise<Server>} */
-async function startServer({ label, cmd, env }) {
+/**
+ * Starts a server on a free port (`{port}` in cmd is replaced too) and waits until `readyPath` answers 200.
+ * With `anyAnswer`, any HTTP status means ready (s3rver has no health endpoint and refuses unsigned requests).
+ * @param {{ label: string, cmd: string, env: Record<string,string>, readyPath?: string, anyAnswer?: boolean, pollMs?: number }} opts
+ * @returns {Promise<Server>}
+ */
+async function startServer({ label, cmd, env, readyPath = '/api/admin/health', anyAnswer = false, pollMs = 100 }) {
   const port = await freePort();
-  const [file, ...args] = commandArgv(cmd);
+  const [file, ...args] = commandArgv(cmd.replaceAll('{port}', String(port)));
   const child = spawn(/** @type {string} */ (file), args, {
     cwd: REPO_DIR, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -87,22 +110,22 @@ async function startServer({ label, cmd, env }) {
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   child.once('error', (err) => { server.exit = `failed to start: ${err.message}`; });
-  await waitHealthy(server);
+  await waitHealthy(server, readyPath, anyAnswer, pollMs);
   return server;
 }
 
-/** Polls GET /api/admin/health until it answers 200. @param {Server} server */
-async function waitHealthy(server) {
+/** Polls GET readyPath until it answers 200 (or anything). @param {Server} server @param {string} readyPath @param {boolean} anyAnswer @param {number} pollMs */
+async function waitHealthy(server, readyPath, anyAnswer, pollMs) {
   const deadline = Date.now() + HEALTH_TIMEOUT_MS;
   for (;;) {
     if (server.exit) throw new Error(`${server.label} (${server.cmd}) ${server.exit} before it was healthy`);
     try {
-      const res = await fetch(`${server.baseUrl}/api/admin/health`, { signal: AbortSignal.timeout(1000) });
+      const res = await fetch(`${server.baseUrl}${readyPath}`, { signal: AbortSignal.timeout(1000) });
       await res.arrayBuffer();
-      if (res.status === 200) return;
+      if (res.status === 200 || anyAnswer) return;
     } catch { /* not listening yet */ }
     if (Date.now() > deadline) throw new Error(`${server.label} not healthy after ${HEALTH_TIMEOUT_MS / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 
@@ -148,12 +171,20 @@ function parseOptions() {
     signer: { type: 'string', default: 'auto' },
     'tmp-dir': { type: 'string', default: os.tmpdir() },
     rounds: { type: 'string', default: '2' },
+    'with-s3rver': { type: 'boolean' },
+    'without-s3rver': { type: 'boolean', default: false },
+    objects: { type: 'string', default: '' },
   } });
+  const objects = values.objects ? Number(values.objects) : 0;
+  if (!Number.isInteger(objects) || objects < 0) throw new Error(`--objects must be a positive integer, got ${values.objects}`);
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
   if (!['auto', 'real', 'stub'].includes(String(values.signer))) throw new Error(`--signer must be auto, real or stub`);
   return {
     quick: Boolean(values.quick),
+    // s3rver takes part in a full run, not in a --quick one, unless a flag says otherwise.
+    withS3rver: values['without-s3rver'] ? false : values['with-s3rver'] ?? !values.quick,
+    objects,
     only: String(values.only).split(',').filter(Boolean),
     storeCmd: String(values['store-cmd']),
     signer: String(values.signer),
@@ -173,11 +204,21 @@ async function chooseSignRequest({ signer, storeCmd }) {
   return stubSignRequest;
 }
 
+/** Store's environment besides PORT and DATA_DIR: fresh admin secrets and the given root credentials. @param {string} accessKeyId @param {string} secretAccessKey */
+async function storeSecrets(accessKeyId, secretAccessKey) {
+  return {
+    JWT_SECRET: base64url40(),
+    ROOT_ACCESS_KEY_ID: accessKeyId,
+    ROOT_SECRET_ACCESS_KEY: secretAccessKey,
+    ADMIN_PASSWORD_HASH: await argon2.hash(base64url40(), { type: argon2.argon2id }),
+  };
+}
+
 /**
- * Starts Store (with fresh root credentials and admin secrets) and the floor, each on its own data dir.
- * @param {{ storeCmd: string, tmpDir: string, accessKeyId: string, secretAccessKey: string }} opts
+ * Starts Store (with fresh root credentials and admin secrets), the floor and optionally s3rver, each on its own data dir.
+ * @param {{ storeCmd: string, tmpDir: string, accessKeyId: string, secretAccessKey: string, withS3rver: boolean }} opts
  */
-async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccessKey }) {
+async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccessKey, withS3rver }) {
   tempRoot = await mkdtemp(path.join(tmpDir, 'store-bench-'));
   const env = async (/** @type {string} */ name) => {
     const dataDir = path.join(tempRoot, name);
@@ -185,15 +226,15 @@ async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccessKey }) 
     return { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   };
   const store = await startServer({ label: 'Store', cmd: storeCmd, env: {
-    ...(await env('store')),
-    JWT_SECRET: base64url40(),
-    ROOT_ACCESS_KEY_ID: accessKeyId,
-    ROOT_SECRET_ACCESS_KEY: secretAccessKey,
-    ADMIN_PASSWORD_HASH: await argon2.hash(base64url40(), { type: argon2.argon2id }),
+    ...(await env('store')), ...(await storeSecrets(accessKeyId, secretAccessKey)),
   } });
   const floor = await startServer({ label: 'floor', cmd: FLOOR_CMD, env: await env('floor') });
   log(`Store pid ${store.pid} at ${store.baseUrl} (${storeCmd}); floor pid ${floor.pid} at ${floor.baseUrl}; data in ${tempRoot}`);
-  return { store, floor };
+  if (!withS3rver) return { store, floor, s3rver: undefined };
+  const { DATA_DIR } = await env('s3rver');
+  const s3rver = await startServer({ label: 's3rver', cmd: S3RVER_CMD.replace('{dir}', DATA_DIR), env: {}, readyPath: '/', anyAnswer: true });
+  log(`s3rver pid ${s3rver.pid} at ${s3rver.baseUrl}`);
+  return { store, floor, s3rver };
 }
 
 /** @param {Server} server @param {import('./client.mjs').Signer} sign @returns {Promise<Target>} */
@@ -208,23 +249,44 @@ async function prepareTarget(server, sign) {
   };
 }
 
-/** Runs one scenario's rounds on both targets, alternating, and combines them. @param {Scenario} scenario @param {[Target, Target]} targets @param {number} rounds */
+/**
+ * Runs one scenario's rounds on every target, alternating, and combines them. A failure on s3rver (a feature it
+ * lacks or answers differently) marks its figures n/a instead of failing the run; on Store or the floor it fails.
+ * @param {Scenario} scenario @param {Target[]} targets @param {number} rounds
+ */
 async function runScenario(scenario, targets, rounds) {
-  /** @type {[Round[], Round[]]} */ const done = [[], []];
-  for (const side of roundOrder(rounds)) {
+  /** @type {Round[][]} */ const done = targets.map(() => []);
+  /** @type {string | undefined} */ let s3rverError;
+  for (const side of roundOrder(rounds, targets.length)) {
+    if (side === 2 && s3rverError) continue;
     globalThis.gc?.();
-    done[side].push(await scenario.run(targets[side]));
+    const target = /** @type {Target} */ (targets[side]);
+    try {
+      done[side]?.push(await scenario.run(target));
+    } catch (err) {
+      if (side !== 2) throw err;
+      s3rverError = err instanceof Error ? err.message : String(err);
+      log(`${scenario.name}: s3rver n/a (${s3rverError.slice(0, 200)})`);
+    }
   }
-  const store = combineRounds(scenario.unit, done[0]);
-  const floor = combineRounds(scenario.unit, done[1]);
-  const row = { scenario: scenario.name, unit: scenario.unit, hasLatency: scenario.hasLatency, store, floor, ratio: ratioOf(store, floor) };
+  const results = done.map((r) => combineRounds(scenario.unit, r));
+  const store = /** @type {ScenarioResult} */ (results[0]);
+  const floor = /** @type {ScenarioResult} */ (results[1]);
+  const s3 = targets.length > 2 && !s3rverError ? results[2] : undefined;
+  /** @type {import('./report.mjs').Row} */
+  const row = {
+    scenario: scenario.name, unit: scenario.unit, hasLatency: scenario.hasLatency, store, floor, ratio: ratioOf(store, floor),
+    ...(targets.length > 2 ? { s3rver: s3, ratioS3rver: s3 ? ratioOf(store, s3) : NaN, s3rverError } : {}),
+  };
   const each = (/** @type {number[]} */ v) => v.map((x) => x.toFixed(1)).join(', ');
-  log(`${scenario.name.padEnd(18)} Store ${each(store.roundValues)}  floor ${each(floor.roundValues)} ${scenario.unit} -> ratio ${row.ratio.toFixed(2)}`);
+  const s3text = targets.length > 2 ? `  s3rver ${s3 ? each(s3.roundValues) : 'n/a'}` : '';
+  log(`${scenario.name.padEnd(18)} Store ${each(store.roundValues)}  floor ${each(floor.roundValues)}${s3text} ${scenario.unit} -> ratio ${row.ratio.toFixed(2)}`);
   return row;
 }
 
 async function main() {
   const opts = parseOptions();
+  if (opts.objects > 0) return mainScale(opts);
   const perSideMs = 1000 * (opts.quick ? SECONDS_PER_SIDE.quick : SECONDS_PER_SIDE.full);
   const all = buildScenarios({ durationMs: perSideMs / opts.rounds, warmupMs: opts.quick ? 100 : 300 });
   const scenarios = opts.only.length ? all.filter((s) => opts.only.some((f) => s.name.includes(f))) : all;
@@ -238,23 +300,103 @@ async function main() {
   }
   const accessKeyId = accessKeyId20();
   const secretAccessKey = base64url40();
-  const { store, floor } = await startServers({ ...opts, accessKeyId, secretAccessKey });
+  const { store, floor, s3rver } = await startServers({ ...opts, accessKeyId, secretAccessKey });
   const sign = createSigner({ signRequest, accessKeyId, secretAccessKey });
-  /** @type {[Target, Target]} */
+  /** @type {Target[]} */
   const targets = [await prepareTarget(store, sign), await prepareTarget(floor, sign)];
+  if (s3rver) targets.push(await prepareTarget(s3rver, createSigner({ signRequest, ...S3RVER_CREDENTIALS })));
   const rows = [];
   for (const scenario of scenarios) rows.push(await runScenario(scenario, targets, opts.rounds));
 
-  const peakRss = { storeKiB: peakRssKiB(store.pid), floorKiB: peakRssKiB(floor.pid) };
+  const peakRss = { storeKiB: peakRssKiB(store.pid), floorKiB: peakRssKiB(floor.pid), ...(s3rver ? { s3rverKiB: peakRssKiB(s3rver.pid) } : {}) };
   console.log(`\n${formatTable(rows)}\n`);
-  console.log(`peak RSS: Store ${(peakRss.storeKiB / 1024).toFixed(0)} MiB, floor ${(peakRss.floorKiB / 1024).toFixed(0)} MiB`);
+  const s3rverRss = s3rver ? `, s3rver ${((peakRss.s3rverKiB ?? NaN) / 1024).toFixed(0)} MiB` : '';
+  console.log(`peak RSS: Store ${(peakRss.storeKiB / 1024).toFixed(0)} MiB, floor ${(peakRss.floorKiB / 1024).toFixed(0)} MiB${s3rverRss}`);
   const cpus = os.cpus();
   const file = await writeResults({ dir: path.join(BENCH_DIR, 'results'), startedAt, record: {
     startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(),
-    options: opts, floorCmd: FLOOR_CMD, signer: signRequest === stubSignRequest ? 'stub' : 'real',
+    options: opts, floorCmd: FLOOR_CMD, ...(s3rver ? { s3rverCmd: S3RVER_CMD } : {}), signer: signRequest === stubSignRequest ? 'stub' : 'real',
     loadAverage: { start: loadAtStart, end: os.loadavg()[0] },
     machine: { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: cpus.length, cpuModel: cpus[0]?.model, memMiB: Math.round(os.totalmem() / 2 ** 20) },
     peakRss, rows,
+  } });
+  console.log(`results: ${path.relative(REPO_DIR, file)} (and bench/results/latest.json)`);
+}
+
+const SCALE_SMALL = 10_000;
+const COLD_STARTS = 3;
+
+/** Stops one server this run started and waits for it to exit. @param {Server} s */
+async function stopServer(s) {
+  servers.splice(servers.indexOf(s), 1);
+  if (s.exit) return;
+  s.child.kill('SIGTERM');
+  const timer = setTimeout(() => s.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await s.exited;
+  clearTimeout(timer);
+}
+
+/**
+ * The scale run (`--objects=N`): seeds a 10,000-object and an N-object bucket (bench/seed-metadata.mjs), runs
+ * bench/scale.mjs's scenarios on both Stores alternately, then times COLD_STARTS restarts on the N-object data.
+ * @param {ReturnType<typeof parseOptions>} opts
+ */
+async function mainScale(opts) {
+  const perSideMs = 1000 * (opts.quick ? SECONDS_PER_SIDE.quick : SECONDS_PER_SIDE.full);
+  const all = buildScaleScenarios({ durationMs: perSideMs / opts.rounds, warmupMs: opts.quick ? 100 : 300 });
+  const scenarios = opts.only.length ? all.filter((s) => opts.only.some((f) => s.name.includes(f))) : all;
+  const signRequest = await chooseSignRequest({ ...opts, signer: opts.signer === 'auto' ? 'real' : opts.signer });
+  const startedAt = new Date();
+  const loadAtStart = os.loadavg()[0] ?? 0;
+  const accessKeyId = accessKeyId20();
+  const secretAccessKey = base64url40();
+  const sign = createSigner({ signRequest, accessKeyId, secretAccessKey });
+  tempRoot = await mkdtemp(path.join(opts.tmpDir, 'store-bench-'));
+  const labels = [SCALE_SMALL, opts.objects].map((n) => (n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n % 1000 === 0 ? `${n / 1000}k` : String(n)));
+  /** @type {Target[]} */ const targets = [];
+  /** @type {Server[]} */ const stores = [];
+  /** @type {Record<string, number>} */ const seedSeconds = {};
+  const env = async (/** @type {string} */ dir) => ({ DATA_DIR: dir, LOG_LEVEL: 'warn', ...(await storeSecrets(accessKeyId, secretAccessKey)) });
+  for (const [i, count] of [SCALE_SMALL, opts.objects].entries()) {
+    const label = `Store-${labels[i]}`;
+    const dataDir = path.join(tempRoot, label);
+    seedSeconds[label] = await seedMetadata({ dataDir, bucket: SCALE_BUCKET, count, log: (m) => log(`${label}: ${m}`) });
+    const server = await startServer({ label, cmd: opts.storeCmd, env: await env(dataDir) });
+    stores.push(server);
+    targets.push({ label, baseUrl: server.baseUrl, sign, cpuSeconds: () => cpuSeconds(server.pid),
+      state: { smallKeys: [], largeKeys: [], seq: 0, listSeeded: true, multipartVerified: true, objectCount: count } });
+  }
+  const rows = [];
+  for (const scenario of scenarios) {
+    /** @type {Round[][]} */ const done = [[], []];
+    for (const side of roundOrder(opts.rounds, 2)) {
+      globalThis.gc?.();
+      done[side]?.push(await scenario.run(/** @type {Target} */ (targets[side])));
+    }
+    const [small, large] = done.map((r) => combineRounds(scenario.unit, r));
+    const row = { scenario: scenario.name, unit: scenario.unit, small: /** @type {ScenarioResult} */ (small), large: /** @type {ScenarioResult} */ (large), ratio: NaN };
+    row.ratio = row.large.value / row.small.value;
+    log(`${scenario.name.padEnd(26)} ${labels[0]} ${row.small.value.toFixed(1)}  ${labels[1]} ${row.large.value.toFixed(1)} ${scenario.unit} -> ${row.ratio.toFixed(2)}`);
+    rows.push(row);
+  }
+  const large = /** @type {Server} */ (stores[1]);
+  const peakRss = { smallKiB: peakRssKiB(/** @type {Server} */ (stores[0]).pid), largeKiB: peakRssKiB(large.pid) };
+  await stopServer(large);
+  /** @type {number[]} */ const coldStartMs = [];
+  for (let i = 0; i < COLD_STARTS; i++) {
+    const t0 = performance.now();
+    const s = await startServer({ label: `${large.label} restart ${i + 1}`, cmd: opts.storeCmd, env: await env(path.join(tempRoot, large.label)), readyPath: '/api/admin/ready', pollMs: 10 });
+    coldStartMs.push(performance.now() - t0);
+    await stopServer(s);
+  }
+  console.log(`\n${formatScaleTable(rows, labels[0] ?? '', labels[1] ?? '')}\n`);
+  console.log(`seeding: ${Object.entries(seedSeconds).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join(', ')}`);
+  console.log(`cold start with ${labels[1]} objects (spawn to /api/admin/ready 200): ${coldStartMs.map((v) => `${(v / 1000).toFixed(2)} s`).join(', ')}`);
+  console.log(`peak RSS: Store-${labels[0]} ${(peakRss.smallKiB / 1024).toFixed(0)} MiB, Store-${labels[1]} ${(peakRss.largeKiB / 1024).toFixed(0)} MiB`);
+  const file = await writeResults({ dir: path.join(BENCH_DIR, 'results'), startedAt, record: {
+    kind: 'scale', startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), options: opts,
+    loadAverage: { start: loadAtStart, end: os.loadavg()[0] }, machine: { node: process.version, cpus: os.cpus().length },
+    seedSeconds, coldStartMs, peakRss, rows,
   } });
   console.log(`results: ${path.relative(REPO_DIR, file)} (and bench/results/latest.json)`);
 }

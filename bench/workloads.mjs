@@ -23,7 +23,8 @@ export const LIST_BUCKET = 'bench-list';
 
 /**
  * @typedef {import('./client.mjs').Signer} Signer
- * @typedef {{ smallKeys: number[], largeKeys: number[], seq: number, listSeeded: boolean, multipartVerified: boolean }} TargetState
+ * @typedef {{ smallKeys: number[], largeKeys: number[], seq: number, listSeeded: boolean, multipartVerified: boolean,
+ *   objectCount?: number }} TargetState  objectCount: objects seeded in the scale bucket (scale run only)
  * @typedef {{ label: string, baseUrl: string, sign: Signer, cpuSeconds: () => number, state: TargetState }} Target
  * @typedef {{ ops: number, bytes: number, seconds: number, cpuSeconds: number, latencies: number[] }} Round
  *   one timed run of a scenario on one target; latencies in ms
