@@ -5,7 +5,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, tempDir, type RunningServer } from '../helpers/server.js';
-import { isolatedEnv, runOk } from './support.js';
+import { awsClientEnv, runOk } from './support.js';
 
 const BUCKET = 'boto3-e2e';
 const MiB = 1024 * 1024;
@@ -17,14 +17,7 @@ beforeAll(async () => {
   server = await startServer();
   work = tempDir('store-e2e-boto3-');
   mkdirSync(join(work, 'home'));
-  const env = isolatedEnv(join(work, 'home'), {
-    AWS_ACCESS_KEY_ID: server.credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: server.credentials.secretAccessKey,
-    AWS_DEFAULT_REGION: 'us-east-1',
-    AWS_CONFIG_FILE: join(work, 'home/config'),
-    AWS_SHARED_CREDENTIALS_FILE: join(work, 'home/credentials'),
-    AWS_EC2_METADATA_DISABLED: 'true',
-  });
+  const env = awsClientEnv(join(work, 'home'), server.credentials);
   const res = await runOk('/usr/bin/python3', [join(import.meta.dirname, 'boto3_flow.py'), server.url, BUCKET, work], { env });
   result = JSON.parse(res.stdout) as Record<string, unknown>;
 });

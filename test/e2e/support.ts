@@ -135,3 +135,15 @@ export async function treeDigest(dir: string): Promise<Record<string, string>> {
 export function xmlErrorCode(body: string): string | undefined {
   return /<Code>([^<]+)<\/Code>/.exec(body)?.[1];
 }
+
+/** The isolated environment for an AWS-SDK-based client (boto3, the AWS CLI) with the server's root key. */
+export function awsClientEnv(home: string, credentials: { accessKeyId: string; secretAccessKey: string }): Record<string, string> {
+  return isolatedEnv(home, {
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_CONFIG_FILE: join(home, 'config'),
+    AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
+    AWS_EC2_METADATA_DISABLED: 'true',
+  });
+}
