@@ -81,15 +81,25 @@ export function bodyInput(req: IncomingMessage, auth: VerifiedRequest): BodyInpu
       checksum,
     };
   }
+  const { source, trailers } = payloadOf(req, auth);
+  const checksum = declaredChecksum(req, (name) => trailers.get(name));
+  return { source, size, contentMd5, checksum };
+}
+
+/**
+ * The payload bytes of a request: the request itself, or an aws-chunked decoder over it that verifies chunk
+ * signatures as it is read; its trailers are filled in once the body has ended.
+ */
+function payloadOf(req: IncomingMessage, auth: VerifiedRequest): { source: AsyncIterable<Buffer>; trailers: Map<string, string> } {
+  if (auth.payload.kind !== 'chunked') return { source: req, trailers: new Map() };
   const decoder = createChunkedDecoder({
-    signed: payload.signedChunks,
+    signed: auth.payload.signedChunks,
     context: auth.chunkContext,
-    hasTrailer: payload.hasTrailer,
+    hasTrailer: auth.payload.hasTrailer,
   });
   req.on('error', (err) => decoder.destroy(err));
   req.pipe(decoder);
-  const checksum = declaredChecksum(req, (name) => decoder.trailers.get(name));
-  return { source: decoder, size, contentMd5, checksum };
+  return { source: decoder, trailers: decoder.trailers };
 }
 
 /**
@@ -104,15 +114,7 @@ export async function readSmallPayload(
   limit: number,
   opts: { checksumHeaders?: 'body' | 'object' } = {},
 ): Promise<Buffer> {
-  let source: AsyncIterable<Buffer> = req;
-  let trailers: Map<string, string> | undefined;
-  if (auth.payload.kind === 'chunked') {
-    const decoder = createChunkedDecoder({ signed: auth.payload.signedChunks, context: auth.chunkContext, hasTrailer: auth.payload.hasTrailer });
-    req.on('error', (err) => decoder.destroy(err));
-    req.pipe(decoder);
-    source = decoder;
-    trailers = decoder.trailers;
-  }
+  const { source, trailers } = payloadOf(req, auth);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of source) {
@@ -128,7 +130,7 @@ export async function readSmallPayload(
   if (md5Header !== undefined && !parseContentMd5(md5Header).equals(createHash('md5').update(body).digest())) {
     throw new AppError('BadDigest');
   }
-  const checksum = declaredChecksum(req, (name) => trailers?.get(name), { headers: opts.checksumHeaders !== 'object' });
+  const checksum = declaredChecksum(req, (name) => trailers.get(name), { headers: opts.checksumHeaders !== 'object' });
   const expected = checksum?.expected?.();
   if (checksum && expected !== undefined && computeChecksum(checksum.algorithm, body).toString('base64') !== expected) {
     throw new AppError('BadDigest', { message: `The ${checksum.algorithm} you specified did not match the calculated checksum.` });
