@@ -237,6 +237,25 @@ describe('names and paths', () => {
   });
 });
 
+describe('copy sources', () => {
+  const copy = (source: string, extra: Record<string, string> = {}) =>
+    rawRequest(server, { method: 'PUT', path: `/${bucket}/copy-target`, headers: { 'x-amz-copy-source': source, ...extra }, sign: true });
+
+  it.each(['no-slash-at-all', `${bucket}/`, '/', '%zz/key'])('refuses the malformed x-amz-copy-source %j with InvalidArgument', async (source) => {
+    expectError(await copy(source), 400, 'InvalidArgument');
+  });
+
+  it('answers NoSuchBucket and NoSuchKey for a source that does not exist, and stores nothing', async () => {
+    expectError(await copy('no-such-bucket-for-copy/small.txt'), 404, 'NoSuchBucket');
+    expectError(await copy(`${bucket}/no-such-source-key`), 404, 'NoSuchKey');
+    expect((await rawRequest(server, { method: 'HEAD', path: `/${bucket}/copy-target`, sign: true })).status).toBe(404);
+  });
+
+  it('refuses an unknown metadata directive with InvalidArgument', async () => {
+    expectError(await copy(`${bucket}/small.txt`, { 'x-amz-metadata-directive': 'MERGE' }), 400, 'InvalidArgument');
+  });
+});
+
 describe('malformed XML bodies', () => {
   const BOMB = `<?xml version="1.0"?>
 <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
