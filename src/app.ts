@@ -8,6 +8,8 @@ import { decodeSseKey, type Config } from './config/config.js';
 import { createHttpServer, type HttpServer } from './http/http-server.js';
 import { S3PlaneHandler } from './http/s3/s3-plane.js';
 import type { Logger } from './observability/logger.js';
+import { AdminAuthService } from './services/admin-auth-service.js';
+import type { AuditSink } from './services/audit/audit-events.js';
 import { BlobGcService } from './services/blob-gc-service.js';
 import { BucketService } from './services/bucket-service.js';
 import { LifecycleService } from './services/lifecycle-service.js';
@@ -59,7 +61,13 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
       lookup: (id) => (id === config.ROOT_ACCESS_KEY_ID ? config.ROOT_SECRET_ACCESS_KEY : undefined),
       durable: () => metaStore.durable(),
     });
-    const http = await createHttpServer({ mountPath: config.MOUNT_PATH, logger, s3, admin: { startedAt: bootTime, durable: () => metaStore.durable() } });
+    const auth = new AdminAuthService({ meta, jwtSecret: config.JWT_SECRET });
+    auth.ensureBootstrapAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD_HASH);
+    const audit: AuditSink = { record: (entry) => logger.info({ audit: true, ...entry }, 'audit') };
+    const http = await createHttpServer({
+      mountPath: config.MOUNT_PATH, logger, s3,
+      admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit },
+    });
     return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
   } catch (err) {
     await meta?.close();

@@ -1,17 +1,25 @@
-// The admin API under /api/admin (Fastify plugin): routes, the JSON error envelope, and 404s in the envelope.
+// The admin API under /api/admin (Fastify plugin): the auth gate, the routes, the JSON error envelope, and 404s in
+// the envelope.
 
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
+import type { AdminAuthService } from '../../services/admin-auth-service.js';
+import type { AuditSink } from '../../services/audit/audit-events.js';
+import { installAdminAuth } from './admin-auth-hook.js';
 import { envelope, handleAdminError } from './error-json.js';
+import { authRoutes } from './routes/auth.js';
 import { healthRoutes, type HealthDeps } from './routes/health.js';
 
 export interface AdminDeps extends HealthDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
+  auth: AdminAuthService;
+  audit: AuditSink;
 }
 
 export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
   app.setErrorHandler(handleAdminError);
+  installAdminAuth(app, deps.auth);
   // "A 200 means durable" for the admin API too: any answer to a method that may write waits for the WAL fsync.
   app.addHook('onSend', async (req) => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') await deps.durable();
@@ -20,4 +28,5 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
     void reply.status(404).send(envelope(new AppError('NotFound', { message: `No admin route ${req.method} ${req.url.split('?')[0]}` })));
   });
   healthRoutes(app, deps);
+  authRoutes(app, deps);
 }

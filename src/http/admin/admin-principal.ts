@@ -1,19 +1,12 @@
-// Who is calling the admin API. The authentication hook (admin-auth) sets `req.admin` on every non-public route;
-// route handlers read it with `principalOf` (for audit subjects and self-service rules).
+// Who is calling the admin API. The authentication hook (admin-auth-hook.ts) sets `req.admin` on every
+// non-public route; route handlers read it with `principalOf` (for audit subjects and self-service rules).
 
 import type { FastifyRequest } from 'fastify';
+import type { AdminIdentity } from '../../core/admin-identity.js';
 import { AppError } from '../../core/errors.js';
 
-export type AdminRole = 'full-admin' | 'read-only';
-export const ADMIN_ROLES: readonly AdminRole[] = ['full-admin', 'read-only'];
-
-export interface AdminPrincipal {
-  /** The admin user's id (stable across renames). */
-  id: string;
-  username: string;
-  /** Read from the database on every request, so a demotion applies to the next request. */
-  role: AdminRole;
-}
+export { ADMIN_ROLES, type AdminRole } from '../../core/admin-identity.js';
+export type AdminPrincipal = AdminIdentity;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,6 +15,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A public route (health, ready, login, refresh): no Bearer token is required. */
     public?: boolean;
+    /**
+     * A state-changing route every signed-in admin may call on their own behalf (logout, change-password):
+     * the read-only 403 rule does not apply. Each such route must act only on the caller's own account.
+     */
+    selfService?: boolean;
   }
 }
 

@@ -2,6 +2,7 @@
 
 import { openDatabase, type Db } from './database.js';
 import { WalSync } from './wal-sync.js';
+import { AdminUsersRepo } from './admin-users-repo.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
 import { BucketsRepo } from './buckets-repo.js';
 import { MultipartRepo } from './multipart-repo.js';
@@ -12,6 +13,7 @@ export class MetadataStore {
   readonly objects: ObjectsRepo;
   readonly multipart: MultipartRepo;
   readonly blobGc: BlobGcRepo;
+  readonly adminUsers: AdminUsersRepo;
 
   private readonly walSync: WalSync;
 
@@ -22,6 +24,7 @@ export class MetadataStore {
     this.objects = new ObjectsRepo(db);
     this.multipart = new MultipartRepo(db);
     this.blobGc = new BlobGcRepo(db);
+    this.adminUsers = new AdminUsersRepo(db);
   }
 
   static open(file: string): MetadataStore {

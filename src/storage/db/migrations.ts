@@ -93,4 +93,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE multipart_uploads ADD COLUMN lock TEXT;
   CREATE INDEX objects_versions_newest_first ON objects(bucket, key, id DESC);
   `,
+  // 3: admin users (the bootstrap admin from ADMIN_USERNAME is inserted at boot).
+  `
+  CREATE TABLE admin_users (
+    id                   TEXT PRIMARY KEY,
+    username             TEXT NOT NULL UNIQUE,
+    password_hash        TEXT NOT NULL,
+    role                 TEXT NOT NULL CHECK (role IN ('full-admin', 'read-only')),
+    must_change_password INTEGER NOT NULL DEFAULT 0,
+    created_at           INTEGER NOT NULL,
+    updated_at           INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];

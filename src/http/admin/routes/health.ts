@@ -12,11 +12,11 @@ const Health = Type.Object({ status: Type.Literal('ok'), uptime: Type.Number() }
 const Ready = Type.Object({ status: Type.Union([Type.Literal('ready'), Type.Literal('draining')]) });
 
 export function healthRoutes(app: FastifyInstance, deps: HealthDeps): void {
-  app.get('/health', { schema: { response: { 200: Health } } }, async () => ({
+  app.get('/health', { config: { public: true }, schema: { response: { 200: Health } } }, async () => ({
     status: 'ok' as const,
     uptime: Math.round((Date.now() - deps.startedAt) / 1000),
   }));
-  app.get('/ready', { schema: { response: { 200: Ready, 503: Ready } } }, async (_req, reply) => {
+  app.get('/ready', { config: { public: true }, schema: { response: { 200: Ready, 503: Ready } } }, async (_req, reply) => {
     if (deps.isDraining()) return reply.status(503).send({ status: 'draining' as const });
     return { status: 'ready' as const };
   });
