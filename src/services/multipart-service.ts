@@ -160,7 +160,7 @@ export class MultipartService {
       this.meta.transaction(() => {
         if (!this.meta.multipart.find(uploadId)) throw new AppError('NoSuchUpload', { details: { UploadId: uploadId } });
         const previous = this.meta.multipart.findPart(uploadId, partNumber);
-        if (previous) this.meta.blobGc.enqueue(previous.blobId, this.now());
+        if (previous) this.meta.releaseBlob(previous.blobId, this.now());
         this.meta.multipart.upsertPart(uploadId, part);
       });
     } catch (err) {
@@ -230,7 +230,7 @@ export class MultipartService {
       () => {
         if (!this.meta.multipart.find(input.uploadId)) throw new AppError('NoSuchUpload', { details: { UploadId: input.uploadId } });
         for (const part of stored.values()) {
-          if (!chosenNumbers.has(part.partNumber)) this.meta.blobGc.enqueue(part.blobId, this.now());
+          if (!chosenNumbers.has(part.partNumber)) this.meta.releaseBlob(part.blobId, this.now());
         }
         this.meta.multipart.delete(input.uploadId);
       },
@@ -259,7 +259,7 @@ export class MultipartService {
   abort(bucket: string, key: string, uploadId: string): void {
     this.getUpload(bucket, key, uploadId);
     this.meta.transaction(() => {
-      for (const part of this.meta.multipart.parts(uploadId)) this.meta.blobGc.enqueue(part.blobId, this.now());
+      for (const part of this.meta.multipart.parts(uploadId)) this.meta.releaseBlob(part.blobId, this.now());
       this.meta.multipart.delete(uploadId);
     });
   }

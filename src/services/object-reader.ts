@@ -9,6 +9,8 @@ import type { ObjectPartRow } from '../storage/db/objects-repo.js';
 export interface BlobExtent {
   blobId: string;
   size: number;
+  /** An inline blob's sealed bytes, fetched with the metadata (they need no pin: they are already in memory). */
+  sealed?: Buffer | undefined;
 }
 
 /** Counts readers per blob; the GC skips pinned blobs and retries them later. */
@@ -34,8 +36,13 @@ export class ReadPins {
   }
 }
 
-export function extentsOf(blobId: string | undefined, size: number, parts: readonly ObjectPartRow[]): BlobExtent[] {
-  if (blobId !== undefined) return [{ blobId, size }];
+export function extentsOf(
+  blobId: string | undefined,
+  size: number,
+  parts: readonly ObjectPartRow[],
+  sealed?: Buffer,
+): BlobExtent[] {
+  if (blobId !== undefined) return [{ blobId, size, sealed }];
   return parts.map((p) => ({ blobId: p.blobId, size: p.size }));
 }
 
@@ -55,7 +62,7 @@ export function readExtents(
   if (extents.length === 1 && total > 0) {
     const only = extents[0] as BlobExtent;
     const release = pins.pin([only.blobId]);
-    const stream = blobs.createReadStream(only.blobId, { size: only.size, start, end });
+    const stream = blobs.createReadStream(only.blobId, { size: only.size, start, end, sealed: only.sealed });
     stream.once('close', release);
     return stream;
   }
@@ -74,6 +81,7 @@ export function readExtents(
           size: extent.size,
           start: Math.max(start, extentStart) - extentStart,
           end: Math.min(end, extentEnd) - extentStart,
+          sealed: extent.sealed,
         });
         for await (const chunk of piece) {
           if (out.destroyed) {

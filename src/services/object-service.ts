@@ -12,7 +12,7 @@ import { checkObjectLockEnabled, defaultRetentionFor, type RequestedObjectLock }
 import type { TagSet } from '../core/tagging.js';
 import { NULL_VERSION_ID, simpleDeletePlan, versionIdForWrite, writeReplacesNullVersion } from '../core/versioning.js';
 import { uuidv7 } from '../lib/ids.js';
-import type { BlobStore, StagedBlob } from '../storage/blobs/blob-store.js';
+import { BlobCorruptError, isInlineBlobId, type BlobStore, type StagedBlob } from '../storage/blobs/blob-store.js';
 import type { BucketRow } from '../storage/db/buckets-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
 import type { NewObjectRow, ObjectHeaders, ObjectPartRow, ObjectRow } from '../storage/db/objects-repo.js';
@@ -118,7 +118,7 @@ export class ObjectService {
     validateObjectKey(input.key);
     this.checkLockRequest(this.bucket(input.bucket), input.lock);
     if (input.conditions) this.checkWriteConditions(input.bucket, input.key, input.conditions);
-    const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES);
+    const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES, { allowInline: true });
     return this.commitVersion(body.staged, {
       bucket: input.bucket,
       key: input.key,
@@ -169,6 +169,7 @@ export class ObjectService {
           lastModified: now,
         };
         this.replaceCurrent(bucket, fields.key, now);
+        if (staged?.sealed) this.meta.inlineBlobs.insert(staged.id, staged.sealed);
         const id = this.meta.objects.insert(row);
         if (parts.length > 0) this.meta.objects.insertParts(id, parts);
         inTransaction?.();
@@ -176,8 +177,8 @@ export class ObjectService {
       });
     } catch (err) {
       // A blob already in place but refused by the transaction (a lost conditional-write race) is unreferenced:
-      // remove it now rather than leave it to the next boot's orphan sweep.
-      if (staged) await (blobCommitted ? this.blobs.remove(staged.id) : staged.discard());
+      // remove it now rather than leave it to the next boot's orphan sweep. An inline blob's row rolled back with it.
+      if (staged && !staged.sealed) await (blobCommitted ? this.blobs.remove(staged.id) : staged.discard());
       throw err;
     }
   }
@@ -198,11 +199,11 @@ export class ObjectService {
     this.meta.objects.clearLatest(bucket.name, key);
   }
 
-  /** Deletes a version row and queues its blobs for GC. Call inside a transaction. */
+  /** Deletes a version row and releases its blobs (inline: deleted; files: queued for GC). Call inside a transaction. */
   private dropVersion(row: ObjectRow): void {
     const now = this.now();
     for (const extent of extentsOf(row.blobId, row.size, row.blobId ? [] : this.meta.objects.parts(row.id))) {
-      this.meta.blobGc.enqueue(extent.blobId, now);
+      this.meta.releaseBlob(extent.blobId, now);
     }
     this.meta.objects.delete(row.id);
   }
@@ -232,12 +233,20 @@ export class ObjectService {
     const row = findObjectVersion(this.meta, { bucket, key, versionId: opts.versionId });
     if (opts.conditions) checkReadConditions(opts.conditions, row.etag, row.lastModified);
     const parts = row.blobId === undefined && row.partCount ? this.meta.objects.parts(row.id) : [];
-    const extents: BlobExtent[] = extentsOf(row.blobId, row.size, parts);
+    const extents: BlobExtent[] = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
     return {
       row,
       parts,
       stream: (range) => readExtents(this.blobs, this.pins, extents, range),
     };
+  }
+
+  /** An inline blob's sealed bytes (read with the row, in the same tick); undefined for a file blob or none. */
+  private inlineBytes(blobId: string | undefined): Buffer | undefined {
+    if (blobId === undefined || !isInlineBlobId(blobId)) return undefined;
+    const sealed = this.meta.inlineBlobs.get(blobId);
+    if (sealed === undefined) throw new BlobCorruptError('missing', blobId);
+    return sealed;
   }
 
   /**
@@ -328,6 +337,7 @@ export class ObjectService {
         checksum: algorithm ? { algorithm, expected: undefined } : undefined,
       },
       MAX_PUT_BYTES,
+      { allowInline: true },
     );
     const row = await this.commitVersion(body.staged, {
       bucket: input.bucket,

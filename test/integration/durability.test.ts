@@ -4,11 +4,13 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import {
   CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand, GetObjectCommand,
   ListObjectsV2Command, PutObjectCommand, UploadPartCommand, type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { INLINE_MAX_BYTES } from '../../src/services/body-ingest.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
 import { restartServer, startServer, tempDir, type RunningServer } from '../helpers/server.js';
 
@@ -92,6 +94,16 @@ describe('encryption at rest', () => {
   });
 });
 
+/** Inline blob rows in a running server's database, read through a separate read-only connection. */
+function inlineBlobRows(dataDir: string): number {
+  const db = new Database(join(dataDir, 'meta.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT COUNT(*) FROM inline_blobs').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
 interface Attempt {
   hash: string;
   acked: boolean;
@@ -154,7 +166,12 @@ describe('crash safety', () => {
       const s3 = sdkClient(server);
       const listed = await listKeys(s3, bucket);
       const observed = new Map<string, string>();
-      for (const key of listed) observed.set(key, hashOf(await getBytes(s3, bucket, key)));
+      let fileBacked = 0; // larger objects are blob files; small ones are inline blobs in the database
+      for (const key of listed) {
+        const bytes = await getBytes(s3, bucket, key);
+        observed.set(key, hashOf(bytes));
+        if (bytes.length > INLINE_MAX_BYTES) fileBacked++;
+      }
 
       for (const key of new Set([...listed, ...attempts.keys(), ...state.keys()])) {
         const attempt = attempts.get(key);
@@ -170,11 +187,13 @@ describe('crash safety', () => {
         }
       }
 
-      // blobs of replaced objects and of uploads the crash cut off are collected: one blob file per object
+      // blobs of replaced objects and of uploads the crash cut off are collected: one blob per object, a file for
+      // each larger object and an inline row for each small one
       const blobs = (): number => allFiles(join(server.dataDir, 'blobs')).length;
       const deadline = Date.now() + 8000;
-      while (blobs() !== listed.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(blobs()).toBe(listed.length);
+      while (blobs() !== fileBacked && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(blobs()).toBe(fileBacked);
+      expect(inlineBlobRows(server.dataDir)).toBe(listed.length - fileBacked);
       s3.destroy();
       state = observed;
     }

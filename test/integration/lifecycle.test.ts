@@ -9,6 +9,7 @@ import { startServer } from '../helpers/server.js';
 import { body } from '../helpers/services.js';
 import { DAY, openHarness, rule, type LifecycleHarness } from './lifecycle-fixture.js';
 import { failure } from './s3-assert.js';
+import { INLINE_MAX_BYTES } from '../../src/services/body-ingest.js';
 
 let h: LifecycleHarness;
 
@@ -28,12 +29,14 @@ describe('Expiration', () => {
     expect(h.versions(b, 'k')).toEqual([]);
   });
 
-  it('queues the expired object\'s bytes for garbage collection', async () => {
+  it('queues the expired object\'s blob file for garbage collection and drops inline bytes at once', async () => {
     const b = h.bucketWith('exp-gc', [rule({ expiration: { days: 1 } })]);
-    const row = await h.put(b, 'k');
+    const file = await h.put(b, 'large', 'x'.repeat(INLINE_MAX_BYTES + 1));
+    const inline = await h.put(b, 'small');
     await h.run('2025-01-20T00:00:00Z');
-    const queued = h.fx.meta.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM blob_gc WHERE blob_id = ?').get(row.blobId as string);
-    expect(queued?.n).toBe(1);
+    const count = (sql: string, id: string): number => h.fx.meta.db.prepare<[string], number>(sql).pluck().get(id) as number;
+    expect(count('SELECT count(*) FROM blob_gc WHERE blob_id = ?', file.blobId as string)).toBe(1);
+    expect(count('SELECT count(*) FROM inline_blobs WHERE blob_id = ?', inline.blobId as string)).toBe(0);
   });
 
   it('expires by Date: nothing before it, then every matching object, including ones written after the date', async () => {

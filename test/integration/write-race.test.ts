@@ -4,6 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { INLINE_MAX_BYTES } from '../../src/services/body-ingest.js';
 import { openServices, type ServiceFixture } from '../helpers/services.js';
 
 let fx: ServiceFixture;
@@ -22,16 +23,21 @@ function blobFiles(): string[] {
     .map((e) => e.name);
 }
 
-function body(text: string) {
-  const bytes = Buffer.from(text);
+function body(bytes: Buffer) {
   return { source: Readable.from([bytes]), size: bytes.length };
 }
 
+const inlineRows = (): number => fx.meta.db.prepare('SELECT COUNT(*) FROM inline_blobs').pluck().get() as number;
+
 describe('conditional writes racing for one key', () => {
-  it('keeps exactly one object and one blob when two If-None-Match: * PUTs race', async () => {
+  // Small bodies are inline blobs (sealed in the database), larger ones are files: the loser leaves neither behind.
+  it.each([
+    { kind: 'inline', size: 5, files: 0, inline: 1 },
+    { kind: 'file', size: INLINE_MAX_BYTES + 1, files: 1, inline: 0 },
+  ])('keeps exactly one object and one $kind blob when two If-None-Match: * PUTs race', async ({ size, files, inline }) => {
     const results = await Promise.allSettled(
-      ['first', 'second'].map((text) =>
-        fx.objects.put({ bucket: 'race', key: 'k', body: body(text), headers: {}, userMeta: {}, conditions: { ifNoneMatch: '*' } }),
+      [1, 2].map((fill) =>
+        fx.objects.put({ bucket: 'race', key: 'k', body: body(Buffer.alloc(size, fill)), headers: {}, userMeta: {}, conditions: { ifNoneMatch: '*' } }),
       ),
     );
     const won = results.filter((r) => r.status === 'fulfilled');
@@ -39,7 +45,8 @@ describe('conditional writes racing for one key', () => {
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
     expect(lost[0]?.reason).toMatchObject({ code: 'PreconditionFailed' });
-    // The loser's blob was committed to disk before its transaction saw the winner: it must be gone, not orphaned.
-    expect(blobFiles()).toHaveLength(1);
+    // The loser's blob was committed to disk (or sealed) before its transaction saw the winner: it must be gone.
+    expect(blobFiles()).toHaveLength(files);
+    expect(inlineRows()).toBe(inline);
   });
 });

@@ -134,6 +134,23 @@ export function openSegment(
   return plaintext;
 }
 
+/** The whole sealed form (header and segments, exactly the file format) of a plaintext held in memory. */
+export function sealBuffer(masterKey: Buffer, segmentSize: number, plaintext: Buffer): Buffer {
+  const { header, dataKey } = createHeader(masterKey, segmentSize);
+  const layout = new SegmentLayout(plaintext.length, segmentSize);
+  const out = Buffer.allocUnsafe(layout.fileSize());
+  header.copy(out, 0);
+  for (let index = 0; index < layout.count; index += 1) {
+    const from = index * segmentSize;
+    const seg = plaintext.subarray(from, from + layout.plainLength(index));
+    const { ciphertext, tag } = sealSegment(dataKey, { index, isFinal: index === layout.count - 1, plaintext: seg });
+    const at = layout.offsetOf(index);
+    ciphertext.copy(out, at);
+    tag.copy(out, at + seg.length);
+  }
+  return out;
+}
+
 /** Offset arithmetic for a blob of `size` plaintext bytes in segments of `segmentSize`. */
 export class SegmentLayout {
   readonly count: number;

@@ -1,5 +1,6 @@
 // Reads a plaintext byte range of an encrypted blob: opens and checks the header and file size, then reads
 // the needed segments in large reads, authenticating each segment before any of its bytes is emitted.
+// An inline blob (sealed bytes from the metadata database) is checked and decrypted the same way, without a file.
 
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -19,6 +20,8 @@ export interface BlobReadStreamOptions {
   readBytes: number;
   /** The segment size new blobs are written with: a blob that has it and fits in one read is read in one read. */
   expectedSegmentSize: number;
+  /** An inline blob's sealed bytes (the same format as a file): read from here, `path` is not opened. */
+  sealed?: Buffer | undefined;
 }
 
 export class BlobReadStream extends Readable {
@@ -49,7 +52,8 @@ export class BlobReadStream extends Readable {
   }
 
   private async openBlob(): Promise<void> {
-    const { id, path } = this.opts;
+    const { id, path, sealed } = this.opts;
+    if (sealed) return this.useSealed(sealed);
     try {
       this.fh = await open(path, 'r');
     } catch (err) {
@@ -78,6 +82,17 @@ export class BlobReadStream extends Readable {
     this.whole = buffer.subarray(0, bytes);
     this.setLayout(expected);
     return true;
+  }
+
+  /** An inline blob: the whole sealed form is in memory; its length must be exactly what the size implies. */
+  private useSealed(sealed: Buffer): void {
+    const { id, size } = this.opts;
+    if (sealed.length < HEADER_SIZE) throw new BlobCorruptError('truncated', id, 'shorter than its header');
+    const layout = new SegmentLayout(size, this.openHeaderBytes(sealed.subarray(0, HEADER_SIZE)));
+    if (sealed.length < layout.fileSize()) throw new BlobCorruptError('truncated', id, `${sealed.length} bytes stored`);
+    if (sealed.length > layout.fileSize()) throw new BlobCorruptError('tampered', id, 'longer than its recorded size');
+    this.whole = sealed;
+    this.setLayout(layout);
   }
 
   private async readHeaderAndSize(): Promise<void> {

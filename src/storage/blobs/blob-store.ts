@@ -1,17 +1,19 @@
 // The blob store: encrypted object bytes under DATA_DIR/blobs/ab/cd/ID, written by a two-phase writer
 // (stage = write into tmp/; commit = rename into place, then fdatasync the file and fsync the directory together).
-// The on-disk format is described in blob-format.ts.
+// The on-disk format is described in blob-format.ts. Small objects may instead be sealed in memory as inline
+// blobs (the same format), which the caller stores in the metadata transaction (docs/decisions.md: "Inline small
+// objects").
 
 import { open, rm, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { BlobReadStream } from './blob-reader.js';
-import { createHeader, DEFAULT_SEGMENT_SIZE, KEY_SIZE, MAX_SEGMENT_SIZE, MIN_SEGMENT_SIZE } from './blob-format.js';
-import { assertBlobId, BlobTree, fsyncDir, newBlobId } from './blob-tree.js';
+import { createHeader, DEFAULT_SEGMENT_SIZE, KEY_SIZE, MAX_SEGMENT_SIZE, MIN_SEGMENT_SIZE, sealBuffer } from './blob-format.js';
+import { assertBlobId, BlobTree, fsyncDir, isInlineBlobId, newBlobId, newInlineBlobId } from './blob-tree.js';
 import { SegmentWriter } from './blob-writer.js';
 import { sweepOrphans } from './blob-sweeper.js';
 
 export { BlobCorruptError, type BlobCorruptReason } from './blob-corrupt-error.js';
-export { newBlobId, isBlobId } from './blob-tree.js';
+export { newBlobId, isBlobId, isInlineBlobId } from './blob-tree.js';
 
 /** Ciphertext per write and per read: large enough to amortise syscalls, small enough to bound memory. */
 const IO_BATCH_BYTES = 1024 * 1024;
@@ -36,6 +38,11 @@ export interface StagedBlob {
   commit(): Promise<void>;
   /** Removes the tmp file; idempotent; safe after a failed commit; a no-op after a successful one. */
   discard(): Promise<void>;
+  /**
+   * Set for an inline blob: its sealed bytes, which the metadata transaction that references the blob must store
+   * (commit() and discard() have nothing to do for it). Undefined for a file blob.
+   */
+  readonly sealed?: Buffer | undefined;
 }
 
 export class BlobStore {
@@ -85,6 +92,20 @@ export class BlobStore {
   /** stage() for a body already in memory: for a small body, one write. */
   stageBuffer(data: Buffer): Promise<StagedBlob> {
     return this.write((writer) => writer.push(data));
+  }
+
+  /**
+   * Seals a small body in memory as an inline blob: no file, no fsync. Its bytes become durable with the metadata
+   * transaction that stores `sealed`, in the same WAL fsync as the row that points at them.
+   */
+  sealInline(data: Buffer): StagedBlob {
+    return {
+      id: newInlineBlobId(),
+      size: data.length,
+      sealed: sealBuffer(this.#masterKey, this.segmentSize, data),
+      commit: () => Promise.resolve(),
+      discard: () => Promise.resolve(),
+    };
   }
 
   private async write(fill: (writer: SegmentWriter) => Promise<void>): Promise<StagedBlob> {
@@ -155,8 +176,9 @@ export class BlobStore {
    * errors with BlobCorruptError ('missing' | 'tampered' | 'truncated' | 'header'); throws RangeError
    * synchronously for a range outside [0, size - 1] and TypeError for a malformed id.
    */
-  createReadStream(id: string, opts: { size: number; start?: number; end?: number }): Readable {
-    assertBlobId(id);
+  createReadStream(id: string, opts: { size: number; start?: number; end?: number; sealed?: Buffer | undefined }): Readable {
+    if (opts.sealed === undefined) assertBlobId(id);
+    else if (!isInlineBlobId(id)) throw new TypeError('sealed bytes belong to an inline blob id');
     const { size } = opts;
     const start = opts.start ?? 0;
     const end = opts.end ?? size - 1;
@@ -174,12 +196,13 @@ export class BlobStore {
       end,
       readBytes: IO_BATCH_BYTES,
       expectedSegmentSize: this.segmentSize,
+      sealed: opts.sealed,
     });
   }
 
-  /** Reads and authenticates the whole blob. Throws BlobCorruptError; resolves when every segment verifies. */
-  async verify(id: string, size: number): Promise<void> {
-    for await (const chunk of this.createReadStream(id, { size })) void chunk;
+  /** Reads and authenticates the whole blob (inline: from its sealed bytes). Throws BlobCorruptError. */
+  async verify(id: string, size: number, sealed?: Buffer): Promise<void> {
+    for await (const chunk of this.createReadStream(id, { size, sealed })) void chunk;
   }
 
   /** Deletes a committed blob; a missing one is not an error. */

@@ -17,6 +17,20 @@ export function isBlobId(value: string): boolean {
   return ID_SHAPE.test(value);
 }
 
+const INLINE_ID_SHAPE = /^i[0-9a-f]{32}$/;
+
+/**
+ * A new id for an inline blob (sealed bytes kept in the metadata database, not in a file): 'i' + 32 hex. The shape
+ * differs from a file blob id, so no code path can turn one into a path or the other into a row lookup.
+ */
+export function newInlineBlobId(): string {
+  return `i${randomBytes(16).toString('hex')}`;
+}
+
+export function isInlineBlobId(value: string): boolean {
+  return INLINE_ID_SHAPE.test(value);
+}
+
 export function assertBlobId(id: string): void {
   if (!isBlobId(id)) throw new TypeError('not a blob id (expected 32 lowercase hex characters)');
 }

@@ -5,6 +5,8 @@ import { WalSync } from './wal-sync.js';
 import { AdminUsersRepo } from './admin-users-repo.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
 import { BucketsRepo } from './buckets-repo.js';
+import { InlineBlobsRepo } from './inline-blobs-repo.js';
+import { isInlineBlobId } from '../blobs/blob-tree.js';
 import { MultipartRepo } from './multipart-repo.js';
 import { ObjectsRepo } from './objects-repo.js';
 
@@ -14,6 +16,7 @@ export class MetadataStore {
   readonly multipart: MultipartRepo;
   readonly blobGc: BlobGcRepo;
   readonly adminUsers: AdminUsersRepo;
+  readonly inlineBlobs: InlineBlobsRepo;
 
   private readonly walSync: WalSync;
 
@@ -25,6 +28,7 @@ export class MetadataStore {
     this.multipart = new MultipartRepo(db);
     this.blobGc = new BlobGcRepo(db);
     this.adminUsers = new AdminUsersRepo(db);
+    this.inlineBlobs = new InlineBlobsRepo(db);
   }
 
   static open(file: string): MetadataStore {
@@ -52,6 +56,16 @@ export class MetadataStore {
   /** Resolves when every transaction committed so far is on disk (one shared WAL fsync for concurrent callers). */
   durable(): Promise<void> {
     return this.walSync.barrier();
+  }
+
+  /**
+   * Drops the last reference's claim on a blob. Call inside the transaction that removes the reference. An inline
+   * blob's bytes go with it (nothing else can reference them); a file blob is queued for the blob GC, which unlinks
+   * it once the commit is durable and no reader holds it.
+   */
+  releaseBlob(blobId: string, now: number): void {
+    if (isInlineBlobId(blobId)) this.inlineBlobs.delete(blobId);
+    else this.blobGc.enqueue(blobId, now);
   }
 
   /** True when any committed row (object, object part or upload part) references the blob. */

@@ -105,4 +105,11 @@ export const MIGRATIONS: readonly string[] = [
     updated_at           INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 4: inline blobs: the sealed bytes of small objects, committed with the row that references them.
+  `
+  CREATE TABLE inline_blobs (
+    blob_id TEXT PRIMARY KEY,
+    sealed  BLOB NOT NULL
+  );
+  `,
 ];

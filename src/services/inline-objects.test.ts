@@ -1,0 +1,111 @@
+// Small objects are inline blobs (sealed in the metadata database): the size boundary, reads and ranges, copies,
+// overwrite and delete releasing the bytes, multipart parts staying files, and no plaintext in the database files.
+
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { body, openServices, type ServiceFixture } from '../../test/helpers/services.js';
+import { isInlineBlobId } from '../storage/blobs/blob-store.js';
+import { INLINE_MAX_BYTES } from './body-ingest.js';
+
+let fx: ServiceFixture;
+
+beforeEach(async () => {
+  fx = await openServices('2026-01-01T00:00:00Z');
+  fx.buckets.create('bkt');
+});
+
+afterEach(() => fx.close());
+
+const inlineRows = (): number => fx.meta.db.prepare('SELECT COUNT(*) FROM inline_blobs').pluck().get() as number;
+const blobFiles = (): string[] =>
+  readdirSync(join(fx.dir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+
+async function read(key: string, range?: { start: number; end: number }): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of fx.objects.open('bkt', key).stream(range)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const put = (key: string, data: Buffer) => fx.objects.put({ bucket: 'bkt', key, body: body(data), headers: {}, userMeta: {} });
+
+describe('inline small objects', () => {
+  it('stores bodies up to INLINE_MAX_BYTES inline and larger ones as files', async () => {
+    const atLimit = Buffer.alloc(INLINE_MAX_BYTES, 7);
+    const over = Buffer.alloc(INLINE_MAX_BYTES + 1, 8);
+    const small = await put('small', atLimit);
+    const large = await put('large', over);
+    expect(isInlineBlobId(small.blobId as string)).toBe(true);
+    expect(isInlineBlobId(large.blobId as string)).toBe(false);
+    expect(inlineRows()).toBe(1);
+    expect(blobFiles()).toEqual([large.blobId]);
+    expect((await read('small')).equals(atLimit)).toBe(true);
+    expect((await read('large')).equals(over)).toBe(true);
+    expect((await read('small', { start: 100, end: 199 })).equals(atLimit.subarray(100, 200))).toBe(true);
+  });
+
+  it('stores an empty object inline and reads it back empty', async () => {
+    const row = await put('empty', Buffer.alloc(0));
+    expect(isInlineBlobId(row.blobId as string)).toBe(true);
+    expect(fx.objects.open('bkt', 'empty').row.size).toBe(0);
+  });
+
+  it('releases the bytes on overwrite and delete, in the same transaction', async () => {
+    await put('k', Buffer.from('one'));
+    await put('k', Buffer.from('two'));
+    expect(inlineRows()).toBe(1);
+    expect((await read('k')).toString()).toBe('two');
+    fx.objects.delete('bkt', 'k');
+    expect(inlineRows()).toBe(0);
+    expect(fx.meta.blobGc.due(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+  });
+
+  it('keeps each version of a versioned key inline until that version is deleted', async () => {
+    fx.buckets.setVersioning('bkt', 'Enabled');
+    const v1 = await put('v', Buffer.from('first'));
+    await put('v', Buffer.from('second'));
+    expect(inlineRows()).toBe(2);
+    fx.objects.delete('bkt', 'v'); // a delete marker: both versions keep their bytes
+    expect(inlineRows()).toBe(2);
+    fx.objects.delete('bkt', 'v', v1.versionId);
+    expect(inlineRows()).toBe(1);
+  });
+
+  it('copies an inline object into a new inline blob', async () => {
+    const source = await put('src', Buffer.from('copy me'));
+    const { row } = await fx.objects.copy({
+      bucket: 'bkt', key: 'dst', source: { bucket: 'bkt', key: 'src' }, metadataDirective: 'COPY', headers: {}, userMeta: {},
+    });
+    expect(isInlineBlobId(row.blobId as string)).toBe(true);
+    expect(row.blobId).not.toBe(source.blobId);
+    fx.objects.delete('bkt', 'src');
+    expect((await read('dst')).toString()).toBe('copy me');
+  });
+
+  it('never makes a multipart part inline, and copies an inline source into a part', async () => {
+    await put('src', Buffer.from('part source bytes'));
+    const upload = fx.multipart.create({ bucket: 'bkt', key: 'mp', headers: {}, userMeta: {} });
+    const part = await fx.multipart.uploadPart({ bucket: 'bkt', key: 'mp', uploadId: upload.uploadId, partNumber: 1, body: body('tiny part') });
+    expect(isInlineBlobId(part.blobId)).toBe(false);
+    const opened = fx.objects.open('bkt', 'src');
+    const copied = await fx.multipart.uploadPartCopy({
+      bucket: 'bkt', key: 'mp', uploadId: upload.uploadId, partNumber: 2, source: { stream: () => opened.stream(), size: opened.row.size },
+    });
+    expect(isInlineBlobId(copied.blobId)).toBe(false);
+  });
+
+  it('keeps the plaintext out of the database and its WAL', async () => {
+    const marker = 'plaintext-marker-that-must-be-encrypted';
+    await put('secret', Buffer.from(marker.repeat(20)));
+    for (const file of readdirSync(fx.dir).filter((f) => f.startsWith('meta.db'))) {
+      expect(readFileSync(join(fx.dir, file)).includes(Buffer.from(marker)), file).toBe(false);
+    }
+    expect((await read('secret')).toString()).toBe(marker.repeat(20));
+  });
+
+  it('reports a missing inline row as corruption, not as a missing key', async () => {
+    const row = await put('gone', Buffer.from('x'));
+    fx.meta.db.prepare('DELETE FROM inline_blobs WHERE blob_id = ?').run(row.blobId);
+    expect(() => fx.objects.open('bkt', 'gone')).toThrow(expect.objectContaining({ reason: 'missing' }));
+  });
+});
