@@ -1,7 +1,7 @@
 // @ts-check
 // `npm run bench`: starts Store, the floor server and (full runs) s3rver on free loopback ports with temp data dirs, runs
 // every scenario on each, prints the Store/floor and Store/s3rver table and writes bench/results/<timestamp>.json and latest.json.
-// Flags: --quick, --only=<substr>[,<substr>...], --store-cmd="<cmd args>" (default `node bin/store.js serve`),
+// Flags: --soak=SECONDS, --quick, --only=<substr>[,<substr>...], --store-cmd="<cmd args>" (default `node bin/store.js serve`),
 // --signer=auto|real|stub, --rounds=<n>, --tmp-dir=<dir>, --with-s3rver / --without-s3rver, --objects=<n>
 // (the scale run of bench/scale.mjs instead). See bench/README.md.
 import argon2 from 'argon2';
@@ -19,6 +19,7 @@ import { formatTable, ratioOf, writeResults } from './report.mjs';
 import { BUCKET, LIST_BUCKET, buildScenarios, combineRounds } from './workloads.mjs';
 import { SCALE_BUCKET, buildScaleScenarios, formatScaleTable } from './scale.mjs';
 import { seedMetadata } from './seed-metadata.mjs';
+import { runSoak } from './soak.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_DIR = path.dirname(BENCH_DIR);
@@ -174,7 +175,10 @@ function parseOptions() {
     'with-s3rver': { type: 'boolean' },
     'without-s3rver': { type: 'boolean', default: false },
     objects: { type: 'string', default: '' },
+    soak: { type: 'string', default: '' },
   } });
+  const soak = values.soak ? Number(values.soak) : 0;
+  if (!Number.isInteger(soak) || soak < 0) throw new Error(`--soak must be a whole number of seconds, got ${values.soak}`);
   const objects = values.objects ? Number(values.objects) : 0;
   if (!Number.isInteger(objects) || objects < 0) throw new Error(`--objects must be a positive integer, got ${values.objects}`);
   const rounds = Number(values.rounds);
@@ -185,6 +189,7 @@ function parseOptions() {
     // s3rver takes part in a full run, not in a --quick one, unless a flag says otherwise.
     withS3rver: values['without-s3rver'] ? false : values['with-s3rver'] ?? !values.quick,
     objects,
+    soak,
     only: String(values.only).split(',').filter(Boolean),
     storeCmd: String(values['store-cmd']),
     signer: String(values.signer),
@@ -287,6 +292,7 @@ async function runScenario(scenario, targets, rounds) {
 async function main() {
   const opts = parseOptions();
   if (opts.objects > 0) return mainScale(opts);
+  if (opts.soak > 0) return mainSoak(opts);
   const perSideMs = 1000 * (opts.quick ? SECONDS_PER_SIDE.quick : SECONDS_PER_SIDE.full);
   const all = buildScenarios({ durationMs: perSideMs / opts.rounds, warmupMs: opts.quick ? 100 : 300 });
   const scenarios = opts.only.length ? all.filter((s) => opts.only.some((f) => s.name.includes(f))) : all;
@@ -397,6 +403,32 @@ async function mainScale(opts) {
     kind: 'scale', startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), options: opts,
     loadAverage: { start: loadAtStart, end: os.loadavg()[0] }, machine: { node: process.version, cpus: os.cpus().length },
     seedSeconds, coldStartMs, peakRss, rows,
+  } });
+  console.log(`results: ${path.relative(REPO_DIR, file)} (and bench/results/latest.json)`);
+}
+
+/**
+ * The soak run (`--soak=SECONDS`): Store alone under bench/soak.mjs's mixed workload, RSS sampled throughout.
+ * @param {ReturnType<typeof parseOptions>} opts
+ */
+async function mainSoak(opts) {
+  const signRequest = await chooseSignRequest({ ...opts, signer: opts.signer === 'auto' ? 'real' : opts.signer });
+  const startedAt = new Date();
+  const accessKeyId = accessKeyId20();
+  const secretAccessKey = base64url40();
+  const sign = createSigner({ signRequest, accessKeyId, secretAccessKey });
+  tempRoot = await mkdtemp(path.join(opts.tmpDir, 'store-bench-'));
+  const dataDir = path.join(tempRoot, 'store');
+  await mkdir(dataDir);
+  const store = await startServer({ label: 'Store', cmd: opts.storeCmd, env: { DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(await storeSecrets(accessKeyId, secretAccessKey)) } });
+  await prepareTarget(store, sign);
+  log(`soak: ${opts.soak} s of mixed operations at concurrency 16 against Store pid ${store.pid}`);
+  const result = await runSoak({ baseUrl: store.baseUrl, sign, pid: store.pid, bucket: BUCKET, seconds: opts.soak, log });
+  console.log(`\nsoak ${opts.soak} s: ${result.ops} ops (${result.opsPerSecond.toFixed(0)}/s); RSS second fifth ${result.earlyMiB.toFixed(0)} MiB, ` +
+    `last fifth ${result.lateMiB.toFixed(0)} MiB (growth ${result.growthMiB.toFixed(1)} MiB), peak ${result.peakMiB.toFixed(0)} MiB`);
+  const file = await writeResults({ dir: path.join(BENCH_DIR, 'results'), startedAt, record: {
+    kind: 'soak', startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), options: opts,
+    machine: { node: process.version, cpus: os.cpus().length }, ...result,
   } });
   console.log(`results: ${path.relative(REPO_DIR, file)} (and bench/results/latest.json)`);
 }
