@@ -2,6 +2,7 @@
 
 import { openDatabase, type Db } from './database.js';
 import { WalSync } from './wal-sync.js';
+import { AccessKeysRepo } from './access-keys-repo.js';
 import { AdminUsersRepo } from './admin-users-repo.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
 import { BucketsRepo } from './buckets-repo.js';
@@ -14,6 +15,7 @@ export class MetadataStore {
   readonly multipart: MultipartRepo;
   readonly blobGc: BlobGcRepo;
   readonly adminUsers: AdminUsersRepo;
+  readonly accessKeys: AccessKeysRepo;
 
   private readonly walSync: WalSync;
 
@@ -25,6 +27,7 @@ export class MetadataStore {
     this.multipart = new MultipartRepo(db);
     this.blobGc = new BlobGcRepo(db);
     this.adminUsers = new AdminUsersRepo(db);
+    this.accessKeys = new AccessKeysRepo(db);
   }
 
   static open(file: string): MetadataStore {
