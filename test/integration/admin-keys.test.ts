@@ -153,6 +153,8 @@ describe('effective permissions and simulation', () => {
       ],
     };
     const key = await createKey({ name: 'inline', permissions: { policy } });
+    expect(key.permissions).toEqual({ policy });
+    expect((await call('GET', `/keys/${key.accessKeyId}/permissions`)).body).toEqual({ accessKeyId: key.accessKeyId, form: 'policy', policy });
     const sim = (body: unknown) => call('POST', `/keys/${key.accessKeyId}/simulate`, body);
     expect(await sim({ action: 's3:GetObject', bucket: 'media', key: 'a.txt' }))
       .toMatchObject({ status: 200, body: { decision: 'allow', reason: 'allowed', statement: { source: 'key', sid: 'ReadAll', index: 0 } } });
