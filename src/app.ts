@@ -8,6 +8,7 @@ import { decodeSseKey, type Config } from './config/config.js';
 import { createHttpServer, type HttpServer } from './http/http-server.js';
 import { S3PlaneHandler } from './http/s3/s3-plane.js';
 import type { Logger } from './observability/logger.js';
+import { AccessKeyService } from './services/access-key-service.js';
 import { AdminAuthService } from './services/admin-auth-service.js';
 import type { AuditSink } from './services/audit/audit-events.js';
 import { BlobGcService } from './services/blob-gc-service.js';
@@ -53,12 +54,25 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const blobGc = new BlobGcService({ meta, blobs, pins });
     const lifecycle = new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, logger });
 
+    // Scoped access keys: secrets sealed under KEY_ENCRYPTION_SECRET (default: the root secret); boot refuses a
+    // secret that cannot open the stored keys.
+    const keys = new AccessKeyService({
+      meta, buckets, logger, rootAccessKeyId: config.ROOT_ACCESS_KEY_ID,
+      encryptionSecret: config.KEY_ENCRYPTION_SECRET ?? config.ROOT_SECRET_ACCESS_KEY,
+    });
+    keys.verifyEncryptionSecret();
+    const isRoot = (id: string): boolean => id === config.ROOT_ACCESS_KEY_ID;
+
     const s3 = new S3PlaneHandler({
       services: { buckets, objects, listing, multipart },
       logger,
       region: config.STORE_REGION,
       owner: { id: createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex'), displayName: 'store' },
-      lookup: (id) => (id === config.ROOT_ACCESS_KEY_ID ? config.ROOT_SECRET_ACCESS_KEY : undefined),
+      lookup: (id) => (isRoot(id) ? config.ROOT_SECRET_ACCESS_KEY : keys.secretFor(id)),
+      // A key revoked between its lookup and this call has no identity: no permissions, so it is denied everything.
+      keyPrincipal: (id) => (isRoot(id)
+        ? { type: 'key', accessKeyId: id, isRoot: true }
+        : { type: 'key', accessKeyId: id, isRoot: false, identityPolicy: keys.identityOf(id)?.identityPolicy }),
       durable: () => metaStore.durable(),
     });
     const auth = new AdminAuthService({ meta, jwtSecret: config.JWT_SECRET });
@@ -66,7 +80,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const audit: AuditSink = { record: (entry) => logger.info({ audit: true, ...entry }, 'audit') };
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
-      admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit },
+      admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit, keys },
     });
     return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
   } catch (err) {

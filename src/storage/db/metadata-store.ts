@@ -2,6 +2,7 @@
 
 import { openDatabase, type Db } from './database.js';
 import { WalSync } from './wal-sync.js';
+import { AccessKeysRepo } from './access-keys-repo.js';
 import { AdminUsersRepo } from './admin-users-repo.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
 import { BucketsRepo } from './buckets-repo.js';
@@ -17,6 +18,7 @@ export class MetadataStore {
   readonly blobGc: BlobGcRepo;
   readonly adminUsers: AdminUsersRepo;
   readonly inlineBlobs: InlineBlobsRepo;
+  readonly accessKeys: AccessKeysRepo;
 
   private readonly walSync: WalSync;
 
@@ -29,6 +31,7 @@ export class MetadataStore {
     this.blobGc = new BlobGcRepo(db);
     this.adminUsers = new AdminUsersRepo(db);
     this.inlineBlobs = new InlineBlobsRepo(db);
+    this.accessKeys = new AccessKeysRepo(db);
   }
 
   static open(file: string): MetadataStore {

@@ -112,4 +112,20 @@ export const MIGRATIONS: readonly string[] = [
     sealed  BLOB NOT NULL
   );
   `,
+  // 5: access keys: scoped S3 credentials; the secret is sealed (AES-256-GCM, see lib/secret-box.ts), never plaintext.
+  `
+  CREATE TABLE access_keys (
+    access_key_id TEXT PRIMARY KEY,
+    name          TEXT NOT NULL,
+    description   TEXT NOT NULL DEFAULT '',
+    enabled       INTEGER NOT NULL DEFAULT 1,
+    secret_sealed BLOB NOT NULL,
+    permissions   TEXT,
+    created_at    INTEGER NOT NULL,
+    updated_at    INTEGER NOT NULL,
+    created_by    TEXT NOT NULL,
+    last_used_at  INTEGER
+  ) WITHOUT ROWID;
+  CREATE INDEX access_keys_by_created ON access_keys(created_at, access_key_id);
+  `,
 ];

@@ -1,0 +1,185 @@
+// Scoped access keys: /keys (list, create), /keys/:id (get, update, revoke), rotate, the effective permissions and the
+// permission simulator. A secret appears only in the create and rotate answers; audit records carry the id and name.
+
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { AccessKeyService, AccessKeyView, IssuedKey } from '../../../services/access-key-service.js';
+import type { AuditSink } from '../../../services/audit/audit-events.js';
+import { principalOf } from '../admin-principal.js';
+import { ErrorBody } from './schemas.js';
+
+export interface KeysRouteDeps {
+  keys: AccessKeyService;
+  audit: AuditSink;
+}
+
+const KeyId = Type.String({ pattern: '^[A-Z0-9]{20}$', description: 'Access key id: 20 uppercase letters and digits' });
+const Params = Type.Object({ id: KeyId });
+const ScopeAction = Type.Union([Type.Literal('GetObject'), Type.Literal('PutObject'), Type.Literal('DeleteObject'), Type.Literal('ListBucket')]);
+const Scope = Type.Object({
+  bucket: Type.String({ minLength: 1, maxLength: 63, description: 'The one bucket the key may use' }),
+  prefix: Type.Optional(Type.String({ maxLength: 1024, description: 'Only keys starting with this; empty for the whole bucket' })),
+  actions: Type.Optional(Type.Array(ScopeAction, { minItems: 1, maxItems: 4, description: 'Default: all four' })),
+}, { additionalProperties: false, description: 'The prefix-scope shorthand, compiled into a policy' });
+const PolicyDocument = Type.Object({}, {
+  additionalProperties: true,
+  description: 'An IAM-style policy document (Version, Statement with Effect, Action, Resource, Condition; no Principal)',
+});
+const PermissionsInput = Type.Object({
+  scope: Type.Optional(Scope),
+  policy: Type.Optional(Type.Union([PolicyDocument, Type.String({ description: 'The policy as JSON text' })])),
+}, { additionalProperties: false, description: 'Exactly one of scope or policy' });
+const PermissionsView = Type.Object({ scope: Type.Optional(Scope), policy: Type.Optional(PolicyDocument) });
+const Timestamp = Type.String({ format: 'date-time' });
+
+const KeyView = Type.Object({
+  accessKeyId: KeyId,
+  name: Type.String(),
+  description: Type.String(),
+  enabled: Type.Boolean(),
+  permissions: Type.Union([PermissionsView, Type.Null()], { description: 'null: denied everything' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  createdBy: Type.String(),
+  lastUsedAt: Type.Union([Timestamp, Type.Null()], { description: 'Last authenticated S3 request, to the minute' }),
+});
+const IssuedKeyView = Type.Object({
+  ...KeyView.properties,
+  secretAccessKey: Type.String({ description: 'Shown once, here only; store it now' }),
+});
+const KeyList = Type.Object({ items: Type.Array(KeyView) });
+
+const Name = Type.String({ minLength: 1, maxLength: 128 });
+const Description = Type.String({ maxLength: 1024 });
+const CreateBody = Type.Object({
+  name: Name,
+  description: Type.Optional(Description),
+  enabled: Type.Optional(Type.Boolean({ default: true })),
+  permissions: Type.Optional(Type.Union([PermissionsInput, Type.Null()])),
+}, { additionalProperties: false });
+const UpdateBody = Type.Object({
+  name: Type.Optional(Name),
+  description: Type.Optional(Description),
+  enabled: Type.Optional(Type.Boolean()),
+  permissions: Type.Optional(Type.Union([PermissionsInput, Type.Null()], { description: 'null removes every permission' })),
+}, { additionalProperties: false, minProperties: 1 });
+
+const Effective = Type.Object({
+  accessKeyId: KeyId,
+  form: Type.Union([Type.Literal('none'), Type.Literal('scope'), Type.Literal('policy')]),
+  scope: Type.Optional(Scope),
+  policy: Type.Union([PolicyDocument, Type.Null()], { description: 'The policy in force (compiled from the scope for that form)' }),
+});
+const SimulateBody = Type.Object({
+  action: Type.String({ minLength: 1, maxLength: 128, description: 'An S3 action, e.g. s3:GetObject' }),
+  bucket: Type.Optional(Type.String({ maxLength: 63, description: 'Omitted or empty for account-level actions (ListAllMyBuckets)' })),
+  key: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Object key; for list actions, the listing prefix' })),
+  context: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
+    description: 'Condition keys such as aws:SourceIp; keys not given are absent',
+  })),
+}, { additionalProperties: false });
+const Simulation = Type.Object({
+  decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]),
+  reason: Type.Union([Type.Literal('explicit-deny'), Type.Literal('allowed'), Type.Literal('implicit-deny')]),
+  statement: Type.Optional(Type.Object({
+    source: Type.Union([Type.Literal('key'), Type.Literal('bucket')]),
+    sid: Type.Optional(Type.String()),
+    index: Type.Integer({ description: 'Index in the key\'s effective policy or the bucket policy' }),
+  })),
+});
+
+const TAGS = ['keys'];
+const errors = (...codes: number[]): Record<number, typeof ErrorBody> => Object.fromEntries(codes.map((c) => [c, ErrorBody]));
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+function view(key: AccessKeyView): Static<typeof KeyView> {
+  return {
+    ...key,
+    permissions: key.permissions as Static<typeof KeyView>['permissions'],
+    createdAt: iso(key.createdAt),
+    updatedAt: iso(key.updatedAt),
+    lastUsedAt: key.lastUsedAt === undefined ? null : iso(key.lastUsedAt),
+  };
+}
+const issued = (result: IssuedKey): Static<typeof IssuedKeyView> => ({ ...view(result.key), secretAccessKey: result.secretAccessKey });
+
+export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
+  const record = (event: 'key.created' | 'key.updated' | 'key.rotated' | 'key.revoked', subject: string, key: AccessKeyView): void =>
+    deps.audit.record({ event, subject, details: { accessKeyId: key.accessKeyId, name: key.name } });
+
+  app.get('/keys', {
+    schema: { operationId: 'listKeys', tags: TAGS, summary: 'List access keys (never their secrets)', response: { 200: KeyList, ...errors(401) } },
+  }, async () => ({ items: deps.keys.list().map(view) }));
+
+  app.post('/keys', {
+    schema: {
+      operationId: 'createKey', tags: TAGS, summary: 'Create an access key; the answer carries its secret, shown only this once',
+      body: CreateBody, response: { 201: IssuedKeyView, ...errors(400, 401, 403) },
+    },
+  }, async (req, reply) => {
+    const admin = principalOf(req);
+    const result = deps.keys.create(req.body as Static<typeof CreateBody>, admin.username);
+    record('key.created', admin.username, result.key);
+    return reply.status(201).send(issued(result));
+  });
+
+  app.get('/keys/:id', {
+    schema: { operationId: 'getKey', tags: TAGS, summary: 'One access key', params: Params, response: { 200: KeyView, ...errors(400, 401, 404) } },
+  }, async (req) => view(deps.keys.get((req.params as Static<typeof Params>).id)));
+
+  app.patch('/keys/:id', {
+    schema: {
+      operationId: 'updateKey', tags: TAGS, summary: 'Change the name, description, enabled flag or permissions of an access key',
+      params: Params, body: UpdateBody, response: { 200: KeyView, ...errors(400, 401, 403, 404) },
+    },
+  }, async (req) => {
+    const admin = principalOf(req);
+    const key = deps.keys.update((req.params as Static<typeof Params>).id, req.body as Static<typeof UpdateBody>);
+    record('key.updated', admin.username, key);
+    return view(key);
+  });
+
+  app.post('/keys/:id/rotate', {
+    schema: {
+      operationId: 'rotateKey', tags: TAGS, summary: 'Issue a new secret (shown once); the old one stops working at once',
+      params: Params, response: { 200: IssuedKeyView, ...errors(400, 401, 403, 404) },
+    },
+  }, async (req) => {
+    const admin = principalOf(req);
+    const result = deps.keys.rotate((req.params as Static<typeof Params>).id);
+    record('key.rotated', admin.username, result.key);
+    return issued(result);
+  });
+
+  app.delete('/keys/:id', {
+    schema: {
+      operationId: 'revokeKey', tags: TAGS, summary: 'Revoke (delete) an access key; it stops working at once',
+      params: Params, response: { 204: Type.Null({ description: 'Revoked' }), ...errors(400, 401, 403, 404) },
+    },
+  }, async (req, reply) => {
+    const admin = principalOf(req);
+    const key = deps.keys.revoke((req.params as Static<typeof Params>).id);
+    record('key.revoked', admin.username, key);
+    return reply.status(204).send();
+  });
+
+  app.get('/keys/:id/permissions', {
+    schema: {
+      operationId: 'getKeyPermissions', tags: TAGS, summary: 'The policy in force for an access key',
+      params: Params, response: { 200: Effective, ...errors(400, 401, 404) },
+    },
+  }, async (req) => {
+    const { id } = req.params as Static<typeof Params>;
+    return { accessKeyId: id, ...deps.keys.effectivePermissions(id) };
+  });
+
+  app.post('/keys/:id/simulate', {
+    schema: {
+      operationId: 'simulateKey', tags: TAGS, summary: 'Would this key be allowed one action? Answers the deciding statement',
+      params: Params, body: SimulateBody, response: { 200: Simulation, ...errors(400, 401, 403, 404) },
+    },
+  }, async (req) => {
+    const body = req.body as Static<typeof SimulateBody>;
+    return deps.keys.simulate((req.params as Static<typeof Params>).id, { ...body, bucket: body.bucket ?? '' });
+  });
+}
