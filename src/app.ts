@@ -42,6 +42,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const masterKey = loadOrCreateSseKey(config.DATA_DIR, config.STORE_SSE_KEY ? decodeSseKey(config.STORE_SSE_KEY) : undefined);
     meta = MetadataStore.open(join(config.DATA_DIR, 'meta.db'));
     const metaStore = meta;
+    meta.startBackgroundCheckpoints();
     checkSseKeyMatches(meta, masterKey);
     const blobs = new BlobStore({ dataDir: config.DATA_DIR, masterKey });
     await blobs.init();

@@ -2,6 +2,7 @@
 
 import { openDatabase, type Db } from './database.js';
 import { WalSync } from './wal-sync.js';
+import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { AccessKeysRepo } from './access-keys-repo.js';
 import { AdminUsersRepo } from './admin-users-repo.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
@@ -21,8 +22,9 @@ export class MetadataStore {
   readonly accessKeys: AccessKeysRepo;
 
   private readonly walSync: WalSync;
+  private checkpointer: Checkpointer | undefined;
 
-  private constructor(readonly db: Db, file: string) {
+  private constructor(readonly db: Db, private readonly file: string) {
     const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
     this.walSync = new WalSync(`${file}-wal`, () => totalChanges.get() as number);
     this.buckets = new BucketsRepo(db);
@@ -76,9 +78,20 @@ export class MetadataStore {
     return this.objects.isBlobReferenced(blobId) || this.multipart.isBlobReferenced(blobId);
   }
 
+  /**
+   * Moves WAL checkpoints off the event loop into a worker thread (the server does this; tests that open a store
+   * directly keep SQLite's automatic checkpoints). Idempotent.
+   */
+  startBackgroundCheckpoints(opts?: CheckpointerOptions): Checkpointer {
+    this.checkpointer ??= Checkpointer.start(this.db, this.file, opts);
+    return this.checkpointer;
+  }
+
   /** Makes the last commits durable, then closes the connection. */
   async close(): Promise<void> {
     if (!this.db.open) return;
+    await this.checkpointer?.stop();
+    this.checkpointer = undefined;
     await this.walSync.barrier().catch(() => undefined);
     await this.walSync.close();
     this.db.close();

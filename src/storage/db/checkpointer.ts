@@ -1,0 +1,96 @@
+// Background WAL checkpoints: a worker thread with its own connection copies committed WAL frames into meta.db,
+// so the event loop never pays for a checkpoint (SQLite's automatic checkpoint runs inside whichever commit crosses
+// the threshold, blocking the loop for the copy and its fsyncs). See docs/performance.md, "WAL checkpoints".
+
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Db } from './database.js';
+
+/** The main connection's automatic checkpoint stays on as a safety net, far above what the worker lets build up. */
+const SAFETY_NET_PAGES = 64_000;
+
+export interface CheckpointerOptions {
+  /** Checkpoint when the WAL is at least this big (bytes). */
+  thresholdBytes?: number;
+  /** How often the worker looks at the WAL size (ms). */
+  intervalMs?: number;
+}
+
+// Plain JavaScript run with `eval`, so it needs no separate file next to the compiled one (or the TypeScript one in
+// tests). PASSIVE never waits for or blocks the writer: frames the main connection is appending are left for the
+// next round; once everything is copied, the writer restarts the WAL from its beginning on its next commit.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { statSync } = require('node:fs');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 5000');
+db.pragma('synchronous = NORMAL');
+let stopped = false;
+function tick() {
+  if (stopped) return;
+  try {
+    let size = 0;
+    try { size = statSync(workerData.file + '-wal').size; } catch {}
+    if (size >= workerData.thresholdBytes) {
+      const [row] = db.pragma('wal_checkpoint(PASSIVE)');
+      parentPort.postMessage({ checkpointed: row.checkpointed, log: row.log });
+    }
+  } catch (err) {
+    parentPort.postMessage({ error: String(err && err.message || err) });
+  }
+  setTimeout(tick, workerData.intervalMs);
+}
+parentPort.on('message', (m) => { if (m === 'stop') { stopped = true; db.close(); parentPort.postMessage({ stopped: true }); } });
+tick();
+`;
+
+export class Checkpointer {
+  private readonly worker: Worker;
+  private checkpoints = 0;
+  private lastError: string | undefined;
+
+  private constructor(worker: Worker) {
+    this.worker = worker;
+    this.worker.on('message', (m: { checkpointed?: number; error?: string }) => {
+      if (m.error !== undefined) this.lastError = m.error;
+      else if (m.checkpointed !== undefined) this.checkpoints++;
+    });
+    // A dead worker only means checkpoints fall back to the main connection's safety net.
+    this.worker.on('error', (err) => { this.lastError = err.message; });
+    this.worker.unref();
+  }
+
+  /** Starts checkpointing `file` (the main connection `db` keeps only the safety-net automatic checkpoint). */
+  static start(db: Db, file: string, opts: CheckpointerOptions = {}): Checkpointer {
+    db.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, file, thresholdBytes: opts.thresholdBytes ?? 8 * 1024 * 1024, intervalMs: opts.intervalMs ?? 200 },
+    });
+    return new Checkpointer(worker);
+  }
+
+  /** Checkpoints completed by the worker so far. */
+  get count(): number {
+    return this.checkpoints;
+  }
+
+  /** The last error the worker reported, if any (for diagnostics; checkpoints then fall back to the safety net). */
+  get error(): string | undefined {
+    return this.lastError;
+  }
+
+  /** Stops the worker and closes its connection. */
+  async stop(): Promise<void> {
+    const stopped = new Promise<void>((resolve) => {
+      const done = (): void => resolve();
+      this.worker.once('exit', done);
+      this.worker.on('message', (m: { stopped?: boolean }) => { if (m.stopped) done(); });
+    });
+    this.worker.postMessage('stop');
+    await Promise.race([stopped, new Promise((r) => setTimeout(r, 2000).unref())]);
+    await this.worker.terminate();
+  }
+}
