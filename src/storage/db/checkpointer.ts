@@ -89,6 +89,9 @@ export class Checkpointer {
       this.worker.once('exit', done);
       this.worker.on('message', (m: { stopped?: boolean }) => { if (m.stopped) done(); });
     });
+    // The worker is unref'd while it runs; waiting for it must keep the process alive, or a caller awaiting stop()
+    // with nothing else pending (a refused boot) would see the process exit with code 0 in the middle.
+    this.worker.ref();
     this.worker.postMessage('stop');
     await Promise.race([stopped, new Promise((r) => setTimeout(r, 2000).unref())]);
     await this.worker.terminate();
