@@ -272,6 +272,8 @@ describe('raw content', () => {
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe('bytes */10');
     expect(await beyond.json()).toMatchObject({ error: 'InvalidRange', statusCode: 416 });
+    const head = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=page.html`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+    expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, '10', '']);
     const missing = await download(bucket, 'nope');
     expect([missing.status, ((await missing.json()) as Json)['error']]).toEqual([404, 'NoSuchKey']);
   });

@@ -2,7 +2,7 @@
 // ObjectService, never buffered), DELETE, and presigned S3 URLs signed with the root key for the host the admin
 // request came to. All under /buckets/:name/objects with the key in the `key` query parameter.
 
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { AppError } from '../../../core/errors.js';
@@ -99,8 +99,10 @@ export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
       'content-security-policy': "sandbox; default-src 'none'",
     });
     if (range) void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${row.size}`);
-    // HEAD (Fastify's automatic twin of this route) and empty objects open no blob.
-    if (req.method === 'HEAD' || row.size === 0) return reply.send('');
+    // HEAD (Fastify's automatic twin of this route) opens no blob: an empty stream keeps our Content-Length, where a
+    // string would make Fastify's HEAD handler overwrite it, and the object's stream would be read whole and dropped.
+    if (req.method === 'HEAD') return reply.send(Readable.from([]));
+    if (row.size === 0) return reply.send('');
     return reply.send(opened.stream(range));
   });
 
