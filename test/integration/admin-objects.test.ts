@@ -55,7 +55,7 @@ async function newBucket(body: Json = {}): Promise<string> {
 }
 
 /** Raw PUT through the admin API. */
-async function upload(bucket: string, key: string, body: BodyInit, headers: Record<string, string> = {}): Promise<Response> {
+async function upload(bucket: string, key: string, body: NonNullable<RequestInit['body']>, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?${q(key)}`, {
     method: 'PUT', headers: { authorization: `Bearer ${token}`, ...headers }, body, duplex: 'half',
   } as RequestInit);
