@@ -70,7 +70,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
         startedAt: bootTime, durable: () => metaStore.durable(), auth, audit,
         // Buckets and objects (routes/buckets.ts, routes/objects.ts): the S3 plane's services; presigned URLs are
         // signed with the root key.
-        buckets, objects, listing,
+        buckets, objects, listing, multipart,
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
       },
     });

@@ -2,7 +2,7 @@
 // configuration editor, with their error paths; configurations set here are the ones the S3 plane reads (and back).
 
 import {
-  GetBucketCorsCommand, GetBucketLifecycleConfigurationCommand, GetBucketPolicyCommand, GetBucketTaggingCommand,
+  CreateMultipartUploadCommand, GetBucketCorsCommand, GetBucketLifecycleConfigurationCommand, GetBucketPolicyCommand, GetBucketTaggingCommand,
   PutBucketTaggingCommand, PutObjectCommand, type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +110,27 @@ describe('buckets', () => {
     expectError(await call('GET', `/buckets/${name}`), 404, 'NoSuchBucket');
     expectError(await call('DELETE', `/buckets/${name}`), 404, 'NoSuchBucket');
     expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'bucket.deleted', bucket: name }));
+  });
+
+  it('lists and aborts multipart uploads in progress, which otherwise keep a bucket from being deleted', async () => {
+    const name = await newBucket();
+    const ids: string[] = [];
+    for (const key of ['b/big', 'a/big']) {
+      ids.push((await s3.send(new CreateMultipartUploadCommand({ Bucket: name, Key: key }))).UploadId ?? '');
+    }
+    expectError(await call('DELETE', `/buckets/${name}`), 409, 'BucketNotEmpty');
+    const first = await call('GET', `/buckets/${name}/uploads?limit=1`);
+    expect(first.body).toMatchObject({ uploads: [{ key: 'a/big', uploadId: ids[1], initiated: expect.any(String) }], nextCursor: expect.any(String) });
+    const second = await call('GET', `/buckets/${name}/uploads?limit=1&cursor=${(first.body as { nextCursor: string }).nextCursor}`);
+    expect(second.body).toEqual({ uploads: [{ key: 'b/big', uploadId: ids[0], initiated: expect.any(String) }] });
+    expect((await call('GET', `/buckets/${name}/uploads?prefix=b/`)).body).toMatchObject({ uploads: [{ key: 'b/big' }] });
+    for (const [i, key] of ['b/big', 'a/big'].entries()) {
+      expect((await call('DELETE', `/buckets/${name}/uploads?key=${encodeURIComponent(key)}&uploadId=${ids[i]}`)).status).toBe(204);
+    }
+    expectError(await call('DELETE', `/buckets/${name}/uploads?key=a/big&uploadId=${ids[1]}`), 404, 'NoSuchUpload');
+    expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.upload_aborted', bucket: name, details: { key: 'a/big', uploadId: ids[1] } }));
+    expect((await call('DELETE', `/buckets/${name}`)).status).toBe(204);
+    expectError(await call('GET', `/buckets/${name}/uploads`), 404, 'NoSuchBucket');
   });
 
   it('answers 401 without a token', async () => {

@@ -2,7 +2,7 @@
 // configuration is the core/ model as JSON, which mirrors S3's XML document element by element in camelCase
 // (<CORSRule><AllowedOrigin> is rules[].allowedOrigins[]), so one validator in core/ serves both planes.
 
-import { Type, type TObject, type TProperties, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { Type, type TObject, type TProperties, type TUnsafe } from '@sinclair/typebox';
 
 /**
  * An object schema that refuses unknown properties. Fastify's Ajv runs with removeAdditional, which silently drops
@@ -10,7 +10,7 @@ import { Type, type TObject, type TProperties, type TSchema, type TUnsafe } from
  * (`objectlock`) is a ValidationError naming it rather than a setting quietly ignored.
  */
 export function Strict<T extends TProperties>(properties: T, options: { description?: string } = {}): TObject<T> {
-  return Type.Object(properties, { ...options, additionalProperties: Type.Never() as unknown as boolean });
+  return Type.Object(properties, { ...options, additionalProperties: Type.Never() });
 }
 
 /** A string enumeration as `{type: string, enum}` (valid in OpenAPI 3.0 and 3.1, unlike `const`). */
@@ -23,7 +23,7 @@ export const NoContent = Type.Unsafe<void>({ type: 'null', description: 'No cont
 
 export const BucketNameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255, description: 'Bucket name' }) });
 
-const Iso = (description: string): TSchema => Type.String({ format: 'date-time', description });
+const Iso = (description: string) => Type.String({ format: 'date-time', description });
 
 export const BucketUsageSchema = {
   objectCount: Type.Integer({ description: 'Current versions that are not delete markers' }),

@@ -6,6 +6,7 @@ import type { Static } from '@sinclair/typebox';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import type { BucketService } from '../../../services/bucket-service.js';
 import type { ListingService } from '../../../services/listing-service.js';
+import type { MultipartService } from '../../../services/multipart-service.js';
 import type { ObjectService } from '../../../services/object-service.js';
 import type { BucketNameParams } from './bucket-schemas.js';
 
@@ -23,6 +24,7 @@ export interface ObjectRouteDeps {
   buckets: BucketService;
   objects: ObjectService;
   listing: ListingService;
+  multipart: MultipartService;
   audit: AuditSink;
   presign: PresignDeps;
 }

@@ -13,6 +13,7 @@ import {
   BatchDeleteBody, BatchDeleteResponse, BrowsePage, BrowseQuery, ObjectInfo, ObjectKeyQuery, VersionsPageSchema, VersionsQuery,
 } from './object-schemas.js';
 import { objectSettingsRoutes } from './object-settings.js';
+import { objectUploadsRoutes } from './object-uploads.js';
 import { ErrorBody } from './schemas.js';
 
 export type { ObjectRouteDeps, PresignDeps };
@@ -20,7 +21,7 @@ export type { ObjectRouteDeps, PresignDeps };
 const tags = ['objects'];
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** Every route under /buckets/:name/objects. */
+/** Every route under /buckets/:name/objects, and /buckets/:name/uploads. */
 export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void {
   app.get('/buckets/:name/objects', {
     schema: {
@@ -115,4 +116,5 @@ export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void
 
   objectSettingsRoutes(app, deps);
   objectContentRoutes(app, deps);
+  objectUploadsRoutes(app, deps);
 }
