@@ -2,13 +2,14 @@
 // configuration editor, with their error paths; configurations set here are the ones the S3 plane reads (and back).
 
 import {
-  CreateMultipartUploadCommand, GetBucketCorsCommand, GetBucketLifecycleConfigurationCommand, GetBucketPolicyCommand, GetBucketTaggingCommand,
-  PutBucketTaggingCommand, PutObjectCommand, type S3Client,
+  CreateMultipartUploadCommand, GetBucketCorsCommand, GetBucketLifecycleConfigurationCommand, GetBucketPolicyCommand,
+  GetBucketTaggingCommand, PutBucketTaggingCommand, PutObjectCommand, type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { adminFixture, expectError, type Json } from './admin-storage-fixture.js';
 
 let server: RunningServer;
 let token: string;
@@ -24,34 +25,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const call = (method: string, path: string, body?: unknown) => adminCall(server, token, method, path, body);
-type Json = Record<string, unknown>;
-
-/** Asserts the admin error envelope with this code and status, and returns its message. */
-function expectError(res: { status: number; body: unknown }, status: number, code: string): string {
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ error: code, statusCode: status });
-  expect(res.status).toBe(status);
-  return (res.body as { message: string }).message;
-}
-
-/** The audit records the server has logged so far (the sink logs each with `audit: true`). */
-function auditEvents(): Json[] {
-  return server.output().split('\n').flatMap((line) => {
-    try {
-      const parsed = JSON.parse(line) as Json;
-      return parsed['audit'] === true ? [parsed] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
-async function newBucket(body: Json = {}): Promise<string> {
-  const name = uniqueBucket('adm');
-  const res = await call('POST', '/buckets', { name, ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return name;
-}
+const { call, auditEvents, newBucket } = adminFixture(() => server, () => token);
 
 describe('buckets', () => {
   it('creates a bucket and reports it with its settings, counts and configurations', async () => {

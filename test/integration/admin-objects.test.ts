@@ -1,70 +1,31 @@
 // The admin object routes against the real server: browse and versions with cursors, object info, batch delete
-// with object lock, tagging, retention and legal hold, raw GET (Range) / PUT (streamed) / DELETE, and presigned URLs
-// used with plain fetch; objects written here are read by the S3 SDK and the other way round.
+// with object lock, tagging, retention and legal hold, raw GET (Range) / PUT (streamed) / DELETE; objects written
+// here are read by the S3 SDK and the other way round. Presigned URLs: admin-objects-presign.test.ts.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { GetObjectCommand, GetObjectTaggingCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
+import { adminLogin } from '../helpers/admin-session.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
+import { adminFixture, expectError, keyQuery as q, type Json } from './admin-storage-fixture.js';
 
 let server: RunningServer;
-/** A second server with MOUNT_PATH=/store, started alongside the first (boot time is most of this file's time). */
-let mounted: RunningServer;
 let token: string;
 let s3: S3Client;
 
 beforeAll(async () => {
-  [server, mounted] = await Promise.all([startServer(), startServer({ env: { MOUNT_PATH: '/store' } })]);
+  server = await startServer();
   token = await adminLogin(server);
   s3 = sdkClient(server);
 });
 afterAll(async () => {
   s3?.destroy();
-  await Promise.all([server?.stop(), mounted?.stop()]);
+  await server?.stop();
 });
 
-type Json = Record<string, unknown>;
-const call = (method: string, path: string, body?: unknown) => adminCall(server, token, method, path, body);
-const q = (key: string, extra = ''): string => `key=${encodeURIComponent(key)}${extra}`;
-
-function expectError(res: { status: number; body: unknown }, status: number, code: string): string {
-  expect(res.body, JSON.stringify(res.body)).toMatchObject({ error: code, statusCode: status });
-  expect(res.status).toBe(status);
-  return (res.body as { message: string }).message;
-}
-
-function auditEvents(): Json[] {
-  return server.output().split('\n').flatMap((line) => {
-    try {
-      const parsed = JSON.parse(line) as Json;
-      return parsed['audit'] === true ? [parsed] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
-async function newBucket(body: Json = {}): Promise<string> {
-  const name = uniqueBucket('obj');
-  const res = await call('POST', '/buckets', { name, ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return name;
-}
-
-/** Raw PUT through the admin API. */
-async function upload(bucket: string, key: string, body: NonNullable<RequestInit['body']>, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?${q(key)}`, {
-    method: 'PUT', headers: { authorization: `Bearer ${token}`, ...headers }, body, duplex: 'half',
-  } as RequestInit);
-}
-
-/** Raw GET through the admin API. */
-function download(bucket: string, key: string, headers: Record<string, string> = {}, extra = ''): Promise<Response> {
-  return fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?${q(key, extra)}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
-}
+const { call, auditEvents, newBucket, upload, download } = adminFixture(() => server, () => token);
 
 const md5 = (data: Uint8Array): string => createHash('md5').update(data).digest('hex');
 
@@ -347,67 +308,5 @@ describe('raw content', () => {
     expect((await download(bucket, 'gone')).status).toBe(404);
     expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.deleted', bucket, details: expect.objectContaining({ key: 'gone', deleteMarker: true }) }));
     expectError(await call('DELETE', `/buckets/${uniqueBucket('nope')}/objects/content?key=a`), 404, 'NoSuchBucket');
-  });
-});
-
-describe('presigned URLs', () => {
-  it('gives GET and PUT URLs that plain fetch can use, for keys with spaces and Unicode', async () => {
-    const bucket = await newBucket();
-    const key = 'shared dir/ünï cödé.txt';
-    const put = await call('POST', `/buckets/${bucket}/objects/presign`, { key, method: 'PUT', expiresIn: 300 });
-    expect(put.status).toBe(200);
-    const { url: putUrl, expiresAt } = put.body as { url: string; expiresAt: string };
-    expect(putUrl.startsWith(`${server.url}/${bucket}/`)).toBe(true);
-    expect(Math.abs(Date.parse(expiresAt) - (Date.now() + 300_000))).toBeLessThan(30_000);
-    expect((await fetch(putUrl, { method: 'PUT', body: 'via presigned PUT' })).status).toBe(200);
-    expect(await (await download(bucket, key)).text()).toBe('via presigned PUT');
-    const get = await call('POST', `/buckets/${bucket}/objects/presign`, { key, method: 'GET', expiresIn: 60 });
-    const fetched = await fetch((get.body as { url: string }).url);
-    expect([fetched.status, await fetched.text()]).toEqual([200, 'via presigned PUT']);
-    // A tampered URL is refused by the S3 plane: the signature covers the path.
-    const tampered = (get.body as { url: string }).url.replace('.txt', '.TXT');
-    expect((await fetch(tampered)).status).toBe(403);
-    const events = auditEvents().filter((e) => e['event'] === 'object.presigned' && e['bucket'] === bucket);
-    expect(events).toHaveLength(2);
-    expect(JSON.stringify(events)).not.toMatch(/Signature|X-Amz/);
-  });
-
-  it('presigns a specific version for GET', async () => {
-    const bucket = await newBucket({ versioning: true });
-    const first = (await (await upload(bucket, 'v', 'first')).json()) as { versionId: string };
-    await upload(bucket, 'v', 'second');
-    const res = await call('POST', `/buckets/${bucket}/objects/presign`, { key: 'v', method: 'GET', expiresIn: 60, versionId: first.versionId });
-    expect(await (await fetch((res.body as { url: string }).url)).text()).toBe('first');
-  });
-
-  it('refuses a TTL outside 1..604800 s, another method, a bad key and an unknown bucket', async () => {
-    const bucket = await newBucket();
-    const presign = (body: Json, b = bucket) => call('POST', `/buckets/${b}/objects/presign`, body);
-    expect(expectError(await presign({ key: 'k', method: 'GET', expiresIn: 0 }), 400, 'ValidationError')).toContain('expiresIn');
-    expect(expectError(await presign({ key: 'k', method: 'GET', expiresIn: 604_801 }), 400, 'ValidationError')).toContain('expiresIn');
-    expect(expectError(await presign({ key: 'k', method: 'DELETE', expiresIn: 60 }), 400, 'ValidationError')).toContain('method');
-    expectError(await presign({ key: 'k'.repeat(1025), method: 'GET', expiresIn: 60 }), 400, 'KeyTooLongError');
-    expectError(await presign({ key: 'k', method: 'GET', expiresIn: 60 }, uniqueBucket('nope')), 404, 'NoSuchBucket');
-  });
-});
-
-describe('under a MOUNT_PATH', () => {
-  it('presigns URLs under the mount path that work', async () => {
-    {
-      const res = await fetch(`${mounted.url}/store/api/admin/auth/login`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password: mounted.credentials.adminPassword }),
-      });
-      const { accessToken } = (await res.json()) as { accessToken: string };
-      const admin = (method: string, path: string, body?: unknown) => fetch(`${mounted.url}/store/api/admin${path}`, {
-        method, headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      expect((await admin('POST', '/buckets', { name: 'mounted' })).status).toBe(201);
-      const presigned = (await (await admin('POST', '/buckets/mounted/objects/presign', { key: 'a/b', method: 'PUT', expiresIn: 60 })).json()) as { url: string };
-      expect(presigned.url.startsWith(`${mounted.url}/store/mounted/a/b?`)).toBe(true);
-      expect((await fetch(presigned.url, { method: 'PUT', body: 'mounted bytes' })).status).toBe(200);
-      expect(await (await admin('GET', '/buckets/mounted/objects/content?key=a/b')).text()).toBe('mounted bytes');
-    }
   });
 });
