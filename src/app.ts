@@ -81,7 +81,13 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const audit: AuditSink = { record: (entry) => logger.info({ audit: true, ...entry }, 'audit') };
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
-      admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit, keys },
+      admin: {
+        startedAt: bootTime, durable: () => metaStore.durable(), auth, audit, keys,
+        // Buckets and objects (routes/buckets.ts, routes/objects.ts): the S3 plane's services; presigned URLs are
+        // signed with the root key.
+        buckets, objects, listing, multipart,
+        presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
+      },
     });
     return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
   } catch (err) {

@@ -7,13 +7,20 @@ import { validateBucketEncryption } from '../core/bucket-encryption.js';
 import { validateCorsConfiguration } from '../core/cors.js';
 import type { ErrorCode } from '../core/errors.js';
 import { validateLifecycleConfiguration } from '../core/lifecycle.js';
+import { validateObjectLockBucketState, validateObjectLockConfiguration, type ObjectLockConfiguration } from '../core/object-lock.js';
 import { parseBucketPolicy } from '../core/policy/policy-document.js';
 import { validateTagSet } from '../core/tagging.js';
 import { validateVersioningChange, type VersioningStatus } from '../core/versioning.js';
-import type { BucketConfig, BucketRow } from '../storage/db/buckets-repo.js';
+import type { BucketConfig, BucketRow, BucketUsage } from '../storage/db/buckets-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
 
-export type { BucketConfig, BucketRow };
+export type { BucketConfig, BucketRow, BucketUsage };
+
+/** A bucket with its usage counters. */
+export interface BucketWithUsage {
+  bucket: BucketRow;
+  usage: BucketUsage;
+}
 
 /** The configuration parts set and removed as a whole (object lock has its own rules, below). */
 export type ConfigPart = 'tagging' | 'encryption' | 'lifecycle' | 'cors' | 'policy';
@@ -64,11 +71,26 @@ export class BucketService {
     return this.meta.buckets.list();
   }
 
+  /** Every bucket, by name, with its object and version counts and bytes (counters, never a scan). */
+  listWithUsage(): BucketWithUsage[] {
+    // Both reads run in one synchronous turn: no write can land between them.
+    const usage = this.meta.buckets.allUsage();
+    const none: BucketUsage = { objectCount: 0, objectBytes: 0, versionCount: 0, versionBytes: 0 };
+    return this.list().map((bucket) => ({ bucket, usage: usage.get(bucket.name) ?? none }));
+  }
+
+  /** The bucket's object and version counts and bytes. Throws NoSuchBucket. */
+  usage(name: string): BucketUsage {
+    this.get(name);
+    return this.meta.buckets.usage(name);
+  }
+
   /**
    * Creates a bucket. Throws InvalidBucketName, BucketAlreadyOwnedByYou (single-tenant: every existing bucket is
-   * the caller's), InvalidLocationConstraint when the constraint names another region.
+   * the caller's), InvalidLocationConstraint when the constraint names another region. `versioning` starts the
+   * bucket with versioning Enabled (in the same transaction); object lock always does.
    */
-  create(name: string, opts: { locationConstraint?: string | undefined; objectLock?: boolean } = {}): BucketRow {
+  create(name: string, opts: { locationConstraint?: string | undefined; objectLock?: boolean; versioning?: boolean } = {}): BucketRow {
     validateBucketName(name);
     const constraint = opts.locationConstraint;
     // AWS: us-east-1 is the empty constraint; any other value must name this endpoint's region.
@@ -81,7 +103,7 @@ export class BucketService {
     // Object lock needs versioning: a bucket created with it starts Enabled and can never be suspended.
     const row: BucketRow = opts.objectLock
       ? { name, createdAt: this.now(), region: this.region, versioning: 'Enabled', objectLock: true, config: { objectLock: { enabled: true } } }
-      : { name, createdAt: this.now(), region: this.region, versioning: 'Unversioned', objectLock: false, config: {} };
+      : { name, createdAt: this.now(), region: this.region, versioning: opts.versioning ? 'Enabled' : 'Unversioned', objectLock: false, config: {} };
     this.meta.transaction(() => {
       if (this.meta.buckets.find(name)) {
         throw new AppError('BucketAlreadyOwnedByYou', { resource: `/${name}`, details: { BucketName: name } });
@@ -133,6 +155,20 @@ export class BucketService {
       this.meta.buckets.setConfig(name, config);
       this.meta.buckets.setVersioning(name, bucket.versioning, true);
       return { ...bucket, objectLock: true, config };
+    });
+  }
+
+  /**
+   * PutObjectLockConfiguration from a model: validates it (MalformedXML, InvalidArgument from core/object-lock), then
+   * turns object lock on for good with this default retention (or none). Throws NoSuchBucket, InvalidBucketState
+   * (versioning is not Enabled, checked in the same transaction as the change).
+   */
+  setObjectLock(name: string, config: ObjectLockConfiguration): BucketRow {
+    this.get(name);
+    validateObjectLockConfiguration(config);
+    return this.enableObjectLock(name, (current, bucket) => {
+      validateObjectLockBucketState(bucket.versioning);
+      return { ...current, objectLock: config };
     });
   }
 

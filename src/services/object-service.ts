@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { ChecksumAlgorithm } from '../core/checksums.js';
 import { checkReadConditions, type ReadConditions } from '../core/conditions.js';
-import { AppError } from '../core/errors.js';
+import { AppError, isAppError, type ErrorCode } from '../core/errors.js';
 import { etagMatches } from '../core/etag.js';
 import { validateObjectKey } from '../core/names.js';
 import { checkObjectLockEnabled, defaultRetentionFor, type RequestedObjectLock } from '../core/object-lock.js';
@@ -58,6 +58,17 @@ export interface DeleteResult {
   versionId: string | undefined;
   deleteMarker: boolean;
 }
+
+/** One entry of a batch delete: the key's latest version (per the bucket's versioning), or exactly one version. */
+export interface BatchDeleteItem {
+  key: string;
+  versionId?: string | undefined;
+}
+
+/** The outcome of one batch entry: what delete() returned, or the client error it threw. */
+export type BatchDeleteOutcome =
+  | { item: BatchDeleteItem; ok: true; result: DeleteResult }
+  | { item: BatchDeleteItem; ok: false; code: ErrorCode; message: string };
 
 export interface DeleteOptions {
   /** x-amz-bypass-governance-retention: true (the caller has checked the key may bypass). */
@@ -305,6 +316,23 @@ export class ObjectService {
         checksumType: undefined, blobId: undefined, partCount: undefined, storageClass: 'STANDARD',
       });
       return { versionId: plan.deleteMarkerVersionId, deleteMarker: true };
+    });
+  }
+
+  /**
+   * DeleteObjects: every item as delete() does it, in order, each in its own transaction. A client error of one item
+   * (AccessDenied for a version object lock protects, KeyTooLongError, InvalidArgument) is its outcome and the others
+   * still go, as S3 answers. Throws NoSuchBucket before any item, and rethrows server errors.
+   */
+  deleteBatch(bucket: string, items: readonly BatchDeleteItem[], opts: DeleteOptions = {}): BatchDeleteOutcome[] {
+    this.bucket(bucket);
+    return items.map((item): BatchDeleteOutcome => {
+      try {
+        return { item, ok: true, result: this.delete(bucket, item.key, item.versionId, opts) };
+      } catch (err) {
+        if (!isAppError(err) || err.statusCode >= 500) throw err;
+        return { item, ok: false, code: err.code, message: err.message };
+      }
     });
   }
 

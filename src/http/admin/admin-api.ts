@@ -9,10 +9,12 @@ import type { AuditSink } from '../../services/audit/audit-events.js';
 import { installAdminAuth } from './admin-auth-hook.js';
 import { envelope, handleAdminError } from './error-json.js';
 import { authRoutes } from './routes/auth.js';
+import { bucketsRoutes, type BucketRouteDeps } from './routes/buckets.js';
+import { objectsRoutes, type ObjectRouteDeps } from './routes/objects.js';
 import { healthRoutes, type HealthDeps } from './routes/health.js';
 import { keysRoutes } from './routes/keys.js';
 
-export interface AdminDeps extends HealthDeps {
+export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
   auth: AdminAuthService;
@@ -34,4 +36,6 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   healthRoutes(app, deps);
   authRoutes(app, deps);
   keysRoutes(app, deps);
+  bucketsRoutes(app, deps);
+  objectsRoutes(app, deps);
 }

@@ -26,6 +26,7 @@ export const AUDIT_EVENTS = [
   'object.retention_updated',
   'object.legal_hold_updated',
   'object.presigned',
+  'object.upload_aborted',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

@@ -22,6 +22,31 @@ export interface BucketConfig {
   objectLock?: ObjectLockConfiguration;
 }
 
+/** A bucket's usage, kept by the bucket_usage triggers in the transaction of every object row change. */
+export interface BucketUsage {
+  /** Current versions that are not delete markers: what a listing shows. */
+  objectCount: number;
+  objectBytes: number;
+  /** Every version row (noncurrent versions and delete markers included) and their bytes: what the disk holds. */
+  versionCount: number;
+  versionBytes: number;
+}
+
+interface RawUsage {
+  bucket: string;
+  object_count: number;
+  object_bytes: number;
+  version_count: number;
+  version_bytes: number;
+}
+
+const NO_USAGE: BucketUsage = { objectCount: 0, objectBytes: 0, versionCount: 0, versionBytes: 0 };
+
+function toUsage(raw: RawUsage | undefined): BucketUsage {
+  if (!raw) return NO_USAGE;
+  return { objectCount: raw.object_count, objectBytes: raw.object_bytes, versionCount: raw.version_count, versionBytes: raw.version_bytes };
+}
+
 export interface BucketRow {
   name: string;
   createdAt: number;
@@ -66,6 +91,8 @@ export class BucketsRepo {
   private readonly hasUploadsStmt;
   private readonly setConfigStmt;
   private readonly setVersioningStmt;
+  private readonly usageStmt;
+  private readonly allUsageStmt;
 
   constructor(private readonly db: Db) {
     this.findStmt = db.prepare<[string], RawBucket>('SELECT * FROM buckets WHERE name = ?');
@@ -81,6 +108,8 @@ export class BucketsRepo {
     this.hasUploadsStmt = db.prepare<[string], { one: number }>(
       'SELECT 1 AS one FROM multipart_uploads WHERE bucket = ? LIMIT 1',
     );
+    this.usageStmt = db.prepare<[string], RawUsage>('SELECT * FROM bucket_usage WHERE bucket = ?');
+    this.allUsageStmt = db.prepare<[], RawUsage>('SELECT * FROM bucket_usage');
   }
 
   /** The bucket row (shared with other readers: never mutate it; copy what you change). */
@@ -125,5 +154,15 @@ export class BucketsRepo {
 
   hasUploads(name: string): boolean {
     return this.hasUploadsStmt.get(name) !== undefined;
+  }
+
+  /** The bucket's object and version counts and bytes (zeros for an unknown bucket). One primary-key read. */
+  usage(name: string): BucketUsage {
+    return toUsage(this.usageStmt.get(name));
+  }
+
+  /** Every bucket's usage by name: one read of a table with a row per bucket, never a scan of the objects. */
+  allUsage(): Map<string, BucketUsage> {
+    return new Map(this.allUsageStmt.all().map((raw) => [raw.bucket, toUsage(raw)]));
   }
 }

@@ -1,0 +1,143 @@
+// TypeBox schemas of the admin bucket routes: bucket records and the JSON form of each bucket configuration. Each
+// configuration is the core/ model as JSON, which mirrors S3's XML document element by element in camelCase
+// (<CORSRule><AllowedOrigin> is rules[].allowedOrigins[]), so one validator in core/ serves both planes.
+
+import { Type, type TObject, type TProperties, type TUnsafe } from '@sinclair/typebox';
+
+/**
+ * An object schema that refuses unknown properties. Fastify's Ajv runs with removeAdditional, which silently drops
+ * properties under `additionalProperties: false`; a schema there fails validation instead, so a misspelt field
+ * (`objectlock`) is a ValidationError naming it rather than a setting quietly ignored.
+ */
+export function Strict<T extends TProperties>(properties: T, options: { description?: string } = {}): TObject<T> {
+  return Type.Object(properties, { ...options, additionalProperties: Type.Never() });
+}
+
+/** A string enumeration as `{type: string, enum}` (valid in OpenAPI 3.0 and 3.1, unlike `const`). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** An empty answer (204): @fastify/swagger documents `type: 'null'` as a response without content. */
+export const NoContent = Type.Unsafe<void>({ type: 'null', description: 'No content' });
+
+export const BucketNameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255, description: 'Bucket name' }) });
+
+const Iso = (description: string) => Type.String({ format: 'date-time', description });
+
+export const BucketUsageSchema = {
+  objectCount: Type.Integer({ description: 'Current versions that are not delete markers' }),
+  bytes: Type.Integer({ description: 'Bytes of those current versions' }),
+  versionCount: Type.Integer({ description: 'Every stored version, noncurrent ones and delete markers included' }),
+  versionBytes: Type.Integer({ description: 'Bytes of every stored version: what the bucket occupies' }),
+};
+
+const VersioningState = StringEnum(['Unversioned', 'Enabled', 'Suspended'] as const);
+
+export const BucketSummary = Type.Object({
+  name: Type.String(),
+  createdAt: Iso('Creation time'),
+  region: Type.String(),
+  versioning: VersioningState,
+  objectLock: Type.Boolean(),
+  ...BucketUsageSchema,
+});
+
+export const BucketList = Type.Object({ buckets: Type.Array(BucketSummary) });
+
+export const BucketDetails = Type.Object({
+  ...BucketSummary.properties,
+  configs: Type.Object(
+    {
+      tagging: Type.Boolean(),
+      encryption: Type.Boolean(),
+      lifecycle: Type.Boolean(),
+      cors: Type.Boolean(),
+      policy: Type.Boolean(),
+      objectLock: Type.Boolean(),
+    },
+    { description: 'Which configurations are set' },
+  ),
+});
+
+export const CreateBucketBody = Strict({
+  name: Type.String({ minLength: 1, maxLength: 255, description: 'S3 bucket name rules apply (InvalidBucketName)' }),
+  region: Type.Optional(Type.String({ description: "Must be this server's region (InvalidLocationConstraint)" })),
+  objectLock: Type.Optional(Type.Boolean({ description: 'Create with object lock (versioning is then Enabled for good)' })),
+  versioning: Type.Optional(Type.Boolean({ description: 'Create with versioning Enabled' })),
+});
+
+export const Tag = Strict({ key: Type.String(), value: Type.String() });
+export const TagSetBody = Strict({ tags: Type.Array(Tag, { description: 'At most 50 for a bucket, 10 for an object (InvalidTag)' }) });
+
+export const VersioningBody = Strict({ status: StringEnum(['Enabled', 'Suspended'] as const) });
+export const VersioningResponse = Type.Object({ status: VersioningState });
+
+export const EncryptionBody = Strict({
+  sseAlgorithm: Type.String({ description: 'AES256; aws:kms and aws:kms:dsse are NotImplemented' }),
+  bucketKeyEnabled: Type.Optional(Type.Boolean()),
+});
+
+const RetentionMode = StringEnum(['GOVERNANCE', 'COMPLIANCE'] as const);
+
+export const ObjectLockBody = Strict({
+  enabled: Type.Optional(Type.Boolean({ description: 'Always true: object lock cannot be turned off' })),
+  defaultRetention: Type.Optional(Strict({
+    mode: RetentionMode,
+    days: Type.Optional(Type.Integer({ description: 'Exactly one of days and years' })),
+    years: Type.Optional(Type.Integer()),
+  })),
+});
+
+export const CorsBody = Strict({
+  rules: Type.Array(Strict({
+    id: Type.Optional(Type.String()),
+    allowedOrigins: Type.Array(Type.String()),
+    allowedMethods: Type.Array(Type.String({ description: 'GET, PUT, POST, DELETE or HEAD' })),
+    allowedHeaders: Type.Optional(Type.Array(Type.String(), { default: [] })),
+    exposeHeaders: Type.Optional(Type.Array(Type.String(), { default: [] })),
+    maxAgeSeconds: Type.Optional(Type.Integer()),
+  })),
+});
+
+const LifecycleDate = Type.String({ description: 'ISO 8601, midnight UTC' });
+const StorageClass = Type.String({ description: 'STANDARD_IA, GLACIER or DEEP_ARCHIVE' });
+
+export const LifecycleBody = Strict({
+  rules: Type.Array(Strict({
+    id: Type.Optional(Type.String({ description: 'Assigned when left out' })),
+    status: StringEnum(['Enabled', 'Disabled'] as const),
+    prefix: Type.Optional(Type.String({ description: 'Deprecated rule-level prefix; exactly one of prefix and filter' })),
+    filter: Type.Optional(Strict({
+      prefix: Type.Optional(Type.String()),
+      tags: Type.Optional(Type.Array(Tag)),
+      objectSizeGreaterThan: Type.Optional(Type.Integer()),
+      objectSizeLessThan: Type.Optional(Type.Integer()),
+    })),
+    expiration: Type.Optional(Strict({
+      days: Type.Optional(Type.Integer()),
+      date: Type.Optional(LifecycleDate),
+      expiredObjectDeleteMarker: Type.Optional(Type.Boolean()),
+    })),
+    transitions: Type.Optional(Type.Array(Strict({
+      days: Type.Optional(Type.Integer()),
+      date: Type.Optional(LifecycleDate),
+      storageClass: StorageClass,
+    }))),
+    noncurrentVersionExpiration: Type.Optional(Strict({
+      noncurrentDays: Type.Integer(),
+      newerNoncurrentVersions: Type.Optional(Type.Integer()),
+    })),
+    noncurrentVersionTransitions: Type.Optional(Type.Array(Strict({
+      noncurrentDays: Type.Integer(),
+      newerNoncurrentVersions: Type.Optional(Type.Integer()),
+      storageClass: StorageClass,
+    }))),
+    abortIncompleteMultipartUpload: Type.Optional(Strict({ daysAfterInitiation: Type.Integer() })),
+  })),
+});
+
+export const PolicyDocument = Type.Object({}, {
+  additionalProperties: true,
+  description: 'An IAM-style bucket policy document ({Version, Statement}); checked by core/policy (MalformedPolicy)',
+});

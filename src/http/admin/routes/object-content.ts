@@ -1,0 +1,197 @@
+// An object's bytes in the admin API: raw GET (streamed, one Range), raw PUT (the request stream straight into
+// ObjectService, never buffered), DELETE, and presigned S3 URLs signed with the root key for the host the admin
+// request came to. All under /buckets/:name/objects with the key in the `key` query parameter.
+
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import { AppError } from '../../../core/errors.js';
+import { validateObjectKey } from '../../../core/names.js';
+import { parseRange } from '../../../core/range.js';
+import { MAX_PUT_BYTES } from '../../../services/object-service.js';
+import { uriEncode } from '../../../sigv4/canonical.js';
+import { presignUrl } from '../../../sigv4/sign.js';
+import { principalOf } from '../admin-principal.js';
+import { BucketNameParams, NoContent } from './bucket-schemas.js';
+import { Binary, DeleteObjectQuery, ObjectKeyQuery, PresignBody, PresignResponse, UploadResponse } from './object-schemas.js';
+import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
+import { ErrorBody } from './schemas.js';
+
+const tags = ['object content'];
+
+/** The response headers of a raw GET, documented for the OpenAPI document. */
+const stringHeader = (description: string) => ({ type: 'string', description }) as const;
+const downloadHeaders = {
+  'content-type': stringHeader('The Content-Type stored with the object'),
+  etag: stringHeader('Quoted hex MD5'),
+  'last-modified': stringHeader('HTTP date of the write'),
+  'x-amz-version-id': stringHeader('The version served'),
+  'content-range': stringHeader('bytes first-last/size (206 only)'),
+};
+const binaryContent = (description: string) => ({
+  description, headers: downloadHeaders, content: { 'application/octet-stream': { schema: Binary } },
+});
+
+/**
+ * Content-Disposition for a download: always an attachment (object bytes must never render in the console's origin,
+ * ARCHITECTURE "Known pitfalls"), named after the key's last segment, RFC 6266 with an ASCII fallback.
+ */
+export function attachmentDisposition(key: string): string {
+  const name = key.slice(key.lastIndexOf('/') + 1) || 'download';
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** The Content-Length header as a byte count, or undefined when absent (chunked). Throws ValidationError if malformed. */
+function declaredLength(req: FastifyRequest): number | undefined {
+  const raw = req.headers['content-length'];
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw new AppError('ValidationError', { message: 'content-length: not a byte count' });
+  return Number(raw);
+}
+
+/** Content-MD5 decoded, when sent. Throws InvalidDigest for anything but base64 of 16 bytes, as S3 does. */
+function contentMd5(req: FastifyRequest): Buffer | undefined {
+  const header = req.headers['content-md5'];
+  if (header === undefined) return undefined;
+  const raw = String(header).trim();
+  const digest = Buffer.from(raw, 'base64');
+  if (digest.length !== 16 || digest.toString('base64') !== raw) throw new AppError('InvalidDigest');
+  return digest;
+}
+
+/** The scheme and host the admin request came to: what a presigned URL must name for the caller to reach the S3 plane. */
+function origin(req: FastifyRequest): string {
+  const host = req.headers.host;
+  if (!host) throw new AppError('ValidationError', { message: 'host: the request has no Host header to presign for' });
+  // X-Forwarded-Proto from a TLS-terminating proxy (SPEC "Reverse-proxy rules"); the scheme is not signed, so a wrong
+  // value only yields a URL its own caller cannot use.
+  const forwarded = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase();
+  const scheme = forwarded === 'https' || forwarded === 'http' ? forwarded : req.protocol;
+  return `${scheme}://${host}`;
+}
+
+export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void {
+  app.get('/buckets/:name/objects/content', {
+    schema: {
+      operationId: 'downloadObject', tags, summary: "A version's bytes, streamed; one Range (206, or 416)",
+      description: 'Always Content-Disposition: attachment, nosniff and a sandbox CSP, so stored content never renders here.',
+      params: BucketNameParams, querystring: ObjectKeyQuery,
+      response: {
+        200: binaryContent('The whole object'), 206: binaryContent('The requested range'),
+        400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 405: ErrorBody, 416: ErrorBody,
+      },
+    },
+  }, async (req, reply) => {
+    const { key, versionId } = req.query as Static<typeof ObjectKeyQuery>;
+    const opened = deps.objects.open(bucketOf(req), key, { versionId });
+    const { row } = opened;
+    const range = parseRange(req.headers.range, row.size);
+    void reply.headers({
+      'content-type': row.headers.contentType ?? 'application/octet-stream',
+      'content-length': range ? range.end - range.start + 1 : row.size,
+      etag: `"${row.etag}"`,
+      'last-modified': new Date(row.lastModified).toUTCString(),
+      'accept-ranges': 'bytes',
+      'x-amz-version-id': row.versionId,
+      'content-disposition': attachmentDisposition(key),
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "sandbox; default-src 'none'",
+    });
+    if (range) void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${row.size}`);
+    // HEAD (Fastify's automatic twin of this route) opens no blob: an empty stream keeps our Content-Length, where a
+    // string would make Fastify's HEAD handler overwrite it, and the object's stream would be read whole and dropped.
+    if (req.method === 'HEAD') return reply.send(Readable.from([]));
+    if (row.size === 0) return reply.send('');
+    return reply.send(opened.stream(range));
+  });
+
+  // The upload route lives in its own encapsulated scope: there, and only there, every content type is handed to the
+  // handler as the raw request stream (no parsing, no buffering, no Fastify body limit; ObjectService enforces S3's
+  // 5 GiB single-PUT limit while it streams the bytes to disk).
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    scope.put('/buckets/:name/objects/content', {
+      bodyLimit: MAX_PUT_BYTES,
+      schema: {
+        operationId: 'uploadObject', tags, summary: 'Store the request body as the object (streamed, up to 5 GiB)',
+        description: 'The Content-Type header is stored with the object; Content-MD5, when sent, is verified (BadDigest).',
+        params: BucketNameParams, querystring: ObjectKeyQuery,
+        // `*/*` documents any media type while matching no request's own type, so Ajv never looks at the stream.
+        body: { content: { '*/*': { schema: Binary } } },
+        response: { 200: UploadResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
+    }, async (req) => {
+      const { key } = req.query as Static<typeof ObjectKeyQuery>;
+      const bucket = bucketOf(req);
+      const contentType = req.headers['content-type'];
+      const source = (req.body as Readable | undefined) ?? req.raw;
+      const row = await deps.objects.put({
+        bucket, key,
+        body: { source, size: declaredLength(req), contentMd5: contentMd5(req) },
+        headers: contentType ? { contentType } : {},
+        userMeta: {},
+      });
+      const versionId = row.versionId === 'null' ? undefined : row.versionId;
+      deps.audit.record({
+        event: 'object.uploaded', subject: principalOf(req).username, bucket, details: { key, size: row.size, versionId: row.versionId },
+      });
+      return { etag: row.etag, size: row.size, ...(versionId ? { versionId } : {}) };
+    });
+  });
+
+  app.delete('/buckets/:name/objects/content', {
+    schema: {
+      operationId: 'deleteObject', tags, summary: 'Delete the object (a delete marker when versioned) or one version',
+      description: 'AccessDenied (403) for a version object lock protects (bypassGovernance lifts GOVERNANCE).',
+      params: BucketNameParams, querystring: DeleteObjectQuery,
+      response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+    },
+  }, async (req, reply) => {
+    const { key, versionId, bypassGovernance } = req.query as Static<typeof DeleteObjectQuery>;
+    const bucket = bucketOf(req);
+    const result = deps.objects.delete(bucket, key, versionId, { bypassGovernance: bypassGovernance ?? false });
+    deps.audit.record({
+      event: 'object.deleted', subject: principalOf(req).username, bucket,
+      details: { key, versionId: result.versionId, deleteMarker: result.deleteMarker },
+    });
+    if (result.versionId !== undefined) void reply.header('x-amz-version-id', result.versionId);
+    if (result.deleteMarker) void reply.header('x-amz-delete-marker', 'true');
+    return reply.status(204).send();
+  });
+
+  app.post('/buckets/:name/objects/presign', {
+    schema: {
+      operationId: 'presignObjectUrl', tags, summary: 'A presigned S3 URL to GET or PUT one object',
+      description: 'Signed with the root key (SigV4, query authentication) for the scheme and host of this request, '
+        + 'under MOUNT_PATH. Anyone holding the URL can use it until it expires.',
+      params: BucketNameParams, body: PresignBody,
+      response: { 200: PresignResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+    },
+  }, async (req) => {
+    const body = req.body as Static<typeof PresignBody>;
+    const bucket = deps.buckets.get(bucketOf(req)).name;
+    validateObjectKey(body.key);
+    const now = deps.presign.now?.() ?? new Date();
+    // Each key segment encoded as the S3 plane canonicalises it; `rawPath` keeps `.` and `..` segments, which URL
+    // parsing would remove, in the signed path.
+    const rawPath = `${deps.presign.mountPath}/${bucket}/${body.key.split('/').map(uriEncode).join('/')}`;
+    const query = body.method === 'GET' && body.versionId !== undefined ? `?versionId=${uriEncode(body.versionId)}` : '';
+    const base = origin(req);
+    const signed = presignUrl({
+      method: body.method, url: new URL(`${base}${rawPath}${query}`), rawPath,
+      accessKeyId: deps.presign.accessKeyId, secretAccessKey: deps.presign.secretAccessKey, region: deps.presign.region,
+      expiresSeconds: body.expiresIn, now,
+    });
+    deps.audit.record({
+      event: 'object.presigned', subject: principalOf(req).username, bucket,
+      details: { key: body.key, method: body.method, expiresIn: body.expiresIn },
+    });
+    return {
+      url: `${base}${rawPath}${signed.search}`,
+      method: body.method,
+      expiresAt: new Date(now.getTime() + body.expiresIn * 1000).toISOString(),
+    };
+  });
+}

@@ -1,0 +1,33 @@
+// What the admin object routes (objects.ts, object-settings.ts, object-content.ts) are given, and the bucket name
+// of a request under /buckets/:name/objects.
+
+import type { FastifyRequest } from 'fastify';
+import type { Static } from '@sinclair/typebox';
+import type { AuditSink } from '../../../services/audit/audit-events.js';
+import type { BucketService } from '../../../services/bucket-service.js';
+import type { ListingService } from '../../../services/listing-service.js';
+import type { MultipartService } from '../../../services/multipart-service.js';
+import type { ObjectService } from '../../../services/object-service.js';
+import type { BucketNameParams } from './bucket-schemas.js';
+
+/** What presigned URLs are signed with: the root key, the region, and MOUNT_PATH (part of every signed path). */
+export interface PresignDeps {
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string;
+  mountPath: string;
+  /** The signing time (tests pin it); default the wall clock. */
+  now?: () => Date;
+}
+
+export interface ObjectRouteDeps {
+  buckets: BucketService;
+  objects: ObjectService;
+  listing: ListingService;
+  multipart: MultipartService;
+  audit: AuditSink;
+  presign: PresignDeps;
+}
+
+/** The bucket named in the path. */
+export const bucketOf = (req: FastifyRequest): string => (req.params as Static<typeof BucketNameParams>).name;

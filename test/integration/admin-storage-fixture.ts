@@ -1,0 +1,65 @@
+// Shared by the admin bucket and object tests: JSON calls with the admin's token, error-envelope assertions, the
+// audit records the server logged, new buckets, and raw object uploads and downloads through the admin API.
+
+import { expect } from 'vitest';
+import { adminCall } from '../helpers/admin-session.js';
+import { uniqueBucket } from '../helpers/clients.js';
+import type { RunningServer } from '../helpers/server.js';
+
+export type Json = Record<string, unknown>;
+export type CallResult = Awaited<ReturnType<typeof adminCall>>;
+
+/** `key=<encoded key>` plus any further query text (`&versionId=...`). */
+export const keyQuery = (key: string, extra = ''): string => `key=${encodeURIComponent(key)}${extra}`;
+
+/** Asserts the admin error envelope with this code and status, and returns its message. */
+export function expectError(res: { status: number; body: unknown }, status: number, code: string): string {
+  expect(res.body, JSON.stringify(res.body)).toMatchObject({ error: code, statusCode: status });
+  expect(res.status).toBe(status);
+  return (res.body as { message: string }).message;
+}
+
+export interface AdminFixture {
+  call(method: string, path: string, body?: unknown): Promise<CallResult>;
+  /** The audit records the server has logged so far (the sink logs each with `audit: true`). */
+  auditEvents(): Json[];
+  /** Creates a bucket with a fresh name through POST /buckets (`body` adds options) and returns the name. */
+  newBucket(body?: Json): Promise<string>;
+  /** Raw PUT of an object's bytes. */
+  upload(bucket: string, key: string, body: NonNullable<RequestInit['body']>, headers?: Record<string, string>): Promise<Response>;
+  /** Raw GET of an object's bytes; `extra` is more query text. */
+  download(bucket: string, key: string, headers?: Record<string, string>, extra?: string): Promise<Response>;
+}
+
+/** Helpers bound to the server and token a test file sets up in beforeAll (hence the getters). */
+export function adminFixture(server: () => RunningServer, token: () => string): AdminFixture {
+  const base = (): string => `${server().url}/api/admin`;
+  const call = (method: string, path: string, body?: unknown) => adminCall(server(), token(), method, path, body);
+  return {
+    call,
+    auditEvents() {
+      return server().output().split('\n').flatMap((line) => {
+        try {
+          const parsed = JSON.parse(line) as Json;
+          return parsed['audit'] === true ? [parsed] : [];
+        } catch {
+          return [];
+        }
+      });
+    },
+    async newBucket(body = {}) {
+      const name = uniqueBucket('adm');
+      const res = await call('POST', '/buckets', { name, ...body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return name;
+    },
+    upload(bucket, key, body, headers = {}) {
+      return fetch(`${base()}/buckets/${bucket}/objects/content?${keyQuery(key)}`, {
+        method: 'PUT', headers: { authorization: `Bearer ${token()}`, ...headers }, body, duplex: 'half',
+      } as RequestInit);
+    },
+    download(bucket, key, headers = {}, extra = '') {
+      return fetch(`${base()}/buckets/${bucket}/objects/content?${keyQuery(key, extra)}`, { headers: { authorization: `Bearer ${token()}`, ...headers } });
+    },
+  };
+}
