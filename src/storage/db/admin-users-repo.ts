@@ -38,6 +38,10 @@ export class AdminUsersRepo {
   private readonly byNameStmt;
   private readonly listStmt;
   private readonly insertStmt;
+  private readonly roleStmt;
+  private readonly passwordStmt;
+  private readonly deleteStmt;
+  private readonly countRoleStmt;
 
   constructor(private readonly db: Db) {
     this.byIdStmt = db.prepare<[string], RawUser>('SELECT * FROM admin_users WHERE id = ?');
@@ -47,6 +51,12 @@ export class AdminUsersRepo {
       `INSERT INTO admin_users (id, username, password_hash, role, must_change_password, created_at, updated_at)
        VALUES (@id, @username, @passwordHash, @role, @mustChangePassword, @createdAt, @updatedAt)`,
     );
+    this.roleStmt = db.prepare<[AdminRole, number, string]>('UPDATE admin_users SET role = ?, updated_at = ? WHERE id = ?');
+    this.passwordStmt = db.prepare<[string, number, number, string]>(
+      'UPDATE admin_users SET password_hash = ?, must_change_password = ?, updated_at = ? WHERE id = ?',
+    );
+    this.deleteStmt = db.prepare<[string]>('DELETE FROM admin_users WHERE id = ?');
+    this.countRoleStmt = db.prepare<[AdminRole], number>('SELECT count(*) FROM admin_users WHERE role = ?').pluck();
   }
 
   findById(id: string): AdminUserRow | undefined {
@@ -65,5 +75,24 @@ export class AdminUsersRepo {
 
   insert(row: AdminUserRow): void {
     this.insertStmt.run({ ...row, mustChangePassword: row.mustChangePassword ? 1 : 0 });
+  }
+
+  /** Returns false when no user has this id. */
+  setRole(id: string, role: AdminRole, now: number): boolean {
+    return this.roleStmt.run(role, now, id).changes === 1;
+  }
+
+  /** Returns false when no user has this id. */
+  setPassword(id: string, passwordHash: string, mustChangePassword: boolean, now: number): boolean {
+    return this.passwordStmt.run(passwordHash, mustChangePassword ? 1 : 0, now, id).changes === 1;
+  }
+
+  /** Deletes the user; their refresh tokens go with them (ON DELETE CASCADE). Returns false when absent. */
+  delete(id: string): boolean {
+    return this.deleteStmt.run(id).changes === 1;
+  }
+
+  countWithRole(role: AdminRole): number {
+    return this.countRoleStmt.get(role) as number;
   }
 }

@@ -3,10 +3,13 @@
 import { openDatabase, type Db } from './database.js';
 import { WalSync } from './wal-sync.js';
 import { AdminUsersRepo } from './admin-users-repo.js';
+import { AuditRepo } from './audit-repo.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
 import { BucketsRepo } from './buckets-repo.js';
+import { InstanceRepo } from './instance-repo.js';
 import { MultipartRepo } from './multipart-repo.js';
 import { ObjectsRepo } from './objects-repo.js';
+import { RefreshTokensRepo } from './refresh-tokens-repo.js';
 
 export class MetadataStore {
   readonly buckets: BucketsRepo;
@@ -14,6 +17,9 @@ export class MetadataStore {
   readonly multipart: MultipartRepo;
   readonly blobGc: BlobGcRepo;
   readonly adminUsers: AdminUsersRepo;
+  readonly refreshTokens: RefreshTokensRepo;
+  readonly audit: AuditRepo;
+  readonly instance: InstanceRepo;
 
   private readonly walSync: WalSync;
 
@@ -25,6 +31,9 @@ export class MetadataStore {
     this.multipart = new MultipartRepo(db);
     this.blobGc = new BlobGcRepo(db);
     this.adminUsers = new AdminUsersRepo(db);
+    this.refreshTokens = new RefreshTokensRepo(db);
+    this.audit = new AuditRepo(db);
+    this.instance = new InstanceRepo(db);
   }
 
   static open(file: string): MetadataStore {
