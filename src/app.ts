@@ -4,12 +4,16 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { decodeSseKey, type Config } from './config/config.js';
 import { createHttpServer, type HttpServer } from './http/http-server.js';
 import { S3PlaneHandler } from './http/s3/s3-plane.js';
+import { parseTrustedProxies } from './http/shared/client-address.js';
+import { readBuildInfo } from './lib/build-info.js';
 import type { Logger } from './observability/logger.js';
 import { AdminAuthService } from './services/admin-auth-service.js';
-import type { AuditSink } from './services/audit/audit-events.js';
+import { AdminUsersService } from './services/admin-users-service.js';
+import { AuditService } from './services/audit/audit-service.js';
 import { BlobGcService } from './services/blob-gc-service.js';
 import { BucketService } from './services/bucket-service.js';
 import { LifecycleService } from './services/lifecycle-service.js';
@@ -17,6 +21,7 @@ import { ListingService } from './services/listing-service.js';
 import { MultipartService } from './services/multipart-service.js';
 import { ReadPins } from './services/object-reader.js';
 import { ObjectService } from './services/object-service.js';
+import { RefreshSessionService } from './services/refresh-session-service.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
@@ -45,6 +50,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const blobs = new BlobStore({ dataDir: config.DATA_DIR, masterKey });
     await blobs.init();
 
+    const trustedProxies = parseTrustedProxies(config.STORE_TRUSTED_PROXIES);
     const pins = new ReadPins();
     const buckets = new BucketService({ meta, region: config.STORE_REGION });
     const objects = new ObjectService({ meta, blobs, pins });
@@ -60,15 +66,24 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
       owner: { id: createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex'), displayName: 'store' },
       lookup: (id) => (id === config.ROOT_ACCESS_KEY_ID ? config.ROOT_SECRET_ACCESS_KEY : undefined),
       durable: () => metaStore.durable(),
+      trustedProxies,
     });
-    const auth = new AdminAuthService({ meta, jwtSecret: config.JWT_SECRET });
-    auth.ensureBootstrapAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD_HASH);
-    const audit: AuditSink = { record: (entry) => logger.info({ audit: true, ...entry }, 'audit') };
+    const audit = new AuditService({ meta, logger, retentionDays: config.AUDIT_RETENTION_DAYS });
+    const sessions = new RefreshSessionService({ meta, audit });
+    const auth = new AdminAuthService({ meta, sessions, jwtSecret: config.JWT_SECRET });
+    if (auth.ensureBootstrapAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD_HASH) === 'reset') {
+      logger.warn({ username: config.ADMIN_USERNAME }, 'ADMIN_PASSWORD_HASH changed since the last boot: the bootstrap admin was reset to it');
+    }
+    const users = new AdminUsersService({ meta, sessions });
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
-      admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit },
+      admin: {
+        startedAt: bootTime, durable: () => metaStore.durable(), auth, audit,
+        sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
+        build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
+      },
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
+    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -78,9 +93,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
 
 function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
-  lifecycle: LifecycleService; bootTime: number;
+  lifecycle: LifecycleService; audit: AuditService; bootTime: number;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, bootTime } = parts;
+  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -98,6 +113,7 @@ function assemble(parts: {
       });
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
+      loops.push(startLoop({ name: 'audit-flush', intervalMs: config.AUDIT_FLUSH_MS, logger, tick: async () => void audit.flush() }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
@@ -110,6 +126,8 @@ function assemble(parts: {
       sweep.abort();
       await Promise.all(loops.map((l) => l.stop()));
       await orphanSweep;
+      // Whatever was audited up to now (the drain included) is written before the database closes.
+      audit.flush();
       // The listener was opened by us, not by fastify.listen(), so Fastify would leave it open: close it here.
       const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));
       http.server.closeAllConnections();

@@ -9,6 +9,9 @@ import { startServer, type RunningServer } from '../helpers/server.js';
 let server: RunningServer;
 let token: string;
 
+const sessionOf = (jwt: string): string =>
+  (JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
+
 beforeAll(async () => {
   server = await startServer();
   token = await adminLogin(server);
@@ -17,8 +20,9 @@ afterAll(async () => {
   await server.stop();
 });
 
-const sign = (secret: string, claims: { sub: string; exp: number; aud?: string; iss?: string }): Promise<string> =>
-  new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub).setIssuer(claims.iss ?? 'store')
+/** Signs a token like the server's, in the session (`sid`) of the real token unless told otherwise. */
+const sign = (secret: string, claims: { sub: string; exp: number; aud?: string; iss?: string; sid?: string }): Promise<string> =>
+  new SignJWT({ sid: claims.sid ?? sessionOf(token) }).setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub).setIssuer(claims.iss ?? 'store')
     .setAudience(claims.aud ?? 'store-admin').setIssuedAt().setExpirationTime(claims.exp).sign(new TextEncoder().encode(secret));
 
 describe('admin sign-in', () => {
@@ -70,6 +74,8 @@ describe('the bearer gate', () => {
     expect((await me(await sign('x'.repeat(10) + 'a-different-secret-of-enough-length', { sub, exp }))).status).toBe(401);
     expect((await me(await sign(server.env['JWT_SECRET'] as string, { sub, exp: Math.floor(Date.now() / 1000) - 10 }))).status).toBe(401);
     expect((await me(await sign(server.env['JWT_SECRET'] as string, { sub, exp, aud: 'someone-else' }))).status).toBe(401);
+    // A token without a live session (no sid, or one that was never issued) is refused too.
+    expect((await me(await sign(server.env['JWT_SECRET'] as string, { sub, exp, sid: 'not-a-session' }))).status).toBe(401);
     // The control: the same construction with the right secret and claims passes.
     expect((await me(await sign(server.env['JWT_SECRET'] as string, { sub, exp }))).status).toBe(200);
   });

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, isSecureTransport, NO_TRUSTED_PROXIES, parseTrustedProxies } from './client-address.js';
+import { clientAddress, clientIp, isSecureTransport, NO_TRUSTED_PROXIES, parseTrustedProxies } from './client-address.js';
 
 function request(peer: string | undefined, headers: Record<string, string | string[]> = {}, encrypted = false): IncomingMessage {
   return { socket: { remoteAddress: peer, encrypted }, headers } as unknown as IncomingMessage;
@@ -65,8 +65,10 @@ describe('clientAddress', () => {
     expect(clientAddress(request('fd00::5', { 'x-forwarded-for': '2001:db8::7' }), proxies)).toBe('2001:db8::7');
   });
 
-  it("says 'unknown' for a closed socket", () => {
+  it("says 'unknown' for a closed socket (clientIp: undefined, so aws:SourceIp is absent)", () => {
     expect(clientAddress(request(undefined), proxies)).toBe('unknown');
+    expect(clientIp(request(undefined), proxies)).toBeUndefined();
+    expect(clientIp(request('203.0.113.9'), proxies)).toBe('203.0.113.9');
   });
 });
 

@@ -45,10 +45,10 @@ function isTrusted(address: string, trusted: TrustedProxies): boolean {
   return ip !== undefined && trusted.some((cidr) => cidrContains(cidr, ip));
 }
 
-/** The socket's peer address, canonical; 'unknown' when the socket has closed (Node reports undefined then). */
-function peerAddress(req: IncomingMessage): string {
+/** The socket's peer address, canonical; undefined when the socket has closed (Node reports undefined then). */
+function peerAddress(req: IncomingMessage): string | undefined {
   const raw = req.socket.remoteAddress;
-  return (raw && canonical(raw)) ?? 'unknown';
+  return raw ? canonical(raw) : undefined;
 }
 
 /**
@@ -57,9 +57,9 @@ function peerAddress(req: IncomingMessage): string {
  * last good one, since anything left of it was written by someone we cannot vouch for. From any other peer, or
  * without the header, the socket's address.
  */
-export function clientAddress(req: IncomingMessage, trusted: TrustedProxies): string {
+export function clientIp(req: IncomingMessage, trusted: TrustedProxies): string | undefined {
   let address = peerAddress(req);
-  if (trusted.length === 0 || !isTrusted(address, trusted)) return address;
+  if (address === undefined || trusted.length === 0 || !isTrusted(address, trusted)) return address;
   const header = req.headers['x-forwarded-for'];
   const hops = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').filter((h) => h.trim() !== '');
   for (let i = hops.length - 1; i >= 0; i--) {
@@ -71,13 +71,19 @@ export function clientAddress(req: IncomingMessage, trusted: TrustedProxies): st
   return address;
 }
 
+/** `clientIp`, or 'unknown' when the socket is already gone (a key for throttles and audit details). */
+export function clientAddress(req: IncomingMessage, trusted: TrustedProxies): string {
+  return clientIp(req, trusted) ?? 'unknown';
+}
+
 /**
  * Whether the client's connection was TLS: the socket itself, or, from a trusted peer, X-Forwarded-Proto as the peer
  * set it (its right-most value, since a proxy that appends puts its own view last).
  */
 export function isSecureTransport(req: IncomingMessage, trusted: TrustedProxies): boolean {
   if ((req.socket as Partial<TLSSocket>).encrypted === true) return true;
-  if (trusted.length === 0 || !isTrusted(peerAddress(req), trusted)) return false;
+  const peer = peerAddress(req);
+  if (peer === undefined || trusted.length === 0 || !isTrusted(peer, trusted)) return false;
   const header = req.headers['x-forwarded-proto'];
   const values = (Array.isArray(header) ? header.join(',') : header ?? '').split(',');
   return (values[values.length - 1] ?? '').trim().toLowerCase() === 'https';

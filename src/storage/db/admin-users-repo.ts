@@ -36,6 +36,7 @@ const toRow = (raw: RawUser): AdminUserRow => ({
 export class AdminUsersRepo {
   private readonly byIdStmt;
   private readonly byNameStmt;
+  private readonly byNameNoCaseStmt;
   private readonly listStmt;
   private readonly insertStmt;
   private readonly roleStmt;
@@ -46,6 +47,7 @@ export class AdminUsersRepo {
   constructor(private readonly db: Db) {
     this.byIdStmt = db.prepare<[string], RawUser>('SELECT * FROM admin_users WHERE id = ?');
     this.byNameStmt = db.prepare<[string], RawUser>('SELECT * FROM admin_users WHERE username = ?');
+    this.byNameNoCaseStmt = db.prepare<[string], RawUser>('SELECT * FROM admin_users WHERE username = ? COLLATE NOCASE LIMIT 1');
     this.listStmt = db.prepare<[], RawUser>('SELECT * FROM admin_users ORDER BY username');
     this.insertStmt = db.prepare(
       `INSERT INTO admin_users (id, username, password_hash, role, must_change_password, created_at, updated_at)
@@ -66,6 +68,12 @@ export class AdminUsersRepo {
 
   findByUsername(username: string): AdminUserRow | undefined {
     const raw = this.byNameStmt.get(username);
+    return raw && toRow(raw);
+  }
+
+  /** A user whose name equals `username` ignoring ASCII case (new names must not differ from one only by case). */
+  findByUsernameIgnoringCase(username: string): AdminUserRow | undefined {
+    const raw = this.byNameNoCaseStmt.get(username);
     return raw && toRow(raw);
   }
 
