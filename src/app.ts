@@ -21,6 +21,7 @@ import { ListingService } from './services/listing-service.js';
 import { MultipartService } from './services/multipart-service.js';
 import { ReadPins } from './services/object-reader.js';
 import { ObjectService } from './services/object-service.js';
+import { argon2CostOf } from './services/password-hashing.js';
 import { RefreshSessionService } from './services/refresh-session-service.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
@@ -70,11 +71,13 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     });
     const audit = new AuditService({ meta, logger, retentionDays: config.AUDIT_RETENTION_DAYS });
     const sessions = new RefreshSessionService({ meta, audit });
-    const auth = new AdminAuthService({ meta, sessions, jwtSecret: config.JWT_SECRET });
+    // One argon2id cost for every admin password: the operator's, as ADMIN_PASSWORD_HASH carries it.
+    const hashCost = argon2CostOf(config.ADMIN_PASSWORD_HASH);
+    const auth = new AdminAuthService({ meta, sessions, jwtSecret: config.JWT_SECRET, hashCost });
     if (auth.ensureBootstrapAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD_HASH) === 'reset') {
       logger.warn({ username: config.ADMIN_USERNAME }, 'ADMIN_PASSWORD_HASH changed since the last boot: the bootstrap admin was reset to it');
     }
-    const users = new AdminUsersService({ meta, sessions });
+    const users = new AdminUsersService({ meta, sessions, hashCost });
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
       admin: {

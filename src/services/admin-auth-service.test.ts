@@ -117,3 +117,35 @@ describe('authenticate', () => {
     expect(await refusal(token)).toBe('Unauthorized');
   });
 });
+
+describe('verifyPassword', () => {
+  it('refuses an unknown user and a wrong password alike, and an unknown user is not measurably faster', async () => {
+    const cost = { memoryCost: 16_384, timeCost: 2, parallelism: 1 };
+    const timed = new AdminAuthService({ meta, sessions, jwtSecret: 'k'.repeat(16) + 'another-secret-part-here', hashCost: cost });
+    timed.ensureBootstrapAdmin('admin', await argon2.hash('env-password-1', { type: argon2.argon2id, ...cost }));
+    const attempt = async (username: string): Promise<{ ms: number; message: string }> => {
+      const start = process.hrtime.bigint();
+      let message = '';
+      try {
+        await timed.verifyPassword(username, 'wrong-password');
+      } catch (err) {
+        message = isAppError(err) ? `${err.code}: ${err.message}` : 'other';
+      }
+      return { ms: Number(process.hrtime.bigint() - start) / 1e6, message };
+    };
+    await attempt('nobody'); // the stand-in hash is made at construction; make sure it is ready before timing
+    const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const a = await attempt('admin');
+      const b = await attempt('nobody');
+      expect(a.message).toBe('Unauthorized: Invalid username or password');
+      expect(b.message).toBe(a.message);
+      known.push(a.ms);
+      unknown.push(b.ms);
+    }
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+    expect(await timed.verifyPassword('admin', 'env-password-1')).toMatchObject({ username: 'admin' });
+  });
+});

@@ -11,6 +11,7 @@ import { AppError } from '../core/errors.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { AdminUserRow } from '../storage/db/admin-users-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
+import { hashPassword, type Argon2Cost } from './password-hashing.js';
 import type { RefreshSessionService } from './refresh-session-service.js';
 
 export const TOKEN_ISSUER = 'store';
@@ -29,6 +30,8 @@ export interface AdminAuthOptions {
   jwtSecret: string;
   now?: () => number;
   accessTokenTtlSeconds?: number;
+  /** The instance's argon2id cost (password-hashing.ts), for the stand-in hash of unknown usernames. */
+  hashCost?: Argon2Cost;
 }
 
 export interface IssuedAccessToken {
@@ -149,7 +152,7 @@ export class AdminAuthService {
   }
 
   private unknownUserHash(): Promise<string> {
-    this.dummyHash ??= argon2.hash(randomBytes(16).toString('base64url'), { type: argon2.argon2id });
+    this.dummyHash ??= hashPassword(randomBytes(16).toString('base64url'), this.opts.hashCost);
     return this.dummyHash;
   }
 }

@@ -11,7 +11,7 @@ import { MetadataStore } from '../storage/db/metadata-store.js';
 import { AdminUsersService } from './admin-users-service.js';
 import { RefreshSessionService } from './refresh-session-service.js';
 
-const CHEAP = { memoryCost: 1024, timeCost: 1 };
+const CHEAP = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 let dir: string;
 let meta: MetadataStore;
 let sessions: RefreshSessionService;
@@ -22,7 +22,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'store-users-'));
   meta = MetadataStore.open(join(dir, 'meta.db'));
   sessions = new RefreshSessionService({ meta, audit: { record: () => undefined } });
-  users = new AdminUsersService({ meta, sessions, argon2: CHEAP });
+  users = new AdminUsersService({ meta, sessions, hashCost: CHEAP });
   rootId = (await users.create({ username: 'root', role: 'full-admin', password: 'root-password-1' })).user.id;
 });
 afterEach(async () => {

@@ -1,6 +1,7 @@
 // Admin users and roles (SPEC "Authentication" > Roles): list, create with a temporary password, change role,
 // reset password, delete, and self-service password change. The invariants: at least one full admin always
-// exists, and nobody deletes their own account. Every hash is argon2id; hashing happens before the transaction.
+// exists, and nobody deletes their own account. Every hash is argon2id at the instance's cost (password-hashing.ts);
+// hashing happens before the transaction.
 
 import { randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
@@ -10,6 +11,7 @@ import { passwordProblem } from '../core/password-policy.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { AdminUserRow } from '../storage/db/admin-users-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
+import { hashPassword, type Argon2Cost } from './password-hashing.js';
 import type { RefreshSessionService } from './refresh-session-service.js';
 
 /** An admin user as the API shows it (never the hash). */
@@ -32,8 +34,8 @@ export interface AdminUsersOptions {
   meta: MetadataStore;
   sessions: RefreshSessionService;
   now?: () => number;
-  /** argon2id cost overrides, for tests only (the library's defaults otherwise, as `store hash-password` uses). */
-  argon2?: { memoryCost: number; timeCost: number };
+  /** The argon2id cost of new hashes: that of ADMIN_PASSWORD_HASH (the library's defaults when undefined). */
+  hashCost?: Argon2Cost;
 }
 
 const view = (row: AdminUserRow): AdminUserView => ({
@@ -173,7 +175,7 @@ export class AdminUsersService {
   }
 
   private hash(password: string): Promise<string> {
-    return argon2.hash(password, { type: argon2.argon2id, ...this.opts.argon2 });
+    return hashPassword(password, this.opts.hashCost);
   }
 
   private row(id: string): AdminUserRow {
