@@ -35,6 +35,9 @@ export function completeRouteSchema(route: RouteOptions): void {
   if (schema['body'] !== undefined || schema['querystring'] !== undefined || schema['params'] !== undefined) {
     add(400, error('The request is not valid; the message names the field (ValidationError)'));
   }
+  // Visible in the document (swagger copies x- keys onto the operation), so tests can hold the lists to account.
+  if (config.public) schema['x-public'] = true;
+  if (config.selfService) schema['x-self-service'] = true;
   if (!config.public) {
     add(401, error('Missing, invalid or expired access token, or an ended session (Unauthorized)'));
     if (methods.some((m) => !isRead(m)) && !config.selfService) add(403, error('A read-only admin cannot change anything (Forbidden)'));
