@@ -17,6 +17,15 @@ const throttled = (): TSchema => ({
   headers: { 'retry-after': Type.Integer({ description: 'Seconds to wait before retrying' }) },
 });
 
+const STATUS_DESCRIPTIONS: Record<number, string> = {
+  400: 'The request is not valid (ValidationError names the field)',
+  401: 'Not signed in, or the credentials are not valid (Unauthorized)',
+  403: 'Not allowed (Forbidden)',
+  404: 'No such resource (NotFound)',
+  409: 'The request conflicts with the current state (Conflict or a specific code)',
+  429: 'Too many requests from this client (TooManyRequests)',
+};
+
 const isRead = (method: string): boolean => method === 'GET' || method === 'HEAD';
 
 /**
@@ -32,8 +41,17 @@ export function completeRouteSchema(route: RouteOptions): void {
   const add = (status: number, body: TSchema): void => {
     if (!(status in response) && !(String(status) in response)) response[status] = body;
   };
-  if (schema['body'] !== undefined || schema['querystring'] !== undefined || schema['params'] !== undefined) {
-    add(400, error('The request is not valid; the message names the field (ValidationError)'));
+  // Error responses a route declared bare (the shared ErrorBody) get a description, and 429 its Retry-After header.
+  for (const [status, body] of Object.entries(response)) {
+    const declared = body as Record<string, unknown>;
+    const describe = STATUS_DESCRIPTIONS[Number(status)];
+    if (describe && declared['description'] === undefined) response[status] = { ...declared, description: describe };
+    if (status === '429' && declared['headers'] === undefined) response[status] = { ...throttled(), ...(response[status] as object), headers: throttled()['headers'] };
+  }
+  // Any request with input can fail validation; any write can carry a body that does not parse or is too large.
+  const hasInput = schema['body'] !== undefined || schema['querystring'] !== undefined || schema['params'] !== undefined;
+  if (hasInput || methods.some((m) => !isRead(m))) {
+    add(400, error('The request is not valid (ValidationError names the field) or its body cannot be read'));
   }
   // Visible in the document (swagger copies x- keys onto the operation), so tests can hold the lists to account.
   if (config.public) schema['x-public'] = true;
