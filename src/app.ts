@@ -129,13 +129,13 @@ function assemble(parts: {
       sweep.abort();
       await Promise.all(loops.map((l) => l.stop()));
       await orphanSweep;
-      // Whatever was audited up to now (the drain included) is written before the database closes.
-      audit.flush();
       // The listener was opened by us, not by fastify.listen(), so Fastify would leave it open: close it here.
       const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));
       http.server.closeAllConnections();
       await closed;
       await http.fastify.close();
+      // Every connection is closed now, so nothing more can be audited: write what is buffered, then close.
+      audit.flush();
       await meta.close();
       lock.release();
       return { drained };
