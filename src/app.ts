@@ -4,13 +4,17 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { decodeSseKey, type Config } from './config/config.js';
 import { createHttpServer, type HttpServer } from './http/http-server.js';
 import { S3PlaneHandler } from './http/s3/s3-plane.js';
+import { parseTrustedProxies } from './http/shared/client-address.js';
+import { readBuildInfo } from './lib/build-info.js';
 import type { Logger } from './observability/logger.js';
 import { AccessKeyService } from './services/access-key-service.js';
 import { AdminAuthService } from './services/admin-auth-service.js';
-import type { AuditSink } from './services/audit/audit-events.js';
+import { AdminUsersService } from './services/admin-users-service.js';
+import { AuditService } from './services/audit/audit-service.js';
 import { BlobGcService } from './services/blob-gc-service.js';
 import { BucketService } from './services/bucket-service.js';
 import { LifecycleService } from './services/lifecycle-service.js';
@@ -18,6 +22,8 @@ import { ListingService } from './services/listing-service.js';
 import { MultipartService } from './services/multipart-service.js';
 import { ReadPins } from './services/object-reader.js';
 import { ObjectService } from './services/object-service.js';
+import { argon2CostOf } from './services/password-hashing.js';
+import { RefreshSessionService } from './services/refresh-session-service.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
@@ -47,6 +53,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const blobs = new BlobStore({ dataDir: config.DATA_DIR, masterKey });
     await blobs.init();
 
+    const trustedProxies = parseTrustedProxies(config.STORE_TRUSTED_PROXIES);
     const pins = new ReadPins();
     const buckets = new BucketService({ meta, region: config.STORE_REGION });
     const objects = new ObjectService({ meta, blobs, pins });
@@ -75,10 +82,17 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
         ? { type: 'key', accessKeyId: id, isRoot: true }
         : { type: 'key', accessKeyId: id, isRoot: false, identityPolicy: keys.identityOf(id)?.identityPolicy }),
       durable: () => metaStore.durable(),
+      trustedProxies,
     });
-    const auth = new AdminAuthService({ meta, jwtSecret: config.JWT_SECRET });
-    auth.ensureBootstrapAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD_HASH);
-    const audit: AuditSink = { record: (entry) => logger.info({ audit: true, ...entry }, 'audit') };
+    const audit = new AuditService({ meta, logger, retentionDays: config.AUDIT_RETENTION_DAYS });
+    const sessions = new RefreshSessionService({ meta, audit });
+    // One argon2id cost for every admin password: the operator's, as ADMIN_PASSWORD_HASH carries it.
+    const hashCost = argon2CostOf(config.ADMIN_PASSWORD_HASH);
+    const auth = new AdminAuthService({ meta, sessions, jwtSecret: config.JWT_SECRET, hashCost });
+    if (auth.ensureBootstrapAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD_HASH) === 'reset') {
+      logger.warn({ username: config.ADMIN_USERNAME }, 'ADMIN_PASSWORD_HASH changed since the last boot: the bootstrap admin was reset to it');
+    }
+    const users = new AdminUsersService({ meta, sessions, hashCost });
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
       admin: {
@@ -87,9 +101,11 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
         // signed with the root key.
         buckets, objects, listing, multipart,
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
+        sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
+        build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
       },
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
+    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -99,9 +115,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
 
 function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
-  lifecycle: LifecycleService; bootTime: number;
+  lifecycle: LifecycleService; audit: AuditService; bootTime: number;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, bootTime } = parts;
+  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -119,6 +135,7 @@ function assemble(parts: {
       });
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
+      loops.push(startLoop({ name: 'audit-flush', intervalMs: config.AUDIT_FLUSH_MS, logger, tick: async () => void audit.flush() }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
@@ -136,6 +153,8 @@ function assemble(parts: {
       http.server.closeAllConnections();
       await closed;
       await http.fastify.close();
+      // Every connection is closed now, so nothing more can be audited: write what is buffered, then close.
+      audit.flush();
       await meta.close();
       lock.release();
       return { drained };

@@ -162,3 +162,30 @@ describe('loadConfig: refusals name the key, never the value', () => {
     expect(message).not.toContain('nope-not-a-hash');
   });
 });
+
+describe('loadConfig: admin plane keys (trusted proxies, audit)', () => {
+  it('defaults to no trusted proxies, a 2 s audit flush and 90 days of audit', () => {
+    expect(loadConfig(goodEnv())).toMatchObject({ STORE_TRUSTED_PROXIES: '', AUDIT_FLUSH_MS: 2000, AUDIT_RETENTION_DAYS: 90 });
+  });
+
+  it('accepts addresses and CIDR blocks of both families', () => {
+    const cfg = loadConfig({ ...goodEnv(), STORE_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1,::1,fd00::/8, ::ffff:10.0.0.0/104' });
+    expect(cfg.STORE_TRUSTED_PROXIES).toContain('fd00::/8');
+  });
+
+  it.each(['10.0.0.300', '10.0.0.0/33', 'fd00::/129', 'proxy.internal', '10.0.0.0/8/1', '10.0.0.1/', '10.0.0.1/x', 'fe80::1%eth0', '010.0.0.1'])(
+    'refuses the entry %s, naming it',
+    (entry) => {
+      const message = refusal({ STORE_TRUSTED_PROXIES: `10.0.0.1, ${entry}` }, 'STORE_TRUSTED_PROXIES');
+      expect(message).toContain(entry);
+    },
+  );
+
+  it('keeps AUDIT_FLUSH_MS and AUDIT_RETENTION_DAYS in bounds', () => {
+    refusal({ AUDIT_FLUSH_MS: '249' }, 'AUDIT_FLUSH_MS');
+    refusal({ AUDIT_FLUSH_MS: '600001' }, 'AUDIT_FLUSH_MS');
+    refusal({ AUDIT_RETENTION_DAYS: '0' }, 'AUDIT_RETENTION_DAYS');
+    refusal({ AUDIT_RETENTION_DAYS: '1.5' }, 'AUDIT_RETENTION_DAYS');
+    expect(loadConfig({ ...goodEnv(), AUDIT_FLUSH_MS: '250', AUDIT_RETENTION_DAYS: '1' })).toMatchObject({ AUDIT_FLUSH_MS: 250, AUDIT_RETENTION_DAYS: 1 });
+  });
+});

@@ -1,6 +1,7 @@
 // The environment schema (one TypeBox schema; the Config type is derived from it), its defaults, and the boot
 // refusals of SPEC "Configuration keys" / "Boot-time secret checks". The only reader of process.env.
 
+import { isIP } from 'node:net';
 import { isAbsolute } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -25,6 +26,15 @@ export const ConfigSchema = Type.Object({
   STORE_ENDPOINT: Type.Optional(Type.String({ description: 'Public DNS hostname reported for endpoint discovery' })),
   STORE_LIFECYCLE_INTERVAL_MS: Type.Integer({
     minimum: 100, maximum: 86_400_000, default: 3_600_000, description: 'How often lifecycle rules are applied (100 ms to 1 day)',
+  }),
+  STORE_TRUSTED_PROXIES: Type.String({
+    default: '', description: 'Comma-separated IP addresses and CIDR blocks of reverse proxies whose X-Forwarded-For/-Proto are believed',
+  }),
+  AUDIT_FLUSH_MS: Type.Integer({
+    minimum: 250, maximum: 600_000, default: 2000, description: 'How often buffered audit records are written (250 ms to 10 min)',
+  }),
+  AUDIT_RETENTION_DAYS: Type.Integer({
+    minimum: 1, maximum: 36_500, default: 90, description: 'Audit rows older than this many days are pruned (1 to 36,500)',
   }),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: 'Log level' }),
 });
@@ -66,6 +76,20 @@ function mountPathProblem(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The malformed entries of STORE_TRUSTED_PROXIES. config/ may not import core/, so this checks the shape with
+ * node:net; http/shared/client-address.ts parses the same text with core/policy/ip.ts (a test keeps them in step).
+ */
+export function malformedProxyEntries(list: string): string[] {
+  return list.split(',').map((e) => e.trim()).filter((e) => e !== '').filter((entry) => {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = address.includes('%') ? 0 : isIP(address);
+    if (family === 0 || rest.length > 0) return true;
+    if (prefix === undefined) return false;
+    return !/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128);
+  });
+}
+
 /** Extra rules TypeBox cannot say: path shapes, secret strength, hash and key formats. */
 function semanticProblems(cfg: Config): string[] {
   const problems: string[] = [];
@@ -88,6 +112,11 @@ function semanticProblems(cfg: Config): string[] {
   }
   if (cfg.STORE_SSE_KEY !== undefined && !decodeSseKey(cfg.STORE_SSE_KEY)) {
     problems.push('STORE_SSE_KEY must be the base64 encoding of exactly 32 bytes');
+  }
+  const badProxies = malformedProxyEntries(cfg.STORE_TRUSTED_PROXIES);
+  if (badProxies.length > 0) {
+    // Proxy addresses are not secrets, and naming the bad entry is what makes the refusal actionable.
+    problems.push(`STORE_TRUSTED_PROXIES must list IP addresses or CIDR blocks separated by commas; not: ${badProxies.join(', ')}`);
   }
   const mountProblem = mountPathProblem(cfg.MOUNT_PATH);
   if (mountProblem) problems.push(mountProblem);

@@ -1,12 +1,17 @@
 // Admin API helpers for integration tests: sign in as an admin and call routes with the access token.
 
+import { freshClient } from './admin-flow.js';
 import type { RunningServer } from './server.js';
 
-/** Signs in (default: the bootstrap admin) and returns the access token. Throws on any non-200. */
+/**
+ * Signs in (default: the bootstrap admin) and returns the access token. Throws on any non-200.
+ * Login is limited to 5 per minute per client. Each call sends its own X-Forwarded-For, which counts only on a
+ * server started with STORE_TRUSTED_PROXIES=127.0.0.1: start yours that way if a file signs in more than 5 times.
+ */
 export async function adminLogin(server: RunningServer, username = 'admin', password = server.credentials.adminPassword): Promise<string> {
   const res = await fetch(`${server.url}/api/admin/auth/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': freshClient() },
     body: JSON.stringify({ username, password }),
   });
   if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${await res.text()}`);

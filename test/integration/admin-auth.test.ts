@@ -1,24 +1,32 @@
 // The admin plane's sign-in and gate against the real server: login, the bearer check on every non-public route,
-// and the token checks (tampered, alg none, wrong secret, expired, unknown user).
+// the token checks (tampered, alg none, wrong secret, expired, unknown user), and refresh sessions: the cookie,
+// rotation, reuse detection revoking the family, and logout.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, UnsecuredJWT } from 'jose';
+import { login, logout, refresh, signIn } from '../helpers/admin-flow.js';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
 let server: RunningServer;
 let token: string;
 
+const sessionOf = (jwt: string): string =>
+  (JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
+
 beforeAll(async () => {
-  server = await startServer();
+  // Loopback is a trusted proxy here, so each sign-in can come from its own client address (X-Forwarded-For)
+  // and the tests stay under the login limit; admin-throttle.test.ts tests the limit itself.
+  server = await startServer({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250' } });
   token = await adminLogin(server);
 });
 afterAll(async () => {
   await server.stop();
 });
 
-const sign = (secret: string, claims: { sub: string; exp: number; aud?: string; iss?: string }): Promise<string> =>
-  new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub).setIssuer(claims.iss ?? 'store')
+/** Signs a token like the server's, in the session (`sid`) of the real token unless told otherwise. */
+const sign = (secret: string, claims: { sub: string; exp: number; aud?: string; iss?: string; sid?: string }): Promise<string> =>
+  new SignJWT({ sid: claims.sid ?? sessionOf(token) }).setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub).setIssuer(claims.iss ?? 'store')
     .setAudience(claims.aud ?? 'store-admin').setIssuedAt().setExpirationTime(claims.exp).sign(new TextEncoder().encode(secret));
 
 describe('admin sign-in', () => {
@@ -70,6 +78,8 @@ describe('the bearer gate', () => {
     expect((await me(await sign('x'.repeat(10) + 'a-different-secret-of-enough-length', { sub, exp }))).status).toBe(401);
     expect((await me(await sign(server.env['JWT_SECRET'] as string, { sub, exp: Math.floor(Date.now() / 1000) - 10 }))).status).toBe(401);
     expect((await me(await sign(server.env['JWT_SECRET'] as string, { sub, exp, aud: 'someone-else' }))).status).toBe(401);
+    // A token without a live session (no sid, or one that was never issued) is refused too.
+    expect((await me(await sign(server.env['JWT_SECRET'] as string, { sub, exp, sid: 'not-a-session' }))).status).toBe(401);
     // The control: the same construction with the right secret and claims passes.
     expect((await me(await sign(server.env['JWT_SECRET'] as string, { sub, exp }))).status).toBe(200);
   });
@@ -80,5 +90,98 @@ describe('the bearer gate', () => {
     const missing = await adminCall(server, undefined, 'GET', '/no-such-route');
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ error: 'NotFound', statusCode: 404 });
+  });
+});
+
+describe('refresh sessions', () => {
+  const me = (t: string) => adminCall(server, t, 'GET', '/auth/me');
+
+  it('login sets the store_refresh cookie: HttpOnly, Secure, SameSite=Strict, scoped to the auth routes, 7 days', async () => {
+    const res = await login(server);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ accessToken: expect.any(String), expiresIn: 900 });
+    expect(res.cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const attributes = (res.setCookie ?? '').split(';').map((a) => a.trim());
+    expect(attributes).toEqual(expect.arrayContaining(['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/api/admin/auth', 'Max-Age=604800']));
+  });
+
+  it('a failed login sets no cookie', async () => {
+    const res = await login(server, { password: 'wrong-password' });
+    expect(res.status).toBe(401);
+    expect(res.setCookie).toBeNull();
+  });
+
+  it('refresh answers a new access token and rotates the cookie', async () => {
+    const session = await signIn(server);
+    const res = await refresh(server, session.cookie);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ accessToken: expect.any(String), expiresIn: 900 });
+    expect(res.cookie).toBeDefined();
+    expect(res.cookie).not.toBe(session.cookie);
+    expect(res.setCookie).toContain('Path=/api/admin/auth');
+    expect((await me(res.accessToken as string)).status).toBe(200);
+    // The rotated token works once more, and so on.
+    const again = await refresh(server, res.cookie);
+    expect(again.status).toBe(200);
+  });
+
+  it('refuses a reused token with 401, revokes the whole family and its access tokens, and audits it', async () => {
+    const session = await signIn(server);
+    const other = await signIn(server);
+    const second = await refresh(server, session.cookie);
+    const third = await refresh(server, second.cookie);
+    expect(third.status).toBe(200);
+
+    const reused = await refresh(server, session.cookie);
+    expect(reused.status).toBe(401);
+    expect(reused.body).toMatchObject({ error: 'Unauthorized', statusCode: 401 });
+    expect(reused.setCookie).toContain('Max-Age=0');
+    // The newest token of the family and every access token of it are dead too.
+    expect((await refresh(server, third.cookie)).status).toBe(401);
+    for (const t of [session.token, second.accessToken, third.accessToken]) expect((await me(t as string)).status).toBe(401);
+    // Another sign-in of the same admin is another family: untouched.
+    expect((await me(other.token)).status).toBe(200);
+    expect((await refresh(server, other.cookie)).status).toBe(200);
+
+    const deadline = Date.now() + 5000;
+    let items: { event: string; subject: string }[] = [];
+    while (Date.now() < deadline) {
+      const res = await adminCall(server, token, 'GET', '/audit?event=auth.refresh_reused');
+      items = (res.body as { items: typeof items }).items;
+      if (items.length > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(items).toEqual([expect.objectContaining({ event: 'auth.refresh_reused', subject: 'admin' })]);
+  });
+
+  it('refuses a missing, malformed or unknown cookie with 401', async () => {
+    expect((await refresh(server, undefined)).status).toBe(401);
+    expect((await refresh(server, 'garbage')).status).toBe(401);
+    expect((await refresh(server, 'A'.repeat(43))).status).toBe(401);
+  });
+
+  it('logout with the token and the cookie: 204, the cookie cleared, the session over', async () => {
+    const session = await signIn(server);
+    const res = await logout(server, session.token, session.cookie);
+    expect(res.status).toBe(204);
+    expect(res.setCookie).toMatch(/^store_refresh=; Path=\/api\/admin\/auth; Max-Age=0/);
+    expect((await refresh(server, session.cookie)).status).toBe(401);
+    expect((await me(session.token)).status).toBe(401);
+  });
+
+  it("logout with the token alone ends the token's session, cookie included", async () => {
+    const session = await signIn(server);
+    expect((await logout(server, session.token)).status).toBe(204);
+    expect((await refresh(server, session.cookie)).status).toBe(401);
+  });
+
+  it('logout leaves other sessions alone and needs a token', async () => {
+    const a = await signIn(server);
+    const b = await signIn(server);
+    expect((await logout(server, a.token, a.cookie)).status).toBe(204);
+    expect((await me(b.token)).status).toBe(200);
+    const anonymous = await fetch(`${server.url}/api/admin/auth/logout`, { method: 'POST', headers: { cookie: `store_refresh=${b.cookie}` } });
+    expect(anonymous.status).toBe(401);
+    expect((await refresh(server, b.cookie)).status).toBe(200);
   });
 });

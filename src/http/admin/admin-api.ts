@@ -1,18 +1,25 @@
-// The admin API under /api/admin (Fastify plugin): the auth gate, the routes, the JSON error envelope, and 404s in
-// the envelope.
+// The admin API under /api/admin (Fastify plugin): the throttle, the auth gate, the routes, the JSON error envelope,
+// 404s in the envelope, and the OpenAPI document generated from the route schemas.
 
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { AccessKeyService } from '../../services/access-key-service.js';
 import type { AdminAuthService } from '../../services/admin-auth-service.js';
 import type { AuditSink } from '../../services/audit/audit-events.js';
+import type { TrustedProxies } from '../shared/client-address.js';
 import { installAdminAuth } from './admin-auth-hook.js';
+import { AdminThrottle } from './admin-throttle.js';
 import { envelope, handleAdminError } from './error-json.js';
-import { authRoutes } from './routes/auth.js';
+import { registerOpenApi } from './openapi.js';
+import { auditRoutes, type AuditRouteDeps } from './routes/audit.js';
+import { authRoutes, type AuthRouteDeps } from './routes/auth.js';
 import { bucketsRoutes, type BucketRouteDeps } from './routes/buckets.js';
-import { objectsRoutes, type ObjectRouteDeps } from './routes/objects.js';
 import { healthRoutes, type HealthDeps } from './routes/health.js';
 import { keysRoutes } from './routes/keys.js';
+import { metaRoutes, type MetaRouteDeps } from './routes/meta.js';
+import { settingsRoutes } from './routes/settings.js';
+import { objectsRoutes, type ObjectRouteDeps } from './routes/objects.js';
+import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
 
 export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
@@ -21,10 +28,24 @@ export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps 
   audit: AuditSink;
   /** Scoped access keys (routes/keys.ts). */
   keys: AccessKeyService;
+  sessions: AuthRouteDeps['sessions'];
+  users: UsersRouteDeps['users'];
+  auditLog: AuditRouteDeps['auditLog'];
+  build: MetaRouteDeps['build'];
+  /** MOUNT_PATH: scopes the refresh cookie. */
+  mountPath: string;
+  /** STORE_TRUSTED_PROXIES, parsed: whose X-Forwarded-For / -Proto to believe. */
+  trustedProxies: TrustedProxies;
+  /** The throttles' clock (tests); Date.now otherwise. */
+  now?: () => number;
 }
 
 export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
   app.setErrorHandler(handleAdminError);
+  // Before any route: swagger must see every route, and the throttle runs before authentication.
+  await registerOpenApi(app, { version: deps.build.version });
+  const throttle = new AdminThrottle({ trustedProxies: deps.trustedProxies, now: deps.now });
+  throttle.install(app);
   installAdminAuth(app, deps.auth);
   // "A 200 means durable" for the admin API too: any answer to a method that may write waits for the WAL fsync.
   app.addHook('onSend', async (req) => {
@@ -34,7 +55,11 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
     void reply.status(404).send(envelope(new AppError('NotFound', { message: `No admin route ${req.method} ${req.url.split('?')[0]}` })));
   });
   healthRoutes(app, deps);
-  authRoutes(app, deps);
+  authRoutes(app, { ...deps, throttle });
+  usersRoutes(app, deps);
+  settingsRoutes(app, { ...deps, throttle });
+  auditRoutes(app, deps);
+  metaRoutes(app, deps);
   keysRoutes(app, deps);
   bucketsRoutes(app, deps);
   objectsRoutes(app, deps);

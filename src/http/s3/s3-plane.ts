@@ -9,6 +9,7 @@ import type { BucketRow } from '../../services/bucket-service.js';
 import { parseAmzDate } from '../../sigv4/auth-params.js';
 import type { SecretLookup, VerifiedRequest } from '../../sigv4/types.js';
 import { logWhenDone } from '../shared/access-log.js';
+import { clientIp, isSecureTransport, NO_TRUSTED_PROXIES, type TrustedProxies } from '../shared/client-address.js';
 import { anonymousRequest, authenticate } from './authenticate.js';
 import {
   ANONYMOUS, BucketPolicyCache, hideMissingKey, operationChecks, RequestAuthorizer, withDeleteAuthorization, type Principal,
@@ -39,6 +40,8 @@ export interface S3PlaneOptions {
    * have written (PUT, POST, DELETE), errors included: "a 200 means durable".
    */
   durable: () => Promise<void>;
+  /** STORE_TRUSTED_PROXIES: whose X-Forwarded-For / X-Forwarded-Proto count for aws:SourceIp / aws:SecureTransport. */
+  trustedProxies?: TrustedProxies;
 }
 
 /** Methods that may commit: their answers wait for the durability barrier. GET/HEAD/OPTIONS never wait. */
@@ -167,8 +170,8 @@ export class S3PlaneHandler {
       context: () => policyContext({
         ...facts,
         principal,
-        sourceIp: req.socket.remoteAddress,
-        secureTransport: isTls(req),
+        sourceIp: clientIp(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES),
+        secureTransport: isSecureTransport(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES),
         now: this.now(),
         region: this.opts.region,
       }),

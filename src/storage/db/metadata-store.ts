@@ -5,12 +5,15 @@ import { WalSync } from './wal-sync.js';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { AccessKeysRepo } from './access-keys-repo.js';
 import { AdminUsersRepo } from './admin-users-repo.js';
+import { AuditRepo } from './audit-repo.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
 import { BucketsRepo } from './buckets-repo.js';
 import { InlineBlobsRepo } from './inline-blobs-repo.js';
 import { isInlineBlobId } from '../blobs/blob-tree.js';
+import { InstanceRepo } from './instance-repo.js';
 import { MultipartRepo } from './multipart-repo.js';
 import { ObjectsRepo } from './objects-repo.js';
+import { RefreshTokensRepo } from './refresh-tokens-repo.js';
 
 export class MetadataStore {
   readonly buckets: BucketsRepo;
@@ -20,6 +23,9 @@ export class MetadataStore {
   readonly adminUsers: AdminUsersRepo;
   readonly inlineBlobs: InlineBlobsRepo;
   readonly accessKeys: AccessKeysRepo;
+  readonly refreshTokens: RefreshTokensRepo;
+  readonly audit: AuditRepo;
+  readonly instance: InstanceRepo;
 
   private readonly walSync: WalSync;
   private checkpointer: Checkpointer | undefined;
@@ -34,6 +40,9 @@ export class MetadataStore {
     this.adminUsers = new AdminUsersRepo(db);
     this.inlineBlobs = new InlineBlobsRepo(db);
     this.accessKeys = new AccessKeysRepo(db);
+    this.refreshTokens = new RefreshTokensRepo(db);
+    this.audit = new AuditRepo(db);
+    this.instance = new InstanceRepo(db);
   }
 
   static open(file: string): MetadataStore {

@@ -186,4 +186,33 @@ export const MIGRATIONS: readonly string[] = [
     WHERE bucket = new.bucket;
   END;
   `,
+  // 7: refresh-token sessions (only SHA-256 digests of the tokens; a family is one sign-in and its rotations) and the
+  // persisted audit log (id is the insertion order, which keyset paging uses as the tie-breaker).
+  `
+  CREATE TABLE refresh_tokens (
+    token_hash  TEXT PRIMARY KEY,
+    family_id   TEXT NOT NULL,
+    user_id     TEXT NOT NULL REFERENCES admin_users(id) ON DELETE CASCADE,
+    created_at  INTEGER NOT NULL,
+    expires_at  INTEGER NOT NULL,
+    rotated     INTEGER NOT NULL DEFAULT 0,
+    revoked     INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+  CREATE INDEX refresh_tokens_by_family ON refresh_tokens(family_id);
+  CREATE INDEX refresh_tokens_by_user ON refresh_tokens(user_id);
+  CREATE INDEX refresh_tokens_by_expiry ON refresh_tokens(expires_at);
+
+  CREATE TABLE audit (
+    id      INTEGER PRIMARY KEY,
+    at      INTEGER NOT NULL,
+    event   TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    bucket  TEXT,
+    details TEXT
+  );
+  CREATE INDEX audit_newest ON audit(at, id);
+  CREATE INDEX audit_by_event ON audit(event, at, id);
+  CREATE INDEX audit_by_subject ON audit(subject, at, id);
+  CREATE INDEX audit_by_bucket ON audit(bucket, at, id) WHERE bucket IS NOT NULL;
+  `,
 ];
