@@ -8,6 +8,8 @@ import { decodeSseKey, type Config } from './config/config.js';
 import { createHttpServer, type HttpServer } from './http/http-server.js';
 import { S3PlaneHandler } from './http/s3/s3-plane.js';
 import type { Logger } from './observability/logger.js';
+import { MetricsRegistry } from './observability/metrics-registry.js';
+import { RequestTracer } from './observability/request-tracer.js';
 import { AccessKeyService } from './services/access-key-service.js';
 import { AdminAuthService } from './services/admin-auth-service.js';
 import type { AuditSink } from './services/audit/audit-events.js';
@@ -18,16 +20,20 @@ import { ListingService } from './services/listing-service.js';
 import { MultipartService } from './services/multipart-service.js';
 import { ReadPins } from './services/object-reader.js';
 import { ObjectService } from './services/object-service.js';
+import { UsageService } from './services/usage-service.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
 import { MetadataStore } from './storage/db/metadata-store.js';
 import { startLifecycleWorker } from './workers/lifecycle-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
+import { startUsageRollupWorker } from './workers/usage-rollup-worker.js';
 
 export interface App {
   readonly config: Config;
   readonly http: HttpServer;
+  /** The metrics registry: services started outside this file feed it (setWebhookOutbox, registerAuditDrops). */
+  readonly metrics: MetricsRegistry;
   /** Listens on HOST:PORT and starts the background workers. Resolves with the bound address. */
   start(): Promise<AddressInfo>;
   /** Drains in-flight requests (up to SHUTDOWN_DRAIN_MS), stops workers, closes the database and the lock. */
@@ -77,12 +83,17 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     });
     const auth = new AdminAuthService({ meta, jwtSecret: config.JWT_SECRET });
     auth.ensureBootstrapAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD_HASH);
+    const metrics = new MetricsRegistry();
+    const usage = new UsageService(meta);
     const audit: AuditSink = { record: (entry) => logger.info({ audit: true, ...entry }, 'audit') };
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
       admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit, keys },
+      metrics,
+      metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
+      tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
+    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime, metrics, usage });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -92,9 +103,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
 
 function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
-  lifecycle: LifecycleService; bootTime: number;
+  lifecycle: LifecycleService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, bootTime } = parts;
+  const { config, logger, http, meta, lock, blobGc, lifecycle, bootTime, metrics, usage } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -102,6 +113,7 @@ function assemble(parts: {
   return {
     config,
     http,
+    metrics,
     async start() {
       await new Promise<void>((resolve, reject) => {
         http.server.once('error', reject);
@@ -112,6 +124,7 @@ function assemble(parts: {
       });
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
+      loops.push(startUsageRollupWorker({ usage, metrics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)

@@ -128,4 +128,32 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX access_keys_by_created ON access_keys(created_at, access_key_id);
   `,
+  // 6: per-bucket usage (bytes and count of stored versions, delete markers excluded) for the usage gauges. Kept
+  // exact by triggers inside every transaction that inserts or deletes an object row, so no write path can forget
+  // it and the rollup reads one row per bucket instead of scanning objects (0.4-2 s on 1M rows). Backfilled here.
+  `
+  CREATE TABLE bucket_usage (
+    bucket  TEXT PRIMARY KEY,
+    bytes   INTEGER NOT NULL DEFAULT 0,
+    objects INTEGER NOT NULL DEFAULT 0
+  ) WITHOUT ROWID;
+  INSERT INTO bucket_usage (bucket, bytes, objects)
+    SELECT bucket, SUM(size), COUNT(*) FROM objects WHERE is_delete_marker = 0 GROUP BY bucket;
+  CREATE TRIGGER bucket_usage_on_insert AFTER INSERT ON objects WHEN NEW.is_delete_marker = 0 BEGIN
+    INSERT INTO bucket_usage (bucket, bytes, objects) VALUES (NEW.bucket, NEW.size, 1)
+      ON CONFLICT (bucket) DO UPDATE SET bytes = bytes + excluded.bytes, objects = objects + 1;
+  END;
+  CREATE TRIGGER bucket_usage_on_delete AFTER DELETE ON objects WHEN OLD.is_delete_marker = 0 BEGIN
+    UPDATE bucket_usage SET bytes = bytes - OLD.size, objects = objects - 1 WHERE bucket = OLD.bucket;
+  END;
+  CREATE TRIGGER bucket_usage_on_update AFTER UPDATE OF bucket, size, is_delete_marker ON objects BEGIN
+    UPDATE bucket_usage SET bytes = bytes - OLD.size, objects = objects - 1
+      WHERE bucket = OLD.bucket AND OLD.is_delete_marker = 0;
+    INSERT INTO bucket_usage (bucket, bytes, objects) SELECT NEW.bucket, NEW.size, 1 WHERE NEW.is_delete_marker = 0
+      ON CONFLICT (bucket) DO UPDATE SET bytes = bytes + excluded.bytes, objects = objects + 1;
+  END;
+  CREATE TRIGGER bucket_usage_on_bucket_delete AFTER DELETE ON buckets BEGIN
+    DELETE FROM bucket_usage WHERE bucket = OLD.name;
+  END;
+  `,
 ];
