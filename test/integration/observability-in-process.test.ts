@@ -74,19 +74,23 @@ function attrs(surface: string, method: string, routeClass: string, status: numb
 }
 
 describe('per-bucket gauges on the usage-rollup tick', () => {
-  it('appear for a new bucket, follow its writes, and disappear at the next tick once the bucket is deleted', async () => {
+  it('appear for a new bucket (0 when empty), follow its writes, and disappear at the next tick once the bucket is deleted', async () => {
     const kept = uniqueBucket('kept');
     const gone = uniqueBucket('gone');
+    const empty = uniqueBucket('empty');
     const s3 = sdkClient(server);
     try {
       await s3.send(new CreateBucketCommand({ Bucket: kept }));
       await s3.send(new CreateBucketCommand({ Bucket: gone }));
+      await s3.send(new CreateBucketCommand({ Bucket: empty }));
       await s3.send(new PutObjectCommand({ Bucket: kept, Key: 'a', Body: 'x'.repeat(1000) }));
       await s3.send(new PutObjectCommand({ Bucket: gone, Key: 'b', Body: 'y'.repeat(10) }));
       const seen = parseSamples((await eventually(() => scrape(server), (r) => r.text.includes(`bucket="${gone}"} 10`))).text);
       expect(valueOf(seen, 'store_storage_bytes', { bucket: kept })).toBe(1000);
       expect(valueOf(seen, 'store_object_count', { bucket: kept })).toBe(1);
       expect(valueOf(seen, 'store_object_count', { bucket: gone })).toBe(1);
+      expect(valueOf(seen, 'store_storage_bytes', { bucket: empty })).toBe(0);
+      expect(valueOf(seen, 'store_object_count', { bucket: empty })).toBe(0);
 
       await s3.send(new DeleteObjectCommand({ Bucket: gone, Key: 'b' }));
       await s3.send(new DeleteBucketCommand({ Bucket: gone }));
