@@ -11,6 +11,8 @@ import { S3PlaneHandler } from './http/s3/s3-plane.js';
 import { parseTrustedProxies } from './http/shared/client-address.js';
 import { readBuildInfo } from './lib/build-info.js';
 import type { Logger } from './observability/logger.js';
+import { MetricsRegistry } from './observability/metrics-registry.js';
+import { RequestTracer } from './observability/request-tracer.js';
 import { AccessKeyService } from './services/access-key-service.js';
 import { AdminAuthService } from './services/admin-auth-service.js';
 import { AdminUsersService } from './services/admin-users-service.js';
@@ -24,16 +26,20 @@ import { ReadPins } from './services/object-reader.js';
 import { ObjectService } from './services/object-service.js';
 import { argon2CostOf } from './services/password-hashing.js';
 import { RefreshSessionService } from './services/refresh-session-service.js';
+import { UsageService } from './services/usage-service.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
 import { MetadataStore } from './storage/db/metadata-store.js';
 import { startLifecycleWorker } from './workers/lifecycle-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
+import { startUsageRollupWorker } from './workers/usage-rollup-worker.js';
 
 export interface App {
   readonly config: Config;
   readonly http: HttpServer;
+  /** The metrics registry: services started outside this file feed it (setWebhookOutbox, registerAuditDrops). */
+  readonly metrics: MetricsRegistry;
   /** Listens on HOST:PORT and starts the background workers. Resolves with the bound address. */
   start(): Promise<AddressInfo>;
   /** Drains in-flight requests (up to SHUTDOWN_DRAIN_MS), stops workers, closes the database and the lock. */
@@ -93,6 +99,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
       logger.warn({ username: config.ADMIN_USERNAME }, 'ADMIN_PASSWORD_HASH changed since the last boot: the bootstrap admin was reset to it');
     }
     const users = new AdminUsersService({ meta, sessions, hashCost });
+    const metrics = new MetricsRegistry();
+    metrics.registerAuditDrops(() => audit.droppedCount);
+    const usage = new UsageService(meta);
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
       admin: {
@@ -104,8 +113,11 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
         build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
       },
+      metrics,
+      metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
+      tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime });
+    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -115,9 +127,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
 
 function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
-  lifecycle: LifecycleService; audit: AuditService; bootTime: number;
+  lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime } = parts;
+  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -125,6 +137,7 @@ function assemble(parts: {
   return {
     config,
     http,
+    metrics,
     async start() {
       await new Promise<void>((resolve, reject) => {
         http.server.once('error', reject);
@@ -136,6 +149,7 @@ function assemble(parts: {
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
       loops.push(startLoop({ name: 'audit-flush', intervalMs: config.AUDIT_FLUSH_MS, logger, tick: async () => void audit.flush() }));
+      loops.push(startUsageRollupWorker({ usage, metrics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)

@@ -8,6 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { looksLikePlaceholder, weakSecretReason } from './secrets.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+const METRICS_MODES = ['off', 'public', 'token'] as const;
 
 export const ConfigSchema = Type.Object({
   DATA_DIR: Type.String({ minLength: 1, description: 'Absolute path, no trailing slash, of the data volume' }),
@@ -37,10 +38,19 @@ export const ConfigSchema = Type.Object({
     minimum: 1, maximum: 36_500, default: 90, description: 'Audit rows older than this many days are pruned (1 to 36,500)',
   }),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: 'Log level' }),
+  METRICS_MODE: Type.Union(METRICS_MODES.map((m) => Type.Literal(m)), {
+    default: 'off', description: 'GET /metrics: off (not served), public, or token (Bearer METRICS_TOKEN)',
+  }),
+  METRICS_TOKEN: Type.Optional(Type.String({ description: 'Bearer token for METRICS_MODE=token; at least 32 characters, high entropy' })),
+  USAGE_ROLLUP_INTERVAL_MS: Type.Integer({
+    minimum: 60_000, maximum: 86_400_000, default: 900_000, description: 'How often per-bucket usage gauges refresh (60 s to 1 day)',
+  }),
+  OTEL_TRACING_ENABLED: Type.Boolean({ default: false, description: 'true or false: a span per request through @opentelemetry/api' }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
 export type LogLevel = Config['LOG_LEVEL'];
+export type MetricsMode = Config['METRICS_MODE'];
 
 const KEYS = Object.keys(ConfigSchema.properties) as (keyof Config)[];
 /** Keys that must be set: required by the schema and without a default. */
@@ -48,6 +58,7 @@ const REQUIRED = (ConfigSchema.required ?? []).filter(
   (key) => !('default' in (ConfigSchema.properties[key as keyof Config] as object)),
 );
 const INTEGER_KEYS = KEYS.filter((key) => (ConfigSchema.properties[key] as { type?: unknown }).type === 'integer');
+const BOOLEAN_KEYS = KEYS.filter((key) => (ConfigSchema.properties[key] as { type?: unknown }).type === 'boolean');
 const ARGON2ID = /^\$argon2id\$v=\d+\$[mtp]=\d+(,[mtp]=\d+){2}\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
 
 /** A boot refusal. The message names the key and the rule, never the value. */
@@ -100,9 +111,13 @@ function semanticProblems(cfg: Config): string[] {
     const reason = weakSecretReason(cfg[key]);
     if (reason) problems.push(`${key} ${reason}`);
   }
-  if (cfg.KEY_ENCRYPTION_SECRET !== undefined) {
-    const reason = weakSecretReason(cfg.KEY_ENCRYPTION_SECRET);
-    if (reason) problems.push(`KEY_ENCRYPTION_SECRET ${reason}`);
+  for (const key of ['KEY_ENCRYPTION_SECRET', 'METRICS_TOKEN'] as const) {
+    const value = cfg[key];
+    const reason = value === undefined ? undefined : weakSecretReason(value);
+    if (reason) problems.push(`${key} ${reason}`);
+  }
+  if (cfg.METRICS_MODE === 'token' && cfg.METRICS_TOKEN === undefined) {
+    problems.push('METRICS_TOKEN is required when METRICS_MODE is token (generate one with `openssl rand -base64 48`)');
   }
   if (looksLikePlaceholder(cfg.ROOT_ACCESS_KEY_ID)) {
     problems.push('ROOT_ACCESS_KEY_ID must not be a documentation example; generate one with `store init`');
@@ -151,6 +166,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     if (typeof value !== 'string') continue;
     if (/^[0-9]{1,10}$/.test(value)) {
       raw[key] = Number(value);
+    } else {
+      seen.add(key);
+      problems.push(describeSchemaError(key, ConfigSchema.properties[key] as { description?: string }));
+    }
+  }
+  // Booleans are exactly 'true' or 'false': Convert would also take '1', 'yes'-like values silently.
+  for (const key of BOOLEAN_KEYS) {
+    const value = raw[key];
+    if (typeof value !== 'string') continue;
+    if (value === 'true' || value === 'false') {
+      raw[key] = value === 'true';
     } else {
       seen.add(key);
       problems.push(describeSchemaError(key, ConfigSchema.properties[key] as { description?: string }));

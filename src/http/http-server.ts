@@ -1,15 +1,20 @@
 // The one listener: a raw node:http dispatcher in front of Fastify. It assigns the request id, enforces MOUNT_PATH,
-// tracks requests for the drain, and sends /api/admin, /admin and /metrics to Fastify and everything else to the
-// framework-free S3 plane (docs/decisions.md: "S3 plane as a raw dispatcher").
+// tracks requests for the drain, watches every request to its end (access log, metrics, span), and sends /api/admin,
+// /admin and /metrics to Fastify and everything else to the framework-free S3 plane (docs/decisions.md: "S3 plane as
+// a raw dispatcher").
 
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../observability/logger.js';
+import { UNMATCHED, type Surface } from '../observability/metric-labels.js';
+import type { MetricsRegistry } from '../observability/metrics-registry.js';
+import { RequestTracer } from '../observability/request-tracer.js';
 import { adminApi, type AdminDeps } from './admin/admin-api.js';
 import { envelope } from './admin/error-json.js';
-import { logWhenDone } from './shared/access-log.js';
+import { metricsRoute, type MetricsRouteOptions } from './admin/metrics-route.js';
 import { Drain } from './shared/drain.js';
+import { RequestObserver } from './shared/request-observer.js';
 import { assignRequestId, requestIdOf } from './shared/request-id.js';
 import { sendS3Error } from './s3/respond.js';
 import { buildAppErrorXml } from './s3/xml/error.js';
@@ -17,7 +22,8 @@ import { AppError } from '../core/errors.js';
 import { uuidv7 } from '../lib/ids.js';
 
 export interface S3Plane {
-  handle(req: IncomingMessage, res: ServerResponse, ctx: { requestId: string; mountPath: string }): void;
+  /** `onOp` receives the S3 operation once resolved: the request's route class in metrics, logs and spans. */
+  handle(req: IncomingMessage, res: ServerResponse, ctx: { requestId: string; mountPath: string; onOp: (op: string) => void }): void;
 }
 
 export interface HttpServerOptions {
@@ -25,6 +31,11 @@ export interface HttpServerOptions {
   logger: Logger;
   s3: S3Plane;
   admin: Omit<AdminDeps, 'isDraining'>;
+  metrics: MetricsRegistry;
+  /** METRICS_MODE and METRICS_TOKEN for GET /metrics. */
+  metricsEndpoint: Pick<MetricsRouteOptions, 'mode' | 'token'>;
+  /** Request spans (OTEL_TRACING_ENABLED); default: off. */
+  tracer?: RequestTracer;
 }
 
 export interface HttpServer {
@@ -37,21 +48,23 @@ const under = (path: string, prefix: string): boolean =>
   path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
 
 /**
- * Surfaces that belong to Fastify, relative to the mount path. Matching is exact-case, like Fastify's routes.
- * The admin API takes every method; the console (/admin) and /metrics are read-only, so any other method there is
- * an S3 request for the reserved bucket name, which the S3 plane refuses with InvalidBucketName.
+ * The Fastify surface a path belongs to, relative to the mount path, or undefined for the S3 plane. Matching is
+ * exact-case, like Fastify's routes. The admin API takes every method; the console (/admin) and /metrics are
+ * read-only, so any other method there is an S3 request for the reserved bucket name, which the S3 plane refuses
+ * with InvalidBucketName.
  */
-function isFastifyPath(method: string, path: string): boolean {
-  if (under(path, '/api/admin')) return true;
-  const isRead = method === 'GET' || method === 'HEAD';
-  return isRead && (under(path, '/admin') || path === '/metrics' || path.startsWith('/metrics?'));
+function fastifySurface(method: string, path: string): Surface | undefined {
+  if (under(path, '/api/admin')) return 'admin';
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
+  if (under(path, '/admin')) return 'console';
+  return path === '/metrics' || path.startsWith('/metrics?') ? 'metrics' : undefined;
 }
 
 /**
  * Answers a request Node could not parse (bad framing, headers over the size limit, headers too slow) the way the
  * dispatcher answers everything else: an S3 error document carrying a request id, and one access-log line.
  */
-function clientErrorHandler(logger: Logger): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+function clientErrorHandler(logger: Logger, observer: RequestObserver): (err: NodeJS.ErrnoException, socket: Duplex) => void {
   return (err, socket) => {
     // A reset connection has nobody to answer (https://nodejs.org/api/http.html#event-clienterror).
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
@@ -61,6 +74,7 @@ function clientErrorHandler(logger: Logger): (err: NodeJS.ErrnoException, socket
     const appError = new AppError(code, code === 'InvalidRequest' ? { message: 'The request could not be parsed as HTTP/1.1.' } : {});
     const requestId = uuidv7();
     logger.info({ reqId: requestId, surface: 'unparsed', status: appError.statusCode, error: err.code }, 'request completed');
+    observer.unparsed(appError.statusCode);
     if (socket.writable) {
       const body = buildAppErrorXml(appError, { requestId });
       socket.write(
@@ -76,23 +90,28 @@ function clientErrorHandler(logger: Logger): (err: NodeJS.ErrnoException, socket
 export async function createHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   const drain = new Drain();
   const mount = opts.mountPath;
+  const tracer = opts.tracer ?? new RequestTracer({ enabled: false });
+  const observer = new RequestObserver({ logger: opts.logger, metrics: opts.metrics, tracer, mountPath: mount });
 
   const dispatch = (req: IncomingMessage, res: ServerResponse, fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void): void => {
     const requestId = assignRequestId(req, res);
     drain.track(req, res);
     const url = req.url ?? '/';
     if (mount !== '' && !(url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`))) {
-      logWhenDone(opts.logger, req, res, { requestId, surface: 'outside-mount' });
+      observer.watch(req, res, { requestId, surface: 'outside-mount', routeClass: () => UNMATCHED });
       sendS3Error(req, res, new AppError('NotFound', { message: 'Not found: outside the mount path' }), requestId);
       return;
     }
     const path = url.slice(mount.length) || '/';
-    if (isFastifyPath(req.method ?? 'GET', path)) {
-      logWhenDone(opts.logger, req, res, { requestId, surface: 'admin' });
-      fastifyHandler(req, res);
+    const surface = fastifySurface(req.method ?? 'GET', path);
+    if (surface !== undefined) {
+      const span = observer.watch(req, res, { requestId, surface, routeClass: () => observer.patternOf(req) });
+      RequestTracer.within(span, () => fastifyHandler(req, res));
       return;
     }
-    opts.s3.handle(req, res, { requestId, mountPath: mount });
+    let op = 'Unknown';
+    const span = observer.watch(req, res, { requestId, surface: 's3', routeClass: () => op, logOp: true });
+    RequestTracer.within(span, () => opts.s3.handle(req, res, { requestId, mountPath: mount, onOp: (resolved) => { op = resolved; } }));
   };
 
   let server: Server | undefined;
@@ -103,7 +122,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     // 'incoming request' / 'request completed' lines would double it and log raw URLs.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { caseSensitive: true },
-    clientErrorHandler: clientErrorHandler(opts.logger),
+    clientErrorHandler: clientErrorHandler(opts.logger, observer),
     bodyLimit: 1024 * 1024,
     serverFactory: (handler) => {
       server = createServer(
@@ -124,6 +143,12 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   fastify.setNotFoundHandler((req, reply) => {
     void reply.status(404).send(envelope(new AppError('NotFound', { message: `No route ${req.method} ${req.url.split('?')[0] ?? ''}` })));
   });
+  // The route class of a Fastify request is its route's pattern (`/api/admin/keys/:id`), never the URL.
+  fastify.addHook('onRequest', (req, _reply, done) => {
+    observer.notePattern(req.raw, req.routeOptions.url);
+    done();
+  });
+  metricsRoute(fastify, { ...opts.metricsEndpoint, metrics: opts.metrics, mountPath: mount });
   await fastify.register(adminApi, { prefix: `${mount}/api/admin`, ...opts.admin, isDraining: () => drain.isDraining });
   await fastify.ready();
   if (!server) throw new Error('Fastify did not create the HTTP server');

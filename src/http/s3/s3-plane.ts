@@ -1,5 +1,6 @@
-// The S3 data plane: resolve the operation, answer CORS, authenticate, authorize, run its handler, send the response
-// or the error, and write one access-log line. Framework-free: a plain (req, res) function behind the dispatcher.
+// The S3 data plane: resolve the operation, answer CORS, authenticate, authorize, run its handler, and send the response
+// or the error. Framework-free: a plain (req, res) function behind the dispatcher, which writes the access-log line
+// and records the request's metrics with the operation reported through `onOp`.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -8,7 +9,6 @@ import type { Logger } from '../../observability/logger.js';
 import type { BucketRow } from '../../services/bucket-service.js';
 import { parseAmzDate } from '../../sigv4/auth-params.js';
 import type { SecretLookup, VerifiedRequest } from '../../sigv4/types.js';
-import { logWhenDone } from '../shared/access-log.js';
 import { clientIp, isSecureTransport, NO_TRUSTED_PROXIES, type TrustedProxies } from '../shared/client-address.js';
 import { anonymousRequest, authenticate } from './authenticate.js';
 import {
@@ -52,6 +52,8 @@ function mayWrite(req: IncomingMessage): boolean {
 interface RequestInfo {
   requestId: string;
   mountPath: string;
+  /** Called once the operation is known: the route class of the request's log line, metrics and span. */
+  onOp: (op: string) => void;
 }
 
 export class S3PlaneHandler {
@@ -66,8 +68,11 @@ export class S3PlaneHandler {
 
   handle(req: IncomingMessage, res: ServerResponse, ctx: RequestInfo): void {
     let op = 'Unknown';
-    logWhenDone(this.opts.logger, req, res, { requestId: ctx.requestId, surface: 's3', op: () => op });
-    this.run(req, res, ctx, (resolved) => { op = resolved; }).catch(async (err: unknown) => {
+    const onOp = (resolved: string): void => {
+      op = resolved;
+      ctx.onOp(resolved);
+    };
+    this.run(req, res, ctx, onOp).catch(async (err: unknown) => {
       if (isClientAbort(req, err)) {
         // The client went away mid-request: nothing to answer, and not a server error.
         res.destroy();

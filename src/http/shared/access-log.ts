@@ -1,20 +1,23 @@
-// The access log for the surfaces the dispatcher answers itself or hands to Fastify (admin API, console, metrics,
-// requests outside MOUNT_PATH): one JSON line per request, in the same shape as the S3 plane's line.
+// The access log for every surface the dispatcher serves (S3 plane, admin API, console, metrics, requests outside
+// MOUNT_PATH): one JSON line per request, written when its response ends; the same moment feeds the request metrics
+// and span (request-observer.ts).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Surface } from '../../observability/metric-labels.js';
 import { safeUrl, type Logger } from '../../observability/logger.js';
 
-export type Surface = 's3' | 'admin' | 'outside-mount';
+export type { Surface };
 
 /**
- * Writes one 'request completed' line when the response ends or its connection closes first (then `aborted`).
+ * Writes one 'request completed' line when the response ends or its connection closes first (then `aborted`), then
+ * calls `onDone` with the status actually sent (undefined when the client left before any) and the duration.
  * The URL is logged without query-auth parameters; headers are never logged.
  */
 export function logWhenDone(
   logger: Logger,
   req: IncomingMessage,
   res: ServerResponse,
-  fields: { requestId: string; surface: Surface; op?: () => string },
+  fields: { requestId: string; surface: Surface; op?: () => string; onDone?: (status: number | undefined, seconds: number) => void },
 ): void {
   const started = process.hrtime.bigint();
   res.once('close', () => {
@@ -32,5 +35,6 @@ export function logWhenDone(
       },
       'request completed',
     );
+    fields.onDone?.(res.headersSent ? res.statusCode : undefined, ms / 1000);
   });
 }

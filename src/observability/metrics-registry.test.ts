@@ -1,0 +1,117 @@
+// The registry exports exactly the spec's families (plus the webhook outbox and audit drops), default runtime
+// metrics only as store_process_* / store_nodejs_*, and per-bucket series that a rollup replaces wholesale.
+
+import { describe, expect, it } from 'vitest';
+import { requestLabels } from './metric-labels.js';
+import { MetricsRegistry } from './metrics-registry.js';
+
+const FAMILIES = [
+  'store_http_requests_total', 'store_http_request_duration_seconds', 'store_s3_operations_total', 'store_storage_bytes',
+  'store_object_count', 'store_replication_outbox_depth', 'store_webhook_outbox_depth', 'store_audit_dropped_total',
+];
+const INTEGRITY = ['store_integrity_objects', 'store_integrity_last_run_timestamp'];
+
+/** Family names from the # TYPE lines of a scrape. */
+function families(text: string): string[] {
+  return [...text.matchAll(/^# TYPE (\S+) \S+$/gm)].map((m) => m[1] as string);
+}
+
+const samples = (text: string, name: string): string[] => text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
+
+describe('MetricsRegistry', () => {
+  it('exports the spec families and runtime metrics prefixed store_process_ / store_nodejs_, nothing else', async () => {
+    const text = await new MetricsRegistry().scrape();
+    const names = families(text);
+    const own = names.filter((n) => !n.startsWith('store_process_') && !n.startsWith('store_nodejs_'));
+    expect(own.sort()).toEqual([...FAMILIES].sort());
+    expect(names.some((n) => n.startsWith('store_process_'))).toBe(true);
+    expect(names).toContain('store_nodejs_eventloop_lag_seconds');
+    expect(names).toContain('store_nodejs_active_handles');
+  });
+
+  it('leaves out the runtime gauges named *_total (a counter suffix on a gauge)', async () => {
+    const text = await new MetricsRegistry().scrape();
+    const gauges = [...text.matchAll(/^# TYPE (\S+) gauge$/gm)].map((m) => m[1] as string);
+    expect(gauges.filter((n) => n.endsWith('_total'))).toEqual([]);
+  });
+
+  it('registers the integrity families only when asked (a scrubber is enabled)', async () => {
+    const off = new MetricsRegistry();
+    off.setIntegrity({ ok: 3 }, new Date());
+    expect(off.hasIntegrity).toBe(false);
+    expect(families(await off.scrape()).filter((n) => INTEGRITY.includes(n))).toEqual([]);
+
+    const on = new MetricsRegistry({ integrity: true });
+    on.setIntegrity({ ok: 3, corrupt: 1 }, new Date('2026-01-02T03:04:05Z'));
+    const text = await on.scrape();
+    expect(samples(text, 'store_integrity_objects')).toEqual([
+      'store_integrity_objects{status="ok"} 3', 'store_integrity_objects{status="corrupt"} 1', 'store_integrity_objects{status="unchecked"} 0',
+    ]);
+    expect(samples(text, 'store_integrity_last_run_timestamp')).toEqual([`store_integrity_last_run_timestamp ${Date.parse('2026-01-02T03:04:05Z') / 1000}`]);
+  });
+
+  it('records a request in both HTTP families, and S3 requests by operation', async () => {
+    const m = new MetricsRegistry();
+    m.observeRequest(requestLabels({ surface: 's3', method: 'PUT', routeClass: 'PutObject', status: 200 }), 0.02);
+    m.observeRequest(requestLabels({ surface: 's3', method: 'PUT', routeClass: 'PutObject', status: 200 }), 0.5);
+    m.observeRequest(requestLabels({ surface: 'admin', method: 'GET', routeClass: '/api/admin/keys/:id', status: 404 }), 0.001);
+    const text = await m.scrape();
+    expect(samples(text, 'store_http_requests_total')).toEqual([
+      'store_http_requests_total{surface="s3",method="PUT",route_class="PutObject",status_class="2xx"} 2',
+      'store_http_requests_total{surface="admin",method="GET",route_class="/api/admin/keys/:id",status_class="4xx"} 1',
+    ]);
+    expect(text).toContain('store_http_request_duration_seconds_count{surface="s3",method="PUT",route_class="PutObject",status_class="2xx"} 2');
+    expect(text).toContain('store_http_request_duration_seconds_bucket{le="0.025",surface="s3",method="PUT",route_class="PutObject",status_class="2xx"} 1');
+    expect(text).toContain('store_http_request_duration_seconds_bucket{le="300",surface="s3",method="PUT",route_class="PutObject",status_class="2xx"} 2');
+    expect(samples(text, 'store_s3_operations_total')).toEqual(['store_s3_operations_total{operation="PutObject"} 2']);
+  });
+
+  it('replaces every per-bucket series on each rollup, so a missing bucket has none', async () => {
+    const m = new MetricsRegistry();
+    m.setBucketUsage([{ bucket: 'a', bytes: 100, objects: 2 }, { bucket: 'b', bytes: 0, objects: 0 }]);
+    let text = await m.scrape();
+    expect(samples(text, 'store_storage_bytes')).toEqual(['store_storage_bytes{bucket="a"} 100', 'store_storage_bytes{bucket="b"} 0']);
+    expect(samples(text, 'store_object_count')).toEqual(['store_object_count{bucket="a"} 2', 'store_object_count{bucket="b"} 0']);
+    m.setBucketUsage([{ bucket: 'b', bytes: 7, objects: 1 }]);
+    text = await m.scrape();
+    expect(samples(text, 'store_storage_bytes')).toEqual(['store_storage_bytes{bucket="b"} 7']);
+    expect(samples(text, 'store_object_count')).toEqual(['store_object_count{bucket="b"} 1']);
+  });
+
+  it('shows every outbox status from the start (0), and only known statuses', async () => {
+    const m = new MetricsRegistry();
+    expect(samples(await m.scrape(), 'store_replication_outbox_depth')).toEqual([
+      'store_replication_outbox_depth{status="pending"} 0', 'store_replication_outbox_depth{status="inflight"} 0',
+      'store_replication_outbox_depth{status="failed"} 0',
+    ]);
+    m.setWebhookOutbox({ pending: 4, failed: 1 });
+    m.setWebhookOutbox({ pending: 3, ...({ bogus: 9 } as object) });
+    m.setReplicationOutbox({ inflight: 2 });
+    const text = await m.scrape();
+    expect(samples(text, 'store_webhook_outbox_depth')).toEqual([
+      'store_webhook_outbox_depth{status="pending"} 3', 'store_webhook_outbox_depth{status="delivered"} 0',
+      'store_webhook_outbox_depth{status="failed"} 0',
+    ]);
+    expect(samples(text, 'store_replication_outbox_depth')[1]).toBe('store_replication_outbox_depth{status="inflight"} 2');
+  });
+
+  it('reads the audit drop count from the registered source at each scrape (0 before one is registered)', async () => {
+    const m = new MetricsRegistry();
+    expect(samples(await m.scrape(), 'store_audit_dropped_total')).toEqual(['store_audit_dropped_total 0']);
+    let dropped = 5;
+    m.registerAuditDrops(() => dropped);
+    expect(samples(await m.scrape(), 'store_audit_dropped_total')).toEqual(['store_audit_dropped_total 5']);
+    dropped = 12;
+    expect(samples(await m.scrape(), 'store_audit_dropped_total')).toEqual(['store_audit_dropped_total 12']);
+    m.registerAuditDrops(() => Number.NaN);
+    expect(samples(await m.scrape(), 'store_audit_dropped_total')).toEqual(['store_audit_dropped_total 0']);
+  });
+
+  it('keeps two registries apart (no global registry)', async () => {
+    const a = new MetricsRegistry();
+    const b = new MetricsRegistry();
+    a.setBucketUsage([{ bucket: 'only-a', bytes: 1, objects: 1 }]);
+    expect(await b.scrape()).not.toContain('only-a');
+    expect(a.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
+  });
+});

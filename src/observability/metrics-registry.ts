@@ -1,0 +1,159 @@
+// The metrics registry (prom-client): exactly the families of SPEC "Metric families", plus the webhook outbox and
+// audit-drop families, and the runtime metrics as store_process_* / store_nodejs_*. One instance, built in app.ts.
+// A scrape reads only in-memory values: gauges fed by workers, counters fed by requests; never the database.
+
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RequestLabels } from './metric-labels.js';
+
+export type ReplicationOutboxStatus = 'pending' | 'inflight' | 'failed';
+export type WebhookOutboxStatus = 'pending' | 'delivered' | 'failed';
+export type IntegrityStatus = 'ok' | 'corrupt' | 'unchecked';
+
+const REPLICATION_STATUSES: readonly ReplicationOutboxStatus[] = ['pending', 'inflight', 'failed'];
+const WEBHOOK_STATUSES: readonly WebhookOutboxStatus[] = ['pending', 'delivered', 'failed'];
+const INTEGRITY_STATUSES: readonly IntegrityStatus[] = ['ok', 'corrupt', 'unchecked'];
+
+/** One bucket's usage as of the last rollup: bytes and count of every stored version (delete markers excluded). */
+export interface BucketUsage {
+  bucket: string;
+  bytes: number;
+  objects: number;
+}
+
+export interface MetricsRegistryOptions {
+  /** Registers store_integrity_objects and store_integrity_last_run_timestamp (only when a scrubber runs). */
+  integrity?: boolean;
+}
+
+const REQUEST_LABELS = ['surface', 'method', 'route_class', 'status_class'] as const;
+/** Seconds. Beyond prom-client's default 10 s top: uploads and downloads of large objects take minutes. */
+const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
+/**
+ * prom-client's gauges that end in `_total` (sums of the per-type `store_nodejs_active_*{type}` gauges, which stay)
+ * break the Prometheus naming rule promtool lints for (`_total` is for counters), so they are not exported.
+ */
+const DROPPED_DEFAULTS = ['store_nodejs_active_handles_total', 'store_nodejs_active_requests_total', 'store_nodejs_active_resources_total'];
+
+export class MetricsRegistry {
+  /** The exposition's Content-Type: `text/plain; version=0.0.4; charset=utf-8`. */
+  readonly contentType: string;
+  private readonly registry = new Registry();
+  private readonly requests: Counter<(typeof REQUEST_LABELS)[number]>;
+  private readonly durations: Histogram<(typeof REQUEST_LABELS)[number]>;
+  private readonly s3Operations: Counter<'operation'>;
+  private readonly storageBytes: Gauge<'bucket'>;
+  private readonly objectCount: Gauge<'bucket'>;
+  private readonly replicationOutbox: Gauge<'status'>;
+  private readonly webhookOutbox: Gauge<'status'>;
+  private readonly integrity: { objects: Gauge<'status'>; lastRun: Gauge } | undefined;
+  private readAuditDrops: () => number = () => 0;
+
+  constructor(opts: MetricsRegistryOptions = {}) {
+    const registers = [this.registry];
+    this.contentType = this.registry.contentType;
+    collectDefaultMetrics({ register: this.registry, prefix: 'store_' });
+    for (const name of DROPPED_DEFAULTS) this.registry.removeSingleMetric(name);
+
+    this.requests = new Counter({
+      name: 'store_http_requests_total', help: 'HTTP requests answered, by surface, method, route class and status class.',
+      labelNames: REQUEST_LABELS, registers,
+    });
+    this.durations = new Histogram({
+      name: 'store_http_request_duration_seconds', help: 'HTTP request duration from arrival to the end of the response.',
+      labelNames: REQUEST_LABELS, buckets: DURATION_BUCKETS, registers,
+    });
+    this.s3Operations = new Counter({
+      name: 'store_s3_operations_total', help: 'S3 requests by operation (the S3 API operation name).', labelNames: ['operation'], registers,
+    });
+    this.storageBytes = new Gauge({
+      name: 'store_storage_bytes', help: 'Bytes stored per bucket, every version counted, as of the last usage rollup.',
+      labelNames: ['bucket'], registers,
+    });
+    this.objectCount = new Gauge({
+      name: 'store_object_count', help: 'Object versions stored per bucket (delete markers excluded), as of the last usage rollup.',
+      labelNames: ['bucket'], registers,
+    });
+    this.replicationOutbox = statusGauge('store_replication_outbox_depth', 'Replication outbox rows by status.', REPLICATION_STATUSES, registers);
+    this.webhookOutbox = statusGauge('store_webhook_outbox_depth', 'Webhook outbox rows by status.', WEBHOOK_STATUSES, registers);
+    const readAuditDrops = (): number => this.readAuditDrops();
+    new Counter({
+      name: 'store_audit_dropped_total', help: 'Audit records dropped because the audit buffer was full.', registers,
+      collect() {
+        // The audit service owns the count; the counter mirrors it at scrape time.
+        this.reset();
+        const dropped = readAuditDrops();
+        if (Number.isFinite(dropped) && dropped > 0) this.inc(dropped);
+      },
+    });
+    this.integrity = opts.integrity
+      ? {
+        objects: statusGauge('store_integrity_objects', 'Objects by result of their last integrity check.', INTEGRITY_STATUSES, registers),
+        lastRun: new Gauge({
+          name: 'store_integrity_last_run_timestamp', help: 'Unix time (seconds) the last integrity scrub finished.', registers,
+        }),
+      }
+      : undefined;
+  }
+
+  /** The text exposition (format 0.0.4) of every family. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  /** Records one finished request: the HTTP families, and store_s3_operations_total for the S3 surface. */
+  observeRequest(labels: RequestLabels, seconds: number): void {
+    this.requests.inc(labels);
+    this.durations.observe(labels, seconds);
+    if (labels.surface === 's3') this.s3Operations.inc({ operation: labels.route_class });
+  }
+
+  /** Replaces every per-bucket series: a bucket missing from `rows` (deleted) has no series afterwards. */
+  setBucketUsage(rows: readonly BucketUsage[]): void {
+    this.storageBytes.reset();
+    this.objectCount.reset();
+    for (const row of rows) {
+      this.storageBytes.set({ bucket: row.bucket }, row.bytes);
+      this.objectCount.set({ bucket: row.bucket }, row.objects);
+    }
+  }
+
+  /** Replication outbox depth by status; a status left out reads 0. */
+  setReplicationOutbox(counts: Partial<Record<ReplicationOutboxStatus, number>>): void {
+    setStatuses(this.replicationOutbox, REPLICATION_STATUSES, counts);
+  }
+
+  /** Webhook outbox rows by status; a status left out reads 0. Fed by the webhook runner. */
+  setWebhookOutbox(counts: Partial<Record<WebhookOutboxStatus, number>>): void {
+    setStatuses(this.webhookOutbox, WEBHOOK_STATUSES, counts);
+  }
+
+  /** Where store_audit_dropped_total reads its value at each scrape: the audit service's running count of drops. */
+  registerAuditDrops(read: () => number): void {
+    this.readAuditDrops = read;
+  }
+
+  /** True when the integrity families are registered (a scrubber is enabled). */
+  get hasIntegrity(): boolean {
+    return this.integrity !== undefined;
+  }
+
+  /** Integrity results; ignored unless the registry was built with `integrity: true`. */
+  setIntegrity(counts: Partial<Record<IntegrityStatus, number>>, lastRunAt?: Date): void {
+    if (!this.integrity) return;
+    setStatuses(this.integrity.objects, INTEGRITY_STATUSES, counts);
+    if (lastRunAt) this.integrity.lastRun.set(lastRunAt.getTime() / 1000);
+  }
+}
+
+/** A gauge with one `status` series per known status, all starting at 0 so a dashboard sees the family at once. */
+function statusGauge(name: string, help: string, statuses: readonly string[], registers: Registry[]): Gauge<'status'> {
+  const gauge = new Gauge({ name, help, labelNames: ['status'], registers });
+  for (const status of statuses) gauge.set({ status }, 0);
+  return gauge;
+}
+
+/** Only known statuses become series: an unexpected key from a caller cannot add a label value. */
+function setStatuses<S extends string>(gauge: Gauge<'status'>, statuses: readonly S[], counts: Partial<Record<S, number>>): void {
+  for (const status of statuses) gauge.set({ status }, counts[status] ?? 0);
+}

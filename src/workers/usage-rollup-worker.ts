@@ -1,0 +1,25 @@
+// The usage rollup: every USAGE_ROLLUP_INTERVAL_MS, copies each bucket's usage into the per-bucket gauges, so a
+// scrape never queries the database. A deleted bucket's series disappear at the next tick.
+
+import type { Logger } from '../observability/logger.js';
+import type { MetricsRegistry } from '../observability/metrics-registry.js';
+import type { UsageService } from '../services/usage-service.js';
+import { startLoop, type RunningLoop } from './runner.js';
+
+export interface UsageRollupWorkerOptions {
+  usage: Pick<UsageService, 'snapshot'>;
+  metrics: Pick<MetricsRegistry, 'setBucketUsage'>;
+  intervalMs: number;
+  logger: Logger;
+}
+
+/** Refreshes the gauges once now (so they exist from boot), then on every interval. */
+export function startUsageRollupWorker(opts: UsageRollupWorkerOptions): RunningLoop {
+  const rollup = (): void => opts.metrics.setBucketUsage(opts.usage.snapshot());
+  try {
+    rollup();
+  } catch (err) {
+    opts.logger.error({ err, worker: 'usage-rollup' }, 'usage rollup failed');
+  }
+  return startLoop({ name: 'usage-rollup', intervalMs: opts.intervalMs, logger: opts.logger, tick: async () => rollup() });
+}

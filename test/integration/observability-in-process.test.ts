@@ -1,0 +1,104 @@
+// The app built in-process (buildApp), for what needs the test's own process: request spans seen through an
+// OpenTelemetry SDK with the in-memory exporter, and per-bucket gauges following a fast usage-rollup tick (the
+// interval is set below the configuration's 60 s floor after validation, which only a test can do).
+
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { adminCall, adminLogin } from '../helpers/admin-session.js';
+import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { eventually, parseSamples, scrape, valueOf } from '../helpers/metrics-scrape.js';
+import { baseEnv, tempDir, type RunningServer } from '../helpers/server.js';
+
+const exporter = new InMemorySpanExporter();
+let app: App;
+let server: RunningServer;
+let dir: string;
+
+beforeAll(async () => {
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+  dir = tempDir();
+  const { env, credentials } = await baseEnv(join(dir, 'data'));
+  const config = { ...loadConfig({ ...env, METRICS_MODE: 'public', OTEL_TRACING_ENABLED: 'true' }), USAGE_ROLLUP_INTERVAL_MS: 50 };
+  app = await buildApp(config, createLogger('silent'));
+  const address = await app.start();
+  // Enough of a RunningServer for the clients and helpers, which only read url, port and credentials.
+  server = { url: `http://127.0.0.1:${address.port}`, port: address.port, credentials } as RunningServer;
+});
+
+afterAll(async () => {
+  await app.stop();
+  trace.disable();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('OTEL_TRACING_ENABLED=true with an SDK registered', () => {
+  it('wraps each request in a span named by surface and route class, with only the bounded attributes', async () => {
+    exporter.reset();
+    const bucket = uniqueBucket('traced');
+    const key = 'trace-secret-key/with space.txt';
+    const s3 = sdkClient(server);
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'traced' }));
+    await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'trace-missing-key' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    s3.destroy();
+    const token = await adminLogin(server);
+    await adminCall(server, token, 'GET', '/keys/AKIDTRACENOPE0000000');
+    await scrape(server);
+    const spans = (await eventually(async () => exporter.getFinishedSpans(), (s) => s.some((x) => x.name === 'metrics /metrics'))).map((s) => ({
+      name: s.name, attributes: s.attributes, status: s.status.code,
+    }));
+    expect(spans).toEqual([
+      { name: 's3 CreateBucket', attributes: attrs('s3', 'PUT', 'CreateBucket', 200), status: 0 },
+      { name: 's3 PutObject', attributes: attrs('s3', 'PUT', 'PutObject', 200), status: 0 },
+      { name: 's3 GetObject', attributes: attrs('s3', 'GET', 'GetObject', 404), status: 0 },
+      { name: 'admin /api/admin/auth/login', attributes: attrs('admin', 'POST', '/api/admin/auth/login', 200), status: 0 },
+      { name: 'admin /api/admin/keys/:id', attributes: attrs('admin', 'GET', '/api/admin/keys/:id', 404), status: 0 },
+      { name: 'metrics /metrics', attributes: attrs('metrics', 'GET', '/metrics', 200), status: 0 },
+    ]);
+    const everything = JSON.stringify(exporter.getFinishedSpans().map((s) => [s.name, s.attributes, s.events, s.links]));
+    for (const leaked of ['trace-secret-key', 'trace-missing-key', 'AKIDTRACENOPE', '127.0.0.1', bucket]) expect(everything).not.toContain(leaked);
+  });
+});
+
+function attrs(surface: string, method: string, routeClass: string, status: number): Record<string, unknown> {
+  return { 'http.request.method': method, 'http.response.status_code': status, 'store.surface': surface, 'store.route_class': routeClass };
+}
+
+describe('per-bucket gauges on the usage-rollup tick', () => {
+  it('appear for a new bucket (0 when empty), follow its writes, and disappear at the next tick once the bucket is deleted', async () => {
+    const kept = uniqueBucket('kept');
+    const gone = uniqueBucket('gone');
+    const empty = uniqueBucket('empty');
+    const s3 = sdkClient(server);
+    try {
+      await s3.send(new CreateBucketCommand({ Bucket: kept }));
+      await s3.send(new CreateBucketCommand({ Bucket: gone }));
+      await s3.send(new CreateBucketCommand({ Bucket: empty }));
+      await s3.send(new PutObjectCommand({ Bucket: kept, Key: 'a', Body: 'x'.repeat(1000) }));
+      await s3.send(new PutObjectCommand({ Bucket: gone, Key: 'b', Body: 'y'.repeat(10) }));
+      const seen = parseSamples((await eventually(() => scrape(server), (r) => r.text.includes(`bucket="${gone}"} 10`))).text);
+      expect(valueOf(seen, 'store_storage_bytes', { bucket: kept })).toBe(1000);
+      expect(valueOf(seen, 'store_object_count', { bucket: kept })).toBe(1);
+      expect(valueOf(seen, 'store_object_count', { bucket: gone })).toBe(1);
+      expect(valueOf(seen, 'store_storage_bytes', { bucket: empty })).toBe(0);
+      expect(valueOf(seen, 'store_object_count', { bucket: empty })).toBe(0);
+
+      await s3.send(new DeleteObjectCommand({ Bucket: gone, Key: 'b' }));
+      await s3.send(new DeleteBucketCommand({ Bucket: gone }));
+      const after = parseSamples((await eventually(() => scrape(server), (r) => !r.text.includes(`bucket="${gone}"`))).text);
+      expect(after.filter((s) => s.labels['bucket'] === gone)).toEqual([]);
+      expect(valueOf(after, 'store_storage_bytes', { bucket: kept })).toBe(1000);
+    } finally {
+      s3.destroy();
+    }
+  });
+});
