@@ -11,6 +11,8 @@ import { REPO_ROOT, startServer, type RunningServer } from '../helpers/server.js
 
 /** The only state-changing operations a read-only admin may call: on their own account. */
 const SELF_SERVICE = ['POST /api/admin/auth/logout', 'POST /api/admin/settings/change-password'];
+/** POSTs that change nothing (questions with a body): open to read-only admins too. */
+const READS_ONLY = ['POST /api/admin/keys/{id}/simulate'];
 /** The only operations without a token (SPEC "Authentication": health, ready, login, refresh). */
 const PUBLIC = ['GET /api/admin/health', 'GET /api/admin/ready', 'POST /api/admin/auth/login', 'POST /api/admin/auth/refresh'];
 const WRITES = new Set(['post', 'put', 'patch', 'delete']);
@@ -24,6 +26,7 @@ interface Operation {
   requestBody?: unknown;
   'x-public'?: boolean;
   'x-self-service'?: boolean;
+  'x-reads-only'?: boolean;
 }
 interface Doc { openapi: string; paths: Record<string, Record<string, Operation>> }
 
@@ -94,7 +97,7 @@ describe('the OpenAPI document', () => {
       const statuses = Object.keys(op.responses);
       expect(statuses.some((s) => s.startsWith('2')), `${name}: no success status`).toBe(true);
       if (!op['x-public']) expect(statuses, name).toContain('401');
-      if (WRITES.has(method) && !op['x-public'] && !op['x-self-service']) expect(statuses, name).toContain('403');
+      if (WRITES.has(method) && !op['x-public'] && !op['x-self-service'] && !op['x-reads-only']) expect(statuses, name).toContain('403');
       if (op.parameters?.length || op.requestBody) expect(statuses, name).toContain('400');
       if (!name.endsWith('/health') && !name.endsWith('/ready')) expect(statuses, name).toContain('429');
     }
@@ -103,6 +106,7 @@ describe('the OpenAPI document', () => {
   it('marks exactly the public and self-service operations the spec allows', () => {
     expect(operations().filter((o) => o.op['x-public']).map((o) => o.name).sort()).toEqual([...PUBLIC].sort());
     expect(operations().filter((o) => o.op['x-self-service']).map((o) => o.name).sort()).toEqual([...SELF_SERVICE].sort());
+    expect(operations().filter((o) => o.op['x-reads-only']).map((o) => o.name).sort()).toEqual([...READS_ONLY].sort());
   });
 });
 
@@ -116,8 +120,17 @@ describe('every operation in the document', () => {
     }
   });
 
+  it('lets a read-only admin ask the reads-only questions', async () => {
+    for (const name of READS_ONLY) {
+      const op = operations().find((o) => o.name === name);
+      expect(op, name).toBeDefined();
+      if (op) expect(await send(op.method, op.path, reader), name).not.toBe(403);
+    }
+  });
+
   it('answers 403 to a read-only admin for every state-changing operation not on the self-service list', async () => {
-    const writes = operations().filter((o) => WRITES.has(o.method) && !PUBLIC.includes(o.name) && !SELF_SERVICE.includes(o.name));
+    const exempt = [...PUBLIC, ...SELF_SERVICE, ...READS_ONLY];
+    const writes = operations().filter((o) => WRITES.has(o.method) && !exempt.includes(o.name));
     expect(writes.length).toBeGreaterThanOrEqual(4);
     for (const { name, method, path } of writes) expect(await send(method, path, reader), name).toBe(403);
     // The control: the same requests from a full admin get past the gate (whatever the handler then says).

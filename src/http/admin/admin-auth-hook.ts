@@ -1,5 +1,5 @@
 // The admin plane's gate, run before every route: a Bearer access token on every non-public route, and 403 for a
-// read-only admin on any method other than GET/HEAD (self-service routes excepted). Routes never check roles
+// read-only admin on any method other than GET/HEAD (self-service and reads-only routes excepted). Routes never check roles
 // themselves, so a new route cannot forget to.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -28,7 +28,7 @@ export function installAdminAuth(app: FastifyInstance, auth: AdminAuthenticator)
     // Unknown routes (no url) answer 404 in the envelope; public routes need no token.
     if (req.routeOptions.url === undefined || config.public) return;
     req.admin = await auth.authenticate(bearerToken(req));
-    if (!READ_METHODS.has(req.method) && req.admin.role !== 'full-admin' && !config.selfService) {
+    if (!READ_METHODS.has(req.method) && req.admin.role !== 'full-admin' && !config.selfService && !config.readsOnly) {
       throw new AppError('Forbidden', { message: 'A read-only admin cannot change anything' });
     }
   });

@@ -20,6 +20,11 @@ declare module 'fastify' {
      * the read-only 403 rule does not apply. Each such route must act only on the caller's own account.
      */
     selfService?: boolean;
+    /**
+     * A POST that changes nothing (a question with a body, such as a key's permission simulation): every signed-in
+     * admin may call it, read-only included. The route must not write anything.
+     */
+    readsOnly?: boolean;
   }
 }
 

@@ -33,7 +33,7 @@ const isRead = (method: string): boolean => method === 'GET' || method === 'HEAD
  * anything the route declared itself. Routes without a schema get one, so they are documented too.
  */
 export function completeRouteSchema(route: RouteOptions): void {
-  const config = (route.config ?? {}) as { public?: boolean; selfService?: boolean; unthrottled?: boolean };
+  const config = (route.config ?? {}) as { public?: boolean; selfService?: boolean; readsOnly?: boolean; unthrottled?: boolean };
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   route.schema ??= {};
   const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
@@ -56,9 +56,10 @@ export function completeRouteSchema(route: RouteOptions): void {
   // Visible in the document (swagger copies x- keys onto the operation), so tests can hold the lists to account.
   if (config.public) schema['x-public'] = true;
   if (config.selfService) schema['x-self-service'] = true;
+  if (config.readsOnly) schema['x-reads-only'] = true;
   if (!config.public) {
     add(401, error('Missing, invalid or expired access token, or an ended session (Unauthorized)'));
-    if (methods.some((m) => !isRead(m)) && !config.selfService) add(403, error('A read-only admin cannot change anything (Forbidden)'));
+    if (methods.some((m) => !isRead(m)) && !config.selfService && !config.readsOnly) add(403, error('A read-only admin cannot change anything (Forbidden)'));
     schema['security'] ??= [{ [BEARER_SCHEME]: [] }];
   } else {
     schema['security'] ??= [];

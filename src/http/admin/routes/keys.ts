@@ -174,9 +174,11 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
   });
 
   app.post('/keys/:id/simulate', {
+    // A question, not a change: read-only admins may ask it too.
+    config: { readsOnly: true },
     schema: {
       operationId: 'simulateKey', tags: TAGS, summary: 'Would this key be allowed one action? Answers the deciding statement',
-      params: Params, body: SimulateBody, response: { 200: Simulation, ...errors(400, 401, 403, 404) },
+      params: Params, body: SimulateBody, response: { 200: Simulation, ...errors(400, 401, 404) },
     },
   }, async (req) => {
     const body = req.body as Static<typeof SimulateBody>;
