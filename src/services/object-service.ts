@@ -244,15 +244,18 @@ export class ObjectService {
     const row = findObjectVersion(this.meta, { bucket, key, versionId: opts.versionId });
     if (opts.conditions) checkReadConditions(opts.conditions, row.etag, row.lastModified);
     const parts = row.blobId === undefined && row.partCount ? this.meta.objects.parts(row.id) : [];
-    const extents: BlobExtent[] = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
     return {
       row,
       parts,
-      stream: (range) => readExtents(this.blobs, this.pins, extents, range),
+      // Extents (and an inline blob's bytes) are read when the body is wanted, so HEAD and metadata reads skip them.
+      stream: (range) => {
+        const extents: BlobExtent[] = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
+        return readExtents(this.blobs, this.pins, extents, range);
+      },
     };
   }
 
-  /** An inline blob's sealed bytes (read with the row, in the same tick); undefined for a file blob or none. */
+  /** An inline blob's sealed bytes (read when the body is streamed); undefined for a file blob or none. */
   private inlineBytes(blobId: string | undefined): Buffer | undefined {
     if (blobId === undefined || !isInlineBlobId(blobId)) return undefined;
     const sealed = this.meta.inlineBlobs.get(blobId);
