@@ -6,6 +6,7 @@ import { AdminUsersRepo } from './admin-users-repo.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
 import { BucketsRepo } from './buckets-repo.js';
 import { MultipartRepo } from './multipart-repo.js';
+import { ObjectSearchRepo } from './object-search-repo.js';
 import { ObjectsRepo } from './objects-repo.js';
 
 export class MetadataStore {
@@ -14,6 +15,8 @@ export class MetadataStore {
   readonly multipart: MultipartRepo;
   readonly blobGc: BlobGcRepo;
   readonly adminUsers: AdminUsersRepo;
+  /** Cross-bucket search over current object versions (read-only). */
+  readonly objectSearch: ObjectSearchRepo;
 
   private readonly walSync: WalSync;
 
@@ -25,6 +28,7 @@ export class MetadataStore {
     this.multipart = new MultipartRepo(db);
     this.blobGc = new BlobGcRepo(db);
     this.adminUsers = new AdminUsersRepo(db);
+    this.objectSearch = new ObjectSearchRepo(db);
   }
 
   static open(file: string): MetadataStore {

@@ -105,4 +105,34 @@ export const MIGRATIONS: readonly string[] = [
     updated_at           INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 4: object search (docs/admin-search.md). A trigram full-text index over the keys of current versions (the
+  // latest version when it is not a delete marker), kept in step by triggers in the writer's own transaction, so a
+  // search never sees a stale key. Contentless (the keys stay in objects) with contentless_delete, so a row is
+  // removed by rowid alone. Case-folded: exact-case matches are post-filtered. Partial indexes on size and
+  // last-modified of current versions serve selective size and date filters.
+  `
+  CREATE VIRTUAL TABLE object_search USING fts5(
+    key, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
+  );
+  CREATE TRIGGER object_search_on_insert AFTER INSERT ON objects
+    WHEN new.is_latest = 1 AND new.is_delete_marker = 0
+  BEGIN
+    INSERT INTO object_search (rowid, key) VALUES (new.id, new.key);
+  END;
+  CREATE TRIGGER object_search_on_delete AFTER DELETE ON objects
+    WHEN old.is_latest = 1 AND old.is_delete_marker = 0
+  BEGIN
+    DELETE FROM object_search WHERE rowid = old.id;
+  END;
+  CREATE TRIGGER object_search_on_update AFTER UPDATE OF id, key, is_latest, is_delete_marker ON objects
+    WHEN (old.is_latest = 1 AND old.is_delete_marker = 0) <> (new.is_latest = 1 AND new.is_delete_marker = 0)
+      OR (new.is_latest = 1 AND new.is_delete_marker = 0 AND (old.id <> new.id OR old.key IS NOT new.key))
+  BEGIN
+    DELETE FROM object_search WHERE rowid = old.id AND old.is_latest = 1 AND old.is_delete_marker = 0;
+    INSERT INTO object_search (rowid, key) SELECT new.id, new.key WHERE new.is_latest = 1 AND new.is_delete_marker = 0;
+  END;
+  INSERT INTO object_search (rowid, key) SELECT id, key FROM objects WHERE is_latest = 1 AND is_delete_marker = 0;
+  CREATE INDEX objects_current_by_size ON objects(size) WHERE is_latest = 1 AND is_delete_marker = 0;
+  CREATE INDEX objects_current_by_modified ON objects(last_modified) WHERE is_latest = 1 AND is_delete_marker = 0;
+  `,
 ];

@@ -1,0 +1,159 @@
+// ObjectSearchRepo against a brute-force oracle: every filter and combination, awkward keys (LIKE and FTS5 syntax
+// characters, unicode, case, the largest code point), paged to the end under plan thresholds that force each plan.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MetadataStore } from './metadata-store.js';
+import { ObjectSearchRepo, type SearchFilter, type SearchHit, type SearchTuning } from './object-search-repo.js';
+import { prefixUpperBound } from './object-search-sql.js';
+import type { NewObjectRow } from './objects-repo.js';
+
+const T0 = Date.parse('2030-01-01T00:00:00Z');
+const AWKWARD = [
+  'photos/2024/Summer.JPG', 'photos/2024/summer.jpg', 'PHOTOS/winter.png', 'docs/report 100%.pdf', 'docs/report_100.pdf',
+  'docs/report-100.pdf', 'a"quote"b', '"', 'star*key', 'NEAR AND OR NOT', 'near and', 'back\\slash', 'café/menü.txt',
+  'CAFÉ/MENÜ.TXT', '日本語/ファイル', 'emoji/😀😁.txt', 'emoji/😀x', 'x', 'xy', 'ab', 'AB', 'tab\there', 'line\nbreak',
+  'paren(1)', 'col:on', 'caret^up', '-minus', '\u{10FFFF}edge', 'z\u{10FFFF}', 'z\u{10FFFF}\u{10FFFF}a', 'z\uffff', 'z\ue000',
+  'z\ud7ff', "it's", '%%', '__', 'a%b_c',
+];
+
+let dir: string;
+let meta: MetadataStore;
+/** Every row written, with whether it is a current version: the oracle's input. */
+const rows: Array<NewObjectRow & { current: boolean }> = [];
+
+function add(bucket: string, key: string, i: number, kind: 'current' | 'noncurrent' | 'marker' = 'current'): void {
+  const row: NewObjectRow = {
+    bucket, key, versionId: `v${rows.length}`, isLatest: kind !== 'noncurrent', isDeleteMarker: kind === 'marker',
+    size: (i * 37) % 1000, etag: `e${i}`, lastModified: T0 + i * 60_000, headers: {}, userMeta: {},
+    checksumAlgorithm: undefined, checksumValue: undefined, checksumType: undefined, blobId: undefined,
+    partCount: undefined, storageClass: 'STANDARD',
+  };
+  meta.objects.insert(row);
+  rows.push({ ...row, current: kind === 'current' });
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'object-search-repo-'));
+  meta = MetadataStore.open(join(dir, 'meta.db'));
+  meta.transaction(() => {
+    let i = 0;
+    for (const bucket of ['alpha', 'beta', 'gamma-2']) {
+      for (const key of AWKWARD) if ((i++ % 3) !== 2) add(bucket, key, i);
+      for (let n = 0; n < 40; n++) add(bucket, `k/${String(n).padStart(4, '0')}/obj`, i++);
+    }
+    // Not current: an older version alone, and a key whose latest version is a delete marker.
+    add('beta', 'hidden/old-version', i++, 'noncurrent');
+    add('beta', 'hidden/deleted', i++, 'noncurrent');
+    add('beta', 'hidden/deleted', i++, 'marker');
+  });
+});
+
+afterAll(async () => {
+  await meta.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const foldAscii = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const utf8Order = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+function oracle(f: SearchFilter): string[] {
+  return rows
+    .filter((r) => r.current)
+    .filter((r) => !f.q || (f.ignoreCase ? foldAscii(r.key).includes(foldAscii(f.q)) : r.key.includes(f.q)))
+    .filter((r) => !f.prefix || r.key.startsWith(f.prefix))
+    .filter((r) => f.bucket === undefined || r.bucket === f.bucket)
+    .filter((r) => (f.minSize === undefined || r.size >= f.minSize) && (f.maxSize === undefined || r.size <= f.maxSize))
+    .filter((r) => (f.from === undefined || r.lastModified >= f.from) && (f.to === undefined || r.lastModified < f.to))
+    .sort((a, b) => utf8Order(a.bucket, b.bucket) || utf8Order(a.key, b.key))
+    .map((r) => `${r.bucket}/${r.key}`);
+}
+
+/** Pages to the end; returns every hit in order and how many pages were short but not last. */
+function pageAll(repo: ObjectSearchRepo, f: SearchFilter, limit: number): { hits: string[]; shortPages: number } {
+  const hits: SearchHit[] = [];
+  let after;
+  let shortPages = 0;
+  for (let pages = 0; ; pages++) {
+    expect(pages).toBeLessThan(2000);
+    const page = repo.search(f, after, limit);
+    expect(page.hits.length).toBeLessThanOrEqual(limit);
+    hits.push(...page.hits);
+    if (!page.resumeAfter) break;
+    if (page.hits.length < limit) shortPages++;
+    after = page.resumeAfter;
+  }
+  return { hits: hits.map((h) => `${h.bucket}/${h.key}`), shortPages };
+}
+
+const QUERIES: SearchFilter[] = [
+  {}, { q: 'report' }, { q: 'Report' }, { q: 'REPORT', ignoreCase: true }, { q: '%' }, { q: '_' }, { q: '100%' },
+  { q: 'rt_1' }, { q: '%%' }, { q: '"' }, { q: '"quote"' }, { q: 'a"q' }, { q: '*' }, { q: 'r*k' }, { q: 'NEAR' },
+  { q: 'AND' }, { q: 'near and', ignoreCase: true }, { q: ' OR ' }, { q: '\\' }, { q: "'s" }, { q: 'é' },
+  { q: 'CAFÉ', ignoreCase: true }, { q: 'café' }, { q: 'menü' }, { q: '😀' }, { q: '😀😁' }, { q: '😀😁.' }, { q: '本語/' },
+  { q: 'x' }, { q: 'xy' }, { q: 'ab' }, { q: 'AB', ignoreCase: true }, { q: '\t' }, { q: 'b\nb' }, { q: '(1)' },
+  { q: ':' }, { q: '^up' }, { q: '-mi' }, { q: '\u{10FFFF}' }, { q: 'k/00' }, { q: '/' }, { q: 'no such text' },
+  { q: 'hidden' }, { prefix: 'photos/' }, { prefix: 'PHOTOS/' }, { prefix: 'z' }, { prefix: '\u{10FFFF}' },
+  { prefix: 'z\u{10FFFF}' }, { prefix: 'z\ud7ff' }, { prefix: 'emoji/😀' }, { prefix: '%' }, { bucket: 'beta' },
+  { bucket: 'nope' }, { minSize: 500 }, { maxSize: 10 }, { minSize: 100, maxSize: 200 }, { minSize: 999, maxSize: 999 },
+  { from: T0 + 30 * 60_000 }, { to: T0 + 10 * 60_000 }, { from: T0 + 50 * 60_000, to: T0 + 60 * 60_000 },
+  { q: 'k/', minSize: 300, bucket: 'alpha' }, { prefix: 'k/', q: '7', from: T0 + 20 * 60_000 },
+  { q: 'report', prefix: 'docs/', maxSize: 900 }, { q: 'obj', bucket: 'gamma-2', minSize: 10, maxSize: 600, to: T0 + 140 * 60_000 },
+  { q: 'k', ignoreCase: true, prefix: 'K' }, { prefix: 'k/003', bucket: 'beta', from: T0 },
+];
+
+const TUNINGS: Array<[string, Partial<SearchTuning>]> = [
+  ['the default thresholds', {}],
+  ['always walking, a few entries per page', { candidateCap: 0, scanBudget: 4 }],
+  ['tiny thresholds (candidates or short walks)', { candidateCap: 3, scanBudget: 7 }],
+  ['candidates whenever an index applies', { candidateCap: 1_000_000, scanBudget: 1_000_000 }],
+];
+
+describe('ObjectSearchRepo', () => {
+  it('has awkward data to search (a check on the fixture itself)', () => {
+    expect(oracle({ q: 'report' }).length).toBeGreaterThan(3);
+    expect(oracle({ q: 'hidden' })).toEqual([]);
+  });
+
+  for (const [name, tuning] of TUNINGS) {
+    it(`matches the oracle for every filter, paged at any size, with ${name}`, () => {
+      const repo = new ObjectSearchRepo(meta.db, tuning);
+      for (const f of QUERIES) {
+        const expected = oracle(f);
+        for (const limit of [3, 1000]) {
+          const { hits } = pageAll(repo, f, limit);
+          expect({ f, limit, hits }).toEqual({ f, limit, hits: expected });
+        }
+      }
+    });
+  }
+
+  it('cuts a walk short on a selective filter no index serves, and resumes where it stopped', () => {
+    for (const scanBudget of [1, 20]) {
+      const repo = new ObjectSearchRepo(meta.db, { candidateCap: 0, scanBudget });
+      const f = { q: 'k/0039' };
+      const { hits, shortPages } = pageAll(repo, f, 10);
+      expect(hits).toEqual(oracle(f));
+      expect(shortPages).toBeGreaterThan(3);
+    }
+  });
+
+  it('names no next page after the last match', () => {
+    const repo = new ObjectSearchRepo(meta.db);
+    const all = oracle({ q: 'report' });
+    expect(repo.search({ q: 'report' }, undefined, all.length).resumeAfter).toBeUndefined();
+    expect(repo.search({ q: 'report' }, undefined, all.length - 1).resumeAfter).toBeDefined();
+  });
+});
+
+describe('prefixUpperBound', () => {
+  it('is the next string in code point order, skipping surrogates and trailing U+10FFFF', () => {
+    expect(prefixUpperBound('abc')).toBe('abd');
+    expect(prefixUpperBound('a\ud7ff')).toBe('a\ue000');
+    expect(prefixUpperBound('a\u{10FFFF}\u{10FFFF}')).toBe('b');
+    expect(prefixUpperBound('😀')).toBe('😁');
+    expect(prefixUpperBound('\u{10FFFF}')).toBeUndefined();
+  });
+});
