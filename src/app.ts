@@ -16,6 +16,7 @@ import { LifecycleService } from './services/lifecycle-service.js';
 import { ListingService } from './services/listing-service.js';
 import { MultipartService } from './services/multipart-service.js';
 import { ReadPins } from './services/object-reader.js';
+import { ObjectSearchService } from './services/object-search-service.js';
 import { ObjectService } from './services/object-service.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
@@ -64,9 +65,10 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const auth = new AdminAuthService({ meta, jwtSecret: config.JWT_SECRET });
     auth.ensureBootstrapAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD_HASH);
     const audit: AuditSink = { record: (entry) => logger.info({ audit: true, ...entry }, 'audit') };
+    const search = new ObjectSearchService({ meta });
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
-      admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit },
+      admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit, search },
     });
     return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
   } catch (err) {

@@ -5,16 +5,20 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
 import type { AdminAuthService } from '../../services/admin-auth-service.js';
 import type { AuditSink } from '../../services/audit/audit-events.js';
+import type { ObjectSearchService } from '../../services/object-search-service.js';
 import { installAdminAuth } from './admin-auth-hook.js';
 import { envelope, handleAdminError } from './error-json.js';
 import { authRoutes } from './routes/auth.js';
 import { healthRoutes, type HealthDeps } from './routes/health.js';
+import { searchRoutes } from './routes/search.js';
 
 export interface AdminDeps extends HealthDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
   auth: AdminAuthService;
   audit: AuditSink;
+  /** Cross-bucket object search (GET /objects/search). */
+  search: ObjectSearchService;
 }
 
 export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
@@ -29,4 +33,5 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   });
   healthRoutes(app, deps);
   authRoutes(app, deps);
+  searchRoutes(app, deps);
 }

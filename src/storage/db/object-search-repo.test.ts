@@ -5,7 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import BetterSqlite3 from 'better-sqlite3';
+import { migrate } from './database.js';
 import { MetadataStore } from './metadata-store.js';
+import { MIGRATIONS } from './migrations.js';
 import { ObjectSearchRepo, type SearchFilter, type SearchHit, type SearchTuning } from './object-search-repo.js';
 import { prefixUpperBound } from './object-search-sql.js';
 import type { NewObjectRow } from './objects-repo.js';
@@ -155,5 +158,28 @@ describe('prefixUpperBound', () => {
     expect(prefixUpperBound('a\u{10FFFF}\u{10FFFF}')).toBe('b');
     expect(prefixUpperBound('😀')).toBe('😁');
     expect(prefixUpperBound('\u{10FFFF}')).toBeUndefined();
+  });
+});
+
+describe('the object search migration', () => {
+  it('indexes the current versions already in a database made before it', () => {
+    const db = new BetterSqlite3(':memory:');
+    const at = MIGRATIONS.findIndex((sql) => sql.includes('CREATE VIRTUAL TABLE object_search'));
+    expect(at).toBeGreaterThan(0);
+    for (const sql of MIGRATIONS.slice(0, at)) db.exec(sql);
+    db.pragma(`user_version = ${at}`);
+    const insert = db.prepare(
+      `INSERT INTO objects (bucket, key, version_id, is_latest, is_delete_marker, size, etag, last_modified)
+       VALUES ('old', ?, ?, ?, ?, 1, 'e', 0)`,
+    );
+    insert.run('kept/current.txt', 'a', 1, 0);
+    insert.run('kept/older.txt', 'b', 0, 0);
+    insert.run('gone/deleted.txt', 'c', 0, 0);
+    insert.run('gone/deleted.txt', 'd', 1, 1);
+    migrate(db);
+    const repo = new ObjectSearchRepo(db);
+    expect(repo.search({ q: '.txt' }, undefined, 10).hits.map((h) => h.key)).toEqual(['kept/current.txt']);
+    expect(repo.search({ q: 'old', minSize: 1 }, undefined, 10).hits).toEqual([]);
+    db.close();
   });
 });
