@@ -10,7 +10,7 @@ import { migrate } from './database.js';
 import { MetadataStore } from './metadata-store.js';
 import { MIGRATIONS } from './migrations.js';
 import { ObjectSearchRepo, type SearchFilter, type SearchHit, type SearchTuning } from './object-search-repo.js';
-import { prefixUpperBound } from './object-search-sql.js';
+import { prefixUpperBound, probeTrigrams } from './object-search-sql.js';
 import type { NewObjectRow } from './objects-repo.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00Z');
@@ -19,7 +19,7 @@ const AWKWARD = [
   'docs/report-100.pdf', 'a"quote"b', '"', 'star*key', 'NEAR AND OR NOT', 'near and', 'back\\slash', 'café/menü.txt',
   'CAFÉ/MENÜ.TXT', '日本語/ファイル', 'emoji/😀😁.txt', 'emoji/😀x', 'x', 'xy', 'ab', 'AB', 'tab\there', 'line\nbreak',
   'paren(1)', 'col:on', 'caret^up', '-minus', '\u{10FFFF}edge', 'z\u{10FFFF}', 'z\u{10FFFF}\u{10FFFF}a', 'z\uffff', 'z\ue000',
-  'z\ud7ff', "it's", '%%', '__', 'a%b_c',
+  'z\ud7ff', "it's", '%%', '__', 'a%b_c', 'aaaaa', 'baaab',
 ];
 
 let dir: string;
@@ -98,7 +98,8 @@ const QUERIES: SearchFilter[] = [
   { q: 'CAFÉ', ignoreCase: true }, { q: 'café' }, { q: 'menü' }, { q: '😀' }, { q: '😀😁' }, { q: '😀😁.' }, { q: '本語/' },
   { q: 'x' }, { q: 'xy' }, { q: 'ab' }, { q: 'AB', ignoreCase: true }, { q: '\t' }, { q: 'b\nb' }, { q: '(1)' },
   { q: ':' }, { q: '^up' }, { q: '-mi' }, { q: '\u{10FFFF}' }, { q: 'k/00' }, { q: '/' }, { q: 'no such text' },
-  { q: 'hidden' }, { prefix: 'photos/' }, { prefix: 'PHOTOS/' }, { prefix: 'z' }, { prefix: '\u{10FFFF}' },
+  { q: 'hidden' }, { q: 'aaaa' }, { q: 'aaa' }, { q: 'photos/2024/summer.jpg' }, { q: 'hotos/2024/SUMM', ignoreCase: true },
+  { q: 'k/0001/obj' }, { prefix: 'photos/' }, { prefix: 'PHOTOS/' }, { prefix: 'z' }, { prefix: '\u{10FFFF}' },
   { prefix: 'z\u{10FFFF}' }, { prefix: 'z\ud7ff' }, { prefix: 'emoji/😀' }, { prefix: '%' }, { bucket: 'beta' },
   { bucket: 'nope' }, { minSize: 500 }, { maxSize: 10 }, { minSize: 100, maxSize: 200 }, { minSize: 999, maxSize: 999 },
   { from: T0 + 30 * 60_000 }, { to: T0 + 10 * 60_000 }, { from: T0 + 50 * 60_000, to: T0 + 60 * 60_000 },
@@ -148,6 +149,20 @@ describe('ObjectSearchRepo', () => {
     const all = oracle({ q: 'report' });
     expect(repo.search({ q: 'report' }, undefined, all.length).resumeAfter).toBeUndefined();
     expect(repo.search({ q: 'report' }, undefined, all.length - 1).resumeAfter).toBeDefined();
+  });
+});
+
+describe('probeTrigrams', () => {
+  it('takes every trigram of a short q, at most eight spread over a long one, none under three code points', () => {
+    expect(probeTrigrams('ab')).toEqual([]);
+    expect(probeTrigrams('😀😁')).toEqual([]);
+    expect(probeTrigrams('😀😁x')).toEqual(['😀😁x']);
+    expect(probeTrigrams('abcde')).toEqual(['abc', 'bcd', 'cde']);
+    expect(probeTrigrams('aaaaaa')).toEqual(['aaa']);
+    const long = probeTrigrams('abcdefghijklmnopqrstuvwxyz');
+    expect(long).toHaveLength(8);
+    expect(long[0]).toBe('abc');
+    expect(long[7]).toBe('xyz');
   });
 });
 

@@ -4,7 +4,7 @@
 
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from './database.js';
-import { CURRENT, filterSql, isIndexable, type FilterSql, type SearchFilter, type SearchParams } from './object-search-sql.js';
+import { compareUtf8, CURRENT, filterSql, ftsAllOf, probeTrigrams, type FilterSql, type SearchFilter } from './object-search-sql.js';
 
 export type { SearchFilter } from './object-search-sql.js';
 
@@ -31,20 +31,37 @@ export interface SearchPage {
 export interface SearchTuning {
   /** An index whose matches number at most this many is read whole and sorted (cost grows with this). */
   candidateCap: number;
-  /** The most index entries a walk examines for one page; a page cut short by it still has a resumeAfter. */
+  /**
+   * What a walk may spend on one page, in index entries examined (an entry whose filters read its table row counts
+   * ROW_LOOKUP_COST). A page cut short by it still has a resumeAfter.
+   */
   scanBudget: number;
 }
 
-export const DEFAULT_SEARCH_TUNING: SearchTuning = { candidateCap: 20_000, scanBudget: 200_000 };
+/** Sized from the 1M-object measurements in docs/performance.md ("Object search"): each plan stays near 30 ms. */
+export const DEFAULT_SEARCH_TUNING: SearchTuning = { candidateCap: 10_000, scanBudget: 120_000 };
 
-/** What hopping to the next bucket of a walk is charged against the scan budget (two index seeks). */
+/** A table row read in key order costs about this many index entries read alone (random page access). */
+const ROW_LOOKUP_COST = 12;
+/** Hopping to the next bucket of a walk: two index seeks. */
 const BUCKET_HOP_COST = 64;
+/** Probing stops at a trigram this rare: its candidates are already cheap. */
+const RARE_ENOUGH = 256;
+/** Candidates are the rows holding the rarest few trigrams (more would cost more doclist merging than it saves). */
+const MAX_MATCH_TRIGRAMS = 3;
 const FIRST_CHUNK = 256;
 const MAX_CHUNK = 16_384;
 const COLUMNS = 'o.bucket, o.key, o.size, o.etag, o.last_modified';
-
-type Source = 'fts' | 'size' | 'modified';
 const INDEX = { size: 'objects_current_by_size', modified: 'objects_current_by_modified' } as const;
+
+/** A selective index: the trigram index (rows holding every trigram in `match`), or a size or last-modified range. */
+type Source = { kind: 'fts'; match: string } | { kind: 'size' | 'modified' };
+
+/** A walk's lower key bound within a bucket: after a position, or from the prefix. */
+interface Lower {
+  op: '>' | '>=';
+  key: string;
+}
 
 interface RawHit {
   bucket: string;
@@ -73,53 +90,69 @@ export class ObjectSearchRepo {
     return source === undefined ? this.walk(filter, sql, after, limit) : this.fromCandidates(source, sql, after, limit);
   }
 
-  /** The index with the fewest matches, if one has at most candidateCap (each is counted only up to the cap). */
+  /**
+   * The index with the fewest matches, if one has at most candidateCap. Each is counted only up to the cap; for the
+   * trigram index, each probed trigram of `q` is counted alone and the rare ones make the candidate set: a phrase of
+   * common trigrams (`/2030/06/1`) would make FTS5 merge their huge position lists.
+   */
   private selectiveSource(filter: SearchFilter, sql: FilterSql): Source | undefined {
     const cap = this.tuning.candidateCap;
-    const counts: Array<[Source, string]> = [];
-    if (isIndexable(filter.q)) counts.push(['fts', 'SELECT 1 FROM object_search WHERE object_search MATCH @match']);
-    for (const [source, range] of [['size', sql.size], ['modified', sql.modified]] as const) {
-      if (range.length > 0) counts.push([source, `SELECT 1 FROM objects AS o INDEXED BY ${INDEX[source]} WHERE ${[CURRENT, ...range].join(' AND ')}`]);
+    const countUpTo = (query: string, params: Record<string, string | number>): number =>
+      this.stmt(`SELECT count(*) FROM (${query} LIMIT @cap)`).pluck().get({ ...params, cap: cap + 1 }) as number;
+    const options: Array<{ source: Source; n: number }> = [];
+    const rare: Array<{ trigram: string; n: number }> = [];
+    for (const trigram of probeTrigrams(filter.q)) {
+      const n = countUpTo('SELECT 1 FROM object_search WHERE object_search MATCH @probe', { probe: ftsAllOf([trigram]) });
+      if (n <= cap) rare.push({ trigram, n });
+      if (n <= RARE_ENOUGH) break;
     }
-    let best: { source: Source; n: number } | undefined;
-    for (const [source, query] of counts) {
-      const n = this.stmt(`SELECT count(*) FROM (${query} LIMIT @cap)`).pluck().get({ ...sql.params, cap: cap + 1 }) as number;
-      if (n <= cap && (best === undefined || n < best.n)) best = { source, n };
+    rare.sort((a, b) => a.n - b.n);
+    const rarest = rare[0];
+    if (rarest) options.push({ source: { kind: 'fts', match: ftsAllOf(rare.slice(0, MAX_MATCH_TRIGRAMS).map((r) => r.trigram)) }, n: rarest.n });
+    for (const kind of ['size', 'modified'] as const) {
+      if (sql[kind].length === 0) continue;
+      const n = countUpTo(`SELECT 1 FROM objects AS o INDEXED BY ${INDEX[kind]} WHERE ${[CURRENT, ...sql[kind]].join(' AND ')}`, sql.params);
+      if (n <= cap) options.push({ source: { kind }, n });
     }
-    return best?.source;
+    options.sort((a, b) => a.n - b.n);
+    return options[0]?.source;
   }
 
   /** Reads every match of one selective index, applies the other filters, sorts, and takes the page. */
   private fromCandidates(source: Source, sql: FilterSql, after: SearchPosition | undefined, limit: number): SearchPage {
-    const from = source === 'fts' ? 'object_search AS s CROSS JOIN objects AS o ON o.id = s.rowid' : `objects AS o INDEXED BY ${INDEX[source]}`;
-    const where = [...sql.all];
-    if (source === 'fts') where.push('s.object_search MATCH @match');
+    const from = source.kind === 'fts' ? 'object_search AS s CROSS JOIN objects AS o ON o.id = s.rowid' : `objects AS o INDEXED BY ${INDEX[source.kind]}`;
+    const where = [...sql.rest, ...sql.keyRange];
+    if (source.kind === 'fts') where.push('s.object_search MATCH @match');
     if (after) where.push('(o.bucket, o.key) > (@afterBucket, @afterKey)');
-    const rows = this.stmt(`SELECT ${COLUMNS} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.bucket, o.key LIMIT @n`)
-      .all({ ...sql.params, afterBucket: after?.bucket ?? '', afterKey: after?.key ?? '', n: limit + 1 }) as RawHit[];
+    const rows = this.stmt(`SELECT ${COLUMNS} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.bucket, o.key LIMIT @n`).all({
+      ...sql.params, match: source.kind === 'fts' ? source.match : '', afterBucket: after?.bucket ?? '', afterKey: after?.key ?? '', n: limit + 1,
+    }) as RawHit[];
     return pageOf(rows.map(toHit), limit, undefined);
   }
 
   /**
    * Walks the (bucket, key) index of current versions from `after`, bucket by bucket (a prefix is a range seek in
    * each), in chunks: the end of each chunk is found index-only, then its matches are read. Stops when the page is
-   * full or scanBudget entries were examined; then resumes after the last entry examined. Keys are never empty, so
-   * "after (bucket, '')" is the whole of a bucket.
+   * full or the budget is spent; then resumes after the last entry examined. Keys are never empty, so "after
+   * (bucket, '')" is the whole of a bucket.
    */
   private walk(filter: SearchFilter, sql: FilterSql, after: SearchPosition | undefined, limit: number): SearchPage {
     const hits: SearchHit[] = [];
+    const entryCost = sql.readsRow ? ROW_LOOKUP_COST : 1;
     let budget = this.tuning.scanBudget;
     let chunk = Math.max(FIRST_CHUNK, limit + 1);
-    let bucket = after?.bucket ?? this.nextBucket(undefined, sql.params);
+    let bucket = after?.bucket ?? this.nextBucket(undefined, sql);
     let key = after?.key ?? '';
     while (bucket !== undefined) {
       if (filter.bucket === undefined || filter.bucket === bucket) {
         for (;;) {
-          const size = Math.min(chunk, budget);
-          const end = this.chunkEnd(sql, bucket, key, size);
-          hits.push(...this.chunkMatches(sql, bucket, key, end, limit + 1 - hits.length).map(toHit));
+          // One lower bound only: SQLite seeks on one of several, not on the greatest.
+          const lower: Lower = filter.prefix && compareUtf8(filter.prefix, key) > 0 ? { op: '>=', key: filter.prefix } : { op: '>', key };
+          const size = Math.max(1, Math.min(chunk, Math.floor(budget / entryCost)));
+          const end = this.chunkEnd(sql, bucket, lower, size);
+          hits.push(...this.chunkMatches(sql, bucket, lower, end, limit + 1 - hits.length).map(toHit));
           if (hits.length > limit) return pageOf(hits, limit, undefined);
-          budget -= size;
+          budget -= size * entryCost;
           chunk = Math.min(chunk * 4, MAX_CHUNK);
           if (end === undefined) break;
           key = end;
@@ -127,7 +160,7 @@ export class ObjectSearchRepo {
         }
       }
       budget -= BUCKET_HOP_COST;
-      bucket = this.nextBucket(bucket, sql.params);
+      bucket = this.nextBucket(bucket, sql);
       key = '';
       if (bucket !== undefined && budget <= 0) return pageOf(hits, limit, { bucket, key });
     }
@@ -135,27 +168,29 @@ export class ObjectSearchRepo {
   }
 
   /** The next bucket (after `after`) holding a current version, within the bucket filter. */
-  private nextBucket(after: string | undefined, params: SearchParams): string | undefined {
+  private nextBucket(after: string | undefined, sql: FilterSql): string | undefined {
     const where = [CURRENT];
     if (after !== undefined) where.push('o.bucket > @afterBucket');
-    if (params['bucket'] !== undefined) where.push('o.bucket = @bucket');
+    if (sql.params['bucket'] !== undefined) where.push('o.bucket = @bucket');
     return this.stmt(`SELECT o.bucket FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.bucket LIMIT 1`)
-      .pluck().get({ ...params, afterBucket: after ?? '' }) as string | undefined;
+      .pluck().get({ ...sql.params, afterBucket: after ?? '' }) as string | undefined;
   }
 
-  /** The key of the `size`-th current version of the bucket after `key` within the prefix range, or undefined. */
-  private chunkEnd(sql: FilterSql, bucket: string, key: string, size: number): string | undefined {
-    const where = ['o.bucket = @walkBucket', CURRENT, 'o.key > @walkKey', ...sql.keyRange];
+  /** The key of the `size`-th current version of the bucket from `lower` within the prefix range, or undefined. */
+  private chunkEnd(sql: FilterSql, bucket: string, lower: Lower, size: number): string | undefined {
+    const where = ['o.bucket = @walkBucket', CURRENT, `o.key ${lower.op} @walkKey`];
+    if (sql.params['prefixEnd'] !== undefined) where.push('o.key < @prefixEnd');
     return this.stmt(`SELECT o.key FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.key LIMIT 1 OFFSET @skip`)
-      .pluck().get({ ...sql.params, walkBucket: bucket, walkKey: key, skip: size - 1 }) as string | undefined;
+      .pluck().get({ ...sql.params, walkBucket: bucket, walkKey: lower.key, skip: size - 1 }) as string | undefined;
   }
 
-  /** The matches in (key, end] of the bucket (to its end when `end` is undefined), at most `n`. */
-  private chunkMatches(sql: FilterSql, bucket: string, key: string, end: string | undefined, n: number): RawHit[] {
-    const where = ['o.bucket = @walkBucket', 'o.key > @walkKey', ...sql.all];
+  /** The matches of the bucket from `lower` up to `end` inclusive (to the prefix range's end when undefined), at most `n`. */
+  private chunkMatches(sql: FilterSql, bucket: string, lower: Lower, end: string | undefined, n: number): RawHit[] {
+    const where = ['o.bucket = @walkBucket', `o.key ${lower.op} @walkKey`, ...sql.rest];
     if (end !== undefined) where.push('o.key <= @walkEnd');
+    else if (sql.params['prefixEnd'] !== undefined) where.push('o.key < @prefixEnd');
     return this.stmt(`SELECT ${COLUMNS} FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.key LIMIT @n`)
-      .all({ ...sql.params, walkBucket: bucket, walkKey: key, walkEnd: end ?? '', n }) as RawHit[];
+      .all({ ...sql.params, walkBucket: bucket, walkKey: lower.key, walkEnd: end ?? '', n }) as RawHit[];
   }
 
   /** Statements are cached by their text: a search has a few dozen shapes at most. */

@@ -1,5 +1,5 @@
-// The SQL of object search: the filter as WHERE terms over `objects AS o`, the FTS5 phrase for a substring, and the
-// range bound for a prefix. Pure string building, no database access (object-search-repo.ts runs it).
+// The SQL of object search: the filter as WHERE terms over `objects AS o`, the trigrams probed in the FTS5 index, and
+// the range bound of a prefix. Pure string building, no database access (object-search-repo.ts runs it).
 
 /** What a search matches: current versions (the latest version, when it is not a delete marker). */
 export interface SearchFilter {
@@ -23,21 +23,22 @@ export interface SearchFilter {
 /** Named parameters every statement of one search may use (better-sqlite3 ignores the ones a statement lacks). */
 export type SearchParams = Record<string, string | number>;
 
-/** The trigram tokenizer needs three characters (code points) to use the index. */
-export const MIN_INDEXED_CHARS = 3;
-
 export const CURRENT = 'o.is_latest = 1 AND o.is_delete_marker = 0';
+/** At most this many trigrams of `q` are counted in the index to find its rare ones. */
+const MAX_PROBES = 8;
 
 /** A filter as SQL: WHERE terms to AND together, and the named parameters they use. */
 export interface FilterSql {
-  /** The key range of the prefix: seekable in the (bucket, key) index. */
+  /** The prefix as a key range (`o.key >= @prefix AND o.key < @prefixEnd`), seekable in the (bucket, key) index. */
   keyRange: string[];
-  /** The size range: seekable in objects_current_by_size. */
+  /** The size range, seekable in objects_current_by_size. */
   size: string[];
-  /** The last-modified range: seekable in objects_current_by_modified. */
+  /** The last-modified range, seekable in objects_current_by_modified. */
   modified: string[];
-  /** Every term, the key range and the current-version test included. */
-  all: string[];
+  /** Every term except the key range: current version, bucket, substring, size, last-modified. */
+  rest: string[];
+  /** True when a term reads a column outside the (bucket, key) index, so testing a row costs a table lookup. */
+  readsRow: boolean;
   params: SearchParams;
 }
 
@@ -47,69 +48,47 @@ export interface FilterSql {
  * its wildcards escaped so that `%` and `_` in `q` are literal.
  */
 export function filterSql(f: SearchFilter): FilterSql {
-  const keyRange: string[] = [];
-  const size: string[] = [];
-  const modified: string[] = [];
-  const terms = [CURRENT];
-  const params: SearchParams = {};
-  if (f.bucket !== undefined) {
-    terms.push('o.bucket = @bucket');
-    params['bucket'] = f.bucket;
-  }
+  const sql: FilterSql = { keyRange: [], size: [], modified: [], rest: [CURRENT], readsRow: false, params: {} };
+  const add = (list: string[], term: string, name: string, value: string | number) => {
+    list.push(term);
+    sql.params[name] = value;
+  };
+  if (f.bucket !== undefined) add(sql.rest, 'o.bucket = @bucket', 'bucket', f.bucket);
   if (f.prefix) {
-    keyRange.push('o.key >= @prefix');
-    params['prefix'] = f.prefix;
+    add(sql.keyRange, 'o.key >= @prefix', 'prefix', f.prefix);
     const end = prefixUpperBound(f.prefix);
-    if (end !== undefined) {
-      keyRange.push('o.key < @prefixEnd');
-      params['prefixEnd'] = end;
-    }
-    terms.push(...keyRange);
+    if (end !== undefined) add(sql.keyRange, 'o.key < @prefixEnd', 'prefixEnd', end);
   }
-  if (f.q) {
-    if (f.ignoreCase) {
-      terms.push("o.key LIKE @like ESCAPE '\\'");
-      params['like'] = `%${f.q.replace(/[\\%_]/g, '\\$&')}%`;
-    } else {
-      terms.push('instr(o.key, @q) > 0');
-      params['q'] = f.q;
-    }
-    params['match'] = ftsPhrase(f.q);
-  }
-  if (f.minSize !== undefined) {
-    size.push('o.size >= @minSize');
-    params['minSize'] = f.minSize;
-  }
-  if (f.maxSize !== undefined) {
-    size.push('o.size <= @maxSize');
-    params['maxSize'] = f.maxSize;
-  }
-  if (f.from !== undefined) {
-    modified.push('o.last_modified >= @from');
-    params['from'] = f.from;
-  }
-  if (f.to !== undefined) {
-    modified.push('o.last_modified < @to');
-    params['to'] = f.to;
-  }
-  terms.push(...size, ...modified);
-  return { keyRange, size, modified, all: terms, params };
+  if (f.q && f.ignoreCase) add(sql.rest, "o.key LIKE @like ESCAPE '\\'", 'like', `%${f.q.replace(/[\\%_]/g, '\\$&')}%`);
+  if (f.q && !f.ignoreCase) add(sql.rest, 'instr(o.key, @q) > 0', 'q', f.q);
+  if (f.minSize !== undefined) add(sql.size, 'o.size >= @minSize', 'minSize', f.minSize);
+  if (f.maxSize !== undefined) add(sql.size, 'o.size <= @maxSize', 'maxSize', f.maxSize);
+  if (f.from !== undefined) add(sql.modified, 'o.last_modified >= @from', 'from', f.from);
+  if (f.to !== undefined) add(sql.modified, 'o.last_modified < @to', 'to', f.to);
+  sql.rest.push(...sql.size, ...sql.modified);
+  sql.readsRow = sql.size.length + sql.modified.length > 0;
+  return sql;
 }
 
 /**
- * `q` as one FTS5 phrase: a double-quoted string, inner quotes doubled. Inside a string FTS5 reads nothing as
- * syntax (`*`, `NEAR`, `AND`, `:`, `^`, parentheses are text), so any input is a literal substring search.
+ * Trigrams of `q` to count in the index (at most MAX_PROBES, spread over `q`, distinct), none when `q` has fewer than
+ * three code points (the trigram index cannot serve it). Any subset of q's trigrams finds a superset of the keys that
+ * contain q, so the search may use only the rare ones and still post-filter every row with the exact test.
  */
-export function ftsPhrase(q: string): string {
-  return `"${q.replaceAll('"', '""')}"`;
+export function probeTrigrams(q: string | undefined): string[] {
+  const points = q ? Array.from(q) : [];
+  const n = points.length - 2;
+  if (n <= 0) return [];
+  const picks = n <= MAX_PROBES ? Array.from({ length: n }, (_, i) => i) : Array.from({ length: MAX_PROBES }, (_, i) => Math.round((i * (n - 1)) / (MAX_PROBES - 1)));
+  return [...new Set(picks.map((i) => points.slice(i, i + 3).join('')))];
 }
 
-/** True when the trigram index can answer the substring (at least three code points). */
-export function isIndexable(q: string | undefined): q is string {
-  if (!q) return false;
-  let n = 0;
-  for (const _ of q) if (++n >= MIN_INDEXED_CHARS) return true;
-  return false;
+/**
+ * An FTS5 query string matching rows that hold every given text: each a double-quoted string (inner quotes doubled),
+ * joined by AND. Inside a string FTS5 reads nothing as syntax (`*`, `NEAR`, `AND`, `:`, `^`, parentheses are text).
+ */
+export function ftsAllOf(texts: readonly string[]): string {
+  return texts.map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
 }
 
 /**
@@ -124,4 +103,9 @@ export function prefixUpperBound(prefix: string): string | undefined {
     if (last < 0x10ffff) return points.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
   }
   return undefined;
+}
+
+/** Compares two strings in UTF-8 byte order (SQLite's BINARY collation), which is code point order. */
+export function compareUtf8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
