@@ -23,6 +23,7 @@ import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock }
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
 import { MetadataStore } from './storage/db/metadata-store.js';
 import { startLifecycleWorker } from './workers/lifecycle-worker.js';
+import { startSearchIndexWorker } from './workers/search-index-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
 
 export interface App {
@@ -70,7 +71,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
       mountPath: config.MOUNT_PATH, logger, s3,
       admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit, search },
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
+    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, search, bootTime });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -80,9 +81,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
 
 function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
-  lifecycle: LifecycleService; bootTime: number;
+  lifecycle: LifecycleService; search: ObjectSearchService; bootTime: number;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, bootTime } = parts;
+  const { config, logger, http, meta, lock, blobGc, lifecycle, search, bootTime } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -100,6 +101,7 @@ function assemble(parts: {
       });
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
+      loops.push(startSearchIndexWorker({ service: search, logger }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)

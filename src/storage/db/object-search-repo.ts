@@ -1,6 +1,7 @@
 // Cross-bucket search over current object versions, paged in (bucket, key) order. Picks a plan per query: the rows
 // of a selective index (trigram key index, size, last-modified), sorted; or a walk of the (bucket, key) index with
-// every filter applied as it goes, bounded per page. docs/admin-search.md ("How a search runs") has the costs.
+// every filter applied as it goes, bounded per page. Also indexes the rows writers queued for the trigram index.
+// docs/admin-search.md ("How a search runs") has the costs.
 
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from './database.js';
@@ -28,21 +29,22 @@ export interface SearchPage {
   resumeAfter: SearchPosition | undefined;
 }
 
+/**
+ * Plan limits, in units of work: reading one index entry costs 1, reading an object's table row costs
+ * ROW_LOOKUP_COST (a random page access).
+ */
 export interface SearchTuning {
-  /** An index whose matches number at most this many is read whole and sorted (cost grows with this). */
-  candidateCap: number;
-  /**
-   * What a walk may spend on one page, in index entries examined (an entry whose filters read its table row counts
-   * ROW_LOOKUP_COST). A page cut short by it still has a resumeAfter.
-   */
+  /** A selective index is read whole and sorted when its matches cost at most this. */
+  candidateBudget: number;
+  /** What a walk may spend on one page; a page cut short by it still has a resumeAfter. */
   scanBudget: number;
 }
 
 /** Sized from the 1M-object measurements in docs/performance.md ("Object search"): each plan stays near 30 ms. */
-export const DEFAULT_SEARCH_TUNING: SearchTuning = { candidateCap: 10_000, scanBudget: 120_000 };
+export const DEFAULT_SEARCH_TUNING: SearchTuning = { candidateBudget: 120_000, scanBudget: 120_000 };
 
-/** A table row read in key order costs about this many index entries read alone (random page access). */
-const ROW_LOOKUP_COST = 12;
+/** Reading a table row costs about this many index entries read in order (measured at 1M objects). */
+export const ROW_LOOKUP_COST = 12;
 /** Hopping to the next bucket of a walk: two index seeks. */
 const BUCKET_HOP_COST = 64;
 /** Probing stops at a trigram this rare: its candidates are already cheap. */
@@ -51,7 +53,7 @@ const RARE_ENOUGH = 256;
 const MAX_MATCH_TRIGRAMS = 3;
 const FIRST_CHUNK = 256;
 const MAX_CHUNK = 16_384;
-const COLUMNS = 'o.bucket, o.key, o.size, o.etag, o.last_modified';
+const columns = (t: string) => `${t}.bucket, ${t}.key, ${t}.size, ${t}.etag, ${t}.last_modified`;
 const INDEX = { size: 'objects_current_by_size', modified: 'objects_current_by_modified' } as const;
 
 /** A selective index: the trigram index (rows holding every trigram in `match`), or a size or last-modified range. */
@@ -80,7 +82,7 @@ export class ObjectSearchRepo {
   constructor(private readonly db: Db, tuning: Partial<SearchTuning> = {}) {
     const t = { ...DEFAULT_SEARCH_TUNING, ...tuning };
     // A walk must examine at least one entry per page, or paging could stall.
-    this.tuning = { candidateCap: Math.max(0, t.candidateCap), scanBudget: Math.max(1, t.scanBudget) };
+    this.tuning = { candidateBudget: Math.max(0, t.candidateBudget), scanBudget: Math.max(1, t.scanBudget) };
   }
 
   /** At most `limit` matches after `after` (or from the start) in (bucket, key) order. Read-only; never throws on input. */
@@ -91,40 +93,73 @@ export class ObjectSearchRepo {
   }
 
   /**
-   * The index with the fewest matches, if one has at most candidateCap. Each is counted only up to the cap; for the
-   * trigram index, each probed trigram of `q` is counted alone and the rare ones make the candidate set: a phrase of
-   * common trigrams (`/2030/06/1`) would make FTS5 merge their huge position lists.
+   * Indexes up to `max` queued rows, lowest ids first: each leaves the trigram index (a no-op when absent) and comes
+   * back with its key if it is still a current version, so a reused row id or a changed key is indexed afresh. Call
+   * inside a transaction: the queue rows go in the same commit. Returns how many rows were taken from the queue.
+   */
+  indexQueued(max: number): number {
+    const ids = this.stmt('SELECT object_id FROM object_search_queue ORDER BY object_id LIMIT ?').pluck().all(max) as number[];
+    const last = ids[ids.length - 1];
+    if (last === undefined) return 0;
+    const unindex = this.stmt('DELETE FROM object_search WHERE rowid = ?');
+    for (const id of ids) unindex.run(id);
+    this.stmt(`INSERT INTO object_search (rowid, key) SELECT o.id, o.key FROM object_search_queue AS q JOIN objects AS o ON o.id = q.object_id
+      WHERE q.object_id <= ? AND ${CURRENT}`).run(last);
+    this.stmt('DELETE FROM object_search_queue WHERE object_id <= ?').run(last);
+    return ids.length;
+  }
+
+  /**
+   * The cheapest selective index, if its matches fit the candidate budget. Each is counted only up to what the budget
+   * allows. For the trigram index each probed trigram of `q` is counted alone and the rare ones make the candidate
+   * set (a phrase of common trigrams like `/2030/06/1` would make FTS5 merge their huge position lists), together
+   * with the rows still queued for indexing, which the index may not have yet; every candidate costs a row read. The
+   * size and last-modified indexes carry (bucket, key), so their candidates cost a row read only when another
+   * filter needs the row (the other range).
    */
   private selectiveSource(filter: SearchFilter, sql: FilterSql): Source | undefined {
-    const cap = this.tuning.candidateCap;
-    const countUpTo = (query: string, params: Record<string, string | number>): number =>
+    const countUpTo = (query: string, params: Record<string, string | number>, cap: number): number =>
       this.stmt(`SELECT count(*) FROM (${query} LIMIT @cap)`).pluck().get({ ...params, cap: cap + 1 }) as number;
-    const options: Array<{ source: Source; n: number }> = [];
+    const options: Array<{ source: Source; cost: number }> = [];
+    const ftsCap = Math.floor(this.tuning.candidateBudget / ROW_LOOKUP_COST);
     const rare: Array<{ trigram: string; n: number }> = [];
     for (const trigram of probeTrigrams(filter.q)) {
-      const n = countUpTo('SELECT 1 FROM object_search WHERE object_search MATCH @probe', { probe: ftsAllOf([trigram]) });
-      if (n <= cap) rare.push({ trigram, n });
+      const n = countUpTo('SELECT 1 FROM object_search WHERE object_search MATCH @probe', { probe: ftsAllOf([trigram]) }, ftsCap);
+      if (n <= ftsCap) rare.push({ trigram, n });
       if (n <= RARE_ENOUGH) break;
     }
     rare.sort((a, b) => a.n - b.n);
     const rarest = rare[0];
-    if (rarest) options.push({ source: { kind: 'fts', match: ftsAllOf(rare.slice(0, MAX_MATCH_TRIGRAMS).map((r) => r.trigram)) }, n: rarest.n });
+    if (rarest) {
+      const n = rarest.n + countUpTo('SELECT 1 FROM object_search_queue', {}, ftsCap);
+      const match = ftsAllOf(rare.slice(0, MAX_MATCH_TRIGRAMS).map((r) => r.trigram));
+      if (n <= ftsCap) options.push({ source: { kind: 'fts', match }, cost: n * ROW_LOOKUP_COST });
+    }
     for (const kind of ['size', 'modified'] as const) {
       if (sql[kind].length === 0) continue;
-      const n = countUpTo(`SELECT 1 FROM objects AS o INDEXED BY ${INDEX[kind]} WHERE ${[CURRENT, ...sql[kind]].join(' AND ')}`, sql.params);
-      if (n <= cap) options.push({ source: { kind }, n });
+      const other = kind === 'size' ? sql.modified : sql.size;
+      const unit = other.length > 0 ? ROW_LOOKUP_COST : 1;
+      const cap = Math.floor(this.tuning.candidateBudget / unit);
+      const n = countUpTo(`SELECT 1 FROM objects AS o INDEXED BY ${INDEX[kind]} WHERE ${[CURRENT, ...sql[kind]].join(' AND ')}`, sql.params, cap);
+      if (n <= cap) options.push({ source: { kind }, cost: n * unit });
     }
-    options.sort((a, b) => a.n - b.n);
+    options.sort((a, b) => a.cost - b.cost);
     return options[0]?.source;
   }
 
-  /** Reads every match of one selective index, applies the other filters, sorts, and takes the page. */
+  /**
+   * Reads every match of one selective index, applies the other filters, sorts, and takes the page: the sort runs on
+   * row ids, bucket and key only, and just the page's rows are read whole.
+   */
   private fromCandidates(source: Source, sql: FilterSql, after: SearchPosition | undefined, limit: number): SearchPage {
-    const from = source.kind === 'fts' ? 'object_search AS s CROSS JOIN objects AS o ON o.id = s.rowid' : `objects AS o INDEXED BY ${INDEX[source.kind]}`;
+    const from = source.kind === 'fts'
+      ? `(SELECT rowid AS id FROM object_search WHERE object_search MATCH @match UNION SELECT object_id FROM object_search_queue) AS s
+         CROSS JOIN objects AS o ON o.id = s.id`
+      : `objects AS o INDEXED BY ${INDEX[source.kind]}`;
     const where = [...sql.rest, ...sql.keyRange];
-    if (source.kind === 'fts') where.push('s.object_search MATCH @match');
     if (after) where.push('(o.bucket, o.key) > (@afterBucket, @afterKey)');
-    const rows = this.stmt(`SELECT ${COLUMNS} FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.bucket, o.key LIMIT @n`).all({
+    const page = `SELECT o.id FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.bucket, o.key LIMIT @n`;
+    const rows = this.stmt(`SELECT ${columns('r')} FROM objects AS r WHERE r.id IN (${page}) ORDER BY r.bucket, r.key`).all({
       ...sql.params, match: source.kind === 'fts' ? source.match : '', afterBucket: after?.bucket ?? '', afterKey: after?.key ?? '', n: limit + 1,
     }) as RawHit[];
     return pageOf(rows.map(toHit), limit, undefined);
@@ -189,7 +224,7 @@ export class ObjectSearchRepo {
     const where = ['o.bucket = @walkBucket', `o.key ${lower.op} @walkKey`, ...sql.rest];
     if (end !== undefined) where.push('o.key <= @walkEnd');
     else if (sql.params['prefixEnd'] !== undefined) where.push('o.key < @prefixEnd');
-    return this.stmt(`SELECT ${COLUMNS} FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.key LIMIT @n`)
+    return this.stmt(`SELECT ${columns('o')} FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.key LIMIT @n`)
       .all({ ...sql.params, walkBucket: bucket, walkKey: lower.key, walkEnd: end ?? '', n }) as RawHit[];
   }
 
