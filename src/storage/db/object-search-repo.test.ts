@@ -164,6 +164,18 @@ describe('ObjectSearchRepo', () => {
     }
   });
 
+  it('finds a substring whose every trigram is common (counted up to the cap), queued or indexed', () => {
+    meta.transaction(() => {
+      for (let n = 0; n < 300; n++) add('delta', `common/${String(n).padStart(3, '0')}/common`, 1000 + n);
+    });
+    const repo = new ObjectSearchRepo(meta.db);
+    for (const f of [{ q: 'common/' }, { q: 'mon/222/com' }, { q: 'common/2', prefix: 'common/' }]) {
+      expect(pageAll(repo, f, 50).hits).toEqual(oracle(f));
+      while (meta.transaction(() => repo.indexQueued(100)) > 0);
+      expect(pageAll(repo, f, 50).hits).toEqual(oracle(f));
+    }
+  });
+
   it('names no next page after the last match', () => {
     const repo = new ObjectSearchRepo(meta.db);
     const all = oracle({ q: 'report' });

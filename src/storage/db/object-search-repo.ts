@@ -47,7 +47,7 @@ export const DEFAULT_SEARCH_TUNING: SearchTuning = { candidateBudget: 120_000, s
 export const ROW_LOOKUP_COST = 12;
 /** Hopping to the next bucket of a walk: two index seeks. */
 const BUCKET_HOP_COST = 64;
-/** Probing stops at a trigram this rare: its candidates are already cheap. */
+/** A trigram this rare is cheap enough as the candidate set: probing looks for one first. */
 const RARE_ENOUGH = 256;
 /** Candidates are the rows holding the rarest few trigrams (more would cost more doclist merging than it saves). */
 const MAX_MATCH_TRIGRAMS = 3;
@@ -103,8 +103,9 @@ export class ObjectSearchRepo {
     if (last === undefined) return 0;
     const unindex = this.stmt('DELETE FROM object_search WHERE rowid = ?');
     for (const id of ids) unindex.run(id);
-    this.stmt(`INSERT INTO object_search (rowid, key) SELECT o.id, o.key FROM object_search_queue AS q JOIN objects AS o ON o.id = q.object_id
-      WHERE q.object_id <= ? AND ${CURRENT}`).run(last);
+    // CROSS JOIN keeps the queue outside: the planner would otherwise walk every current version to probe the queue.
+    this.stmt(`INSERT INTO object_search (rowid, key) SELECT o.id, o.key FROM object_search_queue AS q CROSS JOIN objects AS o
+      ON o.id = q.object_id WHERE q.object_id <= ? AND ${CURRENT}`).run(last);
     this.stmt('DELETE FROM object_search_queue WHERE object_id <= ?').run(last);
     return ids.length;
   }
@@ -122,12 +123,14 @@ export class ObjectSearchRepo {
       this.stmt(`SELECT count(*) FROM (${query} LIMIT @cap)`).pluck().get({ ...params, cap: cap + 1 }) as number;
     const options: Array<{ source: Source; cost: number }> = [];
     const ftsCap = Math.floor(this.tuning.candidateBudget / ROW_LOOKUP_COST);
-    const rare: Array<{ trigram: string; n: number }> = [];
-    for (const trigram of probeTrigrams(filter.q)) {
-      const n = countUpTo('SELECT 1 FROM object_search WHERE object_search MATCH @probe', { probe: ftsAllOf([trigram]) }, ftsCap);
-      if (n <= ftsCap) rare.push({ trigram, n });
-      if (n <= RARE_ENOUGH) break;
-    }
+    // Two passes: a cheap count of every trigram up to RARE_ENOUGH finds a rare one wherever it sits in `q`; only
+    // when none is that rare are they counted up to the cap.
+    const probe = (trigram: string, cap: number) => ({
+      trigram, n: countUpTo('SELECT 1 FROM object_search WHERE object_search MATCH @probe', { probe: ftsAllOf([trigram]) }, cap),
+    });
+    const trigrams = probeTrigrams(filter.q);
+    let rare = trigrams.map((t) => probe(t, Math.min(RARE_ENOUGH, ftsCap))).filter((p) => p.n <= Math.min(RARE_ENOUGH, ftsCap));
+    if (rare.length === 0 && ftsCap > RARE_ENOUGH) rare = trigrams.map((t) => probe(t, ftsCap)).filter((p) => p.n <= ftsCap);
     rare.sort((a, b) => a.n - b.n);
     const rarest = rare[0];
     if (rarest) {
