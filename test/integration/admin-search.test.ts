@@ -1,6 +1,8 @@
 // GET /api/admin/objects/search against the real server: objects written through the AWS SDK are found by every
 // filter, URL-encoded awkward text survives the trip, paging by cursor, the token gate and 400s naming the field.
 
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { CreateBucketCommand, DeleteObjectCommand, PutBucketVersioningCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
@@ -95,6 +97,20 @@ describe('GET /api/admin/objects/search', () => {
     } while (cursor);
     expect(seen).toHaveLength(7);
     expect(new Set(seen).size).toBe(7);
+  });
+
+  it('indexes the written objects in the background (the search-index loop runs in the server)', async () => {
+    const db = new BetterSqlite3(join(server.dataDir, 'meta.db'), { readonly: true });
+    try {
+      const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+      for (let waited = 0; count('SELECT count(*) FROM object_search_queue') > 0; waited += 50) {
+        expect(waited).toBeLessThan(10_000);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(count('SELECT count(*) FROM object_search')).toBe(7);
+    } finally {
+      db.close();
+    }
   });
 
   it('answers 401 without a token or with a bad one', async () => {
