@@ -23,6 +23,7 @@ import { LifecycleService } from './services/lifecycle-service.js';
 import { ListingService } from './services/listing-service.js';
 import { MultipartService } from './services/multipart-service.js';
 import { ReadPins } from './services/object-reader.js';
+import { ObjectSearchService } from './services/object-search-service.js';
 import { ObjectService } from './services/object-service.js';
 import { argon2CostOf } from './services/password-hashing.js';
 import { RefreshSessionService } from './services/refresh-session-service.js';
@@ -32,6 +33,7 @@ import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock }
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
 import { MetadataStore } from './storage/db/metadata-store.js';
 import { startLifecycleWorker } from './workers/lifecycle-worker.js';
+import { startSearchIndexWorker } from './workers/search-index-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
 import { startUsageRollupWorker } from './workers/usage-rollup-worker.js';
 
@@ -102,6 +104,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const metrics = new MetricsRegistry();
     metrics.registerAuditDrops(() => audit.droppedCount);
     const usage = new UsageService(meta);
+    const search = new ObjectSearchService({ meta });
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
       admin: {
@@ -112,12 +115,13 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
         build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
+        search,
       },
       metrics,
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
       tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage });
+    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -128,8 +132,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
 function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
   lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
+  search: ObjectSearchService;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage } = parts;
+  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -150,6 +155,7 @@ function assemble(parts: {
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
       loops.push(startLoop({ name: 'audit-flush', intervalMs: config.AUDIT_FLUSH_MS, logger, tick: async () => void audit.flush() }));
       loops.push(startUsageRollupWorker({ usage, metrics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
+      loops.push(startSearchIndexWorker({ service: search, logger }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)

@@ -7,6 +7,7 @@ import type { AccessKeyService } from '../../services/access-key-service.js';
 import type { AdminAuthService } from '../../services/admin-auth-service.js';
 import type { AuditSink } from '../../services/audit/audit-events.js';
 import type { TrustedProxies } from '../shared/client-address.js';
+import type { ObjectSearchService } from '../../services/object-search-service.js';
 import { installAdminAuth } from './admin-auth-hook.js';
 import { AdminThrottle } from './admin-throttle.js';
 import { envelope, handleAdminError } from './error-json.js';
@@ -20,6 +21,7 @@ import { metaRoutes, type MetaRouteDeps } from './routes/meta.js';
 import { settingsRoutes } from './routes/settings.js';
 import { objectsRoutes, type ObjectRouteDeps } from './routes/objects.js';
 import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
+import { searchRoutes } from './routes/search.js';
 
 export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
@@ -38,6 +40,8 @@ export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps 
   trustedProxies: TrustedProxies;
   /** The throttles' clock (tests); Date.now otherwise. */
   now?: () => number;
+  /** Cross-bucket object search (GET /objects/search). */
+  search: ObjectSearchService;
 }
 
 export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
@@ -63,4 +67,5 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   keysRoutes(app, deps);
   bucketsRoutes(app, deps);
   objectsRoutes(app, deps);
+  searchRoutes(app, deps);
 }

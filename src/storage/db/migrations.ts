@@ -215,4 +215,38 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX audit_by_subject ON audit(subject, at, id);
   CREATE INDEX audit_by_bucket ON audit(bucket, at, id) WHERE bucket IS NOT NULL;
   `,
+  // 8: object search (docs/admin-search.md). A trigram full-text index over the keys of current versions (the
+  // latest version when it is not a delete marker), contentless (the keys stay in objects), case-folded (exact-case
+  // matches are post-filtered), with contentless_delete so a row is removed by rowid alone. Writers do not index:
+  // triggers queue the row ids whose indexed state may have changed (a few microseconds in the writer's transaction)
+  // and the search-index loop indexes them in batches; searches read the queued rows directly, so they never miss a
+  // write. Existing rows are backfilled through the same queue, so the migration stays fast on a large instance.
+  // Partial indexes on size and last-modified of current versions serve selective size and date filters; they carry
+  // (bucket, key) so such a search sorts its matches without reading a table row for each.
+  `
+  CREATE VIRTUAL TABLE object_search USING fts5(
+    key, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 0'
+  );
+  CREATE TABLE object_search_queue (object_id INTEGER PRIMARY KEY);
+  CREATE TRIGGER object_search_on_insert AFTER INSERT ON objects
+    WHEN new.is_latest = 1 AND new.is_delete_marker = 0
+  BEGIN
+    INSERT OR IGNORE INTO object_search_queue (object_id) VALUES (new.id);
+  END;
+  CREATE TRIGGER object_search_on_delete AFTER DELETE ON objects
+    WHEN old.is_latest = 1 AND old.is_delete_marker = 0
+  BEGIN
+    INSERT OR IGNORE INTO object_search_queue (object_id) VALUES (old.id);
+  END;
+  CREATE TRIGGER object_search_on_update AFTER UPDATE OF id, key, is_latest, is_delete_marker ON objects
+    WHEN (old.is_latest = 1 AND old.is_delete_marker = 0) <> (new.is_latest = 1 AND new.is_delete_marker = 0)
+      OR (new.is_latest = 1 AND new.is_delete_marker = 0 AND (old.id <> new.id OR old.key IS NOT new.key))
+  BEGIN
+    INSERT OR IGNORE INTO object_search_queue (object_id) VALUES (old.id);
+    INSERT OR IGNORE INTO object_search_queue (object_id) VALUES (new.id);
+  END;
+  INSERT INTO object_search_queue (object_id) SELECT id FROM objects WHERE is_latest = 1 AND is_delete_marker = 0;
+  CREATE INDEX objects_current_by_size ON objects(size, bucket, key) WHERE is_latest = 1 AND is_delete_marker = 0;
+  CREATE INDEX objects_current_by_modified ON objects(last_modified, bucket, key) WHERE is_latest = 1 AND is_delete_marker = 0;
+  `,
 ];
