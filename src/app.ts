@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { decodeSseKey, type Config } from './config/config.js';
+import { webhookEventNames } from './config/webhook-config.js';
 import { createHttpServer, type HttpServer } from './http/http-server.js';
 import { S3PlaneHandler } from './http/s3/s3-plane.js';
 import type { Logger } from './observability/logger.js';
@@ -13,6 +14,10 @@ import { AdminAuthService } from './services/admin-auth-service.js';
 import type { AuditSink } from './services/audit/audit-events.js';
 import { BlobGcService } from './services/blob-gc-service.js';
 import { BucketService } from './services/bucket-service.js';
+import { EventHandlers, type ObjectEventRegistry } from './services/events/event-handlers.js';
+import { EventPipeline } from './services/events/event-pipeline.js';
+import { WebhookService, type WebhookTarget } from './services/events/webhook-service.js';
+import { packageVersion } from './lib/package-version.js';
 import { LifecycleService } from './services/lifecycle-service.js';
 import { ListingService } from './services/listing-service.js';
 import { MultipartService } from './services/multipart-service.js';
@@ -22,19 +27,41 @@ import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
 import { MetadataStore } from './storage/db/metadata-store.js';
+import { WebhookOutboxRepo } from './storage/db/webhook-outbox-repo.js';
 import { startLifecycleWorker } from './workers/lifecycle-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
+import { startWebhookWorker } from './workers/webhook-worker.js';
 
 export interface App {
   readonly config: Config;
   readonly http: HttpServer;
+  /**
+   * In-process event handlers (docs/events.md): register before start(). Each handler runs after its change is
+   * committed and durable, fire-and-forget.
+   */
+  readonly events: ObjectEventRegistry;
   /** Listens on HOST:PORT and starts the background workers. Resolves with the bound address. */
   start(): Promise<AddressInfo>;
   /** Drains in-flight requests (up to SHUTDOWN_DRAIN_MS), stops workers, closes the database and the lock. */
   stop(): Promise<{ drained: boolean }>;
 }
 
-export async function buildApp(config: Config, logger: Logger): Promise<App> {
+/** Seams for tests; production passes none. */
+export interface BuildOptions {
+  /** The webhook backoff's jitter source, in [0, 1) (default Math.random): 0 retries at once. */
+  webhookRandom?: () => number;
+}
+
+/** The webhook target from the configuration, or undefined when webhooks are off (no WEBHOOK_URL). */
+function webhookTarget(config: Config): WebhookTarget | undefined {
+  if (config.WEBHOOK_URL === undefined || config.WEBHOOK_SECRET === undefined) return undefined;
+  return {
+    url: config.WEBHOOK_URL, secret: config.WEBHOOK_SECRET, events: webhookEventNames(config),
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  };
+}
+
+export async function buildApp(config: Config, logger: Logger, options: BuildOptions = {}): Promise<App> {
   const bootTime = Date.now();
   const lock: DataDirLock = lockDataDir(config.DATA_DIR);
   let meta: MetadataStore | undefined;
@@ -48,7 +75,14 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
 
     const pins = new ReadPins();
     const buckets = new BucketService({ meta, region: config.STORE_REGION });
-    const objects = new ObjectService({ meta, blobs, pins });
+    // Events: the webhook outbox row commits with each change; in-process handlers run once it is durable.
+    const handlers = new EventHandlers(logger);
+    const webhooks = new WebhookService({
+      repo: new WebhookOutboxRepo(meta.db), durable: () => metaStore.durable(), target: webhookTarget(config),
+      userAgent: `store-webhooks/${packageVersion()}`, logger, ...(options.webhookRandom ? { random: options.webhookRandom } : {}),
+    });
+    const events = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
+    const objects = new ObjectService({ meta, blobs, pins, events });
     const listing = new ListingService(meta);
     const multipart = new MultipartService({ meta, blobs, objects });
     const blobGc = new BlobGcService({ meta, blobs, pins });
@@ -80,9 +114,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const audit: AuditSink = { record: (entry) => logger.info({ audit: true, ...entry }, 'audit') };
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
-      admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit, keys },
+      admin: { startedAt: bootTime, durable: () => metaStore.durable(), auth, audit, keys, webhooks },
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime });
+    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, bootTime, handlers, webhooks });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -92,9 +126,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
 
 function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
-  lifecycle: LifecycleService; bootTime: number;
+  lifecycle: LifecycleService; bootTime: number; handlers: EventHandlers; webhooks: WebhookService;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, bootTime } = parts;
+  const { config, logger, http, meta, lock, blobGc, lifecycle, bootTime, handlers, webhooks } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -102,6 +136,7 @@ function assemble(parts: {
   return {
     config,
     http,
+    events: handlers,
     async start() {
       await new Promise<void>((resolve, reject) => {
         http.server.once('error', reject);
@@ -112,6 +147,11 @@ function assemble(parts: {
       });
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
+      if (webhooks.enabled) {
+        const runner = startWebhookWorker({ service: webhooks, pollMs: config.WEBHOOK_POLL_MS, logger });
+        webhooks.setCommitListener(() => runner.wake());
+        loops.push(runner);
+      }
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
@@ -123,6 +163,7 @@ function assemble(parts: {
       const drained = await http.drain.start(http.server, config.SHUTDOWN_DRAIN_MS);
       sweep.abort();
       await Promise.all(loops.map((l) => l.stop()));
+      webhooks.close();
       await orphanSweep;
       // The listener was opened by us, not by fastify.listen(), so Fastify would leave it open: close it here.
       const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));

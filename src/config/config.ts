@@ -5,6 +5,7 @@ import { isAbsolute } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { looksLikePlaceholder, weakSecretReason } from './secrets.js';
+import { WEBHOOK_KEYS, webhookProblems } from './webhook-config.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
@@ -27,6 +28,7 @@ export const ConfigSchema = Type.Object({
     minimum: 100, maximum: 86_400_000, default: 3_600_000, description: 'How often lifecycle rules are applied (100 ms to 1 day)',
   }),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: 'Log level' }),
+  ...WEBHOOK_KEYS,
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -91,6 +93,7 @@ function semanticProblems(cfg: Config): string[] {
   }
   const mountProblem = mountPathProblem(cfg.MOUNT_PATH);
   if (mountProblem) problems.push(mountProblem);
+  problems.push(...webhookProblems(cfg));
   return problems;
 }
 

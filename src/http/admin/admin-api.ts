@@ -11,8 +11,9 @@ import { envelope, handleAdminError } from './error-json.js';
 import { authRoutes } from './routes/auth.js';
 import { healthRoutes, type HealthDeps } from './routes/health.js';
 import { keysRoutes } from './routes/keys.js';
+import { webhooksRoutes, type WebhooksRouteDeps } from './routes/webhooks.js';
 
-export interface AdminDeps extends HealthDeps {
+export interface AdminDeps extends HealthDeps, WebhooksRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
   auth: AdminAuthService;
@@ -34,4 +35,5 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   healthRoutes(app, deps);
   authRoutes(app, deps);
   keysRoutes(app, deps);
+  webhooksRoutes(app, deps);
 }
