@@ -149,7 +149,7 @@ function assemble(parts: {
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
       if (webhooks.enabled) {
         const runner = startWebhookWorker({ service: webhooks, pollMs: config.WEBHOOK_POLL_MS, logger });
-        webhooks.setCommitListener(() => runner.wake());
+        webhooks.setWakeListener(() => runner.wake());
         loops.push(runner);
       }
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.

@@ -4,12 +4,10 @@
 
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeliveryRun } from '../services/events/webhook-service.js';
 import { startWebhookWorker, type WebhookRunnerService, type WebhookWorker } from './webhook-worker.js';
 
 const logger = pino({ level: 'silent' });
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const none: DeliveryRun = { attempted: 0, delivered: 0, retried: 0, failed: 0 };
 
 class FakeService implements WebhookRunnerService {
   runs = 0;
@@ -17,14 +15,21 @@ class FakeService implements WebhookRunnerService {
   due: number | undefined;
   runTime = 0;
   failNext = false;
-  async deliverDue(): Promise<DeliveryRun> {
+  /** What idle() waits for: the requests "in flight". */
+  inFlight: Promise<void> = Promise.resolve();
+  lastSignal: AbortSignal | undefined;
+  async poll(signal: AbortSignal): Promise<number> {
     this.runs++;
+    this.lastSignal = signal;
     if (this.runTime > 0) await sleep(this.runTime);
     if (this.failNext) {
       this.failNext = false;
       throw new Error('database is locked');
     }
-    return none;
+    return 0;
+  }
+  idle(): Promise<void> {
+    return this.inFlight;
   }
   nextDueAt(): number | undefined {
     return this.due;
@@ -123,5 +128,17 @@ describe('webhook worker', () => {
     worker.wake();
     await sleep(60);
     expect(svc.runs).toBe(runs);
+  });
+
+  it('stop() aborts the requests in flight and waits for them to settle', async () => {
+    const svc = new FakeService();
+    worker = startWebhookWorker({ service: svc, pollMs: 60_000, logger });
+    await waitFor(() => svc.runs === 1);
+    let settled = false;
+    svc.inFlight = new Promise<void>((resolve) => {
+      svc.lastSignal!.addEventListener('abort', () => setTimeout(() => { settled = true; resolve(); }, 100));
+    });
+    await worker.stop();
+    expect(settled).toBe(true);
   });
 });

@@ -1,14 +1,17 @@
-// The webhook runner: delivers due outbox rows (WebhookService.deliverDue), then sleeps until the next row is due,
-// at most WEBHOOK_POLL_MS. A commit wakes it early (coalesced: a burst of commits costs one run per wake delay), so
-// delivery does not wait a whole poll interval. Prunes delivered and failed rows once an hour.
+// The webhook runner: claims due outbox rows and starts their delivery (WebhookService.poll), then sleeps until the
+// next row is due, at most WEBHOOK_POLL_MS. A commit, or the requests in flight finishing with nothing left claimed,
+// wakes it early (coalesced: a burst costs one poll per wake delay), so delivery does not wait a whole poll interval
+// and never waits for a slow receiver's other requests. Prunes delivered and failed rows once an hour.
 
 import type { Logger } from '../observability/logger.js';
-import type { DeliveryRun } from '../services/events/webhook-service.js';
 import type { RunningLoop } from './runner.js';
 
 /** What the worker drives (WebhookService). */
 export interface WebhookRunnerService {
-  deliverDue(signal: AbortSignal): Promise<DeliveryRun>;
+  /** Claims due rows and starts sending; resolves once started. */
+  poll(signal: AbortSignal): Promise<number>;
+  /** Resolves once no request is in flight. */
+  idle(): Promise<void>;
   nextDueAt(): number | undefined;
   prune(): number;
 }
@@ -17,18 +20,18 @@ export interface WebhookWorkerOptions {
   service: WebhookRunnerService;
   pollMs: number;
   logger: Logger;
-  /** From a commit to the run it triggers; coalesces bursts. Default 10 ms. */
+  /** From a wake-up to the poll it triggers; coalesces bursts. Default 10 ms. */
   wakeDelayMs?: number;
   /** Default one hour. */
   pruneEveryMs?: number;
 }
 
 export interface WebhookWorker extends RunningLoop {
-  /** A row was committed: run soon (within wakeDelayMs, or right after the run in progress). */
+  /** Something may be due: poll soon (within wakeDelayMs, or right after the poll in progress). */
   wake(): void;
 }
 
-/** Starts the runner; its first run is immediate, so rows left by a crash or a stop go out at boot. */
+/** Starts the runner; its first poll is immediate, so rows left by a crash or a stop go out at boot. */
 export function startWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
   const wakeDelayMs = opts.wakeDelayMs ?? 10;
   const pruneEveryMs = opts.pruneEveryMs ?? 3_600_000;
@@ -39,7 +42,7 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
   let rerun = false;
   let lastPrune = -Infinity;
 
-  /** Schedules a run in `delayMs`, unless one is already scheduled sooner. */
+  /** Schedules a poll in `delayMs`, unless one is already scheduled sooner. */
   const arm = (delayMs: number): void => {
     if (controller.signal.aborted) return;
     const at = Date.now() + delayMs;
@@ -50,7 +53,7 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
     timer.unref();
   };
 
-  /** Until the next pending row is due, within [wakeDelayMs, pollMs]. */
+  /** Until the next unclaimed pending row is due, within [wakeDelayMs, pollMs]. */
   const nextDelay = (): number => {
     const due = opts.service.nextDueAt();
     if (due === undefined) return opts.pollMs;
@@ -63,8 +66,7 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
       const pruned = opts.service.prune();
       if (pruned > 0) opts.logger.info({ worker: 'webhooks', pruned }, 'pruned delivered and failed webhook rows');
     }
-    const result = await opts.service.deliverDue(controller.signal);
-    if (result.failed > 0) opts.logger.warn({ worker: 'webhooks', ...result }, 'webhook rows dead-lettered');
+    await opts.service.poll(controller.signal);
   };
 
   const run = (): void => {
@@ -78,7 +80,7 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
       })
       .finally(() => {
         running = undefined;
-        // After a failed run (the database, not a receiver) wait a whole poll rather than spin on a due row.
+        // After a failed poll (the database, not a receiver) wait a whole interval rather than spin on a due row.
         const delay = failed ? opts.pollMs : rerun ? wakeDelayMs : nextDelay();
         rerun = false;
         arm(delay);
@@ -97,6 +99,8 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
       clearTimeout(timer);
       timer = undefined;
       await running;
+      // The abort cancels requests in flight (not counted as attempts); wait for them to settle.
+      await opts.service.idle();
     },
   };
 }

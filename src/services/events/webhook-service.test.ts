@@ -210,6 +210,29 @@ describe('durability and load', () => {
     expect(new Set(transport.sent.map((p) => p.headers['x-store-delivery'])).size).toBe(95);
   });
 
+  it('lets a hanging request hold one slot only: later rows go out meanwhile, and the runner hears when all are sent', async () => {
+    const svc = service({ concurrency: 2 });
+    let wakes = 0;
+    svc.setWakeListener(() => { wakes++; });
+    const signal = new AbortController().signal;
+    let release!: (r: WebhookPostResult) => void;
+    transport.script = [() => new Promise((r) => { release = r; })];
+    enqueue(svc, 'slow');
+    expect(await svc.poll(signal)).toBe(1);
+    expect(svc.nextDueAt()).toBeUndefined(); // the row being sent is not "due" for the runner
+    enqueue(svc, 'a', 'b', 'c');
+    expect(svc.nextDueAt()).toBe(clock);
+    expect(await svc.poll(signal)).toBe(3);
+    for (let i = 0; i < 50 && svc.outboxCounts().delivered < 3; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(transport.sent.map(keyOf)).toEqual(['slow', 'a', 'b', 'c']);
+    expect(transport.maxInFlight).toBe(2);
+    expect(svc.outboxCounts()).toEqual({ pending: 1, delivered: 3, failed: 0 });
+    expect(wakes).toBeGreaterThanOrEqual(1);
+    release({ kind: 'response', status: 200 });
+    await svc.idle();
+    expect(svc.outboxCounts()).toEqual({ pending: 0, delivered: 4, failed: 0 });
+  });
+
   it('returns to the runner after 16 batches even with more due', async () => {
     const svc = service({ batchSize: 2 });
     meta.transaction(() => { for (let i = 0; i < 40; i++) svc.enqueue(event(`k${i}`)); });

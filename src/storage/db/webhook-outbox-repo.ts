@@ -43,7 +43,7 @@ const LAST_ERROR = 'webhook.last_error';
 export class WebhookOutboxRepo {
   private readonly insertStmt;
   private readonly dueStmt;
-  private readonly nextDueStmt;
+  private readonly upcomingStmt;
   private readonly deliveredStmt;
   private readonly retryStmt;
   private readonly failedStmt;
@@ -62,9 +62,9 @@ export class WebhookOutboxRepo {
       `SELECT id, delivery_id, event_type, body, attempts, next_attempt_at, created_at FROM webhook_outbox
        WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
     );
-    this.nextDueStmt = db.prepare<[], number | null>(
-      "SELECT MIN(next_attempt_at) FROM webhook_outbox WHERE status = 'pending'",
-    ).pluck();
+    this.upcomingStmt = db.prepare<[number], { id: number; next_attempt_at: number }>(
+      "SELECT id, next_attempt_at FROM webhook_outbox WHERE status = 'pending' ORDER BY next_attempt_at, id LIMIT ?",
+    );
     this.deliveredStmt = db.prepare<[number, number, number, number]>(
       "UPDATE webhook_outbox SET status = 'delivered', attempts = ?, last_attempt_at = ?, finished_at = ? WHERE id = ? AND status = 'pending'",
     );
@@ -101,9 +101,9 @@ export class WebhookOutboxRepo {
     }));
   }
 
-  /** The earliest due time of any pending row, or undefined when none is pending. */
-  nextDueAt(): number | undefined {
-    return this.nextDueStmt.get() ?? undefined;
+  /** The first `limit` pending rows by due time (id and due time only; an index-only read). */
+  upcoming(limit: number): { id: number; nextAttemptAt: number }[] {
+    return this.upcomingStmt.all(limit).map((r) => ({ id: r.id, nextAttemptAt: r.next_attempt_at }));
   }
 
   markDelivered(id: number, attempts: number, now: number): void {

@@ -1,0 +1,160 @@
+// Webhook delivery: due outbox rows are claimed into a ready queue once their commit is durable, and sent with at
+// most `concurrency` requests in flight; each finished request frees its slot for the next ready row at once, so a
+// receiver that hangs holds one slot until the timeout, not the whole runner. Outcomes are recorded per row:
+// delivered (2xx), retried with full-jitter backoff, or failed after maxAttempts.
+
+import { fullJitterDelay, type BackoffPolicy } from '../../lib/backoff.js';
+import type { Logger } from '../../observability/logger.js';
+import type { OutboxRow, WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
+import type { WebhookPostResult, WebhookTransport } from '../../clients/webhook-client.js';
+import type { ObjectEventType } from '../../core/object-event.js';
+import { signatureHeader } from './webhook-signature.js';
+
+/** Where and how to deliver; validated at boot (config/webhook-config.ts). */
+export interface WebhookTarget {
+  url: string;
+  secret: string;
+  events: readonly ObjectEventType[];
+  maxAttempts: number;
+  timeoutMs: number;
+}
+
+/** Attempts made so far and their outcomes (cumulative). */
+export interface DeliveryRun {
+  attempted: number;
+  delivered: number;
+  retried: number;
+  failed: number;
+}
+
+export interface WebhookDispatcherOptions {
+  repo: WebhookOutboxRepo;
+  durable: () => Promise<void>;
+  target: WebhookTarget;
+  transport: WebhookTransport;
+  userAgent: string;
+  logger: Logger;
+  now: () => number;
+  random: () => number;
+  concurrency: number;
+  batchSize: number;
+  backoff: BackoffPolicy;
+}
+
+export class WebhookDispatcher {
+  readonly totals: DeliveryRun = { attempted: 0, delivered: 0, retried: 0, failed: 0 };
+  private readonly url: URL;
+  /** Claimed rows not yet sent, durable, in due-time order. */
+  private ready: OutboxRow[] = [];
+  /** Ids of rows ready or in flight: never claimed twice. */
+  private readonly claimed = new Set<number>();
+  private readonly active = new Set<Promise<void>>();
+  private signal: AbortSignal = new AbortController().signal;
+  private onDrained: () => void = () => undefined;
+
+  constructor(private readonly opts: WebhookDispatcherOptions) {
+    this.url = new URL(opts.target.url);
+  }
+
+  /** Called when a request finishes and no claimed row is left to send: time to claim more (the runner's wake-up). */
+  setDrainedListener(listener: () => void): void {
+    this.onDrained = listener;
+  }
+
+  /**
+   * Claims up to a batch of due rows (when none is waiting), waits until their commits are durable, and starts
+   * sending in free slots. Resolves with the rows claimed, without waiting for the requests. Aborting `signal`
+   * (shutdown) cancels requests in flight without counting them as attempts: those rows stay due.
+   */
+  async poll(signal: AbortSignal): Promise<number> {
+    this.signal = signal;
+    let claimed = 0;
+    if (this.ready.length === 0 && !signal.aborted) {
+      const rows = this.opts.repo.due(this.opts.now(), this.opts.batchSize + this.claimed.size).filter((r) => !this.claimed.has(r.id)).slice(0, this.opts.batchSize);
+      for (const row of rows) this.claimed.add(row.id);
+      try {
+        // Read first, then wait: the barrier covers every commit made before it is asked for, these rows' included.
+        if (rows.length > 0) await this.opts.durable();
+      } catch (err) {
+        for (const row of rows) this.claimed.delete(row.id);
+        throw err;
+      }
+      this.ready.push(...rows);
+      claimed = rows.length;
+    }
+    this.pump();
+    return claimed;
+  }
+
+  /** The earliest due time of a pending row not already claimed, or undefined. */
+  nextDueAt(): number | undefined {
+    return this.opts.repo.upcoming(this.claimed.size + 1).find((r) => !this.claimed.has(r.id))?.nextAttemptAt;
+  }
+
+  /** Resolves once no request is in flight (after a shutdown abort: promptly). */
+  async idle(): Promise<void> {
+    while (this.active.size > 0) await Promise.all(this.active);
+  }
+
+  private pump(): void {
+    while (this.active.size < this.opts.concurrency && this.ready.length > 0 && !this.signal.aborted) {
+      const row = this.ready.shift() as OutboxRow;
+      const sending: Promise<void> = this.attempt(row, this.signal)
+        .catch((err: unknown) => this.opts.logger.error({ err, deliveryId: row.deliveryId }, 'recording a webhook attempt failed'))
+        .finally(() => {
+          this.claimed.delete(row.id);
+          this.active.delete(sending);
+          this.pump();
+          if (this.ready.length === 0) this.onDrained();
+        });
+      this.active.add(sending);
+    }
+    if (this.signal.aborted) {
+      for (const row of this.ready) this.claimed.delete(row.id);
+      this.ready = [];
+    }
+  }
+
+  private async attempt(row: OutboxRow, signal: AbortSignal): Promise<void> {
+    const { target } = this.opts;
+    const sentAt = this.opts.now();
+    const result = await this.opts.transport.post({
+      url: this.url,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': this.opts.userAgent,
+        'x-store-event': row.eventType,
+        'x-store-delivery': row.deliveryId,
+        'x-store-signature': signatureHeader(target.secret, Math.floor(sentAt / 1000), row.body),
+      },
+      body: row.body,
+      timeoutMs: target.timeoutMs,
+      signal,
+    });
+    if (result.kind === 'aborted') return;
+    const attempts = row.attempts + 1;
+    const now = this.opts.now();
+    this.totals.attempted++;
+    const failure = failureReason(result);
+    if (failure === undefined) {
+      this.opts.repo.markDelivered(row.id, attempts, now);
+      this.totals.delivered++;
+    } else if (attempts >= target.maxAttempts) {
+      this.opts.repo.markFailed(row.id, attempts, failure, now);
+      this.totals.failed++;
+      this.opts.logger.warn({ deliveryId: row.deliveryId, eventType: row.eventType, attempts, reason: failure }, 'webhook delivery failed for good');
+    } else {
+      this.opts.repo.markRetry(row.id, attempts, now + fullJitterDelay(attempts, this.opts.backoff, this.opts.random), failure, now);
+      this.totals.retried++;
+    }
+  }
+}
+
+/** Undefined for success (any 2xx); otherwise the reason, safe to store and show. */
+function failureReason(result: Exclude<WebhookPostResult, { kind: 'aborted' }>): string | undefined {
+  if (result.kind === 'error') return result.reason;
+  if (result.status >= 200 && result.status < 300) return undefined;
+  // Redirects are never followed (SPEC delivery rule 6): a 3xx is a failure like any other non-2xx.
+  if (result.status >= 300 && result.status < 400) return `redirect not followed (HTTP ${result.status})`;
+  return `HTTP ${result.status}`;
+}
