@@ -82,32 +82,32 @@ describe('EventHandlers', () => {
 });
 
 describe('EventPipeline', () => {
-  it('dispatches only after a barrier asked for after the commit, on a later turn, once per event', async () => {
+  it('dispatches each event after a barrier asked for right after its commit, on a later turn', async () => {
     const barrier = manualBarrier();
     const handlers = new EventHandlers(pino({ level: 'silent' }));
     const got: string[] = [];
     handlers.onObjectCreated((e) => { got.push(e.key); });
     const pipeline = new EventPipeline({ handlers, durable: barrier.durable, logger: pino({ level: 'silent' }) });
-    pipeline.afterCommit(created('a')); // asks for a barrier
-    pipeline.afterCommit(created('b')); // committed after that barrier was asked for: not covered by it
-    pipeline.afterCommit(created('c'));
+    pipeline.afterCommit(created('a'));
+    pipeline.afterCommit(created('b'));
     await tick();
     expect(got).toEqual([]);
-    expect(barrier.calls()).toBe(1);
+    expect(barrier.calls()).toBe(2); // one per commit, each shared with the writer's own wait
     barrier.release();
     await Promise.resolve();
-    expect(got).toEqual([]); // not in the barrier's own continuation: the client's answer goes first
+    await Promise.resolve();
+    expect(got).toEqual([]); // not in the barrier's continuation: the client's answer goes out first
     await tick();
-    expect(got).toEqual(['a']);
-    expect(barrier.calls()).toBe(2); // b and c share the next one
+    expect(got).toEqual(['a', 'b']);
+    pipeline.afterCommit(created('c'));
+    await tick();
+    expect(got).toEqual(['a', 'b']);
     barrier.release();
     await tick();
     expect(got).toEqual(['a', 'b', 'c']);
-    await tick();
-    expect(barrier.calls()).toBe(2); // nothing queued: no further barrier
   });
 
-  it('drops the batch (logged) when the barrier fails: its writes may be lost', async () => {
+  it('drops an event (logged) whose barrier fails: its write may be lost', async () => {
     const barrier = manualBarrier();
     const { logger, records } = recordingLogger();
     const handlers = new EventHandlers(logger);
@@ -121,10 +121,10 @@ describe('EventPipeline', () => {
     barrier.release();
     await tick();
     expect(got).toEqual(['later']);
-    expect(records.some((r) => r['msg'] === 'durability barrier failed; events dropped for in-process handlers')).toBe(true);
+    expect(records.some((r) => r['msg'] === 'durability barrier failed; event dropped for in-process handlers')).toBe(true);
   });
 
-  it('queues nothing for a type without handlers, and bounds the queue while the disk stalls', async () => {
+  it('waits for nothing for a type without handlers, and bounds the events waiting while the disk stalls', async () => {
     const barrier = manualBarrier();
     const { logger, records } = recordingLogger();
     const handlers = new EventHandlers(logger);
@@ -133,38 +133,48 @@ describe('EventPipeline', () => {
     const pipeline = new EventPipeline({ handlers, durable: barrier.durable, logger, maxQueued: 3 });
     pipeline.afterCommit(created('nobody listens'));
     expect(barrier.calls()).toBe(0);
-    pipeline.afterCommit(deleted('0')); // in flight with the first barrier
-    for (let i = 1; i <= 5; i++) pipeline.afterCommit(deleted(String(i)));
+    for (let i = 0; i < 5; i++) pipeline.afterCommit(deleted(String(i)));
+    expect(barrier.calls()).toBe(3);
     barrier.release();
     await tick();
+    expect(n).toBe(3);
+    pipeline.afterCommit(deleted('after'));
     barrier.release();
     await tick();
-    expect(n).toBe(4); // the first, then 3 of the 5 queued behind it
+    expect(n).toBe(4); // room again once the stall cleared
+    await new Promise((r) => setTimeout(r, 1100));
     expect(records.find((r) => r['msg'] === 'in-process event queue full; events dropped for handlers')?.['dropped']).toBe(2);
   });
 
-  it('writes accepted events to the outbox inside the transaction and wakes it after the commit', () => {
+  it('writes accepted events to the outbox inside the transaction and reports each committed row by id', () => {
     const enqueued: string[] = [];
-    let wakes = 0;
+    const committedIds: number[] = [];
+    let nextId = 41;
     const outbox: EventOutbox = {
       accepts: (type) => type === 'object.deleted',
-      enqueue: (e) => { enqueued.push(e.key); },
-      committed: () => { wakes++; },
+      enqueue: (e) => { enqueued.push(e.key); return ++nextId; },
+      committed: (id) => { committedIds.push(id); },
     };
     const pipeline = new EventPipeline({ handlers: new EventHandlers(pino({ level: 'silent' })), durable: async () => undefined, outbox, logger: pino({ level: 'silent' }) });
-    pipeline.inTransaction(created('c'));
-    pipeline.inTransaction(deleted('d'));
-    pipeline.afterCommit(created('c'));
-    pipeline.afterCommit(deleted('d'));
-    expect(enqueued).toEqual(['d']);
-    expect(wakes).toBe(1);
+    const rolledBack = deleted('rolled back');
+    const c = created('c');
+    const d = deleted('d');
+    pipeline.inTransaction(rolledBack); // its transaction failed: no afterCommit
+    pipeline.inTransaction(c);
+    pipeline.inTransaction(d);
+    pipeline.afterCommit(c);
+    pipeline.afterCommit(d);
+    expect(enqueued).toEqual(['rolled back', 'd']);
+    expect(committedIds).toEqual([43]);
   });
 
   it('never lets an outbox wake-up failure reach the writer', () => {
     const { logger, records } = recordingLogger();
-    const outbox: EventOutbox = { accepts: () => true, enqueue: () => undefined, committed: () => { throw new Error('wake failed'); } };
+    const outbox: EventOutbox = { accepts: () => true, enqueue: () => 1, committed: () => { throw new Error('wake failed'); } };
     const pipeline = new EventPipeline({ handlers: new EventHandlers(logger), durable: async () => undefined, outbox, logger });
-    expect(() => pipeline.afterCommit(created('k'))).not.toThrow();
+    const event = created('k');
+    pipeline.inTransaction(event);
+    expect(() => pipeline.afterCommit(event)).not.toThrow();
     expect(records.some((r) => r['msg'] === 'event dispatch failed')).toBe(true);
   });
 });

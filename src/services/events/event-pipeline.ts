@@ -10,10 +10,10 @@ import type { EventSink } from './event-sink.js';
 export interface EventOutbox {
   /** True when events of this type are delivered by webhook. */
   accepts(type: ObjectEvent['type']): boolean;
-  /** Writes the outbox row; called inside the committing transaction. */
-  enqueue(event: ObjectEvent): void;
-  /** A row was committed: deliver soon rather than at the next poll. Cheap; called once per event. */
-  committed(): void;
+  /** Writes the outbox row and returns its id; called inside the committing transaction. */
+  enqueue(event: ObjectEvent): number;
+  /** Row `rowId` was committed: deliver it once durable, soon rather than at the next poll. Called once per row. */
+  committed(rowId: number): unknown;
 }
 
 export interface EventPipelineOptions {
@@ -23,15 +23,16 @@ export interface EventPipelineOptions {
   outbox?: EventOutbox | undefined;
   logger: Logger;
   /**
-   * Events held while waiting for the durability barrier, at most. Only a stalled disk fills this; the events
-   * beyond it are dropped for the in-process handlers (logged; the webhook rows are unaffected). Default 10,000.
+   * Events waiting for their durability barrier, at most. Only a stalled disk fills this (writers wait on the same
+   * barriers); events beyond it are dropped for the in-process handlers, with a warning. Default 10,000.
    */
   maxQueued?: number;
 }
 
 export class EventPipeline implements EventSink {
-  private queue: ObjectEvent[] = [];
-  private flushing = false;
+  /** Outbox row ids by event, from inTransaction to afterCommit (an event whose commit rolled back is just dropped). */
+  private readonly rowIds = new WeakMap<ObjectEvent, number>();
+  private waiting = 0;
   private dropped = 0;
   private readonly maxQueued: number;
 
@@ -40,19 +41,14 @@ export class EventPipeline implements EventSink {
   }
 
   inTransaction(event: ObjectEvent): void {
-    if (this.opts.outbox?.accepts(event.type)) this.opts.outbox.enqueue(event);
+    if (this.opts.outbox?.accepts(event.type)) this.rowIds.set(event, this.opts.outbox.enqueue(event));
   }
 
   afterCommit(event: ObjectEvent): void {
     try {
-      if (this.opts.outbox?.accepts(event.type)) this.opts.outbox.committed();
-      if (!this.opts.handlers.has(event.type)) return;
-      if (this.queue.length >= this.maxQueued) {
-        this.dropped++;
-        return;
-      }
-      this.queue.push(event);
-      if (!this.flushing) this.flush();
+      const rowId = this.rowIds.get(event);
+      if (rowId !== undefined) this.opts.outbox?.committed(rowId);
+      if (this.opts.handlers.has(event.type)) this.dispatchWhenDurable(event);
     } catch (err) {
       // The change is committed whatever happens here: never let a listener's trouble reach the writer.
       this.opts.logger.error({ err }, 'event dispatch failed');
@@ -60,33 +56,31 @@ export class EventPipeline implements EventSink {
   }
 
   /**
-   * One durability barrier per batch: the events committed before it was asked for are dispatched once it resolves
-   * (on a later turn of the event loop, so the client's answer, waiting on the same barrier, goes out first). Events
-   * committed meanwhile form the next batch, which waits for the next barrier.
+   * Dispatches once the commit is durable. The barrier is asked for right after the commit, so it is the one the
+   * writer's answer waits for as well (no extra fsync), and the handlers run on a later turn of the event loop, after
+   * that answer has gone out.
    */
-  private flush(): void {
-    this.flushing = true;
-    const batch = this.queue;
-    this.queue = [];
+  private dispatchWhenDurable(event: ObjectEvent): void {
+    if (this.waiting >= this.maxQueued) {
+      if (this.dropped++ === 0) setTimeout(() => this.reportDropped(), 1000).unref();
+      return;
+    }
+    this.waiting++;
     this.opts.durable().then(
       () => setImmediate(() => {
-        for (const event of batch) this.opts.handlers.dispatch(event);
-        this.next();
+        this.waiting--;
+        this.opts.handlers.dispatch(event);
       }),
       (err: unknown) => {
-        // The fsync failed: these commits may not survive, so no handler may hear of them (their writers got errors).
-        this.opts.logger.error({ err, events: batch.length }, 'durability barrier failed; events dropped for in-process handlers');
-        this.next();
+        this.waiting--;
+        // The fsync failed: the commit may not survive, so no handler may hear of it (its writer got an error).
+        this.opts.logger.error({ err, eventType: event.type }, 'durability barrier failed; event dropped for in-process handlers');
       },
     );
   }
 
-  private next(): void {
-    if (this.dropped > 0) {
-      this.opts.logger.warn({ dropped: this.dropped }, 'in-process event queue full; events dropped for handlers');
-      this.dropped = 0;
-    }
-    if (this.queue.length > 0) this.flush();
-    else this.flushing = false;
+  private reportDropped(): void {
+    this.opts.logger.warn({ dropped: this.dropped }, 'in-process event queue full; events dropped for handlers');
+    this.dropped = 0;
   }
 }

@@ -90,7 +90,7 @@ function committed(): ObjectEvent[] {
 }
 
 function outboxBodies(): unknown[] {
-  return repo.due(Number.MAX_SAFE_INTEGER, 10_000).map((r) => JSON.parse(r.body) as unknown);
+  return repo.due(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 10_000).map((r) => JSON.parse(r.body) as unknown);
 }
 
 const MD5_HELLO = '5d41402abc4b2a76b9719d911017c592';
@@ -213,7 +213,7 @@ describe('the outbox row commits with the change', () => {
     buckets.setVersioning('ver', 'Enabled');
     await put('ver', 'k');
     objects.delete('ver', 'k');
-    const rows = repo.due(Number.MAX_SAFE_INTEGER, 10);
+    const rows = repo.due(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 10);
     expect(rows.map((r) => r.eventType)).toEqual(['object.created', 'object.deleted']);
     expect(Object.keys(JSON.parse(rows[0]!.body) as object)).toEqual(['type', 'bucket', 'key', 'size', 'etag', 'versionId', 'eventTime']);
     expect(new Set(rows.map((r) => r.deliveryId)).size).toBe(2);

@@ -1,7 +1,11 @@
-// Webhook delivery: due outbox rows are claimed into a ready queue once their commit is durable, and sent with at
+// Webhook delivery: due outbox rows whose commit is known durable are claimed into a ready queue and sent with at
 // most `concurrency` requests in flight; each finished request frees its slot for the next ready row at once, so a
 // receiver that hangs holds one slot until the timeout, not the whole runner. Outcomes are recorded per row:
 // delivered (2xx), retried with full-jitter backoff, or failed after maxAttempts.
+//
+// "Known durable" is a watermark: every row with an id at or below it is on disk. The committing writer's own
+// durability barrier advances it (WebhookService.committed), so delivery never asks for an fsync of its own: its
+// status updates never cost a write an extra fsync.
 
 import { fullJitterDelay, type BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';
@@ -29,7 +33,6 @@ export interface DeliveryRun {
 
 export interface WebhookDispatcherOptions {
   repo: WebhookOutboxRepo;
-  durable: () => Promise<void>;
   target: WebhookTarget;
   transport: WebhookTransport;
   userAgent: string;
@@ -51,9 +54,17 @@ export class WebhookDispatcher {
   private readonly active = new Set<Promise<void>>();
   private signal: AbortSignal = new AbortController().signal;
   private onDrained: () => void = () => undefined;
+  /** Rows with ids up to here are durable. At boot: every row present (they were read back from the data files). */
+  private durableUpTo: number;
 
   constructor(private readonly opts: WebhookDispatcherOptions) {
     this.url = new URL(opts.target.url);
+    this.durableUpTo = opts.repo.maxId();
+  }
+
+  /** The commit of row `id` (and so of every row before it) is durable. */
+  advance(id: number): void {
+    if (id > this.durableUpTo) this.durableUpTo = id;
   }
 
   /** Called when a request finishes and no claimed row is left to send: time to claim more (the runner's wake-up). */
@@ -62,23 +73,17 @@ export class WebhookDispatcher {
   }
 
   /**
-   * Claims up to a batch of due rows (when none is waiting), waits until their commits are durable, and starts
-   * sending in free slots. Resolves with the rows claimed, without waiting for the requests. Aborting `signal`
-   * (shutdown) cancels requests in flight without counting them as attempts: those rows stay due.
+   * Claims up to a batch of due, durable rows (when none is waiting) and starts sending in free slots. Returns the
+   * rows claimed, without waiting for the requests. Aborting `signal` (shutdown) cancels requests in flight without
+   * counting them as attempts: those rows stay due.
    */
-  async poll(signal: AbortSignal): Promise<number> {
+  poll(signal: AbortSignal): number {
     this.signal = signal;
     let claimed = 0;
     if (this.ready.length === 0 && !signal.aborted) {
-      const rows = this.opts.repo.due(this.opts.now(), this.opts.batchSize + this.claimed.size).filter((r) => !this.claimed.has(r.id)).slice(0, this.opts.batchSize);
+      const rows = this.opts.repo.due(this.opts.now(), this.durableUpTo, this.opts.batchSize + this.claimed.size)
+        .filter((r) => !this.claimed.has(r.id)).slice(0, this.opts.batchSize);
       for (const row of rows) this.claimed.add(row.id);
-      try {
-        // Read first, then wait: the barrier covers every commit made before it is asked for, these rows' included.
-        if (rows.length > 0) await this.opts.durable();
-      } catch (err) {
-        for (const row of rows) this.claimed.delete(row.id);
-        throw err;
-      }
       this.ready.push(...rows);
       claimed = rows.length;
     }
@@ -86,9 +91,9 @@ export class WebhookDispatcher {
     return claimed;
   }
 
-  /** The earliest due time of a pending row not already claimed, or undefined. */
+  /** The earliest due time of a durable pending row not already claimed, or undefined. */
   nextDueAt(): number | undefined {
-    return this.opts.repo.upcoming(this.claimed.size + 1).find((r) => !this.claimed.has(r.id))?.nextAttemptAt;
+    return this.opts.repo.upcoming(this.durableUpTo, this.claimed.size + 1).find((r) => !this.claimed.has(r.id))?.nextAttemptAt;
   }
 
   /** Resolves once no request is in flight (after a shutdown abort: promptly). */

@@ -72,8 +72,19 @@ function service(overrides: Partial<WebhookServiceOptions> = {}): WebhookService
 
 const event = (key: string): ObjectEvent => ({ type: 'object.created', bucket: 'bkt', key, size: 3, etag: 'e', eventTime: new Date(clock).toISOString() });
 
-function enqueue(svc: WebhookService, ...keys: string[]): void {
-  for (const key of keys) meta.transaction(() => svc.enqueue(event(key)));
+/** Commits one row per key and reports each commit, as the event pipeline does (delivery waits for that). */
+async function enqueue(svc: WebhookService, ...keys: string[]): Promise<void> {
+  for (const key of keys) {
+    const id = meta.transaction(() => svc.enqueue(event(key)));
+    await svc.committed(id);
+  }
+}
+
+/** Commits `count` rows in one transaction. */
+async function enqueueMany(svc: WebhookService, count: number): Promise<void> {
+  let last = 0;
+  meta.transaction(() => { for (let i = 0; i < count; i++) last = svc.enqueue(event(`k${i}`)); });
+  await svc.committed(last);
 }
 
 const run = (svc: WebhookService) => svc.deliverDue(new AbortController().signal);
@@ -82,7 +93,7 @@ const keyOf = (post: WebhookPost): string => (JSON.parse(post.body) as { key: st
 describe('a delivery', () => {
   it('POSTs the stored body with the spec headers and a signature a receiver verifies at the send time', async () => {
     const svc = service();
-    enqueue(svc, 'k1');
+    await enqueue(svc, 'k1');
     clock += 2500; // the signature's t is the send time, not the commit time
     expect(await run(svc)).toEqual({ attempted: 1, delivered: 1, retried: 0, failed: 0 });
     const [post] = transport.sent;
@@ -110,14 +121,14 @@ describe('a delivery', () => {
 
   it('sends in due-time order: retries that fell due before newer rows go first', async () => {
     const svc = service();
-    enqueue(svc, 'a');
+    await enqueue(svc, 'a');
     clock += 1;
-    enqueue(svc, 'b');
+    await enqueue(svc, 'b');
     transport.script = [{ kind: 'response', status: 500 }, { kind: 'response', status: 500 }];
     randoms = [0.5, 0.01]; // a retries at +1000 ms, b at +1 + 20 ms
     await run(svc);
     clock += 5000;
-    enqueue(svc, 'c');
+    await enqueue(svc, 'c');
     transport.sent = [];
     await service({ concurrency: 1 }).deliverDue(new AbortController().signal);
     expect(transport.sent.map(keyOf)).toEqual(['b', 'a', 'c']);
@@ -127,7 +138,7 @@ describe('a delivery', () => {
 describe('retries', () => {
   it('waits random(0, min(1 h, 2 s * 2^(n-1))) after the n-th failure, keeping the delivery id, and dead-letters at maxAttempts', async () => {
     const svc = service();
-    enqueue(svc, 'k');
+    await enqueue(svc, 'k');
     transport.script = [
       { kind: 'response', status: 500 },
       { kind: 'response', status: 302 },
@@ -158,7 +169,7 @@ describe('retries', () => {
 
   it('records a 3xx as a failure (never followed) and any 2xx as success', async () => {
     const svc = service();
-    enqueue(svc, 'k1', 'k2', 'k3');
+    await enqueue(svc, 'k1', 'k2', 'k3');
     transport.script = [{ kind: 'response', status: 301 }, { kind: 'response', status: 204 }, { kind: 'response', status: 199 }];
     const result = await service({ concurrency: 1 }).deliverDue(new AbortController().signal);
     expect(result).toEqual({ attempted: 3, delivered: 1, retried: 2, failed: 0 });
@@ -169,7 +180,7 @@ describe('retries', () => {
 
   it('caps the window at one hour however many attempts', async () => {
     const svc = service({ target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 100, timeoutMs: 10 } });
-    enqueue(svc, 'k');
+    await enqueue(svc, 'k');
     meta.db.prepare('UPDATE webhook_outbox SET attempts = 40').run();
     transport.script = [{ kind: 'response', status: 503 }];
     randoms = [0.999999];
@@ -179,7 +190,7 @@ describe('retries', () => {
 
   it('does not count a request cut by shutdown as an attempt: the row stays due', async () => {
     const svc = service();
-    enqueue(svc, 'k');
+    await enqueue(svc, 'k');
     const stop = new AbortController();
     transport.script = [async () => { stop.abort(); return { kind: 'aborted' }; }];
     expect(await svc.deliverDue(stop.signal)).toEqual({ attempted: 0, delivered: 0, retried: 0, failed: 0 });
@@ -189,21 +200,41 @@ describe('retries', () => {
 });
 
 describe('durability and load', () => {
-  it('sends nothing until the commit that wrote the row is durable', async () => {
+  it('sends nothing until the commit that wrote the row is durable, and asks for no fsync of its own', async () => {
     let release!: () => void;
+    let barriers = 0;
     const barrier = new Promise<void>((r) => { release = r; });
-    const svc = service({ durable: () => barrier });
-    enqueue(svc, 'k');
-    const running = run(svc);
-    await new Promise((r) => setTimeout(r, 20));
+    const svc = service({ durable: () => { barriers++; return barrier; } });
+    const id = meta.transaction(() => svc.enqueue(event('k')));
+    const reported = svc.committed(id);
+    expect(await run(svc)).toEqual({ attempted: 0, delivered: 0, retried: 0, failed: 0 });
+    expect(svc.nextDueAt()).toBeUndefined(); // not due for the runner either
     expect(transport.sent).toEqual([]);
     release();
-    expect((await running).delivered).toBe(1);
+    await reported;
+    expect((await run(svc)).delivered).toBe(1);
+    expect(barriers).toBe(1); // the writer's barrier only: delivery never fsyncs for itself
+  });
+
+  it('treats rows found at boot as durable (they were read back from the data files)', async () => {
+    const before = service();
+    meta.transaction(() => { before.enqueue(event('left-by-a-crash')); });
+    const after = service();
+    expect((await run(after)).delivered).toBe(1);
+    expect(transport.sent.map(keyOf)).toEqual(['left-by-a-crash']);
+  });
+
+  it('wakes the runner when a reported commit is durable', async () => {
+    const svc = service();
+    let wakes = 0;
+    svc.setWakeListener(() => { wakes++; });
+    await enqueue(svc, 'k');
+    expect(wakes).toBe(1);
   });
 
   it('keeps at most `concurrency` requests in flight and works through a backlog in batches', async () => {
     const svc = service({ concurrency: 3, batchSize: 10 });
-    meta.transaction(() => { for (let i = 0; i < 95; i++) svc.enqueue(event(`k${i}`)); });
+    await enqueueMany(svc, 95);
     const result = await run(svc);
     expect(result.delivered).toBe(95);
     expect(transport.maxInFlight).toBe(3);
@@ -217,10 +248,10 @@ describe('durability and load', () => {
     const signal = new AbortController().signal;
     let release!: (r: WebhookPostResult) => void;
     transport.script = [() => new Promise((r) => { release = r; })];
-    enqueue(svc, 'slow');
+    await enqueue(svc, 'slow');
     expect(await svc.poll(signal)).toBe(1);
     expect(svc.nextDueAt()).toBeUndefined(); // the row being sent is not "due" for the runner
-    enqueue(svc, 'a', 'b', 'c');
+    await enqueue(svc, 'a', 'b', 'c');
     expect(svc.nextDueAt()).toBe(clock);
     expect(await svc.poll(signal)).toBe(3);
     for (let i = 0; i < 50 && svc.outboxCounts().delivered < 3; i++) await new Promise((r) => setTimeout(r, 5));
@@ -235,7 +266,7 @@ describe('durability and load', () => {
 
   it('returns to the runner after 16 batches even with more due', async () => {
     const svc = service({ batchSize: 2 });
-    meta.transaction(() => { for (let i = 0; i < 40; i++) svc.enqueue(event(`k${i}`)); });
+    await enqueueMany(svc, 40);
     expect((await run(svc)).delivered).toBe(32);
     expect(svc.outboxCounts().pending).toBe(8);
   });
@@ -244,12 +275,12 @@ describe('durability and load', () => {
 describe('pruning and status', () => {
   it('prunes delivered and failed rows 7 days after they finished, never pending ones', async () => {
     const svc = service({ target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 1, timeoutMs: 10 } });
-    enqueue(svc, 'ok', 'bad', 'later');
+    await enqueue(svc, 'ok', 'bad', 'later');
     transport.script = [{ kind: 'response', status: 200 }, { kind: 'response', status: 500 }];
     await service({ concurrency: 1, target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 1, timeoutMs: 10 } })
       .deliverDue(new AbortController().signal);
     expect(svc.outboxCounts()).toEqual({ pending: 0, delivered: 2, failed: 1 });
-    enqueue(svc, 'fresh'); // pending, and stays so (no run)
+    await enqueue(svc, 'fresh'); // pending, and stays so (no run)
     clock += 7 * 86_400_000;
     expect(svc.prune()).toBe(0);
     clock += 1;
@@ -260,9 +291,9 @@ describe('pruning and status', () => {
   it('reports the oldest pending age and no URL or secret', async () => {
     const svc = service();
     expect(svc.status()).toEqual({ enabled: true, counts: { pending: 0, delivered: 0, failed: 0 }, oldestPendingAgeSeconds: null, lastError: null });
-    enqueue(svc, 'a');
+    await enqueue(svc, 'a');
     clock += 61_500;
-    enqueue(svc, 'b');
+    await enqueue(svc, 'b');
     const status = svc.status();
     expect(status.oldestPendingAgeSeconds).toBe(61);
     const text = JSON.stringify(status);
@@ -272,7 +303,7 @@ describe('pruning and status', () => {
 
   it('keeps the last error across a restart of the service', async () => {
     const svc = service();
-    enqueue(svc, 'k');
+    await enqueue(svc, 'k');
     transport.script = [{ kind: 'response', status: 418 }];
     await run(svc);
     expect(service().status().lastError?.message).toBe('HTTP 418');

@@ -65,7 +65,7 @@ export class WebhookService implements EventOutbox {
     this.transport = opts.transport ?? new WebhookClient({ maxSockets: concurrency });
     this.now = opts.now ?? Date.now;
     this.dispatcher = opts.target && new WebhookDispatcher({
-      repo: opts.repo, durable: opts.durable, target: opts.target, transport: this.transport, userAgent: opts.userAgent,
+      repo: opts.repo, target: opts.target, transport: this.transport, userAgent: opts.userAgent,
       logger: opts.logger, now: this.now, random: opts.random ?? Math.random, concurrency, batchSize: opts.batchSize ?? 64,
       backoff: opts.backoff ?? WEBHOOK_BACKOFF,
     });
@@ -79,13 +79,24 @@ export class WebhookService implements EventOutbox {
     return this.types.has(type);
   }
 
-  /** Writes the event's outbox row with a fresh delivery id. Call inside the committing transaction. */
-  enqueue(event: ObjectEvent): void {
-    this.opts.repo.insert({ deliveryId: randomUUID(), eventType: event.type, body: serializeEvent(event), createdAt: this.now() });
+  /** Writes the event's outbox row with a fresh delivery id; returns the row id. Call inside the committing transaction. */
+  enqueue(event: ObjectEvent): number {
+    return this.opts.repo.insert({ deliveryId: randomUUID(), eventType: event.type, body: serializeEvent(event), createdAt: this.now() });
   }
 
-  committed(): void {
-    this.onCommitted();
+  /**
+   * Row `rowId` has committed: once the commit is durable it may be delivered, and the runner is woken. The barrier
+   * is asked for right after the commit, so it is the one the writer waits for too (no fsync of its own). Resolves
+   * then; never rejects (a failed fsync leaves the row for after the next durable commit or a restart).
+   */
+  committed(rowId: number): Promise<void> {
+    return this.opts.durable().then(
+      () => {
+        this.dispatcher?.advance(rowId);
+        this.onCommitted();
+      },
+      (err: unknown) => this.opts.logger.error({ err }, 'durability barrier failed; webhook delivery waits for the next commit'),
+    );
   }
 
   /**
@@ -98,11 +109,11 @@ export class WebhookService implements EventOutbox {
   }
 
   /**
-   * Claims due rows (a batch, once durable) and starts sending them, at most `concurrency` at a time; resolves
-   * without waiting for the requests. Returns the rows claimed (0 when off or nothing is due).
+   * Claims due rows whose commit is durable (a batch) and starts sending them, at most `concurrency` at a time;
+   * resolves without waiting for the requests. Returns the rows claimed (0 when off or nothing is due).
    */
   poll(signal: AbortSignal): Promise<number> {
-    return this.dispatcher ? this.dispatcher.poll(signal) : Promise.resolve(0);
+    return Promise.resolve(this.dispatcher ? this.dispatcher.poll(signal) : 0);
   }
 
   /** Resolves once no request is in flight. */
@@ -118,7 +129,7 @@ export class WebhookService implements EventOutbox {
     if (!this.dispatcher) return { attempted: 0, delivered: 0, retried: 0, failed: 0 };
     const before = { ...this.dispatcher.totals };
     for (let i = 0; i < MAX_POLLS_PER_RUN && !signal.aborted; i++) {
-      const claimed = await this.dispatcher.poll(signal);
+      const claimed = this.dispatcher.poll(signal);
       await this.dispatcher.idle();
       if (claimed === 0) break;
     }

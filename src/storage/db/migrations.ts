@@ -128,13 +128,14 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX access_keys_by_created ON access_keys(created_at, access_key_id);
   `,
-  // 6: the webhook outbox: one row per event to deliver, written in the transaction that commits the change. Rows are
+  // 6: the webhook outbox: one row per event to deliver, written in the transaction that commits the change. Ids only
+  // grow (AUTOINCREMENT: never reused after pruning), so "every row up to id N is durable" is one number. Rows are
   // found by due time while pending and by finish time once delivered or failed (partial indexes: an insert touches
   // only the first, which also covers the oldest-pending query). Per-status counts are kept by triggers (a status's
   // row appears with its first row; the migration itself writes no data), so reading them is a three-row scan.
   `
   CREATE TABLE webhook_outbox (
-    id              INTEGER PRIMARY KEY,
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
     delivery_id     TEXT NOT NULL,
     event_type      TEXT NOT NULL,
     body            TEXT NOT NULL,

@@ -44,6 +44,7 @@ export class WebhookOutboxRepo {
   private readonly insertStmt;
   private readonly dueStmt;
   private readonly upcomingStmt;
+  private readonly maxIdStmt;
   private readonly deliveredStmt;
   private readonly retryStmt;
   private readonly failedStmt;
@@ -58,13 +59,14 @@ export class WebhookOutboxRepo {
       'INSERT INTO webhook_outbox (delivery_id, event_type, body, next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?)',
     );
     // The literal status = 'pending' lets SQLite use the partial index webhook_outbox_due.
-    this.dueStmt = db.prepare<[number, number], RawRow>(
+    this.dueStmt = db.prepare<[number, number, number], RawRow>(
       `SELECT id, delivery_id, event_type, body, attempts, next_attempt_at, created_at FROM webhook_outbox
-       WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
+       WHERE status = 'pending' AND next_attempt_at <= ? AND id <= ? ORDER BY next_attempt_at, id LIMIT ?`,
     );
-    this.upcomingStmt = db.prepare<[number], { id: number; next_attempt_at: number }>(
-      "SELECT id, next_attempt_at FROM webhook_outbox WHERE status = 'pending' ORDER BY next_attempt_at, id LIMIT ?",
+    this.upcomingStmt = db.prepare<[number, number], { id: number; next_attempt_at: number }>(
+      "SELECT id, next_attempt_at FROM webhook_outbox WHERE status = 'pending' AND id <= ? ORDER BY next_attempt_at, id LIMIT ?",
     );
+    this.maxIdStmt = db.prepare<[], number | null>('SELECT MAX(id) FROM webhook_outbox').pluck();
     this.deliveredStmt = db.prepare<[number, number, number, number]>(
       "UPDATE webhook_outbox SET status = 'delivered', attempts = ?, last_attempt_at = ?, finished_at = ? WHERE id = ? AND status = 'pending'",
     );
@@ -88,22 +90,30 @@ export class WebhookOutboxRepo {
     );
   }
 
-  /** Adds a pending row, due at once. Call inside the transaction that commits the change it describes. */
-  insert(row: NewOutboxRow): void {
-    this.insertStmt.run(row.deliveryId, row.eventType, row.body, row.createdAt, row.createdAt);
+  /**
+   * Adds a pending row, due at once, and returns its id (ids only grow). Call inside the transaction that commits
+   * the change it describes.
+   */
+  insert(row: NewOutboxRow): number {
+    return Number(this.insertStmt.run(row.deliveryId, row.eventType, row.body, row.createdAt, row.createdAt).lastInsertRowid);
   }
 
-  /** Pending rows due at `now`, earliest due first (ties in insertion order), at most `limit`. */
-  due(now: number, limit: number): OutboxRow[] {
-    return this.dueStmt.all(now, limit).map((r) => ({
+  /** Pending rows with id <= `maxId` due at `now`, earliest due first (ties in insertion order), at most `limit`. */
+  due(now: number, maxId: number, limit: number): OutboxRow[] {
+    return this.dueStmt.all(now, maxId, limit).map((r) => ({
       id: r.id, deliveryId: r.delivery_id, eventType: r.event_type, body: r.body, attempts: r.attempts,
       nextAttemptAt: r.next_attempt_at, createdAt: r.created_at,
     }));
   }
 
-  /** The first `limit` pending rows by due time (id and due time only; an index-only read). */
-  upcoming(limit: number): { id: number; nextAttemptAt: number }[] {
-    return this.upcomingStmt.all(limit).map((r) => ({ id: r.id, nextAttemptAt: r.next_attempt_at }));
+  /** The first `limit` pending rows with id <= `maxId` by due time (id and due time only; an index-only read). */
+  upcoming(maxId: number, limit: number): { id: number; nextAttemptAt: number }[] {
+    return this.upcomingStmt.all(maxId, limit).map((r) => ({ id: r.id, nextAttemptAt: r.next_attempt_at }));
+  }
+
+  /** The highest id ever present now (0 for an empty table). */
+  maxId(): number {
+    return this.maxIdStmt.get() ?? 0;
   }
 
   markDelivered(id: number, attempts: number, now: number): void {
