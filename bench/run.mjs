@@ -3,8 +3,8 @@
 // every scenario on each, prints the Store/floor and Store/s3rver table and writes bench/results/<timestamp>.json and latest.json.
 // Flags: --soak=SECONDS, --quick, --only=<substr>[,<substr>...], --store-cmd="<cmd args>" (default `node bin/store.js serve`),
 // --signer=auto|real|stub, --rounds=<n>, --tmp-dir=<dir>, --with-s3rver / --without-s3rver, --objects=<n>
-// (the scale run of bench/scale.mjs instead), --webhooks (Store delivers every event to a receiver in this process).
-// See bench/README.md.
+// (the scale run of bench/scale.mjs instead), --webhooks (Store delivers every event to a receiver child process),
+// --webhooks-ab (Store with webhooks against Store without, instead of the floor). See bench/README.md.
 import argon2 from 'argon2';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -179,6 +179,7 @@ function parseOptions() {
     objects: { type: 'string', default: '' },
     soak: { type: 'string', default: '' },
     webhooks: { type: 'boolean', default: false },
+    'webhooks-ab': { type: 'boolean', default: false },
   } });
   const soak = values.soak ? Number(values.soak) : 0;
   if (!Number.isInteger(soak) || soak < 0) throw new Error(`--soak must be a whole number of seconds, got ${values.soak}`);
@@ -198,7 +199,8 @@ function parseOptions() {
     signer: String(values.signer),
     tmpDir: String(values['tmp-dir']),
     rounds,
-    webhooks: Boolean(values.webhooks),
+    webhooks: Boolean(values.webhooks) || Boolean(values['webhooks-ab']),
+    webhooksAb: Boolean(values['webhooks-ab']),
   };
 }
 
@@ -246,6 +248,24 @@ async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccessKey, wi
   return { store, floor, s3rver };
 }
 
+/**
+ * `--webhooks-ab`: two Stores from the same build, one with `storeEnv` (webhooks on) and one without, in the places
+ * of Store and the floor, so each scenario's rounds alternate between them and the ratio is on/off.
+ * @param {{ storeCmd: string, tmpDir: string, accessKeyId: string, secretAccessKey: string, storeEnv: Record<string, string> }} opts
+ */
+async function startStorePair({ storeCmd, tmpDir, accessKeyId, secretAccessKey, storeEnv }) {
+  tempRoot = await mkdtemp(path.join(tmpDir, 'store-bench-'));
+  const env = async (/** @type {string} */ name) => {
+    const dataDir = path.join(tempRoot, name);
+    await mkdir(dataDir);
+    return { DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(await storeSecrets(accessKeyId, secretAccessKey)) };
+  };
+  const store = await startServer({ label: 'Store+webhooks', cmd: storeCmd, env: { ...(await env('store')), ...storeEnv } });
+  const floor = await startServer({ label: 'Store-plain', cmd: storeCmd, env: await env('store-plain') });
+  log(`Store with webhooks pid ${store.pid} at ${store.baseUrl}; Store without pid ${floor.pid} at ${floor.baseUrl}; data in ${tempRoot}`);
+  return { store, floor, s3rver: undefined };
+}
+
 /** @param {Server} server @param {import('./client.mjs').Signer} sign @returns {Promise<Target>} */
 async function prepareTarget(server, sign) {
   const client = new BenchClient({ baseUrl: server.baseUrl, concurrency: 1, sign });
@@ -289,7 +309,8 @@ async function runScenario(scenario, targets, rounds) {
   };
   const each = (/** @type {number[]} */ v) => v.map((x) => x.toFixed(1)).join(', ');
   const s3text = targets.length > 2 ? `  s3rver ${s3 ? each(s3.roundValues) : 'n/a'}` : '';
-  log(`${scenario.name.padEnd(18)} Store ${each(store.roundValues)}  floor ${each(floor.roundValues)}${s3text} ${scenario.unit} -> ratio ${row.ratio.toFixed(2)}`);
+  const [labelA, labelB] = [targets[0]?.label, targets[1]?.label];
+  log(`${scenario.name.padEnd(18)} ${labelA} ${each(store.roundValues)}  ${labelB} ${each(floor.roundValues)}${s3text} ${scenario.unit} -> ratio ${row.ratio.toFixed(2)}`);
   return row;
 }
 
@@ -310,11 +331,13 @@ async function main() {
   }
   const accessKeyId = accessKeyId20();
   const secretAccessKey = base64url40();
-  // --webhooks: every event Store commits is POSTed (signed) to a receiver in this process that answers 200.
+  // --webhooks: every event Store commits is POSTed (signed) to a receiver (a child process) that answers 200.
   const receiver = opts.webhooks ? await startWebhookReceiver() : undefined;
   const storeEnv = receiver ? { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: base64url40() } : {};
   if (receiver) log(`webhooks on: Store delivers to ${receiver.url}`);
-  const { store, floor, s3rver } = await startServers({ ...opts, accessKeyId, secretAccessKey, storeEnv });
+  const { store, floor, s3rver } = opts.webhooksAb
+    ? await startStorePair({ ...opts, accessKeyId, secretAccessKey, storeEnv })
+    : await startServers({ ...opts, accessKeyId, secretAccessKey, storeEnv });
   const sign = createSigner({ signRequest, accessKeyId, secretAccessKey });
   /** @type {Target[]} */
   const targets = [await prepareTarget(store, sign), await prepareTarget(floor, sign)];
@@ -324,7 +347,8 @@ async function main() {
 
   const peakRss = { storeKiB: peakRssKiB(store.pid), floorKiB: peakRssKiB(floor.pid), ...(s3rver ? { s3rverKiB: peakRssKiB(s3rver.pid) } : {}) };
   const webhooks = receiver ? await webhookSummary(receiver, path.join(tempRoot, 'store')) : undefined;
-  console.log(`\n${formatTable(rows)}\n`);
+  console.log(`\n${formatTable(rows, opts.webhooksAb ? { a: 'on', b: 'off' } : undefined)}\n`);
+  if (opts.webhooksAb) console.log('on = Store with webhooks, off = Store without (same build, rounds interleaved)');
   if (webhooks) {
     const { outbox } = webhooks;
     console.log(`webhooks: outbox delivered ${outbox.delivered}, pending ${outbox.pending}, failed ${outbox.failed} ` +
@@ -352,7 +376,7 @@ async function webhookSummary(receiver, dataDir) {
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(path.join(dataDir, 'meta.db'), { readonly: true });
   const counts = () => Object.fromEntries(
-    /** @type {{ status: string, n: number }[]} */ (db.prepare('SELECT status, n FROM webhook_outbox_counts').all()).map((r) => [r.status, r.n]),
+    /** @type {{ status: string, n: number }[]} */ (db.prepare('SELECT status, COUNT(*) AS n FROM webhook_outbox GROUP BY status').all()).map((r) => [r.status, r.n]),
   );
   const started = Date.now();
   let outbox = counts();
@@ -361,10 +385,11 @@ async function webhookSummary(receiver, dataDir) {
     outbox = counts();
   }
   db.close();
+  const got = await receiver.stats();
   await receiver.close();
   return {
     outbox: { pending: outbox.pending ?? 0, delivered: outbox.delivered ?? 0, failed: outbox.failed ?? 0 },
-    received: receiver.stats.deliveries.size, requests: receiver.stats.requests, drainedAfterMs: Date.now() - started,
+    received: got.deliveries, requests: got.requests, drainedAfterMs: Date.now() - started,
   };
 }
 

@@ -1,28 +1,53 @@
 // @ts-check
-// `--webhooks`: a tiny webhook receiver in the bench process, on loopback. It answers 200 to every POST and counts
-// requests and distinct X-Store-Delivery ids, so the run can report whether delivery kept up with the writes.
+// `--webhooks`: a tiny webhook receiver on loopback that answers 200 to every POST and counts requests and distinct
+// X-Store-Delivery ids. It runs as its own process (forked by run.mjs), so receiving does not take event-loop time
+// from the load generator; run directly, it is that child.
+import { fork } from 'node:child_process';
 import http from 'node:http';
+import { fileURLToPath } from 'node:url';
 
 /**
- * @returns {Promise<{ url: string, stats: { requests: number, deliveries: Set<string> }, close: () => Promise<void> }>}
+ * Forks the receiver and waits until it listens.
+ * @returns {Promise<{ url: string, stats: () => Promise<{ requests: number, deliveries: number }>, close: () => Promise<void> }>}
  */
 export async function startWebhookReceiver() {
-  const stats = { requests: 0, deliveries: /** @type {Set<string>} */ (new Set()) };
+  const child = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  /** @type {string} */
+  const url = await new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve(/** @type {{ url: string }} */ (m).url));
+    child.once('exit', (code) => reject(new Error(`webhook receiver exited with ${code}`)));
+  });
+  return {
+    url,
+    stats: () => new Promise((resolve) => {
+      child.once('message', (m) => resolve(/** @type {{ requests: number, deliveries: number }} */ (m)));
+      child.send('stats');
+    }),
+    close: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+if (process.argv[2] === '--child') {
+  let requests = 0;
+  const deliveries = new Set();
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      stats.requests++;
-      stats.deliveries.add(String(req.headers['x-store-delivery'] ?? ''));
+      requests++;
+      deliveries.add(String(req.headers['x-store-delivery'] ?? ''));
       res.writeHead(200, { 'content-length': '0' }).end();
     });
   });
   server.keepAliveTimeout = 30_000;
-  server.unref(); // never what keeps a failed run alive
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
-  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    stats,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+    process.send?.({ url: `http://127.0.0.1:${port}/hook` });
+  });
+  process.on('message', () => process.send?.({ requests, deliveries: deliveries.size }));
+  process.on('disconnect', () => process.exit(0));
+  process.on('SIGTERM', () => process.exit(0));
 }

@@ -31,6 +31,10 @@ class FakeService implements WebhookRunnerService {
   idle(): Promise<void> {
     return this.inFlight;
   }
+  busy = false;
+  isBusy(): boolean {
+    return this.busy;
+  }
   nextDueAt(): number | undefined {
     return this.due;
   }
@@ -103,6 +107,19 @@ describe('webhook worker', () => {
     expect(svc.runs).toBe(1);
     await waitFor(() => svc.runs === 2, 3000);
     expect(Date.now()).toBeGreaterThanOrEqual(due);
+  });
+
+  it('does not look for the next due row while deliveries are under way (their end wakes it)', async () => {
+    const svc = new FakeService();
+    svc.busy = true;
+    svc.due = Date.now() - 1000;
+    worker = startWebhookWorker({ service: svc, pollMs: 300, logger, wakeDelayMs: 5 });
+    await waitFor(() => svc.runs === 1);
+    await sleep(100);
+    expect(svc.runs).toBe(1);
+    svc.busy = false;
+    worker.wake();
+    await waitFor(() => svc.runs === 2, 1000);
   });
 
   it('waits a whole poll interval after a failed run instead of spinning on a due row', async () => {

@@ -12,6 +12,8 @@ export interface WebhookRunnerService {
   poll(signal: AbortSignal): Promise<number>;
   /** Resolves once no request is in flight. */
   idle(): Promise<void>;
+  /** True while deliveries are under way (the service wakes the worker when they are done). */
+  isBusy(): boolean;
   nextDueAt(): number | undefined;
   prune(): number;
 }
@@ -53,8 +55,9 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
     timer.unref();
   };
 
-  /** Until the next unclaimed pending row is due, within [wakeDelayMs, pollMs]. */
+  /** Until the next unclaimed pending row is due, within [wakeDelayMs, pollMs]; a busy service wakes us itself. */
   const nextDelay = (): number => {
+    if (opts.service.isBusy()) return opts.pollMs;
     const due = opts.service.nextDueAt();
     if (due === undefined) return opts.pollMs;
     return Math.min(opts.pollMs, Math.max(wakeDelayMs, due - Date.now()));

@@ -29,6 +29,14 @@ function outboxRows(dataDir: string): { status: string; attempts: number; last_e
   }
 }
 
+async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('retries against a real receiver', () => {
   let receiver: WebhookReceiver;
   let store: InProcessApp;
@@ -70,13 +78,14 @@ describe('retries against a real receiver', () => {
     expect(attempts.every((r) => r.signatureOk)).toBe(true);
     expect(receiver.requests.some((r) => r.path !== '/hook')).toBe(false); // the Location was never requested
 
+    // Outcomes are written in batches a few milliseconds after the answer.
+    await until(() => outboxRows(store.server.dataDir)[0]?.status === 'delivered');
     const rows = outboxRows(store.server.dataDir);
     expect(rows).toEqual([expect.objectContaining({ status: 'delivered', attempts: 4, last_error: 'timed out after 300 ms' })]);
 
     // A receiver that never accepts: dead-lettered after WEBHOOK_MAX_ATTEMPTS, and the status says so.
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'doomed', Body: 'd' }));
-    const deadline = Date.now() + 10_000;
-    while (outboxRows(store.server.dataDir).every((r) => r.status !== 'failed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => outboxRows(store.server.dataDir).some((r) => r.status === 'failed'));
     expect(outboxRows(store.server.dataDir)[1]).toMatchObject({ status: 'failed', attempts: 5, last_error: 'HTTP 503' });
     expect(doomed.size).toBe(1);
     const token = await adminLogin(store.server);

@@ -224,7 +224,7 @@ describe('the outbox row commits with the change', () => {
     buckets.create('bkt');
     failInTransaction = true;
     await expect(put('bkt', 'k')).rejects.toThrow('late failure');
-    expect(outbox.outboxCounts()).toEqual({ pending: 0, delivered: 0, failed: 0 });
+    expect(outboxBodies()).toEqual([]);
     expect(() => objects.open('bkt', 'k')).toThrow();
     expect(seen.filter((s) => s.phase === 'after')).toEqual([]);
   });
@@ -235,7 +235,7 @@ describe('the outbox row commits with the change', () => {
     failInTransaction = true;
     expect(() => objects.delete('bkt', 'k')).toThrow('late failure');
     expect(objects.open('bkt', 'k').row.key).toBe('k');
-    expect(outbox.outboxCounts().pending).toBe(1);
+    expect(outboxBodies()).toHaveLength(1);
   });
 
   it('rolls back when the enclosing transaction throws after the row was written', () => {
@@ -245,6 +245,5 @@ describe('the outbox row commits with the change', () => {
       throw new Error('rollback');
     })).toThrow('rollback');
     expect(outboxBodies()).toEqual([expect.objectContaining({ key: 'kept' })]);
-    expect(outbox.outboxCounts()).toEqual({ pending: 1, delivered: 0, failed: 0 });
   });
 });

@@ -82,9 +82,9 @@ async function enqueue(svc: WebhookService, ...keys: string[]): Promise<void> {
 
 /** Commits `count` rows in one transaction. */
 async function enqueueMany(svc: WebhookService, count: number): Promise<void> {
-  let last = 0;
-  meta.transaction(() => { for (let i = 0; i < count; i++) last = svc.enqueue(event(`k${i}`)); });
-  await svc.committed(last);
+  const ids: number[] = [];
+  meta.transaction(() => { for (let i = 0; i < count; i++) ids.push(svc.enqueue(event(`k${i}`))); });
+  await Promise.all(ids.map((id) => svc.committed(id)));
 }
 
 const run = (svc: WebhookService) => svc.deliverDue(new AbortController().signal);
@@ -168,10 +168,10 @@ describe('retries', () => {
   });
 
   it('records a 3xx as a failure (never followed) and any 2xx as success', async () => {
-    const svc = service();
+    const svc = service({ concurrency: 1 });
     await enqueue(svc, 'k1', 'k2', 'k3');
     transport.script = [{ kind: 'response', status: 301 }, { kind: 'response', status: 204 }, { kind: 'response', status: 199 }];
-    const result = await service({ concurrency: 1 }).deliverDue(new AbortController().signal);
+    const result = await svc.deliverDue(new AbortController().signal);
     expect(result).toEqual({ attempted: 3, delivered: 1, retried: 2, failed: 0 });
     expect(svc.status().lastError?.message).toBe('HTTP 199');
     expect(meta.db.prepare("SELECT last_error FROM webhook_outbox WHERE status = 'pending' ORDER BY id").pluck().all())
@@ -274,11 +274,10 @@ describe('durability and load', () => {
 
 describe('pruning and status', () => {
   it('prunes delivered and failed rows 7 days after they finished, never pending ones', async () => {
-    const svc = service({ target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 1, timeoutMs: 10 } });
+    const svc = service({ concurrency: 1, target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 1, timeoutMs: 10 } });
     await enqueue(svc, 'ok', 'bad', 'later');
     transport.script = [{ kind: 'response', status: 200 }, { kind: 'response', status: 500 }];
-    await service({ concurrency: 1, target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 1, timeoutMs: 10 } })
-      .deliverDue(new AbortController().signal);
+    await run(svc);
     expect(svc.outboxCounts()).toEqual({ pending: 0, delivered: 2, failed: 1 });
     await enqueue(svc, 'fresh'); // pending, and stays so (no run)
     clock += 7 * 86_400_000;
@@ -299,6 +298,38 @@ describe('pruning and status', () => {
     const text = JSON.stringify(status);
     for (const secret of [SECRET, 'user', 'pw', 'hooks.example']) expect(text).not.toContain(secret);
     expect(service({ target: undefined }).status().enabled).toBe(false);
+  });
+
+  it('never prunes the newest row, so an id is never handed out twice', async () => {
+    const svc = service();
+    await enqueue(svc, 'only');
+    await run(svc);
+    clock += 8 * 86_400_000;
+    expect(svc.prune()).toBe(0);
+    const next = meta.transaction(() => svc.enqueue(event('next')));
+    expect(next).toBe(2);
+    expect(svc.prune()).toBe(1);
+  });
+
+  it('reads its counts back after a restart: pending counted at boot, delivered and failed from the totals', async () => {
+    const svc = service({ target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 1, timeoutMs: 10 }, concurrency: 1 });
+    await enqueue(svc, 'a', 'b', 'c');
+    transport.script = [{ kind: 'response', status: 200 }, { kind: 'response', status: 500 }, { kind: 'response', status: 200 }];
+    await run(svc);
+    await enqueue(svc, 'd');
+    expect(svc.outboxCounts()).toEqual({ pending: 1, delivered: 2, failed: 1 });
+    expect(service().outboxCounts()).toEqual({ pending: 1, delivered: 2, failed: 1 });
+  });
+
+  it('writes a batch of outcomes in one transaction', async () => {
+    const calls: number[] = [];
+    const record = repo.recordOutcomes.bind(repo);
+    repo.recordOutcomes = (outcomes, now) => { calls.push(outcomes.length); return record(outcomes, now); };
+    const svc = service({ batchSize: 64 });
+    await enqueueMany(svc, 50);
+    expect((await run(svc)).delivered).toBe(50);
+    expect(calls.reduce((a, b) => a + b, 0)).toBe(50);
+    expect(calls.length).toBeLessThanOrEqual(3);
   });
 
   it('keeps the last error across a restart of the service', async () => {

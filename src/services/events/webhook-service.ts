@@ -6,12 +6,19 @@ import { randomUUID } from 'node:crypto';
 import { serializeEvent, type ObjectEvent, type ObjectEventType } from '../../core/object-event.js';
 import type { BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';
-import type { OutboxCounts, WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
+import type { OutboxTotals, WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
 import { WebhookClient, type WebhookTransport } from '../../clients/webhook-client.js';
 import type { EventOutbox } from './event-pipeline.js';
 import { WebhookDispatcher, type DeliveryRun, type WebhookTarget } from './webhook-dispatcher.js';
 
-export type { DeliveryRun, OutboxCounts, WebhookTarget };
+export type { DeliveryRun, WebhookTarget };
+
+/** Outbox rows by status (SPEC "Outbox and status labels": pending, delivered, failed). */
+export interface OutboxCounts {
+  pending: number;
+  delivered: number;
+  failed: number;
+}
 
 export interface WebhookServiceOptions {
   repo: WebhookOutboxRepo;
@@ -57,6 +64,9 @@ export class WebhookService implements EventOutbox {
   private readonly now: () => number;
   private readonly dispatcher: WebhookDispatcher | undefined;
   private onCommitted: () => void = () => undefined;
+  /** Kept in memory: pending counted once at boot, then moved by commits and outcomes; the others from the totals row. */
+  private readonly counts: OutboxCounts;
+  private lastError: OutboxTotals['lastError'];
 
   constructor(opts: WebhookServiceOptions) {
     this.opts = opts;
@@ -64,10 +74,19 @@ export class WebhookService implements EventOutbox {
     const concurrency = opts.concurrency ?? 8;
     this.transport = opts.transport ?? new WebhookClient({ maxSockets: concurrency });
     this.now = opts.now ?? Date.now;
+    const totals = opts.repo.totals();
+    this.counts = { pending: opts.repo.pendingCount(), delivered: totals.delivered, failed: totals.failed };
+    this.lastError = totals.lastError;
     this.dispatcher = opts.target && new WebhookDispatcher({
       repo: opts.repo, target: opts.target, transport: this.transport, userAgent: opts.userAgent,
       logger: opts.logger, now: this.now, random: opts.random ?? Math.random, concurrency, batchSize: opts.batchSize ?? 64,
       backoff: opts.backoff ?? WEBHOOK_BACKOFF,
+      onRecorded: (after, finished) => {
+        this.counts.pending = Math.max(0, this.counts.pending - finished);
+        this.counts.delivered = after.delivered;
+        this.counts.failed = after.failed;
+        this.lastError = after.lastError;
+      },
     });
   }
 
@@ -90,6 +109,7 @@ export class WebhookService implements EventOutbox {
    * then; never rejects (a failed fsync leaves the row for after the next durable commit or a restart).
    */
   committed(rowId: number): Promise<void> {
+    this.counts.pending++;
     return this.opts.durable().then(
       () => {
         this.dispatcher?.advance(rowId);
@@ -140,30 +160,39 @@ export class WebhookService implements EventOutbox {
     };
   }
 
+  /** True while deliveries are under way; the wake listener is called when they are done. */
+  isBusy(): boolean {
+    return this.dispatcher?.isBusy ?? false;
+  }
+
   /** The earliest due time (epoch ms) of a pending row not already being sent, or undefined. */
   nextDueAt(): number | undefined {
     return this.dispatcher?.nextDueAt();
   }
 
-  /** Deletes delivered and failed rows older than the retention (7 days); returns how many. */
+  /** Deletes delivered and failed rows older than the retention (7 days), in batches; returns how many. */
   prune(): number {
     const before = this.now() - (this.opts.retentionMs ?? WEBHOOK_RETENTION_MS);
     let removed = 0;
-    for (;;) {
-      const n = this.opts.repo.prune(before, PRUNE_BATCH);
-      removed += n;
-      if (n < PRUNE_BATCH) return removed;
+    for (const status of ['delivered', 'failed'] as const) {
+      for (;;) {
+        const n = this.opts.repo.prune(status, before, PRUNE_BATCH);
+        this.counts[status] = Math.max(0, this.counts[status] - n);
+        removed += n;
+        if (n < PRUNE_BATCH) break;
+      }
     }
+    return removed;
   }
 
-  /** Rows by status from the trigger-maintained counts table (three rows): cheap enough for every scrape. */
+  /** Rows by status, from memory (no query): cheap enough for every metrics scrape. */
   outboxCounts(): OutboxCounts {
-    return this.opts.repo.counts();
+    return { ...this.counts };
   }
 
   status(): WebhookStatus {
-    const oldest = this.opts.repo.oldestPendingCreatedAt();
-    const last = this.opts.repo.lastError();
+    const oldest = this.counts.pending > 0 ? this.opts.repo.oldestPendingCreatedAt() : undefined;
+    const last = this.lastError;
     return {
       enabled: this.enabled,
       counts: this.outboxCounts(),

@@ -128,14 +128,14 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX access_keys_by_created ON access_keys(created_at, access_key_id);
   `,
-  // 6: the webhook outbox: one row per event to deliver, written in the transaction that commits the change. Ids only
-  // grow (AUTOINCREMENT: never reused after pruning), so "every row up to id N is durable" is one number. Rows are
-  // found by due time while pending and by finish time once delivered or failed (partial indexes: an insert touches
-  // only the first, which also covers the oldest-pending query). Per-status counts are kept by triggers (a status's
-  // row appears with its first row; the migration itself writes no data), so reading them is a three-row scan.
+  // 6: the webhook outbox: one row per event to deliver, written in the transaction that commits the change, so it
+  // adds two pages to that commit (the row and its entry in the due index) and nothing else. Rows are found by due
+  // time while pending and by finish time once delivered or failed (partial indexes: an insert touches only the
+  // first, which also covers the oldest-pending query). Running totals of delivered and failed rows are kept beside,
+  // updated with each batch of outcomes, so reading the counts never scans days of history.
   `
   CREATE TABLE webhook_outbox (
-    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    id              INTEGER PRIMARY KEY,
     delivery_id     TEXT NOT NULL,
     event_type      TEXT NOT NULL,
     body            TEXT NOT NULL,
@@ -148,21 +148,11 @@ export const MIGRATIONS: readonly string[] = [
     finished_at     INTEGER
   );
   CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at, id, created_at) WHERE status = 'pending';
-  CREATE INDEX webhook_outbox_finished ON webhook_outbox(finished_at) WHERE status <> 'pending';
+  CREATE INDEX webhook_outbox_finished ON webhook_outbox(status, finished_at) WHERE status <> 'pending';
 
-  CREATE TABLE webhook_outbox_counts (
-    status TEXT PRIMARY KEY,
-    n      INTEGER NOT NULL
+  CREATE TABLE webhook_outbox_totals (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
   ) WITHOUT ROWID;
-  CREATE TRIGGER webhook_outbox_counted_insert AFTER INSERT ON webhook_outbox BEGIN
-    INSERT INTO webhook_outbox_counts (status, n) VALUES (NEW.status, 1) ON CONFLICT (status) DO UPDATE SET n = n + 1;
-  END;
-  CREATE TRIGGER webhook_outbox_counted_delete AFTER DELETE ON webhook_outbox BEGIN
-    UPDATE webhook_outbox_counts SET n = n - 1 WHERE status = OLD.status;
-  END;
-  CREATE TRIGGER webhook_outbox_counted_update AFTER UPDATE OF status ON webhook_outbox WHEN OLD.status <> NEW.status BEGIN
-    UPDATE webhook_outbox_counts SET n = n - 1 WHERE status = OLD.status;
-    INSERT INTO webhook_outbox_counts (status, n) VALUES (NEW.status, 1) ON CONFLICT (status) DO UPDATE SET n = n + 1;
-  END;
   `,
 ];

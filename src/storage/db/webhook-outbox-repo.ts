@@ -1,10 +1,9 @@
 // The webhook outbox (table webhook_outbox): rows inserted in the transaction that commits an object change, read
-// in due-time order by the delivery runner, and moved to delivered or failed by small transactions of its own.
-// Every write here is one statement; callers inside a transaction (the insert) get its atomicity.
+// in due-time order by the delivery runner, and moved to delivered, retried or failed in batches (one transaction per
+// batch of outcomes). Beside it (webhook_outbox_totals) the running totals of delivered and failed rows and the last
+// error. Ids only grow: pruning never removes the newest row, so SQLite never hands out an id twice.
 
 import type { Db } from './database.js';
-
-export type OutboxStatus = 'pending' | 'delivered' | 'failed';
 
 export interface NewOutboxRow {
   /** The X-Store-Delivery UUID: fixed at insert, the same for every attempt. */
@@ -26,7 +25,17 @@ export interface OutboxRow {
   createdAt: number;
 }
 
-export type OutboxCounts = Record<OutboxStatus, number>;
+/** The result of one attempt. `error` must already be free of secrets. */
+export type OutboxOutcome =
+  | { id: number; attempts: number; status: 'delivered' }
+  | { id: number; attempts: number; status: 'retry'; nextAttemptAt: number; error: string }
+  | { id: number; attempts: number; status: 'failed'; error: string };
+
+export interface OutboxTotals {
+  delivered: number;
+  failed: number;
+  lastError: { message: string; at: number } | undefined;
+}
 
 interface RawRow {
   id: number;
@@ -38,7 +47,7 @@ interface RawRow {
   created_at: number;
 }
 
-const LAST_ERROR = 'webhook.last_error';
+const TOTALS = 'totals';
 
 export class WebhookOutboxRepo {
   private readonly insertStmt;
@@ -49,10 +58,10 @@ export class WebhookOutboxRepo {
   private readonly retryStmt;
   private readonly failedStmt;
   private readonly pruneStmt;
-  private readonly countsStmt;
+  private readonly pendingCountStmt;
   private readonly oldestPendingStmt;
-  private readonly getLastErrorStmt;
-  private readonly setLastErrorStmt;
+  private readonly getTotalsStmt;
+  private readonly setTotalsStmt;
 
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare<[string, string, string, number, number]>(
@@ -76,23 +85,24 @@ export class WebhookOutboxRepo {
     this.failedStmt = db.prepare<[number, string, number, number, number]>(
       "UPDATE webhook_outbox SET status = 'failed', attempts = ?, last_error = ?, last_attempt_at = ?, finished_at = ? WHERE id = ? AND status = 'pending'",
     );
-    this.pruneStmt = db.prepare<[number, number]>(
+    this.pruneStmt = db.prepare<[string, number, number]>(
       `DELETE FROM webhook_outbox WHERE id IN (
-         SELECT id FROM webhook_outbox WHERE status <> 'pending' AND finished_at < ? ORDER BY finished_at LIMIT ?)`,
+         SELECT id FROM webhook_outbox WHERE status <> 'pending' AND status = ? AND finished_at < ? ORDER BY finished_at LIMIT ?)
+       AND id < (SELECT MAX(id) FROM webhook_outbox)`,
     );
-    this.countsStmt = db.prepare<[], { status: OutboxStatus; n: number }>('SELECT status, n FROM webhook_outbox_counts');
+    this.pendingCountStmt = db.prepare<[], number>("SELECT COUNT(*) FROM webhook_outbox WHERE status = 'pending'").pluck();
     this.oldestPendingStmt = db.prepare<[], number | null>(
       "SELECT MIN(created_at) FROM webhook_outbox WHERE status = 'pending'",
     ).pluck();
-    this.getLastErrorStmt = db.prepare<[string], string>('SELECT value FROM instance WHERE name = ?').pluck();
-    this.setLastErrorStmt = db.prepare<[string, string]>(
-      'INSERT INTO instance (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+    this.getTotalsStmt = db.prepare<[string], string>('SELECT value FROM webhook_outbox_totals WHERE name = ?').pluck();
+    this.setTotalsStmt = db.prepare<[string, string]>(
+      'INSERT INTO webhook_outbox_totals (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
     );
   }
 
   /**
-   * Adds a pending row, due at once, and returns its id (ids only grow). Call inside the transaction that commits
-   * the change it describes.
+   * Adds a pending row, due at once, and returns its id (larger than every id before). Call inside the transaction
+   * that commits the change it describes.
    */
   insert(row: NewOutboxRow): number {
     return Number(this.insertStmt.run(row.deliveryId, row.eventType, row.body, row.createdAt, row.createdAt).lastInsertRowid);
@@ -111,40 +121,58 @@ export class WebhookOutboxRepo {
     return this.upcomingStmt.all(maxId, limit).map((r) => ({ id: r.id, nextAttemptAt: r.next_attempt_at }));
   }
 
-  /** The highest id ever present now (0 for an empty table). */
+  /** The highest id present (0 for an empty table). */
   maxId(): number {
     return this.maxIdStmt.get() ?? 0;
   }
 
-  markDelivered(id: number, attempts: number, now: number): void {
-    this.deliveredStmt.run(attempts, now, now, id);
-  }
-
-  /** Records a failed attempt and when to try again. `error` must already be free of secrets. */
-  markRetry(id: number, attempts: number, nextAttemptAt: number, error: string, now: number): void {
-    this.db.transaction(() => {
-      this.retryStmt.run(attempts, nextAttemptAt, error, now, id);
-      this.setLastError(error, now);
+  /**
+   * Records a batch of attempt outcomes in one transaction (one set of page writes for the batch, not one per
+   * row), with the running totals and the batch's last error. Returns the totals after it.
+   */
+  recordOutcomes(outcomes: readonly OutboxOutcome[], now: number): OutboxTotals {
+    return this.db.transaction(() => {
+      const totals = this.totals();
+      for (const o of outcomes) {
+        if (o.status === 'delivered') {
+          totals.delivered += this.deliveredStmt.run(o.attempts, now, now, o.id).changes;
+        } else if (o.status === 'failed') {
+          totals.failed += this.failedStmt.run(o.attempts, o.error, now, now, o.id).changes;
+          totals.lastError = { message: o.error, at: now };
+        } else {
+          this.retryStmt.run(o.attempts, o.nextAttemptAt, o.error, now, o.id);
+          totals.lastError = { message: o.error, at: now };
+        }
+      }
+      this.setTotals(totals);
+      return totals;
     })();
   }
 
-  /** Dead-letters a row after its last allowed attempt. */
-  markFailed(id: number, attempts: number, error: string, now: number): void {
-    this.db.transaction(() => {
-      this.failedStmt.run(attempts, error, now, now, id);
-      this.setLastError(error, now);
+  /** Deletes up to `limit` rows of `status` finished before `before` (never the newest row); returns how many. */
+  prune(status: 'delivered' | 'failed', before: number, limit: number): number {
+    return this.db.transaction(() => {
+      const removed = this.pruneStmt.run(status, before, limit).changes;
+      if (removed > 0) {
+        const totals = this.totals();
+        totals[status] = Math.max(0, totals[status] - removed);
+        this.setTotals(totals);
+      }
+      return removed;
     })();
   }
 
-  /** Deletes up to `limit` delivered or failed rows finished before `before`; returns how many. */
-  prune(before: number, limit: number): number {
-    return this.pruneStmt.run(before, limit).changes;
+  /** Pending rows now (an index-only count of the pending rows; read once at boot). */
+  pendingCount(): number {
+    return this.pendingCountStmt.get() ?? 0;
   }
 
-  counts(): OutboxCounts {
-    const counts: OutboxCounts = { pending: 0, delivered: 0, failed: 0 };
-    for (const { status, n } of this.countsStmt.all()) counts[status] = n;
-    return counts;
+  /** Delivered and failed rows kept, and the last failed attempt's reason and time. */
+  totals(): OutboxTotals {
+    const value = this.getTotalsStmt.get(TOTALS);
+    if (value === undefined) return { delivered: 0, failed: 0, lastError: undefined };
+    const parsed = JSON.parse(value) as { delivered: number; failed: number; lastError?: { message: string; at: number } };
+    return { delivered: parsed.delivered, failed: parsed.failed, lastError: parsed.lastError };
   }
 
   /** created_at of the oldest pending row (an index-only scan of the pending rows), or undefined. */
@@ -152,15 +180,7 @@ export class WebhookOutboxRepo {
     return this.oldestPendingStmt.get() ?? undefined;
   }
 
-  /** The most recent failed attempt's reason and time, kept across restarts. */
-  lastError(): { message: string; at: number } | undefined {
-    const value = this.getLastErrorStmt.get(LAST_ERROR);
-    if (value === undefined) return undefined;
-    const parsed = JSON.parse(value) as { message: string; at: number };
-    return { message: parsed.message, at: parsed.at };
-  }
-
-  private setLastError(message: string, at: number): void {
-    this.setLastErrorStmt.run(LAST_ERROR, JSON.stringify({ message, at }));
+  private setTotals(totals: OutboxTotals): void {
+    this.setTotalsStmt.run(TOTALS, JSON.stringify(totals));
   }
 }
