@@ -35,7 +35,7 @@ export interface WebhookWorker extends RunningLoop {
 
 /** Starts the runner; its first poll is immediate, so rows left by a crash or a stop go out at boot. */
 export function startWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
-  const wakeDelayMs = opts.wakeDelayMs ?? 10;
+  const wakeDelayMs = opts.wakeDelayMs ?? 50;
   const pruneEveryMs = opts.pruneEveryMs ?? 3_600_000;
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;

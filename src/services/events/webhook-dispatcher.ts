@@ -46,7 +46,7 @@ export interface WebhookDispatcherOptions {
 }
 
 /** Outcomes wait at most this long to be written together. */
-const RECORD_DELAY_MS = 20;
+const RECORD_DELAY_MS = 50;
 
 export class WebhookDispatcher {
   readonly totals: DeliveryRun = { attempted: 0, delivered: 0, retried: 0, failed: 0 };
