@@ -147,8 +147,10 @@ export class ObjectService {
    * Makes a staged blob durable, then commits it as the key's new current version in one transaction, re-checking
    * write conditions inside it (so two racing conditional writes cannot both win). The version id follows the
    * bucket's versioning state; a version without an explicit retention gets the bucket's default retention. The
-   * staged blob is discarded if the commit fails. Throws InvalidRequest for a retention or legal hold on a bucket
-   * without object lock, AccessDenied if the `null` version it would replace is locked.
+   * staged blob is discarded if the commit fails. Emits `object.created`, or `multipart.completed` for a version
+   * assembled from parts, through the event sink (in the transaction, then after it). Throws InvalidRequest for a
+   * retention or legal hold on a bucket without object lock, AccessDenied if the `null` version it would replace
+   * is locked.
    */
   async commitVersion(
     staged: StagedBlob | undefined,
@@ -283,7 +285,8 @@ export class ObjectService {
    * unversioned removes the object, Enabled adds a delete marker (S3 adds one even for a missing key), Suspended
    * replaces the `null` version with a `null` delete marker. With a versionId it removes exactly that version
    * (success for one that does not exist, as S3); removing the current version promotes the next newest, so
-   * deleting a delete marker restores the object. Throws NoSuchBucket, KeyTooLongError, InvalidArgument (malformed
+   * deleting a delete marker restores the object. A call that changed something emits one `object.deleted`
+   * (docs/events.md). Throws NoSuchBucket, KeyTooLongError, InvalidArgument (malformed
    * version id), AccessDenied (object lock: retention or legal hold, checked in the transaction).
    */
   delete(bucket: string, key: string, versionId?: string, opts: DeleteOptions = {}): DeleteResult {
