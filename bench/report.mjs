@@ -27,12 +27,14 @@ const formatMs = (ms) => (ms === undefined || !Number.isFinite(ms) ? '-' : ms < 
 export const ratioOf = (store, floor) => store.value / floor.value;
 
 /**
- * Renders the result table: throughput of each side, the ratio, p50/p99 latency and server CPU use.
- * @param {Row[]} rows @returns {string}
+ * Renders the result table: throughput of each side, the ratio, p50/p99 latency and server CPU use. `labels` names
+ * the two sides (default Store and floor; `--webhooks-ab` compares Store with and without webhooks).
+ * @param {Row[]} rows @param {{ a: string, b: string }} [labels] @returns {string}
  */
-export function formatTable(rows) {
+export function formatTable(rows, labels = { a: 'Store', b: 'floor' }) {
   const withS3rver = rows.some((r) => 'ratioS3rver' in r);
-  const header = ['scenario', 'unit', 'Store', 'floor', 'Store/floor', 'Store p50/p99 ms', 'floor p50/p99 ms', 'CPU% S/F'];
+  const { a, b } = labels;
+  const header = ['scenario', 'unit', a, b, `${a}/${b}`, `${a} p50/p99 ms`, `${b} p50/p99 ms`, `CPU% ${a}/${b}`];
   if (withS3rver) header.push('s3rver', 'Store/s3rver', 's3rver p50/p99 ms', 'CPU% s3rver');
   const body = rows.map((r) => [
     r.scenario,

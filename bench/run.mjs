@@ -3,7 +3,8 @@
 // every scenario on each, prints the Store/floor and Store/s3rver table and writes bench/results/<timestamp>.json and latest.json.
 // Flags: --soak=SECONDS, --quick, --only=<substr>[,<substr>...], --store-cmd="<cmd args>" (default `node bin/store.js serve`),
 // --signer=auto|real|stub, --rounds=<n>, --tmp-dir=<dir>, --with-s3rver / --without-s3rver, --objects=<n>
-// (the scale run of bench/scale.mjs instead). See bench/README.md.
+// (the scale run of bench/scale.mjs instead), --webhooks (Store delivers every event to a receiver child process),
+// --webhooks-ab (Store with webhooks against Store without, instead of the floor). See bench/README.md.
 import argon2 from 'argon2';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -20,6 +21,7 @@ import { BUCKET, LIST_BUCKET, buildScenarios, combineRounds } from './workloads.
 import { SCALE_BUCKET, buildScaleScenarios, formatScaleTable } from './scale.mjs';
 import { seedMetadata } from './seed-metadata.mjs';
 import { runSoak } from './soak.mjs';
+import { startWebhookReceiver } from './webhook-receiver.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_DIR = path.dirname(BENCH_DIR);
@@ -176,6 +178,8 @@ function parseOptions() {
     'without-s3rver': { type: 'boolean', default: false },
     objects: { type: 'string', default: '' },
     soak: { type: 'string', default: '' },
+    webhooks: { type: 'boolean', default: false },
+    'webhooks-ab': { type: 'boolean', default: false },
   } });
   const soak = values.soak ? Number(values.soak) : 0;
   if (!Number.isInteger(soak) || soak < 0) throw new Error(`--soak must be a whole number of seconds, got ${values.soak}`);
@@ -195,6 +199,8 @@ function parseOptions() {
     signer: String(values.signer),
     tmpDir: String(values['tmp-dir']),
     rounds,
+    webhooks: Boolean(values.webhooks) || Boolean(values['webhooks-ab']),
+    webhooksAb: Boolean(values['webhooks-ab']),
   };
 }
 
@@ -221,9 +227,9 @@ async function storeSecrets(accessKeyId, secretAccessKey) {
 
 /**
  * Starts Store (with fresh root credentials and admin secrets), the floor and optionally s3rver, each on its own data dir.
- * @param {{ storeCmd: string, tmpDir: string, accessKeyId: string, secretAccessKey: string, withS3rver: boolean }} opts
+ * @param {{ storeCmd: string, tmpDir: string, accessKeyId: string, secretAccessKey: string, withS3rver: boolean, storeEnv?: Record<string, string> }} opts
  */
-async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccessKey, withS3rver }) {
+async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccessKey, withS3rver, storeEnv = {} }) {
   tempRoot = await mkdtemp(path.join(tmpDir, 'store-bench-'));
   const env = async (/** @type {string} */ name) => {
     const dataDir = path.join(tempRoot, name);
@@ -231,7 +237,7 @@ async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccessKey, wi
     return { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   };
   const store = await startServer({ label: 'Store', cmd: storeCmd, env: {
-    ...(await env('store')), ...(await storeSecrets(accessKeyId, secretAccessKey)),
+    ...(await env('store')), ...(await storeSecrets(accessKeyId, secretAccessKey)), ...storeEnv,
   } });
   const floor = await startServer({ label: 'floor', cmd: FLOOR_CMD, env: await env('floor') });
   log(`Store pid ${store.pid} at ${store.baseUrl} (${storeCmd}); floor pid ${floor.pid} at ${floor.baseUrl}; data in ${tempRoot}`);
@@ -240,6 +246,24 @@ async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccessKey, wi
   const s3rver = await startServer({ label: 's3rver', cmd: S3RVER_CMD.replace('{dir}', DATA_DIR), env: {}, readyPath: '/', anyAnswer: true });
   log(`s3rver pid ${s3rver.pid} at ${s3rver.baseUrl}`);
   return { store, floor, s3rver };
+}
+
+/**
+ * `--webhooks-ab`: two Stores from the same build, one with `storeEnv` (webhooks on) and one without, in the places
+ * of Store and the floor, so each scenario's rounds alternate between them and the ratio is on/off.
+ * @param {{ storeCmd: string, tmpDir: string, accessKeyId: string, secretAccessKey: string, storeEnv: Record<string, string> }} opts
+ */
+async function startStorePair({ storeCmd, tmpDir, accessKeyId, secretAccessKey, storeEnv }) {
+  tempRoot = await mkdtemp(path.join(tmpDir, 'store-bench-'));
+  const env = async (/** @type {string} */ name) => {
+    const dataDir = path.join(tempRoot, name);
+    await mkdir(dataDir);
+    return { DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(await storeSecrets(accessKeyId, secretAccessKey)) };
+  };
+  const store = await startServer({ label: 'Store+webhooks', cmd: storeCmd, env: { ...(await env('store')), ...storeEnv } });
+  const floor = await startServer({ label: 'Store-plain', cmd: storeCmd, env: await env('store-plain') });
+  log(`Store with webhooks pid ${store.pid} at ${store.baseUrl}; Store without pid ${floor.pid} at ${floor.baseUrl}; data in ${tempRoot}`);
+  return { store, floor, s3rver: undefined };
 }
 
 /** @param {Server} server @param {import('./client.mjs').Signer} sign @returns {Promise<Target>} */
@@ -285,7 +309,8 @@ async function runScenario(scenario, targets, rounds) {
   };
   const each = (/** @type {number[]} */ v) => v.map((x) => x.toFixed(1)).join(', ');
   const s3text = targets.length > 2 ? `  s3rver ${s3 ? each(s3.roundValues) : 'n/a'}` : '';
-  log(`${scenario.name.padEnd(18)} Store ${each(store.roundValues)}  floor ${each(floor.roundValues)}${s3text} ${scenario.unit} -> ratio ${row.ratio.toFixed(2)}`);
+  const [labelA, labelB] = [targets[0]?.label, targets[1]?.label];
+  log(`${scenario.name.padEnd(18)} ${labelA} ${each(store.roundValues)}  ${labelB} ${each(floor.roundValues)}${s3text} ${scenario.unit} -> ratio ${row.ratio.toFixed(2)}`);
   return row;
 }
 
@@ -306,7 +331,13 @@ async function main() {
   }
   const accessKeyId = accessKeyId20();
   const secretAccessKey = base64url40();
-  const { store, floor, s3rver } = await startServers({ ...opts, accessKeyId, secretAccessKey });
+  // --webhooks: every event Store commits is POSTed (signed) to a receiver (a child process) that answers 200.
+  const receiver = opts.webhooks ? await startWebhookReceiver() : undefined;
+  const storeEnv = receiver ? { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: base64url40() } : {};
+  if (receiver) log(`webhooks on: Store delivers to ${receiver.url}`);
+  const { store, floor, s3rver } = opts.webhooksAb
+    ? await startStorePair({ ...opts, accessKeyId, secretAccessKey, storeEnv })
+    : await startServers({ ...opts, accessKeyId, secretAccessKey, storeEnv });
   const sign = createSigner({ signRequest, accessKeyId, secretAccessKey });
   /** @type {Target[]} */
   const targets = [await prepareTarget(store, sign), await prepareTarget(floor, sign)];
@@ -315,7 +346,14 @@ async function main() {
   for (const scenario of scenarios) rows.push(await runScenario(scenario, targets, opts.rounds));
 
   const peakRss = { storeKiB: peakRssKiB(store.pid), floorKiB: peakRssKiB(floor.pid), ...(s3rver ? { s3rverKiB: peakRssKiB(s3rver.pid) } : {}) };
-  console.log(`\n${formatTable(rows)}\n`);
+  const webhooks = receiver ? await webhookSummary(receiver, path.join(tempRoot, 'store')) : undefined;
+  console.log(`\n${formatTable(rows, opts.webhooksAb ? { a: 'on', b: 'off' } : undefined)}\n`);
+  if (opts.webhooksAb) console.log('on = Store with webhooks, off = Store without (same build, rounds interleaved)');
+  if (webhooks) {
+    const { outbox } = webhooks;
+    console.log(`webhooks: outbox delivered ${outbox.delivered}, pending ${outbox.pending}, failed ${outbox.failed} ` +
+      `(${webhooks.drainedAfterMs} ms after the last scenario); receiver got ${webhooks.received} distinct deliveries in ${webhooks.requests} requests`);
+  }
   const s3rverRss = s3rver ? `, s3rver ${((peakRss.s3rverKiB ?? NaN) / 1024).toFixed(0)} MiB` : '';
   console.log(`peak RSS: Store ${(peakRss.storeKiB / 1024).toFixed(0)} MiB, floor ${(peakRss.floorKiB / 1024).toFixed(0)} MiB${s3rverRss}`);
   const cpus = os.cpus();
@@ -324,9 +362,35 @@ async function main() {
     options: opts, floorCmd: FLOOR_CMD, ...(s3rver ? { s3rverCmd: S3RVER_CMD } : {}), signer: signRequest === stubSignRequest ? 'stub' : 'real',
     loadAverage: { start: loadAtStart, end: os.loadavg()[0] },
     machine: { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: cpus.length, cpuModel: cpus[0]?.model, memMiB: Math.round(os.totalmem() / 2 ** 20) },
-    peakRss, rows,
+    peakRss, rows, ...(webhooks ? { webhooks } : {}),
   } });
   console.log(`results: ${path.relative(REPO_DIR, file)} (and bench/results/latest.json)`);
+}
+
+/**
+ * After the scenarios: waits (up to 30 s) until Store's webhook outbox has nothing pending, read from its database
+ * (read-only; WAL readers do not block the writer), and reports it with what the receiver got.
+ * @param {Awaited<ReturnType<typeof startWebhookReceiver>>} receiver @param {string} dataDir
+ */
+async function webhookSummary(receiver, dataDir) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path.join(dataDir, 'meta.db'), { readonly: true });
+  const counts = () => Object.fromEntries(
+    /** @type {{ status: string, n: number }[]} */ (db.prepare('SELECT status, COUNT(*) AS n FROM webhook_outbox GROUP BY status').all()).map((r) => [r.status, r.n]),
+  );
+  const started = Date.now();
+  let outbox = counts();
+  while ((outbox.pending ?? 0) > 0 && Date.now() - started < 30_000) {
+    await new Promise((r) => setTimeout(r, 200));
+    outbox = counts();
+  }
+  db.close();
+  const got = await receiver.stats();
+  await receiver.close();
+  return {
+    outbox: { pending: outbox.pending ?? 0, delivered: outbox.delivered ?? 0, failed: outbox.failed ?? 0 },
+    received: got.deliveries, requests: got.requests, drainedAfterMs: Date.now() - started,
+  };
 }
 
 const SCALE_SMALL = 10_000;

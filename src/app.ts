@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { decodeSseKey, type Config } from './config/config.js';
+import { webhookEventNames } from './config/webhook-config.js';
 import { createHttpServer, type HttpServer } from './http/http-server.js';
 import { S3PlaneHandler } from './http/s3/s3-plane.js';
 import { parseTrustedProxies } from './http/shared/client-address.js';
@@ -19,6 +20,10 @@ import { AdminUsersService } from './services/admin-users-service.js';
 import { AuditService } from './services/audit/audit-service.js';
 import { BlobGcService } from './services/blob-gc-service.js';
 import { BucketService } from './services/bucket-service.js';
+import { EventHandlers, type ObjectEventRegistry } from './services/events/event-handlers.js';
+import { EventPipeline } from './services/events/event-pipeline.js';
+import { WebhookService, type WebhookTarget } from './services/events/webhook-service.js';
+import { packageVersion } from './lib/package-version.js';
 import { LifecycleService } from './services/lifecycle-service.js';
 import { ListingService } from './services/listing-service.js';
 import { MultipartService } from './services/multipart-service.js';
@@ -32,23 +37,45 @@ import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
 import { MetadataStore } from './storage/db/metadata-store.js';
+import { WebhookOutboxRepo } from './storage/db/webhook-outbox-repo.js';
 import { startLifecycleWorker } from './workers/lifecycle-worker.js';
 import { startSearchIndexWorker } from './workers/search-index-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
 import { startUsageRollupWorker } from './workers/usage-rollup-worker.js';
+import { startWebhookWorker } from './workers/webhook-worker.js';
 
 export interface App {
   readonly config: Config;
   readonly http: HttpServer;
   /** The metrics registry: services started outside this file feed it (setWebhookOutbox, registerAuditDrops). */
   readonly metrics: MetricsRegistry;
+  /**
+   * In-process event handlers (docs/events.md): register before start(). Each handler runs after its change is
+   * committed and durable, fire-and-forget.
+   */
+  readonly events: ObjectEventRegistry;
   /** Listens on HOST:PORT and starts the background workers. Resolves with the bound address. */
   start(): Promise<AddressInfo>;
   /** Drains in-flight requests (up to SHUTDOWN_DRAIN_MS), stops workers, closes the database and the lock. */
   stop(): Promise<{ drained: boolean }>;
 }
 
-export async function buildApp(config: Config, logger: Logger): Promise<App> {
+/** Seams for tests; production passes none. */
+export interface BuildOptions {
+  /** The webhook backoff's jitter source, in [0, 1) (default Math.random): 0 retries at once. */
+  webhookRandom?: () => number;
+}
+
+/** The webhook target from the configuration, or undefined when webhooks are off (no WEBHOOK_URL). */
+function webhookTarget(config: Config): WebhookTarget | undefined {
+  if (config.WEBHOOK_URL === undefined || config.WEBHOOK_SECRET === undefined) return undefined;
+  return {
+    url: config.WEBHOOK_URL, secret: config.WEBHOOK_SECRET, events: webhookEventNames(config),
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+  };
+}
+
+export async function buildApp(config: Config, logger: Logger, options: BuildOptions = {}): Promise<App> {
   const bootTime = Date.now();
   const lock: DataDirLock = lockDataDir(config.DATA_DIR);
   let meta: MetadataStore | undefined;
@@ -64,7 +91,14 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const trustedProxies = parseTrustedProxies(config.STORE_TRUSTED_PROXIES);
     const pins = new ReadPins();
     const buckets = new BucketService({ meta, region: config.STORE_REGION });
-    const objects = new ObjectService({ meta, blobs, pins });
+    // Events: the webhook outbox row commits with each change; in-process handlers run once it is durable.
+    const handlers = new EventHandlers(logger);
+    const webhooks = new WebhookService({
+      repo: new WebhookOutboxRepo(meta.db), durable: () => metaStore.durable(), target: webhookTarget(config),
+      userAgent: `store-webhooks/${packageVersion()}`, logger, ...(options.webhookRandom ? { random: options.webhookRandom } : {}),
+    });
+    const events = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
+    const objects = new ObjectService({ meta, blobs, pins, events });
     const listing = new ListingService(meta);
     const multipart = new MultipartService({ meta, blobs, objects });
     const blobGc = new BlobGcService({ meta, blobs, pins });
@@ -103,6 +137,7 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
     const users = new AdminUsersService({ meta, sessions, hashCost });
     const metrics = new MetricsRegistry();
     metrics.registerAuditDrops(() => audit.droppedCount);
+    metrics.registerWebhookOutbox(() => webhooks.outboxCounts());
     const usage = new UsageService(meta);
     const search = new ObjectSearchService({ meta });
     const http = await createHttpServer({
@@ -115,13 +150,13 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
         build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
-        search,
+        search, webhooks,
       },
       metrics,
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
       tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search });
+    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -132,9 +167,9 @@ export async function buildApp(config: Config, logger: Logger): Promise<App> {
 function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
   lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
-  search: ObjectSearchService;
+  search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search } = parts;
+  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -143,6 +178,7 @@ function assemble(parts: {
     config,
     http,
     metrics,
+    events: handlers,
     async start() {
       await new Promise<void>((resolve, reject) => {
         http.server.once('error', reject);
@@ -156,6 +192,11 @@ function assemble(parts: {
       loops.push(startLoop({ name: 'audit-flush', intervalMs: config.AUDIT_FLUSH_MS, logger, tick: async () => void audit.flush() }));
       loops.push(startUsageRollupWorker({ usage, metrics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
       loops.push(startSearchIndexWorker({ service: search, logger }));
+      if (webhooks.enabled) {
+        const runner = startWebhookWorker({ service: webhooks, pollMs: config.WEBHOOK_POLL_MS, logger });
+        webhooks.setWakeListener(() => runner.wake());
+        loops.push(runner);
+      }
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
@@ -167,6 +208,7 @@ function assemble(parts: {
       const drained = await http.drain.start(http.server, config.SHUTDOWN_DRAIN_MS);
       sweep.abort();
       await Promise.all(loops.map((l) => l.stop()));
+      webhooks.close();
       await orphanSweep;
       // The listener was opened by us, not by fastify.listen(), so Fastify would leave it open: close it here.
       const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));

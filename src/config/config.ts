@@ -6,6 +6,7 @@ import { isAbsolute } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { looksLikePlaceholder, weakSecretReason } from './secrets.js';
+import { WEBHOOK_KEYS, webhookProblems } from './webhook-config.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 const METRICS_MODES = ['off', 'public', 'token'] as const;
@@ -46,6 +47,7 @@ export const ConfigSchema = Type.Object({
     minimum: 60_000, maximum: 86_400_000, default: 900_000, description: 'How often per-bucket usage gauges refresh (60 s to 1 day)',
   }),
   OTEL_TRACING_ENABLED: Type.Boolean({ default: false, description: 'true or false: a span per request through @opentelemetry/api' }),
+  ...WEBHOOK_KEYS,
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -135,6 +137,7 @@ function semanticProblems(cfg: Config): string[] {
   }
   const mountProblem = mountPathProblem(cfg.MOUNT_PATH);
   if (mountProblem) problems.push(mountProblem);
+  problems.push(...webhookProblems(cfg));
   return problems;
 }
 

@@ -48,6 +48,7 @@ export class MetricsRegistry {
   private readonly webhookOutbox: Gauge<'status'>;
   private readonly integrity: { objects: Gauge<'status'>; lastRun: Gauge } | undefined;
   private readAuditDrops: () => number = () => 0;
+  private readWebhookOutbox: (() => Partial<Record<WebhookOutboxStatus, number>>) | undefined;
 
   constructor(opts: MetricsRegistryOptions = {}) {
     const registers = [this.registry];
@@ -71,7 +72,7 @@ export class MetricsRegistry {
       labelNames: ['bucket'], registers,
     });
     this.objectCount = new Gauge({
-      name: 'store_object_count', help: 'Object versions stored per bucket (delete markers excluded), as of the last usage rollup.',
+      name: 'store_object_count', help: 'Current objects per bucket (delete markers excluded), as of the last usage rollup.',
       labelNames: ['bucket'], registers,
     });
     this.replicationOutbox = statusGauge('store_replication_outbox_depth', 'Replication outbox rows by status.', REPLICATION_STATUSES, registers);
@@ -98,6 +99,7 @@ export class MetricsRegistry {
 
   /** The text exposition (format 0.0.4) of every family. */
   scrape(): Promise<string> {
+    if (this.readWebhookOutbox) this.setWebhookOutbox(this.readWebhookOutbox());
     return this.registry.metrics();
   }
 
@@ -126,6 +128,11 @@ export class MetricsRegistry {
   /** Webhook outbox rows by status; a status left out reads 0. Fed by the webhook runner. */
   setWebhookOutbox(counts: Partial<Record<WebhookOutboxStatus, number>>): void {
     setStatuses(this.webhookOutbox, WEBHOOK_STATUSES, counts);
+  }
+
+  /** Where store_webhook_outbox_depth reads its counts at each scrape (the webhook service keeps them in memory). */
+  registerWebhookOutbox(read: () => Partial<Record<WebhookOutboxStatus, number>>): void {
+    this.readWebhookOutbox = read;
   }
 
   /** Where store_audit_dropped_total reads its value at each scrape: the audit service's running count of drops. */

@@ -8,6 +8,7 @@ import { checkReadConditions, type ReadConditions } from '../core/conditions.js'
 import { AppError, isAppError, type ErrorCode } from '../core/errors.js';
 import { etagMatches } from '../core/etag.js';
 import { validateObjectKey } from '../core/names.js';
+import { objectEvent, type ObjectEvent } from '../core/object-event.js';
 import { checkObjectLockEnabled, defaultRetentionFor, type RequestedObjectLock } from '../core/object-lock.js';
 import type { TagSet } from '../core/tagging.js';
 import { NULL_VERSION_ID, simpleDeletePlan, versionIdForWrite, writeReplacesNullVersion } from '../core/versioning.js';
@@ -17,6 +18,7 @@ import type { BucketRow } from '../storage/db/buckets-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
 import type { NewObjectRow, ObjectHeaders, ObjectPartRow, ObjectRow } from '../storage/db/objects-repo.js';
 import { ingestBody, type BodyInput } from './body-ingest.js';
+import { NO_EVENTS, type EventSink } from './events/event-sink.js';
 import { ObjectLockService } from './object-lock-service.js';
 import { extentsOf, readExtents, ReadPins, type BlobExtent } from './object-reader.js';
 import { ObjectTaggingService } from './object-tagging-service.js';
@@ -80,6 +82,8 @@ export interface ObjectServiceOptions {
   blobs: BlobStore;
   pins: ReadPins;
   now?: () => number;
+  /** Told of every committed version and delete, inside the transaction and after it (events/event-sink.ts). */
+  events?: EventSink;
 }
 
 /** True when a request carries any x-amz-object-lock-* setting (which needs a bucket with object lock). */
@@ -97,6 +101,7 @@ export class ObjectService {
   private readonly blobs: BlobStore;
   private readonly pins: ReadPins;
   private readonly now: () => number;
+  private readonly events: EventSink;
   /** Put/Get/DeleteObjectTagging. */
   readonly tagging: ObjectTaggingService;
   /** Retention and legal hold of versions. */
@@ -107,6 +112,7 @@ export class ObjectService {
     this.blobs = opts.blobs;
     this.pins = opts.pins;
     this.now = opts.now ?? Date.now;
+    this.events = opts.events ?? NO_EVENTS;
     this.tagging = new ObjectTaggingService(this.meta);
     this.lock = new ObjectLockService(this.meta, this.now);
   }
@@ -152,8 +158,10 @@ export class ObjectService {
    * Makes a staged blob durable, then commits it as the key's new current version in one transaction, re-checking
    * write conditions inside it (so two racing conditional writes cannot both win). The version id follows the
    * bucket's versioning state; a version without an explicit retention gets the bucket's default retention. The
-   * staged blob is discarded if the commit fails. Throws InvalidRequest for a retention or legal hold on a bucket
-   * without object lock, AccessDenied if the `null` version it would replace is locked.
+   * staged blob is discarded if the commit fails. Emits `object.created`, or `multipart.completed` for a version
+   * assembled from parts, through the event sink (in the transaction, then after it). Throws InvalidRequest for a
+   * retention or legal hold on a bucket without object lock, AccessDenied if the `null` version it would replace
+   * is locked.
    */
   async commitVersion(
     staged: StagedBlob | undefined,
@@ -166,7 +174,7 @@ export class ObjectService {
     try {
       await staged?.commit();
       blobCommitted = true;
-      return this.meta.transaction(() => {
+      const committed = this.meta.transaction(() => {
         const bucket = this.bucket(fields.bucket);
         if (fields.retention !== undefined || fields.legalHold) checkObjectLockEnabled(bucket.objectLock);
         if (conditions) this.checkWriteConditions(fields.bucket, fields.key, conditions);
@@ -184,8 +192,14 @@ export class ObjectService {
         const id = this.meta.objects.insert(row);
         if (parts.length > 0) this.meta.objects.insertParts(id, parts);
         inTransaction?.();
-        return { ...row, id };
+        // A version assembled from parts is a CompleteMultipartUpload: put and copy never set partCount.
+        const type = fields.partCount !== undefined ? 'multipart.completed' : 'object.created';
+        const event = objectEvent(type, { ...row, time: now }, bucket.versioning);
+        this.events.inTransaction(event);
+        return { row: { ...row, id }, event };
       });
+      this.events.afterCommit(committed.event);
+      return committed.row;
     } catch (err) {
       // A blob already in place but refused by the transaction (a lost conditional-write race) is unreferenced:
       // remove it now rather than leave it to the next boot's orphan sweep. An inline blob's row rolled back with it.
@@ -285,41 +299,54 @@ export class ObjectService {
    * unversioned removes the object, Enabled adds a delete marker (S3 adds one even for a missing key), Suspended
    * replaces the `null` version with a `null` delete marker. With a versionId it removes exactly that version
    * (success for one that does not exist, as S3); removing the current version promotes the next newest, so
-   * deleting a delete marker restores the object. Throws NoSuchBucket, KeyTooLongError, InvalidArgument (malformed
+   * deleting a delete marker restores the object. A call that changed something emits one `object.deleted`
+   * (docs/events.md). Throws NoSuchBucket, KeyTooLongError, InvalidArgument (malformed
    * version id), AccessDenied (object lock: retention or legal hold, checked in the transaction).
    */
   delete(bucket: string, key: string, versionId?: string, opts: DeleteOptions = {}): DeleteResult {
     validateObjectKey(key);
     if (versionId !== undefined) checkVersionId(versionId);
     const bypassGovernance = opts.bypassGovernance ?? false;
-    return this.meta.transaction(() => {
+    const emitted: ObjectEvent[] = [];
+    const result = this.meta.transaction((): DeleteResult => {
       const bucketRow = this.bucket(bucket);
       const now = this.now();
+      // One object.deleted per call that changed something: the version removed, or the delete marker added.
+      const deleted = (removed: { etag: string; versionId: string }): void => {
+        const event = objectEvent('object.deleted', { bucket, key, size: 0, etag: removed.etag, versionId: removed.versionId, time: now }, bucketRow.versioning);
+        this.events.inTransaction(event);
+        emitted.push(event);
+      };
       if (versionId !== undefined) {
         const row = this.meta.objects.findVersion(bucket, key, versionId);
         if (!row) return { versionId, deleteMarker: false };
         assertRemovable(row, { bypassGovernance, now });
         this.dropVersion(row);
         if (row.isLatest) this.meta.objects.promoteNewest(bucket, key);
+        deleted(row);
         return { versionId, deleteMarker: row.isDeleteMarker };
       }
       const plan = simpleDeletePlan(bucketRow.versioning, uuidv7);
-      if (plan.removeNullVersion) {
-        const nullRow = this.meta.objects.findVersion(bucket, key, NULL_VERSION_ID);
-        if (nullRow) {
-          assertRemovable(nullRow, { bypassGovernance, now });
-          this.dropVersion(nullRow);
-        }
+      const nullRow = plan.removeNullVersion ? this.meta.objects.findVersion(bucket, key, NULL_VERSION_ID) : undefined;
+      if (nullRow) {
+        assertRemovable(nullRow, { bypassGovernance, now });
+        this.dropVersion(nullRow);
       }
-      if (plan.deleteMarkerVersionId === undefined) return { versionId: undefined, deleteMarker: false };
+      if (plan.deleteMarkerVersionId === undefined) {
+        if (nullRow) deleted(nullRow);
+        return { versionId: undefined, deleteMarker: false };
+      }
       this.meta.objects.clearLatest(bucket, key);
       this.meta.objects.insert({
         bucket, key, versionId: plan.deleteMarkerVersionId, isLatest: true, isDeleteMarker: true, size: 0, etag: '',
         lastModified: now, headers: {}, userMeta: {}, checksumAlgorithm: undefined, checksumValue: undefined,
         checksumType: undefined, blobId: undefined, partCount: undefined, storageClass: 'STANDARD',
       });
+      deleted({ etag: '', versionId: plan.deleteMarkerVersionId });
       return { versionId: plan.deleteMarkerVersionId, deleteMarker: true };
     });
+    for (const event of emitted) this.events.afterCommit(event);
+    return result;
   }
 
   /**

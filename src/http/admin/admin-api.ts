@@ -22,8 +22,9 @@ import { settingsRoutes } from './routes/settings.js';
 import { objectsRoutes, type ObjectRouteDeps } from './routes/objects.js';
 import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
 import { searchRoutes } from './routes/search.js';
+import { webhooksRoutes, type WebhooksRouteDeps } from './routes/webhooks.js';
 
-export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps {
+export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
   auth: AdminAuthService;
@@ -68,4 +69,5 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   bucketsRoutes(app, deps);
   objectsRoutes(app, deps);
   searchRoutes(app, deps);
+  webhooksRoutes(app, deps);
 }

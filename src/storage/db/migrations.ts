@@ -249,4 +249,31 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX objects_current_by_size ON objects(size, bucket, key) WHERE is_latest = 1 AND is_delete_marker = 0;
   CREATE INDEX objects_current_by_modified ON objects(last_modified, bucket, key) WHERE is_latest = 1 AND is_delete_marker = 0;
   `,
+  // 9: the webhook outbox: one row per event to deliver, written in the transaction that commits the change, so it
+  // adds two pages to that commit (the row and its entry in the due index) and nothing else. Rows are found by due
+  // time while pending and by finish time once delivered or failed (partial indexes: an insert touches only the
+  // first, which also covers the oldest-pending query). Running totals of delivered and failed rows are kept beside,
+  // updated with each batch of outcomes, so reading the counts never scans days of history.
+  `
+  CREATE TABLE webhook_outbox (
+    id              INTEGER PRIMARY KEY,
+    delivery_id     TEXT NOT NULL,
+    event_type      TEXT NOT NULL,
+    body            TEXT NOT NULL,
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    last_error      TEXT,
+    last_attempt_at INTEGER,
+    created_at      INTEGER NOT NULL,
+    finished_at     INTEGER
+  );
+  CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at, id, created_at) WHERE status = 'pending';
+  CREATE INDEX webhook_outbox_finished ON webhook_outbox(status, finished_at) WHERE status <> 'pending';
+
+  CREATE TABLE webhook_outbox_totals (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];

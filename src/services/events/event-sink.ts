@@ -1,0 +1,21 @@
+// The seam between the services that commit changes and everything that reacts to them (webhook outbox, in-process
+// handlers). The object service calls it; it never knows who listens.
+
+import type { ObjectEvent } from '../../core/object-event.js';
+
+export interface EventSink {
+  /**
+   * Called inside the transaction that commits the change, before it commits: durable side effects (the webhook
+   * outbox row) are written here so they commit, or roll back, with the change. Synchronous; must not await. A
+   * throw rolls the whole change back.
+   */
+  inTransaction(event: ObjectEvent): void;
+  /** Called once the transaction has committed (not yet fsynced). Never throws, never blocks. */
+  afterCommit(event: ObjectEvent): void;
+}
+
+/** The sink of a service built without events (unit tests, tools). */
+export const NO_EVENTS: EventSink = {
+  inTransaction: () => undefined,
+  afterCommit: () => undefined,
+};

@@ -1,0 +1,208 @@
+// Signed webhooks (SPEC "Signed webhooks"): the outbox row written with the commit, delivery (webhook-dispatcher.ts)
+// when a target is configured, pruning, and the status the admin API shows. The runner loop that drives delivery
+// lives in workers/webhook-worker.ts.
+
+import { randomUUID } from 'node:crypto';
+import { serializeEvent, type ObjectEvent, type ObjectEventType } from '../../core/object-event.js';
+import type { BackoffPolicy } from '../../lib/backoff.js';
+import type { Logger } from '../../observability/logger.js';
+import type { OutboxTotals, WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
+import { WebhookClient, type WebhookTransport } from '../../clients/webhook-client.js';
+import type { EventOutbox } from './event-pipeline.js';
+import { WebhookDispatcher, type DeliveryRun, type WebhookTarget } from './webhook-dispatcher.js';
+
+export type { DeliveryRun, WebhookTarget };
+
+/** Outbox rows by status (SPEC "Outbox and status labels": pending, delivered, failed). */
+export interface OutboxCounts {
+  pending: number;
+  delivered: number;
+  failed: number;
+}
+
+export interface WebhookServiceOptions {
+  repo: WebhookOutboxRepo;
+  /** Resolves once every commit so far is on disk (MetadataStore.durable). */
+  durable: () => Promise<void>;
+  /** Undefined: webhooks are off (no row is written; status still reports leftovers). */
+  target?: WebhookTarget | undefined;
+  /** `store-webhooks/<version>`. */
+  userAgent: string;
+  logger: Logger;
+  transport?: WebhookTransport;
+  now?: () => number;
+  /** In [0, 1): the backoff jitter. */
+  random?: () => number;
+  /** Requests in flight at once, at most. Default 8. */
+  concurrency?: number;
+  /** Rows claimed at a time. Default 64. */
+  batchSize?: number;
+  backoff?: BackoffPolicy;
+  /** Delivered and failed rows are kept this long. Default 7 days. */
+  retentionMs?: number;
+}
+
+export interface WebhookStatus {
+  enabled: boolean;
+  counts: OutboxCounts;
+  /** Age of the oldest pending row; null when nothing is pending. */
+  oldestPendingAgeSeconds: number | null;
+  /** The last failed attempt's reason (never a URL, credential or secret) and when; null if none yet. */
+  lastError: { message: string; at: string } | null;
+}
+
+export const WEBHOOK_BACKOFF: BackoffPolicy = { baseMs: 2000, capMs: 3_600_000 };
+export const WEBHOOK_RETENTION_MS = 7 * 24 * 3_600_000;
+/** Claims per deliverDue() call, so a long backlog still returns to its caller regularly. */
+const MAX_POLLS_PER_RUN = 16;
+const PRUNE_BATCH = 1000;
+
+export class WebhookService implements EventOutbox {
+  private readonly opts: WebhookServiceOptions;
+  private readonly types: ReadonlySet<ObjectEventType>;
+  private readonly transport: WebhookTransport;
+  private readonly now: () => number;
+  private readonly dispatcher: WebhookDispatcher | undefined;
+  private onCommitted: () => void = () => undefined;
+  /** Kept in memory: pending counted once at boot, then moved by commits and outcomes; the others from the totals row. */
+  private readonly counts: OutboxCounts;
+  private lastError: OutboxTotals['lastError'];
+
+  constructor(opts: WebhookServiceOptions) {
+    this.opts = opts;
+    this.types = new Set(opts.target?.events ?? []);
+    const concurrency = opts.concurrency ?? 8;
+    this.transport = opts.transport ?? new WebhookClient({ maxSockets: concurrency });
+    this.now = opts.now ?? Date.now;
+    const totals = opts.repo.totals();
+    this.counts = { pending: opts.repo.pendingCount(), delivered: totals.delivered, failed: totals.failed };
+    this.lastError = totals.lastError;
+    this.dispatcher = opts.target && new WebhookDispatcher({
+      repo: opts.repo, target: opts.target, transport: this.transport, userAgent: opts.userAgent,
+      logger: opts.logger, now: this.now, random: opts.random ?? Math.random, concurrency, batchSize: opts.batchSize ?? 64,
+      backoff: opts.backoff ?? WEBHOOK_BACKOFF,
+      onRecorded: (after, finished) => {
+        this.counts.pending = Math.max(0, this.counts.pending - finished);
+        this.counts.delivered = after.delivered;
+        this.counts.failed = after.failed;
+        this.lastError = after.lastError;
+      },
+    });
+  }
+
+  get enabled(): boolean {
+    return this.dispatcher !== undefined;
+  }
+
+  accepts(type: ObjectEventType): boolean {
+    return this.types.has(type);
+  }
+
+  /** Writes the event's outbox row with a fresh delivery id; returns the row id. Call inside the committing transaction. */
+  enqueue(event: ObjectEvent): number {
+    return this.opts.repo.insert({ deliveryId: randomUUID(), eventType: event.type, body: serializeEvent(event), createdAt: this.now() });
+  }
+
+  /**
+   * Row `rowId` has committed: once the commit is durable it may be delivered, and the runner is woken. The barrier
+   * is asked for right after the commit, so it is the one the writer waits for too (no fsync of its own). Resolves
+   * then; never rejects (a failed fsync leaves the row for after the next durable commit or a restart).
+   */
+  committed(rowId: number): Promise<void> {
+    this.counts.pending++;
+    return this.opts.durable().then(
+      () => {
+        this.dispatcher?.advance(rowId);
+        this.onCommitted();
+      },
+      (err: unknown) => this.opts.logger.error({ err }, 'durability barrier failed; webhook delivery waits for the next commit'),
+    );
+  }
+
+  /**
+   * The runner's wake-up: called after a row commits, and when the requests in flight finish with nothing left
+   * claimed. One listener; the last one set wins.
+   */
+  setWakeListener(listener: () => void): void {
+    this.onCommitted = listener;
+    this.dispatcher?.setDrainedListener(listener);
+  }
+
+  /**
+   * Claims due rows whose commit is durable (a batch) and starts sending them, at most `concurrency` at a time;
+   * resolves without waiting for the requests. Returns the rows claimed (0 when off or nothing is due).
+   */
+  poll(signal: AbortSignal): Promise<number> {
+    return Promise.resolve(this.dispatcher ? this.dispatcher.poll(signal) : 0);
+  }
+
+  /** Resolves once no request is in flight. */
+  idle(): Promise<void> {
+    return this.dispatcher ? this.dispatcher.idle() : Promise.resolve();
+  }
+
+  /**
+   * Sends everything due now and waits for the outcomes (up to 16 batches); the attempts made by this call. For
+   * tests and tools; the runner uses poll().
+   */
+  async deliverDue(signal: AbortSignal): Promise<DeliveryRun> {
+    if (!this.dispatcher) return { attempted: 0, delivered: 0, retried: 0, failed: 0 };
+    const before = { ...this.dispatcher.totals };
+    for (let i = 0; i < MAX_POLLS_PER_RUN && !signal.aborted; i++) {
+      const claimed = this.dispatcher.poll(signal);
+      await this.dispatcher.idle();
+      if (claimed === 0) break;
+    }
+    const after = this.dispatcher.totals;
+    return {
+      attempted: after.attempted - before.attempted, delivered: after.delivered - before.delivered,
+      retried: after.retried - before.retried, failed: after.failed - before.failed,
+    };
+  }
+
+  /** True while deliveries are under way; the wake listener is called when they are done. */
+  isBusy(): boolean {
+    return this.dispatcher?.isBusy ?? false;
+  }
+
+  /** The earliest due time (epoch ms) of a pending row not already being sent, or undefined. */
+  nextDueAt(): number | undefined {
+    return this.dispatcher?.nextDueAt();
+  }
+
+  /** Deletes delivered and failed rows older than the retention (7 days), in batches; returns how many. */
+  prune(): number {
+    const before = this.now() - (this.opts.retentionMs ?? WEBHOOK_RETENTION_MS);
+    let removed = 0;
+    for (const status of ['delivered', 'failed'] as const) {
+      for (;;) {
+        const n = this.opts.repo.prune(status, before, PRUNE_BATCH);
+        this.counts[status] = Math.max(0, this.counts[status] - n);
+        removed += n;
+        if (n < PRUNE_BATCH) break;
+      }
+    }
+    return removed;
+  }
+
+  /** Rows by status, from memory (no query): cheap enough for every metrics scrape. */
+  outboxCounts(): OutboxCounts {
+    return { ...this.counts };
+  }
+
+  status(): WebhookStatus {
+    const oldest = this.counts.pending > 0 ? this.opts.repo.oldestPendingCreatedAt() : undefined;
+    const last = this.lastError;
+    return {
+      enabled: this.enabled,
+      counts: this.outboxCounts(),
+      oldestPendingAgeSeconds: oldest === undefined ? null : Math.max(0, Math.floor((this.now() - oldest) / 1000)),
+      lastError: last ? { message: last.message, at: new Date(last.at).toISOString() } : null,
+    };
+  }
+
+  /** Closes idle keep-alive sockets. Call after the runner stopped. */
+  close(): void {
+    this.transport.close();
+  }
+}
