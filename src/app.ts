@@ -138,7 +138,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const metrics = new MetricsRegistry();
     metrics.registerAuditDrops(() => audit.droppedCount);
     metrics.registerWebhookOutbox(() => webhooks.outboxCounts());
-    const usage = new UsageService(meta);
+    const usage = new UsageService(buckets);
     const search = new ObjectSearchService({ meta });
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,

@@ -10,7 +10,7 @@ let usage: UsageService;
 
 beforeEach(async () => {
   fx = await openServices('2026-01-01T00:00:00Z');
-  usage = new UsageService(fx.meta);
+  usage = new UsageService(fx.buckets);
 });
 
 afterEach(() => fx.close());

@@ -1,7 +1,7 @@
 // Per-bucket storage usage for the usage gauges (store_storage_bytes, store_object_count), read by the usage-rollup
 // worker from the bucket_usage counters that triggers keep inside every object commit (one row per bucket).
 
-import type { MetadataStore } from '../storage/db/metadata-store.js';
+import type { BucketService } from './bucket-service.js';
 
 export interface BucketUsageRow {
   bucket: string;
@@ -12,14 +12,12 @@ export interface BucketUsageRow {
 }
 
 export class UsageService {
-  constructor(private readonly meta: MetadataStore) {}
+  constructor(private readonly buckets: BucketService) {}
 
   /** Every existing bucket's usage as of the last commit, in name order. Never scans the objects table. */
   snapshot(): BucketUsageRow[] {
-    const usage = this.meta.buckets.allUsage();
-    return this.meta.buckets.list().map(({ name }) => {
-      const u = usage.get(name);
-      return { bucket: name, bytes: u?.versionBytes ?? 0, objects: u?.objectCount ?? 0 };
-    });
+    return this.buckets.listWithUsage().map(({ bucket, usage }) => ({
+      bucket: bucket.name, bytes: usage.versionBytes, objects: usage.objectCount,
+    }));
   }
 }
