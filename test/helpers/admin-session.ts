@@ -1,6 +1,6 @@
 // Admin API helpers for integration tests: sign in as an admin and call routes with the access token.
 
-import { freshClient } from './admin-flow.js';
+import { login } from './admin-flow.js';
 import type { RunningServer } from './server.js';
 
 /**
@@ -9,13 +9,9 @@ import type { RunningServer } from './server.js';
  * server started with STORE_TRUSTED_PROXIES=127.0.0.1: start yours that way if a file signs in more than 5 times.
  */
 export async function adminLogin(server: RunningServer, username = 'admin', password = server.credentials.adminPassword): Promise<string> {
-  const res = await fetch(`${server.url}/api/admin/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': freshClient() },
-    body: JSON.stringify({ username, password }),
-  });
-  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { accessToken: string }).accessToken;
+  const res = await login(server, { username, password });
+  if (res.status !== 200 || !res.accessToken) throw new Error(`admin login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.accessToken;
 }
 
 /** A JSON call to /api/admin<path> with a Bearer token; returns the status, headers and parsed body. */
