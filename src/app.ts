@@ -11,6 +11,7 @@ import { createHttpServer, type HttpServer } from './http/http-server.js';
 import { S3PlaneHandler } from './http/s3/s3-plane.js';
 import { parseTrustedProxies } from './http/shared/client-address.js';
 import { readBuildInfo } from './lib/build-info.js';
+import { HashPool } from './lib/hash-pool.js';
 import type { Logger } from './observability/logger.js';
 import { MetricsRegistry } from './observability/metrics-registry.js';
 import { RequestTracer } from './observability/request-tracer.js';
@@ -98,9 +99,11 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       userAgent: `store-webhooks/${packageVersion()}`, logger, ...(options.webhookRandom ? { random: options.webhookRandom } : {}),
     });
     const events = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
-    const objects = new ObjectService({ meta, blobs, pins, events });
+    // MD5 of large bodies on threads beside the event loop; they start on the first large body.
+    const hashes = new HashPool();
+    const objects = new ObjectService({ meta, blobs, pins, events, hashes });
     const listing = new ListingService(meta);
-    const multipart = new MultipartService({ meta, blobs, objects });
+    const multipart = new MultipartService({ meta, blobs, objects, hashes });
     const blobGc = new BlobGcService({ meta, blobs, pins });
     const lifecycle = new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, logger });
 
@@ -156,7 +159,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
       tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks });
+    return assemble({ config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -165,11 +168,11 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
 }
 
 function assemble(parts: {
-  config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
+  config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; hashes: HashPool; blobGc: BlobGcService;
   lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
   search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks } = parts;
+  const { config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -218,6 +221,7 @@ function assemble(parts: {
       // Every connection is closed now, so nothing more can be audited: write what is buffered, then close.
       audit.flush();
       await meta.close();
+      await hashes.close();
       lock.release();
       return { drained };
     },

@@ -20,6 +20,7 @@ import type { NewObjectRow, ObjectHeaders, ObjectPartRow, ObjectRow } from '../s
 import { ingestBody, type BodyInput } from './body-ingest.js';
 import { NO_EVENTS, type EventSink } from './events/event-sink.js';
 import { ObjectLockService } from './object-lock-service.js';
+import type { HashPool } from '../lib/hash-pool.js';
 import { extentsOf, readExtents, ReadPins, type BlobExtent } from './object-reader.js';
 import { ObjectTaggingService } from './object-tagging-service.js';
 import { assertRemovable, checkVersionId, findObjectVersion, requireBucket, type VersionTarget } from './object-versions.js';
@@ -84,6 +85,8 @@ export interface ObjectServiceOptions {
   now?: () => number;
   /** Told of every committed version and delete, inside the transaction and after it (events/event-sink.ts). */
   events?: EventSink;
+  /** Threads for the MD5 of large bodies (lib/hash-pool.ts); without them it runs on the event loop. */
+  hashes?: HashPool | undefined;
 }
 
 /** True when a request carries any x-amz-object-lock-* setting (which needs a bucket with object lock). */
@@ -102,6 +105,7 @@ export class ObjectService {
   private readonly pins: ReadPins;
   private readonly now: () => number;
   private readonly events: EventSink;
+  private readonly hashes: HashPool | undefined;
   /** Put/Get/DeleteObjectTagging. */
   readonly tagging: ObjectTaggingService;
   /** Retention and legal hold of versions. */
@@ -113,6 +117,7 @@ export class ObjectService {
     this.pins = opts.pins;
     this.now = opts.now ?? Date.now;
     this.events = opts.events ?? NO_EVENTS;
+    this.hashes = opts.hashes;
     this.tagging = new ObjectTaggingService(this.meta);
     this.lock = new ObjectLockService(this.meta, this.now);
   }
@@ -135,7 +140,7 @@ export class ObjectService {
     validateObjectKey(input.key);
     this.checkLockRequest(this.bucket(input.bucket), input.lock);
     if (input.conditions) this.checkWriteConditions(input.bucket, input.key, input.conditions);
-    const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES, { allowInline: true });
+    const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES, { allowInline: true, hashes: this.hashes });
     return this.commitVersion(body.staged, {
       bucket: input.bucket,
       key: input.key,
@@ -395,7 +400,7 @@ export class ObjectService {
         checksum: algorithm ? { algorithm, expected: undefined } : undefined,
       },
       MAX_PUT_BYTES,
-      { allowInline: true },
+      { allowInline: true, hashes: this.hashes },
     );
     const row = await this.commitVersion(body.staged, {
       bucket: input.bucket,
