@@ -193,3 +193,41 @@ export interface ReplicationStatusBody {
   lastDrain: { at: string; count: number; errorClass: string | null } | null;
   tiering: { enabled: boolean; stubs: number; restored: number; rehydrating: number; pendingRemoteDeletes: number };
 }
+
+/**
+ * A pass-through HTTP proxy in front of a target (Host header kept, so signatures still verify), which can hold
+ * GETs of keys under a prefix for `delayMs` (to make a read-through time out) and counts them.
+ */
+export async function startDelayProxy(targetUrl: string): Promise<{
+  url: string; setDelay: (prefix: string | undefined, delayMs: number) => void; gets: (prefix: string) => number; stop: () => Promise<void>;
+}> {
+  const upstream = new URL(targetUrl);
+  let delay: { prefix: string; ms: number } | undefined;
+  const counts = new Map<string, number>();
+  const { request } = await import('node:http');
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '').split('?')[0] ?? '');
+    if (req.method === 'GET') for (const p of [path]) counts.set(p, (counts.get(p) ?? 0) + 1);
+    const forward = (): void => {
+      const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
+        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+        upRes.pipe(res);
+      });
+      up.on('error', () => res.destroy());
+      req.pipe(up);
+    };
+    if (req.method === 'GET' && delay && path.includes(delay.prefix)) setTimeout(forward, delay.ms);
+    else forward();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setDelay(prefix, ms) { delay = prefix === undefined ? undefined : { prefix, ms }; },
+    gets(prefix) { let n = 0; for (const [p, c] of counts) if (p.includes(prefix)) n += c; return n; },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
