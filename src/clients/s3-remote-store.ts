@@ -65,11 +65,6 @@ function unquote(etag: string | undefined): string | undefined {
   return etag?.replace(/^"|"$/g, '');
 }
 
-function tagging(tags: readonly { key: string; value: string }[] | undefined): string | undefined {
-  if (!tags || tags.length === 0) return undefined;
-  return tags.map((t) => `${encodeURIComponent(t.key)}=${encodeURIComponent(t.value)}`).join('&');
-}
-
 export class S3RemoteStore implements RemoteStore {
   private readonly client: S3Client;
   private readonly bucket: string;
@@ -105,7 +100,9 @@ export class S3RemoteStore implements RemoteStore {
     };
     try {
       if (input.size <= this.threshold) {
-        await this.client.send(new PutObjectCommand({ ...params, ContentLength: input.size, Tagging: tagging(input.tags) }), { abortSignal: input.signal });
+        await this.client.send(new PutObjectCommand({ ...params, ContentLength: input.size }), { abortSignal: input.signal });
+        // Tags by PutObjectTagging rather than the x-amz-tagging header, which some targets (s3rver) ignore.
+        if (input.tags && input.tags.length > 0) await this.putTags(input.key, input.tags, input.signal);
         return;
       }
       // Streamed multipart: at most queueSize parts of partSize bytes are held at once, whatever the object's size.
