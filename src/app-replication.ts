@@ -24,6 +24,11 @@ import type { RunningLoop } from './workers/runner.js';
 import { startTierWorkers } from './workers/tier-worker.js';
 
 export interface RemoteFeatures {
+  /**
+   * The target (undefined when neither replication nor tiering is configured), for other features that reach it:
+   * backup snapshots pushed under BACKUP_PREFIX, integrity repair reading a good copy.
+   */
+  readonly remote: RemoteStore | undefined;
   /** The event sink to give the object service: the inner sink plus the replication intent. */
   readonly events: EventSink;
   /** Builds the services once the object service exists (and gives it the stub reader). */
@@ -58,6 +63,7 @@ export async function buildRemoteFeatures(opts: {
   const checks = new AbortController();
 
   return {
+    remote,
     events,
     attach(objects, metrics) {
       const replication = new ReplicationService({

@@ -150,9 +150,10 @@ export class TierService implements StubReader {
 
   /**
    * RestoreObject: starts rehydrating a stub (202, `started`), or extends a restored version's expiry (200). Throws
-   * InvalidObjectState for a version that is not tiered (or tiering off), RestoreAlreadyInProgress (409).
+   * InvalidObjectState for a version that is not tiered (or tiering off), RestoreAlreadyInProgress (409), SlowDown
+   * (503: not enough free space on the data volume).
    */
-  restore(row: ObjectRow, days: number): { started: boolean } {
+  async restore(row: ObjectRow, days: number): Promise<{ started: boolean }> {
     const rehydrator = this.rehydrator;
     if (!this.enabled || !rehydrator || row.tierState === undefined) {
       throw new AppError('InvalidObjectState', { message: "Restore is not allowed for the object's current storage class." });
@@ -162,6 +163,11 @@ export class TierService implements StubReader {
       this.opts.meta.transaction(() => this.opts.repo.extendRestore(row.id, this.now() + restoreMs));
       return { started: false };
     }
+    if (rehydrator.isRunning(row.id)) throw new AppError('RestoreAlreadyInProgress');
+    if (!await rehydrator.hasRoomFor(row.size)) {
+      throw new AppError('SlowDown', { message: 'Not enough free space on the data volume to restore this object; retry later.', headers: { 'Retry-After': '60' } });
+    }
+    // A flight may have started while the free space was read.
     if (rehydrator.isRunning(row.id)) throw new AppError('RestoreAlreadyInProgress');
     rehydrator.rehydrate(row, { restoreMs }).catch(() => undefined);
     return { started: true };

@@ -16,6 +16,6 @@ export async function restoreObject(ctx: ObjectCtx): Promise<S3Response> {
   const { row } = ctx.services.objects.open(ctx.endpoint.bucket, ctx.endpoint.key, { versionId: versionIdParam(ctx) });
   const tiering = ctx.services.tiering;
   if (!tiering) throw new AppError('InvalidObjectState', { message: "Restore is not allowed for the object's current storage class." });
-  const { started } = tiering.restore(row, days);
+  const { started } = await tiering.restore(row, days);
   return { status: started ? 202 : 200 };
 }
