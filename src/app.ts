@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { buildRemoteFeatures, type RemoteFeatures } from './app-replication.js';
 import { decodeSseKey, type Config } from './config/config.js';
 import { webhookEventNames } from './config/webhook-config.js';
 import { createHttpServer, type HttpServer } from './http/http-server.js';
@@ -98,13 +99,17 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       repo: new WebhookOutboxRepo(meta.db), durable: () => metaStore.durable(), target: webhookTarget(config),
       userAgent: `store-webhooks/${packageVersion()}`, logger, ...(options.webhookRandom ? { random: options.webhookRandom } : {}),
     });
-    const events = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
+    const pipeline = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
+    // Replication and tiering (app-replication.ts): the replication intent joins the webhook row in each commit.
+    const remoteFeatures = await buildRemoteFeatures({ config, logger, meta, blobs, inner: pipeline });
     // MD5 of large bodies on threads beside the event loop; they start on the first large body.
     const hashes = new HashPool();
-    const objects = new ObjectService({ meta, blobs, pins, events, hashes });
+    const objects = new ObjectService({ meta, blobs, pins, events: remoteFeatures.events, hashes });
     const listing = new ListingService(meta);
     const multipart = new MultipartService({ meta, blobs, objects, hashes });
     const blobGc = new BlobGcService({ meta, blobs, pins });
+    const metrics = new MetricsRegistry();
+    const { replication, reconcile, tiering } = remoteFeatures.attach(objects, metrics);
     const lifecycle = new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, logger });
 
     // Scoped access keys: secrets sealed under KEY_ENCRYPTION_SECRET (default: the root secret); boot refuses a
@@ -117,7 +122,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const isRoot = (id: string): boolean => id === config.ROOT_ACCESS_KEY_ID;
 
     const s3 = new S3PlaneHandler({
-      services: { buckets, objects, listing, multipart },
+      services: { buckets, objects, listing, multipart, tiering },
       logger,
       region: config.STORE_REGION,
       owner: { id: createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex'), displayName: 'store' },
@@ -138,7 +143,6 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       logger.warn({ username: config.ADMIN_USERNAME }, 'ADMIN_PASSWORD_HASH changed since the last boot: the bootstrap admin was reset to it');
     }
     const users = new AdminUsersService({ meta, sessions, hashCost });
-    const metrics = new MetricsRegistry();
     metrics.registerAuditDrops(() => audit.droppedCount);
     metrics.registerWebhookOutbox(() => webhooks.outboxCounts());
     const usage = new UsageService(buckets);
@@ -153,13 +157,13 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
         build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
-        search, webhooks,
+        search, webhooks, replication, reconcile, tiering,
       },
       metrics,
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
       tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
     });
-    return assemble({ config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks });
+    return assemble({ config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -170,9 +174,9 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
 function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; hashes: HashPool; blobGc: BlobGcService;
   lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
-  search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService;
+  search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService; remoteFeatures: RemoteFeatures;
 }): App {
-  const { config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks } = parts;
+  const { config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -200,6 +204,7 @@ function assemble(parts: {
         webhooks.setWakeListener(() => runner.wake());
         loops.push(runner);
       }
+      loops.push(...remoteFeatures.start());
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
@@ -212,6 +217,7 @@ function assemble(parts: {
       sweep.abort();
       await Promise.all(loops.map((l) => l.stop()));
       webhooks.close();
+      await remoteFeatures.close();
       await orphanSweep;
       // The listener was opened by us, not by fastify.listen(), so Fastify would leave it open: close it here.
       const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));

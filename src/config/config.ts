@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { looksLikePlaceholder, weakSecretReason } from './secrets.js';
 import { WEBHOOK_KEYS, webhookProblems } from './webhook-config.js';
+import { REPLICATION_KEYS, replicationProblems } from './replication-config.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 const METRICS_MODES = ['off', 'public', 'token'] as const;
@@ -48,6 +49,7 @@ export const ConfigSchema = Type.Object({
   }),
   OTEL_TRACING_ENABLED: Type.Boolean({ default: false, description: 'true or false: a span per request through @opentelemetry/api' }),
   ...WEBHOOK_KEYS,
+  ...REPLICATION_KEYS,
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -138,6 +140,7 @@ function semanticProblems(cfg: Config): string[] {
   const mountProblem = mountPathProblem(cfg.MOUNT_PATH);
   if (mountProblem) problems.push(mountProblem);
   problems.push(...webhookProblems(cfg));
+  problems.push(...replicationProblems(cfg));
   return problems;
 }
 

@@ -2,7 +2,7 @@
 // on disk (staged, fsynced, renamed) before the metadata transaction, and the transaction commits before a reply.
 // Versioning (core/versioning.ts) and object lock (core/object-lock.ts) rules are applied inside that transaction.
 
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { ChecksumAlgorithm } from '../core/checksums.js';
 import { checkReadConditions, type ReadConditions } from '../core/conditions.js';
 import { AppError, isAppError, type ErrorCode } from '../core/errors.js';
@@ -55,6 +55,14 @@ export interface OpenedObject {
   row: ObjectRow;
   parts: ObjectPartRow[];
   stream(range?: { start: number; end: number }): Readable;
+}
+
+/**
+ * Streams the bytes of a tiered version whose bytes live only on the remote target (a stub): internal readers
+ * (copy, admin downloads, replication, backups, scrubs) read through it without rehydrating (docs/replication.md).
+ */
+export interface StubReader {
+  stream(row: ObjectRow, range?: { start: number; end: number }): Readable;
 }
 
 export interface DeleteResult {
@@ -110,6 +118,7 @@ export class ObjectService {
   readonly tagging: ObjectTaggingService;
   /** Retention and legal hold of versions. */
   readonly lock: ObjectLockService;
+  private stubReader: StubReader | undefined;
 
   constructor(opts: ObjectServiceOptions) {
     this.meta = opts.meta;
@@ -118,8 +127,13 @@ export class ObjectService {
     this.now = opts.now ?? Date.now;
     this.events = opts.events ?? NO_EVENTS;
     this.hashes = opts.hashes;
-    this.tagging = new ObjectTaggingService(this.meta);
+    this.tagging = new ObjectTaggingService(this.meta, (bucket, key) => this.events.tagsChanged?.(bucket, key));
     this.lock = new ObjectLockService(this.meta, this.now);
+  }
+
+  /** Sets how the bytes of tiered stubs are read (tiering is built after this service). */
+  attachStubReader(reader: StubReader): void {
+    this.stubReader = reader;
   }
 
   private bucket(name: string): BucketRow {
@@ -268,10 +282,18 @@ export class ObjectService {
       parts,
       // Extents (and an inline blob's bytes) are read when the body is wanted, so HEAD and metadata reads skip them.
       stream: (range) => {
+        if (row.tierState === 'stub') return this.streamStub(row, range);
         const extents: BlobExtent[] = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
         return readExtents(this.blobs, this.pins, extents, range);
       },
     };
+  }
+
+  /** A stub's bytes from the remote; without tiering (turned off since) an error stream: InvalidObjectState. */
+  private streamStub(row: ObjectRow, range: { start: number; end: number } | undefined): Readable {
+    if (this.stubReader) return this.stubReader.stream(row, range);
+    const err = new AppError('InvalidObjectState', { message: 'The object is tiered to the remote target and tiering is not enabled.' });
+    return new Readable({ read() { this.destroy(err); } });
   }
 
   /** An inline blob's sealed bytes (read when the body is streamed); undefined for a file blob or none. */

@@ -23,8 +23,9 @@ import { objectsRoutes, type ObjectRouteDeps } from './routes/objects.js';
 import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
 import { searchRoutes } from './routes/search.js';
 import { webhooksRoutes, type WebhooksRouteDeps } from './routes/webhooks.js';
+import { replicationRoutes, type ReplicationRouteDeps } from './routes/replication.js';
 
-export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps {
+export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps, ReplicationRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
   auth: AdminAuthService;
@@ -70,4 +71,5 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   objectsRoutes(app, deps);
   searchRoutes(app, deps);
   webhooksRoutes(app, deps);
+  replicationRoutes(app, deps);
 }

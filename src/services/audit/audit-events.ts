@@ -27,6 +27,8 @@ export const AUDIT_EVENTS = [
   'object.legal_hold_updated',
   'object.presigned',
   'object.upload_aborted',
+  'replication.retried',
+  'replication.reconcile_started',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
