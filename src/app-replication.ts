@@ -46,6 +46,9 @@ async function remoteStoreFor(config: Config, logger: Logger): Promise<RemoteSto
   if (isPlaintextEndpoint(config)) {
     logger.warn('STORE_REPLICATION_ENDPOINT is plaintext http: object bytes and signatures cross the network unencrypted (tolerated for a trusted LAN)');
   }
+  // The SDK prints a notice about its own future Node requirements on Node 20 (as a process warning, outside the
+  // structured log). Store supports Node 20 with the SDK version it ships with, so the notice is only noise.
+  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
   const { S3RemoteStore } = await import('./clients/s3-remote-store.js');
   return new S3RemoteStore({ ...target, largeObjectThresholdBytes: config.STORE_REPLICATION_LARGE_OBJECT_THRESHOLD_BYTES });
 }
