@@ -43,6 +43,11 @@ import { startSearchIndexWorker } from './workers/search-index-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
 import { startUsageRollupWorker } from './workers/usage-rollup-worker.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
+import { AnalyticsService } from './services/analytics/analytics-service.js';
+import { RequestCounters } from './services/analytics/request-counters.js';
+import { IntegrityService, type RepairSource } from './services/integrity/integrity-service.js';
+import { startIntegrityWorker } from './workers/integrity-worker.js';
+import { startRequestAnalyticsWorker } from './workers/request-analytics-worker.js';
 
 export interface App {
   readonly config: Config;
@@ -64,6 +69,8 @@ export interface App {
 export interface BuildOptions {
   /** The webhook backoff's jitter source, in [0, 1) (default Math.random): 0 retries at once. */
   webhookRandom?: () => number;
+  /** Where the integrity scrubber repairs corrupt versions from (tests pass an in-process fake). */
+  integrityRepairSource?: RepairSource;
 }
 
 /** The webhook target from the configuration, or undefined when webhooks are off (no WEBHOOK_URL). */
@@ -98,7 +105,8 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       userAgent: `store-webhooks/${packageVersion()}`, logger, ...(options.webhookRandom ? { random: options.webhookRandom } : {}),
     });
     const events = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
-    const objects = new ObjectService({ meta, blobs, pins, events });
+    // A read that finds a version's bytes corrupt marks it (integrity, below); a successful read costs nothing more.
+    const objects = new ObjectService({ meta, blobs, pins, events, onReadError: (row, err) => integrity.reportCorruptRead(row, err) });
     const listing = new ListingService(meta);
     const multipart = new MultipartService({ meta, blobs, objects });
     const blobGc = new BlobGcService({ meta, blobs, pins });
@@ -135,11 +143,28 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       logger.warn({ username: config.ADMIN_USERNAME }, 'ADMIN_PASSWORD_HASH changed since the last boot: the bootstrap admin was reset to it');
     }
     const users = new AdminUsersService({ meta, sessions, hashCost });
-    const metrics = new MetricsRegistry();
+    const metrics = new MetricsRegistry({ integrity: config.STORE_INTEGRITY_SCRUB_ENABLED });
     metrics.registerAuditDrops(() => audit.droppedCount);
     metrics.registerWebhookOutbox(() => webhooks.outboxCounts());
     const usage = new UsageService(buckets);
     const search = new ObjectSearchService({ meta });
+    // Integrity and analytics (issue 10, docs/integrity-analytics.md).
+    // LEAD (issue 7): wire the replication remote as the repair source here, e.g.
+    //   `options.integrityRepairSource ?? replicationRepairSource(remote)`; undefined leaves corrupt versions listed.
+    const repairSource: RepairSource | undefined = options.integrityRepairSource;
+    const integrity = new IntegrityService({
+      meta, blobs, pins, logger, audit, metrics, repairSource, enabled: config.STORE_INTEGRITY_SCRUB_ENABLED,
+      limits: {
+        intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, objectsPerTick: config.STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK,
+        bytesPerTick: config.STORE_INTEGRITY_SCRUB_BYTES_PER_TICK,
+      },
+      passIntervalMs: config.STORE_INTEGRITY_SCRUB_PASS_INTERVAL_HOURS * 3_600_000,
+    });
+    const requestCounts = new RequestCounters();
+    const analytics = new AnalyticsService({
+      meta, usage: buckets, counters: requestCounts, retentionMs: config.STORE_ANALYTICS_RETENTION_DAYS * 86_400_000,
+      storageResolutionMs: config.USAGE_ROLLUP_INTERVAL_MS,
+    });
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
       admin: {
@@ -150,13 +175,14 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
         build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
-        search, webhooks,
+        search, webhooks, integrity, analytics,
       },
       metrics,
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
       tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
+      requestCounts,
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks });
+    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, integrity, analytics });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -167,9 +193,9 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
 function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
   lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
-  search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService;
+  search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService; integrity: IntegrityService; analytics: AnalyticsService;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks } = parts;
+  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, integrity, analytics } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -190,7 +216,10 @@ function assemble(parts: {
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
       loops.push(startLoop({ name: 'audit-flush', intervalMs: config.AUDIT_FLUSH_MS, logger, tick: async () => void audit.flush() }));
-      loops.push(startUsageRollupWorker({ usage, metrics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
+      analytics.startRun();
+      loops.push(startUsageRollupWorker({ usage, metrics, samples: analytics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
+      loops.push(startRequestAnalyticsWorker({ analytics, logger }));
+      loops.push(startIntegrityWorker({ service: integrity, intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, logger }));
       loops.push(startSearchIndexWorker({ service: search, logger }));
       if (webhooks.enabled) {
         const runner = startWebhookWorker({ service: webhooks, pollMs: config.WEBHOOK_POLL_MS, logger });

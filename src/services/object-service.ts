@@ -84,6 +84,11 @@ export interface ObjectServiceOptions {
   now?: () => number;
   /** Told of every committed version and delete, inside the transaction and after it (events/event-sink.ts). */
   events?: EventSink;
+  /**
+   * Told when reading a version's bytes fails (the integrity service marks a BlobCorruptError corrupt). Called only
+   * on a failure: a successful read costs one listener.
+   */
+  onReadError?: (row: ObjectRow, err: unknown) => void;
 }
 
 /** True when a request carries any x-amz-object-lock-* setting (which needs a bucket with object lock). */
@@ -102,6 +107,7 @@ export class ObjectService {
   private readonly pins: ReadPins;
   private readonly now: () => number;
   private readonly events: EventSink;
+  private readonly onReadError: ((row: ObjectRow, err: unknown) => void) | undefined;
   /** Put/Get/DeleteObjectTagging. */
   readonly tagging: ObjectTaggingService;
   /** Retention and legal hold of versions. */
@@ -113,6 +119,7 @@ export class ObjectService {
     this.pins = opts.pins;
     this.now = opts.now ?? Date.now;
     this.events = opts.events ?? NO_EVENTS;
+    this.onReadError = opts.onReadError;
     this.tagging = new ObjectTaggingService(this.meta);
     this.lock = new ObjectLockService(this.meta, this.now);
   }
@@ -263,8 +270,17 @@ export class ObjectService {
       parts,
       // Extents (and an inline blob's bytes) are read when the body is wanted, so HEAD and metadata reads skip them.
       stream: (range) => {
-        const extents: BlobExtent[] = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
-        return readExtents(this.blobs, this.pins, extents, range);
+        const onReadError = this.onReadError;
+        let extents: BlobExtent[];
+        try {
+          extents = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
+        } catch (err) {
+          onReadError?.(row, err);
+          throw err;
+        }
+        const stream = readExtents(this.blobs, this.pins, extents, range);
+        if (onReadError) stream.once('error', (err) => onReadError(row, err));
+        return stream;
       },
     };
   }

@@ -23,8 +23,10 @@ import { objectsRoutes, type ObjectRouteDeps } from './routes/objects.js';
 import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
 import { searchRoutes } from './routes/search.js';
 import { webhooksRoutes, type WebhooksRouteDeps } from './routes/webhooks.js';
+import { integrityRoutes, type IntegrityRouteDeps } from './routes/integrity.js';
+import { analyticsRoutes, type AnalyticsRouteDeps } from './routes/analytics.js';
 
-export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps {
+export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps, IntegrityRouteDeps, AnalyticsRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
   auth: AdminAuthService;
@@ -70,4 +72,6 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   objectsRoutes(app, deps);
   searchRoutes(app, deps);
   webhooksRoutes(app, deps);
+  integrityRoutes(app, deps);
+  analyticsRoutes(app, deps);
 }
