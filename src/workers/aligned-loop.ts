@@ -19,11 +19,17 @@ export function startAlignedLoop(opts: AlignedLoopOptions): RunningLoop {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
+  // A little after the boundary: Node's timers may fire a millisecond early by the wall clock, which would put the
+  // tick (and its timestamp) in the window before.
+  const margin = Math.min(50, Math.floor(opts.intervalMs / 20));
+  let lastSlot = -Infinity;
   const schedule = (): void => {
     if (controller.signal.aborted) return;
     const at = now();
-    const next = Math.floor(at / opts.intervalMs) * opts.intervalMs + opts.intervalMs;
-    timer = setTimeout(run, next - at);
+    // The next slot, and never the one just ticked in again.
+    const slot = Math.max(Math.floor(at / opts.intervalMs) + 1, lastSlot + 1);
+    lastSlot = slot;
+    timer = setTimeout(run, Math.max(0, slot * opts.intervalMs + margin - at));
     timer.unref();
   };
   const run = (): void => {

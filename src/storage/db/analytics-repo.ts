@@ -69,8 +69,9 @@ export class AnalyticsRepo {
       'INSERT OR REPLACE INTO usage_samples (at, bucket, bytes, objects, versions) VALUES (@at, @bucket, @bytes, @objects, @versions)',
     );
     // SQLite: with a lone max() aggregate, the bare columns come from the row holding the maximum (the last sample).
+    // better-sqlite3 may bind the numbers as REAL, so the window index is cast, not left to integer division.
     this.windowsStmt = db.prepare<[number, number, string, number, number], SampleWindow>(
-      `SELECT (at - ?) / ? AS window, max(at) AS at, bytes, objects, versions FROM usage_samples
+      `SELECT CAST((at - ?) / ? AS INTEGER) AS window, max(at) AS at, bytes, objects, versions FROM usage_samples
        WHERE bucket = ? AND at >= ? AND at < ? GROUP BY window ORDER BY window`,
     );
     this.baselineStmt = db.prepare<[number, number], UsageSampleRow & { at: number }>(
@@ -84,7 +85,7 @@ export class AnalyticsRepo {
          client_errors = client_errors + excluded.client_errors, server_errors = server_errors + excluded.server_errors`,
     );
     this.requestWindowsStmt = db.prepare<[number, number, number, number], RequestWindow>(
-      `SELECT (minute - ?) / ? AS window, surface, sum(requests) AS requests, sum(client_errors) AS clientErrors,
+      `SELECT CAST((minute - ?) / ? AS INTEGER) AS window, surface, sum(requests) AS requests, sum(client_errors) AS clientErrors,
          sum(server_errors) AS serverErrors
        FROM request_minutes WHERE minute >= ? AND minute < ? GROUP BY window, surface ORDER BY window, surface`,
     );
