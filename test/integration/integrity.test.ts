@@ -176,8 +176,6 @@ describe('corrupt objects through the real server', () => {
     const again = await adminCall(server, token, 'POST', '/integrity/scrub');
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
-    const running = (await adminCall(server, token, 'GET', '/integrity')).body as { currentPass: { percent: number; objectsTotal: number } | null };
-    expect(running.currentPass).toMatchObject({ objectsTotal: 6 });
     const status = await waitFor('the pass to end', async () => (await adminCall(server, token, 'GET', '/integrity')).body as Status, (s) => s.currentPass === null);
     expect(status.counts).toEqual({ ok: 1, corrupt: 5, unchecked: 0 });
     expect(status.lastFullPass).toMatchObject({ trigger: 'manual', objectsChecked: 6, corruptFound: 5 });
