@@ -45,6 +45,12 @@ import { startSearchIndexWorker } from './workers/search-index-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
 import { startUsageRollupWorker } from './workers/usage-rollup-worker.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
+import { AnalyticsService } from './services/analytics/analytics-service.js';
+import { RequestCounters } from './services/analytics/request-counters.js';
+import { IntegrityService, type RepairSource } from './services/integrity/integrity-service.js';
+import { mirrorRepairSource } from './services/replication/mirror-repair-source.js';
+import { startIntegrityWorker } from './workers/integrity-worker.js';
+import { startRequestAnalyticsWorker } from './workers/request-analytics-worker.js';
 
 export interface App {
   readonly config: Config;
@@ -66,6 +72,8 @@ export interface App {
 export interface BuildOptions {
   /** The webhook backoff's jitter source, in [0, 1) (default Math.random): 0 retries at once. */
   webhookRandom?: () => number;
+  /** Where the integrity scrubber repairs corrupt versions from (tests pass an in-process fake). */
+  integrityRepairSource?: RepairSource;
 }
 
 /** The webhook target from the configuration, or undefined when webhooks are off (no WEBHOOK_URL). */
@@ -104,11 +112,14 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const remoteFeatures = await buildRemoteFeatures({ config, logger, meta, blobs, inner: pipeline });
     // MD5 of large bodies on threads beside the event loop; they start on the first large body.
     const hashes = new HashPool();
-    const objects = new ObjectService({ meta, blobs, pins, events: remoteFeatures.events, hashes });
+    // A read that finds a version's bytes corrupt marks it (integrity, below); a successful read costs nothing more.
+    const objects = new ObjectService({
+      meta, blobs, pins, events: remoteFeatures.events, hashes, onReadError: (row, err) => integrity.reportCorruptRead(row, err),
+    });
     const listing = new ListingService(meta);
     const multipart = new MultipartService({ meta, blobs, objects, hashes });
     const blobGc = new BlobGcService({ meta, blobs, pins });
-    const metrics = new MetricsRegistry();
+    const metrics = new MetricsRegistry({ integrity: config.STORE_INTEGRITY_SCRUB_ENABLED });
     const { replication, reconcile, tiering } = remoteFeatures.attach(objects, metrics);
     const lifecycle = new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, logger });
 
@@ -147,6 +158,23 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     metrics.registerWebhookOutbox(() => webhooks.outboxCounts());
     const usage = new UsageService(buckets);
     const search = new ObjectSearchService({ meta });
+    // Integrity and analytics (issue 10, docs/integrity-analytics.md).
+    // Corrupt versions are repaired from the replication mirror when there is one; otherwise they stay listed.
+    const mirror = config.STORE_REPLICATION_ENABLED ? remoteFeatures.remote : undefined;
+    const repairSource: RepairSource | undefined = options.integrityRepairSource ?? (mirror && mirrorRepairSource(mirror));
+    const integrity = new IntegrityService({
+      meta, blobs, pins, logger, audit, metrics, repairSource, enabled: config.STORE_INTEGRITY_SCRUB_ENABLED,
+      limits: {
+        intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, objectsPerTick: config.STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK,
+        bytesPerTick: config.STORE_INTEGRITY_SCRUB_BYTES_PER_TICK,
+      },
+      passIntervalMs: config.STORE_INTEGRITY_SCRUB_PASS_INTERVAL_HOURS * 3_600_000,
+    });
+    const requestCounts = new RequestCounters();
+    const analytics = new AnalyticsService({
+      meta, usage: buckets, counters: requestCounts, retentionMs: config.STORE_ANALYTICS_RETENTION_DAYS * 86_400_000,
+      storageResolutionMs: config.USAGE_ROLLUP_INTERVAL_MS,
+    });
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
       admin: {
@@ -157,13 +185,17 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
         build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
-        search, webhooks, replication, reconcile, tiering,
+        search, webhooks, replication, reconcile, tiering, integrity, analytics,
       },
       metrics,
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
       tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
+      requestCounts,
     });
-    return assemble({ config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures });
+    return assemble({
+      config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,
+      integrity, analytics,
+    });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -175,8 +207,12 @@ function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; hashes: HashPool; blobGc: BlobGcService;
   lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
   search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService; remoteFeatures: RemoteFeatures;
+  integrity: IntegrityService; analytics: AnalyticsService;
 }): App {
-  const { config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures } = parts;
+  const {
+    config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,
+    integrity, analytics,
+  } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -197,7 +233,10 @@ function assemble(parts: {
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
       loops.push(startLoop({ name: 'audit-flush', intervalMs: config.AUDIT_FLUSH_MS, logger, tick: async () => void audit.flush() }));
-      loops.push(startUsageRollupWorker({ usage, metrics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
+      analytics.startRun();
+      loops.push(startUsageRollupWorker({ usage, metrics, samples: analytics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
+      loops.push(startRequestAnalyticsWorker({ analytics, logger }));
+      loops.push(startIntegrityWorker({ service: integrity, intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, logger }));
       loops.push(startSearchIndexWorker({ service: search, logger }));
       if (webhooks.enabled) {
         const runner = startWebhookWorker({ service: webhooks, pollMs: config.WEBHOOK_POLL_MS, logger });

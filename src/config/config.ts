@@ -8,6 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { looksLikePlaceholder, weakSecretReason } from './secrets.js';
 import { WEBHOOK_KEYS, webhookProblems } from './webhook-config.js';
 import { REPLICATION_KEYS, replicationProblems } from './replication-config.js';
+import { ANALYTICS_KEYS, INTEGRITY_KEYS } from './integrity-config.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 const METRICS_MODES = ['off', 'public', 'token'] as const;
@@ -50,6 +51,8 @@ export const ConfigSchema = Type.Object({
   OTEL_TRACING_ENABLED: Type.Boolean({ default: false, description: 'true or false: a span per request through @opentelemetry/api' }),
   ...WEBHOOK_KEYS,
   ...REPLICATION_KEYS,
+  ...INTEGRITY_KEYS,
+  ...ANALYTICS_KEYS,
 });
 
 export type Config = Static<typeof ConfigSchema>;

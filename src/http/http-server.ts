@@ -14,7 +14,7 @@ import { adminApi, type AdminDeps } from './admin/admin-api.js';
 import { envelope } from './admin/error-json.js';
 import { metricsRoute, type MetricsRouteOptions } from './admin/metrics-route.js';
 import { Drain } from './shared/drain.js';
-import { RequestObserver } from './shared/request-observer.js';
+import { RequestObserver, type RequestObserverOptions } from './shared/request-observer.js';
 import { assignRequestId, requestIdOf } from './shared/request-id.js';
 import { sendS3Error } from './s3/respond.js';
 import { buildAppErrorXml } from './s3/xml/error.js';
@@ -36,6 +36,8 @@ export interface HttpServerOptions {
   metricsEndpoint: Pick<MetricsRouteOptions, 'mode' | 'token'>;
   /** Request spans (OTEL_TRACING_ENABLED); default: off. */
   tracer?: RequestTracer;
+  /** Counts every finished request in memory for analytics (RequestObserverOptions.requestCounts). */
+  requestCounts?: RequestObserverOptions['requestCounts'];
 }
 
 export interface HttpServer {
@@ -91,7 +93,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   const drain = new Drain();
   const mount = opts.mountPath;
   const tracer = opts.tracer ?? new RequestTracer({ enabled: false });
-  const observer = new RequestObserver({ logger: opts.logger, metrics: opts.metrics, tracer, mountPath: mount });
+  const observer = new RequestObserver({ logger: opts.logger, metrics: opts.metrics, tracer, mountPath: mount, requestCounts: opts.requestCounts });
 
   const dispatch = (req: IncomingMessage, res: ServerResponse, fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void): void => {
     const requestId = assignRequestId(req, res);

@@ -95,6 +95,11 @@ export interface ObjectServiceOptions {
   events?: EventSink;
   /** Threads for the MD5 of large bodies (lib/hash-pool.ts); without them it runs on the event loop. */
   hashes?: HashPool | undefined;
+  /**
+   * Told when reading a version's bytes fails (the integrity service marks a BlobCorruptError corrupt). Called only
+   * on a failure: a successful read costs one listener.
+   */
+  onReadError?: (row: ObjectRow, err: unknown) => void;
 }
 
 /** True when a request carries any x-amz-object-lock-* setting (which needs a bucket with object lock). */
@@ -114,6 +119,7 @@ export class ObjectService {
   private readonly now: () => number;
   private readonly events: EventSink;
   private readonly hashes: HashPool | undefined;
+  private readonly onReadError: ((row: ObjectRow, err: unknown) => void) | undefined;
   /** Put/Get/DeleteObjectTagging. */
   readonly tagging: ObjectTaggingService;
   /** Retention and legal hold of versions. */
@@ -127,6 +133,7 @@ export class ObjectService {
     this.now = opts.now ?? Date.now;
     this.events = opts.events ?? NO_EVENTS;
     this.hashes = opts.hashes;
+    this.onReadError = opts.onReadError;
     this.tagging = new ObjectTaggingService(this.meta, (bucket, key) => this.events.tagsChanged?.(bucket, key));
     this.lock = new ObjectLockService(this.meta, this.now);
   }
@@ -283,8 +290,17 @@ export class ObjectService {
       // Extents (and an inline blob's bytes) are read when the body is wanted, so HEAD and metadata reads skip them.
       stream: (range) => {
         if (row.tierState === 'stub') return this.streamStub(row, range);
-        const extents: BlobExtent[] = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
-        return readExtents(this.blobs, this.pins, extents, range);
+        const onReadError = this.onReadError;
+        let extents: BlobExtent[];
+        try {
+          extents = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
+        } catch (err) {
+          onReadError?.(row, err);
+          throw err;
+        }
+        const stream = readExtents(this.blobs, this.pins, extents, range);
+        if (onReadError) stream.once('error', (err) => onReadError(row, err));
+        return stream;
       },
     };
   }

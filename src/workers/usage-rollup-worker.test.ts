@@ -73,4 +73,18 @@ describe('startUsageRollupWorker', () => {
       await loop.stop();
     }
   });
+
+  it('records an analytics sample with every refresh, the first at start', async () => {
+    let samples = 0;
+    const metrics = new MetricsRegistry();
+    const loop = startUsageRollupWorker({
+      usage: { snapshot: () => [] }, metrics, samples: { recordUsage: () => void samples++ }, intervalMs: 20, logger: silent,
+    });
+    try {
+      expect(samples).toBe(1);
+      await until(async () => samples >= 3);
+    } finally {
+      await loop.stop();
+    }
+  });
 });

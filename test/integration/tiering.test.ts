@@ -94,6 +94,15 @@ describe('tiering', () => {
     await waitFor('the local blobs to be collected', () => blobFiles(source.dataDir) === before - 7);
   });
 
+  it('leaves stubs out of an integrity scrub: their bytes are on the remote, not missing here', async () => {
+    expect((await adminCall(source, token, 'POST', '/integrity/scrub')).status).toBe(202);
+    const status = await waitFor('the scrub to end', async () => {
+      const body = (await adminCall(source, token, 'GET', '/integrity')).body as { currentPass: unknown; counts: Record<string, number> };
+      return body.currentPass === null ? body : undefined;
+    });
+    expect(status.counts).toMatchObject({ ok: 1, corrupt: 0 });
+  });
+
   it('serves a small stub inline: rehydrated, verified, restored, and the bytes are right', async () => {
     const gets = proxy.gets('/.store/tier/');
     expect(sha256(await getBytes('cold/s0'))).toBe(sha256(bodies.get('cold/s0') as Buffer));

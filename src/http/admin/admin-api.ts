@@ -24,8 +24,11 @@ import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
 import { searchRoutes } from './routes/search.js';
 import { webhooksRoutes, type WebhooksRouteDeps } from './routes/webhooks.js';
 import { replicationRoutes, type ReplicationRouteDeps } from './routes/replication.js';
+import { integrityRoutes, type IntegrityRouteDeps } from './routes/integrity.js';
+import { analyticsRoutes, type AnalyticsRouteDeps } from './routes/analytics.js';
 
-export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps, ReplicationRouteDeps {
+export interface AdminDeps
+  extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps, ReplicationRouteDeps, IntegrityRouteDeps, AnalyticsRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
   auth: AdminAuthService;
@@ -72,4 +75,6 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   searchRoutes(app, deps);
   webhooksRoutes(app, deps);
   replicationRoutes(app, deps);
+  integrityRoutes(app, deps);
+  analyticsRoutes(app, deps);
 }

@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../observability/logger.js';
-import { requestLabels, UNMATCHED, type Surface } from '../../observability/metric-labels.js';
+import { requestLabels, UNMATCHED, type RequestLabels, type Surface } from '../../observability/metric-labels.js';
 import type { MetricsRegistry } from '../../observability/metrics-registry.js';
 import type { RequestSpan, RequestTracer } from '../../observability/request-tracer.js';
 import { logWhenDone } from './access-log.js';
@@ -14,6 +14,8 @@ export interface RequestObserverOptions {
   tracer: RequestTracer;
   /** MOUNT_PATH: cut from admin route patterns so a route class reads the same in every deployment. */
   mountPath: string;
+  /** In-memory request counts per minute for analytics (services/analytics/request-counters.ts); no I/O per request. */
+  requestCounts?: { count(labels: RequestLabels): void } | undefined;
 }
 
 export interface WatchFields {
@@ -43,6 +45,7 @@ export class RequestObserver {
       onDone: (status, seconds) => {
         const labels = requestLabels({ surface: fields.surface, method: req.method, routeClass: fields.routeClass(), status });
         this.opts.metrics.observeRequest(labels, seconds);
+        this.opts.requestCounts?.count(labels);
         span?.end(labels, status);
       },
     });
@@ -53,6 +56,7 @@ export class RequestObserver {
   unparsed(status: number): void {
     const labels = requestLabels({ surface: 'unparsed', method: undefined, routeClass: UNMATCHED, status });
     this.opts.metrics.observeRequest(labels, 0);
+    this.opts.requestCounts?.count(labels);
     this.opts.tracer.begin({})?.end(labels, status);
   }
 

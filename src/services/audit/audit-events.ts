@@ -29,6 +29,8 @@ export const AUDIT_EVENTS = [
   'object.upload_aborted',
   'replication.retried',
   'replication.reconcile_started',
+  'integrity.scrub_started',
+  'integrity.object_repaired',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

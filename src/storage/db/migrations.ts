@@ -339,4 +339,70 @@ export const MIGRATIONS: readonly string[] = [
     INSERT OR IGNORE INTO tier_gc (remote_key, queued_at) VALUES (old.tier_key, CAST(unixepoch('subsec') * 1000 AS INTEGER));
   END;
   `,
+  // 11: integrity and analytics (docs/integrity-analytics.md). object_integrity: the last check of each object version
+  // (no row: never checked), dropped with the version by its foreign key; integrity_totals: the counts by status and the
+  // number of delete markers (which have no bytes to check), kept by triggers so a status read never scans. Object
+  // writes pay nothing for it except a delete marker's count. usage_samples: per-bucket usage at each usage-rollup
+  // tick (bucket '' is the instance total); request_minutes: requests and errors per minute, surface and route class,
+  // from in-memory counters; server_uptime: one row per process run, so analytics can tell "idle" from "down".
+  `
+  CREATE TABLE object_integrity (
+    object_id   INTEGER PRIMARY KEY REFERENCES objects(id) ON DELETE CASCADE,
+    status      TEXT NOT NULL CHECK (status IN ('ok', 'corrupt', 'unchecked')),
+    checked_at  INTEGER NOT NULL,
+    detected_at INTEGER,
+    reason      TEXT,
+    detail      TEXT
+  );
+  CREATE INDEX object_integrity_corrupt ON object_integrity(detected_at, object_id) WHERE status = 'corrupt';
+  CREATE TABLE integrity_totals (
+    name  TEXT PRIMARY KEY,
+    count INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  INSERT INTO integrity_totals (name, count) VALUES ('ok', 0), ('corrupt', 0), ('unchecked', 0),
+    ('delete_markers', (SELECT count(*) FROM objects WHERE is_delete_marker = 1));
+  CREATE TRIGGER object_integrity_added AFTER INSERT ON object_integrity BEGIN
+    UPDATE integrity_totals SET count = count + 1 WHERE name = new.status;
+  END;
+  CREATE TRIGGER object_integrity_removed AFTER DELETE ON object_integrity BEGIN
+    UPDATE integrity_totals SET count = count - 1 WHERE name = old.status;
+  END;
+  CREATE TRIGGER object_integrity_changed AFTER UPDATE OF status ON object_integrity WHEN old.status <> new.status BEGIN
+    UPDATE integrity_totals SET count = count - 1 WHERE name = old.status;
+    UPDATE integrity_totals SET count = count + 1 WHERE name = new.status;
+  END;
+  CREATE TRIGGER integrity_marker_added AFTER INSERT ON objects WHEN new.is_delete_marker = 1 BEGIN
+    UPDATE integrity_totals SET count = count + 1 WHERE name = 'delete_markers';
+  END;
+  CREATE TRIGGER integrity_marker_removed AFTER DELETE ON objects WHEN old.is_delete_marker = 1 BEGIN
+    UPDATE integrity_totals SET count = count - 1 WHERE name = 'delete_markers';
+  END;
+  CREATE TRIGGER integrity_marker_changed AFTER UPDATE OF is_delete_marker ON objects
+  WHEN old.is_delete_marker IS NOT new.is_delete_marker BEGIN
+    UPDATE integrity_totals SET count = count + new.is_delete_marker - old.is_delete_marker WHERE name = 'delete_markers';
+  END;
+
+  CREATE TABLE usage_samples (
+    at       INTEGER NOT NULL,
+    bucket   TEXT NOT NULL,
+    bytes    INTEGER NOT NULL,
+    objects  INTEGER NOT NULL,
+    versions INTEGER NOT NULL,
+    PRIMARY KEY (at, bucket)
+  ) WITHOUT ROWID;
+  CREATE INDEX usage_samples_by_bucket ON usage_samples(bucket, at);
+  CREATE TABLE request_minutes (
+    minute        INTEGER NOT NULL,
+    surface       TEXT NOT NULL,
+    route_class   TEXT NOT NULL,
+    requests      INTEGER NOT NULL,
+    client_errors INTEGER NOT NULL,
+    server_errors INTEGER NOT NULL,
+    PRIMARY KEY (minute, surface, route_class)
+  ) WITHOUT ROWID;
+  CREATE TABLE server_uptime (
+    started_at   INTEGER PRIMARY KEY,
+    last_seen_at INTEGER NOT NULL
+  );
+  `,
 ];

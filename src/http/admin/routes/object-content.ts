@@ -8,6 +8,7 @@ import type { Static } from '@sinclair/typebox';
 import { AppError } from '../../../core/errors.js';
 import { validateObjectKey } from '../../../core/names.js';
 import { parseRange } from '../../../core/range.js';
+import { firstBytes } from '../../../lib/stream-ready.js';
 import { MAX_PUT_BYTES } from '../../../services/object-service.js';
 import { uriEncode } from '../../../sigv4/canonical.js';
 import { presignUrl } from '../../../sigv4/sign.js';
@@ -80,6 +81,7 @@ export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
       response: {
         200: binaryContent('The whole object'), 206: binaryContent('The requested range'),
         400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 405: ErrorBody, 416: ErrorBody,
+        500: { ...ErrorBody, description: 'InternalError: the stored bytes cannot be read intact (the version is marked corrupt)' },
       },
     },
   }, async (req, reply) => {
@@ -87,6 +89,17 @@ export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
     const opened = deps.objects.open(bucketOf(req), key, { versionId });
     const { row } = opened;
     const range = parseRange(req.headers.range, row.size);
+    // HEAD (Fastify's automatic twin of this route) opens no blob: an empty stream keeps our Content-Length, where a
+    // string would make Fastify's HEAD handler overwrite it, and the object's stream would be read whole and dropped.
+    // A GET opens the bytes before any header is set, so a blob that cannot be read intact is a clean 500 envelope;
+    // damage further in cuts the connection mid-body: never wrong bytes.
+    let body: Readable | string;
+    if (req.method === 'HEAD') body = Readable.from([]);
+    else if (row.size === 0) body = '';
+    else {
+      body = opened.stream(range);
+      await firstBytes(body);
+    }
     void reply.headers({
       'content-type': row.headers.contentType ?? 'application/octet-stream',
       'content-length': range ? range.end - range.start + 1 : row.size,
@@ -99,11 +112,7 @@ export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
       'content-security-policy': "sandbox; default-src 'none'",
     });
     if (range) void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${row.size}`);
-    // HEAD (Fastify's automatic twin of this route) opens no blob: an empty stream keeps our Content-Length, where a
-    // string would make Fastify's HEAD handler overwrite it, and the object's stream would be read whole and dropped.
-    if (req.method === 'HEAD') return reply.send(Readable.from([]));
-    if (row.size === 0) return reply.send('');
-    return reply.send(opened.stream(range));
+    return reply.send(body);
   });
 
   // The upload route lives in its own encapsulated scope: there, and only there, every content type is handed to the

@@ -3,6 +3,7 @@
 import { checkReadConditions } from '../../../core/conditions.js';
 import { AppError, isAppError } from '../../../core/errors.js';
 import { parseRange } from '../../../core/range.js';
+import { firstBytes } from '../../../lib/stream-ready.js';
 import type { BucketOp, ObjectOp } from '../endpoints.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { bodyInput } from '../request-body.js';
@@ -91,7 +92,12 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
     headers['Content-Range'] = `bytes ${range.start}-${range.end}/${row.size}`;
   }
   headers['Content-Length'] = range ? range.end - range.start + 1 : row.size;
-  return { status, headers, body: isHead || row.size === 0 ? undefined : opened.stream(range) };
+  if (isHead || row.size === 0) return { status, headers, body: undefined };
+  // Bytes that cannot be read intact (a missing or damaged blob) fail here, before any status is sent, as a 500;
+  // damage further in fails the stream mid-body and the connection is cut (respond.ts): never wrong bytes.
+  const body = opened.stream(range);
+  await firstBytes(body);
+  return { status, headers, body };
 }
 
 /**

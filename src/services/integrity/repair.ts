@@ -1,0 +1,187 @@
+// Repairs a corrupt object version from a good copy elsewhere (a replication target): the copy is staged through the
+// two-phase blob writer under the local SSE key, verified against the version's size and MD5s (each part's, for a
+// multipart version) BEFORE anything changes, made durable, and only then swapped in, in one transaction that also
+// releases the bad blobs. A copy that does not verify changes nothing.
+
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { isInlineBlobId, type BlobStore, type StagedBlob } from '../../storage/blobs/blob-store.js';
+import type { IntegrityRepo, ScrubTarget } from '../../storage/db/integrity-repo.js';
+import type { MetadataStore } from '../../storage/db/metadata-store.js';
+
+/**
+ * Where a good copy of an object version may be found. The replication client implements it (issue 7); tests use an
+ * in-process fake. `fetch` resolves undefined when the source holds no copy of that version, and rejects on a failure
+ * to reach it. The stream must yield exactly the version's plaintext.
+ */
+export interface RepairSource {
+  fetch(version: { bucket: string; key: string; versionId: string }, signal?: AbortSignal): Promise<{ stream: Readable; size: number } | undefined>;
+}
+
+export type RepairOutcome =
+  /** The version now reads back intact. */
+  | { outcome: 'repaired' }
+  /** The source has no copy of it. */
+  | { outcome: 'unavailable' }
+  /** The source's copy is not these bytes (size or digest differ): nothing changed. */
+  | { outcome: 'mismatch'; detail: string }
+  /** The version was replaced or deleted meanwhile: nothing to repair. */
+  | { outcome: 'superseded' };
+
+/** One blob of the version to rebuild. */
+interface Piece {
+  size: number;
+  md5: string;
+  oldBlobId: string;
+  /** Set for a multipart part. */
+  partNumber?: number | undefined;
+}
+
+export interface RepairDeps {
+  meta: MetadataStore;
+  repo: IntegrityRepo;
+  blobs: BlobStore;
+  now: () => number;
+}
+
+/**
+ * Rebuilds `target` from `source`. Resolves with the outcome; rejects only when the source or the disk fails (nothing
+ * changed then either: staged blobs are removed).
+ */
+export async function repairVersion(deps: RepairDeps, target: ScrubTarget, source: RepairSource, signal?: AbortSignal): Promise<RepairOutcome> {
+  const pieces = piecesOf(deps.meta, target);
+  if (pieces === undefined) return { outcome: 'superseded' };
+  const fetched = await source.fetch({ bucket: target.bucket, key: target.key, versionId: target.versionId }, signal);
+  if (fetched === undefined) return { outcome: 'unavailable' };
+  if (fetched.size !== target.size) {
+    fetched.stream.destroy();
+    return { outcome: 'mismatch', detail: `the copy has ${fetched.size} bytes, the version ${target.size}` };
+  }
+  const staged: StagedBlob[] = [];
+  const reader = new ExactReader(fetched.stream);
+  try {
+    for (const piece of pieces) {
+      const md5 = createHash('md5');
+      const bytes = reader.take(piece.size, (chunk) => md5.update(chunk), signal);
+      staged.push(isInlineBlobId(piece.oldBlobId) ? deps.blobs.sealInline(await collect(bytes)) : await deps.blobs.stage(bytes, signal ? { signal } : {}));
+      if (md5.digest('hex') !== piece.md5) {
+        return { outcome: 'mismatch', detail: `${piece.partNumber === undefined ? '' : `part ${piece.partNumber}: `}the copy does not hash to the stored MD5` };
+      }
+    }
+    if (!(await reader.atEnd())) return { outcome: 'mismatch', detail: 'the copy is longer than the version' };
+    // Durable before the flip: only then may metadata point at the new blobs.
+    for (const blob of staged) await blob.commit();
+    const swapped = swap(deps, target, pieces, staged);
+    if (!swapped) return { outcome: 'superseded' };
+    staged.length = 0;
+    await deps.meta.durable();
+    return { outcome: 'repaired' };
+  } catch (err) {
+    // Rejected by ExactReader ("shorter than declared") is a mismatch, not a failure of ours.
+    if (err instanceof ShortCopyError) return { outcome: 'mismatch', detail: err.message };
+    throw err;
+  } finally {
+    reader.close();
+    // Staged but never swapped in: nothing references them.
+    for (const blob of staged) await removeStaged(deps.blobs, blob);
+  }
+}
+
+/** The blobs of the version as recorded now, or undefined when it is gone or changed since `target` was read. */
+function piecesOf(meta: MetadataStore, target: ScrubTarget): Piece[] | undefined {
+  if (target.blobId !== undefined) return [{ size: target.size, md5: target.etag, oldBlobId: target.blobId }];
+  const parts = meta.objects.parts(target.id);
+  if (parts.length === 0) return undefined;
+  return parts.map((p) => ({ size: p.size, md5: p.etag, oldBlobId: p.blobId, partNumber: p.partNumber }));
+}
+
+/** The flip: one transaction; false (and nothing changed) when the version no longer has the bad blobs. */
+function swap(deps: RepairDeps, target: ScrubTarget, pieces: readonly Piece[], staged: readonly StagedBlob[]): boolean {
+  const { meta, repo } = deps;
+  try {
+    return meta.transaction(() => {
+      const now = deps.now();
+      if (repo.findTarget(target.id)?.etag !== target.etag) throw new Superseded();
+      pieces.forEach((piece, i) => {
+        const blob = staged[i] as StagedBlob;
+        const ok = piece.partNumber === undefined
+          ? repo.swapBlob(target.id, piece.oldBlobId, blob.id)
+          : repo.swapPartBlob(target.id, piece.partNumber, piece.oldBlobId, blob.id);
+        if (!ok) throw new Superseded();
+        if (blob.sealed) meta.inlineBlobs.insert(blob.id, blob.sealed);
+        meta.releaseBlob(piece.oldBlobId, now);
+      });
+      const blobId = target.blobId === undefined ? undefined : (staged[0] as StagedBlob).id;
+      repo.record({ target: { ...target, blobId }, status: 'ok', checkedAt: now, reason: 'repaired', detail: undefined });
+      return true;
+    });
+  } catch (err) {
+    if (err instanceof Superseded) return false;
+    throw err;
+  }
+}
+
+class Superseded extends Error {}
+class ShortCopyError extends Error {}
+
+async function removeStaged(blobs: BlobStore, blob: StagedBlob): Promise<void> {
+  if (blob.sealed) return;
+  await blob.discard().catch(() => undefined);
+  // discard() is a no-op after a successful commit: the blob is in place but referenced by nothing.
+  await blobs.remove(blob.id).catch(() => undefined);
+}
+
+async function collect(source: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of source) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** Splits a stream into consecutive pieces of exact sizes, without copying more than a chunk's remainder. */
+class ExactReader {
+  private readonly iterator: AsyncIterator<Buffer | Uint8Array>;
+  private leftover: Buffer | undefined;
+
+  constructor(private readonly stream: Readable) {
+    this.iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer | Uint8Array>;
+  }
+
+  /** The next `size` bytes, each chunk also given to `observe`. Throws ShortCopyError if the stream ends first. */
+  async *take(size: number, observe: (chunk: Buffer) => void, signal?: AbortSignal): AsyncGenerator<Buffer> {
+    let left = size;
+    while (left > 0) {
+      signal?.throwIfAborted();
+      const chunk = await this.next();
+      if (chunk === undefined) throw new ShortCopyError(`the copy ended ${left} bytes early`);
+      const piece = chunk.length <= left ? chunk : chunk.subarray(0, left);
+      if (chunk.length > left) this.leftover = chunk.subarray(left);
+      left -= piece.length;
+      observe(piece);
+      yield piece;
+    }
+  }
+
+  /** True when nothing is left (a trailing empty chunk counts as nothing). */
+  async atEnd(): Promise<boolean> {
+    for (;;) {
+      const chunk = await this.next();
+      if (chunk === undefined) return true;
+      if (chunk.length > 0) return false;
+    }
+  }
+
+  close(): void {
+    this.stream.destroy();
+  }
+
+  private async next(): Promise<Buffer | undefined> {
+    if (this.leftover) {
+      const chunk = this.leftover;
+      this.leftover = undefined;
+      return chunk;
+    }
+    const next = await this.iterator.next();
+    if (next.done) return undefined;
+    return Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+  }
+}

@@ -1,0 +1,106 @@
+// Integrity repair from a real replication target (a second Store): a blob damaged on disk is found by a scrub and
+// repaired from the mirror, reads back intact, and the repair is audited; a noncurrent version whose key now holds
+// other bytes on the mirror is refused as a mismatch and stays listed as corrupt.
+
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { CreateBucketCommand, GetObjectCommand, PutBucketVersioningCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCall, adminLogin } from '../helpers/admin-session.js';
+import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { blobPath, flipByte } from '../helpers/integrity.js';
+import { remoteListing, replicationEnv, startStoreTarget, waitFor, type Target } from '../helpers/replication.js';
+import { startServer, type RunningServer } from '../helpers/server.js';
+
+const SEGMENT = 65_536;
+const fileOffset = (p: number): number => 72 + Math.floor(p / SEGMENT) * (SEGMENT + 16) + (p % SEGMENT);
+
+type Status = { counts: Record<string, number>; currentPass: unknown; lastFullPass: { corruptFound: number; repaired: number } | null };
+
+function blobIds(dataDir: string, bucket: string, key: string): string[] {
+  const db = new BetterSqlite3(join(dataDir, 'meta.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT blob_id FROM objects WHERE bucket = ? AND key = ? ORDER BY id').pluck().all(bucket, key) as string[];
+  } finally {
+    db.close();
+  }
+}
+
+async function bytesOf(s3: S3Client, bucket: string, key: string, versionId?: string): Promise<Buffer> {
+  const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));
+  return Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
+}
+
+describe('integrity repair from the replication mirror', () => {
+  let targetServer: RunningServer;
+  let target: Target;
+  let server: RunningServer;
+  let s3: S3Client;
+  let token: string;
+  const bucket = uniqueBucket('heal');
+
+  beforeAll(async () => {
+    ({ server: targetServer, target } = await startStoreTarget());
+    server = await startServer({ env: { ...replicationEnv(target), STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', AUDIT_FLUSH_MS: '250' } });
+    s3 = sdkClient(server);
+    token = await adminLogin(server);
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  });
+
+  afterAll(async () => {
+    s3?.destroy();
+    target?.client.destroy();
+    await server?.stop();
+    await targetServer?.stop();
+  });
+
+  async function scrubToEnd(): Promise<Status> {
+    expect((await adminCall(server, token, 'POST', '/integrity/scrub')).status).toBe(202);
+    return waitFor('the pass to end', async () => {
+      const status = (await adminCall(server, token, 'GET', '/integrity')).body as Status;
+      return status.currentPass === null ? status : undefined;
+    });
+  }
+
+  it('repairs a damaged current version from the mirror, and it reads back intact', async () => {
+    const body = randomBytes(700_000);
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'doc', Body: body }));
+    await waitFor('the mirror copy', async () => (await remoteListing(target, `${bucket}/`)).has(`${bucket}/doc`));
+    const [blobId] = blobIds(server.dataDir, bucket, 'doc');
+    await flipByte(blobPath(server.dataDir, blobId as string), fileOffset(500_000));
+
+    const status = await scrubToEnd();
+    expect(status.lastFullPass).toMatchObject({ corruptFound: 1, repaired: 1 });
+    expect(status.counts).toMatchObject({ corrupt: 0 });
+    expect((await bytesOf(s3, bucket, 'doc')).equals(body)).toBe(true);
+    expect(blobIds(server.dataDir, bucket, 'doc')).not.toContain(blobId);
+    const audit = await waitFor('the repair audit', async () => {
+      const page = (await adminCall(server, token, 'GET', '/audit?event=integrity.object_repaired')).body as { items: unknown[] };
+      return page.items.length > 0 ? page : undefined;
+    });
+    expect(audit.items[0]).toMatchObject({ bucket, details: { key: 'doc' } });
+  });
+
+  it('refuses the mirror copy for a noncurrent version (the mirror holds the current bytes): it stays corrupt', async () => {
+    const versioned = uniqueBucket('heal-v');
+    await s3.send(new CreateBucketCommand({ Bucket: versioned }));
+    await s3.send(new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: 'Enabled' } }));
+    const old = randomBytes(300_000);
+    const current = randomBytes(300_000);
+    const first = await s3.send(new PutObjectCommand({ Bucket: versioned, Key: 'k', Body: old }));
+    await s3.send(new PutObjectCommand({ Bucket: versioned, Key: 'k', Body: current }));
+    await waitFor('the mirror copy of the current version', async () => {
+      const remote = (await remoteListing(target, `${versioned}/`)).get(`${versioned}/k`);
+      return remote?.size === current.length;
+    });
+    const [oldBlob] = blobIds(server.dataDir, versioned, 'k');
+    await flipByte(blobPath(server.dataDir, oldBlob as string), fileOffset(10));
+
+    const status = await scrubToEnd();
+    expect(status.lastFullPass).toMatchObject({ corruptFound: 1, repaired: 0 });
+    const corrupt = (await adminCall(server, token, 'GET', '/integrity/corrupt')).body as { items: { bucket: string; versionId: string }[] };
+    expect(corrupt.items).toEqual([expect.objectContaining({ bucket: versioned, versionId: first.VersionId })]);
+    expect((await bytesOf(s3, versioned, 'k')).equals(current)).toBe(true);
+  });
+});

@@ -1,0 +1,260 @@
+// Integrity through the real server: blobs damaged on disk (a flipped byte early and deep in an object, a truncated
+// file, a deleted file) and an inline object damaged in the database are never served as wrong bytes (a 500 before
+// the headers, or a cut connection mid-body), are marked corrupt by the GET, found again by a manual scrub, listed
+// by the API and counted in the gauges; the scrub is audited and refused while one runs; a disabled scrubber has no
+// gauges but runs a manual pass; with a repair source a corrupt object is repaired and reads back intact.
+
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { rm, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCall, adminLogin } from '../helpers/admin-session.js';
+import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { startInProcess, type InProcessApp } from '../helpers/in-process.js';
+import { blobPath, FakeRepairSource, flipByte } from '../helpers/integrity.js';
+import { parseSamples, scrape } from '../helpers/metrics-scrape.js';
+import { restartServer, startServer, type RunningServer } from '../helpers/server.js';
+import { signedHeaders } from '../helpers/signed-http.js';
+
+/** One object per 100 ms tick: a pass over a few objects lasts long enough to be seen running. */
+const FAST = {
+  STORE_INTEGRITY_SCRUB_ENABLED: 'true', STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK: '1',
+  METRICS_MODE: 'public', AUDIT_FLUSH_MS: '250',
+};
+const SEGMENT = 65_536;
+/** File offset of plaintext byte `p` of a blob (72-byte header, 64 KiB segments each followed by a 16-byte tag). */
+const fileOffset = (p: number): number => 72 + Math.floor(p / SEGMENT) * (SEGMENT + 16) + (p % SEGMENT);
+
+interface RawGet {
+  status: number;
+  received: Buffer;
+  /** True when the connection ended before Content-Length bytes arrived. */
+  cut: boolean;
+  body: string;
+}
+
+/** A signed GET over a raw socket: what the client really receives, cut connections included. */
+function rawGet(server: RunningServer, path: string): Promise<RawGet> {
+  const headers = signedHeaders(server, { method: 'GET', path });
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, method: 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      const finish = (cut: boolean): void => {
+        const received = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, received, cut, body: received.toString('utf8') });
+      };
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => finish(Number(res.headers['content-length']) !== Buffer.concat(chunks).length));
+      res.on('error', () => finish(true));
+      res.on('aborted', () => finish(true));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+type Status = { counts: Record<string, number>; currentPass: unknown; lastFullPass: { objectsChecked: number } | null; enabled: boolean };
+
+async function scrubToEnd(server: RunningServer, token: string): Promise<Status> {
+  const started = await adminCall(server, token, 'POST', '/integrity/scrub');
+  expect(started.status).toBe(202);
+  return waitFor('the pass to end', async () => (await adminCall(server, token, 'GET', '/integrity')).body as Status, (s) => s.currentPass === null);
+}
+
+function blobIdOf(dataDir: string, bucket: string, key: string): string {
+  const db = new BetterSqlite3(join(dataDir, 'meta.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT blob_id FROM objects WHERE bucket = ? AND key = ? AND is_latest = 1').pluck().get(bucket, key) as string;
+  } finally {
+    db.close();
+  }
+}
+
+describe('corrupt objects through the real server', () => {
+  let server: RunningServer;
+  let s3: S3Client;
+  let token: string;
+  const bucket = uniqueBucket('integrity');
+  const data: Record<string, Buffer> = {
+    'flip-early': randomBytes(300_000),
+    'flip-late': randomBytes(3 * 1024 * 1024),
+    trunc: randomBytes(300_000),
+    gone: randomBytes(300_000),
+    tiny: randomBytes(1000),
+    intact: randomBytes(300_000),
+  };
+
+  beforeAll(async () => {
+    server = await startServer({ keepDataDir: true, env: FAST });
+    s3 = sdkClient(server);
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    for (const [key, body] of Object.entries(data)) await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+    token = await adminLogin(server);
+    const first = await scrubToEnd(server, token);
+    expect(first.counts).toEqual({ ok: 6, corrupt: 0, unchecked: 0 });
+    await server.stop();
+    // Damage, with the server down (the inline row is in its database).
+    const dir = server.dataDir;
+    await flipByte(blobPath(dir, blobIdOf(dir, bucket, 'flip-early')), fileOffset(1000));
+    await flipByte(blobPath(dir, blobIdOf(dir, bucket, 'flip-late')), fileOffset(2_600_000));
+    await truncate(blobPath(dir, blobIdOf(dir, bucket, 'trunc')), 100_000);
+    await rm(blobPath(dir, blobIdOf(dir, bucket, 'gone')));
+    const db = new BetterSqlite3(join(dir, 'meta.db'));
+    const tinyId = blobIdOf(dir, bucket, 'tiny');
+    const sealed = db.prepare('SELECT sealed FROM inline_blobs WHERE blob_id = ?').pluck().get(tinyId) as Buffer;
+    sealed[500] = (sealed[500] as number) ^ 0x40;
+    db.prepare('UPDATE inline_blobs SET sealed = ? WHERE blob_id = ?').run(sealed, tinyId);
+    db.close();
+    server = await restartServer(server);
+    s3 = sdkClient(server);
+    token = await adminLogin(server);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (server) await rm(server.dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 500 before any header when the damage is found on open or in the first read', async () => {
+    for (const key of ['flip-early', 'trunc', 'gone', 'tiny']) {
+      const res = await rawGet(server, `/${bucket}/${key}`);
+      expect({ key, status: res.status }).toEqual({ key, status: 500 });
+      expect(res.body).toContain('<Code>InternalError</Code>');
+      expect(res.received.includes((data[key] as Buffer).subarray(0, 64))).toBe(false);
+    }
+    await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'gone' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 500 } });
+  });
+
+  it('cuts the connection mid-body at damage deep in an object: a correct prefix, never a wrong byte', async () => {
+    const res = await rawGet(server, `/${bucket}/flip-late`);
+    expect(res.status).toBe(200);
+    expect(res.cut).toBe(true);
+    expect(res.received.length).toBeLessThan(2_600_000);
+    expect(res.received.equals((data['flip-late'] as Buffer).subarray(0, res.received.length))).toBe(true);
+  });
+
+  it('still serves intact objects, and ranges before the damage', async () => {
+    const intact = await rawGet(server, `/${bucket}/intact`);
+    expect(intact.status).toBe(200);
+    expect(intact.received.equals(data['intact'] as Buffer)).toBe(true);
+  });
+
+  it('the GETs marked what they found corrupt, and the log says so', async () => {
+    const list = await adminCall(server, token, 'GET', '/integrity/corrupt');
+    expect(list.status).toBe(200);
+    const items = (list.body as { items: { key: string; reason: string; versionId: string; bucket: string }[] }).items;
+    expect(items.map((i) => [i.key, i.reason]).sort()).toEqual([
+      ['flip-early', 'tampered'], ['flip-late', 'tampered'], ['gone', 'missing'], ['tiny', 'tampered'], ['trunc', 'truncated'],
+    ]);
+    expect(items[0]).toMatchObject({ bucket, versionId: 'null' });
+    expect(server.output()).toContain('a read found an object version corrupt; marked corrupt');
+  });
+
+  it('the admin raw download of a corrupt object is a 500 envelope', async () => {
+    const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=gone`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ error: 'InternalError', statusCode: 500 });
+  });
+
+  it('a manual scrub finds them all, is refused while it runs, is audited, and the gauges count them', async () => {
+    const started = await adminCall(server, token, 'POST', '/integrity/scrub');
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ started: true, pass: { trigger: 'manual', objectsTotal: 6 } });
+    const again = await adminCall(server, token, 'POST', '/integrity/scrub');
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
+    const status = await waitFor('the pass to end', async () => (await adminCall(server, token, 'GET', '/integrity')).body as Status, (s) => s.currentPass === null);
+    expect(status.counts).toEqual({ ok: 1, corrupt: 5, unchecked: 0 });
+    expect(status.lastFullPass).toMatchObject({ trigger: 'manual', objectsChecked: 6, corruptFound: 5 });
+    const samples = parseSamples((await scrape(server)).text);
+    const gauge = (status: string) => samples.find((s) => s.name === 'store_integrity_objects' && s.labels['status'] === status)?.value;
+    await waitFor('the gauges', async () => parseSamples((await scrape(server)).text), (all) => all.some((s) => s.name === 'store_integrity_objects' && s.labels['status'] === 'corrupt' && s.value === 5));
+    expect(gauge('ok')).toBeDefined();
+    const lastRun = parseSamples((await scrape(server)).text).find((s) => s.name === 'store_integrity_last_run_timestamp')?.value ?? 0;
+    expect(lastRun).toBeGreaterThan(Date.now() / 1000 - 600);
+    const audit = await waitFor('the audit record', async () => (await adminCall(server, token, 'GET', '/audit?event=integrity.scrub_started')).body as { items: unknown[] }, (b) => b.items.length > 0);
+    expect(audit.items[0]).toMatchObject({ event: 'integrity.scrub_started', subject: 'admin' });
+  });
+
+  it('refuses a bad cursor by name and pages the list', async () => {
+    const bad = await adminCall(server, token, 'GET', '/integrity/corrupt?cursor=nope!');
+    expect(bad.status).toBe(400);
+    expect((bad.body as { message: string }).message).toMatch(/^cursor: /);
+    const first = (await adminCall(server, token, 'GET', '/integrity/corrupt?limit=2')).body as { items: { key: string }[]; nextCursor: string };
+    const second = (await adminCall(server, token, 'GET', `/integrity/corrupt?limit=10&cursor=${first.nextCursor}`)).body as { items: { key: string }[]; nextCursor: string | null };
+    expect(first.items).toHaveLength(2);
+    expect(second.items).toHaveLength(3);
+    expect(second.nextCursor).toBeNull();
+    expect(new Set([...first.items, ...second.items].map((i) => i.key)).size).toBe(5);
+  });
+});
+
+describe('a disabled scrubber', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer({ env: { METRICS_MODE: 'public', STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100' } });
+  });
+
+  afterAll(() => server?.stop());
+
+  it('exports no integrity gauges, starts no pass by itself, but runs a manual one', async () => {
+    const text = (await scrape(server)).text;
+    expect(text).not.toContain('store_integrity_');
+    const s3 = sdkClient(server);
+    const bucket = uniqueBucket('idle');
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'a', Body: 'hello' }));
+    const token = await adminLogin(server);
+    const before = (await adminCall(server, token, 'GET', '/integrity')).body as Status & { nextPassAt: unknown };
+    expect(before).toMatchObject({ enabled: false, counts: { ok: 0, corrupt: 0, unchecked: 1 }, currentPass: null, lastFullPass: null, nextPassAt: null });
+    const status = await scrubToEnd(server, token);
+    expect(status.counts).toEqual({ ok: 1, corrupt: 0, unchecked: 0 });
+    expect((await scrape(server)).text).not.toContain('store_integrity_');
+  });
+});
+
+describe('repair from a replica (in-process fake source)', () => {
+  let app: InProcessApp;
+  const source = new FakeRepairSource();
+
+  beforeAll(async () => {
+    app = await startInProcess({ STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', AUDIT_FLUSH_MS: '250' }, { integrityRepairSource: source });
+  });
+
+  afterAll(() => app?.stop());
+
+  it('repairs a flipped blob from the good copy, audits it, and the object reads back intact', async () => {
+    const s3 = sdkClient(app.server);
+    const bucket = uniqueBucket('repair');
+    const body = randomBytes(500_000);
+    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'doc', Body: body }));
+    source.set(bucket, 'doc', 'null', body);
+    const blobId = blobIdOf(app.server.dataDir, bucket, 'doc');
+    await flipByte(blobPath(app.server.dataDir, blobId), fileOffset(400_000));
+    const token = await adminLogin(app.server);
+    const status = await scrubToEnd(app.server, token);
+    expect(status.counts).toEqual({ ok: 1, corrupt: 0, unchecked: 0 });
+    expect(status.lastFullPass).toMatchObject({ corruptFound: 1, repaired: 1 });
+    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'doc' }));
+    expect(Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray()).equals(body)).toBe(true);
+    expect(blobIdOf(app.server.dataDir, bucket, 'doc')).not.toBe(blobId);
+    const audit = await waitFor('the repair audit', async () => (await adminCall(app.server, token, 'GET', '/audit?event=integrity.object_repaired')).body as { items: unknown[] }, (b) => b.items.length > 0);
+    expect(audit.items[0]).toMatchObject({ subject: 'integrity-scrubber', bucket, details: { key: 'doc', versionId: 'null', size: 500_000 } });
+    expect(((await adminCall(app.server, token, 'GET', '/integrity')).body as { repairAvailable: boolean }).repairAvailable).toBe(true);
+  });
+});
