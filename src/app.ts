@@ -19,6 +19,11 @@ import { AdminAuthService } from './services/admin-auth-service.js';
 import { AdminUsersService } from './services/admin-users-service.js';
 import { AuditService } from './services/audit/audit-service.js';
 import { BlobGcService } from './services/blob-gc-service.js';
+import { BackupScheduler, type SnapshotPusher } from './services/backup/backup-scheduler.js';
+import { BackupService } from './services/backup/backup-service.js';
+import { RestoreService } from './services/backup/restore-service.js';
+import { SnapshotDir } from './services/backup/snapshot-dir.js';
+import { statfsFreeBytes } from './services/backup/free-space.js';
 import { BucketService } from './services/bucket-service.js';
 import { EventHandlers, type ObjectEventRegistry } from './services/events/event-handlers.js';
 import { EventPipeline } from './services/events/event-pipeline.js';
@@ -36,6 +41,7 @@ import { UsageService } from './services/usage-service.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
+import { MetadataSnapshot } from './storage/db/metadata-snapshot.js';
 import { MetadataStore } from './storage/db/metadata-store.js';
 import { WebhookOutboxRepo } from './storage/db/webhook-outbox-repo.js';
 import { startLifecycleWorker } from './workers/lifecycle-worker.js';
@@ -43,6 +49,8 @@ import { startSearchIndexWorker } from './workers/search-index-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
 import { startUsageRollupWorker } from './workers/usage-rollup-worker.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
+import { startBackupScheduleWorker } from './workers/backup-schedule-worker.js';
+import { backupSchedule } from './config/backup-config.js';
 
 export interface App {
   readonly config: Config;
@@ -64,6 +72,8 @@ export interface App {
 export interface BuildOptions {
   /** The webhook backoff's jitter source, in [0, 1) (default Math.random): 0 retries at once. */
   webhookRandom?: () => number;
+  /** The scheduled-backup wake tick (default 60 s). */
+  backupTickMs?: number;
 }
 
 /** The webhook target from the configuration, or undefined when webhooks are off (no WEBHOOK_URL). */
@@ -139,6 +149,31 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     metrics.registerAuditDrops(() => audit.droppedCount);
     metrics.registerWebhookOutbox(() => webhooks.outboxCounts());
     const usage = new UsageService(buckets);
+    // Backup and restore (issue 8, docs/backup.md): archives read a point-in-time snapshot of the metadata on a second
+    // connection; restores stage into DATA_DIR/tmp and reset in one transaction through the same event sink as writes.
+    const backups = new BackupService({
+      openSnapshot: () => MetadataSnapshot.open(join(config.DATA_DIR, 'meta.db')), blobs, pins, storeVersion: packageVersion(),
+    });
+    const restores = new RestoreService({
+      meta, blobs, events, dataDir: config.DATA_DIR, region: config.STORE_REGION, logger,
+      limits: {
+        maxTotalBytes: config.RESTORE_MAX_TOTAL_BYTES, maxEntryBytes: config.RESTORE_MAX_ENTRY_BYTES,
+        maxEntries: config.RESTORE_MAX_ENTRIES, maxManifestBytes: config.RESTORE_MAX_MANIFEST_BYTES,
+      },
+    });
+    // WIRING POINT (issue 7, replication): set this to the replication target's pusher (RemoteStore put-from-stream
+    // under the reserved `_store_backups/` prefix) when replication is on and STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION.
+    const snapshotPusher: SnapshotPusher | undefined = undefined;
+    if (config.STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION && snapshotPusher === undefined) {
+      logger.warn('STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION is set but replication is off: snapshots stay local');
+    }
+    const backupScheduler = new BackupScheduler({
+      backups, dir: new SnapshotDir(config.STORE_SCHEDULED_BACKUP_DIR ?? join(config.DATA_DIR, 'backups'), statfsFreeBytes),
+      schedule: backupSchedule(config), scope: config.STORE_SCHEDULED_BACKUP_SCOPE ?? 'instance',
+      keepLast: config.STORE_SCHEDULED_BACKUP_KEEP_LAST, maxAgeDays: config.STORE_SCHEDULED_BACKUP_MAX_AGE_DAYS,
+      pusher: snapshotPusher, logger,
+    });
+    await backupScheduler.init();
     const search = new ObjectSearchService({ meta });
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
@@ -150,13 +185,16 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
         build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
-        search, webhooks,
+        search, webhooks, backups, restores, backupSchedule: backupScheduler,
       },
       metrics,
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
       tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
     });
-    return assemble({ config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks });
+    return assemble({
+      config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks,
+      backupScheduler, backupTickMs: options.backupTickMs ?? 60_000,
+    });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -168,8 +206,10 @@ function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
   lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
   search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService;
+  backupScheduler: BackupScheduler; backupTickMs: number;
 }): App {
   const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks } = parts;
+  const { backupScheduler, backupTickMs } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
@@ -197,6 +237,7 @@ function assemble(parts: {
         webhooks.setWakeListener(() => runner.wake());
         loops.push(runner);
       }
+      if (backupScheduler.enabled) loops.push(startBackupScheduleWorker({ scheduler: backupScheduler, tickMs: backupTickMs, logger }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
@@ -209,6 +250,7 @@ function assemble(parts: {
       sweep.abort();
       await Promise.all(loops.map((l) => l.stop()));
       webhooks.close();
+      await backupScheduler.close();
       await orphanSweep;
       // The listener was opened by us, not by fastify.listen(), so Fastify would leave it open: close it here.
       const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));

@@ -13,6 +13,7 @@ import { AdminThrottle } from './admin-throttle.js';
 import { envelope, handleAdminError } from './error-json.js';
 import { registerOpenApi } from './openapi.js';
 import { auditRoutes, type AuditRouteDeps } from './routes/audit.js';
+import { backupRoutes, type BackupRouteDeps } from './routes/backup.js';
 import { authRoutes, type AuthRouteDeps } from './routes/auth.js';
 import { bucketsRoutes, type BucketRouteDeps } from './routes/buckets.js';
 import { healthRoutes, type HealthDeps } from './routes/health.js';
@@ -24,7 +25,7 @@ import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
 import { searchRoutes } from './routes/search.js';
 import { webhooksRoutes, type WebhooksRouteDeps } from './routes/webhooks.js';
 
-export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps {
+export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps, BackupRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
   auth: AdminAuthService;
@@ -70,4 +71,5 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   objectsRoutes(app, deps);
   searchRoutes(app, deps);
   webhooksRoutes(app, deps);
+  backupRoutes(app, deps);
 }

@@ -27,6 +27,10 @@ export const AUDIT_EVENTS = [
   'object.legal_hold_updated',
   'object.presigned',
   'object.upload_aborted',
+  'backup.exported',
+  'backup.restored',
+  'bucket.restored',
+  'backup.run_started',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
