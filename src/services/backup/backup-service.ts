@@ -5,7 +5,6 @@
 // snapshot still references cannot vanish mid-stream when a client overwrites or deletes its object.
 
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { Readable, Transform } from 'node:stream';
 import yazl from 'yazl';
 import { INDEX_CHUNK_VERSIONS, MANIFEST_ENTRY, type ArchivedVersion, type ManifestV2 } from '../../core/backup-manifest.js';
@@ -116,7 +115,15 @@ export class BackupService {
     const zip = new yazl.ZipFile();
     const out = zip.outputStream as Readable;
     const abort = new AbortController();
-    out.once('close', () => abort.abort(new Error('the backup stream was closed before it ended')));
+    // Listened for from the start: a small archive can be read to its end before the writer gets to wait for that.
+    let hasEnded = false;
+    const ended = new Promise<void>((resolve) => out.once('end', () => {
+      hasEnded = true;
+      resolve();
+    }));
+    out.once('close', () => {
+      if (!hasEnded) abort.abort(new Error('the backup stream was closed before it ended'));
+    });
     zip.once('error', (err: Error) => abort.abort(err));
     const inScope = buckets;
     const done = (async (): Promise<ArchiveSummary> => {
@@ -134,7 +141,6 @@ export class BackupService {
         };
         zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 1)), MANIFEST_ENTRY, { mtime: new Date(createdAt), mode: ENTRY_MODE });
         zip.end();
-        const ended = once(out, 'end');
         await Promise.race([ended, aborted(abort.signal)]);
         return { buckets: inScope.length, versions: summary.versions, entries: summary.entries, bytes: summary.bytes };
       } catch (err) {

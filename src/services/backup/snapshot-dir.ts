@@ -2,6 +2,7 @@
 // 0600, written to a temp name after a free-space check, fsynced, then renamed into place, so a crash never leaves
 // a partial snapshot under a snapshot's name (temp files are removed at boot).
 
+import { createWriteStream } from 'node:fs';
 import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -66,18 +67,17 @@ export class SnapshotDir {
     }
     const temp = join(this.dir, `${TEMP_PREFIX}${name}`);
     const path = join(this.dir, name);
-    const fh = await open(temp, 'wx', 0o600);
     try {
-      await pipeline(archive.stream, fh.createWriteStream({ autoClose: false }));
+      await pipeline(archive.stream, createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
       await archive.done;
-      await fh.sync();
-      await fh.close();
+      // fsync through a second descriptor: it flushes the file's data whichever descriptor wrote it.
+      const fh = await open(temp, 'r');
+      await fh.sync().finally(() => fh.close());
       await rename(temp, path);
       const dirHandle = await open(this.dir, 'r');
       await dirHandle.sync().finally(() => dirHandle.close());
       return { path, size: (await stat(path)).size };
     } catch (err) {
-      await fh.close().catch(() => undefined);
       await rm(temp, { force: true });
       throw err;
     }
