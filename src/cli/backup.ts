@@ -9,6 +9,7 @@ import { request as httpsRequest } from 'node:https';
 import { createInterface } from 'node:readline';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { readPassword as readTerminalPassword } from './hash-password.js';
 import { ProgressBar } from './progress.js';
 
 export const BACKUP_USAGE = `usage:
@@ -65,14 +66,14 @@ function parse(args: string[], env: NodeJS.ProcessEnv): Options {
   return opts;
 }
 
-async function readPassword(io: CliIo): Promise<string> {
+async function readPassword(opts: Options, io: CliIo): Promise<string> {
   const fromEnv = io.env['STORE_ADMIN_PASSWORD'];
   if (fromEnv) return fromEnv;
-  if (io.stdin.isTTY) io.stderr.write('Admin password: ');
+  // On a terminal: prompted, not echoed (the same reader as `store hash-password`).
+  if (io.stdin.isTTY) return readTerminalPassword(`Password for ${opts.username}: `);
   const lines = createInterface({ input: io.stdin, terminal: false });
   for await (const line of lines) {
     lines.close();
-    if (io.stdin.isTTY) io.stderr.write('\n');
     return line;
   }
   throw new UsageError('no password: set STORE_ADMIN_PASSWORD or pass it on stdin');
@@ -107,7 +108,7 @@ async function failure(res: IncomingMessage): Promise<Error> {
 }
 
 async function login(opts: Options, io: CliIo): Promise<string> {
-  const password = await readPassword(io);
+  const password = await readPassword(opts, io);
   const payload = JSON.stringify({ username: opts.username, password });
   const res = await send(`${opts.url}/api/admin/auth/login`, {
     method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }, body: Readable.from([payload]),
