@@ -161,8 +161,10 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         maxEntries: config.RESTORE_MAX_ENTRIES, maxManifestBytes: config.RESTORE_MAX_MANIFEST_BYTES,
       },
     });
-    // WIRING POINT (issue 7, replication): set this to the replication target's pusher (RemoteStore put-from-stream
-    // under the reserved `_store_backups/` prefix) when replication is on and STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION.
+    // WIRING POINT (issue 7, replication and tiering), three things: (1) set this to the replication target's pusher
+    // (RemoteStore put-from-stream under the reserved `.store/backups/` prefix) when replication is on and
+    // STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION; (2) give RestoreService the combined event sink (webhook + replication
+    // intent) instead of `events`, so resets replicate; (3) give BackupService `stubReader` (tiering) for stubs.
     const snapshotPusher: SnapshotPusher | undefined = undefined;
     if (config.STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION && snapshotPusher === undefined) {
       logger.warn('STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION is set but replication is off: snapshots stay local');

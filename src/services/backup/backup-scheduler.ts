@@ -12,7 +12,7 @@ import type { SnapshotDir } from './snapshot-dir.js';
 
 /**
  * Copies a finished snapshot somewhere else (the replication target, under a reserved prefix such as
- * `_store_backups/` that replication and listings of user data never touch). Wired in app.ts when replication is on.
+ * `.store/backups/` that replication and listings of user data never touch). Wired in app.ts when replication is on.
  */
 export interface SnapshotPusher {
   push(name: string, path: string): Promise<void>;

@@ -42,6 +42,12 @@ export interface BackupServiceOptions {
   pins: ReadPins;
   storeVersion: string;
   now?: () => number;
+  /**
+   * Streams a version whose bytes live only on a remote target (a tiered stub, `tierState: 'stub'`) without
+   * rehydrating it. Wired where tiering is built; without it such a version fails the backup (InvalidObjectState)
+   * rather than being left out silently.
+   */
+  stubReader?: { stream(row: ObjectRow): Readable } | undefined;
 }
 
 const PAGE = 256;
@@ -244,6 +250,10 @@ export class BackupService {
   }
 
   private openBytes(row: ObjectRow, parts: readonly ObjectPartRow[], snapshot: MetadataSnapshot): Readable {
+    if ((row as ObjectRow & { tierState?: string }).tierState === 'stub') {
+      if (this.opts.stubReader) return this.opts.stubReader.stream(row);
+      throw new AppError('InvalidObjectState', { message: `${row.bucket}/${row.key} is tiered to the remote target, which is not available.` });
+    }
     let sealed: Buffer | undefined;
     if (row.blobId !== undefined && isInlineBlobId(row.blobId)) {
       sealed = snapshot.inlineBlob(row.blobId);
