@@ -5,12 +5,14 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { buildRemoteFeatures, type RemoteFeatures } from './app-replication.js';
 import { decodeSseKey, type Config } from './config/config.js';
 import { webhookEventNames } from './config/webhook-config.js';
 import { createHttpServer, type HttpServer } from './http/http-server.js';
 import { S3PlaneHandler } from './http/s3/s3-plane.js';
 import { parseTrustedProxies } from './http/shared/client-address.js';
 import { readBuildInfo } from './lib/build-info.js';
+import { HashPool } from './lib/hash-pool.js';
 import type { Logger } from './observability/logger.js';
 import { MetricsRegistry } from './observability/metrics-registry.js';
 import { RequestTracer } from './observability/request-tracer.js';
@@ -23,6 +25,7 @@ import { BackupScheduler, type SnapshotPusher } from './services/backup/backup-s
 import { BackupService } from './services/backup/backup-service.js';
 import { RestoreService } from './services/backup/restore-service.js';
 import { SnapshotDir } from './services/backup/snapshot-dir.js';
+import { RemoteSnapshotPusher } from './services/backup/remote-snapshot-pusher.js';
 import { statfsFreeBytes } from './services/backup/free-space.js';
 import { BucketService } from './services/bucket-service.js';
 import { EventHandlers, type ObjectEventRegistry } from './services/events/event-handlers.js';
@@ -107,11 +110,17 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       repo: new WebhookOutboxRepo(meta.db), durable: () => metaStore.durable(), target: webhookTarget(config),
       userAgent: `store-webhooks/${packageVersion()}`, logger, ...(options.webhookRandom ? { random: options.webhookRandom } : {}),
     });
-    const events = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
-    const objects = new ObjectService({ meta, blobs, pins, events });
+    const pipeline = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
+    // Replication and tiering (app-replication.ts): the replication intent joins the webhook row in each commit.
+    const remoteFeatures = await buildRemoteFeatures({ config, logger, meta, blobs, inner: pipeline });
+    // MD5 of large bodies on threads beside the event loop; they start on the first large body.
+    const hashes = new HashPool();
+    const objects = new ObjectService({ meta, blobs, pins, events: remoteFeatures.events, hashes });
     const listing = new ListingService(meta);
-    const multipart = new MultipartService({ meta, blobs, objects });
+    const multipart = new MultipartService({ meta, blobs, objects, hashes });
     const blobGc = new BlobGcService({ meta, blobs, pins });
+    const metrics = new MetricsRegistry();
+    const { replication, reconcile, tiering } = remoteFeatures.attach(objects, metrics);
     const lifecycle = new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, logger });
 
     // Scoped access keys: secrets sealed under KEY_ENCRYPTION_SECRET (default: the root secret); boot refuses a
@@ -124,7 +133,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const isRoot = (id: string): boolean => id === config.ROOT_ACCESS_KEY_ID;
 
     const s3 = new S3PlaneHandler({
-      services: { buckets, objects, listing, multipart },
+      services: { buckets, objects, listing, multipart, tiering },
       logger,
       region: config.STORE_REGION,
       owner: { id: createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex'), displayName: 'store' },
@@ -145,7 +154,6 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       logger.warn({ username: config.ADMIN_USERNAME }, 'ADMIN_PASSWORD_HASH changed since the last boot: the bootstrap admin was reset to it');
     }
     const users = new AdminUsersService({ meta, sessions, hashCost });
-    const metrics = new MetricsRegistry();
     metrics.registerAuditDrops(() => audit.droppedCount);
     metrics.registerWebhookOutbox(() => webhooks.outboxCounts());
     const usage = new UsageService(buckets);
@@ -153,19 +161,20 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     // connection; restores stage into DATA_DIR/tmp and reset in one transaction through the same event sink as writes.
     const backups = new BackupService({
       openSnapshot: () => MetadataSnapshot.open(join(config.DATA_DIR, 'meta.db')), blobs, pins, storeVersion: packageVersion(),
+      // Tiered stubs are read from the remote without rehydrating them (the object service's stub reader).
+      stubReader: remoteFeatures.remote ? tiering : undefined,
     });
+    // Through the same sink as every write: a reset reaches the webhook outbox and the replication outbox.
     const restores = new RestoreService({
-      meta, blobs, events, dataDir: config.DATA_DIR, region: config.STORE_REGION, logger,
+      meta, blobs, events: remoteFeatures.events, dataDir: config.DATA_DIR, region: config.STORE_REGION, logger,
       limits: {
         maxTotalBytes: config.RESTORE_MAX_TOTAL_BYTES, maxEntryBytes: config.RESTORE_MAX_ENTRY_BYTES,
         maxEntries: config.RESTORE_MAX_ENTRIES, maxManifestBytes: config.RESTORE_MAX_MANIFEST_BYTES,
       },
     });
-    // WIRING POINT (issue 7, replication and tiering), three things: (1) set this to the replication target's pusher
-    // (RemoteStore put-from-stream under the reserved `.store/backups/` prefix) when replication is on and
-    // STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION; (2) give RestoreService the combined event sink (webhook + replication
-    // intent) instead of `events`, so resets replicate; (3) give BackupService `stubReader` (tiering) for stubs.
-    const snapshotPusher: SnapshotPusher | undefined = undefined;
+    // Finished snapshots go to the replication target (under `.store/backups/`) only while replication is on.
+    const snapshotPusher: SnapshotPusher | undefined = config.STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION && config.STORE_REPLICATION_ENABLED && remoteFeatures.remote
+      ? new RemoteSnapshotPusher(remoteFeatures.remote) : undefined;
     if (config.STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION && snapshotPusher === undefined) {
       logger.warn('STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION is set but replication is off: snapshots stay local');
     }
@@ -187,14 +196,14 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
         build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
-        search, webhooks, backups, restores, backupSchedule: backupScheduler,
+        search, webhooks, replication, reconcile, tiering, backups, restores, backupSchedule: backupScheduler,
       },
       metrics,
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
       tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
     });
     return assemble({
-      config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks,
+      config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,
       backupScheduler, backupTickMs: options.backupTickMs ?? 60_000,
     });
   } catch (err) {
@@ -205,12 +214,12 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
 }
 
 function assemble(parts: {
-  config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; blobGc: BlobGcService;
+  config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; hashes: HashPool; blobGc: BlobGcService;
   lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
-  search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService;
+  search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService; remoteFeatures: RemoteFeatures;
   backupScheduler: BackupScheduler; backupTickMs: number;
 }): App {
-  const { config, logger, http, meta, lock, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks } = parts;
+  const { config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures } = parts;
   const { backupScheduler, backupTickMs } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
@@ -239,6 +248,7 @@ function assemble(parts: {
         webhooks.setWakeListener(() => runner.wake());
         loops.push(runner);
       }
+      loops.push(...remoteFeatures.start());
       if (backupScheduler.enabled) loops.push(startBackupScheduleWorker({ scheduler: backupScheduler, tickMs: backupTickMs, logger }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
@@ -253,6 +263,7 @@ function assemble(parts: {
       await Promise.all(loops.map((l) => l.stop()));
       webhooks.close();
       await backupScheduler.close();
+      await remoteFeatures.close();
       await orphanSweep;
       // The listener was opened by us, not by fastify.listen(), so Fastify would leave it open: close it here.
       const closed = new Promise<void>((resolve) => http.server.close(() => resolve()));
@@ -262,6 +273,7 @@ function assemble(parts: {
       // Every connection is closed now, so nothing more can be audited: write what is buffered, then close.
       audit.flush();
       await meta.close();
+      await hashes.close();
       lock.release();
       return { drained };
     },

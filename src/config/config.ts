@@ -8,6 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { looksLikePlaceholder, weakSecretReason } from './secrets.js';
 import { WEBHOOK_KEYS, webhookProblems } from './webhook-config.js';
 import { BACKUP_KEYS, backupProblems } from './backup-config.js';
+import { REPLICATION_KEYS, replicationProblems } from './replication-config.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 const METRICS_MODES = ['off', 'public', 'token'] as const;
@@ -50,6 +51,7 @@ export const ConfigSchema = Type.Object({
   OTEL_TRACING_ENABLED: Type.Boolean({ default: false, description: 'true or false: a span per request through @opentelemetry/api' }),
   ...WEBHOOK_KEYS,
   ...BACKUP_KEYS,
+  ...REPLICATION_KEYS,
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -141,6 +143,7 @@ function semanticProblems(cfg: Config): string[] {
   if (mountProblem) problems.push(mountProblem);
   problems.push(...webhookProblems(cfg));
   problems.push(...backupProblems(cfg));
+  problems.push(...replicationProblems(cfg));
   return problems;
 }
 

@@ -44,6 +44,7 @@ const REGISTRY = {
   InvalidPartOrder: [400, 'The list of parts was not in ascending order. Parts must be ordered by part number.'],
   InvalidStorageClass: [400, 'The storage class you specified is not valid'],
   InvalidObjectState: [403, 'The operation is not valid for the current state of the object.'],
+  RestoreAlreadyInProgress: [409, 'Object restore is already in progress'],
   InvalidTag: [400, 'The tag provided was not a valid tag.'],
   UnexpectedContent: [400, 'This request does not support content'],
   // Existence and state

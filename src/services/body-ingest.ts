@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 import { checksumHeader, createChecksummer, type ChecksumAlgorithm } from '../core/checksums.js';
+import { localMd5, type AsyncHasher, type HashPool } from '../lib/hash-pool.js';
 import type { BlobStore, StagedBlob } from '../storage/blobs/blob-store.js';
 
 /** What a client declared about a body; everything declared is verified. */
@@ -31,6 +32,13 @@ export interface IngestedBody {
   checksum: { algorithm: ChecksumAlgorithm; value: string } | undefined;
 }
 
+export interface IngestOptions {
+  /** Store a body of at most INLINE_MAX_BYTES inline (`staged.sealed` set), for the committing transaction. */
+  allowInline?: boolean;
+  /** Threads for the MD5 of streamed bodies; without them it runs on this thread. */
+  hashes?: HashPool | undefined;
+}
+
 /** Bodies up to this size are gathered in memory and written with one call (the small-object fast path). */
 const SMALL_BODY_BYTES = 1024 * 1024;
 
@@ -51,10 +59,12 @@ export async function ingestBody(
   blobs: BlobStore,
   input: BodyInput,
   maxSize: number,
-  opts: { allowInline?: boolean } = {},
+  opts: IngestOptions = {},
 ): Promise<IngestedBody> {
   if (input.size !== undefined && input.size > maxSize) throw new AppError('EntityTooLarge');
-  const md5 = createHash('md5');
+  const small = input.size !== undefined && input.size <= SMALL_BODY_BYTES;
+  // A streamed body's MD5 runs on a pool thread, beside the encryption and the socket reads on this one.
+  const md5: AsyncHasher = !small && opts.hashes ? opts.hashes.md5() : localMd5();
   const sha256 = input.sha256 ? createHash('sha256') : undefined;
   const checksummer = input.checksum ? createChecksummer(input.checksum.algorithm) : undefined;
   let size = 0;
@@ -67,35 +77,24 @@ export async function ingestBody(
         ? new AppError('EntityTooLarge')
         : new AppError('InvalidRequest', { message: 'The request body is longer than the declared content length.' });
     }
-    md5.update(chunk);
     sha256?.update(chunk);
     checksummer?.update(chunk);
   };
 
   let staged: StagedBlob;
-  if (input.size !== undefined && input.size <= SMALL_BODY_BYTES) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of input.source) {
+  try {
+    staged = await stage(blobs, input, small, opts, async (chunk) => {
       observe(chunk);
-      chunks.push(chunk);
-    }
-    const data = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-    // Sealed only once the body is complete and no longer than declared; the checks below still apply to it.
-    staged = opts.allowInline && size <= INLINE_MAX_BYTES ? blobs.sealInline(data) : await blobs.stageBuffer(data);
-  } else {
-    staged = await blobs.stage(
-      (async function* tap() {
-        for await (const chunk of input.source) {
-          observe(chunk);
-          yield chunk;
-        }
-      })(),
-    );
+      await md5.update(chunk);
+    });
+  } catch (err) {
+    md5.discard();
+    throw err;
   }
 
   try {
     if (input.size !== undefined && size < input.size) throw new AppError('IncompleteBody');
-    const md5Digest = md5.digest();
+    const md5Digest = await md5.digest();
     if (input.contentMd5 && !md5Digest.equals(input.contentMd5)) throw new AppError('BadDigest');
     if (sha256 && sha256.digest('hex') !== input.sha256) throw new AppError('XAmzContentSHA256Mismatch');
     let checksum: IngestedBody['checksum'];
@@ -116,7 +115,38 @@ export async function ingestBody(
     }
     return { staged, size, md5: md5Digest, checksum };
   } catch (err) {
+    md5.discard();
     await staged.discard();
     throw err;
   }
+}
+
+/** Where a body's chunks go once `observe` has checked and hashed them: memory (then one write, or inline) or a stream. */
+async function stage(
+  blobs: BlobStore,
+  input: BodyInput,
+  small: boolean,
+  opts: IngestOptions,
+  observe: (chunk: Buffer) => Promise<void>,
+): Promise<StagedBlob> {
+  if (small) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of input.source) {
+      await observe(chunk);
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    const data = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+    // Sealed only once the body is complete and no longer than declared; the caller's checks still apply to it.
+    return opts.allowInline && size <= INLINE_MAX_BYTES ? blobs.sealInline(data) : blobs.stageBuffer(data);
+  }
+  return blobs.stage(
+    (async function* tap() {
+      for await (const chunk of input.source) {
+        await observe(chunk);
+        yield chunk;
+      }
+    })(),
+  );
 }

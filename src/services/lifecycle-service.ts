@@ -1,6 +1,7 @@
 // Applies bucket lifecycle rules: Expiration, ExpiredObjectDeleteMarker, NoncurrentVersionExpiration and
 // AbortIncompleteMultipartUpload, through the object and multipart services exactly as a client's DELETE or abort
-// would (so replication and events see them). Transitions are validated and stored but inert until tiering.
+// would (so replication and events see them). Transitions are applied by the tier sweep when tiering is on
+// (services/tiering/tier-service.ts), and are inert otherwise.
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isAppError } from '../core/errors.js';

@@ -6,6 +6,7 @@ import {
   combineCrc, compositeChecksum, type ChecksumAlgorithm,
 } from '../core/checksums.js';
 import { AppError } from '../core/errors.js';
+import type { HashPool } from '../lib/hash-pool.js';
 import { multipartEtag } from '../core/etag.js';
 import { validateObjectKey } from '../core/names.js';
 import { checkObjectLockEnabled, type RequestedObjectLock } from '../core/object-lock.js';
@@ -35,6 +36,8 @@ export interface MultipartServiceOptions {
   blobs: BlobStore;
   objects: ObjectService;
   now?: () => number;
+  /** Threads for the MD5 of parts (lib/hash-pool.ts); without them it runs on the event loop. */
+  hashes?: HashPool | undefined;
 }
 
 export class MultipartService {
@@ -42,12 +45,14 @@ export class MultipartService {
   private readonly blobs: BlobStore;
   private readonly objects: ObjectService;
   private readonly now: () => number;
+  private readonly hashes: HashPool | undefined;
 
   constructor(opts: MultipartServiceOptions) {
     this.meta = opts.meta;
     this.blobs = opts.blobs;
     this.objects = opts.objects;
     this.now = opts.now ?? Date.now;
+    this.hashes = opts.hashes;
   }
 
   private requireBucket(bucket: string): { objectLock: boolean } {
@@ -118,7 +123,7 @@ export class MultipartService {
     const body = input.body.checksum || !algorithm
       ? input.body
       : { ...input.body, checksum: { algorithm, expected: undefined } };
-    const ingested = await ingestBody(this.blobs, body, MAX_PART_BYTES);
+    const ingested = await ingestBody(this.blobs, body, MAX_PART_BYTES, { hashes: this.hashes });
     return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
       size: ingested.size,
       etag: ingested.md5.toString('hex'),
@@ -138,6 +143,7 @@ export class MultipartService {
       this.blobs,
       { source: input.source.stream(), size: input.source.size, checksum: algorithm ? { algorithm, expected: undefined } : undefined },
       MAX_PART_BYTES,
+      { hashes: this.hashes },
     );
     return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
       size: ingested.size,

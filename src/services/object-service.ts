@@ -2,7 +2,7 @@
 // on disk (staged, fsynced, renamed) before the metadata transaction, and the transaction commits before a reply.
 // Versioning (core/versioning.ts) and object lock (core/object-lock.ts) rules are applied inside that transaction.
 
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { ChecksumAlgorithm } from '../core/checksums.js';
 import { checkReadConditions, type ReadConditions } from '../core/conditions.js';
 import { AppError, isAppError, type ErrorCode } from '../core/errors.js';
@@ -20,6 +20,7 @@ import type { NewObjectRow, ObjectHeaders, ObjectPartRow, ObjectRow } from '../s
 import { ingestBody, type BodyInput } from './body-ingest.js';
 import { NO_EVENTS, type EventSink } from './events/event-sink.js';
 import { ObjectLockService } from './object-lock-service.js';
+import type { HashPool } from '../lib/hash-pool.js';
 import { extentsOf, readExtents, ReadPins, type BlobExtent } from './object-reader.js';
 import { ObjectTaggingService } from './object-tagging-service.js';
 import { assertRemovable, checkVersionId, findObjectVersion, requireBucket, type VersionTarget } from './object-versions.js';
@@ -56,6 +57,14 @@ export interface OpenedObject {
   stream(range?: { start: number; end: number }): Readable;
 }
 
+/**
+ * Streams the bytes of a tiered version whose bytes live only on the remote target (a stub): internal readers
+ * (copy, admin downloads, replication, backups, scrubs) read through it without rehydrating (docs/replication.md).
+ */
+export interface StubReader {
+  stream(row: ObjectRow, range?: { start: number; end: number }): Readable;
+}
+
 export interface DeleteResult {
   versionId: string | undefined;
   deleteMarker: boolean;
@@ -84,6 +93,8 @@ export interface ObjectServiceOptions {
   now?: () => number;
   /** Told of every committed version and delete, inside the transaction and after it (events/event-sink.ts). */
   events?: EventSink;
+  /** Threads for the MD5 of large bodies (lib/hash-pool.ts); without them it runs on the event loop. */
+  hashes?: HashPool | undefined;
 }
 
 /** True when a request carries any x-amz-object-lock-* setting (which needs a bucket with object lock). */
@@ -102,10 +113,12 @@ export class ObjectService {
   private readonly pins: ReadPins;
   private readonly now: () => number;
   private readonly events: EventSink;
+  private readonly hashes: HashPool | undefined;
   /** Put/Get/DeleteObjectTagging. */
   readonly tagging: ObjectTaggingService;
   /** Retention and legal hold of versions. */
   readonly lock: ObjectLockService;
+  private stubReader: StubReader | undefined;
 
   constructor(opts: ObjectServiceOptions) {
     this.meta = opts.meta;
@@ -113,8 +126,14 @@ export class ObjectService {
     this.pins = opts.pins;
     this.now = opts.now ?? Date.now;
     this.events = opts.events ?? NO_EVENTS;
-    this.tagging = new ObjectTaggingService(this.meta);
+    this.hashes = opts.hashes;
+    this.tagging = new ObjectTaggingService(this.meta, (bucket, key) => this.events.tagsChanged?.(bucket, key));
     this.lock = new ObjectLockService(this.meta, this.now);
+  }
+
+  /** Sets how the bytes of tiered stubs are read (tiering is built after this service). */
+  attachStubReader(reader: StubReader): void {
+    this.stubReader = reader;
   }
 
   private bucket(name: string): BucketRow {
@@ -135,7 +154,7 @@ export class ObjectService {
     validateObjectKey(input.key);
     this.checkLockRequest(this.bucket(input.bucket), input.lock);
     if (input.conditions) this.checkWriteConditions(input.bucket, input.key, input.conditions);
-    const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES, { allowInline: true });
+    const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES, { allowInline: true, hashes: this.hashes });
     return this.commitVersion(body.staged, {
       bucket: input.bucket,
       key: input.key,
@@ -263,10 +282,18 @@ export class ObjectService {
       parts,
       // Extents (and an inline blob's bytes) are read when the body is wanted, so HEAD and metadata reads skip them.
       stream: (range) => {
+        if (row.tierState === 'stub') return this.streamStub(row, range);
         const extents: BlobExtent[] = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
         return readExtents(this.blobs, this.pins, extents, range);
       },
     };
+  }
+
+  /** A stub's bytes from the remote; without tiering (turned off since) an error stream: InvalidObjectState. */
+  private streamStub(row: ObjectRow, range: { start: number; end: number } | undefined): Readable {
+    if (this.stubReader) return this.stubReader.stream(row, range);
+    const err = new AppError('InvalidObjectState', { message: 'The object is tiered to the remote target and tiering is not enabled.' });
+    return new Readable({ read() { this.destroy(err); } });
   }
 
   /** An inline blob's sealed bytes (read when the body is streamed); undefined for a file blob or none. */
@@ -395,7 +422,7 @@ export class ObjectService {
         checksum: algorithm ? { algorithm, expected: undefined } : undefined,
       },
       MAX_PUT_BYTES,
-      { allowInline: true },
+      { allowInline: true, hashes: this.hashes },
     );
     const row = await this.commitVersion(body.staged, {
       bucket: input.bucket,

@@ -8,7 +8,11 @@ import { findObjectVersion, requireBucket, type VersionTarget } from './object-v
 export type { VersionTarget };
 
 export class ObjectTaggingService {
-  constructor(private readonly meta: MetadataStore) {}
+  /** `onCurrentChanged` is called inside the transaction that changes the tags of a key's current version. */
+  constructor(
+    private readonly meta: MetadataStore,
+    private readonly onCurrentChanged: (bucket: string, key: string) => void = () => undefined,
+  ) {}
 
   /**
    * The version's tags (empty when it has none) and its version id. Throws NoSuchBucket, NoSuchKey, InvalidArgument,
@@ -30,6 +34,7 @@ export class ObjectTaggingService {
       requireBucket(this.meta, target.bucket);
       const row = findObjectVersion(this.meta, target, 'PUT');
       this.meta.objects.setTags(row.id, tags);
+      if (row.isLatest) this.onCurrentChanged(target.bucket, target.key);
       return row.versionId;
     });
   }
@@ -40,6 +45,7 @@ export class ObjectTaggingService {
       requireBucket(this.meta, target.bucket);
       const row = findObjectVersion(this.meta, target, 'DELETE');
       this.meta.objects.setTags(row.id, []);
+      if (row.isLatest) this.onCurrentChanged(target.bucket, target.key);
       return row.versionId;
     });
   }

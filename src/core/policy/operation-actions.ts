@@ -72,6 +72,7 @@ export const S3_ACTION_FOR_OPERATION: Readonly<Record<string, OperationAuthoriza
   ListParts: object('ListMultipartUploadParts'),
   GetObjectTagging: object('GetObjectTagging', 'GetObjectVersionTagging'),
   PutObjectTagging: object('PutObjectTagging', 'PutObjectVersionTagging'),
+  RestoreObject: object('RestoreObject'),
   DeleteObjectTagging: object('DeleteObjectTagging', 'DeleteObjectVersionTagging'),
   GetObjectRetention: object('GetObjectRetention'),
   PutObjectRetention: object('PutObjectRetention'),

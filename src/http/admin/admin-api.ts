@@ -24,8 +24,9 @@ import { objectsRoutes, type ObjectRouteDeps } from './routes/objects.js';
 import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
 import { searchRoutes } from './routes/search.js';
 import { webhooksRoutes, type WebhooksRouteDeps } from './routes/webhooks.js';
+import { replicationRoutes, type ReplicationRouteDeps } from './routes/replication.js';
 
-export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps, BackupRouteDeps {
+export interface AdminDeps extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps, ReplicationRouteDeps, BackupRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
   auth: AdminAuthService;
@@ -72,4 +73,5 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   searchRoutes(app, deps);
   webhooksRoutes(app, deps);
   backupRoutes(app, deps);
+  replicationRoutes(app, deps);
 }

@@ -6,6 +6,7 @@ import type { BucketService } from '../../services/bucket-service.js';
 import type { ListingService } from '../../services/listing-service.js';
 import type { MultipartService } from '../../services/multipart-service.js';
 import type { ObjectService } from '../../services/object-service.js';
+import type { TierService } from '../../services/tiering/tier-service.js';
 import type { VerifiedRequest } from '../../sigv4/types.js';
 import type { Endpoint, Query } from './endpoints.js';
 
@@ -14,6 +15,8 @@ export interface S3Services {
   objects: ObjectService;
   listing: ListingService;
   multipart: MultipartService;
+  /** Read-through and RestoreObject for tiered objects; absent when tiering was never built (tests). */
+  tiering?: TierService;
 }
 
 export interface Owner {

@@ -64,7 +64,12 @@ describe('resolveEndpoint', () => {
   it('answers NotImplemented for subresources Store does not support, never a wrong success', () => {
     expect(resolve('GET', '/b?website')).toMatchObject({ op: 'NotImplemented' });
     expect(resolve('PUT', '/b?replication')).toMatchObject({ op: 'NotImplemented' });
-    expect(resolve('POST', '/b/k?restore')).toMatchObject({ op: 'NotImplemented' });
+    expect(resolve('POST', '/b/k?select')).toMatchObject({ op: 'NotImplemented' });
+  });
+
+  it('resolves RestoreObject (POST ?restore; other methods are refused)', () => {
+    expect(resolve('POST', '/b/k?restore')).toEqual({ op: 'RestoreObject', bucket: 'b', key: 'k' });
+    expect(() => resolve('GET', '/b/k?restore')).toThrow();
   });
 
   it('refuses a method a subresource does not have', () => {

@@ -37,6 +37,7 @@ const OBJECT_SUBRESOURCE_OPS = {
   retention: { GET: 'GetObjectRetention', PUT: 'PutObjectRetention' },
   'legal-hold': { GET: 'GetObjectLegalHold', PUT: 'PutObjectLegalHold' },
   attributes: { GET: 'GetObjectAttributes' },
+  restore: { POST: 'RestoreObject' },
 } as const;
 
 export type Endpoint =
@@ -73,7 +74,7 @@ const UNSUPPORTED_BUCKET_SUBRESOURCES = [
   'website', 'logging', 'replication', 'accelerate', 'requestPayment', 'analytics', 'inventory', 'metrics',
   'intelligent-tiering', 'publicAccessBlock', 'session', 'ownershipControlsDelete',
 ];
-const UNSUPPORTED_OBJECT_SUBRESOURCES = ['restore', 'select', 'torrent'];
+const UNSUPPORTED_OBJECT_SUBRESOURCES = ['select', 'torrent'];
 
 /** The operation for a subresource in the query, if the query names one from the table. */
 function subresourceOp<T extends Record<string, Record<string, string>>>(

@@ -31,6 +31,8 @@ export const AUDIT_EVENTS = [
   'backup.restored',
   'bucket.restored',
   'backup.run_started',
+  'replication.retried',
+  'replication.reconcile_started',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

@@ -12,6 +12,11 @@ export interface EventSink {
   inTransaction(event: ObjectEvent): void;
   /** Called once the transaction has committed (not yet fsynced). Never throws, never blocks. */
   afterCommit(event: ObjectEvent): void;
+  /**
+   * Called inside the transaction that changes the tags of a key's current version (no event is emitted for a tag
+   * change, but a mirror must follow it). Synchronous; a throw rolls the change back. Optional.
+   */
+  tagsChanged?(bucket: string, key: string): void;
 }
 
 /** The sink of a service built without events (unit tests, tools). */

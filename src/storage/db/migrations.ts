@@ -276,4 +276,67 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 10: replication and tiering (docs/replication.md). The replication outbox holds one row per key with a change
+  // not yet mirrored: the committing transaction upserts it (a burst to one key stays one row; `gen` counts the
+  // changes, so the drain knows whether the key changed again while it was being sent). Reconcile jobs. Tier state
+  // on object versions: `tier_key` names the remote copy under the reserved tier prefix, `tier_state` is 'stub'
+  // (bytes only on the remote) or 'restored' (local again until `tier_restored_until`, the remote copy kept).
+  // Remote copies whose version went away are queued in tier_gc by triggers, so no write path can forget them;
+  // tier_uploads records an upload in progress, so a crash before the flip leaves a key to clean up, not an orphan.
+  `
+  CREATE TABLE replication_outbox (
+    id              INTEGER PRIMARY KEY,
+    bucket          TEXT NOT NULL,
+    key             TEXT NOT NULL,
+    kind            TEXT NOT NULL DEFAULT 'object' CHECK (kind IN ('object', 'tags')),
+    gen             INTEGER NOT NULL DEFAULT 1,
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'inflight', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    last_error      TEXT,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL
+  );
+  CREATE UNIQUE INDEX replication_outbox_by_key ON replication_outbox(bucket, key);
+  CREATE INDEX replication_outbox_due ON replication_outbox(next_attempt_at, id) WHERE status = 'pending';
+  CREATE INDEX replication_outbox_by_status ON replication_outbox(status, id);
+
+  CREATE TABLE replication_jobs (
+    id          TEXT PRIMARY KEY,
+    kind        TEXT NOT NULL,
+    bucket      TEXT,
+    state       TEXT NOT NULL CHECK (state IN ('running', 'completed', 'failed')),
+    scanned     INTEGER NOT NULL DEFAULT 0,
+    enqueued    INTEGER NOT NULL DEFAULT 0,
+    errors      INTEGER NOT NULL DEFAULT 0,
+    error       TEXT,
+    started_at  INTEGER NOT NULL,
+    finished_at INTEGER
+  ) WITHOUT ROWID;
+  CREATE INDEX replication_jobs_running ON replication_jobs(state) WHERE state = 'running';
+
+  ALTER TABLE objects ADD COLUMN tier_key TEXT;
+  ALTER TABLE objects ADD COLUMN tier_state TEXT;
+  ALTER TABLE objects ADD COLUMN tier_restored_until INTEGER;
+  ALTER TABLE objects ADD COLUMN tier_sha256 TEXT;
+  CREATE INDEX objects_tiered ON objects(tier_state, tier_restored_until) WHERE tier_state IS NOT NULL;
+
+  CREATE TABLE tier_gc (
+    remote_key TEXT PRIMARY KEY,
+    queued_at  INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE tier_uploads (
+    remote_key TEXT PRIMARY KEY,
+    object_id  INTEGER NOT NULL,
+    started_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TRIGGER tier_gc_on_delete AFTER DELETE ON objects WHEN old.tier_key IS NOT NULL BEGIN
+    INSERT OR IGNORE INTO tier_gc (remote_key, queued_at) VALUES (old.tier_key, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+  END;
+  CREATE TRIGGER tier_gc_on_update AFTER UPDATE OF tier_key ON objects
+    WHEN old.tier_key IS NOT NULL AND old.tier_key IS NOT new.tier_key
+  BEGIN
+    INSERT OR IGNORE INTO tier_gc (remote_key, queued_at) VALUES (old.tier_key, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+  END;
+  `,
 ];

@@ -41,6 +41,17 @@ export interface ObjectRow {
   /** Object lock retention of this version (absent: none). */
   retention?: ObjectRetention | undefined;
   legalHold?: boolean | undefined;
+  /**
+   * Tier residency (docs/replication.md "Tiering"): 'stub' when the bytes live only on the remote target, 'restored'
+   * when they are local again and the remote copy is kept until `tierRestoredUntil`; absent when local only.
+   */
+  tierState?: 'stub' | 'restored' | undefined;
+  /** The remote copy's key under the reserved tier prefix (with tierState). */
+  tierKey?: string | undefined;
+  /** Epoch ms: a restored version goes back to a stub after this. */
+  tierRestoredUntil?: number | undefined;
+  /** Hex SHA-256 of the plaintext, taken when the version was tiered: rehydration verifies it. */
+  tierSha256?: string | undefined;
 }
 
 export type NewObjectRow = Omit<ObjectRow, 'id'>;
@@ -118,6 +129,10 @@ export interface RawObject {
   retention_mode: 'GOVERNANCE' | 'COMPLIANCE' | null;
   retain_until: string | null;
   legal_hold: number;
+  tier_key: string | null;
+  tier_state: 'stub' | 'restored' | null;
+  tier_restored_until: number | null;
+  tier_sha256: string | null;
 }
 
 function parseJson<T>(text: string | null, empty: T): T {
@@ -147,7 +162,16 @@ export function toRow(raw: RawObject): ObjectRow {
     tags: tagsOf(raw.tags),
     retention: retentionOf(raw.retention_mode, raw.retain_until),
     legalHold: raw.legal_hold === 1,
+    ...(raw.tier_state === null ? {} : {
+      tierState: raw.tier_state, tierKey: raw.tier_key ?? undefined, tierRestoredUntil: raw.tier_restored_until ?? undefined,
+      tierSha256: raw.tier_sha256 ?? undefined,
+    }),
   };
+}
+
+/** A full object row from `SELECT *` (tiering reads rows by id). */
+export function objectRowOf(raw: unknown): ObjectRow {
+  return toRow(raw as RawObject);
 }
 
 function toListedVersion(r: RawVersion): ListedVersion {

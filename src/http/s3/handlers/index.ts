@@ -11,6 +11,7 @@ import {
   abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listMultipartUploads, listParts, uploadPart, uploadPartCopy,
 } from './multipart.js';
 import { deleteObject, getObject, putObject } from './objects.js';
+import { restoreObject } from './restore.js';
 import * as lock from './object-lock.js';
 import * as sub from './object-subresources.js';
 import { listObjectVersions } from './versions.js';
@@ -77,5 +78,6 @@ export const HANDLERS: HandlerTable = {
   GetObjectAcl: sub.getObjectAcl,
   PutObjectAcl: sub.putObjectAcl,
   GetObjectAttributes: sub.getObjectAttributes,
+  RestoreObject: restoreObject,
   PostObject: postObjectUnbound,
 };

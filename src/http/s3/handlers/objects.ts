@@ -7,7 +7,7 @@ import type { BucketOp, ObjectOp } from '../endpoints.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { bodyInput } from '../request-body.js';
 import { httpDate, objectHeaders, readObjectHeaders, readUserMeta } from '../object-headers.js';
-import type { ObjectRow } from '../../../services/object-service.js';
+import type { ObjectRow, OpenedObject } from '../../../services/object-service.js';
 import { checkAcceptedAcl } from './acl-header.js';
 import { checkSseHeaders } from '../sse-header.js';
 import { bypassGovernance, lockHeaders, taggingHeader, versionIdParam, versionStateHeaders, writtenVersionHeader } from './object-params.js';
@@ -58,9 +58,15 @@ export async function putObject(ctx: ObjectCtx): Promise<S3Response> {
 /** GetObject and HeadObject: conditional headers, single ranges (206/416), partNumber, response-* overrides. */
 export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
   const { bucket, key } = ctx.endpoint;
-  const opened = ctx.services.objects.open(bucket, key, { versionId: versionIdParam(ctx) });
+  let opened = ctx.services.objects.open(bucket, key, { versionId: versionIdParam(ctx) });
+  checkConditions(ctx, opened.row);
+  const isHead = ctx.req.method === 'HEAD';
+  if (opened.row.tierState === 'stub' && !isHead && opened.row.size > 0) {
+    const tiered = await readThrough(ctx, opened.row);
+    if (tiered.redirect !== undefined) return tiered.redirect;
+    opened = tiered.opened;
+  }
   const { row } = opened;
-  checkConditions(ctx, row);
   const partNumber = ctx.query.get('partNumber');
   let range = partNumber === undefined ? parseRange(headerOf(ctx.req, 'range'), row.size) : undefined;
   // The stored checksum covers the whole object: a range or part of it is served without one (as S3 does), or a
@@ -70,6 +76,7 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
     versioned: isVersioned(ctx, bucket),
   });
   Object.assign(headers, versionStateHeaders(row));
+  headers['x-amz-restore'] = restoreHeader(ctx, row);
   if (partNumber !== undefined) {
     range = partRange(opened.parts, row.size, partNumber);
     headers['x-amz-mp-parts-count'] = row.partCount ?? 1;
@@ -84,8 +91,34 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
     headers['Content-Range'] = `bytes ${range.start}-${range.end}/${row.size}`;
   }
   headers['Content-Length'] = range ? range.end - range.start + 1 : row.size;
-  const isHead = ctx.req.method === 'HEAD';
   return { status, headers, body: isHead || row.size === 0 ? undefined : opened.stream(range) };
+}
+
+/**
+ * GET of a tiered stub (docs/replication.md "Tiering"): rehydrated and reopened locally, or a 307 to a presigned
+ * remote URL for objects above STORE_TIER_INLINE_MAX_BYTES. Throws InvalidObjectState (tiering off), SlowDown
+ * (read-through timeout; the stub is intact), ServiceUnavailable, InternalError.
+ */
+async function readThrough(ctx: ObjectCtx, row: ObjectRow): Promise<{ redirect: S3Response; opened?: never } | { redirect?: never; opened: OpenedObject }> {
+  const tiering = ctx.services.tiering;
+  if (!tiering) throw new AppError('InvalidObjectState', { message: 'The object is tiered to the remote target and tiering is not enabled.' });
+  const answer = await tiering.readThrough(row);
+  if (answer.kind === 'redirect') {
+    return { redirect: { status: 307, headers: { Location: answer.url, 'x-amz-storage-class': row.storageClass, 'Content-Length': 0 } } };
+  }
+  const opened = ctx.services.objects.open(row.bucket, row.key, { versionId: row.versionId });
+  // Made a stub again between the flip and this read (a very short restore): the client retries.
+  if (opened.row.tierState === 'stub') throw new AppError('SlowDown', { headers: { 'Retry-After': '1' } });
+  return { opened };
+}
+
+/** x-amz-restore for a tiered version: a restore in progress, or until when a restored copy stays local. */
+function restoreHeader(ctx: ObjectCtx, row: ObjectRow): string | undefined {
+  if (row.tierState === 'restored' && row.tierRestoredUntil !== undefined) {
+    return `ongoing-request="false", expiry-date="${httpDate(row.tierRestoredUntil)}"`;
+  }
+  if (row.tierState === 'stub' && ctx.services.tiering?.isRestoring(row.id)) return 'ongoing-request="true"';
+  return undefined;
 }
 
 /**
