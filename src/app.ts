@@ -162,7 +162,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const backups = new BackupService({
       openSnapshot: () => MetadataSnapshot.open(join(config.DATA_DIR, 'meta.db')), blobs, pins, storeVersion: packageVersion(),
       // Tiered stubs are read from the remote without rehydrating them (the object service's stub reader).
-      stubReader: remoteFeatures.remote ? tiering : undefined,
+      stubReader: remoteFeatures.remote ? tiering : undefined, holds: [tiering],
     });
     // Through the same sink as every write: a reset reaches the webhook outbox and the replication outbox.
     const restores = new RestoreService({
