@@ -48,6 +48,8 @@ export interface BackupServiceOptions {
    * rather than being left out silently.
    */
   stubReader?: { stream(row: ObjectRow): Readable } | undefined;
+  /** Other collectors to hold while a backup is open (tiering's remote-copy GC), like `pins` holds the blob GC. */
+  holds?: readonly { holdAll(): () => void }[];
 }
 
 const PAGE = 256;
@@ -99,7 +101,8 @@ export class BackupService {
   createArchive(scope: BackupScope): BackupArchive {
     const createdAt = this.now();
     const snapshot = this.opts.openSnapshot();
-    const release = this.opts.pins.holdAll();
+    const releases = [this.opts.pins, ...(this.opts.holds ?? [])].map((h) => h.holdAll());
+    const release = (): void => releases.forEach((r) => r());
     let buckets;
     let estimatedBytes = 0;
     try {
