@@ -164,7 +164,9 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     // WIRING POINT (issue 7, replication and tiering), three things: (1) set this to the replication target's pusher
     // (RemoteStore put-from-stream under the reserved `.store/backups/` prefix) when replication is on and
     // STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION; (2) give RestoreService the combined event sink (webhook + replication
-    // intent) instead of `events`, so resets replicate; (3) give BackupService `stubReader` (tiering) for stubs.
+    // intent) instead of `events`, so resets replicate; (3) give BackupService `stubReader` (tiering) for stubs and
+    // `holds: [tiering]` (a holdAll() on the remote-copy GC), so a stub a backup still needs keeps its remote copy.
+    // Branch issue8-on-main has all of it done and tested (test/integration/backup-replication.test.ts).
     const snapshotPusher: SnapshotPusher | undefined = undefined;
     if (config.STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION && snapshotPusher === undefined) {
       logger.warn('STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION is set but replication is off: snapshots stay local');
