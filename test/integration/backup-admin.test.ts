@@ -150,6 +150,9 @@ describe('concurrency and roles', () => {
     expect((await uploadArchive(server, reader, v1, '/buckets/legacy-photos/restore')).status).toBe(403);
     expect((await adminCall(server, reader, 'POST', '/backup/schedule/run-now')).status).toBe(403);
     expect((await adminCall(server, undefined, 'GET', '/backup')).status).toBe(401);
+    const head = await fetch(`${server.url}/api/admin/backup`, { method: 'HEAD', headers: { authorization: `Bearer ${reader}` } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('application/zip');
   });
 });
 

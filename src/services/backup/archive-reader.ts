@@ -5,7 +5,7 @@
 
 import { Transform, type Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import { invalid, isSafeEntryName, MANIFEST_ENTRY } from '../../core/backup-manifest.js';
+import { invalid, isSafeEntryName } from '../../core/backup-manifest.js';
 
 /** RESTORE_MAX_* (docs/backup.md "Guard rails"). */
 export interface RestoreLimits {
@@ -181,4 +181,3 @@ function exactly(source: Readable, size: number, name: string): Readable {
   return source.pipe(counter);
 }
 
-export { MANIFEST_ENTRY };

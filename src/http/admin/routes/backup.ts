@@ -3,7 +3,7 @@
 // stream goes straight to a temp file); GET /backup/schedule and POST /backup/schedule/run-now drive scheduled
 // snapshots. Downloads are audited too: a backup exports every byte the instance holds.
 
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { isAppError } from '../../../core/errors.js';
@@ -102,6 +102,8 @@ export function backupRoutes(app: FastifyInstance, deps: BackupRouteDeps): void 
       response: { 200: zipResponse, 401: ErrorBody, 507: ErrorBody },
     },
   }, async (req, reply) => {
+    // HEAD (Fastify's automatic twin) opens no snapshot and exports nothing.
+    if (req.method === 'HEAD') return reply.type('application/zip').send(Readable.from([]));
     const archive = deps.backups.createArchive({ kind: 'instance' });
     deps.audit.record({ event: 'backup.exported', subject: principalOf(req).username, details: { kind: 'instance' } });
     return sendArchive(reply, archive, 'instance');
@@ -114,6 +116,7 @@ export function backupRoutes(app: FastifyInstance, deps: BackupRouteDeps): void 
     },
   }, async (req, reply) => {
     const { name } = req.params as Static<typeof BucketNameParams>;
+    if (req.method === 'HEAD') return reply.type('application/zip').send(Readable.from([]));
     const archive = deps.backups.createArchive({ kind: 'bucket', bucket: name });
     deps.audit.record({ event: 'backup.exported', subject: principalOf(req).username, bucket: name, details: { kind: 'bucket' } });
     return sendArchive(reply, archive, `bucket-${name}`);
