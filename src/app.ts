@@ -21,6 +21,12 @@ import { AdminAuthService } from './services/admin-auth-service.js';
 import { AdminUsersService } from './services/admin-users-service.js';
 import { AuditService } from './services/audit/audit-service.js';
 import { BlobGcService } from './services/blob-gc-service.js';
+import { BackupScheduler, type SnapshotPusher } from './services/backup/backup-scheduler.js';
+import { BackupService } from './services/backup/backup-service.js';
+import { RestoreService } from './services/backup/restore-service.js';
+import { SnapshotDir } from './services/backup/snapshot-dir.js';
+import { RemoteSnapshotPusher } from './services/backup/remote-snapshot-pusher.js';
+import { statfsFreeBytes } from './services/backup/free-space.js';
 import { BucketService } from './services/bucket-service.js';
 import { EventHandlers, type ObjectEventRegistry } from './services/events/event-handlers.js';
 import { EventPipeline } from './services/events/event-pipeline.js';
@@ -38,6 +44,7 @@ import { UsageService } from './services/usage-service.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
+import { MetadataSnapshot } from './storage/db/metadata-snapshot.js';
 import { MetadataStore } from './storage/db/metadata-store.js';
 import { WebhookOutboxRepo } from './storage/db/webhook-outbox-repo.js';
 import { startLifecycleWorker } from './workers/lifecycle-worker.js';
@@ -51,6 +58,8 @@ import { IntegrityService, type RepairSource } from './services/integrity/integr
 import { mirrorRepairSource } from './services/replication/mirror-repair-source.js';
 import { startIntegrityWorker } from './workers/integrity-worker.js';
 import { startRequestAnalyticsWorker } from './workers/request-analytics-worker.js';
+import { startBackupScheduleWorker } from './workers/backup-schedule-worker.js';
+import { backupSchedule } from './config/backup-config.js';
 
 export interface App {
   readonly config: Config;
@@ -74,6 +83,8 @@ export interface BuildOptions {
   webhookRandom?: () => number;
   /** Where the integrity scrubber repairs corrupt versions from (tests pass an in-process fake). */
   integrityRepairSource?: RepairSource;
+  /** The scheduled-backup wake tick (default 60 s). */
+  backupTickMs?: number;
 }
 
 /** The webhook target from the configuration, or undefined when webhooks are off (no WEBHOOK_URL). */
@@ -157,6 +168,34 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     metrics.registerAuditDrops(() => audit.droppedCount);
     metrics.registerWebhookOutbox(() => webhooks.outboxCounts());
     const usage = new UsageService(buckets);
+    // Backup and restore (issue 8, docs/backup.md): archives read a point-in-time snapshot of the metadata on a second
+    // connection; restores stage into DATA_DIR/tmp and reset in one transaction through the same event sink as writes.
+    const backups = new BackupService({
+      openSnapshot: () => MetadataSnapshot.open(join(config.DATA_DIR, 'meta.db')), blobs, pins, storeVersion: packageVersion(),
+      // Tiered stubs are read from the remote without rehydrating them (the object service's stub reader).
+      stubReader: remoteFeatures.remote ? tiering : undefined, holds: [tiering],
+    });
+    // Through the same sink as every write: a reset reaches the webhook outbox and the replication outbox.
+    const restores = new RestoreService({
+      meta, blobs, events: remoteFeatures.events, dataDir: config.DATA_DIR, region: config.STORE_REGION, logger,
+      limits: {
+        maxTotalBytes: config.RESTORE_MAX_TOTAL_BYTES, maxEntryBytes: config.RESTORE_MAX_ENTRY_BYTES,
+        maxEntries: config.RESTORE_MAX_ENTRIES, maxManifestBytes: config.RESTORE_MAX_MANIFEST_BYTES,
+      },
+    });
+    // Finished snapshots go to the replication target (under `.store/backups/`) only while replication is on.
+    const snapshotPusher: SnapshotPusher | undefined = config.STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION && config.STORE_REPLICATION_ENABLED && remoteFeatures.remote
+      ? new RemoteSnapshotPusher(remoteFeatures.remote) : undefined;
+    if (config.STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION && snapshotPusher === undefined) {
+      logger.warn('STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION is set but replication is off: snapshots stay local');
+    }
+    const backupScheduler = new BackupScheduler({
+      backups, dir: new SnapshotDir(config.STORE_SCHEDULED_BACKUP_DIR ?? join(config.DATA_DIR, 'backups'), statfsFreeBytes),
+      schedule: backupSchedule(config), scope: config.STORE_SCHEDULED_BACKUP_SCOPE ?? 'instance',
+      keepLast: config.STORE_SCHEDULED_BACKUP_KEEP_LAST, maxAgeDays: config.STORE_SCHEDULED_BACKUP_MAX_AGE_DAYS,
+      pusher: snapshotPusher, logger,
+    });
+    await backupScheduler.init();
     const search = new ObjectSearchService({ meta });
     // Integrity and analytics (issue 10, docs/integrity-analytics.md).
     // Corrupt versions are repaired from the replication mirror when there is one; otherwise they stay listed.
@@ -185,7 +224,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
         build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
-        search, webhooks, replication, reconcile, tiering, integrity, analytics,
+        search, webhooks, replication, reconcile, tiering, integrity, analytics, backups, restores, backupSchedule: backupScheduler,
       },
       metrics,
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
@@ -194,7 +233,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     });
     return assemble({
       config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,
-      integrity, analytics,
+      integrity, analytics, backupScheduler, backupTickMs: options.backupTickMs ?? 60_000,
     });
   } catch (err) {
     await meta?.close();
@@ -207,11 +246,11 @@ function assemble(parts: {
   config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; hashes: HashPool; blobGc: BlobGcService;
   lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
   search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService; remoteFeatures: RemoteFeatures;
-  integrity: IntegrityService; analytics: AnalyticsService;
+  integrity: IntegrityService; analytics: AnalyticsService; backupScheduler: BackupScheduler; backupTickMs: number;
 }): App {
   const {
     config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,
-    integrity, analytics,
+    integrity, analytics, backupScheduler, backupTickMs,
   } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
@@ -244,6 +283,7 @@ function assemble(parts: {
         loops.push(runner);
       }
       loops.push(...remoteFeatures.start());
+      if (backupScheduler.enabled) loops.push(startBackupScheduleWorker({ scheduler: backupScheduler, tickMs: backupTickMs, logger }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
@@ -256,6 +296,7 @@ function assemble(parts: {
       sweep.abort();
       await Promise.all(loops.map((l) => l.stop()));
       webhooks.close();
+      await backupScheduler.close();
       await remoteFeatures.close();
       await orphanSweep;
       // The listener was opened by us, not by fastify.listen(), so Fastify would leave it open: close it here.

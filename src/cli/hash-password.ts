@@ -3,7 +3,7 @@
 import argon2 from 'argon2';
 
 /** Reads one line from stdin; on a TTY, echo is turned off while typing. */
-async function readPassword(prompt: string): Promise<string> {
+export async function readPassword(prompt: string): Promise<string> {
   const stdin = process.stdin;
   if (!stdin.isTTY) {
     const chunks: Buffer[] = [];

@@ -1,6 +1,7 @@
-// The `store` command: serve (default), init [DIR], hash-password.
+// The `store` command: serve (default), init [DIR], hash-password, backup, restore.
 
 import { serve } from '../main.js';
+import { BACKUP_USAGE, backupCommand } from './backup.js';
 import { hashPasswordCommand } from './hash-password.js';
 import { initDataDirectory } from './init.js';
 
@@ -9,6 +10,8 @@ const USAGE = `usage: store [command]
   serve            start the server (default); reads .env in the working directory, then the environment
   init [DIR]       create DIR/.env (default: the working directory) with strong generated secrets and a data directory
   hash-password    read a password from stdin and print its argon2id hash (for ADMIN_PASSWORD_HASH)
+  backup           download a .zip snapshot from a running server (store backup --help)
+  restore FILE     reset a running server (or one bucket) to a .zip snapshot (store restore --help)
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -30,6 +33,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'hash-password':
       return hashPasswordCommand();
+    case 'backup':
+    case 'restore':
+      if (rest.includes('--help') || rest.includes('-h')) {
+        process.stdout.write(BACKUP_USAGE);
+        return 0;
+      }
+      return backupCommand(command, rest, { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
     case 'help':
     case '--help':
     case '-h':

@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { looksLikePlaceholder, weakSecretReason } from './secrets.js';
 import { WEBHOOK_KEYS, webhookProblems } from './webhook-config.js';
+import { BACKUP_KEYS, backupProblems } from './backup-config.js';
 import { REPLICATION_KEYS, replicationProblems } from './replication-config.js';
 import { ANALYTICS_KEYS, INTEGRITY_KEYS } from './integrity-config.js';
 
@@ -50,6 +51,7 @@ export const ConfigSchema = Type.Object({
   }),
   OTEL_TRACING_ENABLED: Type.Boolean({ default: false, description: 'true or false: a span per request through @opentelemetry/api' }),
   ...WEBHOOK_KEYS,
+  ...BACKUP_KEYS,
   ...REPLICATION_KEYS,
   ...INTEGRITY_KEYS,
   ...ANALYTICS_KEYS,
@@ -143,6 +145,7 @@ function semanticProblems(cfg: Config): string[] {
   const mountProblem = mountPathProblem(cfg.MOUNT_PATH);
   if (mountProblem) problems.push(mountProblem);
   problems.push(...webhookProblems(cfg));
+  problems.push(...backupProblems(cfg));
   problems.push(...replicationProblems(cfg));
   return problems;
 }
@@ -173,7 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   for (const key of INTEGER_KEYS) {
     const value = raw[key];
     if (typeof value !== 'string') continue;
-    if (/^[0-9]{1,10}$/.test(value)) {
+    if (/^[0-9]{1,15}$/.test(value)) {
       raw[key] = Number(value);
     } else {
       seen.add(key);

@@ -85,6 +85,9 @@ const REGISTRY = {
   Conflict: [409, 'Conflict'],
   ValidationError: [400, 'The request is not valid'],
   TooManyRequests: [429, 'Too many requests'],
+  // Backup and restore (issue 8)
+  InvalidArchive: [400, 'The archive is not a valid Store backup.'],
+  InsufficientStorage: [507, 'There is not enough free space on the data volume for this operation.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof REGISTRY;

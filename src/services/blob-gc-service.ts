@@ -51,7 +51,8 @@ export class BlobGcService {
    * blob's rename and its commit. Files written since boot belong to requests in flight and are left alone.
    */
   sweepOrphans(bootTime: number, signal?: AbortSignal): Promise<number> {
-    return this.blobs.sweepOrphans((id) => this.meta.isBlobReferenced(id), {
+    // A pinned blob (a backup's snapshot may still reference it) is never an orphan.
+    return this.blobs.sweepOrphans((id) => this.pins.isPinned(id) || this.meta.isBlobReferenced(id), {
       olderThanMs: bootTime,
       ...(signal ? { signal } : {}),
     });

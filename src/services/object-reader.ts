@@ -16,6 +16,21 @@ export interface BlobExtent {
 /** Counts readers per blob; the GC skips pinned blobs and retries them later. */
 export class ReadPins {
   private readonly counts = new Map<string, number>();
+  private holds = 0;
+
+  /**
+   * Pins every blob until released: a backup reading a point-in-time snapshot may need any blob that was referenced
+   * when the snapshot began, so the GC unlinks nothing while one is open (queued blobs wait; nothing is lost).
+   */
+  holdAll(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+    };
+  }
 
   pin(ids: readonly string[]): () => void {
     for (const id of ids) this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
@@ -32,7 +47,7 @@ export class ReadPins {
   }
 
   isPinned(id: string): boolean {
-    return this.counts.has(id);
+    return this.holds > 0 || this.counts.has(id);
   }
 }
 

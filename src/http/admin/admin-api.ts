@@ -13,6 +13,7 @@ import { AdminThrottle } from './admin-throttle.js';
 import { envelope, handleAdminError } from './error-json.js';
 import { registerOpenApi } from './openapi.js';
 import { auditRoutes, type AuditRouteDeps } from './routes/audit.js';
+import { backupRoutes, type BackupRouteDeps } from './routes/backup.js';
 import { authRoutes, type AuthRouteDeps } from './routes/auth.js';
 import { bucketsRoutes, type BucketRouteDeps } from './routes/buckets.js';
 import { healthRoutes, type HealthDeps } from './routes/health.js';
@@ -28,7 +29,8 @@ import { integrityRoutes, type IntegrityRouteDeps } from './routes/integrity.js'
 import { analyticsRoutes, type AnalyticsRouteDeps } from './routes/analytics.js';
 
 export interface AdminDeps
-  extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps, ReplicationRouteDeps, IntegrityRouteDeps, AnalyticsRouteDeps {
+  extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps, ReplicationRouteDeps, IntegrityRouteDeps, AnalyticsRouteDeps,
+    BackupRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
   auth: AdminAuthService;
@@ -74,6 +76,7 @@ export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<v
   objectsRoutes(app, deps);
   searchRoutes(app, deps);
   webhooksRoutes(app, deps);
+  backupRoutes(app, deps);
   replicationRoutes(app, deps);
   integrityRoutes(app, deps);
   analyticsRoutes(app, deps);

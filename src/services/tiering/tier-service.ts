@@ -70,6 +70,8 @@ export class TierService implements StubReader {
   private readonly now: () => number;
   private readonly rehydrator: Rehydrator | undefined;
   private lastSweep: TieringStatus['lastSweep'] = null;
+  /** Open holds (backups reading a point-in-time snapshot): remote copies are not deleted while any is open. */
+  private remoteGcHolds = 0;
 
   constructor(opts: TierServiceOptions) {
     this.opts = opts;
@@ -323,10 +325,24 @@ export class TierService implements StubReader {
     this.opts.meta.transaction(() => this.opts.repo.forgetRemoteCopy(row.id));
   }
 
+  /**
+   * Holds remote deletions until released: a backup's snapshot may still name a stub whose version has gone since,
+   * and must be able to read its remote copy (docs/backup.md). Queued deletions wait; nothing is lost.
+   */
+  holdAll(): () => void {
+    this.remoteGcHolds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.remoteGcHolds--;
+    };
+  }
+
   /** Deletes remote copies queued (by triggers or abandoned uploads) over a second ago, once that is durable. */
   async collectRemote(signal: AbortSignal): Promise<number> {
     const remote = this.opts.remote;
-    if (!remote) return 0;
+    if (!remote || this.remoteGcHolds > 0) return 0;
     const cutoff = this.now() - 1000;
     await this.opts.meta.durable();
     let removed = 0;

@@ -106,7 +106,8 @@ interface RawListed {
   checksum_algorithm: string | null;
 }
 
-interface RawObject {
+/** An objects row as SQLite returns it (`SELECT *`). */
+export interface RawObject {
   id: number;
   bucket: string;
   key: string;
@@ -138,7 +139,8 @@ function parseJson<T>(text: string | null, empty: T): T {
   return text ? (JSON.parse(text) as T) : empty;
 }
 
-function toRow(raw: RawObject): ObjectRow {
+/** An objects row as the domain model. */
+export function toRow(raw: RawObject): ObjectRow {
   return {
     id: raw.id,
     bucket: raw.bucket,

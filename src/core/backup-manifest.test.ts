@@ -1,0 +1,89 @@
+// Manifest parsing: what a v2 and a v1 manifest must say, and every way an index line can be wrong. Every refusal
+// is InvalidArchive.
+
+import { describe, expect, it } from 'vitest';
+import { isSafeEntryName, parseManifest, parseVersionLine, type ArchivedBucket } from './backup-manifest.js';
+
+const bucket = (over: Partial<ArchivedBucket> = {}): ArchivedBucket => ({
+  name: 'photos', createdAt: '2026-01-01T00:00:00.000Z', versioning: 'Enabled', objectLock: false, config: {}, versionCount: 1, ...over,
+});
+const v2 = (over: Record<string, unknown> = {}): string => JSON.stringify({
+  version: 2, kind: 'instance', createdAt: '2026-01-02T00:00:00.000Z', storeVersion: '0.1.0', buckets: [bucket()],
+  indexes: ['index/000001.jsonl'], totals: { versions: 1, entries: 1, bytes: 3 }, ...over,
+});
+const line = (over: Record<string, unknown> = {}): string => JSON.stringify({
+  bucket: 'photos', key: 'a/b.txt', versionId: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', deleteMarker: false,
+  lastModified: '2026-01-01T10:00:00.000Z', size: 3, etag: 'acbd18db4cc2f85cedef654fccc4a4d8', headers: { contentType: 'text/plain' },
+  userMeta: {}, storageClass: 'STANDARD', entry: 'objects/000000001', sha256: 'a'.repeat(64), ...over,
+});
+const buckets = (b: ArchivedBucket = bucket()): Map<string, ArchivedBucket> => new Map([[b.name, b]]);
+const refused = (run: () => unknown): void => expect(run).toThrow(expect.objectContaining({ code: 'InvalidArchive' }) as Error);
+
+describe('parseManifest', () => {
+  it('reads a v2 manifest', () => {
+    const m = parseManifest(v2());
+    expect(m.version).toBe(2);
+    expect(m.buckets[0]?.name).toBe('photos');
+  });
+
+  it('reads a v1 manifest (current versions, no configuration)', () => {
+    const m = parseManifest(JSON.stringify({
+      version: 1, createdAt: '2023-01-01T00:00:00Z',
+      buckets: [{ name: 'old', objects: [{ key: 'k', size: 1, md5: '0cc175b9c0f1b6a831c399e269772661', file: 'data/old/k' }] }],
+    }));
+    expect(m).toMatchObject({ version: 1, kind: 'instance', buckets: [{ name: 'old', objects: [{ key: 'k', file: 'data/old/k' }] }] });
+  });
+
+  it.each([
+    ['not JSON', '{'],
+    ['an array', '[]'],
+    ['an unknown version', v2({ version: 3 })],
+    ['a bad kind', v2({ kind: 'galaxy' })],
+    ['a bad bucket name', v2({ buckets: [bucket({ name: 'Bad_Name' })] })],
+    ['a bucket twice', v2({ buckets: [bucket(), bucket()] })],
+    ['a lifecycle the S3 API refuses', v2({ buckets: [bucket({ config: { lifecycle: { rules: [] } } as never })] })],
+    ['a policy for another bucket', v2({ buckets: [bucket({ config: { policy: JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::other/*' }] }) } })] })],
+    ['object lock without versioning', v2({ buckets: [bucket({ objectLock: true, versioning: 'Suspended', config: { objectLock: { enabled: true } } })] })],
+    ['an unknown config part', v2({ buckets: [bucket({ config: { website: {} } as never })] })],
+    ['an unsafe index name', v2({ indexes: ['../index'] })],
+    ['a bucket archive with two buckets', v2({ kind: 'bucket', buckets: [bucket(), bucket({ name: 'other' })] })],
+    ['a v1 object with an unsafe file', JSON.stringify({ version: 1, createdAt: '2023-01-01T00:00:00Z', buckets: [{ name: 'old', objects: [{ key: 'k', size: 1, md5: '0'.repeat(32), file: '/etc/passwd' }] }] })],
+  ])('refuses %s', (_name, text) => refused(() => parseManifest(text)));
+});
+
+describe('parseVersionLine', () => {
+  it('reads a version, a delete marker and a multipart version', () => {
+    expect(parseVersionLine(line(), buckets(), 'l1')).toMatchObject({ key: 'a/b.txt', size: 3, entry: 'objects/000000001' });
+    expect(parseVersionLine(line({ deleteMarker: true, size: 0, etag: '', entry: undefined, sha256: undefined }), buckets(), 'l2').deleteMarker).toBe(true);
+    const parts = [{ partNumber: 1, size: 2, etag: 'x' }, { partNumber: 2, size: 1, etag: 'y' }];
+    expect(parseVersionLine(line({ parts }), buckets(), 'l3').parts).toHaveLength(2);
+  });
+
+  it.each([
+    ['not JSON', () => '{oops'],
+    ['an unknown bucket', () => line({ bucket: 'elsewhere' })],
+    ['an empty key', () => line({ key: '' })],
+    ['a key over 1024 bytes', () => line({ key: 'x'.repeat(1025) })],
+    ['a malformed version id', () => line({ versionId: 'v1' })],
+    ['a negative size', () => line({ size: -1 })],
+    ['a delete marker with bytes', () => line({ deleteMarker: true })],
+    ['a bad checksum digest', () => line({ sha256: 'abc' })],
+    ['an unsafe entry name', () => line({ entry: 'objects/../../x' })],
+    ['parts that do not add up', () => line({ parts: [{ partNumber: 1, size: 1, etag: 'x' }] })],
+    ['parts out of order', () => line({ parts: [{ partNumber: 2, size: 2, etag: 'x' }, { partNumber: 1, size: 1, etag: 'y' }] })],
+    ['an unknown header', () => line({ headers: { 'x-evil': 'y' } })],
+    ['invalid tags', () => line({ tags: [{ key: '', value: 'x' }] })],
+    ['a retention in a bucket without object lock', () => line({ retention: { mode: 'COMPLIANCE', retainUntilDate: '2030-01-01T00:00:00Z' } })],
+    ['a bad storage class', () => line({ storageClass: 'cheap!' })],
+  ])('refuses %s', (_name, make) => refused(() => parseVersionLine(make(), buckets(), 'l')));
+
+  it('refuses a non-null version in an unversioned bucket', () => {
+    refused(() => parseVersionLine(line(), buckets(bucket({ versioning: 'Unversioned' })), 'l'));
+    expect(parseVersionLine(line({ versionId: 'null' }), buckets(bucket({ versioning: 'Unversioned' })), 'l').versionId).toBe('null');
+  });
+});
+
+describe('isSafeEntryName', () => {
+  it.each(['objects/000000001', 'data/b/ünïcødé key.txt', 'a/b/c'])('accepts %s', (n) => expect(isSafeEntryName(n)).toBe(true));
+  it.each(['', '../x', 'a/../b', '/abs', 'C:/x', 'a\\b', 'a//b', './a', 'a/', 'a\u0000b'])('refuses %j', (n) => expect(isSafeEntryName(n)).toBe(false));
+});
