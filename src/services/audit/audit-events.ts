@@ -27,6 +27,8 @@ export const AUDIT_EVENTS = [
   'object.legal_hold_updated',
   'object.presigned',
   'object.upload_aborted',
+  'object.upload_started',
+  'object.copied',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];
