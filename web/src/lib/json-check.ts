@@ -1,6 +1,8 @@
 // JSON editors (bucket policy, key policy): parse with the line and column of a syntax error, and the shape checks a
 // policy document needs before the server's own validation (which answers MalformedPolicy with its reason).
 
+import { findJsonError } from './json-error';
+
 export type JsonCheck = { ok: true; value: unknown } | { ok: false; message: string; line?: number; column?: number };
 
 /** The line and column (1-based) of a character offset. */
@@ -10,17 +12,16 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line: lines.length, column: (lines[lines.length - 1] ?? '').length + 1 };
 }
 
-/** JSON.parse with a readable error: "Line 3, column 5: Expected ',' or '}'...". */
+/** JSON.parse with a readable error: "Line 3, column 5: expected ',' or '}', unexpected \"2\"". */
 export function parseJson(text: string): JsonCheck {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (err) {
-    const raw = err instanceof Error ? err.message : String(err);
-    const lc = /line (\d+) column (\d+)/.exec(raw);
-    const pos = /position (\d+)/.exec(raw);
-    const where = lc ? { line: Number(lc[1]), column: Number(lc[2]) } : pos ? lineColumn(text, Number(pos[1])) : undefined;
-    const message = raw.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '').replace(/^JSON\.parse: /, '');
-    return where ? { ok: false, message: `Line ${where.line}, column ${where.column}: ${message}`, ...where } : { ok: false, message };
+    const found = findJsonError(text);
+    if (!found) return { ok: false, message: err instanceof Error ? err.message : String(err) };
+    const where = lineColumn(text, found.offset);
+    const message = found.message.charAt(0).toUpperCase() + found.message.slice(1);
+    return { ok: false, message: `Line ${where.line}, column ${where.column}: ${message}.`, ...where };
   }
 }
 
