@@ -41,7 +41,7 @@ export interface Seeded {
 
 async function put(server: RunningServer, token: string, bucket: string, key: string, body: Buffer | string, type: string): Promise<void> {
   const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
-    method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body,
+    method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body: typeof body === 'string' ? body : new Blob([Uint8Array.from(body)]),
   });
   expect(res.status, `PUT ${key}`).toBe(200);
 }
