@@ -55,8 +55,12 @@ export class Session {
 
   /** On load: a refresh with the cookie, if there is one, restores the session without a sign-in. */
   async start(): Promise<void> {
-    if (await this.refresh()) await this.loadMe();
-    else this.set({ state: 'signed-out' });
+    try {
+      if (await this.refresh()) await this.loadMe();
+      else this.set({ state: 'signed-out' });
+    } catch {
+      this.clear('The server could not be reached. Check the connection and sign in again.');
+    }
   }
 
   /** Signs in; throws ApiError (401 wrong credentials, 429 with retryAfter). */

@@ -1,5 +1,6 @@
 // The uploads panel: one row per file with its progress bar, state, and cancel or retry.
 
+import { useEffect } from 'react';
 import { formatBytes } from '../../lib/format';
 import { Button } from '../../ui/controls';
 import type { UploadQueue, UploadTask } from './upload-queue';
@@ -11,8 +12,15 @@ const STATE_TEXT: Record<UploadTask['state'], string> = {
 
 export function UploadPanel({ queue }: { queue: UploadQueue }) {
   const tasks = useUploads(queue);
-  if (tasks.length === 0) return null;
   const active = tasks.filter((t) => t.state === 'queued' || t.state === 'uploading').length;
+  // Closing or reloading the tab would cut the uploads off: the browser asks first.
+  useEffect(() => {
+    if (active === 0) return undefined;
+    const warn = (e: BeforeUnloadEvent): void => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [active]);
+  if (tasks.length === 0) return null;
   return (
     <section className="card upload-panel" aria-labelledby="uploads-title">
       <div className="card-head">
