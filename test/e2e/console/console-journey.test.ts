@@ -144,7 +144,7 @@ describe('the console journey', () => {
   });
 
   it('previews an image from a blob: URL', async () => {
-    await page.getByRole('button', { name: 'cat.png' }).click();
+    await page.getByRole('button', { name: 'cat.png', exact: true }).click();
     const dialog = page.getByRole('dialog');
     const img = dialog.getByRole('img', { name: /Preview of album\/cat.png/ });
     await img.waitFor();
@@ -157,7 +157,7 @@ describe('the console journey', () => {
 
   it('downloads the large file with the same bytes', async () => {
     await page.getByRole('link', { name: BUCKET, exact: true }).click();
-    await page.getByRole('button', { name: 'big.bin' }).click();
+    await page.getByRole('button', { name: 'big.bin', exact: true }).click();
     const downloading = page.waitForEvent('download');
     await page.getByRole('dialog').getByRole('button', { name: 'Download' }).click();
     const download = await downloading;
@@ -170,7 +170,7 @@ describe('the console journey', () => {
   });
 
   it('creates a share link that works without credentials', async () => {
-    await page.getByRole('button', { name: 'notes.txt' }).click();
+    await page.getByRole('button', { name: 'notes.txt', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('tab', { name: 'Share link' }).click();
     await dialog.getByLabel('Link expires after').selectOption('3600');
@@ -185,14 +185,16 @@ describe('the console journey', () => {
 
   it('deletes an object, shows its version history and restores an older version', async () => {
     await dropFiles([{ name: 'notes.txt', type: 'text/plain', text: 'version two\n' }]);
-    await expect.poll(async () => (await objectBytes('notes.txt')).toString(), { timeout: 20_000 }).toBe('version two\n');
+    const panel = page.getByRole('region', { name: /Uploads/ });
+    await expect.poll(() => panel.getByText('Uploaded', { exact: true }).count(), { timeout: 20_000 }).toBe(6);
+    expect((await objectBytes('notes.txt')).toString()).toBe('version two\n');
 
-    await page.getByRole('button', { name: 'notes.txt' }).click();
+    await page.getByRole('button', { name: 'notes.txt', exact: true }).click();
     let dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: /Delete notes.txt/ }).getByRole('button', { name: 'Delete object' }).click();
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'notes.txt' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'notes.txt', exact: true }).count()).toBe(0);
 
     await page.getByLabel('Show versions').check();
     const rows = page.getByRole('row').filter({ hasText: 'notes.txt' });

@@ -34,12 +34,12 @@ describe('the console under MOUNT_PATH', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Create bucket' }).click();
     await page.getByRole('heading', { name: 'Objects in mounted' }).waitFor();
     await page.getByTestId('upload-files').setInputFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from under a mount\n') });
-    await page.getByRole('button', { name: 'hello.txt' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'hello.txt', exact: true }).waitFor({ timeout: 20_000 });
 
     expect(page.url()).toBe(`${server.url}${MOUNT}/admin/buckets/mounted/browse`);
     await page.reload();
     await waitForShell(page);
-    await page.getByRole('button', { name: 'hello.txt' }).click();
+    await page.getByRole('button', { name: 'hello.txt', exact: true }).click();
     await page.getByRole('dialog').getByLabel('Text of hello.txt').waitFor();
     expect(await page.getByRole('dialog').getByLabel('Text of hello.txt').textContent()).toBe('hello from under a mount\n');
     await settle(page);
