@@ -230,6 +230,8 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
       tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
       requestCounts,
+      // The console's build (npm run build: web/ -> dist/web), from dist/app.js and src/app.ts alike.
+      consoleDir: fileURLToPath(new URL('../dist/web/', import.meta.url)),
     });
     return assemble({
       config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,

@@ -11,6 +11,7 @@ import { UNMATCHED, type Surface } from '../observability/metric-labels.js';
 import type { MetricsRegistry } from '../observability/metrics-registry.js';
 import { RequestTracer } from '../observability/request-tracer.js';
 import { adminApi, type AdminDeps } from './admin/admin-api.js';
+import { consoleRoutes } from './admin/console-route.js';
 import { envelope } from './admin/error-json.js';
 import { metricsRoute, type MetricsRouteOptions } from './admin/metrics-route.js';
 import { Drain } from './shared/drain.js';
@@ -38,6 +39,8 @@ export interface HttpServerOptions {
   tracer?: RequestTracer;
   /** Counts every finished request in memory for analytics (RequestObserverOptions.requestCounts). */
   requestCounts?: RequestObserverOptions['requestCounts'];
+  /** The admin console's build directory (web/ built by Vite), served at MOUNT_PATH/admin; unset: no console. */
+  consoleDir?: string;
 }
 
 export interface HttpServer {
@@ -151,6 +154,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     done();
   });
   metricsRoute(fastify, { ...opts.metricsEndpoint, metrics: opts.metrics, mountPath: mount });
+  if (opts.consoleDir !== undefined) consoleRoutes(fastify, { dir: opts.consoleDir, mountPath: mount });
   await fastify.register(adminApi, { prefix: `${mount}/api/admin`, ...opts.admin, isDraining: () => drain.isDraining });
   await fastify.ready();
   if (!server) throw new Error('Fastify did not create the HTTP server');

@@ -153,12 +153,16 @@ describe('at the root mount', () => {
       const res = await rawRequest(server, { method: 'PUT', path, sign: true });
       expectS3Code(res, 400, 'InvalidBucketName');
     }
-    // neither the console nor the metrics endpoint is served here: a 404 in the admin envelope, no registry body
-    for (const path of ['/admin', '/admin/index.html', '/metrics']) {
+    // the metrics endpoint is not served here (METRICS_MODE off): a 404 in the admin envelope, no registry body
+    const metrics = await rawRequest(server, { method: 'GET', path: '/metrics' });
+    expect(metrics.status).toBe(404);
+    expect(JSON.parse(metrics.text)).toMatchObject({ error: 'NotFound', statusCode: 404 });
+    expect(metrics.text).not.toMatch(/store_process|# HELP/);
+    // the console answers its reads (test/integration/console.test.ts)
+    for (const path of ['/admin', '/admin/index.html']) {
       const res = await rawRequest(server, { method: 'GET', path });
-      expect(res.status).toBe(404);
-      expect(JSON.parse(res.text)).toMatchObject({ error: 'NotFound', statusCode: 404 });
-      expect(res.text).not.toMatch(/store_process|# HELP/);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     }
   });
 

@@ -35,6 +35,8 @@ export const AUDIT_EVENTS = [
   'replication.reconcile_started',
   'integrity.scrub_started',
   'integrity.object_repaired',
+  'object.upload_started',
+  'object.copied',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

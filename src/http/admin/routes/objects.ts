@@ -8,10 +8,12 @@ import { principalOf } from '../admin-principal.js';
 import { BucketNameParams } from './bucket-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { objectContentRoutes } from './object-content.js';
+import { objectCopyRoutes } from './object-copy.js';
 import { bucketOf, type ObjectRouteDeps, type PresignDeps } from './object-deps.js';
 import {
   BatchDeleteBody, BatchDeleteResponse, BrowsePage, BrowseQuery, ObjectInfo, ObjectKeyQuery, VersionsPageSchema, VersionsQuery,
 } from './object-schemas.js';
+import { objectMultipartRoutes } from './object-multipart.js';
 import { objectSettingsRoutes } from './object-settings.js';
 import { objectUploadsRoutes } from './object-uploads.js';
 import { ErrorBody } from './schemas.js';
@@ -117,4 +119,6 @@ export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void
   objectSettingsRoutes(app, deps);
   objectContentRoutes(app, deps);
   objectUploadsRoutes(app, deps);
+  objectMultipartRoutes(app, deps);
+  objectCopyRoutes(app, deps);
 }

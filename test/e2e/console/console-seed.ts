@@ -1,0 +1,88 @@
+// Data for the console's walks (read-only, accessibility, screenshots), made through the admin API so every page
+// has something to show: a versioned bucket with folders, text, an image, older versions and a delete marker; a
+// bucket with object lock and every configuration set; a scoped access key; a read-only user; audit records.
+
+import { crc32, deflateSync } from 'node:zlib';
+import { expect } from 'vitest';
+import { adminCall, adminLogin } from '../../helpers/admin-session.js';
+import type { RunningServer } from '../../helpers/server.js';
+
+/** A PNG (a 96x64 colour gradient) encoded here with node:zlib, so previews have a real image to decode. */
+export function tinyPng(width = 96, height = 64): Buffer {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([head, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    for (let x = 0; x < width; x++) raw.set([Math.round((x / width) * 255), Math.round((y / height) * 255), 160], row + 1 + x * 3);
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+export interface Seeded {
+  token: string;
+  bucket: string;
+  lockedBucket: string;
+  keyId: string;
+  reader: { username: string; password: string };
+}
+
+async function put(server: RunningServer, token: string, bucket: string, key: string, body: Buffer | string, type: string): Promise<void> {
+  const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
+    method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body: typeof body === 'string' ? body : new Blob([Uint8Array.from(body)]),
+  });
+  expect(res.status, `PUT ${key}`).toBe(200);
+}
+
+async function ok(call: Promise<{ status: number; body: unknown }>, what: string): Promise<unknown> {
+  const res = await call;
+  expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  return res.body;
+}
+
+export async function seedConsoleData(server: RunningServer): Promise<Seeded> {
+  const token = await adminLogin(server);
+  const bucket = 'photos';
+  const lockedBucket = 'records';
+  await ok(adminCall(server, token, 'POST', '/buckets', { name: bucket, versioning: true }), 'create photos');
+  await ok(adminCall(server, token, 'POST', '/buckets', { name: lockedBucket, objectLock: true }), 'create records');
+  await ok(adminCall(server, token, 'POST', '/buckets', { name: 'empty-bucket' }), 'create empty-bucket');
+  await put(server, token, bucket, 'readme.txt', 'first version\n', 'text/plain');
+  await put(server, token, bucket, 'readme.txt', 'second version\n', 'text/plain');
+  await put(server, token, bucket, '2030/beach.png', tinyPng(), 'image/png');
+  await put(server, token, bucket, '2030/notes.md', '# Notes\n\nA trip.\n', 'text/markdown');
+  await put(server, token, bucket, 'gone.txt', 'deleted soon', 'text/plain');
+  await ok(adminCall(server, token, 'DELETE', `/buckets/${bucket}/objects/content?key=gone.txt`), 'delete gone.txt');
+  await put(server, token, lockedBucket, 'contract.txt', 'signed', 'text/plain');
+  await ok(adminCall(server, token, 'PUT', `/buckets/${lockedBucket}/object-lock`, { enabled: true, defaultRetention: { mode: 'GOVERNANCE', days: 1 } }), 'object lock');
+  await ok(adminCall(server, token, 'PUT', `/buckets/${bucket}/lifecycle`, {
+    rules: [{ id: 'expire-tmp', status: 'Enabled', filter: { prefix: 'tmp/' }, expiration: { days: 7 }, noncurrentVersionExpiration: { noncurrentDays: 30 } }],
+  }), 'lifecycle');
+  await ok(adminCall(server, token, 'PUT', `/buckets/${bucket}/cors`, { rules: [{ allowedOrigins: ['https://app.example.com'], allowedMethods: ['GET', 'PUT'], allowedHeaders: ['*'], maxAgeSeconds: 600 }] }), 'cors');
+  await ok(adminCall(server, token, 'PUT', `/buckets/${bucket}/policy`, {
+    Version: '2012-10-17', Statement: [{ Sid: 'DenyDelete', Effect: 'Deny', Principal: '*', Action: 's3:DeleteBucket', Resource: `arn:aws:s3:::${bucket}` }],
+  }), 'policy');
+  await ok(adminCall(server, token, 'PUT', `/buckets/${bucket}/tagging`, { tags: [{ key: 'team', value: 'media' }] }), 'tags');
+  await ok(adminCall(server, token, 'PUT', `/buckets/${bucket}/encryption`, { sseAlgorithm: 'AES256' }), 'encryption');
+  await ok(adminCall(server, token, 'PUT', `/buckets/${bucket}/objects/tagging?key=readme.txt`, { tags: [{ key: 'kind', value: 'doc' }] }), 'object tags');
+  // An unfinished multipart upload, so the uploads tab has a row.
+  await ok(adminCall(server, token, 'POST', `/buckets/${bucket}/uploads`, { key: 'tmp/partial.bin' }), 'start upload');
+  const key = (await ok(adminCall(server, token, 'POST', '/keys', {
+    name: 'uploader', description: 'The photo uploader', permissions: { scope: { bucket, prefix: '2030/', actions: ['GetObject', 'PutObject', 'ListBucket'] } },
+  }), 'create key')) as { accessKeyId: string };
+  const password = 'quiet-observer-4821';
+  await ok(adminCall(server, token, 'POST', '/users', { username: 'reader', role: 'read-only', password }), 'create reader');
+  return { token, bucket, lockedBucket, keyId: key.accessKeyId, reader: { username: 'reader', password } };
+}

@@ -1,0 +1,112 @@
+// Buckets: the list with sizes and counts, create (versioning and object lock options), delete (BucketNotEmpty
+// explained).
+
+import { useState } from 'react';
+import { api, Api } from '../api';
+import type { BucketDetails, BucketSummary } from '../api/types';
+import { useResource } from '../hooks/use-resource';
+import { formatBytes, formatCount, formatTime } from '../lib/format';
+import { bucketNameProblem } from '../lib/object-keys';
+import { browseRoute, Link, navigate } from '../router';
+import { Button, Checkbox, TextField } from '../ui/controls';
+import { ConfirmDialog, Dialog } from '../ui/dialog';
+import { Empty, ErrorNote, Loaded, useToast } from '../ui/feedback';
+import { Badge, PageHeader, TableWrap } from '../ui/layout';
+import { describeError } from '../api/errors';
+
+function CreateBucketDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (name: string) => void }) {
+  const [name, setName] = useState('');
+  const [versioning, setVersioning] = useState(false);
+  const [objectLock, setObjectLock] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const [touched, setTouched] = useState(false);
+  const problem = bucketNameProblem(name);
+  const submit = async (): Promise<void> => {
+    setTouched(true);
+    if (problem) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      await api.post<BucketDetails>('/buckets', { name, versioning: versioning || objectLock, objectLock });
+      onCreated(name);
+    } catch (err) {
+      setError(describeError(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title="Create a bucket" onClose={onClose} onSubmit={() => void submit()}
+      footer={<><Button onClick={onClose}>Cancel</Button><Button type="submit" variant="primary" busy={busy} write>Create bucket</Button></>}>
+      <TextField label="Name" value={name} onChange={(e) => setName(e.target.value.trim())} autoFocus autoComplete="off"
+        hint="3–63 lowercase letters, digits, dots and hyphens." error={touched ? problem : undefined} />
+      <Checkbox label="Keep every version of every object (versioning)" checked={versioning || objectLock} disabled={objectLock}
+        onChange={(e) => setVersioning(e.target.checked)} hint="Overwrites and deletes keep the earlier versions, which you can restore." />
+      <Checkbox label="Object lock" checked={objectLock} onChange={(e) => setObjectLock(e.target.checked)}
+        hint="Lets you protect versions from deletion (retention, legal hold). It turns versioning on for good and cannot be turned off." />
+      {error ? <ErrorNote message={error} /> : null}
+    </Dialog>
+  );
+}
+
+export default function BucketsPage() {
+  const buckets = useResource((signal) => api.get<{ buckets: BucketSummary[] }>('/buckets', undefined, signal), []);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<BucketSummary>();
+  const { notify } = useToast();
+
+  return (
+    <>
+      <PageHeader title="Buckets" subtitle="Every bucket, with what it holds."
+        actions={<><Button icon="refresh" onClick={buckets.reload}>Refresh</Button><Button variant="primary" icon="plus" write onClick={() => setCreating(true)}>Create bucket</Button></>} />
+      <Loaded resource={buckets} feature="Buckets">
+        {(d) => d.buckets.length === 0 ? <Empty>No buckets yet.</Empty> : (
+          <TableWrap label="Buckets">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th><th scope="col" className="num">Objects</th><th scope="col" className="num">Size</th>
+                  <th scope="col" className="num">All versions</th><th scope="col">Versioning</th><th scope="col">Created</th><th scope="col"><span className="visually-hidden">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.buckets.map((b) => (
+                  <tr key={b.name}>
+                    <th scope="row"><Link to={browseRoute(b.name)}>{b.name}</Link>{b.objectLock ? <> <Badge tone="info">object lock</Badge></> : null}</th>
+                    <td className="num">{formatCount(b.objectCount)}</td>
+                    <td className="num">{formatBytes(b.bytes)}</td>
+                    <td className="num">{formatBytes(b.versionBytes)} <span className="muted">({formatCount(b.versionCount)})</span></td>
+                    <td><Badge tone={b.versioning === 'Enabled' ? 'ok' : b.versioning === 'Suspended' ? 'warn' : 'neutral'}>{b.versioning}</Badge></td>
+                    <td>{formatTime(b.createdAt)}</td>
+                    <td className="row-actions">
+                      <Link to={`buckets/${encodeURIComponent(b.name)}`} className="btn btn-ghost">Settings<span className="visually-hidden"> of {b.name}</span></Link>
+                      <Button variant="ghost" write onClick={() => setDeleting(b)} aria-label={`Delete bucket ${b.name}`}>Delete</Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        )}
+      </Loaded>
+      {creating ? (
+        <CreateBucketDialog onClose={() => setCreating(false)} onCreated={(name) => {
+          setCreating(false);
+          notify(`Bucket ${name} created.`);
+          navigate(browseRoute(name));
+        }} />
+      ) : null}
+      {deleting ? (
+        <ConfirmDialog title={`Delete bucket ${deleting.name}?`} confirmLabel="Delete bucket" danger typeToConfirm={deleting.name} onClose={() => setDeleting(undefined)}
+          onConfirm={async () => {
+            await api.del(Api.bucket(deleting.name));
+            notify(`Bucket ${deleting.name} deleted.`);
+            buckets.reload();
+          }}>
+          <p>Only an empty bucket can be deleted: no objects, no older versions or delete markers, and no unfinished multipart uploads.</p>
+          {deleting.versionCount > 0 ? <p className="note note-warn">This bucket still holds {formatCount(deleting.versionCount)} versions and delete markers: the server will refuse.</p> : null}
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}
