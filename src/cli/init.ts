@@ -20,7 +20,7 @@ function randomFrom(alphabet: string, length: number): string {
  * Draws until the value passes the boot checks: a random string can, rarely, contain a placeholder fragment
  * such as 'todo' or 'secret', and the .env we write must always boot.
  */
-function drawAccepted(draw: () => string, isAccepted: (value: string) => boolean): string {
+export function drawAccepted(draw: () => string, isAccepted: (value: string) => boolean): string {
   for (;;) {
     const value = draw();
     if (isAccepted(value)) return value;
@@ -28,7 +28,7 @@ function drawAccepted(draw: () => string, isAccepted: (value: string) => boolean
 }
 
 /** A secret that passes the boot-time strength check (at least 24 bytes, so at least 32 characters). */
-function randomSecret(bytes: number): string {
+export function randomSecret(bytes: number): string {
   return drawAccepted(() => randomBytes(bytes).toString('base64url'), (v) => weakSecretReason(v) === undefined);
 }
 

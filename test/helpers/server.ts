@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import argon2 from 'argon2';
-import { looksLikePlaceholder, weakSecretReason } from '../../src/config/secrets.js';
+import { drawAccepted, randomSecret } from '../../src/cli/init.js';
+import { looksLikePlaceholder } from '../../src/config/secrets.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(REPO_ROOT, 'bin/store.js');
@@ -44,19 +45,6 @@ export interface RunningServer {
 
 let cachedHash: { password: string; hash: string } | undefined;
 
-/** Draws until `ok` accepts: a random value can, rarely, contain a placeholder word (`todo`) the boot refuses. */
-function accepted(draw: () => string, ok: (v: string) => boolean): string {
-  for (;;) {
-    const value = draw();
-    if (ok(value)) return value;
-  }
-}
-
-/** A random secret of `bytes` bytes (base64url) that the boot-time strength check accepts. */
-function strongSecret(bytes: number): string {
-  return accepted(() => randomBytes(bytes).toString('base64url'), (v) => weakSecretReason(v) === undefined);
-}
-
 /** Test credentials: random, strong, and a cached argon2id hash. */
 export async function testCredentials(): Promise<Credentials & { passwordHash: string }> {
   if (!cachedHash) {
@@ -68,8 +56,9 @@ export async function testCredentials(): Promise<Credentials & { passwordHash: s
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
   const keyId = (): string => `T${Array.from({ length: 19 }, () => alphabet[randomInt(alphabet.length)]).join('')}`;
   return {
-    accessKeyId: accepted(keyId, (v) => !looksLikePlaceholder(v)),
-    secretAccessKey: strongSecret(30),
+    // Drawn like `store init` draws them: a random value can, rarely, contain a placeholder word the boot refuses.
+    accessKeyId: drawAccepted(keyId, (v) => !looksLikePlaceholder(v)),
+    secretAccessKey: randomSecret(30),
     adminPassword: cachedHash.password,
     passwordHash: cachedHash.hash,
   };
@@ -83,7 +72,7 @@ export async function baseEnv(dataDir: string): Promise<{ env: Record<string, st
       DATA_DIR: dataDir,
       PORT: '0',
       HOST: '127.0.0.1',
-      JWT_SECRET: strongSecret(40),
+      JWT_SECRET: randomSecret(40),
       ADMIN_PASSWORD_HASH: creds.passwordHash,
       ROOT_ACCESS_KEY_ID: creds.accessKeyId,
       ROOT_SECRET_ACCESS_KEY: creds.secretAccessKey,
