@@ -179,14 +179,18 @@ describe('replication to a second Store', () => {
       adminCall(source, token, 'POST', '/replication/reconcile', {}),
     ]);
     expect(first.status).toBe(202);
-    expect(second.status).toBe(409);
-    expect(second.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
-    const jobId = (first.body as { id: string }).id;
-    const job = await waitFor('the reconcile job to complete', async () => {
-      const res = await adminCall(source, token, 'GET', `/replication/reconcile/${jobId}`);
+    const finished = (id: string) => waitFor('the reconcile job to complete', async () => {
+      const res = await adminCall(source, token, 'GET', `/replication/reconcile/${id}`);
       const body = res.body as { state: string; scanned: number; enqueued: number; errors: number; startedAt: string; finishedAt: string | null };
       return body.state !== 'running' ? body : undefined;
     });
+    // The second request nearly always finds the first job running (409). On a loaded machine the first job (one
+    // listing page) can finish before the second request is handled, which then starts a job of its own; the 409
+    // itself is pinned deterministically by reconcile-service.test.ts.
+    expect([202, 409]).toContain(second.status);
+    if (second.status === 409) expect(second.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
+    const job = await finished((first.body as { id: string }).id);
+    if (second.status === 202) await finished((second.body as { id: string }).id);
     expect(job).toMatchObject({ state: 'completed', enqueued: 5, errors: 0 });
     expect(job.scanned).toBeGreaterThanOrEqual(400);
     expect(job.finishedAt).not.toBeNull();
