@@ -2,32 +2,11 @@
 
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { configEnv as env, configProblems as problems } from '../../test/helpers/config-env.js';
+import { loadConfig } from './config.js';
 import { webhookEventNames } from './webhook-config.js';
 
-const ARGON2ID = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzYWx0$RdescudvJCsgt3ub+b+dWRWJTmaaJObGzz8hq0pSzmE';
 const SECRET = randomBytes(33).toString('base64url');
-
-function env(overrides: Record<string, string>): Record<string, string> {
-  return {
-    DATA_DIR: '/var/lib/store',
-    JWT_SECRET: randomBytes(40).toString('base64url'),
-    ADMIN_PASSWORD_HASH: ARGON2ID,
-    ROOT_ACCESS_KEY_ID: 'K7QX2M9RTB4WZ8LN3VPA',
-    ROOT_SECRET_ACCESS_KEY: randomBytes(30).toString('base64url'),
-    ...overrides,
-  };
-}
-
-function problems(overrides: Record<string, string>): string[] {
-  try {
-    loadConfig(env(overrides));
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return (err as ConfigError).problems;
-  }
-  return [];
-}
 
 describe('webhook configuration', () => {
   it('is off by default with the spec defaults for the tunables', () => {
