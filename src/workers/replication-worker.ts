@@ -3,7 +3,7 @@
 // key is never applied twice at once. The first drain runs at start: intents left by a stop or crash go out at boot.
 
 import type { Logger } from '../observability/logger.js';
-import type { RunningLoop } from './runner.js';
+import { startWakeableLoop, type WakeableLoop } from './wakeable-loop.js';
 
 /** What the loop drives (ReplicationService). */
 export interface ReplicationDrainService {
@@ -21,60 +21,23 @@ export interface ReplicationWorkerOptions {
   wakeDelayMs?: number;
 }
 
-export interface ReplicationWorker extends RunningLoop {
-  wake(): void;
-}
+export type ReplicationWorker = WakeableLoop;
 
 export function startReplicationWorker(opts: ReplicationWorkerOptions): ReplicationWorker {
   const wakeDelayMs = Math.min(opts.wakeDelayMs ?? 50, opts.intervalMs);
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let timerAt = Infinity;
-  let running: Promise<void> | undefined;
-  let rerun = false;
-
-  const arm = (delayMs: number): void => {
-    if (controller.signal.aborted) return;
-    const at = Date.now() + delayMs;
-    if (timer !== undefined && timerAt <= at) return;
-    clearTimeout(timer);
-    timerAt = at;
-    timer = setTimeout(run, delayMs);
-    timer.unref();
-  };
-
-  const run = (): void => {
-    timer = undefined;
-    timerAt = Infinity;
-    let delay = opts.intervalMs;
-    running = opts.service.drainOnce(controller.signal)
-      .then((r) => {
-        // A full batch means more is due now; otherwise sleep until the next retry is due, at most the interval.
-        if (r.claimed >= opts.batchKeys && r.failed < r.claimed) delay = wakeDelayMs;
-        const due = opts.service.nextDueAt();
-        if (due !== undefined) delay = Math.min(delay, Math.max(wakeDelayMs, due - Date.now()));
-      })
-      .catch((err: unknown) => opts.logger.error({ err, worker: 'replication' }, 'background tick failed'))
-      .finally(() => {
-        running = undefined;
-        opts.service.publishCounts();
-        arm(rerun ? wakeDelayMs : delay);
-        rerun = false;
-      });
-  };
-
-  arm(0);
-
-  return {
-    wake() {
-      if (running) rerun = true;
-      else arm(wakeDelayMs);
+  return startWakeableLoop({
+    name: 'replication',
+    logger: opts.logger,
+    wakeDelayMs,
+    failureDelayMs: opts.intervalMs,
+    afterTick: () => opts.service.publishCounts(),
+    tick: async (signal) => {
+      const r = await opts.service.drainOnce(signal);
+      // A full batch means more is due now; otherwise sleep until the next retry is due, at most the interval.
+      let delay = r.claimed >= opts.batchKeys && r.failed < r.claimed ? wakeDelayMs : opts.intervalMs;
+      const due = opts.service.nextDueAt();
+      if (due !== undefined) delay = Math.min(delay, Math.max(wakeDelayMs, due - Date.now()));
+      return delay;
     },
-    async stop() {
-      controller.abort();
-      clearTimeout(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  });
 }

@@ -4,7 +4,7 @@
 // and never waits for a slow receiver's other requests. Prunes delivered and failed rows once an hour.
 
 import type { Logger } from '../observability/logger.js';
-import type { RunningLoop } from './runner.js';
+import { startWakeableLoop, type WakeableLoop } from './wakeable-loop.js';
 
 /** What the worker drives (WebhookService). */
 export interface WebhookRunnerService {
@@ -28,32 +28,13 @@ export interface WebhookWorkerOptions {
   pruneEveryMs?: number;
 }
 
-export interface WebhookWorker extends RunningLoop {
-  /** Something may be due: poll soon (within wakeDelayMs, or right after the poll in progress). */
-  wake(): void;
-}
+export type WebhookWorker = WakeableLoop;
 
 /** Starts the runner; its first poll is immediate, so rows left by a crash or a stop go out at boot. */
 export function startWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
   const wakeDelayMs = opts.wakeDelayMs ?? 50;
   const pruneEveryMs = opts.pruneEveryMs ?? 3_600_000;
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let timerAt = Infinity;
-  let running: Promise<void> | undefined;
-  let rerun = false;
   let lastPrune = -Infinity;
-
-  /** Schedules a poll in `delayMs`, unless one is already scheduled sooner. */
-  const arm = (delayMs: number): void => {
-    if (controller.signal.aborted) return;
-    const at = Date.now() + delayMs;
-    if (timer !== undefined && timerAt <= at) return;
-    clearTimeout(timer);
-    timerAt = at;
-    timer = setTimeout(run, delayMs);
-    timer.unref();
-  };
 
   /** Until the next unclaimed pending row is due, within [wakeDelayMs, pollMs]; a busy service wakes us itself. */
   const nextDelay = (): number => {
@@ -63,45 +44,27 @@ export function startWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
     return Math.min(opts.pollMs, Math.max(wakeDelayMs, due - Date.now()));
   };
 
-  const tick = async (): Promise<void> => {
-    if (Date.now() - lastPrune >= pruneEveryMs) {
-      lastPrune = Date.now();
-      const pruned = opts.service.prune();
-      if (pruned > 0) opts.logger.info({ worker: 'webhooks', pruned }, 'pruned delivered and failed webhook rows');
-    }
-    await opts.service.poll(controller.signal);
-  };
-
-  const run = (): void => {
-    timer = undefined;
-    timerAt = Infinity;
-    let failed = false;
-    running = tick()
-      .catch((err: unknown) => {
-        failed = true;
-        opts.logger.error({ err, worker: 'webhooks' }, 'background tick failed');
-      })
-      .finally(() => {
-        running = undefined;
-        // After a failed poll (the database, not a receiver) wait a whole interval rather than spin on a due row.
-        const delay = failed ? opts.pollMs : rerun ? wakeDelayMs : nextDelay();
-        rerun = false;
-        arm(delay);
-      });
-  };
-
-  arm(0);
+  const loop = startWakeableLoop({
+    name: 'webhooks',
+    logger: opts.logger,
+    wakeDelayMs,
+    // After a failed poll (the database, not a receiver) wait a whole interval rather than spin on a due row.
+    failureDelayMs: opts.pollMs,
+    tick: async (signal) => {
+      if (Date.now() - lastPrune >= pruneEveryMs) {
+        lastPrune = Date.now();
+        const pruned = opts.service.prune();
+        if (pruned > 0) opts.logger.info({ worker: 'webhooks', pruned }, 'pruned delivered and failed webhook rows');
+      }
+      await opts.service.poll(signal);
+      return nextDelay();
+    },
+  });
 
   return {
-    wake() {
-      if (running) rerun = true;
-      else arm(wakeDelayMs);
-    },
+    wake: () => loop.wake(),
     async stop() {
-      controller.abort();
-      clearTimeout(timer);
-      timer = undefined;
-      await running;
+      await loop.stop();
       // The abort cancels requests in flight (not counted as attempts); wait for them to settle.
       await opts.service.idle();
     },
