@@ -26,7 +26,7 @@ import { BackupService } from './services/backup/backup-service.js';
 import { RestoreService } from './services/backup/restore-service.js';
 import { SnapshotDir } from './services/backup/snapshot-dir.js';
 import { RemoteSnapshotPusher } from './services/backup/remote-snapshot-pusher.js';
-import { statfsFreeBytes } from './services/backup/free-space.js';
+import { statfsFreeBytes } from './services/free-space.js';
 import { BucketService } from './services/bucket-service.js';
 import { EventHandlers, type ObjectEventRegistry } from './services/events/event-handlers.js';
 import { EventPipeline } from './services/events/event-pipeline.js';

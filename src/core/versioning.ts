@@ -28,6 +28,14 @@ export interface VersioningConfiguration {
 export const NULL_VERSION_ID = 'null';
 
 /**
+ * A version id as responses report it (x-amz-version-id, admin JSON): only for buckets that are or were versioned,
+ * never the `null` id of an unversioned write.
+ */
+export function reportedVersionId(versionId: string): string | undefined {
+  return versionId === NULL_VERSION_ID ? undefined : versionId;
+}
+
+/**
  * Checks a versioning configuration (from XML or the admin API): status Enabled or Suspended.
  * Throws AppError MalformedXML otherwise, as S3 answers an unknown Status.
  */

@@ -94,6 +94,34 @@ describe('multipart uploads through the admin API', () => {
     expect((await (await download(bucket, 'k')).arrayBuffer()).byteLength).toBe(1000);
   });
 
+  it('answers malformed starts, parts and completions with the field named, and changes nothing', async () => {
+    const bucket = await newBucket();
+    const field = (res: { status: number; body: unknown }, name: string): void => {
+      expect(expectError(res, 400, 'ValidationError')).toContain(name);
+    };
+    field(await call('POST', `/buckets/${bucket}/uploads`, {}), 'key');
+    field(await call('POST', `/buckets/${bucket}/uploads`, { key: 'k', contentType: 'text/plain\r\nx-evil: 1' }), 'contentType');
+    field(await call('POST', `/buckets/${bucket}/uploads`, { key: 'k', contentType: 'a'.repeat(300) }), 'contentType');
+    expectError(await call('POST', `/buckets/${bucket}/uploads`, { key: 'k'.repeat(1025) }), 400, 'KeyTooLongError');
+    const uploadId = await start(bucket, 'k');
+    for (const partNumber of [0, 'abc'] as const) {
+      const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/uploads/part?${q('k', `&uploadId=${uploadId}&partNumber=${partNumber}`)}`, {
+        method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: randomBytes(10),
+      });
+      field({ status: res.status, body: await res.json() }, 'partNumber');
+    }
+    field(await sendPart(bucket, 'k', 'u'.repeat(129), 1, randomBytes(10)), 'uploadId');
+    expectError(await sendPart(bucket, 'other-key', uploadId, 1, randomBytes(10)), 404, 'NoSuchUpload');
+    field(await call('POST', `/buckets/${bucket}/uploads/complete`, { key: 'k', uploadId, parts: [{ partNumber: 0, etag: 'x' }] }), 'partNumber');
+    field(await call('POST', `/buckets/${bucket}/uploads/complete`, { key: 'k', uploadId, parts: [{ partNumber: 1, etag: '' }] }), 'etag');
+    field(await call('POST', `/buckets/${bucket}/uploads/complete`, { key: 'k', uploadId }), 'parts');
+    expectError(await call('POST', `/buckets/${bucket}/uploads/complete`, { key: 'k', uploadId, parts: [{ partNumber: 5, etag: md5(Buffer.from('x')) }] }), 400, 'InvalidPart');
+    field(await call('GET', `/buckets/${bucket}/uploads?limit=0`), 'limit');
+    field(await call('GET', `/buckets/${bucket}/uploads?cursor=garbage`), 'cursor');
+    field(await call('DELETE', `/buckets/${bucket}/uploads?${q('k')}`), 'uploadId');
+    expect(((await call('GET', `/buckets/${bucket}/uploads`)).body as { uploads: Json[] }).uploads).toEqual([{ key: 'k', uploadId, initiated: expect.any(String) }]);
+  });
+
   it('is refused to a read-only admin, as every write is', async () => {
     const bucket = await newBucket();
     expect((await call('POST', '/users', { username: 'mp-reader', role: 'read-only', password: 'quiet-observer-42' })).status).toBe(201);
@@ -138,5 +166,9 @@ describe('copy through the admin API', () => {
     expectError(await call('POST', `/buckets/${a}/objects/copy`, { key: 'x', sourceKey: 'missing' }), 404, 'NoSuchKey');
     expectError(await call('POST', `/buckets/${a}/objects/copy`, { key: 'x', sourceKey: 'src', sourceVersionId: 'nope' }), 400, 'InvalidArgument');
     expectError(await call('POST', `/buckets/${a}/objects/copy`, { key: 'x', sourceKey: 'src', extra: 1 }), 400, 'ValidationError');
+    expectError(await call('POST', `/buckets/${a}/objects/copy`, { sourceKey: 'src' }), 400, 'ValidationError');
+    expectError(await call('POST', `/buckets/${a}/objects/copy`, { key: 'k'.repeat(1025), sourceKey: 'src' }), 400, 'KeyTooLongError');
+    expectError(await call('POST', `/buckets/${a}/objects/copy`, { key: 'x', sourceBucket: 'no-such-bucket-here', sourceKey: 'src' }), 404, 'NoSuchBucket');
+    expectError(await call('POST', '/buckets/no-such-bucket-here/objects/copy', { key: 'x', sourceBucket: a, sourceKey: 'src' }), 404, 'NoSuchBucket');
   });
 });

@@ -102,6 +102,13 @@ describe('object lock and a reset', () => {
     expect(refused.body['error']).toBe('Conflict');
     expect(await viewInstance(s3)).toEqual(before);
     expect(readdirSync(join(server.dataDir, 'tmp'))).toEqual([]);
+    // A misspelt or malformed parameter is refused, not dropped (which would have reset without the bypass).
+    for (const query of ['bypassGovernence=true', 'bypassGovernance=maybe']) {
+      const res = await uploadArchive(server, admin, v1, `/restore?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.body, query).toMatchObject({ error: 'ValidationError' });
+    }
+    expect(await viewInstance(s3)).toEqual(before);
     expect((await uploadArchive(server, admin, v1, '/restore?bypassGovernance=true')).status).toBe(200);
     expect((await viewInstance(s3)).buckets.map((b) => b.name)).not.toContain(locked);
 

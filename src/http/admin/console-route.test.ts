@@ -9,12 +9,15 @@ import { CONSOLE_SECURITY_HEADERS, consoleRoutes, withBase } from './console-rou
 const INDEX = '<!doctype html><html><head><base href="/admin/"><script type="module" src="./assets/index-AbCdEf12.js"></script></head><body></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 
+let root: string;
 let dir: string;
 let empty: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'console-route-'));
-  mkdirSync(join(dir, 'assets'));
+  // The build sits inside a temp root, so the file "outside the build" is ours too (removed with the root).
+  root = mkdtempSync(join(tmpdir(), 'console-route-'));
+  dir = join(root, 'build');
+  mkdirSync(join(dir, 'assets'), { recursive: true });
   writeFileSync(join(dir, 'index.html'), INDEX);
   writeFileSync(join(dir, 'assets', 'index-AbCdEf12.js'), SCRIPT);
   writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
@@ -23,7 +26,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
   rmSync(empty, { recursive: true, force: true });
 });
 
@@ -129,9 +132,13 @@ describe('console route', () => {
   });
 
   it('answers HEAD with the headers of GET', async () => {
-    const res = await (await app()).inject({ method: 'HEAD', url: '/admin/buckets' });
+    const fastify = await app();
+    const res = await fastify.inject({ method: 'HEAD', url: '/admin/buckets' });
+    const get = await fastify.inject({ method: 'GET', url: '/admin/buckets' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-length']).toBe(get.headers['content-length']);
+    expect(Number(res.headers['content-length'])).toBeGreaterThan(0);
     expect(res.body).toBe('');
   });
 

@@ -114,7 +114,8 @@ function send(req: FastifyRequest, reply: FastifyReply, file: ConsoleFile): Fast
   const body = file.gzip !== null && acceptsGzip(req) ? file.gzip : file.body;
   if (body !== file.body) void reply.header('content-encoding', 'gzip');
   void reply.header('content-length', body.length);
-  return reply.send(req.method === 'HEAD' ? '' : body);
+  // The body is sent for HEAD too: Node drops it and keeps the length (an empty body would make it 0).
+  return reply.send(body);
 }
 
 /**

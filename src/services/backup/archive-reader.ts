@@ -33,6 +33,9 @@ function wrap(err: unknown): Error {
 }
 
 export class ArchiveReader {
+  /** Entry streams not yet closed: yauzl keeps the file open while any is, so close() destroys them first. */
+  private readonly streams = new Set<Readable>();
+
   private constructor(
     private readonly zip: yauzl.ZipFile,
     private readonly records: Map<string, EntryRecord>,
@@ -99,7 +102,13 @@ export class ArchiveReader {
           (err, stream) => (err ? reject(err) : resolve(stream)),
         );
       });
-      return exactly(raw, record.uncompressedSize, name);
+      const stream = exactly(raw, record.uncompressedSize, name);
+      this.streams.add(stream);
+      stream.once('close', () => {
+        this.streams.delete(stream);
+        raw.destroy();
+      });
+      return stream;
     } catch (err) {
       throw wrap(err);
     }
@@ -115,7 +124,12 @@ export class ArchiveReader {
     return Buffer.concat(chunks).toString('utf8');
   }
 
+  /**
+   * Closes the archive file, destroying entry streams a failure left unfinished (an open entry stream holds yauzl's
+   * file descriptor, so a deleted temp archive would keep its disk space until the process exits).
+   */
   close(): void {
+    for (const stream of this.streams) stream.destroy();
     this.zip.close();
   }
 }

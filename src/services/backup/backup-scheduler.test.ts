@@ -11,7 +11,7 @@ import { MetadataSnapshot } from '../../storage/db/metadata-snapshot.js';
 import { ReadPins } from '../object-reader.js';
 import { BackupScheduler, type BackupSchedule, type SnapshotPusher } from './backup-scheduler.js';
 import { BackupService } from './backup-service.js';
-import { statfsFreeBytes, type FreeBytes } from './free-space.js';
+import { statfsFreeBytes, type FreeBytes } from '../free-space.js';
 import { SnapshotDir, stampOf } from './snapshot-dir.js';
 
 const DAY = 86_400_000;

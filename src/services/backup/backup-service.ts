@@ -148,7 +148,7 @@ export class BackupService {
           indexes: summary.indexes,
           totals: { versions: summary.versions, entries: summary.entries, bytes: summary.bytes },
         };
-        zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 1)), MANIFEST_ENTRY, { mtime: new Date(createdAt), mode: ENTRY_MODE });
+        zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 1)), MANIFEST_ENTRY, { compress: false, mtime: new Date(createdAt), mode: ENTRY_MODE });
         zip.end();
         await Promise.race([ended, aborted(abort.signal)]);
         return { buckets: inScope.length, versions: summary.versions, entries: summary.entries, bytes: summary.bytes };

@@ -18,7 +18,7 @@ import { RestoreScratch } from '../../storage/db/restore-scratch.js';
 import type { Logger } from '../../observability/logger.js';
 import type { EventSink } from '../events/event-sink.js';
 import { ArchiveReader, type RestoreLimits } from './archive-reader.js';
-import { assertFreeSpace, statfsFreeBytes, type FreeBytes } from './free-space.js';
+import { assertFreeSpace, statfsFreeBytes, type FreeBytes } from '../free-space.js';
 import { applyRestore } from './restore-apply.js';
 import { stageArchive, type RestorePlan } from './restore-staging.js';
 
@@ -67,10 +67,6 @@ export class RestoreService {
     this.now = opts.now ?? Date.now;
     this.freeBytes = opts.freeBytes ?? statfsFreeBytes;
     this.repo = new RestoreRepo(opts.meta.db);
-  }
-
-  get limits(): RestoreLimits {
-    return this.opts.limits;
   }
 
   /**

@@ -7,7 +7,7 @@ import { chmod, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { BackupArchive } from './backup-service.js';
-import { assertFreeSpace, type FreeBytes } from './free-space.js';
+import { assertFreeSpace, type FreeBytes } from '../free-space.js';
 
 export interface SnapshotFile {
   name: string;

@@ -13,23 +13,25 @@ import type { BackupArchive, BackupScope } from '../../../services/backup/backup
 import type { BackupScheduleStatus, RunOutcome } from '../../../services/backup/backup-scheduler.js';
 import type { RestoreRequest, RestoreResult, RestoreTarget } from '../../../services/backup/restore-service.js';
 import { principalOf } from '../admin-principal.js';
-import { BucketNameParams } from './bucket-schemas.js';
+import { BucketNameParams, Strict } from './bucket-schemas.js';
 import { Binary } from './object-schemas.js';
+import { declaredLength, rawBody, rawBodySchema, rawBodyScope } from './raw-body.js';
 import { ErrorBody } from './schemas.js';
 
 export interface BackupRouteDeps {
   audit: AuditSink;
   backups: { createArchive(scope: BackupScope): BackupArchive };
-  restores: { restore(target: RestoreTarget, request: RestoreRequest): Promise<RestoreResult>; readonly limits: { maxTotalBytes: number } };
+  restores: { restore(target: RestoreTarget, request: RestoreRequest): Promise<RestoreResult> };
   backupSchedule: { status(): Promise<BackupScheduleStatus>; runNow(): { started: boolean; done: Promise<RunOutcome> } };
 }
 
 const tags = ['backup'];
 const Count = Type.Integer({ minimum: 0 });
 const Iso = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
-const RestoreQuery = Type.Object({
+// Strict: a misspelt parameter (bypassGovernence) is a 400, not silently dropped.
+const RestoreQuery = Strict({
   bypassGovernance: Type.Optional(Type.Boolean({ description: 'Let the reset remove versions under GOVERNANCE retention (never COMPLIANCE or a legal hold)' })),
-}, { additionalProperties: false });
+});
 const InstanceRestored = Type.Object({
   bucketsRestored: Type.Integer({ minimum: 0, description: 'Buckets the instance now holds, all from the archive' }),
   objectsRestored: Type.Integer({ minimum: 0, description: 'Object versions restored (delete markers not counted)' }),
@@ -76,21 +78,23 @@ function sendArchive(reply: FastifyReply, archive: BackupArchive, label: string)
   return reply.send(archive.stream);
 }
 
-/** Content-Length as a number, when present and well formed. */
-function declaredLength(req: FastifyRequest): number | undefined {
-  const raw = req.headers['content-length'];
-  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
-}
-
 /** Runs a restore with the request stream; on a failure the connection closes (the body may be left unread). */
 async function runRestore(req: FastifyRequest, deps: BackupRouteDeps, target: RestoreTarget): Promise<RestoreResult> {
   const { bypassGovernance } = req.query as Static<typeof RestoreQuery>;
-  const body = (req.body as Readable | undefined) ?? req.raw;
+  const body = rawBody(req);
+  // A client that hangs up stops the restore (staging up to RESTORE_MAX_TOTAL_BYTES would otherwise go on for nobody).
+  const hangUp = new AbortController();
+  const onClose = (): void => hangUp.abort();
+  req.raw.socket?.once('close', onClose);
   try {
-    return await deps.restores.restore(target, { body, declaredLength: declaredLength(req), bypassGovernance: bypassGovernance ?? false });
+    return await deps.restores.restore(target, {
+      body, declaredLength: declaredLength(req), bypassGovernance: bypassGovernance ?? false, signal: hangUp.signal,
+    });
   } catch (err) {
     if (isAppError(err)) err.headers['connection'] = 'close';
     throw err;
+  } finally {
+    req.raw.socket?.off('close', onClose);
   }
 }
 
@@ -122,14 +126,10 @@ export function backupRoutes(app: FastifyInstance, deps: BackupRouteDeps): void 
     return sendArchive(reply, archive, `bucket-${name}`);
   });
 
-  // The restore routes live in their own scope: there every content type is handed over as the raw request stream.
-  void app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
-    // `*/*` documents the raw body while matching no request's own type, so Ajv never looks at the stream.
-    const body = { content: { '*/*': { schema: { ...Binary, description: 'The .zip archive (application/zip)' } } } };
+  // The archive is the raw request stream (raw-body.ts); RestoreService enforces RESTORE_MAX_TOTAL_BYTES as it arrives.
+  rawBodyScope(app, (scope) => {
+    const body = rawBodySchema('The .zip archive (application/zip)');
     scope.post('/restore', {
-      bodyLimit: deps.restores.limits.maxTotalBytes,
       schema: {
         operationId: 'restoreInstance', tags, summary: 'Reset the whole instance to an instance archive (raw .zip body)',
         description: 'Not a merge: buckets and versions the archive lacks are removed. Validated whole before anything changes; '
@@ -146,7 +146,6 @@ export function backupRoutes(app: FastifyInstance, deps: BackupRouteDeps): void 
       return { bucketsRestored: result.bucketsRestored, objectsRestored: result.objectsRestored };
     });
     scope.post('/buckets/:name/restore', {
-      bodyLimit: deps.restores.limits.maxTotalBytes,
       schema: {
         operationId: 'restoreBucket', tags, summary: 'Reset one bucket to a bucket archive, or to that bucket of an instance archive',
         description: 'Creates the bucket if it does not exist; other buckets are untouched.',

@@ -5,17 +5,18 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
+import { reportedVersionId } from '../../../core/versioning.js';
 import { AppError } from '../../../core/errors.js';
 import { validateObjectKey } from '../../../core/names.js';
 import { parseRange } from '../../../core/range.js';
 import { firstBytes } from '../../../lib/stream-ready.js';
-import { MAX_PUT_BYTES } from '../../../services/object-service.js';
 import { uriEncode } from '../../../sigv4/canonical.js';
 import { presignUrl } from '../../../sigv4/sign.js';
 import { principalOf } from '../admin-principal.js';
 import { BucketNameParams, NoContent } from './bucket-schemas.js';
 import { Binary, DeleteObjectQuery, ObjectKeyQuery, PresignBody, PresignResponse, UploadResponse } from './object-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
+import { declaredLength, rawBody, rawBodySchema, rawBodyScope } from './raw-body.js';
 import { ErrorBody } from './schemas.js';
 
 const tags = ['object content'];
@@ -41,14 +42,6 @@ export function attachmentDisposition(key: string): string {
   const name = key.slice(key.lastIndexOf('/') + 1) || 'download';
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-/** The Content-Length header as a byte count, or undefined when absent (chunked). Throws ValidationError if malformed. */
-function declaredLength(req: FastifyRequest): number | undefined {
-  const raw = req.headers['content-length'];
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw new AppError('ValidationError', { message: 'content-length: not a byte count' });
-  return Number(raw);
 }
 
 /** Content-MD5 decoded, when sent. Throws InvalidDigest for anything but base64 of 16 bytes, as S3 does. */
@@ -115,34 +108,27 @@ export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
     return reply.send(body);
   });
 
-  // The upload route lives in its own encapsulated scope: there, and only there, every content type is handed to the
-  // handler as the raw request stream (no parsing, no buffering, no Fastify body limit; ObjectService enforces S3's
-  // 5 GiB single-PUT limit while it streams the bytes to disk).
-  void app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  // The upload's body is the raw request stream (raw-body.ts); ObjectService enforces S3's 5 GiB single-PUT limit.
+  rawBodyScope(app, (scope) => {
     scope.put('/buckets/:name/objects/content', {
-      bodyLimit: MAX_PUT_BYTES,
       schema: {
         operationId: 'uploadObject', tags, summary: 'Store the request body as the object (streamed, up to 5 GiB)',
         description: 'The Content-Type header is stored with the object; Content-MD5, when sent, is verified (BadDigest).',
         params: BucketNameParams, querystring: ObjectKeyQuery,
-        // `*/*` documents any media type while matching no request's own type, so Ajv never looks at the stream.
-        body: { content: { '*/*': { schema: Binary } } },
+        body: rawBodySchema(),
         response: { 200: UploadResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     }, async (req) => {
       const { key } = req.query as Static<typeof ObjectKeyQuery>;
       const bucket = bucketOf(req);
       const contentType = req.headers['content-type'];
-      const source = (req.body as Readable | undefined) ?? req.raw;
       const row = await deps.objects.put({
         bucket, key,
-        body: { source, size: declaredLength(req), contentMd5: contentMd5(req) },
+        body: { source: rawBody(req), size: declaredLength(req), contentMd5: contentMd5(req) },
         headers: contentType ? { contentType } : {},
         userMeta: {},
       });
-      const versionId = row.versionId === 'null' ? undefined : row.versionId;
+      const versionId = reportedVersionId(row.versionId);
       deps.audit.record({
         event: 'object.uploaded', subject: principalOf(req).username, bucket, details: { key, size: row.size, versionId: row.versionId },
       });

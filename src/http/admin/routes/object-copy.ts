@@ -4,6 +4,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
+import { reportedVersionId } from '../../../core/versioning.js';
 import { principalOf } from '../admin-principal.js';
 import { BucketNameParams, Strict } from './bucket-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
@@ -43,7 +44,7 @@ export function objectCopyRoutes(app: FastifyInstance, deps: ObjectRouteDeps): v
       event: 'object.copied', subject: principalOf(req).username, bucket,
       details: { key: body.key, versionId: row.versionId, sourceBucket: source.bucket, sourceKey: source.key, sourceVersionId },
     });
-    const versionId = row.versionId === 'null' ? undefined : row.versionId;
+    const versionId = reportedVersionId(row.versionId);
     return { etag: row.etag, size: row.size, ...(versionId ? { versionId } : {}), sourceVersionId };
   });
 }

@@ -2,14 +2,15 @@
 // bodies (streamed, never buffered), complete it. Listing and aborting uploads live in object-uploads.ts. The
 // MultipartService applies S3's rules (5 MiB minimum part but the last, 10,000 parts, ETags checked on completion).
 
-import type { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_PART_BYTES, MAX_PART_NUMBER } from '../../../services/multipart-service.js';
+import { reportedVersionId } from '../../../core/versioning.js';
+import { MAX_PART_NUMBER } from '../../../services/multipart-service.js';
 import { principalOf } from '../admin-principal.js';
 import { BucketNameParams, Strict } from './bucket-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
-import { Binary, UploadResponse } from './object-schemas.js';
+import { UploadResponse } from './object-schemas.js';
+import { declaredLength, rawBody, rawBodySchema, rawBodyScope } from './raw-body.js';
 import { ErrorBody } from './schemas.js';
 
 const Key = Type.String({ minLength: 1, description: 'The object key (at most 1024 bytes of UTF-8)' });
@@ -18,7 +19,8 @@ const PartNumber = Type.Integer({ minimum: 1, maximum: MAX_PART_NUMBER });
 
 const StartBody = Strict({
   key: Key,
-  contentType: Type.Optional(Type.String({ maxLength: 256, description: 'Stored with the object on completion' })),
+  // Served back as the Content-Type header: only characters a header value may hold (no CR, LF or controls).
+  contentType: Type.Optional(Type.String({ maxLength: 256, pattern: '^[\\t\\x20-\\x7e]*$', description: 'Stored with the object on completion' })),
 });
 const Started = Type.Object({ key: Type.String(), uploadId: Type.String() });
 const PartQuery = Type.Object({ key: Key, uploadId: UploadId, partNumber: PartNumber });
@@ -34,11 +36,6 @@ const CompleteBody = Strict({
 });
 
 const tags = ['object content'];
-
-/** The Content-Length header as a byte count, or undefined when absent (chunked). */
-function declaredLength(raw: string | undefined): number | undefined {
-  return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
-}
 
 /** POST /buckets/:name/uploads, PUT /buckets/:name/uploads/part, POST /buckets/:name/uploads/complete. */
 export function objectMultipartRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void {
@@ -58,25 +55,21 @@ export function objectMultipartRoutes(app: FastifyInstance, deps: ObjectRouteDep
     return reply.status(201).send({ key: upload.key, uploadId: upload.uploadId });
   });
 
-  // As for the raw PUT of an object (object-content.ts): in this scope only, every body is the raw request stream.
-  void app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  // The part's body is the raw request stream (raw-body.ts); MultipartService enforces the 5 GiB part limit.
+  rawBodyScope(app, (scope) => {
     scope.put('/buckets/:name/uploads/part', {
-      bodyLimit: MAX_PART_BYTES,
       schema: {
         operationId: 'uploadPart', tags, summary: 'Store the request body as one part of a multipart upload (streamed, up to 5 GiB)',
         description: 'Sending a part number again replaces that part. Parts are not audited one by one: the start and the completion are.',
         params: BucketNameParams, querystring: PartQuery,
-        body: { content: { '*/*': { schema: Binary } } },
+        body: rawBodySchema(),
         response: { 200: PartStored, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     }, async (req) => {
       const q = req.query as Static<typeof PartQuery>;
-      const source = (req.body as Readable | undefined) ?? req.raw;
       const part = await deps.multipart.uploadPart({
         bucket: bucketOf(req), key: q.key, uploadId: q.uploadId, partNumber: q.partNumber,
-        body: { source, size: declaredLength(req.headers['content-length']) },
+        body: { source: rawBody(req), size: declaredLength(req) },
       });
       return { partNumber: part.partNumber, etag: part.etag, size: part.size };
     });
@@ -100,7 +93,7 @@ export function objectMultipartRoutes(app: FastifyInstance, deps: ObjectRouteDep
       event: 'object.uploaded', subject: principalOf(req).username, bucket,
       details: { key: body.key, size: row.size, versionId: row.versionId, parts: body.parts.length },
     });
-    const versionId = row.versionId === 'null' ? undefined : row.versionId;
+    const versionId = reportedVersionId(row.versionId);
     return { etag: row.etag, size: row.size, ...(versionId ? { versionId } : {}) };
   });
 }

@@ -10,7 +10,8 @@ import { xmlResponse } from '../respond.js';
 import { buildCopyObjectResult } from '../xml/objects.js';
 import { checkAcceptedAcl } from './acl-header.js';
 import { checkSseHeaders } from '../sse-header.js';
-import { lockHeaders, taggingHeader, writtenVersionHeader } from './object-params.js';
+import { reportedVersionId } from '../../../core/versioning.js';
+import { lockHeaders, taggingHeader } from './object-params.js';
 
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
 
@@ -49,8 +50,8 @@ export async function copyObject(ctx: ObjectCtx): Promise<S3Response> {
     200,
     {
       'x-amz-server-side-encryption': 'AES256',
-      'x-amz-version-id': writtenVersionHeader(row.versionId),
-      'x-amz-copy-source-version-id': sourceVersionId === 'null' ? undefined : sourceVersionId,
+      'x-amz-version-id': reportedVersionId(row.versionId),
+      'x-amz-copy-source-version-id': reportedVersionId(sourceVersionId),
     },
   );
 }

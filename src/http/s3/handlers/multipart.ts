@@ -19,7 +19,8 @@ import { parseCompleteMultipartUpload } from '../xml/parse.js';
 import { checkAcceptedAcl } from './acl-header.js';
 import { checkSseHeaders } from '../sse-header.js';
 import { MAX_XML_BODY_BYTES } from './buckets.js';
-import { lockHeaders, taggingHeader, writtenVersionHeader } from './object-params.js';
+import { reportedVersionId } from '../../../core/versioning.js';
+import { lockHeaders, taggingHeader } from './object-params.js';
 
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
 type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
@@ -119,7 +120,7 @@ export async function uploadPartCopy(ctx: ObjectCtx): Promise<S3Response> {
   return xmlResponse(
     buildCopyPartResult({ etag: part.etag, lastModified: new Date(part.lastModified), checksums: part.checksums }),
     200,
-    { ...SSE, 'x-amz-copy-source-version-id': opened.row.versionId === 'null' ? undefined : opened.row.versionId },
+    { ...SSE, 'x-amz-copy-source-version-id': reportedVersionId(opened.row.versionId) },
   );
 }
 
@@ -149,7 +150,7 @@ export async function completeMultipartUpload(ctx: ObjectCtx): Promise<S3Respons
         : {}),
     }),
     200,
-    { ...SSE, 'x-amz-version-id': writtenVersionHeader(row.versionId) },
+    { ...SSE, 'x-amz-version-id': reportedVersionId(row.versionId) },
   );
 }
 

@@ -41,11 +41,6 @@ export function taggingHeader(ctx: S3Context): TagSet | undefined {
   return raw === undefined ? undefined : parseTaggingHeader(raw);
 }
 
-/** The x-amz-version-id response header: only for buckets that are or were versioned (never for `null` writes). */
-export function writtenVersionHeader(versionId: string): string | undefined {
-  return versionId === 'null' ? undefined : versionId;
-}
-
 /** Tag count and object lock state of a version, as GET and HEAD report them. */
 export function versionStateHeaders(row: ObjectRow): Record<string, string | number | undefined> {
   return {

@@ -11,7 +11,8 @@ import { httpDate, objectHeaders, readObjectHeaders, readUserMeta } from '../obj
 import type { ObjectRow, OpenedObject } from '../../../services/object-service.js';
 import { checkAcceptedAcl } from './acl-header.js';
 import { checkSseHeaders } from '../sse-header.js';
-import { bypassGovernance, lockHeaders, taggingHeader, versionIdParam, versionStateHeaders, writtenVersionHeader } from './object-params.js';
+import { reportedVersionId } from '../../../core/versioning.js';
+import { bypassGovernance, lockHeaders, taggingHeader, versionIdParam, versionStateHeaders } from './object-params.js';
 
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
 export type { BucketOp };
@@ -47,7 +48,7 @@ export async function putObject(ctx: ObjectCtx): Promise<S3Response> {
   const headers: Record<string, string | undefined> = {
     ETag: `"${row.etag}"`,
     'x-amz-server-side-encryption': 'AES256',
-    'x-amz-version-id': writtenVersionHeader(row.versionId),
+    'x-amz-version-id': reportedVersionId(row.versionId),
   };
   if (row.checksumAlgorithm && row.checksumValue) {
     headers[`x-amz-checksum-${row.checksumAlgorithm.toLowerCase()}`] = row.checksumValue;

@@ -2,6 +2,7 @@
 // where the bucket policy allows it. The file streams into the object service; content-length-range is enforced as
 // it streams. https://docs.aws.amazon.com/AmazonS3/latest/API/RESTObjectPOST.html
 
+import { reportedVersionId } from '../../../core/versioning.js';
 import { AppError, isAppError } from '../../../core/errors.js';
 import type { Tag } from '../../../core/tagging.js';
 import type { ObjectHeaders } from '../../../services/object-service.js';
@@ -214,7 +215,7 @@ function successResponse(
     ETag: `"${stored.etag}"`,
     Location: stored.location,
     'x-amz-server-side-encryption': 'AES256',
-    'x-amz-version-id': stored.versionId === 'null' ? undefined : stored.versionId,
+    'x-amz-version-id': reportedVersionId(stored.versionId),
   };
   const redirect = redirectUrl(fields.get('success_action_redirect') ?? fields.get('redirect'));
   if (redirect !== undefined) {

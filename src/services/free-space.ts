@@ -1,8 +1,8 @@
-// The free-space check that comes before writing a snapshot or staging a restore: refusing up front beats filling
-// the data volume, which would fail every other write too.
+// The free-space check that comes before writing a snapshot, staging a restore or rehydrating a tiered object:
+// refusing up front beats filling the data volume, which would fail every other write too.
 
 import { statfs } from 'node:fs/promises';
-import { AppError } from '../../core/errors.js';
+import { AppError } from '../core/errors.js';
 
 /** Reads free bytes available to this process on the filesystem holding `path` (injectable for tests). */
 export type FreeBytes = (path: string) => Promise<number>;
