@@ -108,7 +108,7 @@ export async function buildRemoteFeatures(opts: {
     },
     async close() {
       checks.abort();
-      built?.tiering.close();
+      await built?.tiering.close();
       await built?.reconcile.stop();
       remote?.close();
     },

@@ -108,7 +108,22 @@ describe('a remote outage', () => {
     const rest = await adminCall(source, token, 'GET', `/replication/failed?limit=2&cursor=${page.nextCursor}`);
     expect((rest.body as { items: unknown[]; nextCursor: string | null })).toMatchObject({ items: [{ key: 'c' }], nextCursor: null });
 
-    expect((await adminCall(source, token, 'POST', '/replication/failed/retry', { bucket: 'data' })).status).toBe(400);
+    const half = await adminCall(source, token, 'POST', '/replication/failed/retry', { bucket: 'data' });
+    expect(half.status).toBe(400);
+    expect(half.body).toMatchObject({ error: 'ValidationError', message: expect.stringMatching(/^key: /) });
+    // Malformed requests to the replication routes are refused with the field named, and change nothing.
+    for (const [method, path, body, field] of [
+      ['POST', '/replication/failed/retry', { key: 'b' }, 'bucket'],
+      ['POST', '/replication/failed/retry', { bucket: 'data', key: 'b', extra: 1 }, 'extra'],
+      ['GET', '/replication/failed?cursor=abc', undefined, 'cursor'],
+      ['GET', '/replication/failed?limit=0', undefined, 'limit'],
+      ['POST', '/replication/reconcile', { bucket: 'a', extra: 1 }, 'extra'],
+    ] as const) {
+      const res = await adminCall(source, token, method, path, body);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body, `${method} ${path}`).toMatchObject({ error: 'ValidationError', message: expect.stringContaining(field) });
+    }
+    expect((await adminCall(source, token, 'GET', `/replication/reconcile/${'j'.repeat(65)}`)).status).toBe(400);
     const one = await adminCall(source, token, 'POST', '/replication/failed/retry', { bucket: 'data', key: 'b' });
     expect(one).toMatchObject({ status: 200, body: { retried: 1 } });
     // Retried from zero attempts: it fails three more times, then is dead again.

@@ -186,7 +186,7 @@ describe('replication to a second Store', () => {
     });
     // The second request nearly always finds the first job running (409). On a loaded machine the first job (one
     // listing page) can finish before the second request is handled, which then starts a job of its own; the 409
-    // itself is pinned deterministically by reconcile-service.test.ts.
+    // itself is pinned deterministically by replication-service.test.ts.
     expect([202, 409]).toContain(second.status);
     if (second.status === 409) expect(second.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
     const job = await finished((first.body as { id: string }).id);

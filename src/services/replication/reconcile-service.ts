@@ -106,7 +106,15 @@ export class ReconcileService {
       // Buckets are few (their rows are small and listed whole elsewhere too); keys are what may be millions.
       const names = only !== undefined ? [only] : this.opts.meta.buckets.list().map((b) => b.name);
       for (const name of names) {
-        if (this.opts.meta.buckets.find(name)) await this.reconcileBucket(id, name, counts);
+        if (!this.opts.meta.buckets.find(name)) continue;
+        try {
+          await this.reconcileBucket(id, name, counts);
+        } catch (err) {
+          // One bucket's failure (a listing the remote refused) is counted and the walk goes on with the others.
+          if (this.abort.signal.aborted) throw err;
+          counts.errors++;
+          this.opts.logger.warn({ jobId: id, bucket: name, errorClass: remoteErrorClass(err) }, 'reconcile of a bucket failed');
+        }
       }
       this.opts.jobs.finish(id, 'completed', counts, undefined, this.now());
       this.opts.logger.info({ jobId: id, ...counts }, 'reconcile job completed');

@@ -6,11 +6,11 @@
 import type { Readable } from 'node:stream';
 
 /** The root of every key Store reserves on the target; user data is mirrored under `<bucket>/` and never here. */
-export const RESERVED_PREFIX = '.store/';
+const RESERVED_PREFIX = '.store/';
 /** Tiered object copies: `.store/tier/<bucket>/<uuid>`. */
-export const TIER_PREFIX = '.store/tier/';
+export const TIER_PREFIX = `${RESERVED_PREFIX}tier/`;
 /** Snapshots pushed by scheduled backups: `.store/backups/<file>`. */
-export const BACKUP_PREFIX = '.store/backups/';
+export const BACKUP_PREFIX = `${RESERVED_PREFIX}backups/`;
 
 /** The remote key that mirrors a local object (bucket names cannot start with '.', so it never meets RESERVED_PREFIX). */
 export function mirrorKey(bucket: string, key: string): string {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryRemote } from '../../../test/helpers/memory-remote.js';
 import { BlobStore } from '../../storage/blobs/blob-store.js';
 import { MetadataStore } from '../../storage/db/metadata-store.js';
 import { ReplicationJobsRepo } from '../../storage/db/replication-jobs-repo.js';
@@ -18,74 +19,11 @@ import { NO_EVENTS } from '../events/event-sink.js';
 import { ReadPins } from '../object-reader.js';
 import { ObjectService } from '../object-service.js';
 import { ReconcileService, differs } from './reconcile-service.js';
-import { RemoteError, type RemoteListPage, type RemotePutInput, type RemoteStore } from './remote-store.js';
+import { RemoteError } from './remote-store.js';
 import { ReplicationService } from './replication-service.js';
 import { ReplicationEventSink } from './replication-sink.js';
 
 const logger = pino({ level: 'silent' });
-
-/** An in-memory target; `failWith` makes every call throw; `onPut` runs during a put (before it lands). */
-class MemoryRemote implements RemoteStore {
-  readonly objects = new Map<string, { body: Buffer; tags: { key: string; value: string }[]; metadata: Record<string, string> }>();
-  puts = 0;
-  failWith: RemoteError | undefined;
-  onPut: (() => void) | undefined;
-
-  private check(): void {
-    if (this.failWith) throw this.failWith;
-  }
-  async put(input: RemotePutInput): Promise<void> {
-    this.check();
-    this.puts++;
-    const chunks: Buffer[] = [];
-    for await (const c of input.body) chunks.push(c as Buffer);
-    this.onPut?.();
-    this.objects.set(input.key, { body: Buffer.concat(chunks), tags: [...(input.tags ?? [])], metadata: input.metadata ?? {} });
-  }
-  async get(key: string): Promise<Readable> {
-    this.check();
-    const o = this.objects.get(key);
-    if (!o) throw new RemoteError('not-found', 404);
-    return Readable.from([o.body]);
-  }
-  async head(key: string): Promise<{ size: number; etag: string; metadata: Record<string, string> } | undefined> {
-    this.check();
-    const o = this.objects.get(key);
-    return o && { size: o.body.length, etag: '', metadata: o.metadata };
-  }
-  async delete(key: string): Promise<void> {
-    this.check();
-    this.objects.delete(key);
-  }
-  async putTags(key: string, tags: readonly { key: string; value: string }[]): Promise<void> {
-    this.check();
-    const o = this.objects.get(key);
-    if (!o) throw new RemoteError('not-found', 404);
-    o.tags = [...tags];
-  }
-  async list(opts: { prefix: string; startAfter?: string; token?: string; limit: number }): Promise<RemoteListPage> {
-    this.check();
-    const after = opts.token ?? opts.startAfter ?? '';
-    const keys = [...this.objects.keys()].filter((k) => k.startsWith(opts.prefix) && Buffer.compare(Buffer.from(k), Buffer.from(after)) > 0)
-      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    const page = keys.slice(0, opts.limit);
-    const { createHash } = await import('node:crypto');
-    return {
-      items: page.map((key) => {
-        const body = (this.objects.get(key) as { body: Buffer }).body;
-        return { key, size: body.length, etag: createHash('md5').update(body).digest('hex') };
-      }),
-      nextToken: keys.length > opts.limit ? page.at(-1) : undefined,
-    };
-  }
-  async presignGet(key: string): Promise<string> {
-    return `http://remote.invalid/${key}`;
-  }
-  async checkBucket(): Promise<'ok'> {
-    return 'ok';
-  }
-  close(): void {}
-}
 
 let dir: string;
 let meta: MetadataStore;
@@ -224,6 +162,21 @@ describe('reconcile', () => {
     await replication.drainOnce(signal);
     expect([...remote.objects.keys()].sort()).toEqual(Array.from({ length: 9 }, (_, i) => `bkt/k${i}`));
     expect(remote.objects.get('bkt/k4')?.body.toString()).toBe('body 4');
+  });
+
+  it("counts a bucket whose listing fails as an error and still reconciles the others", async () => {
+    new BucketService({ meta, region: 'us-east-1' }).create('other');
+    await put('k', 'body');
+    await objects.put({ bucket: 'other', key: 'o', body: { source: Readable.from([Buffer.from('x')]), size: 1 }, headers: {}, userMeta: {} });
+    await replication.drainOnce(signal);
+    remote.objects.clear();
+    remote.failListing = 'bkt/';
+    const reconcile = new ReconcileService({ meta, jobs: new ReplicationJobsRepo(meta.db), outbox, remote, enabled: true, logger, now: () => now });
+    const job = reconcile.start();
+    for (let i = 0; i < 100 && reconcile.get(job.id).state === 'running'; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(reconcile.get(job.id)).toMatchObject({ state: 'completed', enqueued: 1, errors: 1 });
+    await replication.drainOnce(signal);
+    expect([...remote.objects.keys()]).toEqual(['other/o']);
   });
 
   it('marks a job a restart interrupted as failed', () => {

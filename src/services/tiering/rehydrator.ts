@@ -4,18 +4,14 @@
 // room on the local disk. A flight that outlives its deadline is aborted: the stub stays as it was.
 
 import { createHash } from 'node:crypto';
-import { statfs } from 'node:fs/promises';
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../observability/logger.js';
 import type { BlobStore } from '../../storage/blobs/blob-store.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { TierRepo } from '../../storage/db/tier-repo.js';
+import { FREE_SPACE_MARGIN, statfsFreeBytes } from '../free-space.js';
 import { RemoteError, remoteErrorClass, type RemoteStore } from '../replication/remote-store.js';
-
-export const DAY_MS = 86_400_000;
-/** Free bytes kept beyond the object's own size when rehydrating (the metadata WAL and other writers need room too). */
-const FREE_SPACE_MARGIN = 64 * 1024 * 1024;
 
 export interface RehydratorOptions {
   meta: MetadataStore;
@@ -36,19 +32,12 @@ interface Flight {
 }
 
 /** Counters for status and tests. */
-export interface RehydrationCounts {
-  started: number;
-  completed: number;
-  failed: number;
-}
-
 export class Rehydrator {
   private readonly opts: RehydratorOptions;
   private readonly now: () => number;
   private readonly flights = new Map<number, Flight>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
-  readonly counts: RehydrationCounts = { started: 0, completed: 0, failed: 0 };
 
   constructor(opts: RehydratorOptions) {
     this.opts = opts;
@@ -67,9 +56,7 @@ export class Rehydrator {
 
   /** True when the data volume has room for `size` more bytes plus a margin. */
   async hasRoomFor(size: number): Promise<boolean> {
-    const free = this.opts.freeBytes
-      ? await this.opts.freeBytes()
-      : await statfs(this.opts.dataDir).then((s) => s.bavail * s.bsize);
+    const free = await (this.opts.freeBytes ? this.opts.freeBytes() : statfsFreeBytes(this.opts.dataDir));
     return free >= size + FREE_SPACE_MARGIN;
   }
 
@@ -93,19 +80,21 @@ export class Rehydrator {
     return done;
   }
 
-  /** Aborts every flight (shutdown). */
-  abortAll(): void {
-    for (const f of this.flights.values()) f.abort.abort(new RemoteError('aborted'));
+  /**
+   * Aborts every flight and waits for them to settle (shutdown): a flight between its staged write and its commit must
+   * finish or clean up before the database closes.
+   */
+  async abortAll(): Promise<void> {
+    const flights = [...this.flights.values()];
+    for (const f of flights) f.abort.abort(new RemoteError('aborted'));
+    await Promise.allSettled(flights.map((f) => f.done));
   }
 
   private async fly(row: ObjectRow, restoreMs: number, signal: AbortSignal): Promise<void> {
     await this.acquire(signal);
-    this.counts.started++;
     try {
       await this.fetchAndFlip(row, restoreMs, signal);
-      this.counts.completed++;
     } catch (err) {
-      this.counts.failed++;
       const cls = signal.aborted ? remoteErrorClass(signal.reason) : remoteErrorClass(err);
       if (cls !== 'timeout' && cls !== 'aborted') {
         this.opts.logger.warn({ bucket: row.bucket, key: row.key, versionId: row.versionId, errorClass: cls }, 'rehydration failed');

@@ -6,8 +6,10 @@
 
 import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError } from '../../core/errors.js';
+import { DAY_MS } from '../../core/iso8601.js';
 import { expirationAction, transitionDue, type LifecycleVersion } from '../../core/lifecycle-eval.js';
 import type { LifecycleRule } from '../../core/lifecycle.js';
 import { uuidv7 } from '../../lib/ids.js';
@@ -21,7 +23,7 @@ import { prefixRanges } from '../lifecycle-service.js';
 import { extentsOf } from '../object-reader.js';
 import type { ObjectService, StubReader } from '../object-service.js';
 import { RemoteError, remoteErrorClass, TIER_PREFIX, type RemoteErrorClass, type RemoteStore } from '../replication/remote-store.js';
-import { DAY_MS, Rehydrator } from './rehydrator.js';
+import { Rehydrator } from './rehydrator.js';
 
 export interface TierServiceOptions {
   meta: MetadataStore;
@@ -47,6 +49,16 @@ export interface SweepResult {
   tiered: number;
   restubbed: number;
   failed: number;
+  /** False when the sweep stopped at its budget: the next one resumes where it stopped, and should come soon. */
+  complete: boolean;
+}
+
+/** Where a sweep that reached its budget stopped: the next one starts there, not at the first bucket again. */
+interface SweepPosition {
+  bucket: string;
+  prefix: string;
+  /** The last version looked at in that prefix range (undefined: the range's start). */
+  page: { key: string; id: number } | undefined;
 }
 
 export interface TieringStatus {
@@ -70,6 +82,7 @@ export class TierService implements StubReader {
   private readonly now: () => number;
   private readonly rehydrator: Rehydrator | undefined;
   private lastSweep: TieringStatus['lastSweep'] = null;
+  private resumeAt: SweepPosition | undefined;
   /** Open holds (backups reading a point-in-time snapshot): remote copies are not deleted while any is open. */
   private remoteGcHolds = 0;
 
@@ -89,11 +102,6 @@ export class TierService implements StubReader {
     return this.opts.enabled && this.opts.remote !== undefined;
   }
 
-  /** Rehydration counters (tests and status). */
-  get rehydrations(): { started: number; completed: number; failed: number } {
-    return { ...(this.rehydrator?.counts ?? { started: 0, completed: 0, failed: 0 }) };
-  }
-
   /** StubReader: a stub's bytes (or a range) streamed from its remote copy, for internal readers. */
   stream(row: ObjectRow, range?: { start: number; end: number }): Readable {
     const out = new PassThrough({ highWaterMark: 1024 * 1024 });
@@ -102,11 +110,13 @@ export class TierService implements StubReader {
       queueMicrotask(() => out.destroy(new AppError('InvalidObjectState', { message: 'The object is tiered and tiering is not enabled.' })));
       return out;
     }
-    remote.get(row.tierKey, range ? { range } : {}).then(
+    // A reader that goes away (an aborted copy or backup) cancels the request, even one still waiting for its answer.
+    const cancel = new AbortController();
+    out.once('close', () => cancel.abort());
+    remote.get(row.tierKey, { ...(range ? { range } : {}), signal: cancel.signal }).then(
       (body) => {
-        body.once('error', (err) => out.destroy(err));
-        out.once('close', () => body.destroy());
-        body.pipe(out);
+        if (out.destroyed) body.destroy();
+        else pipeline(body, out).catch((err: unknown) => out.destroy(err instanceof Error ? err : new RemoteError('unknown')));
       },
       (err: unknown) => out.destroy(err instanceof Error ? err : new RemoteError('unknown')),
     );
@@ -182,10 +192,12 @@ export class TierService implements StubReader {
 
   /**
    * One sweep: restored versions whose restore ended become stubs again, then versions due for a transition are
-   * offloaded (at most maxPerSweep). Failures are logged, counted and retried by a later sweep; never throws.
+   * offloaded (at most maxPerSweep attempts). A sweep that reaches that budget stops and the next one resumes from
+   * there (so versions that keep failing cannot hold the rest back); after the last bucket the walk starts over.
+   * Failures are logged, counted and retried by a later pass; never throws.
    */
   async sweep(now: Date, signal: AbortSignal): Promise<SweepResult> {
-    const result: SweepResult = { tiered: 0, restubbed: 0, failed: 0 };
+    const result: SweepResult = { tiered: 0, restubbed: 0, failed: 0, complete: true };
     if (!this.enabled) return result;
     let errorClass: RemoteErrorClass | null = null;
     const fail = (err: unknown, row: { bucket: string; key: string }): void => {
@@ -204,21 +216,31 @@ export class TierService implements StubReader {
       }
     }
     const budget = { left: this.opts.maxPerSweep ?? 100 };
+    const resume = this.resumeAt;
+    this.resumeAt = undefined;
     let after = '';
     outer: for (;;) {
       const buckets = this.opts.lifecycle.bucketsWithLifecycle(after, 100);
       for (const bucket of buckets) {
         after = bucket.name;
+        if (resume && bucket.name < resume.bucket) continue;
         const rules = bucket.lifecycle.rules.filter((r) => r.status === 'Enabled' && ((r.transitions?.length ?? 0) > 0 || (r.noncurrentVersionTransitions?.length ?? 0) > 0));
         if (rules.length === 0) continue;
         const all = bucket.lifecycle.rules;
         for (const prefix of prefixRanges(rules)) {
-          let page: { key: string; id: number } | undefined;
+          const resuming = resume?.bucket === bucket.name;
+          if (resuming && prefix < resume.prefix) continue;
+          let page: { key: string; id: number } | undefined = resuming && prefix === resume.prefix ? resume.page : undefined;
           for (;;) {
             const rows = this.opts.lifecycle.versionsPage(bucket.name, prefix, page, 250);
             let rangeDone = rows.length < 250;
             for (const v of rows) {
-              if (signal.aborted || budget.left <= 0) break outer;
+              if (signal.aborted) break outer;
+              if (budget.left <= 0) {
+                this.resumeAt = { bucket: bucket.name, prefix, page };
+                result.complete = false;
+                break outer;
+              }
               if (!v.key.startsWith(prefix)) {
                 rangeDone = true;
                 break;
@@ -242,7 +264,8 @@ export class TierService implements StubReader {
       }
       if (buckets.length < 100) break;
     }
-    this.lastSweep = { at: now.toISOString(), ...result, errorClass };
+    const { complete: _complete, ...counts } = result;
+    this.lastSweep = { at: now.toISOString(), ...counts, errorClass };
     return result;
   }
 
@@ -367,9 +390,9 @@ export class TierService implements StubReader {
     };
   }
 
-  /** Aborts rehydrations in flight (shutdown). */
-  close(): void {
-    this.rehydrator?.abortAll();
+  /** Aborts rehydrations in flight and waits for them (shutdown). */
+  async close(): Promise<void> {
+    await this.rehydrator?.abortAll();
   }
 }
 

@@ -3,12 +3,14 @@
 
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import { AppError } from '../../../core/errors.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import type { ReconcileService } from '../../../services/replication/reconcile-service.js';
 import type { ReplicationService } from '../../../services/replication/replication-service.js';
 import { REMOTE_ERROR_CLASSES } from '../../../services/replication/remote-store.js';
 import type { TierService } from '../../../services/tiering/tier-service.js';
 import { principalOf } from '../admin-principal.js';
+import { Strict } from './bucket-schemas.js';
 import { ErrorBody } from './schemas.js';
 
 export interface ReplicationRouteDeps {
@@ -52,13 +54,14 @@ const FailedQuery = Type.Object({
   cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'nextCursor of the previous page' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
 });
-const RetryBody = Type.Object({
+// Strict: Fastify's Ajv strips properties `additionalProperties: false` does not allow; Strict refuses them (400).
+const RetryBody = Strict({
   bucket: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
   key: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-}, { additionalProperties: false, description: 'Both bucket and key: retry that key; neither: every dead-lettered intent' });
-const ReconcileBody = Type.Object({
+}, { description: 'Both bucket and key: retry that key; neither: every dead-lettered intent' });
+const ReconcileBody = Strict({
   bucket: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: 'Scope to one bucket; omitted: every bucket' })),
-}, { additionalProperties: false });
+});
 const Job = Type.Object({
   id: Type.String(), state: Type.Union([Type.Literal('running'), Type.Literal('completed'), Type.Literal('failed')]),
   bucket: Type.Union([Type.String(), Type.Null()]),
@@ -107,10 +110,10 @@ export function replicationRoutes(app: FastifyInstance, deps: ReplicationRouteDe
       operationId: 'retryReplicationFailures', tags: ['replication'], summary: 'Make dead-lettered intents pending again (one key, or all)',
       body: RetryBody, response: { 200: Type.Object({ retried: Count }), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
     },
-  }, async (req, reply) => {
+  }, async (req) => {
     const body = req.body as { bucket?: string; key?: string };
     if ((body.bucket === undefined) !== (body.key === undefined)) {
-      return reply.status(400).send({ error: 'ValidationError', message: 'Send both bucket and key, or neither.', statusCode: 400 });
+      throw new AppError('ValidationError', { message: `${body.key === undefined ? 'key' : 'bucket'}: send both bucket and key, or neither` });
     }
     const only = body.bucket !== undefined && body.key !== undefined ? { bucket: body.bucket, key: body.key } : undefined;
     const retried = deps.replication.retryFailed(only);
