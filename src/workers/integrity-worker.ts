@@ -18,11 +18,8 @@ export function startIntegrityWorker(opts: IntegrityWorkerOptions): RunningLoop 
   } catch (err) {
     opts.logger.error({ err, worker: 'integrity' }, 'integrity gauges could not be read');
   }
-  const loop = startLoop({ name: 'integrity', intervalMs: opts.intervalMs, logger: opts.logger, tick: (signal) => opts.service.tick(signal) });
-  return {
-    async stop() {
-      await loop.stop();
-      opts.service.close();
-    },
-  };
+  return startLoop({
+    name: 'integrity', intervalMs: opts.intervalMs, logger: opts.logger, tick: (signal) => opts.service.tick(signal),
+    onStop: () => opts.service.close(),
+  });
 }

@@ -3,8 +3,7 @@
 
 import type { Logger } from '../observability/logger.js';
 import type { AnalyticsService } from '../services/analytics/analytics-service.js';
-import { startAlignedLoop } from './aligned-loop.js';
-import type { RunningLoop } from './runner.js';
+import { startLoop, type RunningLoop } from './runner.js';
 
 export interface RequestAnalyticsWorkerOptions {
   analytics: Pick<AnalyticsService, 'flushRequests'>;
@@ -15,8 +14,8 @@ export interface RequestAnalyticsWorkerOptions {
 
 export function startRequestAnalyticsWorker(opts: RequestAnalyticsWorkerOptions): RunningLoop {
   const flush = (): void => opts.analytics.flushRequests();
-  return startAlignedLoop({
-    name: 'request-analytics', intervalMs: opts.intervalMs ?? 60_000, logger: opts.logger,
+  return startLoop({
+    name: 'request-analytics', intervalMs: opts.intervalMs ?? 60_000, logger: opts.logger, aligned: true,
     tick: async () => flush(), onStop: flush,
   });
 }

@@ -1,13 +1,12 @@
 // The usage rollup: every USAGE_ROLLUP_INTERVAL_MS, copies each bucket's usage into the per-bucket gauges, so a
 // scrape never queries the database, and records it as analytics samples. A deleted bucket's series disappear at the
-// next tick. Ticks land on multiples of the interval (aligned-loop.ts), so every window of it has one sample while
+// next tick. Ticks land on multiples of the interval (runner.ts, `aligned`), so every window of it has one sample while
 // the server is up.
 
 import type { Logger } from '../observability/logger.js';
 import type { MetricsRegistry } from '../observability/metrics-registry.js';
 import type { UsageService } from '../services/usage-service.js';
-import { startAlignedLoop } from './aligned-loop.js';
-import type { RunningLoop } from './runner.js';
+import { startLoop, type RunningLoop } from './runner.js';
 
 export interface UsageRollupWorkerOptions {
   usage: Pick<UsageService, 'snapshot'>;
@@ -29,5 +28,5 @@ export function startUsageRollupWorker(opts: UsageRollupWorkerOptions): RunningL
   } catch (err) {
     opts.logger.error({ err, worker: 'usage-rollup' }, 'usage rollup failed');
   }
-  return startAlignedLoop({ name: 'usage-rollup', intervalMs: opts.intervalMs, logger: opts.logger, tick: async () => rollup() });
+  return startLoop({ name: 'usage-rollup', intervalMs: opts.intervalMs, logger: opts.logger, aligned: true, tick: async () => rollup() });
 }

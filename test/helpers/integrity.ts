@@ -4,11 +4,28 @@
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import BetterSqlite3 from 'better-sqlite3';
 import pino from 'pino';
 import type { AuditRecord, AuditSink } from '../../src/services/audit/audit-events.js';
 import { IntegrityService, type IntegrityServiceOptions, type RepairSource } from '../../src/services/integrity/integrity-service.js';
 import { ReadPins } from '../../src/services/object-reader.js';
+import { DEFAULT_SEGMENT_SIZE, HEADER_SIZE, TAG_SIZE } from '../../src/storage/blobs/blob-format.js';
 import type { ServiceFixture } from './services.js';
+
+/** File offset of plaintext byte `p` in a blob written with the default segment size (blob-format.ts). */
+export function fileOffset(p: number): number {
+  return HEADER_SIZE + Math.floor(p / DEFAULT_SEGMENT_SIZE) * (DEFAULT_SEGMENT_SIZE + TAG_SIZE) + (p % DEFAULT_SEGMENT_SIZE);
+}
+
+/** The blob ids of a key's versions, oldest first (from the data directory's database, read-only). */
+export function blobIdsOf(dataDir: string, bucket: string, key: string): string[] {
+  const db = new BetterSqlite3(join(dataDir, 'meta.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT blob_id FROM objects WHERE bucket = ? AND key = ? ORDER BY id').pluck().all(bucket, key) as string[];
+  } finally {
+    db.close();
+  }
+}
 
 /** Where a file blob lives under a data directory. */
 export function blobPath(dataDir: string, id: string): string {

@@ -97,6 +97,10 @@ describe('analytics through the real server', () => {
       ['/analytics/requests?from=2020-01-02&to=2020-01-01', /^to: /],
       ['/analytics/buckets?limit=0', /limit/],
       ['/analytics/buckets?since=2999-01-01', /^since: /],
+      ['/analytics/buckets?since=yesterday', /^since: /],
+      ['/analytics/buckets?limit=1001', /limit/],
+      ['/analytics/storage?step=5w', /^step: /],
+      ['/analytics/storage?from=2020-01-02&to=2020-01-01', /^to: /],
     ];
     for (const [path, message] of cases) {
       const res = await adminCall(server, token, 'GET', path);

@@ -3,29 +3,15 @@
 // other bytes on the mirror is refused as a mismatch and stays listed as corrupt.
 
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, PutBucketVersioningCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { blobPath, flipByte } from '../helpers/integrity.js';
+import { blobIdsOf, blobPath, fileOffset, flipByte } from '../helpers/integrity.js';
 import { remoteListing, replicationEnv, startStoreTarget, waitFor, type Target } from '../helpers/replication.js';
 import { startServer, type RunningServer } from '../helpers/server.js';
 
-const SEGMENT = 65_536;
-const fileOffset = (p: number): number => 72 + Math.floor(p / SEGMENT) * (SEGMENT + 16) + (p % SEGMENT);
-
 type Status = { counts: Record<string, number>; currentPass: unknown; lastFullPass: { corruptFound: number; repaired: number } | null };
-
-function blobIds(dataDir: string, bucket: string, key: string): string[] {
-  const db = new BetterSqlite3(join(dataDir, 'meta.db'), { readonly: true });
-  try {
-    return db.prepare('SELECT blob_id FROM objects WHERE bucket = ? AND key = ? ORDER BY id').pluck().all(bucket, key) as string[];
-  } finally {
-    db.close();
-  }
-}
 
 async function bytesOf(s3: S3Client, bucket: string, key: string, versionId?: string): Promise<Buffer> {
   const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));
@@ -67,14 +53,14 @@ describe('integrity repair from the replication mirror', () => {
     const body = randomBytes(700_000);
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'doc', Body: body }));
     await waitFor('the mirror copy', async () => (await remoteListing(target, `${bucket}/`)).has(`${bucket}/doc`));
-    const [blobId] = blobIds(server.dataDir, bucket, 'doc');
+    const [blobId] = blobIdsOf(server.dataDir, bucket, 'doc');
     await flipByte(blobPath(server.dataDir, blobId as string), fileOffset(500_000));
 
     const status = await scrubToEnd();
     expect(status.lastFullPass).toMatchObject({ corruptFound: 1, repaired: 1 });
     expect(status.counts).toMatchObject({ corrupt: 0 });
     expect((await bytesOf(s3, bucket, 'doc')).equals(body)).toBe(true);
-    expect(blobIds(server.dataDir, bucket, 'doc')).not.toContain(blobId);
+    expect(blobIdsOf(server.dataDir, bucket, 'doc')).not.toContain(blobId);
     const audit = await waitFor('the repair audit', async () => {
       const page = (await adminCall(server, token, 'GET', '/audit?event=integrity.object_repaired')).body as { items: unknown[] };
       return page.items.length > 0 ? page : undefined;
@@ -94,7 +80,7 @@ describe('integrity repair from the replication mirror', () => {
       const remote = (await remoteListing(target, `${versioned}/`)).get(`${versioned}/k`);
       return remote?.size === current.length;
     });
-    const [oldBlob] = blobIds(server.dataDir, versioned, 'k');
+    const [oldBlob] = blobIdsOf(server.dataDir, versioned, 'k');
     await flipByte(blobPath(server.dataDir, oldBlob as string), fileOffset(10));
 
     const status = await scrubToEnd();

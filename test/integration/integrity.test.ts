@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
 import { startInProcess, type InProcessApp } from '../helpers/in-process.js';
-import { blobPath, FakeRepairSource, flipByte } from '../helpers/integrity.js';
+import { blobPath, FakeRepairSource, fileOffset, flipByte } from '../helpers/integrity.js';
 import { parseSamples, scrape } from '../helpers/metrics-scrape.js';
 import { restartServer, startServer, type RunningServer } from '../helpers/server.js';
 import { signedHeaders } from '../helpers/signed-http.js';
@@ -24,9 +24,6 @@ const FAST = {
   STORE_INTEGRITY_SCRUB_ENABLED: 'true', STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK: '1',
   METRICS_MODE: 'public', AUDIT_FLUSH_MS: '250',
 };
-const SEGMENT = 65_536;
-/** File offset of plaintext byte `p` of a blob (72-byte header, 64 KiB segments each followed by a 16-byte tag). */
-const fileOffset = (p: number): number => 72 + Math.floor(p / SEGMENT) * (SEGMENT + 16) + (p % SEGMENT);
 
 interface RawGet {
   status: number;
@@ -200,6 +197,13 @@ describe('corrupt objects through the real server', () => {
     const bad = await adminCall(server, token, 'GET', '/integrity/corrupt?cursor=nope!');
     expect(bad.status).toBe(400);
     expect((bad.body as { message: string }).message).toMatch(/^cursor: /);
+    // Well-formed base64url of the wrong shape, and page sizes out of range, are refused by name too.
+    const wrongShape = await adminCall(server, token, 'GET', `/integrity/corrupt?cursor=${Buffer.from('{"d":1}').toString('base64url')}`);
+    expect(wrongShape.body).toMatchObject({ error: 'ValidationError', message: expect.stringMatching(/^cursor: /) });
+    for (const limit of [0, 201]) {
+      const res = await adminCall(server, token, 'GET', `/integrity/corrupt?limit=${limit}`);
+      expect(res.body).toMatchObject({ error: 'ValidationError', statusCode: 400, message: expect.stringContaining('limit') });
+    }
     const first = (await adminCall(server, token, 'GET', '/integrity/corrupt?limit=2')).body as { items: { key: string }[]; nextCursor: string };
     const second = (await adminCall(server, token, 'GET', `/integrity/corrupt?limit=10&cursor=${first.nextCursor}`)).body as { items: { key: string }[]; nextCursor: string | null };
     expect(first.items).toHaveLength(2);

@@ -247,4 +247,3 @@ function mergeOperations(rows: readonly (RequestTotals & { surface: string; rout
   return [...merged.values()].sort((a, b) => b.requests - a.requests || (a.surface + a.routeClass < b.surface + b.routeClass ? -1 : 1));
 }
 
-export type { RequestCount };

@@ -3,7 +3,6 @@
 
 import type { RequestCount } from '../../storage/db/analytics-repo.js';
 
-export type { RequestCount };
 
 /** The labels the request observer already computes for the metrics (observability/metric-labels.ts). */
 export interface CountedRequest {

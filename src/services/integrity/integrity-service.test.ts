@@ -186,6 +186,28 @@ describe('bounded work', () => {
     expect(after.service.counts()).toEqual({ ok: 6, corrupt: 0, unchecked: 0 });
   });
 
+  it('a tick whose results fail to commit is redone: the next ticks check those versions again', async () => {
+    for (let i = 0; i < 6; i++) await put(`o${i}`, randomBytes(100));
+    const { service } = integrityOver(fx, { limits: { intervalMs: 1000, objectsPerTick: 2, bytesPerTick: 1 << 20 } });
+    const signal = new AbortController().signal;
+    await service.tick(signal);
+    const transaction = fx.meta.transaction.bind(fx.meta);
+    let failNext = true;
+    fx.meta.transaction = ((fn: () => unknown) => {
+      if (failNext) {
+        failNext = false;
+        throw new Error('disk I/O error');
+      }
+      return transaction(fn);
+    }) as typeof fx.meta.transaction;
+    await expect(service.tick(signal)).rejects.toThrow('disk I/O error');
+    fx.meta.transaction = transaction;
+    expect(service.status().currentPass?.objectsChecked).toBe(2);
+    await runPass(service);
+    expect(service.status().lastFullPass?.objectsChecked).toBe(6);
+    expect(service.counts()).toEqual({ ok: 6, corrupt: 0, unchecked: 0 });
+  });
+
   it('stops between reads when the tick is aborted (shutdown), leaving the pass to resume', async () => {
     await put('a', randomBytes(3 * 1024 * 1024));
     const { service } = integrityOver(fx, { limits: { intervalMs: 1000, objectsPerTick: 10, bytesPerTick: 1 << 30 } });

@@ -55,7 +55,7 @@ export interface IntegrityStatusView {
 }
 
 /** The audit subject of what the scrubber does on its own (repairs). */
-export const SCRUBBER_SUBJECT = 'integrity-scrubber';
+const SCRUBBER_SUBJECT = 'integrity-scrubber';
 /** Read failures remembered, so a hot corrupt object costs one write, not one per GET. */
 const RECENT_REPORTS = 1024;
 
@@ -110,7 +110,7 @@ export class IntegrityService {
   startPass(): PassProgress {
     if (this.state.current) throw new AppError('Conflict', { message: 'An integrity pass is already running.' });
     const pass = this.newPass('manual');
-    this.opts.meta.transaction(() => saveScrubState(this.opts.meta.instance, this.state));
+    this.commitState(() => saveScrubState(this.opts.meta.instance, this.state));
     return pass;
   }
 
@@ -227,7 +227,7 @@ export class IntegrityService {
     const now = this.now();
     const corrupt: ScrubTarget[] = [];
     const { meta } = this.opts;
-    meta.transaction(() => {
+    this.commitState(() => {
       for (const check of done) {
         const outcome = check.outcome as NonNullable<VersionCheck['outcome']>;
         pass.objectsChecked += 1;
@@ -243,11 +243,25 @@ export class IntegrityService {
     return corrupt;
   }
 
+  /**
+   * Runs a transaction that saves the scrub state (changed in memory just before, or inside it). If it fails, the
+   * in-memory state goes back to what is saved, so the next tick re-checks the versions whose results were lost
+   * instead of going on from a cursor (and counters) that never reached the database.
+   */
+  private commitState<T>(fn: () => T): T {
+    try {
+      return this.opts.meta.transaction(fn);
+    } catch (err) {
+      this.state = loadScrubState(this.opts.meta.instance);
+      throw err;
+    }
+  }
+
   /** The walk reached the end: the pass becomes the last full pass. */
   private finish(pass: PassProgress): void {
     const { cursor: _cursor, objectsTotal: _objects, bytesTotal: _bytes, ...rest } = pass;
     this.state = { last: { ...rest, finishedAt: this.now() }, current: undefined };
-    this.opts.meta.transaction(() => saveScrubState(this.opts.meta.instance, this.state));
+    this.commitState(() => saveScrubState(this.opts.meta.instance, this.state));
     this.opts.logger.info(
       { trigger: pass.trigger, objects: pass.objectsChecked, bytes: pass.bytesChecked, corrupt: pass.corruptFound, repaired: pass.repaired },
       'integrity pass finished',
@@ -281,7 +295,7 @@ export class IntegrityService {
         const pass = this.state.current;
         if (pass) {
           pass.repaired += 1;
-          this.opts.meta.transaction(() => saveScrubState(this.opts.meta.instance, this.state));
+          this.commitState(() => saveScrubState(this.opts.meta.instance, this.state));
         }
         this.opts.audit.record({
           event: 'integrity.object_repaired', subject: SCRUBBER_SUBJECT, bucket: target.bucket,

@@ -3,8 +3,9 @@
 // multipart version) BEFORE anything changes, made durable, and only then swapped in, in one transaction that also
 // releases the bad blobs. A copy that does not verify changes nothing.
 
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { SliceReader, StreamShapeError } from '../../lib/stream-bytes.js';
 import { isInlineBlobId, type BlobStore, type StagedBlob } from '../../storage/blobs/blob-store.js';
 import type { IntegrityRepo, ScrubTarget } from '../../storage/db/integrity-repo.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
@@ -58,11 +59,11 @@ export async function repairVersion(deps: RepairDeps, target: ScrubTarget, sourc
     return { outcome: 'mismatch', detail: `the copy has ${fetched.size} bytes, the version ${target.size}` };
   }
   const staged: StagedBlob[] = [];
-  const reader = new ExactReader(fetched.stream);
+  const reader = new SliceReader(fetched.stream);
   try {
     for (const piece of pieces) {
       const md5 = createHash('md5');
-      const bytes = reader.take(piece.size, (chunk) => md5.update(chunk), signal);
+      const bytes = hashed(reader.slice(piece.size), md5, signal);
       staged.push(isInlineBlobId(piece.oldBlobId) ? deps.blobs.sealInline(await collect(bytes)) : await deps.blobs.stage(bytes, signal ? { signal } : {}));
       if (md5.digest('hex') !== piece.md5) {
         return { outcome: 'mismatch', detail: `${piece.partNumber === undefined ? '' : `part ${piece.partNumber}: `}the copy does not hash to the stored MD5` };
@@ -77,11 +78,11 @@ export async function repairVersion(deps: RepairDeps, target: ScrubTarget, sourc
     await deps.meta.durable();
     return { outcome: 'repaired' };
   } catch (err) {
-    // Rejected by ExactReader ("shorter than declared") is a mismatch, not a failure of ours.
-    if (err instanceof ShortCopyError) return { outcome: 'mismatch', detail: err.message };
+    // A copy shorter than its declared size is a mismatch, not a failure of ours.
+    if (err instanceof StreamShapeError) return { outcome: 'mismatch', detail: `the copy: ${err.message}` };
     throw err;
   } finally {
-    reader.close();
+    fetched.stream.destroy();
     // Staged but never swapped in: nothing references them.
     for (const blob of staged) await removeStaged(deps.blobs, blob);
   }
@@ -122,7 +123,6 @@ function swap(deps: RepairDeps, target: ScrubTarget, pieces: readonly Piece[], s
 }
 
 class Superseded extends Error {}
-class ShortCopyError extends Error {}
 
 async function removeStaged(blobs: BlobStore, blob: StagedBlob): Promise<void> {
   if (blob.sealed) return;
@@ -131,57 +131,17 @@ async function removeStaged(blobs: BlobStore, blob: StagedBlob): Promise<void> {
   await blobs.remove(blob.id).catch(() => undefined);
 }
 
+/** The chunks of `source`, each also hashed into `md5`; stops between chunks when `signal` aborts. */
+async function* hashed(source: AsyncIterable<Buffer>, md5: Hash, signal?: AbortSignal): AsyncGenerator<Buffer> {
+  for await (const chunk of source) {
+    signal?.throwIfAborted();
+    md5.update(chunk);
+    yield chunk;
+  }
+}
+
 async function collect(source: AsyncIterable<Buffer>): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of source) chunks.push(chunk);
   return Buffer.concat(chunks);
-}
-
-/** Splits a stream into consecutive pieces of exact sizes, without copying more than a chunk's remainder. */
-class ExactReader {
-  private readonly iterator: AsyncIterator<Buffer | Uint8Array>;
-  private leftover: Buffer | undefined;
-
-  constructor(private readonly stream: Readable) {
-    this.iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer | Uint8Array>;
-  }
-
-  /** The next `size` bytes, each chunk also given to `observe`. Throws ShortCopyError if the stream ends first. */
-  async *take(size: number, observe: (chunk: Buffer) => void, signal?: AbortSignal): AsyncGenerator<Buffer> {
-    let left = size;
-    while (left > 0) {
-      signal?.throwIfAborted();
-      const chunk = await this.next();
-      if (chunk === undefined) throw new ShortCopyError(`the copy ended ${left} bytes early`);
-      const piece = chunk.length <= left ? chunk : chunk.subarray(0, left);
-      if (chunk.length > left) this.leftover = chunk.subarray(left);
-      left -= piece.length;
-      observe(piece);
-      yield piece;
-    }
-  }
-
-  /** True when nothing is left (a trailing empty chunk counts as nothing). */
-  async atEnd(): Promise<boolean> {
-    for (;;) {
-      const chunk = await this.next();
-      if (chunk === undefined) return true;
-      if (chunk.length > 0) return false;
-    }
-  }
-
-  close(): void {
-    this.stream.destroy();
-  }
-
-  private async next(): Promise<Buffer | undefined> {
-    if (this.leftover) {
-      const chunk = this.leftover;
-      this.leftover = undefined;
-      return chunk;
-    }
-    const next = await this.iterator.next();
-    if (next.done) return undefined;
-    return Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
-  }
 }

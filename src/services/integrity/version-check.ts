@@ -44,8 +44,6 @@ export interface CheckInput {
 export class VersionCheck {
   readonly target: ScrubTarget;
   outcome: CheckOutcome | undefined;
-  /** Plaintext bytes read so far. */
-  bytesRead = 0;
   private readonly extents: Extent[] = [];
   private readonly partDigests: Buffer[] = [];
   private readonly release: () => void;
@@ -86,7 +84,7 @@ export class VersionCheck {
           this.finish();
           break;
         }
-        if (this.iterator === undefined) this.openExtent(extent);
+        if (this.iterator === undefined && !this.openExtent(extent)) break;
         const next = await (this.iterator as AsyncIterator<Buffer>).next();
         if (next.done) {
           this.closeExtent(extent);
@@ -98,7 +96,6 @@ export class VersionCheck {
         this.fail(err);
       }
     }
-    this.bytesRead += consumed;
     return consumed;
   }
 
@@ -110,10 +107,19 @@ export class VersionCheck {
     this.release();
   }
 
-  private openExtent(extent: Extent): void {
-    this.stream = this.blobs.createReadStream(extent.blobId, { size: extent.size, sealed: extent.sealed });
+  /** Opens the extent's bytes; false (with the outcome set) when its blob id or size is not one the store accepts. */
+  private openExtent(extent: Extent): boolean {
+    try {
+      this.stream = this.blobs.createReadStream(extent.blobId, { size: extent.size, sealed: extent.sealed });
+    } catch (err) {
+      // createReadStream refuses a malformed id (TypeError) or size (RangeError): the version's metadata is damaged.
+      if (!(err instanceof TypeError || err instanceof RangeError)) throw err;
+      this.settle({ status: 'corrupt', reason: 'metadata', detail: `${extent.label}${err.message}` });
+      return false;
+    }
     this.iterator = this.stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     this.hash = createHash('md5');
+    return true;
   }
 
   private closeExtent(extent: Extent): void {
@@ -146,9 +152,6 @@ export class VersionCheck {
     } else if ((err as NodeJS.ErrnoException).code === 'EIO') {
       // The disk could not return the bytes: as lost as a tampered segment.
       this.settle({ status: 'corrupt', reason: 'unreadable', detail: `${label}I/O error (EIO)` });
-    } else if (err instanceof TypeError || err instanceof RangeError) {
-      // A blob id or size the blob store refuses: the version's metadata itself is damaged.
-      this.settle({ status: 'corrupt', reason: 'metadata', detail: `${label}${err.message}` });
     } else {
       const code = (err as NodeJS.ErrnoException).code;
       this.settle({ status: 'unchecked', reason: 'error', detail: `${label}${code ?? (err as Error).message ?? String(err)}` });

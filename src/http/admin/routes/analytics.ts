@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AppError } from '../../../core/errors.js';
 import { parseIso8601 } from '../../../core/iso8601.js';
-import type { AnalyticsService, RequestTotals } from '../../../services/analytics/analytics-service.js';
+import { TOP_OPERATIONS, type AnalyticsService, type RequestTotals } from '../../../services/analytics/analytics-service.js';
 import { MAX_POINTS, parseStep } from '../../../services/analytics/time-windows.js';
 import { ErrorBody } from './schemas.js';
 
@@ -15,8 +15,8 @@ export interface AnalyticsRouteDeps {
   analytics: Pick<AnalyticsService, 'storage' | 'buckets' | 'requests'>;
 }
 
-export const BUCKETS_DEFAULT = 100;
-export const BUCKETS_MAX = 1000;
+const BUCKETS_DEFAULT = 100;
+const BUCKETS_MAX = 1000;
 
 const tags = ['analytics'];
 const Time = Type.String({ format: 'date-time' });
@@ -89,7 +89,7 @@ const RequestsBody = Type.Object({
     surface: Type.String(),
     operation: Type.String({ description: 'The S3 operation or the admin route pattern (metrics route_class)' }),
     requests: Count, clientErrors: Count, serverErrors: Count,
-  }, { additionalProperties: false }), { maxItems: 50, description: 'The busiest over the range, at most 50' }),
+  }, { additionalProperties: false }), { maxItems: TOP_OPERATIONS, description: `The busiest over the range, at most ${TOP_OPERATIONS}` }),
 }, { additionalProperties: false });
 
 const iso = (ms: number): string => new Date(ms).toISOString();

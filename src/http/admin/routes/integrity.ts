@@ -15,8 +15,8 @@ export interface IntegrityRouteDeps {
   audit: AuditSink;
 }
 
-export const CORRUPT_PAGE_DEFAULT = 50;
-export const CORRUPT_PAGE_MAX = 200;
+const CORRUPT_PAGE_DEFAULT = 50;
+const CORRUPT_PAGE_MAX = 200;
 
 const tags = ['integrity'];
 const Count = Type.Integer({ minimum: 0 });

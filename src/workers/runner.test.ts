@@ -1,14 +1,14 @@
-// The aligned loop ticks just after each multiple of its interval, runs onStop once after stopping, and survives a
+// startLoop with `aligned` ticks just after each multiple of its interval, runs onStop once after stopping, and survives a
 // failing tick; the request-analytics worker flushes on each tick and once at stop.
 
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startAlignedLoop } from './aligned-loop.js';
+import { startLoop } from './runner.js';
 import { startRequestAnalyticsWorker } from './request-analytics-worker.js';
 
 const silent = pino({ level: 'silent' });
 
-describe('startAlignedLoop', () => {
+describe('startLoop, aligned', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -17,8 +17,8 @@ describe('startAlignedLoop', () => {
     vi.useFakeTimers({ now: 1_000_030 });
     const ticks: number[] = [];
     let stops = 0;
-    const loop = startAlignedLoop({
-      name: 't', intervalMs: 100, logger: silent,
+    const loop = startLoop({
+      name: 't', intervalMs: 100, logger: silent, aligned: true,
       tick: async () => {
         ticks.push(Date.now());
         if (ticks.length === 2) throw new Error('boom');
@@ -37,8 +37,8 @@ describe('startAlignedLoop', () => {
   it('a tick that runs past its window skips to the next boundary, never two ticks in one window', async () => {
     vi.useFakeTimers({ now: 5_000_000 });
     const ticks: number[] = [];
-    const loop = startAlignedLoop({
-      name: 't', intervalMs: 100, logger: silent, tick: async () => {
+    const loop = startLoop({
+      name: 't', intervalMs: 100, logger: silent, aligned: true, tick: async () => {
         ticks.push(Date.now());
         if (ticks.length === 1) await new Promise((r) => setTimeout(r, 250));
       },
