@@ -1,4 +1,4 @@
-// WebhookClient against a real loopback server: status passthrough, no redirect following, the timeout, network
+// WebhookClient (its requests run on a worker thread) against a real loopback server: status passthrough, no redirect following, the timeout, network
 // errors and aborts, URL credentials sent as Basic auth, and failure reasons free of the URL and its credentials.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -92,5 +92,20 @@ describe('WebhookClient', () => {
     const pending = post(`${base}/hang`, { signal: late.signal, timeoutMs: 5000 });
     setTimeout(() => late.abort(), 50);
     expect(await pending).toEqual({ kind: 'aborted' });
+  });
+
+  it('runs many requests at once on its thread and answers each by its own id', async () => {
+    const results = await Promise.all([...Array(40)].map((_, i) => post(`${base}/${i % 2 === 0 ? 'ok' : 'redirect'}`)));
+    expect(results.map((r) => (r.kind === 'response' ? r.status : r.kind))).toEqual([...Array(40)].map((_, i) => (i % 2 === 0 ? 204 : 302)));
+  });
+
+  it('ends requests in flight as network errors on close, and a closed client starts a new thread on the next post', async () => {
+    const own = new WebhookClient({ maxSockets: 1 });
+    const inFlight = own.post({ url: new URL(`${base}/hang`), headers: {}, body: '{}', timeoutMs: 5000 });
+    await new Promise((r) => setTimeout(r, 50));
+    own.close();
+    expect(await inFlight).toEqual({ kind: 'error', reason: 'network error: closed' });
+    expect(await own.post({ url: new URL(`${base}/ok`), headers: {}, body: '{}', timeoutMs: 2000 })).toEqual({ kind: 'response', status: 204 });
+    own.close();
   });
 });
