@@ -129,6 +129,9 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     routerOptions: { caseSensitive: true },
     clientErrorHandler: clientErrorHandler(opts.logger, observer),
     bodyLimit: 1024 * 1024,
+    // A property a schema does not allow is a 400 naming it, never dropped in silence (Fastify's default Ajv strips
+    // it under `additionalProperties: false`): a misspelt field must not read as a setting quietly ignored.
+    ajv: { customOptions: { removeAdditional: false } },
     serverFactory: (handler) => {
       server = createServer(
         {

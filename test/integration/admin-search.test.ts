@@ -127,7 +127,7 @@ describe('GET /api/admin/objects/search', () => {
       [{ maxSize: 'big' }, 'maxSize'], [{ minSize: 5, maxSize: 4 }, 'maxSize'], [{ from: 'last week' }, 'from'],
       [{ from: '2030-01-02', to: '2030-01-01' }, 'to'], [{ cursor: 'not-a-cursor' }, 'cursor'],
       [{ cursor: `${first.nextCursor as string}x` }, 'cursor'], [{ q: 'other', cursor: first.nextCursor as string }, 'cursor'],
-      [{ q: 'x'.repeat(1025) }, 'q'],
+      [{ q: 'x'.repeat(1025) }, 'q'], [{ q: 'x', minsize: 5 }, 'minsize'],
     ];
     for (const [params, field] of cases) {
       const res = await search(params);

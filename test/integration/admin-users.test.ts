@@ -65,6 +65,7 @@ describe('creating users', () => {
       [{ username: 'weakling', role: 'read-only', password: 'short' }, 'password'],
       [{ username: 'weakling', role: 'read-only', password: 'weakling-weakling' }, 'password'],
       [{ role: 'read-only' }, 'username'],
+      [{ username: 'typo', role: 'read-only', pasword: 'never-silently-dropped' }, 'pasword'],
     ];
     for (const [body, field] of cases) {
       const res = await call(admin, 'POST', '/users', body);

@@ -20,8 +20,14 @@ export function handleAdminError(err: FastifyError | Error, req: FastifyRequest,
     appError = err;
   } else if ('validation' in err && err.validation) {
     const first = err.validation[0];
-    const field = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : String(first?.params?.['missingProperty'] ?? 'body');
-    appError = new AppError('ValidationError', { message: `${field}: ${first?.message ?? 'is invalid'}` });
+    const unknown = first?.params?.['additionalProperty'];
+    const path = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : '';
+    if (typeof unknown === 'string') {
+      appError = new AppError('ValidationError', { message: `${path ? `${path}.` : ''}${unknown}: is not a known property` });
+    } else {
+      const field = path || String(first?.params?.['missingProperty'] ?? 'body');
+      appError = new AppError('ValidationError', { message: `${field}: ${first?.message ?? 'is invalid'}` });
+    }
   } else if ('statusCode' in err && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
     appError = new AppError(err.statusCode === 413 ? 'MaxMessageLengthExceeded' : 'InvalidRequest', { message: err.message });
   } else {

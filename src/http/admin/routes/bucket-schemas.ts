@@ -5,9 +5,9 @@
 import { Type, type TObject, type TProperties, type TUnsafe } from '@sinclair/typebox';
 
 /**
- * An object schema that refuses unknown properties. Fastify's Ajv runs with removeAdditional, which silently drops
- * properties under `additionalProperties: false`; a schema there fails validation instead, so a misspelt field
- * (`objectlock`) is a ValidationError naming it rather than a setting quietly ignored.
+ * An object schema that refuses unknown properties, so a misspelt field (`objectlock`) is a ValidationError naming
+ * it rather than a setting quietly ignored. (The admin Ajv runs without removeAdditional since issue 11, so
+ * `additionalProperties: false` refuses them too; a schema here also says so in the OpenAPI document.)
  */
 export function Strict<T extends TProperties>(properties: T, options: { description?: string } = {}): TObject<T> {
   return Type.Object(properties, { ...options, additionalProperties: Type.Never() });

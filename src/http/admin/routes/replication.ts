@@ -54,7 +54,6 @@ const FailedQuery = Type.Object({
   cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'nextCursor of the previous page' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
 });
-// Strict: Fastify's Ajv strips properties `additionalProperties: false` does not allow; Strict refuses them (400).
 const RetryBody = Strict({
   bucket: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
   key: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
