@@ -1,0 +1,197 @@
+// Debian's nginx as a child process for the reverse-proxy tests: the site block of docs/operations.md (so the
+// documented configuration is the tested one), a throwaway self-signed certificate for 127.0.0.1, every path nginx
+// writes kept inside a temp directory, and an HTTPS client that trusts that certificate.
+
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { createServer, connect } from 'node:net';
+import { join } from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
+import { REPO_ROOT, restartServer, startServer, tempDir, type RunningServer } from '../helpers/server.js';
+
+export const NGINX = '/usr/sbin/nginx';
+const OPERATIONS_DOC = join(REPO_ROOT, 'docs/operations.md');
+const SITE_MARKER = '<!-- nginx-site:';
+
+/** The nginx block that follows the `nginx-site` marker in docs/operations.md. Throws if the doc lost it. */
+export function documentedNginxSite(): string {
+  const doc = readFileSync(OPERATIONS_DOC, 'utf8');
+  const at = doc.indexOf(SITE_MARKER);
+  const block = /```nginx\n([\s\S]*?)\n```/.exec(doc.slice(at));
+  if (at < 0 || !block) throw new Error(`docs/operations.md has no \`\`\`nginx block after ${SITE_MARKER}`);
+  return block[1] as string;
+}
+
+/** Replaces `from` in `text`, which must occur exactly once (so a changed doc fails loudly instead of running something else). */
+function replaceOnce(text: string, from: string, to: string): string {
+  const count = text.split(from).length - 1;
+  if (count !== 1) throw new Error(`the documented nginx site has ${count} occurrences of ${JSON.stringify(from)}, expected 1`);
+  return text.replace(from, to);
+}
+
+export interface Certificate { cert: string; key: string; pem: Buffer }
+
+/** A self-signed P-256 certificate for IP 127.0.0.1, valid two days, written into `dir`. */
+export function selfSignedCertificate(dir: string): Certificate {
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert,
+  ], { stdio: 'ignore' });
+  return { cert, key, pem: readFileSync(cert) };
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface NginxProxy {
+  /** `https://127.0.0.1:<port>`. */
+  origin: string;
+  port: number;
+  /** The nginx.conf it runs. */
+  config: string;
+  /** nginx's error log so far (for failure messages). */
+  errorLog(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts nginx in the foreground with the documented site, listening on a free 127.0.0.1 port with `certificate`
+ * and proxying to Store on `upstreamPort`. The pid file, logs and temp paths live in `dir`.
+ */
+export async function startNginx(opts: { dir: string; upstreamPort: number; certificate: Certificate }): Promise<NginxProxy> {
+  const port = await freePort();
+  let site = documentedNginxSite();
+  site = replaceOnce(site, 'server 127.0.0.1:9000;', `server 127.0.0.1:${opts.upstreamPort};`);
+  site = replaceOnce(site, 'listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`);
+  site = replaceOnce(site, '/etc/ssl/store/fullchain.pem', opts.certificate.cert);
+  site = replaceOnce(site, '/etc/ssl/store/privkey.pem', opts.certificate.key);
+  const d = opts.dir;
+  const config = [
+    // Workers run as root only because the test runs as root and its temp directory is private to root.
+    ...(process.getuid?.() === 0 ? ['user root;'] : []),
+    'worker_processes 1;',
+    `pid ${join(d, 'nginx.pid')};`,
+    `error_log ${join(d, 'error.log')} info;`,
+    'events { worker_connections 512; }',
+    'http {',
+    `  access_log ${join(d, 'access.log')};`,
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(d, `${t}_temp`)};`),
+    site.split('\n').map((l) => `  ${l}`).join('\n'),
+    '}',
+    '',
+  ].join('\n');
+  const confFile = join(d, 'nginx.conf');
+  writeFileSync(confFile, config);
+  const child: ChildProcess = spawn(NGINX, ['-p', d, '-e', join(d, 'error.log'), '-c', confFile, '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (b: Buffer) => { output += b.toString(); });
+  child.stderr?.on('data', (b: Buffer) => { output += b.toString(); });
+  const exited = new Promise<void>((res) => child.once('exit', () => res()));
+  const errorLog = (): string => { try { return readFileSync(join(d, 'error.log'), 'utf8'); } catch { return ''; } };
+
+  const deadline = Date.now() + 10_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`nginx did not start (exit ${child.exitCode}):\n${output}\n${errorLog()}\n--- config\n${config}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    port,
+    config,
+    errorLog,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGQUIT'); // graceful: finish what is in flight
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export interface HttpsResult { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+
+/**
+ * One HTTPS request that trusts `ca`, optionally from a chosen loopback source address (so a test can tell the
+ * client's address from the proxy's). A plain client: no signing, no retries.
+ */
+export function httpsRequest(url: string, opts: { ca: Buffer; method?: string; headers?: Record<string, string>; body?: Buffer | string; localAddress?: string }): Promise<HttpsResult> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: opts.method ?? 'GET', headers: opts.headers, ca: opts.ca, localAddress: opts.localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+/** An SDK client for Store at `endpoint` (the proxy's URL under the mount), trusting `ca`. */
+export function s3ClientVia(endpoint: string, credentials: { accessKeyId: string; secretAccessKey: string }, ca: Buffer): S3Client {
+  return new S3Client({
+    endpoint, region: 'us-east-1', forcePathStyle: true, maxAttempts: 1,
+    credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
+    requestHandler: { httpsAgent: new Agent({ ca }) },
+  });
+}
+
+export interface ProxiedStore {
+  store: RunningServer;
+  proxy: NginxProxy;
+  certificate: Certificate;
+  /** A temp directory for the test's own files (removed by `stop`). */
+  work: string;
+  /** Stops nginx, then Store, on a new upstream port after `restart`. */
+  restart(env: Record<string, string>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Store with MOUNT_PATH=`mount` and `env`, behind nginx running the documented site on a fresh certificate. */
+export async function startProxiedStore(opts: { mount: string; env?: Record<string, string> }): Promise<ProxiedStore> {
+  const work = tempDir('store-e2e-nginx-');
+  const nginxDir = join(work, 'nginx');
+  mkdirSync(nginxDir);
+  const certificate = selfSignedCertificate(work);
+  const store = await startServer({ dataDir: join(work, 'data'), env: { MOUNT_PATH: opts.mount, ...opts.env } });
+  const proxy = await startNginx({ dir: nginxDir, upstreamPort: store.port, certificate });
+  const running: ProxiedStore = {
+    store, proxy, certificate, work,
+    async restart(env) {
+      await running.proxy.stop();
+      await running.store.stop();
+      running.store = await restartServer(running.store, env);
+      running.proxy = await startNginx({ dir: nginxDir, upstreamPort: running.store.port, certificate });
+    },
+    async stop() {
+      await running.proxy.stop();
+      await running.store.stop();
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+  return running;
+}
