@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, GetObjectCommand } from '@aws-sdk/client-s3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3ClientVia, startProxiedStore, type ProxiedStore } from '../nginx.js';
+import { s3ClientVia, startProxiedStore, type ProxiedStore } from '../reverse-proxy.js';
 import { launchBrowser, signIn, watchProblems } from './console-browser.js';
 
 const MOUNT = '/storage';
