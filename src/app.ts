@@ -103,6 +103,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
   try {
     const masterKey = loadOrCreateSseKey(config.DATA_DIR, config.STORE_SSE_KEY ? decodeSseKey(config.STORE_SSE_KEY) : undefined);
     meta = MetadataStore.open(join(config.DATA_DIR, 'meta.db'));
+    if (meta.schema.from !== meta.schema.to) logger.info({ fromVersion: meta.schema.from, toVersion: meta.schema.to }, 'metadata schema migrated');
     const metaStore = meta;
     meta.startBackgroundCheckpoints();
     checkSseKeyMatches(meta, masterKey);

@@ -96,7 +96,9 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   const drain = new Drain();
   const mount = opts.mountPath;
   const tracer = opts.tracer ?? new RequestTracer({ enabled: false });
-  const observer = new RequestObserver({ logger: opts.logger, metrics: opts.metrics, tracer, mountPath: mount, requestCounts: opts.requestCounts });
+  const observer = new RequestObserver({
+    logger: opts.logger, metrics: opts.metrics, tracer, mountPath: mount, requestCounts: opts.requestCounts, trustedProxies: opts.admin.trustedProxies,
+  });
 
   const dispatch = (req: IncomingMessage, res: ServerResponse, fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void): void => {
     const requestId = assignRequestId(req, res);

@@ -6,10 +6,9 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } fr
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { MetadataStore } from './db/metadata-store.js';
+import { DataDirError } from './data-dir-error.js';
 
-export class DataDirError extends Error {
-  override name = 'DataDirError';
-}
+export { DataDirError };
 
 /** Holds an exclusive OS lock on DATA_DIR/store.lock until released; the OS drops it if the process dies. */
 export interface DataDirLock {

@@ -3,41 +3,15 @@
 // metadata, multipart by hand, presigned URLs and the errors a user would see.
 
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sdkClient } from '../helpers/clients.js';
 import { startServer, tempDir, type RunningServer } from '../helpers/server.js';
-import { ODD_FILES, isolatedEnv, makeOddTree, run, runOk, sha256, sha256File, treeDigest, whichAll, writeRandomFile, xmlErrorCode, type RunResult } from './support.js';
+import { awsClis } from './aws-cli-bins.js';
+import { ODD_FILES, isolatedEnv, makeOddTree, run, runOk, sha256, sha256File, treeDigest, writeRandomFile, xmlErrorCode, type RunResult } from './support.js';
 
-interface AwsCli { label: string; bin: string }
-
-/** Major version of an `aws` binary, or undefined if it does not run. */
-function majorVersion(bin: string): number | undefined {
-  try {
-    const out = execFileSync(bin, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
-    const m = /aws-cli\/(\d+)\./.exec(out);
-    return m ? Number(m[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A pyenv shim costs ~0.7 s per call; resolve it to the real script once. */
-function unshim(bin: string): string {
-  const m = /^(.*)\/shims\/aws$/.exec(bin);
-  if (!m) return bin;
-  try {
-    return execFileSync(join(m[1] as string, 'libexec/pyenv'), ['which', 'aws'], { encoding: 'utf8', env: { ...process.env, PYENV_ROOT: m[1] } }).trim() || bin;
-  } catch {
-    return bin;
-  }
-}
-
-// v1 is not packaged by Debian; when no `aws` v1 is on PATH its tests show up as skipped.
-const v1Bin = whichAll('aws').filter((bin) => !existsSync('/usr/bin/aws') || realpathSync(bin) !== realpathSync('/usr/bin/aws')).find((bin) => majorVersion(bin) === 1);
-const CLIS: AwsCli[] = [{ label: 'v2', bin: '/usr/bin/aws' }, { label: 'v1', bin: v1Bin ? unshim(v1Bin) : '' }];
+const CLIS = awsClis();
 
 const MiB = 1024 * 1024;
 let server: RunningServer;

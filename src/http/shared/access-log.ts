@@ -1,6 +1,6 @@
 // The access log for every surface the dispatcher serves (S3 plane, admin API, console, metrics, requests outside
 // MOUNT_PATH): one JSON line per request, written when its response ends; the same moment feeds the request metrics
-// and span (request-observer.ts).
+// and span (request-observer.ts). The client address is the socket's, or X-Forwarded-For's from a trusted proxy.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Surface } from '../../observability/metric-labels.js';
@@ -17,7 +17,14 @@ export function logWhenDone(
   logger: Logger,
   req: IncomingMessage,
   res: ServerResponse,
-  fields: { requestId: string; surface: Surface; op?: () => string; onDone?: (status: number | undefined, seconds: number) => void },
+  fields: {
+    requestId: string;
+    surface: Surface;
+    /** The client's address (client-address.ts `clientIp`), read when the request arrives: the socket may be gone at the end. */
+    clientIp?: string | undefined;
+    op?: () => string;
+    onDone?: (status: number | undefined, seconds: number) => void;
+  },
 ): void {
   const started = process.hrtime.bigint();
   res.once('close', () => {
@@ -26,6 +33,7 @@ export function logWhenDone(
       {
         reqId: fields.requestId,
         surface: fields.surface,
+        ...(fields.clientIp !== undefined ? { clientIp: fields.clientIp } : {}),
         method: req.method,
         url: safeUrl(req.url ?? '/'),
         ...(fields.op ? { op: fields.op() } : {}),

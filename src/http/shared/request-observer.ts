@@ -7,6 +7,7 @@ import { requestLabels, UNMATCHED, type RequestLabels, type Surface } from '../.
 import type { MetricsRegistry } from '../../observability/metrics-registry.js';
 import type { RequestSpan, RequestTracer } from '../../observability/request-tracer.js';
 import { logWhenDone } from './access-log.js';
+import { clientIp, NO_TRUSTED_PROXIES, type TrustedProxies } from './client-address.js';
 
 export interface RequestObserverOptions {
   logger: Logger;
@@ -16,6 +17,8 @@ export interface RequestObserverOptions {
   mountPath: string;
   /** In-memory request counts per minute for analytics (services/analytics/request-counters.ts); no I/O per request. */
   requestCounts?: { count(labels: RequestLabels): void } | undefined;
+  /** STORE_TRUSTED_PROXIES: from these peers the access log believes X-Forwarded-For; default: nobody. */
+  trustedProxies?: TrustedProxies | undefined;
 }
 
 export interface WatchFields {
@@ -41,6 +44,7 @@ export class RequestObserver {
     logWhenDone(this.opts.logger, req, res, {
       requestId: fields.requestId,
       surface: fields.surface,
+      clientIp: clientIp(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES),
       op: fields.logOp ? fields.routeClass : undefined,
       onDone: (status, seconds) => {
         const labels = requestLabels({ surface: fields.surface, method: req.method, routeClass: fields.routeClass(), status });

@@ -2,9 +2,16 @@
 // Every write is a synchronous transaction: never await inside one (ARCHITECTURE "Layers").
 
 import BetterSqlite3 from 'better-sqlite3';
+import { DataDirError } from '../data-dir-error.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = BetterSqlite3.Database;
+
+/** The schema version a database had when opened and the one it has now (equal when nothing was migrated). */
+export interface SchemaVersions {
+  from: number;
+  to: number;
+}
 
 /**
  * Opens (creating if needed) the metadata database and brings its schema up to date.
@@ -12,7 +19,7 @@ export type Db = BetterSqlite3.Database;
  * loop) before any request that committed is answered, so "a 200 means durable" holds on power loss.
  * Checkpoints still fsync the WAL before copying it and the database after (SQLite's NORMAL rules).
  */
-export function openDatabase(file: string): Db {
+export function openDatabase(file: string): { db: Db; schema: SchemaVersions } {
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -20,17 +27,25 @@ export function openDatabase(file: string): Db {
   db.pragma('busy_timeout = 5000');
   // Checkpoints run in the background of normal commits; a bounded WAL keeps cold starts fast.
   db.pragma('wal_autocheckpoint = 4000');
-  migrate(db);
-  return db;
+  try {
+    return { db, schema: migrate(db, file) };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
 }
 
-/** Applies every migration newer than PRAGMA user_version, each in its own transaction. */
-export function migrate(db: Db): void {
+/**
+ * Applies every migration newer than PRAGMA user_version, each in its own transaction. Forward only: a database from
+ * a newer release (user_version above the last migration here) is refused with DataDirError and left untouched,
+ * because this build would misread tables it does not know.
+ */
+export function migrate(db: Db, file = 'the metadata database'): SchemaVersions {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new Error(
-      `the data directory's schema (version ${current}) is newer than this build understands (${MIGRATIONS.length}); ` +
-        'run the newer release or restore a backup',
+    throw new DataDirError(
+      `${file} has schema version ${current}, newer than this build's ${MIGRATIONS.length}: a newer release of Store wrote it. ` +
+        'Migrations only go forward; run that release (or a later one), or restore a backup taken with this one',
     );
   }
   for (let version = current + 1; version <= MIGRATIONS.length; version++) {
@@ -40,4 +55,5 @@ export function migrate(db: Db): void {
       db.pragma(`user_version = ${version}`);
     })();
   }
+  return { from: current, to: MIGRATIONS.length };
 }

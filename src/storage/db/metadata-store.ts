@@ -1,6 +1,6 @@
 // The metadata database and its repositories, opened once and passed down from app.ts.
 
-import { openDatabase, type Db } from './database.js';
+import { openDatabase, type Db, type SchemaVersions } from './database.js';
 import { WalSync } from './wal-sync.js';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { AccessKeysRepo } from './access-keys-repo.js';
@@ -33,7 +33,10 @@ export class MetadataStore {
   private readonly walSync: WalSync;
   private checkpointer: Checkpointer | undefined;
 
-  private constructor(readonly db: Db, private readonly file: string) {
+  /**
+   * @param schema the schema version found on open and the one now (app.ts logs a migration)
+   */
+  private constructor(readonly db: Db, private readonly file: string, readonly schema: SchemaVersions) {
     const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
     // Rows a migration changed at open (creating an FTS5 table writes its config rows) were never reported to a
     // client, and the first barrier's fsync of the WAL covers them anyway: count from here.
@@ -52,8 +55,10 @@ export class MetadataStore {
     this.objectSearch = new ObjectSearchRepo(db);
   }
 
+  /** Opens and migrates. Throws DataDirError for a database from a newer release (database.ts `migrate`). */
   static open(file: string): MetadataStore {
-    return new MetadataStore(openDatabase(file), file);
+    const { db, schema } = openDatabase(file);
+    return new MetadataStore(db, file, schema);
   }
 
   /**

@@ -1,0 +1,5 @@
+// Store behind Debian's Caddy running the documented site (docs/operations.md): the shared reverse-proxy suite.
+
+import { proxySuite } from './proxy-suite.js';
+
+proxySuite('caddy');
