@@ -1,9 +1,13 @@
 // The webhook sender: one POST to the configured URL over node:http(s) with keep-alive sockets. It never follows a
-// redirect (node:http does not), bounds each request by a timeout, discards the response body, and describes a
-// failure without the URL, its credentials or any header value, so the reason can be stored and shown.
+// redirect (node:http does not), bounds each request by a timeout, discards the response body (reading at most
+// MAX_DISCARDED_BODY_BYTES of it), and describes a failure without the URL, its credentials or any header value,
+// so the reason can be stored and shown.
 
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+/** Response body bytes read (and dropped) before the connection is cut: far more than any receiver's reply. */
+export const MAX_DISCARDED_BODY_BYTES = 64 * 1024;
 
 export interface WebhookPost {
   url: URL;
@@ -78,12 +82,20 @@ export class WebhookClient implements WebhookTransport {
       req.signal?.addEventListener('abort', onAbort, { once: true });
       outgoing.on('response', (res: IncomingMessage) => {
         const status = res.statusCode ?? 0;
-        // The body is discarded (SPEC delivery rule 6), but read to its end so the socket can be reused.
+        // The body is discarded (SPEC delivery rule 6), but read to its end so the socket can be reused; a body
+        // longer than any receiver needs to send is cut (with its socket) instead, so a receiver streaming bytes
+        // without end costs neither the timeout nor the CPU to read them. The status stands either way.
+        let discarded = 0;
+        res.on('data', (chunk: Buffer) => {
+          discarded += chunk.length;
+          if (discarded <= MAX_DISCARDED_BODY_BYTES) return;
+          finish({ kind: 'response', status });
+          res.destroy();
+        });
         res.on('error', () => undefined);
         res.on('end', () => finish({ kind: 'response', status }));
         // A connection cut after the status line still answered: the status stands.
         res.on('close', () => finish({ kind: 'response', status }));
-        res.resume();
       });
       outgoing.on('error', (err: NodeJS.ErrnoException) => {
         finish({ kind: 'error', reason: `network error: ${err.code ?? 'connection failed'}` });
