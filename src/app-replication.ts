@@ -50,7 +50,10 @@ async function remoteStoreFor(config: Config, logger: Logger): Promise<RemoteSto
   // structured log). Store supports Node 20 with the SDK version it ships with, so the notice is only noise.
   process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
   const { S3RemoteStore } = await import('./clients/s3-remote-store.js');
-  return new S3RemoteStore({ ...target, largeObjectThresholdBytes: config.STORE_REPLICATION_LARGE_OBJECT_THRESHOLD_BYTES });
+  return new S3RemoteStore({
+    ...target, largeObjectThresholdBytes: config.STORE_REPLICATION_LARGE_OBJECT_THRESHOLD_BYTES,
+    requestTimeoutMs: config.STORE_REPLICATION_REQUEST_TIMEOUT_MS,
+  });
 }
 
 export async function buildRemoteFeatures(opts: {

@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FaultServer } from '../../test/helpers/fault-server.js';
 import { WebhookClient, type WebhookPost } from './webhook-client.js';
 
 let server: Server;
@@ -60,6 +61,38 @@ describe('WebhookClient', () => {
 
   it('reads and discards a large error body', async () => {
     expect(await post(`${base}/big`)).toEqual({ kind: 'response', status: 500 });
+  });
+
+  it('stops reading a body that never ends: the status stands, at once, and the socket is dropped', async () => {
+    const fault = await FaultServer.start();
+    try {
+      for (const status of [200, 503]) {
+        await fault.setMode({ kind: 'huge-body', status });
+        const started = Date.now();
+        expect(await post(`${fault.url}/hook`, { timeoutMs: 5000 })).toEqual({ kind: 'response', status });
+        expect(Date.now() - started).toBeLessThan(2000);
+      }
+      // What was sent is what sat in socket buffers when the reader gave up, not what 5 s at loopback speed carry.
+      expect(fault.stats.hugeBytesSent).toBeLessThan(32 * 1024 * 1024);
+    } finally {
+      await fault.close();
+    }
+  });
+
+  it('reports a receiver that trickles, resets or answers in something other than HTTP by cause only', async () => {
+    const fault = await FaultServer.start(Number(new URL(base).port));
+    try {
+      await fault.setMode({ kind: 'trickle', byteEveryMs: 20 });
+      expect(await post(`${fault.url}/ok`, { timeoutMs: 300 })).toEqual({ kind: 'error', reason: 'timed out after 300 ms' });
+      await fault.setMode({ kind: 'reset' });
+      expect(await post(`${fault.url}/ok`)).toEqual({ kind: 'error', reason: 'network error: ECONNRESET' });
+      await fault.setMode({ kind: 'garbage' });
+      expect(await post(`${fault.url}/ok`)).toEqual({ kind: 'error', reason: 'network error: HPE_INVALID_CONSTANT' });
+      await fault.setMode({ kind: 'pass' });
+      expect(await post(`${fault.url}/ok`)).toEqual({ kind: 'response', status: 204 });
+    } finally {
+      await fault.close();
+    }
   });
 
   it('gives up after the timeout', async () => {

@@ -1,12 +1,16 @@
 // The webhook sender: one POST to the configured URL over node:http(s) with keep-alive sockets, made on a worker
 // thread. It never follows a redirect (node:http does not), bounds each request by a timeout, discards the response
-// body, and describes a failure without the URL, its credentials or any header value, so the reason can be stored.
+// body (reading at most MAX_DISCARDED_BODY_BYTES of it), and describes a failure without the URL, its credentials
+// or any header value, so the reason can be stored.
 //
 // Why a thread: on the event loop a delivery cost about 0.25 ms of CPU per event (node:http's client machinery and
 // the socket writes, which on loopback also run the receiver's side of TCP), a fifth of a small PUT's
 // (docs/performance.md, "Webhooks"). On the thread the event loop only passes one message each way.
 
 import { Worker } from 'node:worker_threads';
+
+/** Response body bytes read (and dropped) before the connection is cut: far more than any receiver's reply. */
+export const MAX_DISCARDED_BODY_BYTES = 64 * 1024;
 
 export interface WebhookPost {
   url: URL;
@@ -92,12 +96,20 @@ function post(m) {
   });
   outgoing.on('response', (res) => {
     const status = res.statusCode || 0;
-    // The body is discarded (SPEC delivery rule 6), but read to its end so the socket can be reused.
+    // The body is discarded (SPEC delivery rule 6), but read to its end so the socket can be reused; a body
+    // longer than any receiver needs to send is cut (with its socket) instead, so a receiver streaming bytes
+    // without end costs neither the timeout nor the CPU to read them. The status stands either way.
+    let discarded = 0;
+    res.on('data', (chunk) => {
+      discarded += chunk.length;
+      if (discarded <= workerData.maxDiscardedBodyBytes) return;
+      finish({ kind: 'response', status });
+      res.destroy();
+    });
     res.on('error', () => undefined);
     res.on('end', () => finish({ kind: 'response', status }));
     // A connection cut after the status line still answered: the status stands.
     res.on('close', () => finish({ kind: 'response', status }));
-    res.resume();
   });
   outgoing.on('error', (err) => {
     finish({ kind: 'error', reason: 'network error: ' + (err.code || 'connection failed') });
@@ -169,7 +181,7 @@ export class WebhookClient implements WebhookTransport {
 
   private live(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { maxSockets: this.opts.maxSockets } });
+    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { maxSockets: this.opts.maxSockets, maxDiscardedBodyBytes: MAX_DISCARDED_BODY_BYTES } });
     worker.unref();
     worker.on('message', (reply: ThreadReply) => this.pending.get(reply.id)?.(reply.result));
     // A dead thread fails what it was doing (each row is retried with backoff); the next post starts a new one.

@@ -23,6 +23,10 @@ export const REPLICATION_KEYS = {
   STORE_REPLICATION_RETRY_BASE_MS: Type.Integer({
     minimum: 1, maximum: 3_600_000, default: 2000, description: 'Base of the full-jitter exponential retry backoff (capped at 1 h)',
   }),
+  STORE_REPLICATION_REQUEST_TIMEOUT_MS: Type.Integer({
+    minimum: 100, maximum: 3_600_000, default: 30_000,
+    description: 'A request to the remote target fails when idle this long, or unanswered this long plus its body at 64 KiB/s (100 ms to 1 h)',
+  }),
   STORE_TIER_ENABLED: Type.Boolean({ default: false, description: 'true or false: lifecycle transitions offload objects to the remote target' }),
   STORE_TIER_READTHROUGH_TIMEOUT_MS: Type.Integer({ minimum: 1, maximum: 3_600_000, default: 30_000, description: 'Rehydration on read, at most (1 ms to 1 h)' }),
   STORE_TIER_MAX_CONCURRENT_REHYDRATE: Type.Integer({ minimum: 1, maximum: 256, default: 8, description: 'Rehydrations at once (1 to 256)' }),

@@ -16,6 +16,7 @@ import { envelope } from './admin/error-json.js';
 import { metricsRoute, type MetricsRouteOptions } from './admin/metrics-route.js';
 import { Drain } from './shared/drain.js';
 import { RequestObserver, type RequestObserverOptions } from './shared/request-observer.js';
+import { SlowBodyGuard } from './shared/slow-body-guard.js';
 import { assignRequestId, requestIdOf } from './shared/request-id.js';
 import { sendS3Error } from './s3/respond.js';
 import { buildAppErrorXml } from './s3/xml/error.js';
@@ -100,9 +101,21 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     logger: opts.logger, metrics: opts.metrics, tracer, mountPath: mount, requestCounts: opts.requestCounts, trustedProxies: opts.admin.trustedProxies,
   });
 
+  // A body that trickles in is cut with RequestTimeout, in the surface's error format (slow-body-guard.ts).
+  const slowBodies = new SlowBodyGuard();
+  const answerSlowBody = (req: IncomingMessage, res: ServerResponse, requestId: string): void => {
+    const err = new AppError('RequestTimeout');
+    if (fastifySurface(req.method ?? 'GET', (req.url ?? '/').slice(mount.length) || '/') === undefined) {
+      sendS3Error(req, res, err, requestId);
+      return;
+    }
+    res.writeHead(err.statusCode, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(JSON.stringify(envelope(err)));
+  };
+
   const dispatch = (req: IncomingMessage, res: ServerResponse, fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void): void => {
     const requestId = assignRequestId(req, res);
     drain.track(req, res);
+    slowBodies.watch(req, res, () => answerSlowBody(req, res, requestId));
     const url = req.url ?? '/';
     if (mount !== '' && !(url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`))) {
       observer.watch(req, res, { requestId, surface: 'outside-mount', routeClass: () => UNMATCHED });
@@ -137,8 +150,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     serverFactory: (handler) => {
       server = createServer(
         {
-          // Slow clients: headers must arrive within 30 s; a body may take as long as it keeps moving.
+          // Slow clients: headers must arrive within 30 s (checked every 5 s, so a header trickle or a connection
+          // that never sends one is closed within 35 s); a body must keep up the slow-body limit (SlowBodyGuard),
+          // however long it is.
           headersTimeout: 30_000,
+          connectionsCheckingInterval: 5_000,
           requestTimeout: 0,
           keepAliveTimeout: 5_000,
         },

@@ -2,6 +2,7 @@
 
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../../core/errors.js';
+import { isClientAbort } from '../shared/client-abort.js';
 
 export interface ErrorEnvelope {
   error: string;
@@ -13,7 +14,10 @@ export function envelope(err: AppError): ErrorEnvelope {
   return { error: err.code, message: err.message, statusCode: err.statusCode };
 }
 
-/** Fastify error handler: AppErrors as themselves, schema failures as ValidationError naming the field, the rest as 500. */
+/**
+ * Fastify error handler: AppErrors as themselves, schema failures as ValidationError naming the field, a client that
+ * went away as nothing at all, the rest as 500.
+ */
 export function handleAdminError(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply): void {
   let appError: AppError;
   if (isAppError(err)) {
@@ -30,6 +34,11 @@ export function handleAdminError(err: FastifyError | Error, req: FastifyRequest,
     }
   } else if ('statusCode' in err && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
     appError = new AppError(err.statusCode === 413 ? 'MaxMessageLengthExceeded' : 'InvalidRequest', { message: err.message });
+  } else if (isClientAbort(req.raw, err)) {
+    // The client went away mid-request (an upload cut short): nothing to answer, and not a server error.
+    reply.hijack();
+    reply.raw.destroy();
+    return;
   } else {
     req.log.error({ err }, 'admin request failed');
     appError = new AppError('InternalError');

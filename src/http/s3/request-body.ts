@@ -106,7 +106,8 @@ function payloadOf(req: IncomingMessage, auth: VerifiedRequest): { source: Async
  * Reads a small request body (an XML document) into memory, whatever its payload mode, and verifies everything
  * the client declared about it: the signed SHA-256, Content-MD5, and a flexible checksum header or trailer.
  * `checksumHeaders: 'object'` says the x-amz-checksum-* headers describe the object being completed, not this body.
- * Throws MaxMessageLengthExceeded over `limit` bytes, InvalidDigest, BadDigest, XAmzContentSHA256Mismatch.
+ * Throws MaxMessageLengthExceeded over `limit` bytes (declared or read), InvalidDigest, BadDigest,
+ * XAmzContentSHA256Mismatch.
  */
 export async function readSmallPayload(
   req: IncomingMessage,
@@ -114,6 +115,9 @@ export async function readSmallPayload(
   limit: number,
   opts: { checksumHeaders?: 'body' | 'object' } = {},
 ): Promise<Buffer> {
+  // A declared length over the limit is refused before a byte of the body is read.
+  const declared = declaredSize(req, auth);
+  if (declared !== undefined && declared > limit) throw new AppError('MaxMessageLengthExceeded');
   const { source, trailers } = payloadOf(req, auth);
   const chunks: Buffer[] = [];
   let size = 0;

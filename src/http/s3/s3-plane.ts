@@ -9,6 +9,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { BucketRow } from '../../services/bucket-service.js';
 import { parseAmzDate } from '../../sigv4/auth-params.js';
 import type { SecretLookup, VerifiedRequest } from '../../sigv4/types.js';
+import { isClientAbort } from '../shared/client-abort.js';
 import { clientIp, isSecureTransport, NO_TRUSTED_PROXIES, type TrustedProxies } from '../shared/client-address.js';
 import { anonymousRequest, authenticate } from './authenticate.js';
 import {
@@ -220,11 +221,4 @@ function isTls(req: IncomingMessage): boolean {
 function objectUrl(req: IncomingMessage, mountPath: string, bucket: string, key: string): string {
   const path = key.split('/').map(encodeURIComponent).join('/');
   return `${isTls(req) ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${mountPath}/${encodeURIComponent(bucket)}/${path}`;
-}
-
-/** A request whose client closed the connection before it was answered (Node reports 'aborted' / ECONNRESET). */
-function isClientAbort(req: IncomingMessage, err: unknown): boolean {
-  if (isAppError(err)) return false;
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return req.destroyed || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error | undefined)?.message === 'aborted';
 }

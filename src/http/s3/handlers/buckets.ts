@@ -13,6 +13,16 @@ type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
 
 /** XML request bodies are small documents; anything larger is refused before parsing. */
 export const MAX_XML_BODY_BYTES = 1024 * 1024;
+/**
+ * DeleteObjects names up to 1,000 keys of up to 1,024 bytes, which XML escaping can make six bytes a character,
+ * with their version ids: up to ~7.2 MB from a conforming client.
+ */
+export const MAX_DELETE_OBJECTS_BODY_BYTES = 8 * 1024 * 1024;
+/**
+ * CompleteMultipartUpload lists up to 10,000 parts, each with its ETag, number and a checksum: 1.4 MB from the AWS
+ * SDK with CRC32 checksums, ~2 MB with SHA-256 and whitespace.
+ */
+export const MAX_COMPLETE_MULTIPART_BODY_BYTES = 4 * 1024 * 1024;
 
 export async function listBuckets(ctx: S3Context): Promise<S3Response> {
   const prefix = ctx.query.get('prefix') ?? '';

@@ -8,13 +8,13 @@ import { readSmallPayload } from '../request-body.js';
 import { xmlResponse } from '../respond.js';
 import { buildDeleteResult, type DeleteErrorEntry, type DeletedEntry } from '../xml/objects.js';
 import { parseDeleteObjects } from '../xml/parse.js';
-import { MAX_XML_BODY_BYTES } from './buckets.js';
+import { MAX_DELETE_OBJECTS_BODY_BYTES } from './buckets.js';
 import { bypassGovernance } from './object-params.js';
 
 type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
 
 export async function deleteObjects(ctx: BucketCtx): Promise<S3Response> {
-  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
+  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_DELETE_OBJECTS_BODY_BYTES);
   const request = parseDeleteObjects(body);
   ctx.services.buckets.get(ctx.endpoint.bucket);
   const bypass = bypassGovernance(ctx);

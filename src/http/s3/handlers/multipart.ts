@@ -18,7 +18,7 @@ import { buildCopyPartResult } from '../xml/objects.js';
 import { parseCompleteMultipartUpload } from '../xml/parse.js';
 import { checkAcceptedAcl } from './acl-header.js';
 import { checkSseHeaders } from '../sse-header.js';
-import { MAX_XML_BODY_BYTES } from './buckets.js';
+import { MAX_COMPLETE_MULTIPART_BODY_BYTES } from './buckets.js';
 import { reportedVersionId } from '../../../core/versioning.js';
 import { lockHeaders, taggingHeader } from './object-params.js';
 
@@ -126,7 +126,7 @@ export async function uploadPartCopy(ctx: ObjectCtx): Promise<S3Response> {
 
 export async function completeMultipartUpload(ctx: ObjectCtx): Promise<S3Response> {
   const uploadId = uploadIdOf(ctx);
-  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES, { checksumHeaders: 'object' });
+  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_COMPLETE_MULTIPART_BODY_BYTES, { checksumHeaders: 'object' });
   const request = parseCompleteMultipartUpload(body);
   const row = await ctx.services.multipart.complete({
     bucket: ctx.endpoint.bucket,

@@ -1,0 +1,169 @@
+// Request size limits (docs/s3-compatibility.md "Limits"): a header section over 16 KiB is refused with
+// RequestHeaderSectionTooLarge however it gets there; each XML body has a limit that every conforming request fits
+// in (1,000 escaped keys for DeleteObjects, 10,000 parts with checksums for CompleteMultipartUpload), and a body
+// over it gets MaxMessageLengthExceeded without the server reading what it will not use: at once for a declared
+// length, after about the limit for a chunked one.
+
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import {
+  CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectsCommand, ListObjectsV2Command,
+  PutObjectCommand, type S3Client,
+} from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { startServer, type RunningServer } from '../helpers/server.js';
+import { signedHeaders } from '../helpers/signed-http.js';
+
+let server: RunningServer;
+let s3: S3Client;
+let bucket: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  s3 = sdkClient(server);
+  bucket = uniqueBucket('limits');
+  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'keep', Body: 'kept' }));
+});
+
+afterAll(async () => {
+  s3.destroy();
+  await server.stop();
+});
+
+interface Exchange {
+  /** The whole answer as text. */
+  text: string;
+  status: number;
+  /** Body bytes written before the answer's first byte arrived. */
+  sentBeforeAnswer: number;
+}
+
+/**
+ * Sends `head` and then, until the server answers, body bytes: `body` once, or chunks of a chunked body without
+ * end (`endless`), up to `cap` bytes. Resolves with the answer once the server closes or 1 s after it answered.
+ */
+function exchange(head: string, opts: { body?: Buffer; endless?: boolean; cap?: number } = {}): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1');
+    let text = '';
+    let sent = 0;
+    let sentBeforeAnswer = -1;
+    let settle: NodeJS.Timeout | undefined;
+    const done = (): void => {
+      clearTimeout(settle);
+      socket.destroy();
+      resolve({ text, status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), sentBeforeAnswer });
+    };
+    socket.on('error', () => undefined);
+    socket.on('data', (d: Buffer) => {
+      if (sentBeforeAnswer < 0) sentBeforeAnswer = sent;
+      text += d.toString('latin1');
+      settle ??= setTimeout(done, 1000);
+    });
+    socket.on('close', done);
+    socket.on('connect', () => {
+      socket.write(head);
+      if (opts.body) {
+        socket.write(opts.body);
+        sent += opts.body.length;
+      }
+      if (!opts.endless) return;
+      const chunk = Buffer.concat([Buffer.from(`${(64 * 1024).toString(16)}\r\n`), Buffer.alloc(64 * 1024, 0x3c), Buffer.from('\r\n')]);
+      const pump = (): void => {
+        while (sentBeforeAnswer < 0 && !socket.destroyed) {
+          if (sent > (opts.cap ?? 64 * 1024 * 1024)) {
+            reject(new Error(`no answer after ${sent} bytes`));
+            socket.destroy();
+            return;
+          }
+          sent += 64 * 1024;
+          if (!socket.write(chunk)) {
+            socket.once('drain', pump);
+            return;
+          }
+        }
+      };
+      pump();
+    });
+  });
+}
+
+/** A signed request head (UNSIGNED-PAYLOAD) with the given framing headers. */
+function signedHead(method: string, path: string, headers: Record<string, string>): string {
+  const signed = signedHeaders(server, { method, path, headers, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
+  return `${method} ${path} HTTP/1.1\r\n${Object.entries(signed).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
+}
+
+const codeOf = (text: string): string | undefined => /<Code>([^<]*)<\/Code>/.exec(text)?.[1];
+
+describe('the header section limit (16 KiB)', () => {
+  it('refuses many small headers that add up past it, a long request line, and a signed PUT whose metadata does', async () => {
+    const many = await exchange(`GET /api/admin/health HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'v'.repeat(40)}\r\n`).join('')}\r\n`);
+    expect({ status: many.status, code: codeOf(many.text) }).toEqual({ status: 400, code: 'RequestHeaderSectionTooLarge' });
+    const longLine = await exchange(`GET /${bucket}/${'k'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect({ status: longLine.status, code: codeOf(longLine.text) }).toEqual({ status: 400, code: 'RequestHeaderSectionTooLarge' });
+    const body = Buffer.from('never stored');
+    const put = await exchange(signedHead('PUT', `/${bucket}/too-many-headers`, {
+      'content-length': String(body.length), ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-amz-meta-m${i}`, 'm'.repeat(1000)])),
+    }), { body });
+    expect({ status: put.status, code: codeOf(put.text) }).toEqual({ status: 400, code: 'RequestHeaderSectionTooLarge' });
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
+    expect((listed.Contents ?? []).map((c) => c.Key)).toEqual(['keep']);
+  });
+
+  it('accepts a header section just under it', async () => {
+    const res = await exchange(`GET /api/admin/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Big: ${'a'.repeat(15_000)}\r\n\r\n`);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('XML body limits', () => {
+  it('accepts a DeleteObjects of 1,000 keys of 1,024 escaped characters (~5 MB; it was refused over 1 MiB)', async () => {
+    const objects = Array.from({ length: 1000 }, (_, i) => ({ Key: `${String(i).padStart(4, '0')}${'&'.repeat(1020)}` }));
+    const res = await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects } }));
+    expect(res.Errors ?? []).toEqual([]);
+    expect(res.Deleted).toHaveLength(1000);
+  });
+
+  it('parses a CompleteMultipartUpload of 10,000 parts with CRC32 checksums (~1.4 MB; it was refused over 1 MiB)', async () => {
+    const key = 'ten-thousand';
+    const created = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+    const parts = Array.from({ length: 10_000 }, (_, i) => ({ PartNumber: i + 1, ETag: `"${randomBytes(16).toString('hex')}"`, ChecksumCRC32: 'AAAAAA==' }));
+    // The parts were never uploaded: the document was read and parsed, and its first part is missing.
+    await expect(s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: created.UploadId, MultipartUpload: { Parts: parts } })))
+      .rejects.toMatchObject({ name: 'InvalidPart' });
+  });
+
+  it.each([
+    ['DeleteObjects', 'POST', '?delete', 8 * 1024 * 1024],
+    ['CompleteMultipartUpload', 'POST', '/obj?uploadId=whatever', 4 * 1024 * 1024],
+    ['PutBucketPolicy', 'PUT', '?policy', 256 * 1024],
+    ['PutBucketLifecycleConfiguration', 'PUT', '?lifecycle', 1024 * 1024],
+    ['PutBucketTagging', 'PUT', '?tagging', 1024 * 1024],
+  ])('refuses a %s body declared over its limit before reading it', async (_op, method, suffix, limit) => {
+    const path = suffix.startsWith('?') ? `/${bucket}${suffix}` : `/${bucket}${suffix}`;
+    const res = await exchange(signedHead(method, path, { 'content-length': String(limit + 1) }));
+    expect({ status: res.status, code: codeOf(res.text) }).toEqual({ status: 400, code: 'MaxMessageLengthExceeded' });
+    expect(res.sentBeforeAnswer).toBe(0);
+    expect(res.text.toLowerCase()).toContain('connection: close');
+  });
+
+  it.each([
+    ['DeleteObjects', 'POST', '?delete', 8 * 1024 * 1024],
+    ['PutBucketPolicy', 'PUT', '?policy', 256 * 1024],
+  ])('stops reading a chunked %s body without a length at about its limit', async (_op, method, suffix, limit) => {
+    const res = await exchange(signedHead(method, `/${bucket}${suffix}`, { 'transfer-encoding': 'chunked' }), { endless: true });
+    expect({ status: res.status, code: codeOf(res.text) }).toEqual({ status: 400, code: 'MaxMessageLengthExceeded' });
+    // What was sent before the answer: the limit, plus what socket buffers on both sides hold.
+    expect(res.sentBeforeAnswer).toBeGreaterThan(limit);
+    expect(res.sentBeforeAnswer).toBeLessThan(limit + 16 * 1024 * 1024);
+  });
+
+  it('left the bucket as it was and the server answering', async () => {
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
+    expect((listed.Contents ?? []).map((c) => c.Key)).toEqual(['keep']);
+    expect((await fetch(`${server.url}/api/admin/health`)).status).toBe(200);
+  });
+});
