@@ -151,12 +151,17 @@ function stringMap(value: unknown, where: string, allowed?: Set<string>): Record
   return value as Record<string, string>;
 }
 
-/** Runs a core validator, turning its AppError (MalformedXML, InvalidTag, ...) into InvalidArchive naming where. */
+/**
+ * Runs a core validator, turning its AppError (MalformedXML, InvalidTag, ...) into InvalidArchive naming where. The
+ * validators expect the typed shapes the S3 and admin planes hand them; an archive's JSON can be any shape, so the
+ * TypeError a wrong one causes (`{"lifecycle": {}}` has no rules) is InvalidArchive too, not a 500.
+ */
 function checked(where: string, validate: () => void): void {
   try {
     validate();
   } catch (err) {
     if (isAppError(err)) throw invalid(`${where}: ${err.message}`);
+    if (err instanceof TypeError) throw invalid(`${where} does not have the shape of that configuration`);
     throw err;
   }
 }
