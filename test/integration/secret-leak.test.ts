@@ -194,7 +194,10 @@ describe('a full run with every secret configured and every remote failing', () 
     await admin(t, 'PUT', '/buckets/leaky/policy', { Statement: 'nope' });
     await admin(t, 'GET', '/nope');
 
-    for (const [label, authorization] of [['metrics scrape', `Bearer ${server.env['METRICS_TOKEN']}`], ['metrics wrong token', `Bearer ${randomSecret(40)}`], ['metrics no token', '']]) {
+    const scrapes: Array<[string, string]> = [
+      ['metrics scrape', `Bearer ${server.env['METRICS_TOKEN'] as string}`], ['metrics wrong token', `Bearer ${randomSecret(40)}`], ['metrics no token', ''],
+    ];
+    for (const [label, authorization] of scrapes) {
       const res = await fetch(`${server.url}/metrics`, { headers: authorization ? { authorization } : {} });
       record(label, res.status, res.headers, await res.text());
     }
