@@ -8,6 +8,7 @@ import { validateBucketEncryption } from './bucket-encryption.js';
 import { CHECKSUM_ALGORITHMS } from './checksums.js';
 import { validateCorsConfiguration, type CorsConfiguration } from './cors.js';
 import { AppError, isAppError } from './errors.js';
+import { isHeaderName, isHeaderValue } from './header-text.js';
 import { parseIso8601 } from './iso8601.js';
 import { validateLifecycleConfiguration, type LifecycleConfiguration } from './lifecycle.js';
 import { validateBucketName, validateObjectKey } from './names.js';
@@ -141,22 +142,34 @@ function isoDate(obj: Json, field: string, where: string): string {
   return value;
 }
 
+/**
+ * An object of strings that are served as headers (system headers, or x-amz-meta-<name> when `allowed` is absent):
+ * each value must be a header value and each metadata name a header token, or every GET of the restored object
+ * would fail.
+ */
 function stringMap(value: unknown, where: string, allowed?: Set<string>): Record<string, string> {
   if (value === undefined) return {};
   if (!isObject(value)) throw invalid(`${where} must be an object of strings`);
   for (const [name, v] of Object.entries(value)) {
     if (typeof v !== 'string') throw invalid(`${where}.${name} must be a string`);
     if (allowed && !allowed.has(name)) throw invalid(`${where}.${name} is not a known field`);
+    if (!allowed && !isHeaderName(name)) throw invalid(`${where}: ${JSON.stringify(name.slice(0, 64))} is not a valid metadata name`);
+    if (!isHeaderValue(v)) throw invalid(`${where}.${name.slice(0, 64)} holds characters an HTTP header cannot carry`);
   }
   return value as Record<string, string>;
 }
 
-/** Runs a core validator, turning its AppError (MalformedXML, InvalidTag, ...) into InvalidArchive naming where. */
+/**
+ * Runs a core validator, turning its AppError (MalformedXML, InvalidTag, ...) into InvalidArchive naming where. The
+ * validators expect the typed shapes the S3 and admin planes hand them; an archive's JSON can be any shape, so the
+ * TypeError a wrong one causes (`{"lifecycle": {}}` has no rules) is InvalidArchive too, not a 500.
+ */
 function checked(where: string, validate: () => void): void {
   try {
     validate();
   } catch (err) {
     if (isAppError(err)) throw invalid(`${where}: ${err.message}`);
+    if (err instanceof TypeError) throw invalid(`${where} does not have the shape of that configuration`);
     throw err;
   }
 }
@@ -267,7 +280,9 @@ function v1Bucket(value: unknown, where: string): ManifestV1['buckets'][number] 
       const md5 = str(o, 'md5', at);
       if (!HEX_MD5.test(md5)) throw invalid(`${at}.md5 must be 32 lowercase hex digits`);
       const contentType = o['contentType'];
-      if (contentType !== undefined && typeof contentType !== 'string') throw invalid(`${at}.contentType must be a string`);
+      if (contentType !== undefined && (typeof contentType !== 'string' || !isHeaderValue(contentType))) {
+        throw invalid(`${at}.contentType must be a string an HTTP header can carry`);
+      }
       return {
         key, size: count(o, 'size', at), md5, file: entryName(o, 'file', at),
         ...(contentType !== undefined ? { contentType } : {}),

@@ -92,6 +92,11 @@ function fail(code: ErrorCode, message: string): never {
 }
 
 const isInt = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n);
+/**
+ * A day count is an xs:int in S3's schema. The admin API's JSON could carry larger integers, which the S3 plane would
+ * then serve in a document no S3 client (nor this parser) accepts back: both planes refuse them here.
+ */
+const isDayCount = (n: unknown): n is number => isInt(n) && n <= 2_147_483_647;
 
 /**
  * Checks a configuration as S3 does, first fault first. Codes: InvalidRequest (rule count, no action,
@@ -165,7 +170,7 @@ function validateRule(rule: LifecycleRule): void {
   if (abort !== undefined) {
     if (hasTags) fail('InvalidRequest', 'AbortIncompleteMultipartUpload cannot be specified with Tags.');
     if (hasSize) fail('InvalidRequest', 'AbortIncompleteMultipartUpload cannot be specified with Object Size.');
-    if (!isInt(abort.daysAfterInitiation) || abort.daysAfterInitiation <= 0) {
+    if (!isDayCount(abort.daysAfterInitiation) || abort.daysAfterInitiation <= 0) {
       fail(
         'InvalidArgument',
         "'DaysAfterInitiation' for AbortIncompleteMultipartUpload action must be a positive integer",
@@ -216,7 +221,7 @@ function validateExpiration(expiration: LifecycleExpiration): void {
       'ExpiredObjectDeleteMarker cannot be specified with Days or Date in a Lifecycle Expiration Policy.',
     );
   }
-  if (days !== undefined && (!isInt(days) || days <= 0)) {
+  if (days !== undefined && (!isDayCount(days) || days <= 0)) {
     fail('InvalidArgument', "'Days' for Expiration action must be a positive integer");
   }
   if (date !== undefined) validateMidnight(date);
@@ -249,7 +254,7 @@ function validateTransitions(rule: LifecycleRule, label: string): void {
     }
     parseLifecycleStorageClass(t.storageClass);
     if (t.days !== undefined) {
-      if (!isInt(t.days) || t.days < 0) fail('InvalidArgument', "'Days' in Transition action must be nonnegative");
+      if (!isDayCount(t.days) || t.days < 0) fail('InvalidArgument', "'Days' in Transition action must be nonnegative");
       if (t.storageClass === 'STANDARD_IA' && t.days < MIN_STANDARD_IA_DAYS) {
         fail(
           'InvalidArgument',
@@ -312,7 +317,7 @@ function validateNewer(value: number | undefined, action: string, rule: Lifecycl
 function validateNoncurrent(rule: LifecycleRule, label: string): void {
   const nve = rule.noncurrentVersionExpiration;
   if (nve !== undefined) {
-    if (!isInt(nve.noncurrentDays) || nve.noncurrentDays <= 0) {
+    if (!isDayCount(nve.noncurrentDays) || nve.noncurrentDays <= 0) {
       fail('InvalidArgument', "'NoncurrentDays' for NoncurrentVersionExpiration action must be a positive integer");
     }
     validateNewer(nve.newerNoncurrentVersions, 'NoncurrentVersionExpiration', rule);
@@ -320,7 +325,7 @@ function validateNoncurrent(rule: LifecycleRule, label: string): void {
   const seen = new Set<string>();
   for (const t of rule.noncurrentVersionTransitions ?? []) {
     parseLifecycleStorageClass(t.storageClass);
-    if (!isInt(t.noncurrentDays) || t.noncurrentDays < 0) {
+    if (!isDayCount(t.noncurrentDays) || t.noncurrentDays < 0) {
       fail('InvalidArgument', "'NoncurrentDays' in NoncurrentVersionTransition action must be nonnegative");
     }
     if (t.storageClass === 'STANDARD_IA' && t.noncurrentDays < MIN_STANDARD_IA_DAYS) {

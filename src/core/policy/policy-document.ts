@@ -16,6 +16,18 @@ const MAX_RAW_BYTES = 256 * 1024;
 
 const utf8Length = (text: string): number => new TextEncoder().encode(text).length;
 
+/**
+ * The whitespace-free form of a parsed document. JSON.stringify recurses: arrays nested some 100,000 deep (which fit
+ * in the raw limit and which JSON.parse takes) overflow the stack, and no policy is nested like that.
+ */
+function compactJson(doc: unknown): string {
+  try {
+    return JSON.stringify(doc);
+  } catch (err) {
+    throw new AppError('MalformedPolicy', { message: 'This policy contains invalid Json', cause: err });
+  }
+}
+
 function parseJson(json: string): unknown {
   if (!json.startsWith('{')) throw malformed("Policies must be valid JSON and the first byte must be '{'");
   if (utf8Length(json) > MAX_RAW_BYTES) throw malformed('Policy exceeds the maximum allowed document size.');
@@ -25,7 +37,7 @@ function parseJson(json: string): unknown {
   } catch (err) {
     throw new AppError('MalformedPolicy', { message: 'This policy contains invalid Json', cause: err });
   }
-  if (utf8Length(JSON.stringify(doc)) > MAX_POLICY_BYTES) throw malformed('Policy exceeds the maximum allowed document size.');
+  if (utf8Length(compactJson(doc)) > MAX_POLICY_BYTES) throw malformed('Policy exceeds the maximum allowed document size.');
   return doc;
 }
 

@@ -120,7 +120,10 @@ export function parseStatement(raw: unknown, mode: StatementMode): PolicyStateme
   if (sid !== undefined && typeof sid !== 'string') throw malformed('Statement Sid must be a string');
   const effect = fields['Effect'];
   if (effect === undefined) throw malformed('Missing required field Effect');
-  if (effect !== 'Allow' && effect !== 'Deny') throw malformed(`Invalid effect: ${String(effect)}`);
+  if (effect !== 'Allow' && effect !== 'Deny') {
+    // Not String(effect): a JSON object such as {"toString": 1} cannot be made a string that way (TypeError, a 500).
+    throw malformed(`Invalid effect: ${typeof effect === 'string' ? effect : JSON.stringify(effect).slice(0, 64)}`);
+  }
 
   let principal: MatchList<PrincipalRef> | undefined;
   const rawPrincipal = pick(fields, 'Principal');

@@ -11,6 +11,7 @@ import type { ObjectSearchService } from '../../services/object-search-service.j
 import { installAdminAuth } from './admin-auth-hook.js';
 import { AdminThrottle } from './admin-throttle.js';
 import { envelope, handleAdminError } from './error-json.js';
+import { installJsonDepthLimit } from './json-depth.js';
 import { registerOpenApi } from './openapi.js';
 import { auditRoutes, type AuditRouteDeps } from './routes/audit.js';
 import { backupRoutes, type BackupRouteDeps } from './routes/backup.js';
@@ -53,6 +54,7 @@ export interface AdminDeps
 
 export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
   app.setErrorHandler(handleAdminError);
+  installJsonDepthLimit(app);
   // Before any route: swagger must see every route, and the throttle runs before authentication.
   await registerOpenApi(app, { version: deps.build.version });
   const throttle = new AdminThrottle({ trustedProxies: deps.trustedProxies, now: deps.now });

@@ -91,7 +91,10 @@ export function decodePostPolicy(base64: string): PostPolicy {
   const expiration = fields['expiration'];
   if (expiration === undefined) throw invalidPolicy('Policy missing expiration.');
   const expiresAt = typeof expiration === 'string' && ISO_TIMESTAMP.test(expiration) ? Date.parse(expiration) : NaN;
-  if (Number.isNaN(expiresAt)) throw invalidPolicy(`Invalid 'expiration' value: '${String(expiration)}'`);
+  if (Number.isNaN(expiresAt)) {
+    // Not String(expiration): a JSON object such as {"toString": 1} cannot be made a string that way (TypeError, a 500).
+    throw invalidPolicy(`Invalid 'expiration' value: '${typeof expiration === 'string' ? expiration : JSON.stringify(expiration).slice(0, 64)}'`);
+  }
   const conditions = fields['conditions'];
   if (conditions === undefined) throw invalidPolicy('Policy missing conditions.');
   if (!Array.isArray(conditions)) throw invalidPolicy("Invalid 'conditions' value: must be a list.");

@@ -2,6 +2,7 @@
 
 import { checkReadConditions } from '../../../core/conditions.js';
 import { AppError, isAppError } from '../../../core/errors.js';
+import { asHeaderBytes, isHeaderValue } from '../../../core/header-text.js';
 import { parseRange } from '../../../core/range.js';
 import { firstBytes } from '../../../lib/stream-ready.js';
 import type { BucketOp, ObjectOp } from '../endpoints.js';
@@ -11,6 +12,7 @@ import { httpDate, objectHeaders, readObjectHeaders, readUserMeta } from '../obj
 import type { ObjectRow, OpenedObject } from '../../../services/object-service.js';
 import { checkAcceptedAcl } from './acl-header.js';
 import { checkSseHeaders } from '../sse-header.js';
+import { contentSafetyHeaders } from '../content-safety.js';
 import { reportedVersionId } from '../../../core/versioning.js';
 import { bypassGovernance, lockHeaders, taggingHeader, versionIdParam, versionStateHeaders } from './object-params.js';
 
@@ -85,8 +87,16 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
   }
   for (const [param, header] of Object.entries(RESPONSE_OVERRIDES)) {
     const value = ctx.query.get(param);
-    if (value !== undefined) headers[header] = value;
+    if (value === undefined) continue;
+    // Sent as a header: its UTF-8 bytes, and never a CR, LF or other control (Node would refuse it: a 500).
+    const text = asHeaderBytes(value);
+    if (!isHeaderValue(text)) {
+      throw new AppError('InvalidArgument', { message: `${param} holds characters an HTTP header cannot carry.`, details: { ArgumentName: param } });
+    }
+    headers[header] = text;
   }
+  // The console may share this origin: stored HTML or SVG must not run script here (content-safety.ts).
+  Object.assign(headers, contentSafetyHeaders(headers['Content-Type'] as string | undefined));
   let status = 200;
   if (range) {
     status = 206;

@@ -4,6 +4,7 @@
 
 import { reportedVersionId } from '../../../core/versioning.js';
 import { AppError, isAppError } from '../../../core/errors.js';
+import { asHeaderBytes, isHeaderName, isHeaderValue } from '../../../core/header-text.js';
 import type { Tag } from '../../../core/tagging.js';
 import type { ObjectHeaders } from '../../../services/object-service.js';
 import type { SecretLookup } from '../../../sigv4/types.js';
@@ -148,23 +149,40 @@ function checkStorableFields(fields: FormFields): void {
   }
 }
 
+/**
+ * A field that becomes a response header on every GET of the object, as a PUT header would have arrived (its UTF-8
+ * bytes). Throws InvalidArgument for text no header can carry (CR, LF, other controls): stored, it made the object
+ * unreadable (every GET and HEAD failed).
+ */
+function headerField(field: string, value: string): string {
+  const text = asHeaderBytes(value);
+  if (!isHeaderValue(text)) {
+    throw new AppError('InvalidArgument', { message: `The ${field} field holds characters an HTTP header cannot carry.`, details: { ArgumentName: field } });
+  }
+  return text;
+}
+
 function objectHeaders(fields: FormFields): ObjectHeaders {
   const headers: ObjectHeaders = {};
   for (const [field, name] of Object.entries(HEADER_FIELDS)) {
     const value = fields.get(field);
-    if (value !== undefined) headers[name] = value;
+    if (value !== undefined) headers[name] = headerField(field, value);
   }
   return headers;
 }
 
-/** x-amz-meta-* fields, names lower-cased. Throws MetadataTooLarge over S3's 2 KB. */
+/** x-amz-meta-* fields, names lower-cased. Throws MetadataTooLarge over S3's 2 KB, InvalidArgument (headerField). */
 function userMeta(fields: FormFields): Record<string, string> {
   const meta: Record<string, string> = {};
   let bytes = 0;
-  for (const [name, value] of fields) {
+  for (const [name, raw] of fields) {
     if (!name.startsWith('x-amz-meta-')) continue;
     const key = name.slice('x-amz-meta-'.length);
-    bytes += Buffer.byteLength(key) + Buffer.byteLength(value);
+    if (!isHeaderName(key)) {
+      throw new AppError('InvalidArgument', { message: `${name} is not a valid metadata name.`, details: { ArgumentName: name } });
+    }
+    const value = headerField(name, raw);
+    bytes += Buffer.byteLength(key) + Buffer.byteLength(value, 'latin1');
     meta[key] = value;
   }
   if (bytes > MAX_USER_META_BYTES) {
