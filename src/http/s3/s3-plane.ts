@@ -21,6 +21,7 @@ import { parseQuery, resolveEndpoint, resolveResource, type Endpoint } from './e
 import { HANDLERS } from './handlers/index.js';
 import { postObject } from './handlers/post-object.js';
 import { policyContext, tagsFromHeader, type ContextFacts } from './policy-context.js';
+import { isClientAbort } from './client-abort.js';
 import { sendResponse, sendS3Error } from './respond.js';
 
 export interface S3PlaneOptions {
@@ -220,11 +221,4 @@ function isTls(req: IncomingMessage): boolean {
 function objectUrl(req: IncomingMessage, mountPath: string, bucket: string, key: string): string {
   const path = key.split('/').map(encodeURIComponent).join('/');
   return `${isTls(req) ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${mountPath}/${encodeURIComponent(bucket)}/${path}`;
-}
-
-/** A request whose client closed the connection before it was answered (Node reports 'aborted' / ECONNRESET). */
-function isClientAbort(req: IncomingMessage, err: unknown): boolean {
-  if (isAppError(err)) return false;
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return req.destroyed || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error | undefined)?.message === 'aborted';
 }
