@@ -2,6 +2,7 @@
 
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../../core/errors.js';
+import { toClientError } from '../../core/system-errors.js';
 
 export interface ErrorEnvelope {
   error: string;
@@ -13,7 +14,10 @@ export function envelope(err: AppError): ErrorEnvelope {
   return { error: err.code, message: err.message, statusCode: err.statusCode };
 }
 
-/** Fastify error handler: AppErrors as themselves, schema failures as ValidationError naming the field, the rest as 500. */
+/**
+ * Fastify error handler: AppErrors as themselves, schema failures as ValidationError naming the field, a full volume as
+ * InsufficientStorage (507), the rest as 500.
+ */
 export function handleAdminError(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply): void {
   let appError: AppError;
   if (isAppError(err)) {
@@ -25,8 +29,9 @@ export function handleAdminError(err: FastifyError | Error, req: FastifyRequest,
   } else if ('statusCode' in err && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
     appError = new AppError(err.statusCode === 413 ? 'MaxMessageLengthExceeded' : 'InvalidRequest', { message: err.message });
   } else {
-    req.log.error({ err }, 'admin request failed');
-    appError = new AppError('InternalError');
+    appError = toClientError(err);
+    if (appError.code === 'InsufficientStorage') req.log.warn({ err }, 'admin write refused: the data volume is full');
+    else req.log.error({ err }, 'admin request failed');
   }
   for (const [name, value] of Object.entries(appError.headers)) void reply.header(name, value);
   void reply.status(appError.statusCode).send(envelope(appError));
