@@ -277,7 +277,12 @@ function assemble(parts: {
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
       loops.push(startLoop({ name: 'audit-flush', intervalMs: config.AUDIT_FLUSH_MS, logger, tick: async () => void audit.flush() }));
-      analytics.startRun();
+      // Never a reason not to serve: on a full disk the run is recorded by its first usage tick that can write.
+      try {
+        analytics.startRun();
+      } catch (err) {
+        logger.warn({ err }, 'could not record the start of this run for analytics; serving anyway');
+      }
       loops.push(startUsageRollupWorker({ usage, metrics, samples: analytics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
       loops.push(startRequestAnalyticsWorker({ analytics, logger }));
       loops.push(startIntegrityWorker({ service: integrity, intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, logger }));
