@@ -34,13 +34,15 @@ describe('soak', () => {
         `fds idle ${result.idleBefore.fds} -> under load ${result.early.fds.toFixed(1)} / ${result.late.fds.toFixed(1)} (peak ${result.peakFds}) -> idle ${result.idleAfter.fds}`);
 
       expect(result.ops).toBeGreaterThan(SECONDS * 20);
-      // Flat: allocator and V8 heap noise stays within 32 MiB or 20%; a leak of a few KiB per request would not.
-      expect(result.late.rssMiB - result.early.rssMiB).toBeLessThan(Math.max(32, 0.2 * result.early.rssMiB));
+      // Flat, with the slack V8 needs: its heap grows by up to about 60 MiB over the first ~100 s before the first
+      // shrink (the 20-minute curve in docs/performance.md), which no 90 s window can tell from a leak of that size.
+      // A leak of a few KiB per request (over 1 MiB/s here) still fails it; the 20-minute run is the fine measure.
+      expect(result.late.rssMiB - result.early.rssMiB).toBeLessThan(Math.max(64, 0.35 * result.early.rssMiB));
       // 16 client connections plus what requests hold open for a moment: the same before and after.
       expect(result.late.fds - result.early.fds).toBeLessThan(8);
       expect(result.idleAfter.fds).toBeLessThanOrEqual(result.idleBefore.fds + 4);
     } finally {
       expect(await server.stop()).toBe(0);
     }
-  }, 300_000);
+  }, (SECONDS + 120) * 1000);
 });
