@@ -24,7 +24,9 @@ const unavailable = tmpfsUnavailable();
 if (unavailable) console.log(`disk-full backup suite skipped: ${unavailable}`);
 
 const mounts: Tmpfs[] = [];
-afterAll(() => {
+let current: RunningServer | undefined;
+afterAll(async () => {
+  await current?.kill(); // left up only by a failure that skipped its stop()
   for (const m of mounts) m.unmount();
 });
 
@@ -58,6 +60,7 @@ describe.skipIf(unavailable !== undefined)('a full backup directory', () => {
         STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *', // only run-now in this test
       },
     });
+    current = server;
     const token = await adminLogin(server);
     const s3 = sdkClient(server);
     const hashes = new Set<string>();

@@ -26,7 +26,10 @@ const unavailable = tmpfsUnavailable();
 if (unavailable) console.log(`disk-full suite skipped: ${unavailable}`);
 
 const mounts: Tmpfs[] = [];
-afterAll(() => {
+/** The server of the running test, killed in afterAll if a failed assertion left it up (before its tmpfs goes). */
+let current: RunningServer | undefined;
+afterAll(async () => {
+  await current?.kill();
   for (const m of mounts) m.unmount();
 });
 
@@ -86,6 +89,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
     const volume = mountTmpfs(48 * MiB);
     mounts.push(volume);
     const server = await startServer({ dataDir: join(volume.dir, 'data'), env: { STORE_MIN_FREE_BYTES: String(12 * MiB) } });
+    current = server;
     const s3 = sdkClient(server);
     const token = await adminLogin(server);
     try {
@@ -154,6 +158,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
     const volume = mountTmpfs(32 * MiB);
     mounts.push(volume);
     let server = await startServer({ dataDir: join(volume.dir, 'data'), env: { STORE_MIN_FREE_BYTES: '0' } });
+    current = server;
     let s3 = sdkClient(server);
     const token = await adminLogin(server);
     await s3.send(new CreateBucketCommand({ Bucket: 'brim' }));
@@ -193,6 +198,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
     await server.kill();
     s3.destroy();
     server = await restartServer(server);
+    current = server;
     s3 = sdkClient(server);
     expect((await fetch(`${server.url}/api/admin/ready`)).status).toBe(200);
     await expectIntact(s3, 'brim', stored);

@@ -5,18 +5,24 @@
 // come back to where they were before it. The 20-minute run is `npm run soak` (docs/performance.md, "Soak").
 
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runSoak } from '../../bench/soak.mjs';
 import { signRequest } from '../../src/sigv4/sign.js';
 import { sdkClient } from '../helpers/clients.js';
-import { startServer } from '../helpers/server.js';
+import { startServer, type RunningServer } from '../helpers/server.js';
 
 const SECONDS = Number(process.env['SOAK_SECONDS'] ?? 90);
 const WARM_UP_SECONDS = Math.min(30, SECONDS / 3);
 
+let current: RunningServer | undefined;
+afterAll(async () => {
+  await current?.kill(); // still up only if the test timed out before its stop()
+});
+
 describe('soak', () => {
   it(`keeps RSS and open file descriptors flat over ${SECONDS} s of mixed load, and gives the fds back after it`, async () => {
     const server = await startServer({ env: { LOG_LEVEL: 'info' } });
+    current = server;
     try {
       const setup = sdkClient(server);
       await setup.send(new CreateBucketCommand({ Bucket: 'soak' }));
