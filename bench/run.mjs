@@ -9,7 +9,7 @@ import argon2 from 'argon2';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +20,7 @@ import { formatTable, ratioOf, writeResults } from './report.mjs';
 import { BUCKET, LIST_BUCKET, buildScenarios, combineRounds } from './workloads.mjs';
 import { SCALE_BUCKET, buildScaleScenarios, formatScaleTable } from './scale.mjs';
 import { seedMetadata } from './seed-metadata.mjs';
-import { runSoak } from './soak.mjs';
+import { byMinute, runSoak, samplesCsv } from './soak.mjs';
 import { startWebhookReceiver } from './webhook-receiver.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -472,7 +472,8 @@ async function mainScale(opts) {
 }
 
 /**
- * The soak run (`--soak=SECONDS`): Store alone under bench/soak.mjs's mixed workload, RSS sampled throughout.
+ * The soak run (`--soak=SECONDS`, `npm run soak` for 20 minutes): Store alone under bench/soak.mjs's mixed workload,
+ * RSS and open fds sampled throughout; the curve goes to bench/results/<timestamp>.csv beside the JSON.
  * @param {ReturnType<typeof parseOptions>} opts
  */
 async function mainSoak(opts) {
@@ -488,13 +489,21 @@ async function mainSoak(opts) {
   await prepareTarget(store, sign);
   log(`soak: ${opts.soak} s of mixed operations at concurrency 16 against Store pid ${store.pid}`);
   const result = await runSoak({ baseUrl: store.baseUrl, sign, pid: store.pid, bucket: BUCKET, seconds: opts.soak, log });
-  console.log(`\nsoak ${opts.soak} s: ${result.ops} ops (${result.opsPerSecond.toFixed(0)}/s); RSS second fifth ${result.earlyMiB.toFixed(0)} MiB, ` +
-    `last fifth ${result.lateMiB.toFixed(0)} MiB (growth ${result.growthMiB.toFixed(1)} MiB), peak ${result.peakMiB.toFixed(0)} MiB`);
+  const minutes = byMinute(result.samples);
+  console.log(`\nsoak ${opts.soak} s: ${result.ops} ops (${result.opsPerSecond.toFixed(0)}/s)`);
+  console.log(`RSS: first third after warm-up ${result.early.rssMiB.toFixed(1)} MiB, last third ${result.late.rssMiB.toFixed(1)} MiB ` +
+    `(growth ${result.growthMiB.toFixed(1)} MiB), peak ${result.peakMiB.toFixed(0)} MiB`);
+  console.log(`fds: idle before ${result.idleBefore.fds}, first third ${result.early.fds.toFixed(1)}, last third ${result.late.fds.toFixed(1)}, ` +
+    `peak ${result.peakFds}, idle after ${result.idleAfter.fds}`);
+  console.log(`\n| minute | RSS MiB | fds (mean) | fds (peak) | ops/s |\n|---|---|---|---|---|\n${
+    minutes.map((m) => `| ${m.minute} | ${m.rssMiB.toFixed(0)} | ${m.fds.toFixed(0)} | ${m.peakFds} | ${m.opsPerSecond} |`).join('\n')}\n`);
   const file = await writeResults({ dir: path.join(BENCH_DIR, 'results'), startedAt, record: {
     kind: 'soak', startedAt: startedAt.toISOString(), finishedAt: new Date().toISOString(), options: opts,
-    machine: { node: process.version, cpus: os.cpus().length }, ...result,
+    machine: { node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg() }, ...result, minutes,
   } });
-  console.log(`results: ${path.relative(REPO_DIR, file)} (and bench/results/latest.json)`);
+  const csv = file.replace(/\.json$/, '.csv');
+  await writeFile(csv, samplesCsv(result.samples));
+  console.log(`results: ${path.relative(REPO_DIR, file)} and ${path.relative(REPO_DIR, csv)} (the curve; and bench/results/latest.json)`);
 }
 
 /** Prints what the servers said last, for a failure that may be theirs. */

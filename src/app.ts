@@ -41,6 +41,7 @@ import { ObjectService } from './services/object-service.js';
 import { argon2CostOf } from './services/password-hashing.js';
 import { RefreshSessionService } from './services/refresh-session-service.js';
 import { UsageService } from './services/usage-service.js';
+import { WriteReserve } from './services/write-reserve.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
@@ -127,6 +128,8 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     // A read that finds a version's bytes corrupt marks it (integrity, below); a successful read costs nothing more.
     const objects = new ObjectService({
       meta, blobs, pins, events: remoteFeatures.events, hashes, onReadError: (row, err) => integrity.reportCorruptRead(row, err),
+      // Writes stop at STORE_MIN_FREE_BYTES of free space, so deletes can still commit on a nearly full volume.
+      reserve: new WriteReserve({ path: config.DATA_DIR, reserveBytes: config.STORE_MIN_FREE_BYTES }),
     });
     const listing = new ListingService(meta);
     const multipart = new MultipartService({ meta, blobs, objects, hashes });
@@ -275,7 +278,12 @@ function assemble(parts: {
       loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
       loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
       loops.push(startLoop({ name: 'audit-flush', intervalMs: config.AUDIT_FLUSH_MS, logger, tick: async () => void audit.flush() }));
-      analytics.startRun();
+      // Never a reason not to serve: on a full disk the run is recorded by its first usage tick that can write.
+      try {
+        analytics.startRun();
+      } catch (err) {
+        logger.warn({ err }, 'could not record the start of this run for analytics; serving anyway');
+      }
       loops.push(startUsageRollupWorker({ usage, metrics, samples: analytics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
       loops.push(startRequestAnalyticsWorker({ analytics, logger }));
       loops.push(startIntegrityWorker({ service: integrity, intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, logger }));

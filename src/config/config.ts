@@ -50,6 +50,10 @@ export const ConfigSchema = Type.Object({
     minimum: 60_000, maximum: 86_400_000, default: 900_000, description: 'How often per-bucket usage gauges refresh (60 s to 1 day)',
   }),
   OTEL_TRACING_ENABLED: Type.Boolean({ default: false, description: 'true or false: a span per request through @opentelemetry/api' }),
+  STORE_MIN_FREE_BYTES: Type.Integer({
+    minimum: 0, maximum: 2 ** 50, default: 64 * 1024 * 1024,
+    description: 'Free space kept on the data volume: object writes are refused (507) below it, deletes still work (0: off)',
+  }),
   ...WEBHOOK_KEYS,
   ...BACKUP_KEYS,
   ...REPLICATION_KEYS,

@@ -109,7 +109,10 @@ export class MultipartService {
     return row;
   }
 
-  /** Stores one part. Throws NoSuchUpload, InvalidArgument (part number), EntityTooLarge and the body errors. */
+  /**
+   * Stores one part. Throws NoSuchUpload, InvalidArgument (part number), EntityTooLarge, InsufficientStorage (the
+   * free-space reserve) and the body errors.
+   */
   async uploadPart(input: { bucket: string; key: string; uploadId: string; partNumber: number; body: BodyInput }): Promise<UploadPartRow> {
     checkPartNumber(input.partNumber);
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
@@ -123,6 +126,7 @@ export class MultipartService {
     const body = input.body.checksum || !algorithm
       ? input.body
       : { ...input.body, checksum: { algorithm, expected: undefined } };
+    await this.objects.admitWrite(input.body.size);
     const ingested = await ingestBody(this.blobs, body, MAX_PART_BYTES, { hashes: this.hashes });
     return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
       size: ingested.size,
@@ -139,6 +143,7 @@ export class MultipartService {
     checkPartNumber(input.partNumber);
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
     const algorithm = upload.checksumAlgorithm as ChecksumAlgorithm | undefined;
+    await this.objects.admitWrite(input.source.size);
     const ingested = await ingestBody(
       this.blobs,
       { source: input.source.stream(), size: input.source.size, checksum: algorithm ? { algorithm, expected: undefined } : undefined },
@@ -182,7 +187,8 @@ export class MultipartService {
    * about the whole object (x-amz-checksum-*, x-amz-checksum-type) and are verified against what the parts combine to.
    * Throws NoSuchUpload, InvalidPartOrder, InvalidPart (missing part, ETag or checksum mismatch), EntityTooSmall
    * (a part other than the last under 5 MiB), InvalidRequest (a stated algorithm or type the upload was not created
-   * with), BadDigest (a stated checksum that does not match), PreconditionFailed.
+   * with), BadDigest (a stated checksum that does not match), PreconditionFailed, InsufficientStorage (the free-space
+   * reserve).
    */
   async complete(input: {
     bucket: string; key: string; uploadId: string; parts: CompletePart[]; conditions?: WriteConditions;
@@ -220,6 +226,7 @@ export class MultipartService {
     const size = chosen.reduce((n, p) => n + p.size, 0);
     const etag = multipartEtag(chosen.map((p) => Buffer.from(p.etag, 'hex')));
     const chosenNumbers = new Set(chosen.map((p) => p.partNumber));
+    await this.objects.admitWrite(0);
     return this.objects.commitVersion(
       undefined,
       {

@@ -24,6 +24,7 @@ import type { HashPool } from '../lib/hash-pool.js';
 import { extentsOf, readExtents, ReadPins, type BlobExtent } from './object-reader.js';
 import { ObjectTaggingService } from './object-tagging-service.js';
 import { assertRemovable, checkVersionId, findObjectVersion, requireBucket, type VersionTarget } from './object-versions.js';
+import type { WriteReserve } from './write-reserve.js';
 
 export type { ObjectHeaders, ObjectRow, ObjectPartRow, BodyInput, ReadConditions, RequestedObjectLock, TagSet, VersionTarget };
 
@@ -100,6 +101,8 @@ export interface ObjectServiceOptions {
    * on a failure: a successful read costs one listener.
    */
   onReadError?: (row: ObjectRow, err: unknown) => void;
+  /** The data volume's free-space reserve (write-reserve.ts); without it, writes are refused only when the disk is full. */
+  reserve?: WriteReserve | undefined;
 }
 
 /** True when a request carries any x-amz-object-lock-* setting (which needs a bucket with object lock). */
@@ -120,6 +123,7 @@ export class ObjectService {
   private readonly events: EventSink;
   private readonly hashes: HashPool | undefined;
   private readonly onReadError: ((row: ObjectRow, err: unknown) => void) | undefined;
+  private readonly reserve: WriteReserve | undefined;
   /** Put/Get/DeleteObjectTagging. */
   readonly tagging: ObjectTaggingService;
   /** Retention and legal hold of versions. */
@@ -134,8 +138,18 @@ export class ObjectService {
     this.events = opts.events ?? NO_EVENTS;
     this.hashes = opts.hashes;
     this.onReadError = opts.onReadError;
+    this.reserve = opts.reserve;
     this.tagging = new ObjectTaggingService(this.meta, (bucket, key) => this.events.tagsChanged?.(bucket, key));
     this.lock = new ObjectLockService(this.meta, this.now);
+  }
+
+  /**
+   * Admits a write of about `bytes` new object bytes (0 for none, as a multipart completion) against the data volume's
+   * free-space reserve. Throws InsufficientStorage (507) when it would take the volume under the reserve. Every
+   * client write (PUT, POST, copy, part upload, completion, admin upload) calls it before reading its body.
+   */
+  async admitWrite(bytes: number | undefined): Promise<void> {
+    await this.reserve?.admit(bytes ?? 0);
   }
 
   /** Sets how the bytes of tiered stubs are read (tiering is built after this service). */
@@ -155,12 +169,14 @@ export class ObjectService {
   /**
    * Stores an object as the key's new current version. Throws NoSuchBucket, KeyTooLongError, EntityTooLarge,
    * IncompleteBody, BadDigest, XAmzContentSHA256Mismatch, PreconditionFailed (conditional writes), NoSuchKey (If-Match
-   * on a missing key), InvalidRequest (lock settings on a bucket without object lock).
+   * on a missing key), InvalidRequest (lock settings on a bucket without object lock), InsufficientStorage (the
+   * free-space reserve).
    */
   async put(input: PutObjectInput): Promise<ObjectRow> {
     validateObjectKey(input.key);
     this.checkLockRequest(this.bucket(input.bucket), input.lock);
     if (input.conditions) this.checkWriteConditions(input.bucket, input.key, input.conditions);
+    await this.admitWrite(input.body.size);
     const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES, { allowInline: true, hashes: this.hashes });
     return this.commitVersion(body.staged, {
       bucket: input.bucket,
@@ -430,6 +446,7 @@ export class ObjectService {
       });
     }
     const algorithm = input.checksumAlgorithm ?? (source.row.checksumAlgorithm as ChecksumAlgorithm | undefined);
+    await this.admitWrite(source.row.size);
     const body = await ingestBody(
       this.blobs,
       {

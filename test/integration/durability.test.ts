@@ -1,10 +1,9 @@
 // Durability: object bytes never reach the disk in plaintext, and a kill -9 in the middle of a stream of uploads
 // loses no acknowledged object and exposes no torn one.
 
-import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import {
   CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand, GetObjectCommand,
   ListObjectsV2Command, PutObjectCommand, UploadPartCommand, type S3Client,
@@ -12,6 +11,7 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { INLINE_MAX_BYTES } from '../../src/services/body-ingest.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { allFiles, filesContaining, inlineBlobRows, sha256Hex } from '../helpers/data-dir-inspect.js';
 import { restartServer, startServer, tempDir, type RunningServer } from '../helpers/server.js';
 
 const roots: string[] = [];
@@ -25,17 +25,7 @@ function keptDataDir(): string {
   return join(root, 'data');
 }
 
-const hashOf = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
-
-/** Every regular file under `dir`, recursively. */
-function allFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-}
-
-/** Files under `dir` whose bytes contain `needle`. */
-function filesContaining(dir: string, needle: Buffer): string[] {
-  return allFiles(dir).filter((file) => readFileSync(file).includes(needle));
-}
+const hashOf = sha256Hex;
 
 async function getBytes(s3: S3Client, bucket: string, key: string): Promise<Buffer> {
   const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
@@ -93,16 +83,6 @@ describe('encryption at rest', () => {
     expect(filesContaining(server.dataDir, needle)).toEqual([]);
   });
 });
-
-/** Inline blob rows in a running server's database, read through a separate read-only connection. */
-function inlineBlobRows(dataDir: string): number {
-  const db = new Database(join(dataDir, 'meta.db'), { readonly: true });
-  try {
-    return db.prepare('SELECT COUNT(*) FROM inline_blobs').pluck().get() as number;
-  } finally {
-    db.close();
-  }
-}
 
 interface Attempt {
   hash: string;

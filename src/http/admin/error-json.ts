@@ -2,6 +2,7 @@
 
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../../core/errors.js';
+import { toClientError } from '../../core/system-errors.js';
 import { isClientAbort } from '../shared/client-abort.js';
 
 export interface ErrorEnvelope {
@@ -16,7 +17,7 @@ export function envelope(err: AppError): ErrorEnvelope {
 
 /**
  * Fastify error handler: AppErrors as themselves, schema failures as ValidationError naming the field, a client that
- * went away as nothing at all, the rest as 500.
+ * went away as nothing at all, a full volume as InsufficientStorage (507), the rest as 500.
  */
 export function handleAdminError(err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply): void {
   let appError: AppError;
@@ -40,8 +41,9 @@ export function handleAdminError(err: FastifyError | Error, req: FastifyRequest,
     reply.raw.destroy();
     return;
   } else {
-    req.log.error({ err }, 'admin request failed');
-    appError = new AppError('InternalError');
+    appError = toClientError(err);
+    if (appError.code === 'InsufficientStorage') req.log.warn({ err }, 'admin write refused: the data volume is full');
+    else req.log.error({ err }, 'admin request failed');
   }
   for (const [name, value] of Object.entries(appError.headers)) void reply.header(name, value);
   void reply.status(appError.statusCode).send(envelope(appError));

@@ -3,7 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError, isAppError } from '../../core/errors.js';
+import type { AppError } from '../../core/errors.js';
+import { toClientError } from '../../core/system-errors.js';
 import type { S3Response } from './context.js';
 import { buildAppErrorXml } from './xml/error.js';
 
@@ -35,11 +36,12 @@ export async function sendResponse(req: IncomingMessage, res: ServerResponse, re
 }
 
 /**
- * Renders an error as S3 XML with the request id. Unknown errors become InternalError (500) and are the caller's
- * to log. If headers were already sent, the connection is destroyed instead.
+ * Renders an error as S3 XML with the request id. Other errors become InsufficientStorage (507) for a full volume and
+ * InternalError (500) otherwise (core/system-errors.ts), and are the caller's to log. If headers were already sent,
+ * the connection is destroyed instead.
  */
 export function sendS3Error(req: IncomingMessage, res: ServerResponse, err: unknown, requestId: string): AppError {
-  const appError = isAppError(err) ? err : new AppError('InternalError', { cause: err });
+  const appError = toClientError(err);
   if (res.headersSent) {
     res.destroy();
     return appError;

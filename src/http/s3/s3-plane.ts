@@ -83,6 +83,8 @@ export class S3PlaneHandler {
       const failure = mayWrite(req) ? await this.opts.durable().then(() => err, (syncErr: unknown) => syncErr) : err;
       const appError = sendS3Error(req, res, failure, ctx.requestId);
       if (appError.code === 'InternalError') this.opts.logger.error({ err: failure, reqId: ctx.requestId, op }, 'S3 request failed');
+      // A full volume refuses every write until an operator frees space: say so loudly, once per refused request.
+      else if (appError.cause !== undefined && appError.code === 'InsufficientStorage') this.opts.logger.warn({ err: failure, reqId: ctx.requestId, op }, 'S3 write refused: the data volume is full');
     });
   }
 

@@ -1,11 +1,19 @@
-// Telling a client that went away from a server failure: both surfaces answer nothing and log no error for it.
+// Telling a client that went away from a request that failed on the server's side: only the first has nobody to
+// answer. (Node marks a request `destroyed` as soon as its body has been read to the end, so that flag alone says
+// nothing about the client.)
 
 import type { IncomingMessage } from 'node:http';
 import { isAppError } from '../../core/errors.js';
 
-/** A request whose client closed the connection before it was answered (Node reports 'aborted' / ECONNRESET). */
+/**
+ * True when the client closed the connection before it was answered: the socket is gone, or reading the body failed
+ * because the client stopped sending (Node's 'aborted' / ECONNRESET / premature close, before the body was complete).
+ * Any other failure, including one after the body was read (a full disk, a bug), must be answered with an error.
+ */
 export function isClientAbort(req: IncomingMessage, err: unknown): boolean {
   if (isAppError(err)) return false;
+  if (req.socket.destroyed) return true;
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return req.destroyed || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error | undefined)?.message === 'aborted';
+  const aborted = code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error | undefined)?.message === 'aborted';
+  return aborted && !req.complete;
 }

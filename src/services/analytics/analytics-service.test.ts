@@ -164,6 +164,18 @@ describe('request counts', () => {
     expect(series.points.map((p) => p.totals?.requests ?? null)).toEqual([1, 0, 0, null, null, null, 0, 1, 0]);
   });
 
+  it('records a run whose start could not be written (a full disk at boot) with its first usage tick', () => {
+    const unrecorded = new AnalyticsService({
+      meta: fx.meta, usage: fx.buckets, counters: new RequestCounters(fx.clock.now), retentionMs: DAY, storageResolutionMs: QUARTER, now: fx.clock.now,
+    }); // no startRun(): its insert failed
+    fx.clock.ms = T0 + 2 * MIN;
+    unrecorded.recordUsage();
+    fx.clock.ms = T0 + 5 * MIN;
+    run();
+    expect(fx.meta.db.prepare('SELECT started_at AS startedAt, last_seen_at AS lastSeenAt FROM server_uptime ORDER BY started_at').all())
+      .toEqual([{ startedAt: T0, lastSeenAt: T0 + 2 * MIN }, { startedAt: T0 + 5 * MIN, lastSeenAt: T0 + 5 * MIN }]);
+  });
+
   it('keeps a failed flush\'s counts for the next one', () => {
     const { analytics, counters } = run();
     counters.count({ surface: 's3', route_class: 'PutObject', status_class: '2xx' });

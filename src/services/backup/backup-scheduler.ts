@@ -6,6 +6,7 @@
 import { CronExpressionParser } from 'cron-parser';
 import { snapshotsToPrune } from '../../core/backup-retention.js';
 import { AppError, isAppError } from '../../core/errors.js';
+import { isStorageFull } from '../../core/system-errors.js';
 import type { Logger } from '../../observability/logger.js';
 import type { BackupScope, BackupService } from './backup-service.js';
 import type { SnapshotDir } from './snapshot-dir.js';
@@ -222,6 +223,8 @@ export class BackupScheduler {
 /** A reason safe to show: an AppError code or a system error code, never a message that may carry a path. */
 function reasonOf(err: unknown): string {
   if (isAppError(err)) return err.code;
+  // A directory that filled up mid-write fails the same way as one refused up front by the free-space check.
+  if (isStorageFull(err)) return 'InsufficientStorage';
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   return typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? code : 'BackupFailed';
 }

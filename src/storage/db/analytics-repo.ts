@@ -95,7 +95,11 @@ export class AnalyticsRepo {
        FROM request_minutes WHERE minute >= ? AND minute < ? GROUP BY surface, route_class`,
     );
     this.startStmt = db.prepare<[number, number]>('INSERT OR REPLACE INTO server_uptime (started_at, last_seen_at) VALUES (?, ?)');
-    this.touchStmt = db.prepare<[number, number]>('UPDATE server_uptime SET last_seen_at = max(last_seen_at, ?) WHERE started_at = ?');
+    // An upsert: a run whose start could not be recorded (a full disk at boot) appears with its first tick instead.
+    this.touchStmt = db.prepare<[number, number]>(
+      `INSERT INTO server_uptime (started_at, last_seen_at) VALUES (?, ?)
+       ON CONFLICT (started_at) DO UPDATE SET last_seen_at = max(last_seen_at, excluded.last_seen_at)`,
+    );
     this.uptimeStmt = db.prepare<[number, number], UptimeRow>(
       `SELECT started_at AS startedAt, last_seen_at AS lastSeenAt FROM server_uptime
        WHERE last_seen_at >= ? AND started_at < ? ORDER BY started_at`,
@@ -146,9 +150,9 @@ export class AnalyticsRepo {
     this.startStmt.run(startedAt, startedAt);
   }
 
-  /** Extends a process run to `at` (it was up then). */
+  /** Extends a process run to `at` (it was up then), recording the run if its start was not. */
   touchRun(startedAt: number, at: number): void {
-    this.touchStmt.run(at, startedAt);
+    this.touchStmt.run(startedAt, at);
   }
 
   /** The runs overlapping [from, to), oldest first. */
