@@ -169,7 +169,11 @@ describe('a full run with every secret configured and every remote failing', () 
       const status = await admin(t, 'GET', '/replication/status');
       return ((status.body['outbox'] as { failed: number } | undefined)?.failed ?? 0) > 0;
     });
-    await waitFor('webhook deliveries to fail', async () => receiver.requests.length >= 2);
+    // Dead-lettered, not merely attempted twice: two requests may be the first attempts of two events.
+    await waitFor('a webhook delivery to fail for good', async () => {
+      const status = await admin(t, 'GET', '/webhooks/status');
+      return ((status.body['counts'] as { failed: number } | undefined)?.failed ?? 0) > 0;
+    });
     await waitFor('the scheduled backup run to finish', async () => {
       const schedule = await admin(t, 'GET', '/backup/schedule');
       return schedule.body['lastRun'] !== null && schedule.body['running'] === false;
