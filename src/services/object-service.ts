@@ -216,7 +216,7 @@ export class ObjectService {
     try {
       await staged?.commit();
       blobCommitted = true;
-      const committed = this.meta.transaction(() => {
+      const committed = await this.meta.transactionShared(() => {
         const bucket = this.bucket(fields.bucket);
         if (fields.retention !== undefined || fields.legalHold) checkObjectLockEnabled(bucket.objectLock);
         if (conditions) this.checkWriteConditions(fields.bucket, fields.key, conditions);

@@ -3,6 +3,7 @@
 import { openDatabase, type Db, type SchemaVersions } from './database.js';
 import { WalSync } from './wal-sync.js';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
+import { SharedTransactions } from './shared-transactions.js';
 import { AccessKeysRepo } from './access-keys-repo.js';
 import { AdminUsersRepo } from './admin-users-repo.js';
 import { AuditRepo } from './audit-repo.js';
@@ -31,6 +32,7 @@ export class MetadataStore {
   readonly objectSearch: ObjectSearchRepo;
 
   private readonly walSync: WalSync;
+  private readonly shared: SharedTransactions;
   private checkpointer: Checkpointer | undefined;
 
   /**
@@ -42,6 +44,7 @@ export class MetadataStore {
     // client, and the first barrier's fsync of the WAL covers them anyway: count from here.
     const atOpen = totalChanges.get() as number;
     this.walSync = new WalSync(`${file}-wal`, () => (totalChanges.get() as number) - atOpen);
+    this.shared = new SharedTransactions(db);
     this.buckets = new BucketsRepo(db);
     this.objects = new ObjectsRepo(db);
     this.multipart = new MultipartRepo(db);
@@ -67,6 +70,15 @@ export class MetadataStore {
    */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Runs fn in a transaction shared with the other writes queued in this turn of the event loop, in a savepoint of
+   * its own (shared-transactions.ts): it commits, or throws and rolls back, alone as far as its caller can tell, but
+   * the batch pays one COMMIT. For the hot write path (new object versions). Resolves once committed, not yet durable.
+   */
+  transactionShared<T>(fn: () => T): Promise<T> {
+    return this.shared.run(fn);
   }
 
   /** True while a committed write is not yet covered by a WAL fsync. */
@@ -111,6 +123,7 @@ export class MetadataStore {
   /** Makes the last commits durable, then closes the connection. */
   async close(): Promise<void> {
     if (!this.db.open) return;
+    this.shared.flush();
     await this.checkpointer?.stop();
     this.checkpointer = undefined;
     await this.walSync.barrier().catch(() => undefined);
