@@ -3,7 +3,7 @@
 // from the database on every authenticated request, never from the token, so a demotion applies at once; so is
 // the token's session (its refresh family, claim `sid`), so logout and revocation end its access tokens too.
 
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import argon2 from 'argon2';
 import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { AdminIdentity } from '../core/admin-identity.js';
@@ -11,7 +11,7 @@ import { AppError } from '../core/errors.js';
 import { uuidv7 } from '../lib/ids.js';
 import type { AdminUserRow } from '../storage/db/admin-users-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
-import { hashPassword, type Argon2Cost } from './password-hashing.js';
+import { standInHash, type Argon2Cost } from './password-hashing.js';
 import type { RefreshSessionService } from './refresh-session-service.js';
 
 export const TOKEN_ISSUER = 'store';
@@ -44,14 +44,13 @@ export class AdminAuthService {
   private readonly now: () => number;
   readonly accessTokenTtlSeconds: number;
   /** Verified against when the username is unknown, so a failed login costs the same either way. */
-  private dummyHash: Promise<string> | undefined;
+  private readonly unknownUserHash: string;
 
   constructor(private readonly opts: AdminAuthOptions) {
     this.key = new TextEncoder().encode(opts.jwtSecret);
     this.now = opts.now ?? Date.now;
     this.accessTokenTtlSeconds = opts.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
-    // Computed now, off the event loop, so that not even the first unknown-user login pays for making it.
-    void this.unknownUserHash().catch(() => undefined);
+    this.unknownUserHash = standInHash(opts.hashCost);
   }
 
   /**
@@ -88,7 +87,7 @@ export class AdminAuthService {
    */
   async verifyPassword(username: string, password: string): Promise<AdminUserRow> {
     const user = this.opts.meta.adminUsers.findByUsername(username);
-    const hash = user?.passwordHash ?? (await this.unknownUserHash());
+    const hash = user?.passwordHash ?? this.unknownUserHash;
     const ok = await argon2.verify(hash, password).catch(() => false);
     if (!user || !ok) throw new AppError('Unauthorized', { message: 'Invalid username or password' });
     return user;
@@ -149,10 +148,5 @@ export class AdminAuthService {
   /** The stored user row (for fields the token does not carry, such as mustChangePassword). */
   findUser(id: string): AdminUserRow | undefined {
     return this.opts.meta.adminUsers.findById(id);
-  }
-
-  private unknownUserHash(): Promise<string> {
-    this.dummyHash ??= hashPassword(randomBytes(16).toString('base64url'), this.opts.hashCost);
-    return this.dummyHash;
   }
 }

@@ -1,5 +1,6 @@
+import argon2 from 'argon2';
 import { describe, expect, it } from 'vitest';
-import { argon2CostOf, hashPassword } from './password-hashing.js';
+import { argon2CostOf, DEFAULT_ARGON2_COST, hashPassword, standInHash } from './password-hashing.js';
 
 describe('argon2CostOf', () => {
   it('reads m, t and p in any order', () => {
@@ -17,5 +18,22 @@ describe('argon2CostOf', () => {
     const hash = await hashPassword('some password', cost);
     expect(hash).toMatch(/^\$argon2id\$/);
     expect(argon2CostOf(hash)).toEqual(cost);
+  });
+});
+
+describe('standInHash', () => {
+  it('is a well-formed argon2id hash at the given cost that no password matches, different every time', async () => {
+    const cost = { memoryCost: 2048, timeCost: 2, parallelism: 1 };
+    const hash = standInHash(cost);
+    expect(argon2CostOf(hash)).toEqual(cost);
+    expect(standInHash(cost)).not.toBe(hash);
+    // verify runs the full argon2 computation at that cost and answers false (it does not throw on the format)
+    expect(await argon2.verify(hash, 'any password')).toBe(false);
+    expect(await argon2.verify(hash, '')).toBe(false);
+  });
+
+  it('defaults to the cost the library hashes with', async () => {
+    expect(argon2CostOf(standInHash())).toEqual(DEFAULT_ARGON2_COST);
+    expect(argon2CostOf(await argon2.hash('x', { type: argon2.argon2id }))).toEqual(DEFAULT_ARGON2_COST);
   });
 });
