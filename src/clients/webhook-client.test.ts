@@ -18,7 +18,7 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       hits.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() });
-      if (req.url === '/ok') res.writeHead(204).end();
+      if (req.url?.startsWith('/ok')) res.writeHead(204).end();
       else if (req.url === '/redirect') res.writeHead(302, { location: '/ok' }).end('moved');
       else if (req.url === '/hang') hanging.push(res);
       else if (req.url === '/big') res.writeHead(500).end(Buffer.alloc(256 * 1024, 1));
@@ -125,6 +125,18 @@ describe('WebhookClient', () => {
     const pending = post(`${base}/hang`, { signal: late.signal, timeoutMs: 5000 });
     setTimeout(() => late.abort(), 50);
     expect(await pending).toEqual({ kind: 'aborted' });
+  });
+
+  it('aborts a request posted in the same turn before it leaves for the thread: the receiver never sees it', async () => {
+    const before = hits.length;
+    const controller = new AbortController();
+    const aborted = post(`${base}/ok?never`, { signal: controller.signal });
+    const sent = post(`${base}/ok?sent`);
+    controller.abort();
+    expect(await aborted).toEqual({ kind: 'aborted' });
+    expect(await sent).toEqual({ kind: 'response', status: 204 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(hits.slice(before).map((h) => h.path)).toEqual(['/ok?sent']);
   });
 
   it('runs many requests at once on its thread and answers each by its own id', async () => {

@@ -5,7 +5,8 @@
 //
 // Why a thread: on the event loop a delivery cost about 0.25 ms of CPU per event (node:http's client machinery and
 // the socket writes, which on loopback also run the receiver's side of TCP), a fifth of a small PUT's
-// (docs/performance.md, "Webhooks"). On the thread the event loop only passes one message each way.
+// (docs/performance.md, "Webhooks"). On the thread the event loop only passes messages, and those in batches: the
+// requests started in one turn go as one message, the replies finished in one turn come back as one.
 
 import { Worker } from 'node:worker_threads';
 
@@ -36,7 +37,6 @@ export interface WebhookTransport {
 
 /** A request as the thread receives it: plain data, so it crosses by structured clone. */
 interface ThreadRequest {
-  op: 'post';
   id: number;
   https: boolean;
   hostname: string;
@@ -65,6 +65,13 @@ const agents = {
 };
 const inFlight = new Map();
 
+// Replies finished in one turn go back as one message (a message costs far more than its few bytes).
+let replies = [];
+function reply(r) {
+  if (replies.length === 0) setImmediate(() => { const batch = replies; replies = []; parentPort.postMessage(batch); });
+  replies.push(r);
+}
+
 function post(m) {
   const body = Buffer.from(m.body, 'utf8');
   let settled = false;
@@ -73,7 +80,7 @@ function post(m) {
     settled = true;
     clearTimeout(timer);
     inFlight.delete(m.id);
-    parentPort.postMessage({ id: m.id, result });
+    reply({ id: m.id, result });
   };
   const outgoing = (m.https ? https : http).request({
     protocol: m.https ? 'https:' : 'http:',
@@ -118,7 +125,7 @@ function post(m) {
 }
 
 parentPort.on('message', (m) => {
-  if (m.op === 'post') post(m);
+  if (m.op === 'posts') for (const request of m.requests) post(request);
   else if (m.op === 'abort') inFlight.get(m.id)?.();
   else if (m.op === 'close') {
     agents.http.destroy();
@@ -131,6 +138,8 @@ parentPort.on('message', (m) => {
 export class WebhookClient implements WebhookTransport {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, (result: WebhookPostResult) => void>();
+  /** Requests waiting for this turn's message to the thread. */
+  private queued: ThreadRequest[] = [];
   private nextId = 1;
 
   /** @param maxSockets connections per receiver, at most (the delivery concurrency). */
@@ -142,7 +151,7 @@ export class WebhookClient implements WebhookTransport {
     const worker = this.live();
     const isHttps = req.url.protocol === 'https:';
     const message: ThreadRequest = {
-      op: 'post', id, https: isHttps,
+      id, https: isHttps,
       // URL keeps the brackets of an IPv6 literal; the socket wants the bare address.
       hostname: req.url.hostname.replace(/^\[(.*)\]$/, '$1'),
       port: req.url.port || (isHttps ? '443' : '80'),
@@ -154,7 +163,10 @@ export class WebhookClient implements WebhookTransport {
     };
     return new Promise<WebhookPostResult>((resolve) => {
       const onAbort = (): void => {
-        worker.postMessage({ op: 'abort', id });
+        // Still waiting for this turn's message: it never leaves. Otherwise the thread cancels it.
+        const at = this.queued.findIndex((r) => r.id === id);
+        if (at >= 0) this.queued.splice(at, 1);
+        else worker.postMessage({ op: 'abort', id });
         settle({ kind: 'aborted' });
       };
       const settle = (result: WebhookPostResult): void => {
@@ -167,8 +179,24 @@ export class WebhookClient implements WebhookTransport {
       if (this.pending.size === 0) worker.ref();
       this.pending.set(id, settle);
       req.signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage(message);
+      this.send(worker, message);
     });
+  }
+
+  /**
+   * Queues a request for the thread; the requests queued in one synchronous run (a dispatcher fills its free slots in
+   * one loop) cross as one message, sent from a microtask, so a burst costs one structured clone instead of one each.
+   */
+  private send(worker: Worker, request: ThreadRequest): void {
+    if (this.queued.length === 0) {
+      queueMicrotask(() => {
+        const requests = this.queued;
+        this.queued = [];
+        // A thread lost meanwhile has already failed these requests (failPending).
+        if (this.worker === worker) worker.postMessage({ op: 'posts', requests });
+      });
+    }
+    this.queued.push(request);
   }
 
   /** Closes idle keep-alive sockets and ends the thread; requests still in flight end as network errors. */
@@ -183,7 +211,9 @@ export class WebhookClient implements WebhookTransport {
     if (this.worker) return this.worker;
     const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { maxSockets: this.opts.maxSockets, maxDiscardedBodyBytes: MAX_DISCARDED_BODY_BYTES } });
     worker.unref();
-    worker.on('message', (reply: ThreadReply) => this.pending.get(reply.id)?.(reply.result));
+    worker.on('message', (replies: ThreadReply[]) => {
+      for (const reply of replies) this.pending.get(reply.id)?.(reply.result);
+    });
     // A dead thread fails what it was doing (each row is retried with backoff); the next post starts a new one.
     const lost = (): void => {
       if (this.worker !== worker) return;
