@@ -2,6 +2,7 @@
 // prefix, rolled up into common prefixes at a delimiter. Every step is an index seek: a common prefix is skipped
 // with one seek past it, never by reading its keys.
 
+import { MAX_CHAR, rollUp } from '../core/common-prefix.js';
 import { AppError } from '../core/errors.js';
 import type { ListedObject, ListedVersion } from '../storage/db/objects-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
@@ -57,8 +58,6 @@ interface VersionCursor {
   afterId?: number;
 }
 
-/** The largest code point: a key P + U+10FFFF sorts after every key that starts with P and a smaller character. */
-const MAX_CHAR = String.fromCodePoint(0x10ffff);
 const BATCH = 1000;
 /**
  * Rows fetched right after seeking past a common prefix. Such a seek usually consumes one row before the next
@@ -89,7 +88,7 @@ export class ListingService {
     if (input.after !== '' && input.after >= prefix) {
       bound = input.after;
       inclusive = false;
-      const rolled = delimiter ? this.rollUp(input.after, prefix, delimiter) : undefined;
+      const rolled = delimiter ? rollUp(input.after, prefix, delimiter) : undefined;
       if (rolled !== undefined && rolled === input.after) {
         bound = rolled + MAX_CHAR;
         inclusive = true;
@@ -105,7 +104,7 @@ export class ListingService {
       let skippedTo: string | undefined;
       for (const row of rows) {
         if (!row.key.startsWith(prefix)) return { objects, commonPrefixes, isTruncated: false, last };
-        const rolled = delimiter ? this.rollUp(row.key, prefix, delimiter) : undefined;
+        const rolled = delimiter ? rollUp(row.key, prefix, delimiter) : undefined;
         if (rolled !== undefined && rolled === skipping) continue; // keys starting with the prefix + U+10FFFF
         if (objects.length + commonPrefixes.length === maxKeys) return { objects, commonPrefixes, isTruncated: true, last };
         if (rolled !== undefined) {
@@ -160,7 +159,7 @@ export class ListingService {
       const marker = versionIdMarker === '' ? undefined : this.meta.objects.findVersion(bucket, keyMarker, versionIdMarker);
       if (marker) cursor = { key: keyMarker, inclusive: false, afterId: marker.id };
       else if (versionIdMarker !== '') cursor = { key: keyMarker, inclusive: true };
-      const rolled = delimiter && versionIdMarker === '' ? this.rollUp(keyMarker, prefix, delimiter) : undefined;
+      const rolled = delimiter && versionIdMarker === '' ? rollUp(keyMarker, prefix, delimiter) : undefined;
       if (rolled !== undefined && rolled === keyMarker) {
         // The previous page ended on this common prefix: resume past everything under it.
         cursor = { key: rolled + MAX_CHAR, inclusive: true };
@@ -176,7 +175,7 @@ export class ListingService {
       let seek: VersionCursor | undefined;
       for (const row of rows) {
         if (!row.key.startsWith(prefix)) return page;
-        const rolled = delimiter ? this.rollUp(row.key, prefix, delimiter) : undefined;
+        const rolled = delimiter ? rollUp(row.key, prefix, delimiter) : undefined;
         if (rolled !== undefined && rolled === skipping) continue;
         if (count === maxKeys) {
           page.isTruncated = true;
@@ -208,11 +207,5 @@ export class ListingService {
       if (rest.length > 0) return rest;
     }
     return this.meta.objects.listVersions(bucket, cursor.key, cursor.inclusive, limit);
-  }
-
-  /** The common prefix a key rolls up into (prefix + up to and including the first delimiter after it), if any. */
-  private rollUp(key: string, prefix: string, delimiter: string): string | undefined {
-    const at = key.indexOf(delimiter, prefix.length);
-    return at < 0 ? undefined : key.slice(0, at + delimiter.length);
   }
 }

@@ -13,6 +13,7 @@ import * as zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeChecksum } from '../../src/core/checksums.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { rawRequest } from '../helpers/signed-http.js';
 import type { RunningServer } from '../helpers/server.js';
 import { bodyBytes, expectS3Error, md5Hex, startServerOnTmpfs } from './s3-assert.js';
 
@@ -252,6 +253,80 @@ describe('ListParts and ListMultipartUploads', () => {
     }
     const expected: [string, string][] = [['list-uploads/a', ids[0] as string], ['list-uploads/b', ids[1] as string], ['list-uploads/b', ids[2] as string]];
     expect(seen).toEqual(expected.sort((x, y) => (x[0] === y[0] ? (x[1] < y[1] ? -1 : 1) : x[0] < y[0] ? -1 : 1)));
+  });
+});
+
+describe('ListMultipartUploads with a delimiter, markers and encoding-type', () => {
+  // One bucket of its own, so the uploads of other tests do not show up in the rolled-up view.
+  let own: string;
+  const ids = new Map<string, string[]>();
+  const keys = ['d/a.txt', 'd/photos/2024/x.jpg', 'd/photos/2024/y.jpg', 'd/photos/2024/y.jpg', 'd/photos/2025/q.jpg', 'd/photos/z.jpg', 'd/videos/v.mp4', 'd/zz top.txt'];
+  beforeAll(async () => {
+    own = uniqueBucket('mpu-delim');
+    await s3.send(new CreateBucketCommand({ Bucket: own }));
+    for (const key of keys) {
+      const out = await s3.send(new CreateMultipartUploadCommand({ Bucket: own, Key: key }));
+      ids.set(key, [...(ids.get(key) ?? []), out.UploadId as string].sort());
+    }
+  });
+
+  type Entry = string;
+  /** Every page with the given size, as `key#uploadId` and `prefix/` entries in order. */
+  async function walk(params: { Prefix?: string; Delimiter?: string }, maxUploads: number): Promise<Entry[]> {
+    const seen: Entry[] = [];
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (let pages = 0; pages < 20; pages++) {
+      const out = await s3.send(new ListMultipartUploadsCommand({ Bucket: own, ...params, MaxUploads: maxUploads, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+      const page = [...(out.Uploads ?? []).map((u) => ({ at: u.Key as string, entry: `${u.Key}#${u.UploadId}` })), ...(out.CommonPrefixes ?? []).map((p) => ({ at: p.Prefix as string, entry: p.Prefix as string }))];
+      expect(page.length).toBeLessThanOrEqual(maxUploads);
+      seen.push(...page.sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : 0)).map((e) => e.entry));
+      if (!out.IsTruncated) return seen;
+      keyMarker = out.NextKeyMarker;
+      uploadIdMarker = out.NextUploadIdMarker;
+    }
+    throw new Error('too many pages');
+  }
+  const up = (key: string): string[] => (ids.get(key) as string[]).map((id) => `${key}#${id}`);
+
+  it('rolls keys up into common prefixes at the delimiter, after the prefix', async () => {
+    const out = await s3.send(new ListMultipartUploadsCommand({ Bucket: own, Prefix: 'd/', Delimiter: '/' }));
+    expect(out.Delimiter).toBe('/');
+    expect((out.Uploads ?? []).map((u) => u.Key)).toEqual(['d/a.txt', 'd/zz top.txt']);
+    expect((out.CommonPrefixes ?? []).map((p) => p.Prefix)).toEqual(['d/photos/', 'd/videos/']);
+    expect(out.IsTruncated).toBe(false);
+    const deeper = await s3.send(new ListMultipartUploadsCommand({ Bucket: own, Prefix: 'd/photos/', Delimiter: '/' }));
+    expect((deeper.Uploads ?? []).map((u) => u.Key)).toEqual(['d/photos/z.jpg']);
+    expect((deeper.CommonPrefixes ?? []).map((p) => p.Prefix)).toEqual(['d/photos/2024/', 'd/photos/2025/']);
+  });
+
+  it('pages through uploads and common prefixes alike, each prefix once, whatever the page size', async () => {
+    const all = [...up('d/a.txt'), 'd/photos/', 'd/videos/', ...up('d/zz top.txt')];
+    for (const size of [1, 2, 3]) expect(await walk({ Prefix: 'd/', Delimiter: '/' }, size)).toEqual(all);
+    const flat = keys.filter((k, i) => keys.indexOf(k) === i).flatMap(up);
+    for (const size of [1, 3]) expect(await walk({ Prefix: 'd/' }, size)).toEqual(flat);
+  });
+
+  it('reads key-marker as S3 does: without upload-id-marker the marker key itself is passed over', async () => {
+    const after = await s3.send(new ListMultipartUploadsCommand({ Bucket: own, KeyMarker: 'd/photos/2024/y.jpg' }));
+    expect((after.Uploads ?? []).map((u) => u.Key)).toEqual(['d/photos/2025/q.jpg', 'd/photos/z.jpg', 'd/videos/v.mp4', 'd/zz top.txt']);
+    const [first, second] = ids.get('d/photos/2024/y.jpg') as string[];
+    const within = await s3.send(new ListMultipartUploadsCommand({ Bucket: own, KeyMarker: 'd/photos/2024/y.jpg', UploadIdMarker: first, MaxUploads: 2 }));
+    expect((within.Uploads ?? []).map((u) => `${u.Key}#${u.UploadId}`)).toEqual([`d/photos/2024/y.jpg#${second}`, `d/photos/2025/q.jpg#${(ids.get('d/photos/2025/q.jpg') as string[])[0]}`]);
+  });
+
+  it('URL-encodes keys, prefixes and markers with encoding-type=url, and refuses any other encoding', async () => {
+    const res = await rawRequest(server, { method: 'GET', path: `/${own}?uploads=&prefix=d%2Fz&delimiter=%20&encoding-type=url&key-marker=d%2Fy`, sign: true });
+    expect(res.status).toBe(200);
+    const xml = res.body.toString();
+    expect(xml).toContain('<EncodingType>url</EncodingType>');
+    expect(xml).toContain('<Prefix>d/z</Prefix>');
+    expect(xml).toContain('<Delimiter>+</Delimiter>');
+    expect(xml).toContain('<KeyMarker>d/y</KeyMarker>');
+    expect(xml).toContain('<CommonPrefixes><Prefix>d/zz+</Prefix></CommonPrefixes>');
+    const bad = await rawRequest(server, { method: 'GET', path: `/${own}?uploads=&encoding-type=base64`, sign: true });
+    expect(bad.status).toBe(400);
+    expect(bad.body.toString()).toContain('<Code>InvalidArgument</Code>');
   });
 });
 

@@ -17,6 +17,7 @@ import {
 import { buildCopyPartResult } from '../xml/objects.js';
 import { parseCompleteMultipartUpload } from '../xml/parse.js';
 import { checkAcceptedAcl } from './acl-header.js';
+import { encodingOf } from './list.js';
 import { checkSseHeaders } from '../sse-header.js';
 import { MAX_COMPLETE_MULTIPART_BODY_BYTES } from './buckets.js';
 import { reportedVersionId } from '../../../core/versioning.js';
@@ -182,15 +183,17 @@ export async function listMultipartUploads(ctx: BucketCtx): Promise<S3Response> 
   const keyMarker = ctx.query.get('key-marker') ?? '';
   const uploadIdMarker = ctx.query.get('upload-id-marker') ?? '';
   const prefix = ctx.query.get('prefix') ?? '';
+  const delimiter = ctx.query.get('delimiter') ?? '';
+  const encodingType = encodingOf(ctx);
   const maxUploads = intParam(ctx, 'max-uploads', 1000, 1000);
-  const { uploads, isTruncated } = ctx.services.multipart.listUploads(ctx.endpoint.bucket, { prefix, keyMarker, uploadIdMarker, maxUploads });
-  const last = uploads[uploads.length - 1];
+  const page = ctx.services.multipart.listUploads(ctx.endpoint.bucket, { prefix, delimiter, keyMarker, uploadIdMarker, maxUploads });
   return xmlResponse(
     buildListMultipartUploadsResult({
-      bucket: ctx.endpoint.bucket, keyMarker, uploadIdMarker, prefix, maxUploads, isTruncated,
-      ...(isTruncated && last ? { nextKeyMarker: last.key, nextUploadIdMarker: last.uploadId } : {}),
-      uploads: uploads.map((u) => ({ key: u.key, uploadId: u.uploadId, initiated: new Date(u.initiated), owner: ctx.owner })),
-      commonPrefixes: [],
+      bucket: ctx.endpoint.bucket, keyMarker, uploadIdMarker, prefix, delimiter, maxUploads, isTruncated: page.isTruncated,
+      ...(page.isTruncated ? { nextKeyMarker: page.nextKeyMarker, nextUploadIdMarker: page.nextUploadIdMarker } : {}),
+      uploads: page.uploads.map((u) => ({ key: u.key, uploadId: u.uploadId, initiated: new Date(u.initiated), owner: ctx.owner })),
+      commonPrefixes: page.commonPrefixes,
+      ...(encodingType ? { encodingType } : {}),
     }),
   );
 }
