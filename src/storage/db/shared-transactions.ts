@@ -1,7 +1,7 @@
 // Group commit at the SQLite level: writes queued during one turn of the event loop run in one transaction, each
 // in its own savepoint. A commit's fixed cost (BEGIN and COMMIT, and above all writing every page it touched to the
-// WAL) is then paid once per batch: concurrent small PUTs touch the same table and index pages, so a batch of eight
-// writes about as many WAL frames as one write did (docs/performance.md, "Shared transactions").
+// WAL) is then paid once per batch: concurrent small PUTs touch many of the same table and index pages, which a
+// batch writes once instead of once per write (docs/decisions.md, "Shared transactions").
 //
 // What a caller sees does not change: its function runs alone in a savepoint, so one that throws rolls back alone and
 // fails alone; the promise settles after the batch's COMMIT, and durability is still `MetadataStore.durable()`.
