@@ -301,8 +301,10 @@ export class MultipartService {
     // The common prefix last rolled up: its other uploads are passed over.
     let skipping = delimiter && keyMarker !== '' && rollUp(keyMarker, prefix, delimiter) === keyMarker ? keyMarker : undefined;
     if (skipping !== undefined) [keyMarker, uploadIdMarker] = [skipping + MAX_CHAR, ''];
+    // Without a delimiter every row read is listed: one more than a page tells whether it is truncated.
+    const batch = delimiter ? LIST_BATCH : Math.min(maxUploads + 1, LIST_BATCH);
     for (;;) {
-      const rows = this.meta.multipart.list(bucket, prefix, keyMarker, uploadIdMarker, LIST_BATCH);
+      const rows = this.meta.multipart.list(bucket, prefix, keyMarker, uploadIdMarker, batch);
       let seeked = false;
       for (const row of rows) {
         [keyMarker, uploadIdMarker] = [row.key, row.uploadId];
@@ -324,7 +326,7 @@ export class MultipartService {
         seeked = true;
         break;
       }
-      if (!seeked && rows.length < LIST_BATCH) return page;
+      if (!seeked && rows.length < batch) return page;
     }
   }
 }
