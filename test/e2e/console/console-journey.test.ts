@@ -192,7 +192,10 @@ describe('the console journey', () => {
     await page.getByRole('button', { name: 'notes.txt', exact: true }).click();
     let dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('dialog', { name: /Delete notes.txt/ }).getByRole('button', { name: 'Delete object' }).click();
+    const confirmDelete = page.getByRole('dialog', { name: /Delete notes.txt/ });
+    await confirmDelete.getByRole('button', { name: 'Delete object' }).click();
+    // The confirmation stays open (with its own Close) until the delete has answered.
+    await confirmDelete.waitFor({ state: 'hidden' });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'notes.txt', exact: true }).count()).toBe(0);
 
@@ -209,7 +212,9 @@ describe('the console journey', () => {
     dialog = page.getByRole('dialog');
     await dialog.getByRole('tab', { name: 'Versions' }).click();
     await dialog.getByRole('button', { name: `Restore version ${first!.versionId}` }).click();
-    await page.getByRole('dialog', { name: 'Restore this version?' }).getByRole('button', { name: 'Restore version' }).click();
+    const confirmRestore = page.getByRole('dialog', { name: 'Restore this version?' });
+    await confirmRestore.getByRole('button', { name: 'Restore version' }).click();
+    await confirmRestore.waitFor({ state: 'hidden', timeout: 20_000 });
     await expect.poll(async () => (await objectBytes('notes.txt')).toString(), { timeout: 20_000 }).toBe('version one\n');
     await expect.poll(() => dialog.getByRole('row').count()).toBe(5); // header + restored + marker + two versions
     await dialog.getByRole('button', { name: 'Close' }).click();
