@@ -144,10 +144,12 @@ export class MultipartService {
     checkPartNumber(input.partNumber);
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
     const algorithm = upload.checksumAlgorithm as ChecksumAlgorithm | undefined;
-    await this.objects.admitWrite(input.source.size);
+    // Opened before anything awaits, in the tick of the caller's lookup (ObjectService.admitCopy says why).
+    const sourceBytes = input.source.stream();
+    await this.objects.admitCopy(sourceBytes, input.source.size);
     const ingested = await ingestBody(
       this.blobs,
-      { source: input.source.stream(), size: input.source.size, checksum: algorithm ? { algorithm, expected: undefined } : undefined },
+      { source: sourceBytes, size: input.source.size, checksum: algorithm ? { algorithm, expected: undefined } : undefined },
       MAX_PART_BYTES,
       { hashes: this.hashes },
     );

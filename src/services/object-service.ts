@@ -152,6 +152,25 @@ export class ObjectService {
     await this.reserve?.admit(bytes ?? 0);
   }
 
+  /**
+   * admitWrite() for a copy, whose source stream the caller opened in the tick of its lookup, before anything awaits:
+   * an overwrite of the source committing meanwhile drops an inline source's bytes with its old version (only pinned
+   * file blobs outlive theirs). The stream is destroyed if the write is refused; an error it meets while this waits
+   * stays on it for its reader.
+   */
+  async admitCopy(source: Readable, bytes: number): Promise<void> {
+    const held = (): void => undefined;
+    source.on('error', held);
+    try {
+      await this.admitWrite(bytes);
+    } catch (err) {
+      source.destroy();
+      throw err;
+    } finally {
+      source.off('error', held);
+    }
+  }
+
   /** Sets how the bytes of tiered stubs are read (tiering is built after this service). */
   attachStubReader(reader: StubReader): void {
     this.stubReader = reader;
@@ -446,11 +465,12 @@ export class ObjectService {
       });
     }
     const algorithm = input.checksumAlgorithm ?? (source.row.checksumAlgorithm as ChecksumAlgorithm | undefined);
-    await this.admitWrite(source.row.size);
+    const sourceBytes = source.stream();
+    await this.admitCopy(sourceBytes, source.row.size);
     const body = await ingestBody(
       this.blobs,
       {
-        source: source.stream(),
+        source: sourceBytes,
         size: source.row.size,
         checksum: algorithm ? { algorithm, expected: undefined } : undefined,
       },

@@ -65,8 +65,10 @@ describe('a share link opened in the console’s origin', () => {
 
   it.each(PAGES)('%s displays, but its script does not run', async (key) => {
     const page = await context.newPage();
-    // Signed in from the console's origin first, so a refresh cookie exists that a script there could use.
-    await page.goto(`${store.url}/admin/`);
+    // Signed in from the console's origin first, so a refresh cookie exists that a script there could use. The
+    // console's own session check (a refresh that, without a cookie, answers 401 and clears it) must be over first,
+    // or its answer can land after the login's and clear the new cookie.
+    await page.goto(`${store.url}/admin/`, { waitUntil: 'networkidle' });
     const signedIn = await page.evaluate(async (password) => {
       const res = await fetch('/api/admin/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
       return res.status;

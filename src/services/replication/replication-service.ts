@@ -188,7 +188,9 @@ export class ReplicationService {
         return;
       } catch (err) {
         if (!(err instanceof RemoteError && err.errorClass === 'not-found')) throw err;
-        // Not on the remote yet: send the whole object.
+        // Not on the remote yet: send the whole object, looked up again (it may have changed while the tags went, and
+        // an overwritten inline version's bytes are gone with it).
+        return this.apply({ ...intent, kind: 'object' }, signal);
       }
     }
     let localFailed = false;
