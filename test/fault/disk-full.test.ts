@@ -96,6 +96,15 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
       await s3.send(new CreateBucketCommand({ Bucket: 'full' }));
       const stored = await seed(s3, 'full', { small: randomBytes(2000), medium: randomBytes(300_000), large: randomBytes(3 * MiB) });
       const upload = await openUpload(s3, 'full', 'assembled', randomBytes(5 * MiB));
+      /** Every kind of write, each as its outcome ('ok' or 'status Code'). */
+      const everyWrite = async (): Promise<Record<string, string>> => ({
+        putLarge: await outcome(s3.send(new PutObjectCommand({ Bucket: 'full', Key: 'new-large', Body: randomBytes(MiB) }))),
+        putSmall: await outcome(s3.send(new PutObjectCommand({ Bucket: 'full', Key: 'new-small', Body: randomBytes(100) }))),
+        uploadPart: await outcome(upload.part(2, randomBytes(100_000))),
+        complete: await outcome(upload.complete()),
+        copy: await outcome(s3.send(new CopyObjectCommand({ Bucket: 'full', Key: 'copied', CopySource: 'full/medium' }))),
+        adminUpload: await adminUpload(server, token, 'full', 'admin-new', randomBytes(50_000)),
+      });
 
       // Fill with objects up to the reserve: the last PUT is refused by the reserve, not by the disk.
       let filled = 0;
@@ -112,14 +121,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
       fill(join(volume.dir, 'other'), volume.free() - 2 * MiB, volume.free);
       await new Promise((r) => setTimeout(r, 300)); // the reserve's reading is at most 250 ms old
 
-      const refused = {
-        putLarge: await outcome(s3.send(new PutObjectCommand({ Bucket: 'full', Key: 'new-large', Body: randomBytes(MiB) }))),
-        putSmall: await outcome(s3.send(new PutObjectCommand({ Bucket: 'full', Key: 'new-small', Body: randomBytes(100) }))),
-        uploadPart: await outcome(upload.part(2, randomBytes(100_000))),
-        complete: await outcome(upload.complete()),
-        copy: await outcome(s3.send(new CopyObjectCommand({ Bucket: 'full', Key: 'copied', CopySource: 'full/medium' }))),
-        adminUpload: await adminUpload(server, token, 'full', 'admin-new', randomBytes(50_000)),
-      };
+      const refused = await everyWrite();
       console.log(`at the reserve (${(volume.free() / MiB).toFixed(1)} MiB free after ${filled} MiB of objects):`, refused);
       for (const [op, result] of Object.entries(refused)) expect(result, op).toMatch(/^507 InsufficientStorage$/);
 
@@ -136,14 +138,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
       rmSync(join(volume.dir, 'other'));
       await s3.send(new DeleteObjectsCommand({ Bucket: 'full', Delete: { Objects: Array.from({ length: filled - 4 }, (_, i) => ({ Key: `fill/${i + 4}` })) } }));
       await waitFor('the freed blobs to be unlinked', () => volume.free() > 30 * MiB, 15_000);
-      const accepted = {
-        putLarge: await outcome(s3.send(new PutObjectCommand({ Bucket: 'full', Key: 'new-large', Body: randomBytes(MiB) }))),
-        putSmall: await outcome(s3.send(new PutObjectCommand({ Bucket: 'full', Key: 'new-small', Body: randomBytes(100) }))),
-        uploadPart: await outcome(upload.part(2, randomBytes(100_000))),
-        complete: await outcome(upload.complete()),
-        copy: await outcome(s3.send(new CopyObjectCommand({ Bucket: 'full', Key: 'copied', CopySource: 'full/medium' }))),
-        adminUpload: await adminUpload(server, token, 'full', 'admin-new', randomBytes(50_000)),
-      };
+      const accepted = await everyWrite();
       expect(accepted).toEqual({ putLarge: 'ok', putSmall: 'ok', uploadPart: 'ok', complete: 'ok', copy: 'ok', adminUpload: 'ok' });
       expect(await getHash(s3, 'full', 'copied')).toBe(stored.get('medium'));
       await expectIntact(s3, 'full', stored);

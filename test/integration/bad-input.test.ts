@@ -133,33 +133,9 @@ describe('bodies that do not match what was declared', () => {
     }
   });
 
-  it('stores nothing when the client closes the connection before sending Content-Length bytes', async () => {
-    for (const key of ['cut-short.bin', 'existing.bin']) {
-      const path = `/${bucket}/${key}`;
-      const full = randomBytes(200_000);
-      const headers = signedHeaders(server, { method: 'PUT', path, headers: { 'content-length': String(full.length) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
-      const head = `PUT ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
-      await new Promise<void>((resolve, reject) => {
-        const socket = connect(server.port, '127.0.0.1', () => {
-          socket.write(head);
-          socket.write(full.subarray(0, 50_000), () => setTimeout(() => socket.destroy(), 100));
-        });
-        socket.on('close', () => resolve());
-        socket.on('error', reject);
-      });
-    }
-    // the aborted uploads' staging files are removed once the server notices the close
-    const deadline = Date.now() + 3000;
-    while (readdirSync(join(server.dataDir, 'tmp')).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(readdirSync(join(server.dataDir, 'tmp'))).toEqual([]);
-  });
-
-  it('stores nothing, and logs no error, when an admin upload is cut short (test/fault/hostile-clients.test.ts has the rest)', async () => {
-    const token = await adminLogin(server);
-    const full = randomBytes(200_000);
-    const head = `PUT /api/admin/buckets/${bucket}/objects/content?key=admin-cut.bin HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n` +
-      `authorization: Bearer ${token}\r\ncontent-type: application/octet-stream\r\ncontent-length: ${full.length}\r\n\r\n`;
-    await new Promise<void>((resolve, reject) => {
+  /** Sends the request head and the first 50,000 bytes of `full`, then closes the connection. */
+  function sendCutShort(head: string, full: Buffer): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
       const socket = connect(server.port, '127.0.0.1', () => {
         socket.write(head);
         socket.write(full.subarray(0, 50_000), () => setTimeout(() => socket.destroy(), 100));
@@ -167,9 +143,32 @@ describe('bodies that do not match what was declared', () => {
       socket.on('close', () => resolve());
       socket.on('error', reject);
     });
+  }
+
+  /** The aborted uploads' staging files are removed once the server notices the close. */
+  async function expectNoStagingFiles(): Promise<void> {
     const deadline = Date.now() + 3000;
     while (readdirSync(join(server.dataDir, 'tmp')).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(readdirSync(join(server.dataDir, 'tmp'))).toEqual([]);
+  }
+
+  it('stores nothing when the client closes the connection before sending Content-Length bytes', async () => {
+    for (const key of ['cut-short.bin', 'existing.bin']) {
+      const path = `/${bucket}/${key}`;
+      const full = randomBytes(200_000);
+      const headers = signedHeaders(server, { method: 'PUT', path, headers: { 'content-length': String(full.length) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
+      await sendCutShort(`PUT ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`, full);
+    }
+    await expectNoStagingFiles();
+  });
+
+  it('stores nothing, and logs no error, when an admin upload is cut short (test/fault/hostile-clients.test.ts has the rest)', async () => {
+    const token = await adminLogin(server);
+    const full = randomBytes(200_000);
+    const head = `PUT /api/admin/buckets/${bucket}/objects/content?key=admin-cut.bin HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n` +
+      `authorization: Bearer ${token}\r\ncontent-type: application/octet-stream\r\ncontent-length: ${full.length}\r\n\r\n`;
+    await sendCutShort(head, full);
+    await expectNoStagingFiles();
   });
 
   it('rejects an aws-chunked body with a bad chunk signature and stores nothing', async () => {
