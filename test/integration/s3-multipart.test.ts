@@ -330,6 +330,23 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
   });
 });
 
+describe('ListMultipartUploads and ListParts paging parameters', () => {
+  it('refuses a max-uploads, max-parts or part-number-marker that is not a non-negative integer, and caps the page at 1,000', async () => {
+    const uploadId = await createUpload('mp/params');
+    for (const query of ['uploads=&max-uploads=abc', 'uploads=&max-uploads=-1', 'uploads=&max-uploads=1.5']) {
+      const res = await rawRequest(server, { method: 'GET', path: `/${bucket}?${query}`, sign: true });
+      expect([query, res.status, res.code]).toEqual([query, 400, 'InvalidArgument']);
+    }
+    for (const query of ['max-parts=x', 'part-number-marker=-3']) {
+      const res = await rawRequest(server, { method: 'GET', path: `/${bucket}/mp/params?uploadId=${uploadId}&${query}`, sign: true });
+      expect([query, res.status, res.code]).toEqual([query, 400, 'InvalidArgument']);
+    }
+    const capped = await rawRequest(server, { method: 'GET', path: `/${bucket}?uploads=&max-uploads=5000`, sign: true });
+    expect(capped.status).toBe(200);
+    expect(capped.text).toContain('<MaxUploads>1000</MaxUploads>');
+  });
+});
+
 describe('UploadPartCopy and ranged reads across parts', () => {
   let sourceEtag: string;
   beforeAll(async () => {
