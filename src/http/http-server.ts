@@ -15,6 +15,7 @@ import { consoleRoutes } from './admin/console-route.js';
 import { envelope } from './admin/error-json.js';
 import { metricsRoute, type MetricsRouteOptions } from './admin/metrics-route.js';
 import { Drain } from './shared/drain.js';
+import { isLingering } from './shared/lingering-close.js';
 import { RequestObserver, type RequestObserverOptions } from './shared/request-observer.js';
 import { SlowBodyGuard } from './shared/slow-body-guard.js';
 import { assignRequestId, requestIdOf } from './shared/request-id.js';
@@ -113,6 +114,10 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   };
 
   const dispatch = (req: IncomingMessage, res: ServerResponse, fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void): void => {
+    if (isLingering(req.socket)) {
+      req.socket.destroy();
+      return;
+    }
     const requestId = assignRequestId(req, res);
     drain.track(req, res);
     slowBodies.watch(req, res, () => answerSlowBody(req, res, requestId));

@@ -5,10 +5,11 @@
 // length, after about the limit for a chunked one.
 
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import {
   CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectsCommand, ListObjectsV2Command,
-  PutObjectCommand, type S3Client,
+  HeadObjectCommand, PutObjectCommand, type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
@@ -165,9 +166,66 @@ describe('XML body limits', () => {
     expect(res.sentBeforeAnswer).toBeLessThan(limit + 16 * 1024 * 1024);
   });
 
+  it('runs no request pipelined behind a body it refused unread', async () => {
+    const limit = 256 * 1024;
+    const pipelined = Buffer.from('never stored');
+    const next = signedHead('PUT', `/${bucket}/pipelined`, { 'content-length': String(pipelined.length) });
+    const res = await new Promise<string>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1');
+      let text = '';
+      socket.on('error', () => undefined);
+      socket.on('connect', () => socket.write(signedHead('PUT', `/${bucket}?policy`, { 'content-length': String(limit + 1) })));
+      socket.once('data', () => socket.write(Buffer.concat([Buffer.alloc(limit + 1, 0x20), Buffer.from(next), pipelined])));
+      socket.on('data', (d: Buffer) => { text += d.toString('latin1'); });
+      socket.on('close', () => resolve(text));
+    });
+    expect(codeOf(res)).toBe('MaxMessageLengthExceeded');
+    expect(res.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'pipelined' }))).rejects.toMatchObject({ name: 'NotFound' });
+  });
+
   it('left the bucket as it was and the server answering', async () => {
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
     expect((listed.Contents ?? []).map((c) => c.Key)).toEqual(['keep']);
     expect((await fetch(`${server.url}/api/admin/health`)).status).toBe(200);
+  });
+});
+
+describe('an upload refused before its body is read', () => {
+  // The answer goes out while the client is still sending; the server then reads and discards the rest for a moment
+  // (shared/lingering-close.ts) instead of closing at once, which reset the connection, often before the client had
+  // read the answer: it saw "socket hang up" or EPIPE instead of the error.
+  it('reaches a client still sending its body, every time', async () => {
+    const size = 32 * 1024 * 1024;
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const headers = signedHeaders(server, {
+        method: 'PUT', path: `/${bucket}/refused-${i}`, headers: { 'content-length': String(size) },
+        sign: { payloadHash: 'UNSIGNED-PAYLOAD', secretAccessKey: 'not-the-secret-key-000000000000000000000' },
+      });
+      outcomes.push(await new Promise<string>((resolve) => {
+        const req = httpRequest({ host: '127.0.0.1', port: server.port, method: 'PUT', path: `/${bucket}/refused-${i}`, headers, agent: false }, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => { text += d.toString(); });
+          res.on('end', () => resolve(`${res.statusCode} ${codeOf(text) ?? ''}`));
+          res.on('error', (err: NodeJS.ErrnoException) => resolve(`${res.statusCode} then ${err.code ?? err.message}`));
+        });
+        req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+        let sent = 0;
+        const pump = (): void => {
+          while (sent < size) {
+            sent += chunk.length;
+            if (!req.write(chunk)) {
+              req.once('drain', pump);
+              return;
+            }
+          }
+          req.end();
+        };
+        pump();
+      }));
+    }
+    expect(outcomes).toEqual(Array.from({ length: 12 }, () => '403 SignatureDoesNotMatch'));
   });
 });

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppError } from '../../core/errors.js';
 import { toClientError } from '../../core/system-errors.js';
+import { lingerAfterAnswer } from '../shared/lingering-close.js';
 import type { S3Response } from './context.js';
 import { buildAppErrorXml } from './xml/error.js';
 
@@ -48,8 +49,12 @@ export function sendS3Error(req: IncomingMessage, res: ServerResponse, err: unkn
   }
   res.statusCode = appError.statusCode;
   for (const [name, value] of Object.entries(appError.headers)) res.setHeader(name, value);
-  // A body the handler never read (an early error on an upload) cannot be left on a keep-alive connection.
-  if (!req.complete) res.setHeader('Connection', 'close');
+  // A body the handler never read (an early error on an upload) cannot be left on a keep-alive connection; the rest
+  // of it is read and discarded for a moment after the answer, so the client reads the answer (lingering-close.ts).
+  if (!req.complete) {
+    res.setHeader('Connection', 'close');
+    lingerAfterAnswer(req.socket as IncomingMessage['socket'] | null);
+  }
   if (req.method === 'HEAD' || appError.statusCode === 304) {
     if (appError.statusCode !== 304) res.setHeader('Content-Length', 0);
     res.end();
