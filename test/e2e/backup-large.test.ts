@@ -70,13 +70,25 @@ beforeAll(async () => {
   ]);
   s3 = sdkClient(source);
   await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'one-gib.bin', Body: generated(GiB, 'one-gib.bin'), ContentLength: GiB }));
-  const upload = new Upload({
-    client: s3, params: { Bucket: bucket, Key: 'multipart-gib.bin', Body: generated(GiB, 'multipart-gib.bin') }, partSize: 64 * MiB, queueSize: 2,
-  });
-  await upload.done();
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'small.txt', Body: 'small' }));
-}, 600_000);
+});
+
+/** The 2 GiB of objects; in the test (not a hook), so a failure names its step and shows what the server logged. */
+async function upload(): Promise<void> {
+  let step = 'the 1 GiB PutObject';
+  try {
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'one-gib.bin', Body: generated(GiB, 'one-gib.bin'), ContentLength: GiB }));
+    step = 'the 1 GiB multipart upload';
+    const upload = new Upload({
+      client: s3, params: { Bucket: bucket, Key: 'multipart-gib.bin', Body: generated(GiB, 'multipart-gib.bin') }, partSize: 64 * MiB, queueSize: 2,
+    });
+    await upload.done();
+    step = 'the small PutObject';
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'small.txt', Body: 'small' }));
+  } catch (err) {
+    const logged = source.output().split('\n').filter((line) => line !== '' && (!line.includes('"level":"info"') || /"status":[45]/.test(line)));
+    throw new Error(`${step} failed: ${String(err)}; the server logged:\n${logged.slice(-20).join('\n')}`, { cause: err });
+  }
+}
 
 afterAll(async () => {
   s3?.destroy();
@@ -84,8 +96,9 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('2 GiB through backup and restore', () => {
+describe('2 GiB through backup and restore', { timeout: 600_000 }, () => {
   it('backs up to a file and restores into another instance, memory flat on both, every byte equal', async () => {
+    await upload();
     const archive = join(work, 'large.zip');
     const sourceToken = await adminLogin(source);
     const backup = await peakGrowth(source, async () => {

@@ -128,6 +128,12 @@ async function spawnServer(env: Record<string, string>, credentials: Credentials
   });
 
   const dataDir = env['DATA_DIR'] as string;
+  // A server that dies under a test shows up there only as refused or reset connections: say so, with its last output.
+  let ending = false;
+  child.once('exit', (code, signal) => {
+    if (ending) return;
+    process.stderr.write(`\n[test server on port ${port}] exited (code ${code}, signal ${signal}) without stop() or kill(); its last output:\n${output.slice(-4000)}\n`);
+  });
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -137,6 +143,7 @@ async function spawnServer(env: Record<string, string>, credentials: Credentials
     process: child,
     output: () => output,
     async stop(timeoutMs = 15_000) {
+      ending = true;
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -148,6 +155,7 @@ async function spawnServer(env: Record<string, string>, credentials: Credentials
       return child.exitCode;
     },
     async kill() {
+      ending = true;
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGKILL');
         await exited;
