@@ -169,6 +169,14 @@ describe('archives refused with 400 and the instance unchanged', () => {
     await expectRefused(await rebuild({ 'manifest.json': Buffer.from(JSON.stringify(badConfig)) }));
   });
 
+  it('manifest totals that disagree with the indexes (versions, object entries, bytes)', async () => {
+    const totals = manifest()['totals'] as { versions: number; entries: number; bytes: number };
+    for (const [field, message] of [['versions', /3 versions but the manifest says 4/], ['entries', /3 object entries but the manifest says 4/], ['bytes', /object bytes but the manifest says/]] as const) {
+      const changed = { ...manifest(), totals: { ...totals, [field]: totals[field] + 1 } };
+      expect(await expectRefused(await rebuild({ 'manifest.json': Buffer.from(JSON.stringify(changed)) }))).toMatch(message);
+    }
+  });
+
   it('the unmodified archive restores (the control)', async () => {
     const res = await uploadArchive(server, token, base, `/buckets/${bucket}/restore`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);

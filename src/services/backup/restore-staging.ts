@@ -61,6 +61,8 @@ export async function stageArchive(ctx: StagingContext, manifest: Manifest): Pro
 async function stageV2(ctx: StagingContext, manifest: ManifestV2, used: Set<string>, totals: StagingTotals): Promise<void> {
   const buckets = new Map(manifest.buckets.map((b) => [b.name, b]));
   let seen = 0;
+  let seenEntries = 0;
+  let seenBytes = 0;
   let seq = 0;
   for (const index of manifest.indexes) {
     if (used.has(index)) throw invalid(`the index ${index} is listed twice`);
@@ -74,7 +76,11 @@ async function stageV2(ctx: StagingContext, manifest: ManifestV2, used: Set<stri
         const version = parseVersionLine(line, buckets, `${index} line ${lineNo}`);
         seen++;
         const planned = ctx.plan.get(version.bucket);
-        if (version.entry !== undefined) claim(used, version.entry);
+        if (version.entry !== undefined) {
+          claim(used, version.entry);
+          seenEntries++;
+          seenBytes += version.size;
+        }
         if (!planned) continue;
         const row = rowOf(version, planned.target);
         seq++;
@@ -94,7 +100,10 @@ async function stageV2(ctx: StagingContext, manifest: ManifestV2, used: Set<stri
       throw err;
     }
   }
-  if (seen !== manifest.totals.versions) throw invalid(`the indexes list ${seen} versions but the manifest says ${manifest.totals.versions}`);
+  const { versions, entries, bytes } = manifest.totals;
+  if (seen !== versions) throw invalid(`the indexes list ${seen} versions but the manifest says ${versions}`);
+  if (seenEntries !== entries) throw invalid(`the indexes name ${seenEntries} object entries but the manifest says ${entries}`);
+  if (seenBytes !== bytes) throw invalid(`the indexes list ${seenBytes} object bytes but the manifest says ${bytes}`);
 }
 
 async function stageV1(ctx: StagingContext, manifest: ManifestV1, used: Set<string>, totals: StagingTotals): Promise<void> {
