@@ -161,7 +161,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
           headersTimeout: 30_000,
           connectionsCheckingInterval: 5_000,
           requestTimeout: 0,
-          keepAliveTimeout: 5_000,
+          // An idle keep-alive connection is kept 30 s (Node's default is 5 s; `Keep-Alive: timeout=30` tells clients).
+          // A client whose event loop is busy past the timeout (the AWS SDK computing a 64 MiB part's checksum on a
+          // loaded machine) reuses a socket the server has just closed and fails with "socket hang up"; 30 s makes
+          // that as unlikely as it is against AWS, and silent connections are let go within ~35 s either way.
+          keepAliveTimeout: 30_000,
         },
         (req, res) => dispatch(req, res, handler),
       );

@@ -118,6 +118,29 @@ describe('at the root mount', () => {
     expect((await fetch(`${server.url}/api/admin/health`)).status).toBe(200);
   });
 
+  it('keeps an idle keep-alive connection for 30 s, and says so', async () => {
+    // A client that stays busy for longer than Node's 5 s default, then sends on the same connection, is answered.
+    const answers = await new Promise<string[]>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      const seen: string[] = [];
+      let text = '';
+      socket.on('error', reject);
+      socket.on('close', () => resolve(seen));
+      socket.on('data', (d: Buffer) => {
+        text += d.toString('latin1');
+        const end = text.indexOf('\r\n\r\n');
+        const length = Number(/content-length: (\d+)/i.exec(text)?.[1] ?? -1);
+        if (end < 0 || length < 0 || text.length < end + 4 + length) return;
+        seen.push(`${text.slice(9, 12)} ${/keep-alive: ([^\r]*)/i.exec(text)?.[1] ?? ''}`);
+        text = text.slice(end + 4 + length);
+        if (seen.length === 1) setTimeout(() => socket.write('GET /api/admin/health HTTP/1.1\r\nHost: x\r\n\r\n'), 7000);
+        else socket.end();
+      });
+      socket.write('GET /api/admin/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    expect(answers).toEqual(['200 timeout=30', '200 timeout=30']);
+  }, 15_000);
+
   it('S3 error bodies carry the same request id', async () => {
     const res = await rawRequest(server, { method: 'GET', path: `/${bucket}/missing`, sign: true });
     expect(res.code).toBe('NoSuchKey');
