@@ -53,6 +53,7 @@ import { startSearchIndexWorker } from './workers/search-index-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
 import { startUsageRollupWorker } from './workers/usage-rollup-worker.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
+import { startWebhookThread } from './app-webhooks.js';
 import { AnalyticsService } from './services/analytics/analytics-service.js';
 import { RequestCounters } from './services/analytics/request-counters.js';
 import { IntegrityService, type RepairSource } from './services/integrity/integrity-service.js';
@@ -80,7 +81,12 @@ export interface App {
 
 /** Seams for tests; production passes none. */
 export interface BuildOptions {
-  /** The webhook backoff's jitter source, in [0, 1) (default Math.random): 0 retries at once. */
+  /**
+   * Where webhook delivery runs (default 'thread', src/app-webhooks.ts). Tests that build the app from its TypeScript
+   * sources pass 'here' (the event loop): a thread cannot load them.
+   */
+  webhookDelivery?: 'here' | 'thread';
+  /** The webhook backoff's jitter source, in [0, 1) (default Math.random): 0 retries at once. Delivery 'here' only. */
   webhookRandom?: () => number;
   /** Where the integrity scrubber repairs corrupt versions from (tests pass an in-process fake). */
   integrityRepairSource?: RepairSource;
@@ -116,9 +122,10 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const buckets = new BucketService({ meta, region: config.STORE_REGION });
     // Events: the webhook outbox row commits with each change; in-process handlers run once it is durable.
     const handlers = new EventHandlers(logger);
+    const hooks = { target: webhookTarget(config), userAgent: `store-webhooks/${packageVersion()}`, delivery: options.webhookDelivery ?? 'thread' } as const;
     const webhooks = new WebhookService({
-      repo: new WebhookOutboxRepo(meta.db), durable: () => metaStore.durable(), target: webhookTarget(config),
-      userAgent: `store-webhooks/${packageVersion()}`, logger, ...(options.webhookRandom ? { random: options.webhookRandom } : {}),
+      repo: new WebhookOutboxRepo(meta.db), durable: () => metaStore.durable(), target: hooks.target, userAgent: hooks.userAgent,
+      delivery: hooks.delivery, logger, ...(options.webhookRandom ? { random: options.webhookRandom } : {}),
     });
     const pipeline = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
     // Replication and tiering (app-replication.ts): the replication intent joins the webhook row in each commit.
@@ -237,9 +244,22 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       // The console's build (npm run build: web/ -> dist/web), from dist/app.js and src/app.ts alike.
       consoleDir: fileURLToPath(new URL('../dist/web/', import.meta.url)),
     });
+    // Webhook delivery, started with the other loops: on its thread, or here (tests built from the sources).
+    const startWebhookDelivery = (): RunningLoop | undefined => {
+      if (!hooks.target) return undefined;
+      if (hooks.delivery === 'thread') {
+        return startWebhookThread({
+          webhooks, target: hooks.target, file: join(config.DATA_DIR, 'meta.db'), userAgent: hooks.userAgent,
+          pollMs: config.WEBHOOK_POLL_MS, logLevel: config.LOG_LEVEL, logger,
+        });
+      }
+      const runner = startWebhookWorker({ service: webhooks, pollMs: config.WEBHOOK_POLL_MS, logger });
+      webhooks.setWakeListener(() => runner.wake());
+      return runner;
+    };
     return assemble({
       config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,
-      integrity, analytics, backupScheduler, backupTickMs: options.backupTickMs ?? 60_000,
+      integrity, analytics, backupScheduler, backupTickMs: options.backupTickMs ?? 60_000, startWebhookDelivery,
     });
   } catch (err) {
     await meta?.close();
@@ -253,10 +273,11 @@ function assemble(parts: {
   lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
   search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService; remoteFeatures: RemoteFeatures;
   integrity: IntegrityService; analytics: AnalyticsService; backupScheduler: BackupScheduler; backupTickMs: number;
+  startWebhookDelivery: () => RunningLoop | undefined;
 }): App {
   const {
     config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,
-    integrity, analytics, backupScheduler, backupTickMs,
+    integrity, analytics, backupScheduler, backupTickMs, startWebhookDelivery,
   } = parts;
   const loops: RunningLoop[] = [];
   const sweep = new AbortController();
@@ -288,11 +309,8 @@ function assemble(parts: {
       loops.push(startRequestAnalyticsWorker({ analytics, logger }));
       loops.push(startIntegrityWorker({ service: integrity, intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, logger }));
       loops.push(startSearchIndexWorker({ service: search, logger }));
-      if (webhooks.enabled) {
-        const runner = startWebhookWorker({ service: webhooks, pollMs: config.WEBHOOK_POLL_MS, logger });
-        webhooks.setWakeListener(() => runner.wake());
-        loops.push(runner);
-      }
+      const delivery = startWebhookDelivery();
+      if (delivery) loops.push(delivery);
       loops.push(...remoteFeatures.start());
       if (backupScheduler.enabled) loops.push(startBackupScheduleWorker({ scheduler: backupScheduler, tickMs: backupTickMs, logger }));
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.

@@ -1,4 +1,4 @@
-// WebhookClient (its requests run on a worker thread) against a real loopback server: status passthrough, no redirect following, the timeout, network
+// WebhookClient against a real loopback server: status passthrough, no redirect following, the timeout, network
 // errors and aborts, URL credentials sent as Basic auth, and failure reasons free of the URL and its credentials.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -127,7 +127,7 @@ describe('WebhookClient', () => {
     expect(await pending).toEqual({ kind: 'aborted' });
   });
 
-  it('aborts a request posted in the same turn before it leaves for the thread: the receiver never sees it', async () => {
+  it('aborts a request in the turn it was posted: the receiver never sees it', async () => {
     const before = hits.length;
     const controller = new AbortController();
     const aborted = post(`${base}/ok?never`, { signal: controller.signal });
@@ -139,12 +139,12 @@ describe('WebhookClient', () => {
     expect(hits.slice(before).map((h) => h.path)).toEqual(['/ok?sent']);
   });
 
-  it('runs many requests at once on its thread and answers each by its own id', async () => {
+  it('runs many requests at once and answers each with its own result', async () => {
     const results = await Promise.all([...Array(40)].map((_, i) => post(`${base}/${i % 2 === 0 ? 'ok' : 'redirect'}`)));
     expect(results.map((r) => (r.kind === 'response' ? r.status : r.kind))).toEqual([...Array(40)].map((_, i) => (i % 2 === 0 ? 204 : 302)));
   });
 
-  it('ends requests in flight as network errors on close, and a closed client starts a new thread on the next post', async () => {
+  it('ends requests in flight as network errors on close, and a closed client still sends the next post', async () => {
     const own = new WebhookClient({ maxSockets: 1 });
     const inFlight = own.post({ url: new URL(`${base}/hang`), headers: {}, body: '{}', timeoutMs: 5000 });
     await new Promise((r) => setTimeout(r, 50));

@@ -29,7 +29,8 @@ export async function startInProcess(env: Record<string, string> = {}, options: 
       done();
     },
   });
-  const app = await buildApp(config, createLogger(config.LOG_LEVEL, sink), options);
+  // Built from the TypeScript sources, which a worker thread cannot load: webhooks are delivered on the event loop.
+  const app = await buildApp(config, createLogger(config.LOG_LEVEL, sink), { webhookDelivery: 'here', ...options });
   const address = await app.start();
   const server = { url: `http://127.0.0.1:${address.port}`, port: address.port, credentials: base.credentials, dataDir: config.DATA_DIR } as RunningServer;
   return {

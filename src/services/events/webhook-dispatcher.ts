@@ -1,14 +1,18 @@
 // Webhook delivery: due outbox rows whose commit is known durable are claimed into a ready queue and sent with at
 // most `concurrency` requests in flight; each finished request frees its slot for the next ready row at once, so a
 // receiver that hangs holds one slot until the timeout, not the whole runner. Outcomes (delivered on a 2xx, retried
-// with full-jitter backoff, failed after maxAttempts) are written in batches, one small transaction per batch.
+// with full-jitter backoff, failed after maxAttempts) are handed over in batches to be written, one small transaction
+// per batch, by the connection that owns the database's writes (WebhookService.recordOutcomes).
 //
 // "Known durable" is a watermark: every row with an id at or below it is on disk. The committing writer's own
 // durability barrier advances it (WebhookService.committed), so delivery never asks for an fsync of its own.
+//
+// The dispatcher only reads the outbox, so it can run on the delivery thread with a connection of its own
+// (src/webhook-delivery-thread.ts, as `store serve` does) or on the event loop (WebhookService, for tests).
 
 import { fullJitterDelay, type BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';
-import type { OutboxOutcome, OutboxRow, OutboxTotals, WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
+import type { OutboxOutcome, OutboxRow, WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
 import type { WebhookPostResult, WebhookTransport } from '../../clients/webhook-client.js';
 import type { ObjectEventType } from '../../core/object-event.js';
 import { signatureHeader } from './webhook-signature.js';
@@ -30,8 +34,11 @@ export interface DeliveryRun {
   failed: number;
 }
 
+/** The outbox reads delivery needs: any connection to the database will do. */
+export type OutboxReader = Pick<WebhookOutboxRepo, 'due' | 'upcoming' | 'maxId'>;
+
 export interface WebhookDispatcherOptions {
-  repo: WebhookOutboxRepo;
+  repo: OutboxReader;
   target: WebhookTarget;
   transport: WebhookTransport;
   userAgent: string;
@@ -41,8 +48,13 @@ export interface WebhookDispatcherOptions {
   concurrency: number;
   batchSize: number;
   backoff: BackoffPolicy;
-  /** Told of the totals after each batch of outcomes is written. */
-  onRecorded: (totals: OutboxTotals, finished: number) => void;
+  /** Rows with ids up to here are durable when it starts (default: every row present, as at boot). */
+  durableUpTo?: number;
+  /**
+   * Writes a batch of outcomes; the rows are released (may be claimed again) once it settles. A rejection is logged:
+   * those rows are then sent again, which receivers absorb by deduping on X-Store-Delivery.
+   */
+  record: (outcomes: OutboxOutcome[]) => Promise<void>;
 }
 
 /** Outcomes wait at most this long to be written together. */
@@ -57,6 +69,8 @@ export class WebhookDispatcher {
   private readonly claimed = new Set<number>();
   private readonly active = new Set<Promise<void>>();
   private outcomes: OutboxOutcome[] = [];
+  /** Batches handed to `record` and not yet settled. */
+  private readonly recording = new Set<Promise<void>>();
   private recordTimer: NodeJS.Timeout | undefined;
   private signal: AbortSignal = new AbortController().signal;
   private onDrained: () => void = () => undefined;
@@ -65,7 +79,7 @@ export class WebhookDispatcher {
 
   constructor(private readonly opts: WebhookDispatcherOptions) {
     this.url = new URL(opts.target.url);
-    this.durableUpTo = opts.repo.maxId();
+    this.durableUpTo = opts.durableUpTo ?? opts.repo.maxId();
   }
 
   /** The commit of row `id` (and so of every row before it) is durable. */
@@ -110,7 +124,8 @@ export class WebhookDispatcher {
   /** Resolves once no request is in flight (after a shutdown abort: promptly) and every outcome is written. */
   async idle(): Promise<void> {
     while (this.active.size > 0) await Promise.all(this.active);
-    this.record();
+    void this.record();
+    while (this.recording.size > 0) await Promise.all(this.recording);
   }
 
   private pump(): void {
@@ -168,28 +183,31 @@ export class WebhookDispatcher {
       this.outcomes.push({ id: row.id, attempts, status: 'retry', nextAttemptAt, error: failure });
       this.totals.retried++;
     }
-    if (this.outcomes.length >= this.opts.batchSize) this.record();
-    else this.recordTimer ??= setTimeout(() => this.record(), RECORD_DELAY_MS);
+    if (this.outcomes.length >= this.opts.batchSize) void this.record();
+    else this.recordTimer ??= setTimeout(() => void this.record(), RECORD_DELAY_MS);
   }
 
   /**
-   * Writes the outcomes gathered so far in one transaction, then releases their rows. A crash before this re-sends
-   * them after the restart (at-least-once; receivers dedupe on X-Store-Delivery).
+   * Hands the outcomes gathered so far over to be written together, then releases their rows. A crash before they
+   * are written re-sends them after the restart (at-least-once; receivers dedupe on X-Store-Delivery).
    */
-  private record(): void {
+  private record(): Promise<void> {
     clearTimeout(this.recordTimer);
     this.recordTimer = undefined;
     const batch = this.outcomes;
-    if (batch.length === 0) return;
+    if (batch.length === 0) return Promise.resolve();
     this.outcomes = [];
-    try {
-      const totals = this.opts.repo.recordOutcomes(batch, this.opts.now());
-      this.opts.onRecorded(totals, batch.filter((o) => o.status !== 'retry').length);
-    } catch (err) {
-      this.opts.logger.error({ err, outcomes: batch.length }, 'recording webhook outcomes failed; those rows will be sent again');
-    }
-    for (const o of batch) this.claimed.delete(o.id);
-    if (this.ready.length === 0) this.onDrained();
+    const written: Promise<void> = this.opts.record(batch)
+      .catch((err: unknown) => {
+        this.opts.logger.error({ err, outcomes: batch.length }, 'recording webhook outcomes failed; those rows will be sent again');
+      })
+      .finally(() => {
+        this.recording.delete(written);
+        for (const o of batch) this.claimed.delete(o.id);
+        if (this.ready.length === 0) this.onDrained();
+      });
+    this.recording.add(written);
+    return written;
   }
 }
 

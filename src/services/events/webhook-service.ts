@@ -1,12 +1,14 @@
-// Signed webhooks (SPEC "Signed webhooks"): the outbox row written with the commit, delivery (webhook-dispatcher.ts)
-// when a target is configured, pruning, and the status the admin API shows. The runner loop that drives delivery
-// lives in workers/webhook-worker.ts.
+// Signed webhooks (SPEC "Signed webhooks"): the outbox row written with the commit, the outcomes of delivery written
+// back, pruning, and the status the admin API shows. Delivery itself (webhook-dispatcher.ts, driven by the runner in
+// workers/webhook-worker.ts) runs either here, on the event loop (`delivery: 'here'`, for tests and tools), or on the
+// delivery thread (`delivery: 'thread'`, what `store serve` does: src/app-webhooks.ts), which is then told of each
+// durable commit through `setDurableListener` and hands its outcomes to `recordOutcomes`.
 
 import { randomUUID } from 'node:crypto';
 import { serializeEvent, type ObjectEvent, type ObjectEventType } from '../../core/object-event.js';
 import type { BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';
-import type { OutboxTotals, WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
+import type { OutboxOutcome, OutboxTotals, WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
 import { WebhookClient, type WebhookTransport } from '../../clients/webhook-client.js';
 import type { EventOutbox } from './event-pipeline.js';
 import { WebhookDispatcher, type DeliveryRun, type WebhookTarget } from './webhook-dispatcher.js';
@@ -29,6 +31,9 @@ export interface WebhookServiceOptions {
   /** `store-webhooks/<version>`. */
   userAgent: string;
   logger: Logger;
+  /** Where delivery runs: on this thread (the default; tests) or on the delivery thread (src/app-webhooks.ts). */
+  delivery?: 'here' | 'thread';
+  /** Delivery here only: the sender (default: WebhookClient). */
   transport?: WebhookTransport;
   now?: () => number;
   /** In [0, 1): the backoff jitter. */
@@ -60,10 +65,15 @@ const PRUNE_BATCH = 1000;
 export class WebhookService implements EventOutbox {
   private readonly opts: WebhookServiceOptions;
   private readonly types: ReadonlySet<ObjectEventType>;
-  private readonly transport: WebhookTransport;
+  private readonly transport: WebhookTransport | undefined;
   private readonly now: () => number;
+  /** Delivery on this thread (undefined when off or on the delivery thread). */
   private readonly dispatcher: WebhookDispatcher | undefined;
   private onCommitted: () => void = () => undefined;
+  /** Told of each durable commit's row id (the delivery thread's watermark). */
+  private onDurable: (rowId: number) => void = () => undefined;
+  /** Rows with ids up to here are durable: at boot every row present (read back from the data files), then commits. */
+  private durableId: number;
   /** Kept in memory: pending counted once at boot, then moved by commits and outcomes; the others from the totals row. */
   private readonly counts: OutboxCounts;
   private lastError: OutboxTotals['lastError'];
@@ -71,27 +81,24 @@ export class WebhookService implements EventOutbox {
   constructor(opts: WebhookServiceOptions) {
     this.opts = opts;
     this.types = new Set(opts.target?.events ?? []);
-    const concurrency = opts.concurrency ?? 8;
-    this.transport = opts.transport ?? new WebhookClient({ maxSockets: concurrency });
     this.now = opts.now ?? Date.now;
     const totals = opts.repo.totals();
     this.counts = { pending: opts.repo.pendingCount(), delivered: totals.delivered, failed: totals.failed };
     this.lastError = totals.lastError;
-    this.dispatcher = opts.target && new WebhookDispatcher({
-      repo: opts.repo, target: opts.target, transport: this.transport, userAgent: opts.userAgent,
+    this.durableId = opts.repo.maxId();
+    const target = (opts.delivery ?? 'here') === 'here' ? opts.target : undefined;
+    const concurrency = opts.concurrency ?? 8;
+    this.transport = target && (opts.transport ?? new WebhookClient({ maxSockets: concurrency }));
+    this.dispatcher = target && this.transport && new WebhookDispatcher({
+      repo: opts.repo, target, transport: this.transport, userAgent: opts.userAgent,
       logger: opts.logger, now: this.now, random: opts.random ?? Math.random, concurrency, batchSize: opts.batchSize ?? 64,
       backoff: opts.backoff ?? WEBHOOK_BACKOFF,
-      onRecorded: (after, finished) => {
-        this.counts.pending = Math.max(0, this.counts.pending - finished);
-        this.counts.delivered = after.delivered;
-        this.counts.failed = after.failed;
-        this.lastError = after.lastError;
-      },
+      record: async (outcomes) => this.recordOutcomes(outcomes),
     });
   }
 
   get enabled(): boolean {
-    return this.dispatcher !== undefined;
+    return this.opts.target !== undefined;
   }
 
   accepts(type: ObjectEventType): boolean {
@@ -112,11 +119,38 @@ export class WebhookService implements EventOutbox {
     this.counts.pending++;
     return this.opts.durable().then(
       () => {
+        if (rowId <= this.durableId) return;
+        this.durableId = rowId;
         this.dispatcher?.advance(rowId);
+        this.onDurable(rowId);
         this.onCommitted();
       },
       (err: unknown) => this.opts.logger.error({ err }, 'durability barrier failed; webhook delivery waits for the next commit'),
     );
+  }
+
+  /** Outbox rows with ids up to this one are durable (may be delivered). */
+  get durableUpTo(): number {
+    return this.durableId;
+  }
+
+  /** Delivery on the delivery thread: told of the row id of each commit once it is durable. */
+  setDurableListener(listener: (rowId: number) => void): void {
+    this.onDurable = listener;
+  }
+
+  /**
+   * Writes a batch of delivery outcomes in one transaction and moves the counts; throws if it cannot be written (the
+   * rows stay pending and are sent again).
+   */
+  recordOutcomes(outcomes: readonly OutboxOutcome[]): void {
+    if (outcomes.length === 0) return;
+    const after = this.opts.repo.recordOutcomes(outcomes, this.now());
+    const finished = outcomes.filter((o) => o.status !== 'retry').length;
+    this.counts.pending = Math.max(0, this.counts.pending - finished);
+    this.counts.delivered = after.delivered;
+    this.counts.failed = after.failed;
+    this.lastError = after.lastError;
   }
 
   /**
@@ -203,6 +237,6 @@ export class WebhookService implements EventOutbox {
 
   /** Closes idle keep-alive sockets. Call after the runner stopped. */
   close(): void {
-    this.transport.close();
+    this.transport?.close();
   }
 }
