@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Forks the receiver and waits until it listens.
- * @returns {Promise<{ url: string, stats: () => Promise<{ requests: number, deliveries: number }>, close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, pid: number, stats: () => Promise<{ requests: number, deliveries: number }>, close: () => Promise<void> }>}
  */
 export async function startWebhookReceiver() {
   const child = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -20,6 +20,7 @@ export async function startWebhookReceiver() {
   });
   return {
     url,
+    pid: /** @type {number} */ (child.pid),
     stats: () => new Promise((resolve) => {
       child.once('message', (m) => resolve(/** @type {{ requests: number, deliveries: number }} */ (m)));
       child.send('stats');
