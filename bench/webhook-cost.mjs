@@ -1,4 +1,3 @@
-// @ts-nocheck
 // What webhooks cost a 4 KiB PUT, thread by thread (docs/performance.md, "Webhooks"). Starts one Store from the
 // build with a bench webhook receiver, PUTs 1,500 objects to warm up, then N more at concurrency 16, and prints
 // PUT/s and the CPU per PUT of each Store thread (from /proc/<pid>/task/*/stat; `main` is the event loop), of the
