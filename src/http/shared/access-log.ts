@@ -29,7 +29,8 @@ export function logWhenDone(
   const started = process.hrtime.bigint();
   res.once('close', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    logger.info(
+    // At LOG_LEVEL warn and above the line is not built at all (it would be dropped).
+    if (logger.isLevelEnabled('info')) logger.info(
       {
         reqId: fields.requestId,
         surface: fields.surface,
