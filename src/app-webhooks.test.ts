@@ -81,7 +81,7 @@ async function until(cond: () => boolean, what: string): Promise<void> {
   }
 }
 
-function start(): { webhooks: WebhookService; repo: WebhookOutboxRepo } {
+function start(restartDelayMs = 20): { webhooks: WebhookService; repo: WebhookOutboxRepo } {
   const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)); done(); } });
   const logger = createLogger('info', sink);
   const repo = new WebhookOutboxRepo(meta.db);
@@ -89,7 +89,7 @@ function start(): { webhooks: WebhookService; repo: WebhookOutboxRepo } {
   const webhooks = new WebhookService({ repo, durable: () => meta.durable(), target, delivery: 'thread', userAgent: 'store-webhooks/9.9.9', logger, now: () => clock });
   loop = startWebhookThread({
     webhooks, target, file: join(dir, 'meta.db'), userAgent: 'store-webhooks/9.9.9', pollMs: 1000, logLevel: 'info', logger,
-    script: pathToFileURL(join(dir, 'thread.mjs')), restartDelayMs: 20,
+    script: pathToFileURL(join(dir, 'thread.mjs')), restartDelayMs,
   });
   return { webhooks, repo };
 }
@@ -134,6 +134,16 @@ describe('the webhook delivery thread, from the event loop', () => {
     await until(() => lines.some((l) => l['msg'] === 'pruned delivered and failed webhook rows'), 'the prune');
     expect(lines.find((l) => l['msg'] === 'pruned delivered and failed webhook rows')).toMatchObject({ pruned: 1 });
     expect(webhooks.outboxCounts()).toEqual({ pending: 0, delivered: 1, failed: 0 });
+  });
+
+  it('stop() returns at once when the thread is dead and waiting to be started again', async () => {
+    start(60_000);
+    await until(() => lines.some((l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('webhook delivery thread exited')), 'the exit');
+    const began = Date.now();
+    await loop?.stop();
+    loop = undefined;
+    expect(Date.now() - began).toBeLessThan(1000);
+    expect(lines.some((l) => l['msg'] === 'scripted thread up')).toBe(false);
   });
 
   it('stop() asks the thread to finish and waits for it', async () => {

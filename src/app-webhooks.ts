@@ -51,10 +51,13 @@ export function startWebhookThread(opts: WebhookThreadOptions): RunningLoop {
   const restartDelayMs = opts.restartDelayMs ?? 1000;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
+  /** The current thread has exited (and, unless stopping, a restart is scheduled). */
+  let exited = false;
   let worker = start();
 
   function start(): Worker {
     const thread = new Worker(script, { workerData: data });
+    exited = false;
     const reply = (message: MainToThread): void => thread.postMessage(message);
     thread.on('message', (message: ThreadToMain) => {
       if (message.op === 'record') {
@@ -77,6 +80,7 @@ export function startWebhookThread(opts: WebhookThreadOptions): RunningLoop {
     });
     thread.on('error', (err) => logger.error({ err }, 'webhook delivery thread failed'));
     thread.on('exit', (code) => {
+      if (worker === thread) exited = true;
       if (stopping || worker !== thread) return;
       logger.error({ code }, `webhook delivery thread exited; starting it again in ${restartDelayMs} ms`);
       restartTimer = setTimeout(() => {
@@ -92,6 +96,8 @@ export function startWebhookThread(opts: WebhookThreadOptions): RunningLoop {
       stopping = true;
       clearTimeout(restartTimer);
       const thread = worker;
+      // Dead, with its restart just cancelled: nothing to wait for.
+      if (exited) return;
       // Aborts the requests in flight (not counted as attempts) and waits for the outcomes to be written here.
       const stopped = new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, STOP_TIMEOUT_MS);
