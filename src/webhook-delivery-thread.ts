@@ -62,13 +62,14 @@ const watermark = new BigInt64Array(data.watermark);
 const dispatcher = new WebhookDispatcher({
   repo: new WebhookOutboxRepo(db), target: data.target, transport, userAgent: data.userAgent, logger,
   now: Date.now, random: Math.random, concurrency: data.concurrency, batchSize: data.batchSize, backoff: WEBHOOK_BACKOFF,
+  // Not every row present: after a restart of this thread the newest rows may not be durable yet.
+  durableUpTo: Number(Atomics.load(watermark, 0)),
   record: (outcomes) => new Promise<void>((resolve, reject) => {
     const batch = nextBatch++;
     waiting.set(batch, { resolve, reject });
     send({ op: 'record', batch, outcomes });
   }),
 });
-dispatcher.advance(Number(Atomics.load(watermark, 0)));
 
 const runner = startWebhookWorker({
   service: {

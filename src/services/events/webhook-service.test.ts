@@ -11,7 +11,8 @@ import type { WebhookPost, WebhookPostResult, WebhookTransport } from '../../cli
 import type { ObjectEvent } from '../../core/object-event.js';
 import { MetadataStore } from '../../storage/db/metadata-store.js';
 import { WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
-import { WebhookService, type WebhookServiceOptions } from './webhook-service.js';
+import { WebhookDispatcher } from './webhook-dispatcher.js';
+import { WEBHOOK_BACKOFF, WebhookService, type WebhookServiceOptions } from './webhook-service.js';
 import { verifySignature } from './webhook-signature.js';
 
 const logger = pino({ level: 'silent' });
@@ -222,6 +223,27 @@ describe('durability and load', () => {
     const after = service();
     expect((await run(after)).delivered).toBe(1);
     expect(transport.sent.map(keyOf)).toEqual(['left-by-a-crash']);
+  });
+
+  it('starts from the watermark it is given, not every row present (a delivery thread started again mid-run)', async () => {
+    const svc = service();
+    const durableRow = meta.transaction(() => svc.enqueue(event('durable')));
+    meta.transaction(() => svc.enqueue(event('not-yet-durable')));
+    const recorded: number[] = [];
+    const dispatcher = new WebhookDispatcher({
+      repo, transport, logger, userAgent: 'store-webhooks/9.9.9', now: () => clock, random: () => 0.5, concurrency: 2, batchSize: 8,
+      backoff: WEBHOOK_BACKOFF, target: { url: 'https://hooks.example/in', secret: SECRET, events: ['object.created'], maxAttempts: 3, timeoutMs: 1000 },
+      durableUpTo: durableRow,
+      record: async (outcomes) => { recorded.push(...outcomes.map((o) => o.id)); repo.recordOutcomes(outcomes, clock); },
+    });
+    dispatcher.poll(new AbortController().signal);
+    await dispatcher.idle();
+    expect(transport.sent.map(keyOf)).toEqual(['durable']);
+    dispatcher.advance(durableRow + 1);
+    dispatcher.poll(new AbortController().signal);
+    await dispatcher.idle();
+    expect(transport.sent.map(keyOf)).toEqual(['durable', 'not-yet-durable']);
+    expect(recorded).toEqual([durableRow, durableRow + 1]);
   });
 
   it('wakes the runner when a reported commit is durable', async () => {
