@@ -58,12 +58,14 @@ const waiting = new Map<number, { resolve: () => void; reject: (err: Error) => v
 let nextBatch = 1;
 const transport = new WebhookClient({ maxSockets: data.concurrency });
 const watermark = new BigInt64Array(data.watermark);
+/** The watermark as this thread last read it (and told the dispatcher). */
+let seen = Atomics.load(watermark, 0);
 
 const dispatcher = new WebhookDispatcher({
   repo: new WebhookOutboxRepo(db), target: data.target, transport, userAgent: data.userAgent, logger,
   now: Date.now, random: Math.random, concurrency: data.concurrency, batchSize: data.batchSize, backoff: WEBHOOK_BACKOFF,
   // Not every row present: after a restart of this thread the newest rows may not be durable yet.
-  durableUpTo: Number(Atomics.load(watermark, 0)),
+  durableUpTo: Number(seen),
   record: (outcomes) => new Promise<void>((resolve, reject) => {
     const batch = nextBatch++;
     waiting.set(batch, { resolve, reject });
@@ -89,7 +91,6 @@ const runner = startWebhookWorker({
 dispatcher.setDrainedListener(() => runner.wake());
 
 // Waits for the watermark to move, without a message per commit: the event loop stores the new id and notifies.
-let seen = Atomics.load(watermark, 0);
 let stopping = false;
 function watch(): void {
   if (stopping) return;
