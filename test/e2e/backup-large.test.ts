@@ -73,7 +73,7 @@ beforeAll(async () => {
 });
 
 /** The 2 GiB of objects; in the test (not a hook), so a failure names its step and shows what the server logged. */
-async function upload(): Promise<void> {
+async function uploadObjects(): Promise<void> {
   let step = 'the 1 GiB PutObject';
   try {
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'one-gib.bin', Body: generated(GiB, 'one-gib.bin'), ContentLength: GiB }));
@@ -98,7 +98,7 @@ afterAll(async () => {
 
 describe('2 GiB through backup and restore', { timeout: 600_000 }, () => {
   it('backs up to a file and restores into another instance, memory flat on both, every byte equal', async () => {
-    await upload();
+    await uploadObjects();
     const archive = join(work, 'large.zip');
     const sourceToken = await adminLogin(source);
     const backup = await peakGrowth(source, async () => {

@@ -25,9 +25,12 @@ export function lingerAfterAnswer(socket: Socket | null, timing: { lingerMs?: nu
   lingering.add(socket);
   socket.destroySoon = function lingeringClose(): void {
     let lastRead = socket.bytesRead;
-    const close = (): void => {
+    const stopTimers = (): void => {
       clearTimeout(deadline);
       clearInterval(idle);
+    };
+    const close = (): void => {
+      stopTimers();
       socket.destroy();
     };
     const deadline = setTimeout(close, timing.lingerMs ?? LINGER_MS);
@@ -36,7 +39,7 @@ export function lingerAfterAnswer(socket: Socket | null, timing: { lingerMs?: nu
       lastRead = socket.bytesRead;
     }, timing.idleMs ?? LINGER_IDLE_MS);
     socket.once('end', close);
-    socket.once('close', close);
+    socket.once('close', stopTimers);
     // The HTTP parser still reads the unread body and discards it (Node dumps a request nobody consumed).
     socket.resume();
     socket.end();
