@@ -98,6 +98,11 @@ describe('the console journey', () => {
   });
 
   it('uploads three dropped files with a progress bar each, the large one as a multipart upload', async () => {
+    // Uploads are throttled to 16 MiB/s for this test: unthrottled on a quiet machine the 21 MiB file can finish
+    // between two samples, and the bar is only ever seen at 0 and 1.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 16 * 1024 * 1024 });
     // Sample the large file's progress bar while it uploads: it must move through intermediate values.
     const sampled = page.evaluate(() => new Promise<number[]>((resolve) => {
       const seen: number[] = [];
@@ -120,6 +125,8 @@ describe('the console journey', () => {
     await expect.poll(() => panel.locator('progress').count()).toBe(3);
     await expect.poll(() => panel.getByText('Uploaded', { exact: true }).count(), { timeout: 60_000 }).toBe(3);
     const values = await sampled;
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.detach();
     expect(values.some((v) => v > 0 && v < 1), `progress samples ${values.join(',')}`).toBe(true);
     await screenshot(page, 'journey-uploads');
 
