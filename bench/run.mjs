@@ -4,11 +4,12 @@
 // Flags: --soak=SECONDS, --quick, --only=<substr>[,<substr>...], --store-cmd="<cmd args>" (default `node bin/store.js serve`),
 // --signer=auto|real|stub, --rounds=<n>, --tmp-dir=<dir>, --with-s3rver / --without-s3rver, --objects=<n>
 // (the scale run of bench/scale.mjs instead), --webhooks (Store delivers every event to a receiver child process),
-// --webhooks-ab (Store with webhooks against Store without, instead of the floor). See bench/README.md.
+// --webhooks-ab (Store with webhooks against Store without, instead of the floor), --webhook-cost=on|off|external
+// (CPU per 4 KiB PUT by thread, with --puts=<n> and --rate=<n>). See bench/README.md.
 import argon2 from 'argon2';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -21,7 +22,7 @@ import { BUCKET, LIST_BUCKET, buildScenarios, combineRounds } from './workloads.
 import { SCALE_BUCKET, buildScaleScenarios, formatScaleTable } from './scale.mjs';
 import { seedMetadata } from './seed-metadata.mjs';
 import { byMinute, runSoak, samplesCsv } from './soak.mjs';
-import { startWebhookReceiver } from './webhook-receiver.mjs';
+import { startExternalSender, startWebhookReceiver } from './webhook-receiver.mjs';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_DIR = path.dirname(BENCH_DIR);
@@ -132,14 +133,38 @@ async function waitHealthy(server, readyPath, anyAnswer, pollMs) {
   }
 }
 
-/** Server CPU seconds so far (user + system) from /proc/<pid>/stat; NaN where /proc is missing. @param {number} pid */
-function cpuSeconds(pid) {
+/** CPU seconds (user + system) from a /proc stat file; NaN where it cannot be read. @param {string} file */
+function statCpuSeconds(file) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(file, 'utf8');
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15, in clock ticks (100/s on Linux).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch { return NaN; }
+}
+
+/** Server CPU seconds so far (user + system) from /proc/<pid>/stat; NaN where /proc is missing. @param {number} pid */
+function cpuSeconds(pid) {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds so far of each thread of a process, by `<name>#<tid>` (`main` for the event loop); empty without /proc.
+ * @param {number} pid @returns {Map<string, number>}
+ */
+function threadCpuSeconds(pid) {
+  const threads = new Map();
+  let tids = [];
+  try { tids = readdirSync(`/proc/${pid}/task`); } catch { return threads; }
+  for (const tid of tids) {
+    let name = 'main';
+    if (tid !== String(pid)) {
+      try { name = `${readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()}#${tid}`; } catch { continue; }
+    }
+    const seconds = statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
+    if (!Number.isNaN(seconds)) threads.set(name, seconds);
+  }
+  return threads;
 }
 
 /** Peak resident set size in KiB (VmHWM). @param {number} pid */
@@ -180,6 +205,9 @@ function parseOptions() {
     soak: { type: 'string', default: '' },
     webhooks: { type: 'boolean', default: false },
     'webhooks-ab': { type: 'boolean', default: false },
+    'webhook-cost': { type: 'string', default: '' },
+    puts: { type: 'string', default: '8000' },
+    rate: { type: 'string', default: '1300' },
   } });
   const soak = values.soak ? Number(values.soak) : 0;
   if (!Number.isInteger(soak) || soak < 0) throw new Error(`--soak must be a whole number of seconds, got ${values.soak}`);
@@ -188,6 +216,12 @@ function parseOptions() {
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`--rounds must be a positive integer, got ${values.rounds}`);
   if (!['auto', 'real', 'stub'].includes(String(values.signer))) throw new Error(`--signer must be auto, real or stub`);
+  const webhookCost = String(values['webhook-cost']);
+  if (!['', 'on', 'off', 'external'].includes(webhookCost)) throw new Error(`--webhook-cost must be on, off or external, got ${webhookCost}`);
+  const puts = Number(values.puts);
+  if (!Number.isInteger(puts) || puts < 1) throw new Error(`--puts must be a positive integer, got ${values.puts}`);
+  const rate = Number(values.rate);
+  if (!Number.isInteger(rate) || rate < 1) throw new Error(`--rate must be a positive integer, got ${values.rate}`);
   return {
     quick: Boolean(values.quick),
     // s3rver takes part in a full run, not in a --quick one, unless a flag says otherwise.
@@ -201,6 +235,9 @@ function parseOptions() {
     rounds,
     webhooks: Boolean(values.webhooks) || Boolean(values['webhooks-ab']),
     webhooksAb: Boolean(values['webhooks-ab']),
+    webhookCost,
+    puts,
+    rate,
   };
 }
 
@@ -318,6 +355,7 @@ async function main() {
   const opts = parseOptions();
   if (opts.objects > 0) return mainScale(opts);
   if (opts.soak > 0) return mainSoak(opts);
+  if (opts.webhookCost) return mainWebhookCost(opts);
   const perSideMs = 1000 * (opts.quick ? SECONDS_PER_SIDE.quick : SECONDS_PER_SIDE.full);
   const all = buildScenarios({ durationMs: perSideMs / opts.rounds, warmupMs: opts.quick ? 100 : 300 });
   const scenarios = opts.only.length ? all.filter((s) => opts.only.some((f) => s.name.includes(f))) : all;
@@ -504,6 +542,70 @@ async function mainSoak(opts) {
   const csv = file.replace(/\.json$/, '.csv');
   await writeFile(csv, samplesCsv(result.samples));
   console.log(`results: ${path.relative(REPO_DIR, file)} and ${path.relative(REPO_DIR, csv)} (the curve; and bench/results/latest.json)`);
+}
+
+/**
+ * What webhooks cost a 4 KiB PUT, thread by thread (`--webhook-cost=on|off|external`; docs/performance.md, "Webhooks"):
+ * one Store and a receiver, 1,500 PUTs at concurrency 16 to warm up, then `--puts` more, and the CPU per PUT of each
+ * Store thread (`main` is the event loop), of the receiver and of this client. `on`: every PUT is delivered to the
+ * receiver. `off`: webhooks off. `external`: webhooks off while a separate process POSTs event-sized signed requests to
+ * the receiver at `--rate` per second, i.e. what deliveries cost the machine when they cost Store nothing. Alternate
+ * the modes in pairs on a quiet machine and compare within a pair. Linux only (/proc).
+ * @param {ReturnType<typeof parseOptions>} opts
+ */
+async function mainWebhookCost(opts) {
+  const signRequest = await chooseSignRequest({ ...opts, signer: opts.signer === 'auto' ? 'real' : opts.signer });
+  const accessKeyId = accessKeyId20();
+  const secretAccessKey = base64url40();
+  const sign = createSigner({ signRequest, accessKeyId, secretAccessKey });
+  tempRoot = await mkdtemp(path.join(opts.tmpDir, 'store-bench-'));
+  const dataDir = path.join(tempRoot, 'store');
+  await mkdir(dataDir);
+  const receiver = await startWebhookReceiver();
+  /** @type {{ close: () => Promise<void> } | undefined} */
+  let sender;
+  try {
+    const store = await startServer({ label: 'Store', cmd: opts.storeCmd, env: {
+      DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(await storeSecrets(accessKeyId, secretAccessKey)),
+      ...(opts.webhookCost === 'on' ? { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: base64url40() } : {}),
+    } });
+    await prepareTarget(store, sign);
+    const client = new BenchClient({ baseUrl: store.baseUrl, concurrency: 16, sign });
+    const body = randomBytes(4096);
+    let seq = 0;
+    const put = async (/** @type {number} */ n) => {
+      let started = 0;
+      await Promise.all(Array.from({ length: 16 }, async () => {
+        while (started < n) {
+          started++;
+          await client.request({ method: 'PUT', path: `/${BUCKET}/cost-${seq++}`, body: [body] });
+        }
+      }));
+    };
+    await put(1500);
+    if (opts.webhookCost === 'external') sender = startExternalSender(receiver.url, opts.rate);
+    await new Promise((r) => setTimeout(r, 1000));
+    const threadsBefore = threadCpuSeconds(store.pid);
+    const receiverBefore = cpuSeconds(receiver.pid);
+    const clientBefore = process.cpuUsage();
+    const startedAt = Date.now();
+    await put(opts.puts);
+    const seconds = (Date.now() - startedAt) / 1000;
+    await new Promise((r) => setTimeout(r, 1500)); // deliveries still in flight count too
+    const clientCpu = process.cpuUsage(clientBefore);
+    const perPut = (/** @type {number} */ cpu) => ((cpu * 1000) / opts.puts).toFixed(3);
+    const threads = [...threadCpuSeconds(store.pid)].map(([name, cpu]) => /** @type {[string, number]} */ ([name, cpu - (threadsBefore.get(name) ?? 0)]))
+      .filter(([, cpu]) => cpu > 0).sort((a, b) => b[1] - a[1]);
+    const total = threads.reduce((sum, [, cpu]) => sum + cpu, 0);
+    client.close();
+    console.log(`${opts.webhookCost}${opts.webhookCost === 'external' ? ` (${opts.rate}/s)` : ''}: ${(opts.puts / seconds).toFixed(0)} PUT/s; ` +
+      `ms of CPU per PUT: Store ${perPut(total)} (${threads.map(([name, cpu]) => `${name} ${perPut(cpu)}`).join(', ')}); ` +
+      `receiver ${perPut(cpuSeconds(receiver.pid) - receiverBefore)}; client ${perPut((clientCpu.user + clientCpu.system) / 1e6)}`);
+  } finally {
+    await sender?.close();
+    await receiver.close();
+    await cleanup();
+  }
 }
 
 /** Prints what the servers said last, for a failure that may be theirs. */

@@ -2,7 +2,10 @@
 // `--webhooks`: a tiny webhook receiver on loopback that answers 200 to every POST and counts requests and distinct
 // X-Store-Delivery ids. It runs as its own process (forked by run.mjs), so receiving does not take event-loop time
 // from the load generator; run directly, it is that child.
+// `--webhook-cost=external`: a sender process that POSTs event-sized, signed requests to a receiver at a fixed rate
+// through node:http, as Store's deliveries would, but costing Store nothing.
 import { fork } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 
@@ -30,6 +33,46 @@ export async function startWebhookReceiver() {
       await exited;
     },
   };
+}
+
+/**
+ * Forks the external sender: `perSecond` POSTs to `url` every second until stopped.
+ * @param {string} url @param {number} perSecond
+ * @returns {{ close: () => Promise<void> }}
+ */
+export function startExternalSender(url, perSecond) {
+  const child = fork(fileURLToPath(import.meta.url), ['--sender', url, String(perSecond)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    close: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+if (process.argv[2] === '--sender') {
+  const url = new URL(String(process.argv[3]));
+  const perSecond = Number(process.argv[4]);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const body = Buffer.from(JSON.stringify({ type: 'object.created', bucket: 'bench', key: 'k123456', size: 4096, etag: '0123456789abcdef0123456789abcdef', eventTime: new Date().toISOString() }));
+  const startedAt = Date.now();
+  let sent = 0;
+  setInterval(() => {
+    for (const due = Math.floor(((Date.now() - startedAt) / 1000) * perSecond); sent < due; sent++) {
+      const t = Math.floor(Date.now() / 1000);
+      const req = http.request({ hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: {
+        'content-type': 'application/json', 'user-agent': 'store-webhooks/bench', 'x-store-event': 'object.created',
+        'x-store-delivery': randomUUID(), 'x-store-signature': `t=${t},v1=${createHmac('sha256', 'x'.repeat(40)).update(`${t}.`).update(body).digest('hex')}`,
+        'content-length': String(body.length),
+      } });
+      req.on('response', (res) => res.resume());
+      req.on('error', () => undefined);
+      req.end(body);
+    }
+  }, 5);
+  process.on('disconnect', () => process.exit(0));
+  process.on('SIGTERM', () => process.exit(0));
 }
 
 if (process.argv[2] === '--child') {
