@@ -21,8 +21,6 @@ export interface WebhookThreadOptions {
   pollMs: number;
   logLevel: string;
   logger: Logger;
-  concurrency?: number;
-  batchSize?: number;
   /** The thread's script (default: webhook-delivery-thread.js beside this file); tests substitute a scripted one. */
   script?: URL;
   /** A dead thread is started again after this long (default 1 s). */
@@ -43,8 +41,8 @@ export function startWebhookThread(opts: WebhookThreadOptions): RunningLoop {
     Atomics.notify(watermark, 0);
   });
   const data: DeliveryThreadData = {
-    file: opts.file, target: opts.target, userAgent: opts.userAgent, concurrency: opts.concurrency ?? 8,
-    batchSize: opts.batchSize ?? 64, pollMs: opts.pollMs, logLevel: opts.logLevel, watermark: watermark.buffer as SharedArrayBuffer,
+    file: opts.file, target: opts.target, userAgent: opts.userAgent, pollMs: opts.pollMs, logLevel: opts.logLevel,
+    watermark: watermark.buffer as SharedArrayBuffer,
   };
 
   const script = opts.script ?? new URL('./webhook-delivery-thread.js', import.meta.url);

@@ -14,7 +14,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { WebhookClient } from './clients/webhook-client.js';
 import { createLogger } from './observability/logger.js';
 import { WebhookDispatcher, type WebhookTarget } from './services/events/webhook-dispatcher.js';
-import { WEBHOOK_BACKOFF } from './services/events/webhook-service.js';
+import { WEBHOOK_BACKOFF, WEBHOOK_BATCH_SIZE, WEBHOOK_CONCURRENCY } from './services/events/webhook-service.js';
 import { WebhookOutboxRepo, type OutboxOutcome } from './storage/db/webhook-outbox-repo.js';
 import { startWebhookWorker } from './workers/webhook-worker.js';
 
@@ -24,8 +24,6 @@ export interface DeliveryThreadData {
   file: string;
   target: WebhookTarget;
   userAgent: string;
-  concurrency: number;
-  batchSize: number;
   pollMs: number;
   logLevel: string;
   /** A BigInt64Array(1) over it holds the id up to which rows are durable; the event loop notifies on each advance. */
@@ -56,14 +54,14 @@ db.pragma('cache_size = -1024');
 
 const waiting = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
 let nextBatch = 1;
-const transport = new WebhookClient({ maxSockets: data.concurrency });
+const transport = new WebhookClient({ maxSockets: WEBHOOK_CONCURRENCY });
 const watermark = new BigInt64Array(data.watermark);
 /** The watermark as this thread last read it (and told the dispatcher). */
 let seen = Atomics.load(watermark, 0);
 
 const dispatcher = new WebhookDispatcher({
   repo: new WebhookOutboxRepo(db), target: data.target, transport, userAgent: data.userAgent, logger,
-  now: Date.now, random: Math.random, concurrency: data.concurrency, batchSize: data.batchSize, backoff: WEBHOOK_BACKOFF,
+  now: Date.now, random: Math.random, concurrency: WEBHOOK_CONCURRENCY, batchSize: WEBHOOK_BATCH_SIZE, backoff: WEBHOOK_BACKOFF,
   // Not every row present: after a restart of this thread the newest rows may not be durable yet.
   durableUpTo: Number(seen),
   record: (outcomes) => new Promise<void>((resolve, reject) => {

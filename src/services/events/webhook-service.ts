@@ -38,9 +38,9 @@ export interface WebhookServiceOptions {
   now?: () => number;
   /** In [0, 1): the backoff jitter. */
   random?: () => number;
-  /** Requests in flight at once, at most. Default 8. */
+  /** Requests in flight at once, at most. Default WEBHOOK_CONCURRENCY. */
   concurrency?: number;
-  /** Rows claimed at a time. Default 64. */
+  /** Rows claimed at a time. Default WEBHOOK_BATCH_SIZE. */
   batchSize?: number;
   backoff?: BackoffPolicy;
   /** Delivered and failed rows are kept this long. Default 7 days. */
@@ -57,6 +57,9 @@ export interface WebhookStatus {
 }
 
 export const WEBHOOK_BACKOFF: BackoffPolicy = { baseMs: 2000, capMs: 3_600_000 };
+/** Requests in flight at once, at most, and rows claimed at a time: wherever delivery runs. */
+export const WEBHOOK_CONCURRENCY = 8;
+export const WEBHOOK_BATCH_SIZE = 64;
 export const WEBHOOK_RETENTION_MS = 7 * 24 * 3_600_000;
 /** Claims per deliverDue() call, so a long backlog still returns to its caller regularly. */
 const MAX_POLLS_PER_RUN = 16;
@@ -87,11 +90,11 @@ export class WebhookService implements EventOutbox {
     this.lastError = totals.lastError;
     this.durableId = opts.repo.maxId();
     const target = (opts.delivery ?? 'here') === 'here' ? opts.target : undefined;
-    const concurrency = opts.concurrency ?? 8;
+    const concurrency = opts.concurrency ?? WEBHOOK_CONCURRENCY;
     this.transport = target && (opts.transport ?? new WebhookClient({ maxSockets: concurrency }));
     this.dispatcher = target && this.transport && new WebhookDispatcher({
       repo: opts.repo, target, transport: this.transport, userAgent: opts.userAgent,
-      logger: opts.logger, now: this.now, random: opts.random ?? Math.random, concurrency, batchSize: opts.batchSize ?? 64,
+      logger: opts.logger, now: this.now, random: opts.random ?? Math.random, concurrency, batchSize: opts.batchSize ?? WEBHOOK_BATCH_SIZE,
       backoff: opts.backoff ?? WEBHOOK_BACKOFF,
       record: async (outcomes) => this.recordOutcomes(outcomes),
     });
