@@ -26,6 +26,9 @@ if (!existsSync(marker)) { writeFileSync(marker, ''); process.exit(3); }
 const log = (level, fields, msg) => parentPort.postMessage({ op: 'log', line: JSON.stringify({ level, time: 'x', msg, ...fields }) });
 const w = new BigInt64Array(workerData.watermark);
 log('info', { startedAt: Number(Atomics.load(w, 0)) }, 'scripted thread up');
+parentPort.postMessage({ op: 'log', line: 'not a JSON line' });
+// With this marker, outcomes are retries without a due time: the event loop cannot write them.
+const badOutcomes = existsSync(workerData.file + '.bad-outcomes');
 let sent = 0;
 let batch = 0;
 function watch() {
@@ -33,7 +36,9 @@ function watch() {
   (r.async ? r.value : Promise.resolve()).then(() => {
     const upTo = Number(Atomics.load(w, 0));
     const outcomes = [];
-    for (let id = sent + 1; id <= upTo; id++) outcomes.push({ id, attempts: 1, status: 'delivered' });
+    for (let id = sent + 1; id <= upTo; id++) {
+      outcomes.push(badOutcomes ? { id, attempts: 1, status: 'retry', nextAttemptAt: null, error: 'HTTP 500' } : { id, attempts: 1, status: 'delivered' });
+    }
     sent = upTo;
     parentPort.postMessage({ op: 'record', batch: ++batch, outcomes });
     watch();
@@ -121,6 +126,25 @@ describe('the webhook delivery thread, from the event loop', () => {
     // Its log lines arrive through this process's logger, redacted, at their own level.
     await until(() => lines.some((l) => l['msg'] === 'outcomes written'), 'the relayed log line');
     expect(lines.find((l) => l['msg'] === 'outcomes written')).toMatchObject({ level: 'warn', thread: 'webhooks', error: null, secret: '[redacted]' });
+  });
+
+  it('answers outcomes it cannot write with the error, writing none of the batch', async () => {
+    writeFileSync(join(dir, 'meta.db.started'), '');
+    writeFileSync(join(dir, 'meta.db.bad-outcomes'), '');
+    const { webhooks, repo } = start();
+    const id = await commit(webhooks, 'a');
+    await until(() => lines.some((l) => l['msg'] === 'outcomes written'), 'the answer');
+    expect(lines.find((l) => l['msg'] === 'outcomes written')?.['error']).toMatch(/NOT NULL/);
+    expect(webhooks.outboxCounts()).toEqual({ pending: 1, delivered: 0, failed: 0 });
+    expect(repo.due(clock, id, 10).map((r) => [r.id, r.attempts])).toEqual([[id, 0]]);
+  });
+
+  it('logs a line from the thread it cannot read as such, and goes on', async () => {
+    writeFileSync(join(dir, 'meta.db.started'), '');
+    start();
+    await until(() => lines.some((l) => l['msg'] === 'scripted thread up'), 'the thread');
+    await until(() => lines.some((l) => l['msg'] === 'unreadable log line from the webhook delivery thread'), 'the warning');
+    expect(lines.find((l) => l['msg'] === 'unreadable log line from the webhook delivery thread')).toMatchObject({ level: 'warn', thread: 'webhooks' });
   });
 
   it('prunes when the thread asks (the event loop owns the writes)', async () => {
