@@ -4,6 +4,7 @@
 
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { holdBulkHeap } from '../../lib/bulk-heap.js';
 import { BlobCorruptError } from './blob-corrupt-error.js';
 import { BadHeaderError, HEADER_SIZE, openHeader, openSegment, SegmentLayout, TAG_SIZE } from './blob-format.js';
 
@@ -37,6 +38,8 @@ export class BlobReadStream extends Readable {
   private whole: Buffer | undefined;
   private pumping: Promise<void> | undefined;
   private wanted = false;
+  /** Held from the first of several file reads until the stream is destroyed (lib/bulk-heap.ts). */
+  private releaseBulkHeap: (() => void) | undefined;
 
   constructor(opts: BlobReadStreamOptions) {
     super({ highWaterMark: opts.readBytes });
@@ -179,6 +182,7 @@ export class BlobReadStream extends Readable {
     if (this.whole) {
       sealed = this.whole.subarray(from, from + length);
     } else {
+      this.releaseBulkHeap ??= holdBulkHeap();
       if (this.buffer === undefined || this.buffer.length < length) this.buffer = Buffer.allocUnsafe(length);
       sealed = await this.readExactly(length, from, this.buffer);
     }
@@ -219,6 +223,7 @@ export class BlobReadStream extends Readable {
     // Close only after a read in flight has returned, so it never touches a closed descriptor.
     const fh = this.fh;
     this.fh = undefined;
+    this.releaseBulkHeap?.();
     Promise.resolve(this.pumping)
       .then(() => fh?.close())
       .then(

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bulkHeapHolders } from '../../lib/bulk-heap.js';
 import { BlobStore, isBlobId, newBlobId } from './blob-store.js';
 
 const SEG = 64 * 1024;
@@ -246,6 +247,46 @@ describe('two-phase writer', () => {
     await store.remove(id);
     await store.remove(id);
     await expect(stat(blobPath(id))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('large reads hold the heap setting (lib/bulk-heap.ts)', () => {
+  const BIG = 3 * 1024 * 1024;
+
+  it('holds it while a large blob is read, and lets go at the end or when the reader is destroyed', async () => {
+    const data = randomBytes(BIG);
+    const id = await put(data);
+    const whole = store.createReadStream(id, { size: BIG });
+    const chunks: Buffer[] = [];
+    const during: number[] = [];
+    for await (const chunk of whole) {
+      chunks.push(chunk as Buffer);
+      during.push(bulkHeapHolders());
+    }
+    expectBytes(Buffer.concat(chunks), data);
+    expect(Math.max(...during)).toBe(1);
+    expect(bulkHeapHolders()).toBe(0);
+
+    const cut = store.createReadStream(id, { size: BIG });
+    for await (const chunk of cut) {
+      void chunk;
+      break; // destroys the stream
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(bulkHeapHolders()).toBe(0);
+  });
+
+  it('does not take it for a blob read in one go', async () => {
+    const data = randomBytes(100_000);
+    const id = await put(data);
+    const stream = store.createReadStream(id, { size: data.length });
+    const during: number[] = [];
+    for await (const chunk of stream) {
+      void chunk;
+      during.push(bulkHeapHolders());
+    }
+    expect(during.length).toBeGreaterThan(0);
+    expect(during.every((holders) => holders === 0)).toBe(true);
   });
 });
 
