@@ -510,21 +510,32 @@ async function mainScale(opts) {
 }
 
 /**
- * The soak run (`--soak=SECONDS`, `npm run soak` for 20 minutes): Store alone under bench/soak.mjs's mixed workload,
- * RSS and open fds sampled throughout; the curve goes to bench/results/<timestamp>.csv beside the JSON.
- * @param {ReturnType<typeof parseOptions>} opts
+ * One Store (the soak and webhook-cost modes) on a fresh data dir, with fresh root credentials and admin secrets plus
+ * `storeEnv`, its bench buckets created. @param {ReturnType<typeof parseOptions>} opts @param {Record<string, string>} [storeEnv]
  */
-async function mainSoak(opts) {
+async function startSoloStore(opts, storeEnv = {}) {
   const signRequest = await chooseSignRequest({ ...opts, signer: opts.signer === 'auto' ? 'real' : opts.signer });
-  const startedAt = new Date();
   const accessKeyId = accessKeyId20();
   const secretAccessKey = base64url40();
   const sign = createSigner({ signRequest, accessKeyId, secretAccessKey });
   tempRoot = await mkdtemp(path.join(opts.tmpDir, 'store-bench-'));
   const dataDir = path.join(tempRoot, 'store');
   await mkdir(dataDir);
-  const store = await startServer({ label: 'Store', cmd: opts.storeCmd, env: { DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(await storeSecrets(accessKeyId, secretAccessKey)) } });
+  const store = await startServer({ label: 'Store', cmd: opts.storeCmd, env: {
+    DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(await storeSecrets(accessKeyId, secretAccessKey)), ...storeEnv,
+  } });
   await prepareTarget(store, sign);
+  return { store, sign };
+}
+
+/**
+ * The soak run (`--soak=SECONDS`, `npm run soak` for 20 minutes): Store alone under bench/soak.mjs's mixed workload,
+ * RSS and open fds sampled throughout; the curve goes to bench/results/<timestamp>.csv beside the JSON.
+ * @param {ReturnType<typeof parseOptions>} opts
+ */
+async function mainSoak(opts) {
+  const startedAt = new Date();
+  const { store, sign } = await startSoloStore(opts);
   log(`soak: ${opts.soak} s of mixed operations at concurrency 16 against Store pid ${store.pid}`);
   const result = await runSoak({ baseUrl: store.baseUrl, sign, pid: store.pid, bucket: BUCKET, seconds: opts.soak, log });
   const minutes = byMinute(result.samples);
@@ -554,22 +565,12 @@ async function mainSoak(opts) {
  * @param {ReturnType<typeof parseOptions>} opts
  */
 async function mainWebhookCost(opts) {
-  const signRequest = await chooseSignRequest({ ...opts, signer: opts.signer === 'auto' ? 'real' : opts.signer });
-  const accessKeyId = accessKeyId20();
-  const secretAccessKey = base64url40();
-  const sign = createSigner({ signRequest, accessKeyId, secretAccessKey });
-  tempRoot = await mkdtemp(path.join(opts.tmpDir, 'store-bench-'));
-  const dataDir = path.join(tempRoot, 'store');
-  await mkdir(dataDir);
   const receiver = await startWebhookReceiver();
   /** @type {{ close: () => Promise<void> } | undefined} */
   let sender;
   try {
-    const store = await startServer({ label: 'Store', cmd: opts.storeCmd, env: {
-      DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(await storeSecrets(accessKeyId, secretAccessKey)),
-      ...(opts.webhookCost === 'on' ? { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: base64url40() } : {}),
-    } });
-    await prepareTarget(store, sign);
+    const { store, sign } = await startSoloStore(opts,
+      opts.webhookCost === 'on' ? { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: base64url40() } : {});
     const client = new BenchClient({ baseUrl: store.baseUrl, concurrency: 16, sign });
     const body = randomBytes(4096);
     let seq = 0;
