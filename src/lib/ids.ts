@@ -10,19 +10,30 @@ const POOL_BYTES = 4096;
 let pool = Buffer.alloc(0);
 let poolOffset = POOL_BYTES;
 
-function random16(): Buffer {
+/** The 16 bytes of the id being made: filled from the pool, then stamped (reused, never handed out). */
+const bytes = Buffer.alloc(16);
+
+function fillRandom16(): void {
   if (poolOffset + 16 > pool.length) {
     pool = randomBytes(POOL_BYTES);
     poolOffset = 0;
   }
-  const out = Buffer.from(pool.subarray(poolOffset, poolOffset + 16));
+  pool.copy(bytes, 0, poolOffset, poolOffset + 16);
   poolOffset += 16;
+}
+
+/** Two lower-case hex digits per byte value. */
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+function hexOf(from: number, to: number): string {
+  let out = '';
+  for (let i = from; i < to; i++) out += HEX[bytes[i] as number] as string;
   return out;
 }
 
 /** A UUID v7: 48-bit Unix milliseconds, then random bits, with a counter keeping ids monotonic within a millisecond. */
 export function uuidv7(now: number = Date.now()): string {
-  const bytes = random16();
+  fillRandom16();
   if (now <= lastMs) {
     counter = (counter + 1) & 0xfff;
     if (counter === 0) lastMs += 1; // 4096 ids in one millisecond: borrow the next millisecond
@@ -35,8 +46,7 @@ export function uuidv7(now: number = Date.now()): string {
   bytes[6] = 0x70 | (counter >> 8);
   bytes[7] = counter & 0xff;
   bytes[8] = 0x80 | ((bytes[8] as number) & 0x3f);
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return `${hexOf(0, 4)}-${hexOf(4, 6)}-${hexOf(6, 8)}-${hexOf(8, 10)}-${hexOf(10, 16)}`;
 }
 
 const UUID_SHAPE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

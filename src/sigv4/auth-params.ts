@@ -43,8 +43,21 @@ function queryMalformed(message: string, details?: Record<string, string>): AppE
   return new AppError('AuthorizationQueryParametersError', { message, ...(details === undefined ? {} : { details }) });
 }
 
+/**
+ * The last timestamp parsed and its value: requests signed in the same second carry the same x-amz-date, and each
+ * request reads it twice (verification, then the policy context).
+ */
+let lastAmzDate: { text: string; time: number | undefined } = { text: '', time: undefined };
+
 /** Epoch ms of an ISO 8601 basic timestamp, or undefined when it is not one (or not a real date). */
 export function parseAmzDate(value: string): number | undefined {
+  if (value === lastAmzDate.text) return lastAmzDate.time;
+  const time = parseAmzDateUncached(value);
+  lastAmzDate = { text: value, time };
+  return time;
+}
+
+function parseAmzDateUncached(value: string): number | undefined {
   const m = AMZ_DATE.exec(value);
   if (m === null) return undefined;
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];

@@ -1,7 +1,7 @@
 // The canonical request and string to sign of AWS Signature Version 4, as S3 computes them. One
 // implementation, shared by verification (verify.ts) and signing (sign.ts).
 // https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 
 export const ALGORITHM = 'AWS4-HMAC-SHA256';
 export const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
@@ -158,10 +158,13 @@ export function canonicalRequest(input: CanonicalInput): string {
   ].join('\n');
 }
 
+/** `crypto.hash` (Node 20.12+): a one-shot digest without a Hash object, about half the cost per request. */
+const oneShotHash = typeof crypto.hash === 'function' ? crypto.hash : undefined;
+
 /** Hex SHA-256 of a string as it travelled: latin1 bytes unless it holds characters above U+00FF. */
 export function sha256Hex(data: string | Uint8Array): string {
   const bytes = typeof data === 'string' ? Buffer.from(data, NON_LATIN1.test(data) ? 'utf8' : 'latin1') : data;
-  return createHash('sha256').update(bytes).digest('hex');
+  return oneShotHash ? oneShotHash('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex');
 }
 
 /** e.g. 20130524/us-east-1/s3/aws4_request */

@@ -104,3 +104,12 @@ describe('config and client-address agree on STORE_TRUSTED_PROXIES', async () =>
     expect(configRefuses).toBe(parserRefuses);
   });
 });
+
+describe('peer addresses read in turn', () => {
+  it('gives each request its own peer, whatever the one before it was', () => {
+    const peers = ['203.0.113.9', '::ffff:198.51.100.7', '2001:DB8::1', '203.0.113.9', 'not-an-address', '203.0.113.9'];
+    const expected = ['203.0.113.9', '198.51.100.7', '2001:db8::1', '203.0.113.9', undefined, '203.0.113.9'];
+    expect(peers.map((peer) => clientIp(request(peer), NO_TRUSTED_PROXIES))).toEqual(expected);
+    expect(peers.map((peer) => clientIp(request(peer), NO_TRUSTED_PROXIES))).toEqual(expected);
+  });
+});

@@ -45,10 +45,15 @@ function isTrusted(address: string, trusted: TrustedProxies): boolean {
   return ip !== undefined && trusted.some((cidr) => cidrContains(cidr, ip));
 }
 
+/** The last peer address made canonical: a server's clients come from few addresses, often one (a proxy). */
+let lastPeer: { raw: string; canonical: string | undefined } = { raw: '', canonical: undefined };
+
 /** The socket's peer address, canonical; undefined when the socket has closed (Node reports undefined then). */
 function peerAddress(req: IncomingMessage): string | undefined {
   const raw = req.socket.remoteAddress;
-  return raw ? canonical(raw) : undefined;
+  if (!raw) return undefined;
+  if (raw !== lastPeer.raw) lastPeer = { raw, canonical: canonical(raw) };
+  return lastPeer.canonical;
 }
 
 /**
