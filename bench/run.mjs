@@ -5,7 +5,8 @@
 // --signer=auto|real|stub, --rounds=<n>, --tmp-dir=<dir>, --with-s3rver / --without-s3rver, --objects=<n>
 // (the scale run of bench/scale.mjs instead), --webhooks (Store delivers every event to a receiver child process),
 // --webhooks-ab (Store with webhooks against Store without, instead of the floor), --webhook-cost=on|off|external
-// (CPU per 4 KiB PUT by thread, with --puts=<n> and --rate=<n>). See bench/README.md.
+// (CPU per 4 KiB PUT by thread, with --puts=<n> and --rate=<n>), --read-cost=HEAD|GET (CPU per 4 KiB read by thread,
+// with --ops=<n>). See bench/README.md.
 import argon2 from 'argon2';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -208,6 +209,8 @@ function parseOptions() {
     'webhook-cost': { type: 'string', default: '' },
     puts: { type: 'string', default: '8000' },
     rate: { type: 'string', default: '1300' },
+    'read-cost': { type: 'string', default: '' },
+    ops: { type: 'string', default: '30000' },
   } });
   const soak = values.soak ? Number(values.soak) : 0;
   if (!Number.isInteger(soak) || soak < 0) throw new Error(`--soak must be a whole number of seconds, got ${values.soak}`);
@@ -222,6 +225,10 @@ function parseOptions() {
   if (!Number.isInteger(puts) || puts < 1) throw new Error(`--puts must be a positive integer, got ${values.puts}`);
   const rate = Number(values.rate);
   if (!Number.isInteger(rate) || rate < 1) throw new Error(`--rate must be a positive integer, got ${values.rate}`);
+  const readCost = String(values['read-cost']);
+  if (!['', 'HEAD', 'GET'].includes(readCost)) throw new Error(`--read-cost must be HEAD or GET, got ${readCost}`);
+  const ops = Number(values.ops);
+  if (!Number.isInteger(ops) || ops < 1) throw new Error(`--ops must be a positive integer, got ${values.ops}`);
   return {
     quick: Boolean(values.quick),
     // s3rver takes part in a full run, not in a --quick one, unless a flag says otherwise.
@@ -238,6 +245,8 @@ function parseOptions() {
     webhookCost,
     puts,
     rate,
+    readCost,
+    ops,
   };
 }
 
@@ -356,6 +365,7 @@ async function main() {
   if (opts.objects > 0) return mainScale(opts);
   if (opts.soak > 0) return mainSoak(opts);
   if (opts.webhookCost) return mainWebhookCost(opts);
+  if (opts.readCost) return mainReadCost(opts);
   const perSideMs = 1000 * (opts.quick ? SECONDS_PER_SIDE.quick : SECONDS_PER_SIDE.full);
   const all = buildScenarios({ durationMs: perSideMs / opts.rounds, warmupMs: opts.quick ? 100 : 300 });
   const scenarios = opts.only.length ? all.filter((s) => opts.only.some((f) => s.name.includes(f))) : all;
@@ -605,6 +615,58 @@ async function mainWebhookCost(opts) {
   } finally {
     await sender?.close();
     await receiver.close();
+    await cleanup();
+  }
+}
+
+/**
+ * What one small read costs Store, thread by thread (`--read-cost=HEAD|GET`; docs/performance.md, "Round 7"): one
+ * Store, 256 objects of 4 KiB, 5,000 reads at concurrency 16 to warm up, then `--ops` more, and the CPU per read of
+ * each Store thread (`main` is the event loop) and of this client. A HEAD at c16 is all per-request CPU on the event
+ * loop, and this separates two builds where the benchmark's ratio cannot: alternate `--store-cmd` between them on a
+ * quiet machine and compare within a pair. Linux only (/proc).
+ * @param {ReturnType<typeof parseOptions>} opts
+ */
+async function mainReadCost(opts) {
+  const KEYS = 256;
+  const SIZE = 4096;
+  try {
+    const { store, sign } = await startSoloStore(opts);
+    const client = new BenchClient({ baseUrl: store.baseUrl, concurrency: 16, sign });
+    const body = randomBytes(SIZE);
+    await Promise.all(Array.from({ length: 16 }, async (_, worker) => {
+      for (let k = worker; k < KEYS; k += 16) await client.request({ method: 'PUT', path: `/${BUCKET}/cost-${k}`, body: [body] });
+    }));
+    const expectedBytes = opts.readCost === 'GET' ? SIZE : 0;
+    let next = 0;
+    const read = async (/** @type {number} */ n) => {
+      let started = 0;
+      await Promise.all(Array.from({ length: 16 }, async () => {
+        while (started < n) {
+          started++;
+          const key = `cost-${next++ % KEYS}`;
+          const reply = await client.request({ method: opts.readCost, path: `/${BUCKET}/${key}` });
+          if (reply.bytes !== expectedBytes || reply.headers['content-length'] !== String(SIZE)) {
+            throw new Error(`${opts.readCost} ${key}: ${reply.bytes} bytes, content-length ${reply.headers['content-length']}`);
+          }
+        }
+      }));
+    };
+    await read(5000);
+    const threadsBefore = threadCpuSeconds(store.pid);
+    const clientBefore = process.cpuUsage();
+    const startedAt = Date.now();
+    await read(opts.ops);
+    const seconds = (Date.now() - startedAt) / 1000;
+    const clientCpu = process.cpuUsage(clientBefore);
+    const perRead = (/** @type {number} */ cpu) => ((cpu * 1e6) / opts.ops).toFixed(1);
+    const threads = [...threadCpuSeconds(store.pid)].map(([name, cpu]) => /** @type {[string, number]} */ ([name, cpu - (threadsBefore.get(name) ?? 0)]))
+      .filter(([, cpu]) => cpu > 0).sort((a, b) => b[1] - a[1]);
+    const total = threads.reduce((sum, [, cpu]) => sum + cpu, 0);
+    client.close();
+    console.log(`${opts.readCost} c16: ${(opts.ops / seconds).toFixed(0)}/s; µs of CPU per ${opts.readCost}: Store ${perRead(total)} ` +
+      `(${threads.map(([name, cpu]) => `${name} ${perRead(cpu)}`).join(', ')}); client ${perRead((clientCpu.user + clientCpu.system) / 1e6)}`);
+  } finally {
     await cleanup();
   }
 }
