@@ -3,6 +3,7 @@
 // https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-auth-using-authorization-header.html
 // https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-query-string-auth.html
 import { AppError } from '../core/errors.js';
+import { memoLast } from '../lib/memo-last.js';
 import { ALGORITHM, formatAmzDate, percentDecode } from './canonical.js';
 
 /** What the client says it signed; checked against the server's own computation in verify.ts. */
@@ -13,7 +14,7 @@ export interface SignatureClaim {
   region: string;
   service: string;
   terminal: string;
-  signedHeaders: string[];
+  signedHeaders: readonly string[];
   signature: string;
   /** The timestamp of the string to sign, ISO 8601 basic (20130524T000000Z). */
   amzDate: string;
@@ -44,18 +45,11 @@ function queryMalformed(message: string, details?: Record<string, string>): AppE
 }
 
 /**
- * The last timestamp parsed and its value: requests signed in the same second carry the same x-amz-date, and each
- * request reads it twice (verification, then the policy context).
+ * Epoch ms of an ISO 8601 basic timestamp, or undefined when it is not one (or not a real date). Memoised: requests
+ * signed in the same second carry the same x-amz-date, and each request reads it twice (verification, then the
+ * policy context).
  */
-let lastAmzDate: { text: string; time: number | undefined } = { text: '', time: undefined };
-
-/** Epoch ms of an ISO 8601 basic timestamp, or undefined when it is not one (or not a real date). */
-export function parseAmzDate(value: string): number | undefined {
-  if (value === lastAmzDate.text) return lastAmzDate.time;
-  const time = parseAmzDateUncached(value);
-  lastAmzDate = { text: value, time };
-  return time;
-}
+export const parseAmzDate: (value: string) => number | undefined = memoLast(parseAmzDateUncached);
 
 function parseAmzDateUncached(value: string): number | undefined {
   const m = AMZ_DATE.exec(value);
@@ -87,18 +81,20 @@ interface ParsedCredential {
   terminal: string;
 }
 
-function parseCredential(value: string): ParsedCredential | undefined {
+/** Memoised (a client sends the same credential all day); the result is frozen. */
+const parseCredential = memoLast((value: string): Readonly<ParsedCredential> | undefined => {
   const parts = value.split('/');
   if (parts.length !== 5 || parts.some((p) => p === '')) return undefined;
   const [accessKeyId, scopeDate, region, service, terminal] = parts as [string, string, string, string, string];
   if (!/^\d{8}$/.test(scopeDate)) return undefined;
-  return { accessKeyId, scopeDate, region, service, terminal };
-}
+  return Object.freeze({ accessKeyId, scopeDate, region, service, terminal });
+});
 
-function parseSignedHeaders(value: string): string[] | undefined {
+/** Memoised (a client signs the same header list on request after request); the list is frozen. */
+const parseSignedHeaders = memoLast((value: string): readonly string[] | undefined => {
   const names = value.split(';');
-  return names.every((n) => HEADER_NAME.test(n)) ? names : undefined;
-}
+  return names.every((n) => HEADER_NAME.test(n)) ? Object.freeze(names) : undefined;
+});
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

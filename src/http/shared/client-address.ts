@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { cidrContains, parseCidr, parseIp, type Cidr } from '../../core/policy/ip.js';
+import { memoLast } from '../../lib/memo-last.js';
 
 /** The trusted proxies: addresses and CIDR blocks. Empty trusts nobody. */
 export type TrustedProxies = readonly Cidr[];
@@ -45,15 +46,13 @@ function isTrusted(address: string, trusted: TrustedProxies): boolean {
   return ip !== undefined && trusted.some((cidr) => cidrContains(cidr, ip));
 }
 
-/** The last peer address made canonical: a server's clients come from few addresses, often one (a proxy). */
-let lastPeer: { raw: string; canonical: string | undefined } = { raw: '', canonical: undefined };
+/** `canonical` for socket addresses, memoised: a server's requests come from few peers, often one (a proxy). */
+const canonicalPeer = memoLast(canonical);
 
 /** The socket's peer address, canonical; undefined when the socket has closed (Node reports undefined then). */
 function peerAddress(req: IncomingMessage): string | undefined {
   const raw = req.socket.remoteAddress;
-  if (!raw) return undefined;
-  if (raw !== lastPeer.raw) lastPeer = { raw, canonical: canonical(raw) };
-  return lastPeer.canonical;
+  return raw ? canonicalPeer(raw) : undefined;
 }
 
 /**
