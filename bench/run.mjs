@@ -168,6 +168,34 @@ function threadCpuSeconds(pid) {
   return threads;
 }
 
+/**
+ * Runs `op` `n` times over `concurrency` workers, each starting the next op (numbered from 0) when its last one ends.
+ * @param {number} concurrency @param {number} n @param {(i: number) => Promise<unknown>} op
+ */
+async function runOps(concurrency, n, op) {
+  let started = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (started < n) await op(started++);
+  }));
+}
+
+/**
+ * Runs `work` and measures it: wall seconds, the CPU seconds each thread of `pid` spent meanwhile (busiest first,
+ * idle threads left out) and their total, and this process's CPU seconds (the client). Linux only (/proc).
+ * @param {number} pid @param {() => Promise<unknown>} work
+ */
+async function threadCpuDuring(pid, work) {
+  const before = threadCpuSeconds(pid);
+  const clientBefore = process.cpuUsage();
+  const startedAt = Date.now();
+  await work();
+  const seconds = (Date.now() - startedAt) / 1000;
+  const client = process.cpuUsage(clientBefore);
+  const threads = [...threadCpuSeconds(pid)].map(([name, cpu]) => /** @type {[string, number]} */ ([name, cpu - (before.get(name) ?? 0)]))
+    .filter(([, cpu]) => cpu > 0).sort((a, b) => b[1] - a[1]);
+  return { seconds, threads, total: threads.reduce((sum, [, cpu]) => sum + cpu, 0), clientSeconds: (client.user + client.system) / 1e6 };
+}
+
 /** Peak resident set size in KiB (VmHWM). @param {number} pid */
 function peakRssKiB(pid) {
   try {
@@ -584,34 +612,23 @@ async function mainWebhookCost(opts) {
     const client = new BenchClient({ baseUrl: store.baseUrl, concurrency: 16, sign });
     const body = randomBytes(4096);
     let seq = 0;
-    const put = async (/** @type {number} */ n) => {
-      let started = 0;
-      await Promise.all(Array.from({ length: 16 }, async () => {
-        while (started < n) {
-          started++;
-          await client.request({ method: 'PUT', path: `/${BUCKET}/cost-${seq++}`, body: [body] });
-        }
-      }));
-    };
+    const put = (/** @type {number} */ n) => runOps(16, n, () => client.request({ method: 'PUT', path: `/${BUCKET}/cost-${seq++}`, body: [body] }));
     await put(1500);
     if (opts.webhookCost === 'external') sender = startExternalSender(receiver.url, opts.rate);
     await new Promise((r) => setTimeout(r, 1000));
-    const threadsBefore = threadCpuSeconds(store.pid);
     const receiverBefore = cpuSeconds(receiver.pid);
-    const clientBefore = process.cpuUsage();
-    const startedAt = Date.now();
-    await put(opts.puts);
-    const seconds = (Date.now() - startedAt) / 1000;
-    await new Promise((r) => setTimeout(r, 1500)); // deliveries still in flight count too
-    const clientCpu = process.cpuUsage(clientBefore);
+    let putSeconds = 0;
+    const cost = await threadCpuDuring(store.pid, async () => {
+      const startedAt = Date.now();
+      await put(opts.puts);
+      putSeconds = (Date.now() - startedAt) / 1000;
+      await new Promise((r) => setTimeout(r, 1500)); // deliveries still in flight count too
+    });
     const perPut = (/** @type {number} */ cpu) => ((cpu * 1000) / opts.puts).toFixed(3);
-    const threads = [...threadCpuSeconds(store.pid)].map(([name, cpu]) => /** @type {[string, number]} */ ([name, cpu - (threadsBefore.get(name) ?? 0)]))
-      .filter(([, cpu]) => cpu > 0).sort((a, b) => b[1] - a[1]);
-    const total = threads.reduce((sum, [, cpu]) => sum + cpu, 0);
     client.close();
-    console.log(`${opts.webhookCost}${opts.webhookCost === 'external' ? ` (${opts.rate}/s)` : ''}: ${(opts.puts / seconds).toFixed(0)} PUT/s; ` +
-      `ms of CPU per PUT: Store ${perPut(total)} (${threads.map(([name, cpu]) => `${name} ${perPut(cpu)}`).join(', ')}); ` +
-      `receiver ${perPut(cpuSeconds(receiver.pid) - receiverBefore)}; client ${perPut((clientCpu.user + clientCpu.system) / 1e6)}`);
+    console.log(`${opts.webhookCost}${opts.webhookCost === 'external' ? ` (${opts.rate}/s)` : ''}: ${(opts.puts / putSeconds).toFixed(0)} PUT/s; ` +
+      `ms of CPU per PUT: Store ${perPut(cost.total)} (${cost.threads.map(([name, cpu]) => `${name} ${perPut(cpu)}`).join(', ')}); ` +
+      `receiver ${perPut(cpuSeconds(receiver.pid) - receiverBefore)}; client ${perPut(cost.clientSeconds)}`);
   } finally {
     await sender?.close();
     await receiver.close();
@@ -634,38 +651,21 @@ async function mainReadCost(opts) {
     const { store, sign } = await startSoloStore(opts);
     const client = new BenchClient({ baseUrl: store.baseUrl, concurrency: 16, sign });
     const body = randomBytes(SIZE);
-    await Promise.all(Array.from({ length: 16 }, async (_, worker) => {
-      for (let k = worker; k < KEYS; k += 16) await client.request({ method: 'PUT', path: `/${BUCKET}/cost-${k}`, body: [body] });
-    }));
+    await runOps(16, KEYS, (k) => client.request({ method: 'PUT', path: `/${BUCKET}/cost-${k}`, body: [body] }));
     const expectedBytes = opts.readCost === 'GET' ? SIZE : 0;
-    let next = 0;
-    const read = async (/** @type {number} */ n) => {
-      let started = 0;
-      await Promise.all(Array.from({ length: 16 }, async () => {
-        while (started < n) {
-          started++;
-          const key = `cost-${next++ % KEYS}`;
-          const reply = await client.request({ method: opts.readCost, path: `/${BUCKET}/${key}` });
-          if (reply.bytes !== expectedBytes || reply.headers['content-length'] !== String(SIZE)) {
-            throw new Error(`${opts.readCost} ${key}: ${reply.bytes} bytes, content-length ${reply.headers['content-length']}`);
-          }
-        }
-      }));
-    };
+    const read = (/** @type {number} */ n) => runOps(16, n, async (i) => {
+      const key = `cost-${i % KEYS}`;
+      const reply = await client.request({ method: opts.readCost, path: `/${BUCKET}/${key}` });
+      if (reply.bytes !== expectedBytes || reply.headers['content-length'] !== String(SIZE)) {
+        throw new Error(`${opts.readCost} ${key}: ${reply.bytes} bytes, content-length ${reply.headers['content-length']}`);
+      }
+    });
     await read(5000);
-    const threadsBefore = threadCpuSeconds(store.pid);
-    const clientBefore = process.cpuUsage();
-    const startedAt = Date.now();
-    await read(opts.ops);
-    const seconds = (Date.now() - startedAt) / 1000;
-    const clientCpu = process.cpuUsage(clientBefore);
+    const cost = await threadCpuDuring(store.pid, () => read(opts.ops));
     const perRead = (/** @type {number} */ cpu) => ((cpu * 1e6) / opts.ops).toFixed(1);
-    const threads = [...threadCpuSeconds(store.pid)].map(([name, cpu]) => /** @type {[string, number]} */ ([name, cpu - (threadsBefore.get(name) ?? 0)]))
-      .filter(([, cpu]) => cpu > 0).sort((a, b) => b[1] - a[1]);
-    const total = threads.reduce((sum, [, cpu]) => sum + cpu, 0);
     client.close();
-    console.log(`${opts.readCost} c16: ${(opts.ops / seconds).toFixed(0)}/s; µs of CPU per ${opts.readCost}: Store ${perRead(total)} ` +
-      `(${threads.map(([name, cpu]) => `${name} ${perRead(cpu)}`).join(', ')}); client ${perRead((clientCpu.user + clientCpu.system) / 1e6)}`);
+    console.log(`${opts.readCost} c16: ${(opts.ops / cost.seconds).toFixed(0)}/s; µs of CPU per ${opts.readCost}: Store ${perRead(cost.total)} ` +
+      `(${cost.threads.map(([name, cpu]) => `${name} ${perRead(cpu)}`).join(', ')}); client ${perRead(cost.clientSeconds)}`);
   } finally {
     await cleanup();
   }
