@@ -190,8 +190,16 @@ describe('replication to a second Store', () => {
     expect([202, 409]).toContain(second.status);
     if (second.status === 409) expect(second.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
     const job = await finished((first.body as { id: string }).id);
-    if (second.status === 202) await finished((second.body as { id: string }).id);
-    expect(job).toMatchObject({ state: 'completed', enqueued: 5, errors: 0 });
+    const other = second.status === 202 ? await finished((second.body as { id: string }).id) : undefined;
+    expect(job).toMatchObject({ state: 'completed', errors: 0 });
+    if (other === undefined) {
+      expect(job.enqueued).toBe(5);
+    } else {
+      // Two walks side by side: the drain may fix a key the one walk enqueued before the other walk lists it, so
+      // either count can fall short; whichever walk lists a key first finds it wrong, so together they find all five.
+      expect(other).toMatchObject({ state: 'completed', errors: 0 });
+      expect(job.enqueued + other.enqueued).toBeGreaterThanOrEqual(5);
+    }
     expect(job.scanned).toBeGreaterThanOrEqual(400);
     expect(job.finishedAt).not.toBeNull();
     await drained();
