@@ -548,7 +548,7 @@ async function mainScale(opts) {
 }
 
 /**
- * One Store (the soak and webhook-cost modes) on a fresh data dir, with fresh root credentials and admin secrets plus
+ * One Store (the soak, webhook-cost and read-cost modes) on a fresh data dir, with fresh root credentials and admin secrets plus
  * `storeEnv`, its bench buckets created. @param {ReturnType<typeof parseOptions>} opts @param {Record<string, string>} [storeEnv]
  */
 async function startSoloStore(opts, storeEnv = {}) {
