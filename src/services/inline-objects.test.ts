@@ -1,8 +1,10 @@
 // Small objects are inline blobs (sealed in the metadata database): the size boundary, reads and ranges, copies,
 // overwrite and delete releasing the bytes, multipart parts staying files, and no plaintext in the database files.
 
+import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, openServices, type ServiceFixture } from '../../test/helpers/services.js';
 import { isInlineBlobId } from '../storage/blobs/blob-store.js';
@@ -109,5 +111,34 @@ describe('inline small objects', () => {
     const opened = fx.objects.open('bkt', 'gone'); // metadata only, as HEAD: the bytes are not read
     expect(opened.row.size).toBe(1);
     expect(() => opened.stream()).toThrow(expect.objectContaining({ reason: 'missing' }));
+    expect(() => opened.body()).toThrow(expect.objectContaining({ reason: 'missing' }));
+  });
+
+  it("gives a GET an inline object's bytes at once, and a file object's as a stream", async () => {
+    const small = randomBytes(INLINE_MAX_BYTES);
+    await put('small', small);
+    await put('large', randomBytes(INLINE_MAX_BYTES + 1));
+    const whole = fx.objects.open('bkt', 'small').body();
+    expect(Buffer.isBuffer(whole) && whole.equals(small)).toBe(true);
+    const part = fx.objects.open('bkt', 'small').body({ start: 10, end: 19 });
+    expect(Buffer.isBuffer(part) && part.equals(small.subarray(10, 20))).toBe(true);
+    const large = fx.objects.open('bkt', 'large').body();
+    expect(large).toBeInstanceOf(Readable);
+    (large as Readable).destroy();
+  });
+
+  it('reports damaged inline bytes read at once as a corrupt read, as the stream does', async () => {
+    const reports: Array<[string, string]> = [];
+    fx.close();
+    fx = await openServices('2026-01-01T00:00:00Z', {
+      onReadError: (row, err) => reports.push([row.key, (err as { reason?: string }).reason ?? String(err)]),
+    });
+    fx.buckets.create('bkt');
+    const row = await put('k', Buffer.from('some bytes'));
+    const sealed = fx.meta.inlineBlobs.get(row.blobId as string) as Buffer;
+    sealed[sealed.length - 1] = (sealed[sealed.length - 1] as number) ^ 1;
+    fx.meta.db.prepare('UPDATE inline_blobs SET sealed = ? WHERE blob_id = ?').run(sealed, row.blobId);
+    expect(() => fx.objects.open('bkt', 'k').body()).toThrow(expect.objectContaining({ reason: 'tampered' }));
+    expect(reports).toEqual([['k', 'tampered']]);
   });
 });

@@ -56,6 +56,11 @@ export interface OpenedObject {
   row: ObjectRow;
   parts: ObjectPartRow[];
   stream(range?: { start: number; end: number }): Readable;
+  /**
+   * The bytes a GET sends: an inline object's are decrypted and authenticated at once (a small object needs no
+   * stream, and a damaged one throws BlobCorruptError here); any other object's come from stream(range).
+   */
+  body(range?: { start: number; end: number }): Buffer | Readable;
 }
 
 /**
@@ -319,7 +324,7 @@ export class ObjectService {
     const row = findObjectVersion(this.meta, { bucket, key, versionId: opts.versionId });
     if (opts.conditions) checkReadConditions(opts.conditions, row.etag, row.lastModified);
     const parts = row.blobId === undefined && row.partCount ? this.meta.objects.parts(row.id) : [];
-    return {
+    const opened: OpenedObject = {
       row,
       parts,
       // Extents (and an inline blob's bytes) are read when the body is wanted, so HEAD and metadata reads skip them.
@@ -337,7 +342,18 @@ export class ObjectService {
         if (onReadError) stream.once('error', (err) => onReadError(row, err));
         return stream;
       },
+      body: (range) => {
+        const blobId = row.blobId;
+        if (row.tierState === 'stub' || blobId === undefined || !isInlineBlobId(blobId)) return opened.stream(range);
+        try {
+          return this.blobs.readSealed(blobId, { size: row.size, start: range?.start, end: range?.end, sealed: this.inlineBytes(blobId) as Buffer });
+        } catch (err) {
+          this.onReadError?.(row, err);
+          throw err;
+        }
+      },
     };
+    return opened;
   }
 
   /** A stub's bytes from the remote; without tiering (turned off since) an error stream: InvalidObjectState. */

@@ -10,7 +10,7 @@ import { BucketService } from '../../src/services/bucket-service.js';
 import { LifecycleService, type LifecycleServiceOptions } from '../../src/services/lifecycle-service.js';
 import { MultipartService } from '../../src/services/multipart-service.js';
 import { ReadPins } from '../../src/services/object-reader.js';
-import { ObjectService, type BodyInput } from '../../src/services/object-service.js';
+import { ObjectService, type BodyInput, type ObjectServiceOptions } from '../../src/services/object-service.js';
 import { BlobStore } from '../../src/storage/blobs/blob-store.js';
 import { LifecycleRepo } from '../../src/storage/db/lifecycle-repo.js';
 import { MetadataStore } from '../../src/storage/db/metadata-store.js';
@@ -40,7 +40,7 @@ export interface ServiceFixture {
   close(): Promise<void>;
 }
 
-export async function openServices(startIso: string): Promise<ServiceFixture> {
+export async function openServices(startIso: string, objectOpts: Pick<ObjectServiceOptions, 'onReadError'> = {}): Promise<ServiceFixture> {
   // tmpfs where there is one: these tests are about behaviour, not durability, and every commit fsyncs.
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'store-svc-'));
   const clock = new FakeClock(Date.parse(startIso));
@@ -49,7 +49,7 @@ export async function openServices(startIso: string): Promise<ServiceFixture> {
   await blobs.init();
   const pins = new ReadPins();
   const buckets = new BucketService({ meta, region: 'us-east-1', now: clock.now });
-  const objects = new ObjectService({ meta, blobs, pins, now: clock.now });
+  const objects = new ObjectService({ meta, blobs, pins, now: clock.now, ...objectOpts });
   const multipart = new MultipartService({ meta, blobs, objects, now: clock.now });
   return {
     dir, clock, meta, blobs, buckets, objects, multipart,

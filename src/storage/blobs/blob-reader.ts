@@ -87,15 +87,12 @@ export class BlobReadStream extends Readable {
     return true;
   }
 
-  /** An inline blob: the whole sealed form is in memory; its length must be exactly what the size implies. */
+  /** An inline blob: the whole sealed form is in memory. */
   private useSealed(sealed: Buffer): void {
-    const { id, size } = this.opts;
-    if (sealed.length < HEADER_SIZE) throw new BlobCorruptError('truncated', id, 'shorter than its header');
-    const layout = new SegmentLayout(size, this.openHeaderBytes(sealed.subarray(0, HEADER_SIZE)));
-    if (sealed.length < layout.fileSize()) throw new BlobCorruptError('truncated', id, `${sealed.length} bytes stored`);
-    if (sealed.length > layout.fileSize()) throw new BlobCorruptError('tampered', id, 'longer than its recorded size');
+    const opened = openSealedForm(this.opts.id, sealed, this.opts.size, this.#masterKey);
+    this.#dataKey = opened.dataKey;
     this.whole = sealed;
-    this.setLayout(layout);
+    this.setLayout(opened.layout);
   }
 
   private async readHeaderAndSize(): Promise<void> {
@@ -103,22 +100,14 @@ export class BlobReadStream extends Readable {
     const { size: fileSize } = await (this.fh as FileHandle).stat();
     if (fileSize < HEADER_SIZE) throw new BlobCorruptError('truncated', id, 'shorter than its header');
     const header = await this.readExactly(HEADER_SIZE, 0, Buffer.allocUnsafe(HEADER_SIZE));
-    const layout = new SegmentLayout(size, this.openHeaderBytes(header));
-    if (fileSize < layout.fileSize()) throw new BlobCorruptError('truncated', id, `${fileSize} bytes on disk`);
-    if (fileSize > layout.fileSize()) throw new BlobCorruptError('tampered', id, 'longer than its recorded size');
-    this.setLayout(layout);
+    this.setLayout(checkedLayout(id, size, this.openHeaderBytes(header), fileSize, 'on disk'));
   }
 
   /** Unwraps the data key; returns the blob's segment size. */
   private openHeaderBytes(header: Buffer): number {
-    try {
-      const opened = openHeader(header, this.#masterKey);
-      this.#dataKey = opened.dataKey;
-      return opened.segmentSize;
-    } catch (err) {
-      if (err instanceof BadHeaderError) throw new BlobCorruptError('header', this.opts.id, err.message);
-      throw err;
-    }
+    const opened = unwrapHeader(this.opts.id, header, this.#masterKey);
+    this.#dataKey = opened.dataKey;
+    return opened.segmentSize;
   }
 
   private setLayout(layout: SegmentLayout): void {
@@ -186,23 +175,8 @@ export class BlobReadStream extends Readable {
       if (this.buffer === undefined || this.buffer.length < length) this.buffer = Buffer.allocUnsafe(length);
       sealed = await this.readExactly(length, from, this.buffer);
     }
-    const out: Buffer[] = [];
     const { id, start, end } = this.opts;
-    for (let index = first; index <= lastInBatch; index += 1) {
-      const at = layout.offsetOf(index) - from;
-      const plainLength = layout.plainLength(index);
-      const plaintext = openSegment(this.#dataKey as Buffer, {
-        index,
-        isFinal: index === layout.count - 1,
-        sealed: sealed.subarray(at, at + plainLength + TAG_SIZE),
-      });
-      if (plaintext === undefined) throw new BlobCorruptError('tampered', id, `segment ${index} fails authentication`);
-      if (layout.size === 0) continue;
-      const segStart = index * layout.segmentSize;
-      const lo = Math.max(start - segStart, 0);
-      const hi = Math.min(end - segStart + 1, plainLength);
-      out.push(lo === 0 && hi === plainLength ? plaintext : plaintext.subarray(lo, hi));
-    }
+    const out = openSegments(id, this.#dataKey as Buffer, layout, sealed, { first, last: lastInBatch, start, end });
     this.next = lastInBatch + 1;
     return out;
   }
@@ -231,4 +205,75 @@ export class BlobReadStream extends Readable {
         (closeError: Error) => callback(error ?? closeError),
       );
   }
+}
+
+/**
+ * An inline blob's plaintext bytes [start, end] (inclusive), checked and authenticated at once: its sealed form is
+ * already in memory, so a small GET needs no stream. Throws BlobCorruptError as the stream would fail.
+ */
+export function openSealedBlob(opts: { id: string; masterKey: Buffer; size: number; start: number; end: number; sealed: Buffer }): Buffer {
+  const { id, size, start, end, sealed } = opts;
+  const { dataKey, layout } = openSealedForm(id, sealed, size, opts.masterKey);
+  // An empty blob still has its one empty final segment, which is authenticated too.
+  const first = size === 0 ? 0 : Math.floor(start / layout.segmentSize);
+  const last = size === 0 ? 0 : Math.floor(end / layout.segmentSize);
+  const chunks = openSegments(id, dataKey, layout, sealed.subarray(layout.offsetOf(first)), { first, last, start, end });
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+/** Unwraps a blob's header. Throws BlobCorruptError('header'). */
+function unwrapHeader(id: string, header: Buffer, masterKey: Buffer): { dataKey: Buffer; segmentSize: number } {
+  try {
+    return openHeader(header, masterKey);
+  } catch (err) {
+    if (err instanceof BadHeaderError) throw new BlobCorruptError('header', id, err.message);
+    throw err;
+  }
+}
+
+/** The layout of a blob whose sealed form is `length` bytes, which must be exactly what its size implies. */
+function checkedLayout(id: string, size: number, segmentSize: number, length: number, where: string): SegmentLayout {
+  const layout = new SegmentLayout(size, segmentSize);
+  if (length < layout.fileSize()) throw new BlobCorruptError('truncated', id, `${length} bytes ${where}`);
+  if (length > layout.fileSize()) throw new BlobCorruptError('tampered', id, 'longer than its recorded size');
+  return layout;
+}
+
+/** An inline blob's sealed form (header and segments): its data key and layout, its length checked. */
+function openSealedForm(id: string, sealed: Buffer, size: number, masterKey: Buffer): { dataKey: Buffer; layout: SegmentLayout } {
+  if (sealed.length < HEADER_SIZE) throw new BlobCorruptError('truncated', id, 'shorter than its header');
+  const { dataKey, segmentSize } = unwrapHeader(id, sealed.subarray(0, HEADER_SIZE), masterKey);
+  return { dataKey, layout: checkedLayout(id, size, segmentSize, sealed.length, 'stored') };
+}
+
+/**
+ * Authenticates and decrypts segments `first`..`last` from `sealed` (which begins at segment `first`) and trims them
+ * to plaintext [start, end]. No byte of a segment is returned before its tag verifies.
+ */
+function openSegments(
+  id: string,
+  dataKey: Buffer,
+  layout: SegmentLayout,
+  sealed: Buffer,
+  run: { first: number; last: number; start: number; end: number },
+): Buffer[] {
+  const { first, last, start, end } = run;
+  const from = layout.offsetOf(first);
+  const out: Buffer[] = [];
+  for (let index = first; index <= last; index += 1) {
+    const at = layout.offsetOf(index) - from;
+    const plainLength = layout.plainLength(index);
+    const plaintext = openSegment(dataKey, {
+      index,
+      isFinal: index === layout.count - 1,
+      sealed: sealed.subarray(at, at + plainLength + TAG_SIZE),
+    });
+    if (plaintext === undefined) throw new BlobCorruptError('tampered', id, `segment ${index} fails authentication`);
+    if (layout.size === 0) continue;
+    const segStart = index * layout.segmentSize;
+    const lo = Math.max(start - segStart, 0);
+    const hi = Math.min(end - segStart + 1, plainLength);
+    out.push(lo === 0 && hi === plainLength ? plaintext : plaintext.subarray(lo, hi));
+  }
+  return out;
 }

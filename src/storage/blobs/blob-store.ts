@@ -6,7 +6,7 @@
 
 import { open, rm, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { BlobReadStream } from './blob-reader.js';
+import { BlobReadStream, openSealedBlob } from './blob-reader.js';
 import { createHeader, DEFAULT_SEGMENT_SIZE, KEY_SIZE, MAX_SEGMENT_SIZE, MIN_SEGMENT_SIZE, sealBuffer } from './blob-format.js';
 import { assertBlobId, BlobTree, fsyncDir, isInlineBlobId, newBlobId, newInlineBlobId } from './blob-tree.js';
 import { SegmentWriter } from './blob-writer.js';
@@ -179,14 +179,7 @@ export class BlobStore {
   createReadStream(id: string, opts: { size: number; start?: number; end?: number; sealed?: Buffer | undefined }): Readable {
     if (opts.sealed === undefined) assertBlobId(id);
     else if (!isInlineBlobId(id)) throw new TypeError('sealed bytes belong to an inline blob id');
-    const { size } = opts;
-    const start = opts.start ?? 0;
-    const end = opts.end ?? size - 1;
-    if (!Number.isSafeInteger(size) || size < 0) throw new RangeError('size must be a non-negative integer');
-    const isInside = Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start <= end && end < size;
-    if (size > 0 && !isInside) {
-      throw new RangeError(`range [${start}, ${end}] is outside a blob of ${size} bytes`);
-    }
+    const { size, start, end } = checkedRange(opts);
     return new BlobReadStream({
       id,
       path: this.tree.blobPath(id),
@@ -198,6 +191,16 @@ export class BlobStore {
       expectedSegmentSize: this.segmentSize,
       sealed: opts.sealed,
     });
+  }
+
+  /**
+   * An inline blob's plaintext bytes [start, end] (inclusive; default the whole blob), decrypted and authenticated at
+   * once from its sealed bytes. Throws BlobCorruptError ('tampered' | 'truncated' | 'header'), and RangeError and
+   * TypeError as createReadStream does.
+   */
+  readSealed(id: string, opts: { size: number; start?: number | undefined; end?: number | undefined; sealed: Buffer }): Buffer {
+    if (!isInlineBlobId(id)) throw new TypeError('sealed bytes belong to an inline blob id');
+    return openSealedBlob({ id, masterKey: this.#masterKey, ...checkedRange(opts), sealed: opts.sealed });
   }
 
   /** Reads and authenticates the whole blob (inline: from its sealed bytes). Throws BlobCorruptError. */
@@ -224,4 +227,17 @@ export class BlobStore {
   ): Promise<number> {
     return sweepOrphans(this.tree.blobsDir, isReferenced, opts);
   }
+}
+
+/** A read's size and inclusive range (default the whole blob). Throws RangeError for a range outside [0, size - 1]. */
+function checkedRange(opts: { size: number; start?: number | undefined; end?: number | undefined }): { size: number; start: number; end: number } {
+  const { size } = opts;
+  const start = opts.start ?? 0;
+  const end = opts.end ?? size - 1;
+  if (!Number.isSafeInteger(size) || size < 0) throw new RangeError('size must be a non-negative integer');
+  const isInside = Number.isSafeInteger(start) && Number.isSafeInteger(end) && 0 <= start && start <= end && end < size;
+  if (size > 0 && !isInside) {
+    throw new RangeError(`range [${start}, ${end}] is outside a blob of ${size} bytes`);
+  }
+  return { size, start, end };
 }

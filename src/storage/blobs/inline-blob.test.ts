@@ -1,5 +1,6 @@
 // Inline blobs: sealed in memory in the file format, read back from the sealed bytes with the same checks (ranges,
-// multi-segment, tampering, truncation, extension, a wrong master key), and never written as files.
+// multi-segment, tampering, truncation, extension, a wrong master key), as a stream or at once (readSealed), and
+// never written as files.
 
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -88,6 +89,75 @@ describe('sealInline', () => {
     expect(await reasonOf(() => other.createReadStream(id, { size, sealed: s }))).toBe('header');
     // The control: the untouched bytes verify.
     await expect(store.verify(id, size, s)).resolves.toBeUndefined();
+  });
+
+  it('readSealed returns what the stream returns, for every size and range', async () => {
+    for (const size of [0, 1, SEG - 1, SEG, SEG + 1, 3 * SEG + 5]) {
+      const data = randomBytes(size);
+      const { id, sealed } = store.sealInline(data);
+      const s = sealed as Buffer;
+      const ranges: Array<[number, number] | undefined> = size === 0 ? [undefined] : [undefined, [0, 0], [0, size - 1], [size - 1, size - 1]];
+      if (size > SEG) ranges.push([SEG - 1, SEG], [5, size - 2], [SEG, size - 1]);
+      for (const range of ranges) {
+        const opts = { size, start: range?.[0], end: range?.[1], sealed: s };
+        const bytes = store.readSealed(id, opts);
+        const expected = range ? data.subarray(range[0], range[1] + 1) : data;
+        expect(bytes.equals(expected), `${size} bytes, range ${String(range)}`).toBe(true);
+        expect(bytes.equals(await readAll(store.createReadStream(id, opts)))).toBe(true);
+      }
+    }
+  });
+
+  it('readSealed reports the same damage as the stream, before returning any byte', async () => {
+    const data = randomBytes(2 * SEG + 10);
+    const { id, sealed } = store.sealInline(data);
+    const s = sealed as Buffer;
+    const size = data.length;
+    const flipped = Buffer.from(s);
+    const inSecond = HEADER_SIZE + SEG + TAG_SIZE + 3;
+    flipped[inSecond] = (flipped[inSecond] as number) ^ 1;
+    const lastFlipped = Buffer.from(s);
+    lastFlipped[s.length - 1] = (lastFlipped[s.length - 1] as number) ^ 1;
+    const syncReason = (read: () => Buffer): string | undefined => {
+      try {
+        read();
+      } catch (err) {
+        if (err instanceof BlobCorruptError) return err.reason;
+        throw err;
+      }
+      return undefined;
+    };
+    const cases: Array<[string, BlobStore, Buffer, string]> = [
+      ['a flipped bit in the second segment', store, flipped, 'tampered'],
+      ['a flipped bit in the last tag', store, lastFlipped, 'tampered'],
+      ['one byte short', store, s.subarray(0, s.length - 1), 'truncated'],
+      ['one byte long', store, Buffer.concat([s, Buffer.alloc(1)]), 'tampered'],
+      ['shorter than the header', store, s.subarray(0, 10), 'truncated'],
+      ['another master key', new BlobStore({ dataDir, masterKey: randomBytes(32), segmentSize: SEG }), s, 'header'],
+    ];
+    for (const [what, reader, bytes, reason] of cases) {
+      expect(syncReason(() => reader.readSealed(id, { size, sealed: bytes })), what).toBe(reason);
+      expect(await reasonOf(() => reader.createReadStream(id, { size, sealed: bytes })), what).toBe(reason);
+    }
+    // A range that ends before the damaged segment reads; one that reaches it does not (each segment is checked).
+    expect(store.readSealed(id, { size, start: 0, end: SEG - 1, sealed: flipped }).equals(data.subarray(0, SEG))).toBe(true);
+    expect(syncReason(() => store.readSealed(id, { size, start: SEG - 1, end: SEG, sealed: flipped }))).toBe('tampered');
+    // An empty blob's one empty segment is authenticated too.
+    const empty = store.sealInline(Buffer.alloc(0));
+    const emptyFlipped = Buffer.from(empty.sealed as Buffer);
+    emptyFlipped[HEADER_SIZE] = (emptyFlipped[HEADER_SIZE] as number) ^ 1;
+    expect(store.readSealed(empty.id, { size: 0, sealed: empty.sealed as Buffer }).length).toBe(0);
+    expect(syncReason(() => store.readSealed(empty.id, { size: 0, sealed: emptyFlipped }))).toBe('tampered');
+  });
+
+  it('readSealed refuses a file blob id and a range outside the blob', () => {
+    const { id, sealed } = store.sealInline(Buffer.from('abc'));
+    const s = sealed as Buffer;
+    expect(() => store.readSealed('0'.repeat(32), { size: 3, sealed: s })).toThrow(TypeError);
+    expect(() => store.readSealed(id, { size: 3, start: 2, end: 3, sealed: s })).toThrow(RangeError);
+    expect(() => store.readSealed(id, { size: 3, start: 2, end: 1, sealed: s })).toThrow(RangeError);
+    expect(() => store.readSealed(id, { size: -1, sealed: s })).toThrow(RangeError);
+    expect(store.readSealed(id, { size: 3, start: 1, end: 2, sealed: s }).toString()).toBe('bc');
   });
 
   it('refuses sealed bytes for a file blob id, and a file read for an inline id', () => {

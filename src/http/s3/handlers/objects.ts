@@ -1,5 +1,6 @@
 // PutObject, GetObject, HeadObject, DeleteObject (with versions, tags and object lock).
 
+import { Readable } from 'node:stream';
 import { checkReadConditions } from '../../../core/conditions.js';
 import { AppError, isAppError } from '../../../core/errors.js';
 import { asHeaderBytes, isHeaderValue } from '../../../core/header-text.js';
@@ -106,8 +107,8 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
   if (isHead || row.size === 0) return { status, headers, body: undefined };
   // Bytes that cannot be read intact (a missing or damaged blob) fail here, before any status is sent, as a 500;
   // damage further in fails the stream mid-body and the connection is cut (respond.ts): never wrong bytes.
-  const body = opened.stream(range);
-  await firstBytes(body);
+  const body = opened.body(range);
+  if (body instanceof Readable) await firstBytes(body);
   return { status, headers, body };
 }
 
