@@ -1,26 +1,12 @@
 // Identifiers: UUID v7 (time-ordered, RFC 9562) for request ids, upload ids and version ids.
 
-import { randomBytes } from 'node:crypto';
+import { randomInto } from './random-pool.js';
 
 let lastMs = 0;
 let counter = 0;
 
-/** Random bytes drawn 4 KiB at a time: one getrandom call per 256 ids instead of one per id. */
-const POOL_BYTES = 4096;
-let pool = Buffer.alloc(0);
-let poolOffset = POOL_BYTES;
-
-/** The 16 bytes of the id being made: filled from the pool, then stamped (reused, never handed out). */
+/** The 16 bytes of the id being made: drawn from the random pool (lib/random-pool.ts), then stamped (reused, never handed out). */
 const bytes = Buffer.alloc(16);
-
-function fillRandom16(): void {
-  if (poolOffset + 16 > pool.length) {
-    pool = randomBytes(POOL_BYTES);
-    poolOffset = 0;
-  }
-  pool.copy(bytes, 0, poolOffset, poolOffset + 16);
-  poolOffset += 16;
-}
 
 /** Two lower-case hex digits per byte value. */
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
@@ -33,7 +19,7 @@ function hexOf(from: number, to: number): string {
 
 /** A UUID v7: 48-bit Unix milliseconds, then random bits, with a counter keeping ids monotonic within a millisecond. */
 export function uuidv7(now: number = Date.now()): string {
-  fillRandom16();
+  randomInto(bytes, 0, 16);
   if (now <= lastMs) {
     counter = (counter + 1) & 0xfff;
     if (counter === 0) lastMs += 1; // 4096 ids in one millisecond: borrow the next millisecond

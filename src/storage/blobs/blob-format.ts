@@ -27,7 +27,8 @@
 // - The wrap uses a random 96-bit nonce under the master key. NIST SP 800-38D 8.3 bounds random nonces at 2^32
 //   uses per key, so one master key may wrap up to 2^32 blobs, far beyond what one node stores.
 
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { randomBuffer, randomInto } from '../../lib/random-pool.js';
 
 export const MAGIC = Buffer.from('SBLB', 'latin1');
 export const FORMAT_VERSION = 1;
@@ -49,13 +50,13 @@ export class BadHeaderError extends Error {}
 
 /** Builds a header around a fresh random data key. Returns both; the data key never leaves memory. */
 export function createHeader(masterKey: Buffer, segmentSize: number): { header: Buffer; dataKey: Buffer } {
-  const dataKey = randomBytes(KEY_SIZE);
+  const dataKey = randomBuffer(KEY_SIZE);
   const header = Buffer.alloc(HEADER_SIZE);
   MAGIC.copy(header, 0);
   header[4] = FORMAT_VERSION;
   header.writeUInt32BE(segmentSize, 8);
-  const nonce = randomBytes(12);
-  nonce.copy(header, WRAP_NONCE_AT);
+  randomInto(header, WRAP_NONCE_AT, 12);
+  const nonce = header.subarray(WRAP_NONCE_AT, WRAPPED_KEY_AT);
   const cipher = createCipheriv(ALGORITHM, masterKey, nonce, { authTagLength: TAG_SIZE });
   cipher.setAAD(header.subarray(0, WRAP_AAD_END));
   cipher.update(dataKey).copy(header, WRAPPED_KEY_AT);

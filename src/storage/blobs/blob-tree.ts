@@ -1,15 +1,15 @@
 // The blob tree on disk: ids, paths (blobs/ab/cd/ID, tmp/ID) and directories created lazily with their
 // parent fsynced, so a committed blob's whole path survives power loss.
 
-import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { randomBuffer } from '../../lib/random-pool.js';
 
 const ID_SHAPE = /^[0-9a-f]{32}$/;
 
 /** A new blob id: 32 lowercase hex characters from 16 random bytes. Never derived from an object key. */
 export function newBlobId(): string {
-  return randomBytes(16).toString('hex');
+  return randomBuffer(16).toString('hex');
 }
 
 /** True for the shape newBlobId() produces; anything else is never turned into a path. */
@@ -24,7 +24,7 @@ const INLINE_ID_SHAPE = /^i[0-9a-f]{32}$/;
  * differs from a file blob id, so no code path can turn one into a path or the other into a row lookup.
  */
 export function newInlineBlobId(): string {
-  return `i${randomBytes(16).toString('hex')}`;
+  return `i${randomBuffer(16).toString('hex')}`;
 }
 
 export function isInlineBlobId(value: string): boolean {
