@@ -5,8 +5,8 @@
 // --signer=auto|real|stub, --rounds=<n>, --tmp-dir=<dir>, --with-s3rver / --without-s3rver, --objects=<n>
 // (the scale run of bench/scale.mjs instead), --webhooks (Store delivers every event to a receiver child process),
 // --webhooks-ab (Store with webhooks against Store without, instead of the floor), --webhook-cost=on|off|external
-// (CPU per 4 KiB PUT by thread, with --puts=<n> and --rate=<n>), --read-cost=HEAD|GET (CPU per 4 KiB read by thread,
-// with --ops=<n>). See bench/README.md.
+// (CPU per 4 KiB PUT by thread, with --puts=<n> and --rate=<n>), --read-cost=HEAD|GET (CPU per small read by thread,
+// with --ops=<n> and --read-size=<bytes>). See bench/README.md.
 import argon2 from 'argon2';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -239,6 +239,7 @@ function parseOptions() {
     rate: { type: 'string', default: '1300' },
     'read-cost': { type: 'string', default: '' },
     ops: { type: 'string', default: '30000' },
+    'read-size': { type: 'string', default: '4096' },
   } });
   const soak = values.soak ? Number(values.soak) : 0;
   if (!Number.isInteger(soak) || soak < 0) throw new Error(`--soak must be a whole number of seconds, got ${values.soak}`);
@@ -257,6 +258,10 @@ function parseOptions() {
   if (!['', 'HEAD', 'GET'].includes(readCost)) throw new Error(`--read-cost must be HEAD or GET, got ${readCost}`);
   const ops = Number(values.ops);
   if (!Number.isInteger(ops) || ops < 1) throw new Error(`--ops must be a positive integer, got ${values.ops}`);
+  const readSize = Number(values['read-size']);
+  if (!Number.isInteger(readSize) || readSize < 1 || readSize > 16 * 1024 * 1024) {
+    throw new Error(`--read-size must be 1 to 16777216 bytes, got ${values['read-size']}`);
+  }
   return {
     quick: Boolean(values.quick),
     // s3rver takes part in a full run, not in a --quick one, unless a flag says otherwise.
@@ -275,6 +280,7 @@ function parseOptions() {
     rate,
     readCost,
     ops,
+    readSize,
   };
 }
 
@@ -638,7 +644,8 @@ async function mainWebhookCost(opts) {
 
 /**
  * What one small read costs Store, thread by thread (`--read-cost=HEAD|GET`; docs/performance.md, "Round 7"): one
- * Store, 256 objects of 4 KiB, 5,000 reads at concurrency 16 to warm up, then `--ops` more, and the CPU per read of
+ * Store, 256 objects of `--read-size` bytes (default 4 KiB, stored inline; above 16 KiB they are files), 5,000 reads
+ * at concurrency 16 to warm up, then `--ops` more, and the CPU per read of
  * each Store thread (`main` is the event loop) and of this client. A HEAD at c16 is all per-request CPU on the event
  * loop, and this separates two builds where the benchmark's ratio cannot: alternate `--store-cmd` between them on a
  * quiet machine and compare within a pair. Linux only (/proc).
@@ -646,7 +653,7 @@ async function mainWebhookCost(opts) {
  */
 async function mainReadCost(opts) {
   const KEYS = 256;
-  const SIZE = 4096;
+  const SIZE = opts.readSize;
   try {
     const { store, sign } = await startSoloStore(opts);
     const client = new BenchClient({ baseUrl: store.baseUrl, concurrency: 16, sign });
@@ -664,7 +671,7 @@ async function mainReadCost(opts) {
     const cost = await threadCpuDuring(store.pid, () => read(opts.ops));
     const perRead = (/** @type {number} */ cpu) => ((cpu * 1e6) / opts.ops).toFixed(1);
     client.close();
-    console.log(`${opts.readCost} c16: ${(opts.ops / cost.seconds).toFixed(0)}/s; µs of CPU per ${opts.readCost}: Store ${perRead(cost.total)} ` +
+    console.log(`${opts.readCost} ${SIZE} B c16: ${(opts.ops / cost.seconds).toFixed(0)}/s; µs of CPU per ${opts.readCost}: Store ${perRead(cost.total)} ` +
       `(${cost.threads.map(([name, cpu]) => `${name} ${perRead(cpu)}`).join(', ')}); client ${perRead(cost.clientSeconds)}`);
   } finally {
     await cleanup();
