@@ -346,7 +346,7 @@ export class ObjectService {
         const blobId = row.blobId;
         if (row.tierState === 'stub' || blobId === undefined || !isInlineBlobId(blobId)) return opened.stream(range);
         try {
-          return this.blobs.readSealed(blobId, { size: row.size, start: range?.start, end: range?.end, sealed: this.inlineBytes(blobId) as Buffer });
+          return this.blobs.readSealed(blobId, { size: row.size, start: range?.start, end: range?.end, sealed: this.sealedBytes(blobId) });
         } catch (err) {
           this.onReadError?.(row, err);
           throw err;
@@ -363,11 +363,15 @@ export class ObjectService {
     return new Readable({ read() { this.destroy(err); } });
   }
 
-  /** An inline blob's sealed bytes (read when the body is streamed); undefined for a file blob or none. */
+  /** An inline blob's sealed bytes (read when the body is wanted); undefined for a file blob or none. */
   private inlineBytes(blobId: string | undefined): Buffer | undefined {
-    if (blobId === undefined || !isInlineBlobId(blobId)) return undefined;
-    const sealed = this.meta.inlineBlobs.get(blobId);
-    if (sealed === undefined) throw new BlobCorruptError('missing', blobId);
+    return blobId === undefined || !isInlineBlobId(blobId) ? undefined : this.sealedBytes(blobId);
+  }
+
+  /** The sealed bytes of an inline blob id. Throws BlobCorruptError('missing') when its row is gone. */
+  private sealedBytes(inlineBlobId: string): Buffer {
+    const sealed = this.meta.inlineBlobs.get(inlineBlobId);
+    if (sealed === undefined) throw new BlobCorruptError('missing', inlineBlobId);
     return sealed;
   }
 
