@@ -175,7 +175,8 @@ describe('tiering', () => {
     expect((await s3.send(new HeadObjectCommand({ Bucket: 'tiered', Key: 'cold/s4' }))).Restore).toBeUndefined();
     const before = (await remoteListing(target.target, '.store/tier/tiered/')).size;
     await s3.send(new DeleteObjectCommand({ Bucket: 'tiered', Key: 'cold/s5' }));
-    await waitFor('the remote copy to be deleted', async () => (await remoteListing(target.target, '.store/tier/tiered/')).size === before - 1);
-    expect((await tieringStatus()).pendingRemoteDeletes).toBe(0);
+    // The remote copy goes first, then its queue row (tier-service collectRemote): wait for both.
+    await waitFor('the remote copy to be deleted and its queue row cleared', async () =>
+      (await remoteListing(target.target, '.store/tier/tiered/')).size === before - 1 && (await tieringStatus()).pendingRemoteDeletes === 0);
   });
 });
