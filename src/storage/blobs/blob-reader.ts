@@ -111,10 +111,8 @@ export class BlobReadStream extends Readable {
   }
 
   private setLayout(layout: SegmentLayout): void {
-    const { size, start, end } = this.opts;
     this.layout = layout;
-    this.next = size === 0 ? 0 : Math.floor(start / layout.segmentSize);
-    this.last = size === 0 ? 0 : Math.floor(end / layout.segmentSize);
+    ({ first: this.next, last: this.last } = segmentSpan(layout, this.opts.start, this.opts.end));
   }
 
   /** Reads from `position` until `into` is full or the file ends; returns the bytes read. */
@@ -214,11 +212,15 @@ export class BlobReadStream extends Readable {
 export function openSealedBlob(opts: { id: string; masterKey: Buffer; size: number; start: number; end: number; sealed: Buffer }): Buffer {
   const { id, size, start, end, sealed } = opts;
   const { dataKey, layout } = openSealedForm(id, sealed, size, opts.masterKey);
-  // An empty blob still has its one empty final segment, which is authenticated too.
-  const first = size === 0 ? 0 : Math.floor(start / layout.segmentSize);
-  const last = size === 0 ? 0 : Math.floor(end / layout.segmentSize);
+  const { first, last } = segmentSpan(layout, start, end);
   const chunks = openSegments(id, dataKey, layout, sealed.subarray(layout.offsetOf(first)), { first, last, start, end });
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+/** The segments holding plaintext [start, end]; an empty blob's one empty final segment, which is authenticated too. */
+function segmentSpan(layout: SegmentLayout, start: number, end: number): { first: number; last: number } {
+  if (layout.size === 0) return { first: 0, last: 0 };
+  return { first: Math.floor(start / layout.segmentSize), last: Math.floor(end / layout.segmentSize) };
 }
 
 /** Unwraps a blob's header. Throws BlobCorruptError('header'). */
