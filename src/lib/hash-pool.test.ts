@@ -1,5 +1,6 @@
 // HashPool: a pooled MD5 equals node's for any chunking (batch boundaries included), hashers sharing a thread stay
-// separate, the caller may reuse its chunks at once, and a closed pool starts its threads again.
+// separate, the caller may reuse its chunks at once, batches pass from one hasher to the next (bounded, never leaking
+// bytes into a digest), and a closed pool starts its threads again.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -63,6 +64,40 @@ describe('HashPool', () => {
     await own.close();
     const data = randomBytes(MiB + 1);
     expect((await feed(own.md5(), data, [MiB])).toString('hex')).toBe(md5(data));
+    await own.close();
+  });
+
+  it('gives its batches to the next hashers, whose digests do not see the earlier bytes', async () => {
+    const own = new HashPool(1);
+    expect(own.idleBatches).toBe(0);
+    const first = randomBytes(2 * MiB + 123);
+    expect((await feed(own.md5(), first, [65536])).toString('hex')).toBe(md5(first));
+    const kept = own.idleBatches;
+    expect(kept).toBeGreaterThanOrEqual(1);
+    // A short body after a long one: the reused batch still holds the long body's bytes past the short one's end.
+    const second = Buffer.from('short');
+    const hasher = own.md5();
+    await hasher.update(second);
+    expect(own.idleBatches).toBe(kept - 1);
+    expect((await hasher.digest()).toString('hex')).toBe(md5(second));
+    expect(own.idleBatches).toBe(kept);
+    // A hasher that gets no bytes takes no batch.
+    await own.md5().digest();
+    expect(own.idleBatches).toBe(kept);
+    await own.close();
+  });
+
+  it('takes back a discarded hasher\'s batches and keeps at most 8 idle', async () => {
+    const own = new HashPool(1);
+    const dropped = own.md5();
+    await dropped.update(randomBytes(MiB / 2));
+    dropped.discard();
+    expect(own.idleBatches).toBe(1);
+    const many = Array.from({ length: 12 }, () => own.md5());
+    for (const hasher of many) await hasher.update(randomBytes(1000));
+    expect(own.idleBatches).toBe(0);
+    await Promise.all(many.map((hasher) => hasher.digest()));
+    expect(own.idleBatches).toBe(8);
     await own.close();
   });
 

@@ -1,7 +1,8 @@
 // MD5 on worker threads, for large bodies: the ETag's MD5 costs more CPU than the AES-GCM that encrypts the same
 // bytes, so it runs beside the event loop instead of on it (docs/performance.md, "MD5 off the event loop").
-// Bytes go to the thread in 1 MiB batches by transfer, never by copy, and come back for reuse; hashing allocates
-// nothing, so a thread's memory stays flat. Each hasher is pinned to one thread, which sees its batches in order.
+// Bytes go to the thread in 1 MiB batches by transfer, never by copy, and come back for reuse by the next hasher
+// too; hashing allocates nothing, so a thread's memory stays flat and a stream of uploads (multipart parts) leaves
+// no batches behind for the garbage collector. Each hasher is pinned to one thread, which sees its batches in order.
 
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -42,6 +43,26 @@ parentPort.on('message', (m) => {
 const BATCH_BYTES = 1024 * 1024;
 /** Batches one hasher may have at its thread at once: the thread hashes one while the next fills. */
 const MAX_IN_FLIGHT = 2;
+/** Idle batches the pool keeps for the next hashers: enough for a few concurrent uploads, at most 8 MiB at rest. */
+const MAX_IDLE_BATCHES = 8;
+
+/** The batches no hasher holds now. Freshly allocated (uninitialised) when none is idle. */
+class BatchShelf {
+  private readonly idle: Buffer[] = [];
+
+  take(): Buffer {
+    return this.idle.pop() ?? Buffer.allocUnsafeSlow(BATCH_BYTES);
+  }
+
+  give(batch: Buffer): void {
+    if (this.idle.length < MAX_IDLE_BATCHES) this.idle.push(batch);
+  }
+
+  /** Batches kept for reuse now. */
+  get size(): number {
+    return this.idle.length;
+  }
+}
 
 interface Reply {
   id: number;
@@ -96,6 +117,7 @@ class HashThread {
 
 export class HashPool {
   private readonly threads: HashThread[];
+  private readonly shelf = new BatchShelf();
   private nextSession = 1;
 
   /** `threads` defaults to one per core beside the event loop's, between 1 and 4 (each costs about 11 MiB). */
@@ -106,7 +128,12 @@ export class HashPool {
   /** A new MD5, hashed on one of the pool's threads. */
   md5(): AsyncHasher {
     const session = this.nextSession++;
-    return new PooledMd5(this.threads[session % this.threads.length] as HashThread, session);
+    return new PooledMd5(this.threads[session % this.threads.length] as HashThread, session, this.shelf);
+  }
+
+  /** Batches kept for the next hashers (at most 8). */
+  get idleBatches(): number {
+    return this.shelf.size;
   }
 
   /** Stops the threads; a later md5() starts them again. */
@@ -116,21 +143,23 @@ export class HashPool {
 }
 
 class PooledMd5 implements AsyncHasher {
-  private batch: Buffer = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  /** The batch being filled: taken from the shelf on the first byte. */
+  private batch: Buffer | undefined;
   private length = 0;
-  private readonly spare: Buffer[] = [];
   private readonly inFlight: Promise<void>[] = [];
   private done = false;
 
   constructor(
     private readonly thread: HashThread,
     private readonly session: number,
+    private readonly shelf: BatchShelf,
   ) {}
 
   async update(chunk: Buffer): Promise<void> {
     let offset = 0;
     while (offset < chunk.length) {
-      const n = chunk.copy(this.batch, this.length, offset);
+      const batch = (this.batch ??= this.shelf.take());
+      const n = chunk.copy(batch, this.length, offset);
       this.length += n;
       offset += n;
       if (this.length === BATCH_BYTES) await this.send();
@@ -140,7 +169,7 @@ class PooledMd5 implements AsyncHasher {
   async digest(): Promise<Buffer> {
     if (this.length > 0) await this.send();
     await Promise.all(this.inFlight.splice(0));
-    this.done = true;
+    this.end();
     const reply = await this.thread.call({ op: 'digest', session: this.session });
     const md5 = reply.md5 as Uint8Array;
     return Buffer.from(md5.buffer, md5.byteOffset, md5.byteLength);
@@ -148,17 +177,25 @@ class PooledMd5 implements AsyncHasher {
 
   discard(): void {
     if (this.done) return;
-    this.done = true;
+    this.end();
     this.thread.call({ op: 'discard', session: this.session }).catch(() => undefined);
   }
 
+  /** No more updates: the batch being filled goes back to the shelf (those in flight go back as they return). */
+  private end(): void {
+    this.done = true;
+    if (this.batch) this.shelf.give(this.batch);
+    this.batch = undefined;
+  }
+
   private async send(): Promise<void> {
-    const bytes = this.batch.buffer as ArrayBuffer;
+    const batch = this.batch as Buffer;
     const length = this.length;
-    this.batch = this.spare.pop() ?? Buffer.allocUnsafeSlow(BATCH_BYTES);
+    this.batch = undefined;
     this.length = 0;
+    const bytes = batch.buffer as ArrayBuffer;
     const sent = this.thread.call({ op: 'update', session: this.session, bytes, length }).then((reply) => {
-      this.spare.push(Buffer.from(reply.bytes as ArrayBuffer));
+      this.shelf.give(Buffer.from(reply.bytes as ArrayBuffer));
     });
     sent.catch(() => undefined); // observed below or by digest(); never an unhandled rejection
     this.inFlight.push(sent);
