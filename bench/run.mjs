@@ -6,7 +6,8 @@
 // (the scale run of bench/scale.mjs instead), --webhooks (Store delivers every event to a receiver child process),
 // --webhooks-ab (Store with webhooks against Store without, instead of the floor), --webhook-cost=on|off|external
 // (CPU per 4 KiB PUT by thread, with --puts=<n> and --rate=<n>), --read-cost=HEAD|GET (CPU per small read by thread,
-// with --ops=<n> and --read-size=<bytes>). See bench/README.md.
+// with --ops=<n> and --read-size=<bytes>), --upload-cost=put|multipart (CPU per MB of large uploads by thread, and the
+// peak RSS, with --uploads=<n>). See bench/README.md.
 import argon2 from 'argon2';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -19,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BenchClient, createSigner, loadSignRequest, stubSignRequest } from './client.mjs';
 import { formatTable, ratioOf, writeResults } from './report.mjs';
-import { BUCKET, LIST_BUCKET, buildScenarios, combineRounds } from './workloads.mjs';
+import { BUCKET, LIST_BUCKET, UPLOAD_BYTES, buildScenarios, combineRounds, largePut, multipartUpload } from './workloads.mjs';
 import { SCALE_BUCKET, buildScaleScenarios, formatScaleTable } from './scale.mjs';
 import { seedMetadata } from './seed-metadata.mjs';
 import { byMinute, runSoak, samplesCsv } from './soak.mjs';
@@ -240,6 +241,8 @@ function parseOptions() {
     'read-cost': { type: 'string', default: '' },
     ops: { type: 'string', default: '30000' },
     'read-size': { type: 'string', default: '4096' },
+    'upload-cost': { type: 'string', default: '' },
+    uploads: { type: 'string', default: '4' },
   } });
   const soak = values.soak ? Number(values.soak) : 0;
   if (!Number.isInteger(soak) || soak < 0) throw new Error(`--soak must be a whole number of seconds, got ${values.soak}`);
@@ -262,6 +265,10 @@ function parseOptions() {
   if (!Number.isInteger(readSize) || readSize < 1 || readSize > 16 * 1024 * 1024) {
     throw new Error(`--read-size must be 1 to 16777216 bytes, got ${values['read-size']}`);
   }
+  const uploadCost = String(values['upload-cost']);
+  if (!['', 'put', 'multipart'].includes(uploadCost)) throw new Error(`--upload-cost must be put or multipart, got ${uploadCost}`);
+  const uploads = Number(values.uploads);
+  if (!Number.isInteger(uploads) || uploads < 1) throw new Error(`--uploads must be a positive integer, got ${values.uploads}`);
   return {
     quick: Boolean(values.quick),
     // s3rver takes part in a full run, not in a --quick one, unless a flag says otherwise.
@@ -281,6 +288,8 @@ function parseOptions() {
     readCost,
     ops,
     readSize,
+    uploadCost,
+    uploads,
   };
 }
 
@@ -400,6 +409,7 @@ async function main() {
   if (opts.soak > 0) return mainSoak(opts);
   if (opts.webhookCost) return mainWebhookCost(opts);
   if (opts.readCost) return mainReadCost(opts);
+  if (opts.uploadCost) return mainUploadCost(opts);
   const perSideMs = 1000 * (opts.quick ? SECONDS_PER_SIDE.quick : SECONDS_PER_SIDE.full);
   const all = buildScenarios({ durationMs: perSideMs / opts.rounds, warmupMs: opts.quick ? 100 : 300 });
   const scenarios = opts.only.length ? all.filter((s) => opts.only.some((f) => s.name.includes(f))) : all;
@@ -673,6 +683,38 @@ async function mainReadCost(opts) {
     client.close();
     console.log(`${opts.readCost} ${SIZE} B c16: ${(opts.ops / cost.seconds).toFixed(0)}/s; µs of CPU per ${opts.readCost}: Store ${perRead(cost.total)} ` +
       `(${cost.threads.map(([name, cpu]) => `${name} ${perRead(cpu)}`).join(', ')}); client ${perRead(cost.clientSeconds)}`);
+  } finally {
+    await cleanup();
+  }
+}
+
+/**
+ * What large uploads cost Store, thread by thread (`--upload-cost=put|multipart`; docs/performance.md, "Round 9"): one
+ * Store, one upload to warm up, then `--uploads` more, each either four 64 MiB PUTs at once (`put`, as put-64m-c4) or
+ * one 256 MiB multipart upload of 16 MiB parts, four in flight (`multipart`, as multipart-256m-p4). Prints MB/s, the
+ * ms of CPU per MB of each Store thread (`main` is the event loop; the V8 platform threads are the garbage collector's
+ * helpers) and of this client, and Store's peak RSS. Alternate `--store-cmd` between two builds on a quiet machine
+ * and compare within a pair. Linux only (/proc).
+ * @param {ReturnType<typeof parseOptions>} opts
+ */
+async function mainUploadCost(opts) {
+  try {
+    const { store, sign } = await startSoloStore(opts);
+    const client = new BenchClient({ baseUrl: store.baseUrl, concurrency: 4, sign });
+    let seq = 0;
+    const upload = () => opts.uploadCost === 'put'
+      ? Promise.all(Array.from({ length: 4 }, () => largePut(client, seq++)))
+      : multipartUpload(client, `m/${seq}`, seq++);
+    await upload();
+    const cost = await threadCpuDuring(store.pid, async () => {
+      for (let i = 0; i < opts.uploads; i++) await upload();
+    });
+    const mb = (opts.uploads * (opts.uploadCost === 'put' ? 4 * UPLOAD_BYTES.put : UPLOAD_BYTES.multipart)) / 1e6;
+    const perMb = (/** @type {number} */ cpu) => ((cpu * 1000) / mb).toFixed(2);
+    client.close();
+    console.log(`${opts.uploadCost}: ${(mb / cost.seconds).toFixed(1)} MB/s; ms of CPU per MB: Store ${perMb(cost.total)} ` +
+      `(${cost.threads.map(([name, cpu]) => `${name} ${perMb(cpu)}`).join(', ')}); client ${perMb(cost.clientSeconds)}; ` +
+      `peak RSS ${(peakRssKiB(store.pid) / 1024).toFixed(0)} MiB`);
   } finally {
     await cleanup();
   }

@@ -208,6 +208,17 @@ function smallScenarios({ concurrency, durationMs, warmupMs }) {
   ];
 }
 
+/**
+ * One 64 MiB PUT of object `n` (the large scenarios' objects).
+ * @param {BenchClient} client @param {number} n
+ */
+export async function largePut(client, n) {
+  await client.request({ method: 'PUT', path: `/${BUCKET}/l/${n}`, body: objectBody('l', n, LARGE_SIZE) });
+}
+
+/** Bytes one upload of each kind sends: a 64 MiB PUT, a 256 MiB multipart upload. */
+export const UPLOAD_BYTES = { put: LARGE_SIZE, multipart: MPU_SIZE };
+
 /** @param {{ concurrency: number, durationMs: number }} o @returns {Scenario[]} */
 function largeScenarios({ concurrency, durationMs }) {
   const timing = { concurrency, durationMs, warmupMs: 0 };
@@ -215,7 +226,7 @@ function largeScenarios({ concurrency, durationMs }) {
   return [
     { name: `put-64m-c${concurrency}`, unit: 'MB/s', hasLatency: false, run: (t) => withClient({ t, ...timing, op: async (client) => {
       const n = t.state.seq++;
-      await client.request({ method: 'PUT', path: `/${BUCKET}/l/${n}`, body: objectBody('l', n, LARGE_SIZE) });
+      await largePut(client, n);
       t.state.largeKeys.push(n);
       return LARGE_SIZE;
     } }) },
@@ -240,7 +251,7 @@ const partBody = (n, p) => objectBody(`m${n}p`, p, MPU_PART_SIZE);
  * One whole multipart upload: initiate, MPU_PARALLEL part uploads at a time, complete.
  * @param {BenchClient} client @param {string} key @param {number} n
  */
-async function multipartUpload(client, key, n) {
+export async function multipartUpload(client, key, n) {
   const path = `/${BUCKET}/${key}`;
   const init = await client.request({ method: 'POST', path: `${path}?uploads`, keepBody: true });
   const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(String(init.body))?.[1];
