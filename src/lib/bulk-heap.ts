@@ -9,7 +9,10 @@
 //
 // Only reads hold it. Holding it for large writes too made 64 MiB PUTs and multipart uploads faster as well, but
 // raised the benchmark's peak RSS by 10-25 MiB (the garbage of a PUT is twice a GET's: socket chunks and
-// ciphertext), over the 256 MiB budget. docs/performance.md, "Round 6", has the measurements.
+// ciphertext), over the 256 MiB budget. docs/performance.md, "Round 6", has the measurements. Writes no longer need
+// it: their full GCs came from the MD5 threads' 1 MiB batches, fresh for every upload, and stopped when the batches
+// were reused (lib/hash-pool.ts; "Round 9": five multipart uploads ran 53 full GCs before, 2 after, and holding the
+// factor as well gained nothing more).
 //
 // The factor is read at the end of every full GC, so a change takes effect from the next one; node:v8's
 // setFlagsFromString works at run time for this flag on Node 20 and 24. It is process-wide: the worker threads'
