@@ -1,7 +1,8 @@
 // Random bytes for the hot paths (ids, and each blob's data key and wrap nonce), drawn from the CSPRNG 4 KiB at a
 // time: one randomFillSync per few hundred draws instead of one per draw (a 4 KiB PUT's blob id, data key and nonce
-// took 8.1 µs as three randomBytes calls, 0.9 µs from the pool). Every draw takes bytes no other draw gets, and they are zeroed in the pool as they leave it. Rare secrets
-// (passwords, tokens, access keys) keep calling randomBytes directly.
+// took 8.1 µs as three randomBytes calls, 0.9 µs from the pool). Every draw takes bytes no other draw gets, and they
+// are zeroed in the pool as they leave it. Rare secrets (passwords, tokens, access keys) keep calling randomBytes
+// directly.
 
 import { randomFillSync } from 'node:crypto';
 
