@@ -702,14 +702,21 @@ async function mainUploadCost(opts) {
     const { store, sign } = await startSoloStore(opts);
     const client = new BenchClient({ baseUrl: store.baseUrl, concurrency: 4, sign });
     let seq = 0;
-    const upload = () => opts.uploadCost === 'put'
-      ? Promise.all(Array.from({ length: 4 }, () => largePut(client, seq++)))
-      : multipartUpload(client, `m/${seq}`, seq++);
+    /** One upload of the chosen kind; resolves to the bytes it sent. */
+    const upload = async () => {
+      if (opts.uploadCost === 'multipart') {
+        await multipartUpload(client, `m/${seq}`, seq++);
+        return UPLOAD_BYTES.multipart;
+      }
+      await Promise.all(Array.from({ length: 4 }, () => largePut(client, seq++)));
+      return 4 * UPLOAD_BYTES.put;
+    };
     await upload();
+    let bytes = 0;
     const cost = await threadCpuDuring(store.pid, async () => {
-      for (let i = 0; i < opts.uploads; i++) await upload();
+      for (let i = 0; i < opts.uploads; i++) bytes += await upload();
     });
-    const mb = (opts.uploads * (opts.uploadCost === 'put' ? 4 * UPLOAD_BYTES.put : UPLOAD_BYTES.multipart)) / 1e6;
+    const mb = bytes / 1e6;
     const perMb = (/** @type {number} */ cpu) => ((cpu * 1000) / mb).toFixed(2);
     client.close();
     console.log(`${opts.uploadCost}: ${(mb / cost.seconds).toFixed(1)} MB/s; ms of CPU per MB: Store ${perMb(cost.total)} ` +
