@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { withDotenv } from './config/dotenv.js';
+import { limitHeapGrowing } from './lib/bulk-heap.js';
 import { createLogger } from './observability/logger.js';
 import { DataDirError } from './storage/data-dir.js';
 
@@ -19,6 +20,7 @@ export async function serve(): Promise<number> {
     throw err;
   }
   const logger = createLogger(config.LOG_LEVEL);
+  limitHeapGrowing();
   let app;
   try {
     app = await buildApp(config, logger);

@@ -1,45 +1,102 @@
-// While large blobs are read, V8 may let the old generation grow to 2.5x its live size before a full GC, instead of
-// its own choice (1.1x here).
+// How far V8 lets the old generation grow past its live size before a full GC. Three settings, all process-wide:
 //
-// Why: node:crypto returns a new buffer for every 64 KiB segment it decrypts, and V8 counts every byte of ArrayBuffer
-// allocated since the last full GC against the old generation's limit, which it sets from the JS heap alone (about
-// 26 MiB live after boot, so a limit near 50 MiB). A 64 MiB GET ran two or three full GCs, each marking the whole
-// heap on the event loop and on four helper threads: 0.84 ms of helper CPU and about 0.25 ms of event-loop CPU per MB
-// sent. At 2.5x the full GCs nearly stop while large GETs run.
+// 1. While large blobs are read or written: 2.5x (BULK_HEAP_GROWING_PERCENT).
+//    node:crypto returns a new buffer for every 64 KiB segment it seals or opens, and V8 counts every byte of
+//    ArrayBuffer allocated since the last full GC against the old generation's limit, which it sets from the JS heap
+//    alone (about 26 MiB live after boot). At a tight limit a 64 MiB GET ran two or three full GCs, each marking the
+//    whole heap on the event loop and on four helper threads: 0.84 ms of helper CPU and about 0.25 ms of event-loop
+//    CPU per MB sent. At 2.5x they nearly stop. docs/performance.md, "Round 6" (reads) and "Round 10" (writes).
 //
-// Only reads hold it. Holding it for large writes too made 64 MiB PUTs and multipart uploads faster as well, but
-// raised the benchmark's peak RSS by 10-25 MiB (the garbage of a PUT is twice a GET's: socket chunks and
-// ciphertext), over the 256 MiB budget. docs/performance.md, "Round 6", has the measurements. Writes no longer need
-// it: their full GCs came from the MD5 threads' 1 MiB batches, fresh for every upload, and stopped when the batches
-// were reused (lib/hash-pool.ts; "Round 9": five multipart uploads ran 53 full GCs before, 2 after, and holding the
-// factor as well gained nothing more).
+// 2. The rest of the time in `store serve`: 1.3x (SERVER_HEAP_GROWING_PERCENT, set by limitHeapGrowing()).
+//    V8's own choice goes up to 4x on a machine with gigabytes of memory when its GCs look cheap next to the
+//    allocation rate. 10,000 small PUTs at concurrency 64 promote request garbage that then sat in an old generation
+//    of 59-75 MiB (27 MiB live) until the next full GC, and that set the benchmark's peak RSS. At 1.3x it stays under
+//    40 MiB; the extra full GCs cost small requests nothing the benchmark can see ("Round 10").
+//
+// 3. After the last bulk transfer ends: one full GC, BULK_HEAP_SETTLE_MS later unless another one starts. A full GC
+//    that ran during a transfer set the limit at 2.5x, and V8 keeps a limit until its next full GC, so without this
+//    the garbage of whatever comes next could fill that headroom. The GC sets the limit again at setting 2.
 //
 // The factor is read at the end of every full GC, so a change takes effect from the next one; node:v8's
 // setFlagsFromString works at run time for this flag on Node 20 and 24. It is process-wide: the worker threads'
 // heaps (a few MiB each) follow it too.
 
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
-/** The old generation may reach (1 + this / 100) x its live size while a bulk read runs. */
+/** The old generation may reach (1 + this / 100) x its live size while a bulk transfer runs. */
 export const BULK_HEAP_GROWING_PERCENT = 150;
 
-let holders = 0;
+/** The same outside bulk transfers, once limitHeapGrowing() has been called (`store serve` does). */
+export const SERVER_HEAP_GROWING_PERCENT = 30;
 
-/** Marks a bulk read as running until the returned release is called (once; later calls do nothing). */
+/** After the last release, this long without a new hold before one full GC sets the limit again. */
+export const BULK_HEAP_SETTLE_MS = 1000;
+
+/**
+ * V8's gc() called without options: a full, synchronous GC on Node 20 and 24. (On Node 20,
+ * `gc({ type: 'major', execution: 'sync' })` left an unreachable object uncollected.)
+ */
+type FullGc = () => void;
+
+/** 0 leaves the choice to V8's own heuristics. */
+let basePercent = 0;
+let holders = 0;
+let settle: NodeJS.Timeout | undefined;
+let fullGc: FullGc | undefined;
+
+/** For `store serve`: outside bulk transfers the factor is held at SERVER_HEAP_GROWING_PERCENT, not V8's choice. */
+export function limitHeapGrowing(): void {
+  basePercent = SERVER_HEAP_GROWING_PERCENT;
+  if (holders === 0) setGrowingPercent(basePercent);
+}
+
+/** Marks a bulk transfer as running until the returned release is called (once; later calls do nothing). */
 export function holdBulkHeap(): () => void {
   holders += 1;
-  if (holders === 1) setFlagsFromString(`--heap-growing-percent=${BULK_HEAP_GROWING_PERCENT}`);
+  if (holders === 1) {
+    clearTimeout(settle);
+    settle = undefined;
+    setGrowingPercent(BULK_HEAP_GROWING_PERCENT);
+  }
   let held = true;
   return () => {
     if (!held) return;
     held = false;
     holders -= 1;
-    // 0 gives the choice back to V8's own heuristics.
-    if (holders === 0) setFlagsFromString('--heap-growing-percent=0');
+    if (holders > 0) return;
+    setGrowingPercent(basePercent);
+    settle = setTimeout(collectAfterBulk, BULK_HEAP_SETTLE_MS);
+    settle.unref();
   };
 }
 
-/** How many bulk reads hold the heap setting now. */
+/** How many bulk transfers hold the heap setting now. */
 export function bulkHeapHolders(): number {
   return holders;
+}
+
+/** Whether a full GC is waiting for the settle time after the last bulk transfer. */
+export function bulkHeapSettling(): boolean {
+  return settle !== undefined;
+}
+
+function setGrowingPercent(percent: number): void {
+  setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
+
+function collectAfterBulk(): void {
+  settle = undefined;
+  fullGc ??= exposeFullGc();
+  fullGc();
+}
+
+/** V8's gc() without starting node with --expose-gc: a context created while the flag is on gets it. */
+function exposeFullGc(): FullGc {
+  setFlagsFromString('--expose-gc');
+  try {
+    return runInNewContext('gc') as FullGc;
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
 }

@@ -290,6 +290,48 @@ describe('large reads hold the heap setting (lib/bulk-heap.ts)', () => {
   });
 });
 
+describe('large writes hold the heap setting (lib/bulk-heap.ts)', () => {
+  const BIG = 3 * 1024 * 1024;
+
+  /** Yields `data` in 64 KiB chunks, noting the number of holders before each. */
+  async function* noting(data: Buffer, seen: number[]): AsyncGenerator<Buffer> {
+    for (let offset = 0; offset < data.length; offset += SEG) {
+      seen.push(bulkHeapHolders());
+      yield data.subarray(offset, offset + SEG);
+    }
+  }
+
+  it('holds it from the first full batch of a large blob until the blob is written', async () => {
+    const data = randomBytes(BIG);
+    const seen: number[] = [];
+    const staged = await store.stage(noting(data, seen));
+    expect(seen.slice(0, 16)).toEqual(new Array(16).fill(0)); // the first 1 MiB batch is not full yet
+    expect(seen.at(-1)).toBe(1);
+    expect(bulkHeapHolders()).toBe(0);
+    await staged.commit();
+    expectBytes(await readAll(store.createReadStream(staged.id, { size: BIG })), data);
+  });
+
+  it('lets go when the body fails after the first batch', async () => {
+    async function* failing(): AsyncGenerator<Buffer> {
+      yield randomBytes(2 * 1024 * 1024);
+      expect(bulkHeapHolders()).toBe(1);
+      throw new Error('the client went away');
+    }
+    await expect(store.stage(failing())).rejects.toThrow('the client went away');
+    expect(bulkHeapHolders()).toBe(0);
+    expect(await readdir(join(dataDir, 'tmp'))).toEqual([]);
+  });
+
+  it('does not take it for a body of one batch', async () => {
+    const seen: number[] = [];
+    await store.stage(noting(randomBytes(1024 * 1024), seen));
+    await store.stageBuffer(randomBytes(1024 * 1024));
+    expect(seen.every((holders) => holders === 0)).toBe(true);
+    expect(bulkHeapHolders()).toBe(0);
+  });
+});
+
 describe('sweepOrphans', () => {
   it('removes only blobs that are unreferenced and older than the cutoff', async () => {
     const [kept, orphan, young] = [await put(randomBytes(3)), await put(randomBytes(3)), await put(randomBytes(3))];

@@ -1,7 +1,9 @@
 // Encrypts a plaintext stream into segments and writes them to a staging file in large batched writes,
-// overlapping the encryption of the next batch with the write of the previous one.
+// overlapping the encryption of the next batch with the write of the previous one. A blob larger than one batch holds
+// the bulk heap setting (lib/bulk-heap.ts) from its first batch until it is finished or settled.
 
 import type { FileHandle } from 'node:fs/promises';
+import { holdBulkHeap } from '../../lib/bulk-heap.js';
 import { sealSegment, TAG_SIZE } from './blob-format.js';
 
 export interface SegmentWriterOptions {
@@ -32,6 +34,7 @@ export class SegmentWriter {
   private batchLength: number;
   private position = 0;
   private inflight: Promise<void> | undefined;
+  private releaseBulkHeap: (() => void) | undefined;
   /** Plaintext bytes accepted so far. */
   size = 0;
 
@@ -63,7 +66,7 @@ export class SegmentWriter {
     while (n - offset > this.segmentSize) {
       this.seal(data.subarray(offset, offset + this.segmentSize), false);
       offset += this.segmentSize;
-      if (this.batchLength >= this.batchBytes) await this.flush();
+      await this.flushIfFull();
     }
     this.pendingLength = data.copy(this.pending, 0, offset);
     return this.flushIfFull();
@@ -71,14 +74,19 @@ export class SegmentWriter {
 
   /** Seals the final segment (empty for an empty blob) and writes everything (the commit makes it durable). */
   async finish(): Promise<void> {
-    this.sealPending(true);
-    await this.flush();
-    await this.inflight;
+    try {
+      this.sealPending(true);
+      await this.flush();
+      await this.inflight;
+    } finally {
+      this.releaseBulkHeap?.();
+    }
   }
 
   /** Waits for the write in flight, if any, ignoring its outcome: call before closing the file after a failure. */
   async settle(): Promise<void> {
     await this.inflight?.catch(() => undefined);
+    this.releaseBulkHeap?.();
   }
 
   private sealPending(isFinal: boolean): void {
@@ -94,8 +102,11 @@ export class SegmentWriter {
     this.index += 1;
   }
 
+  /** Writes a full batch; the first one marks the blob as a bulk transfer. */
   private async flushIfFull(): Promise<void> {
-    if (this.batchLength >= this.batchBytes) await this.flush();
+    if (this.batchLength < this.batchBytes) return;
+    this.releaseBulkHeap ??= holdBulkHeap();
+    await this.flush();
   }
 
   /** Starts writing the current batch once the previous write is done; does not wait for this one. */
