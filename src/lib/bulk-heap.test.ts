@@ -31,34 +31,31 @@ afterEach(async () => {
 
 describe('holdBulkHeap', () => {
   // First: gc() is looked up on the first collection only.
-  it('runs one full GC when no transfer has started for the settle time after the last one ended', () => {
-    holdBulkHeap()();
-    expect(bulkHeapSettling()).toBe(true);
-    vi.advanceTimersByTime(BULK_HEAP_SETTLE_MS - 1);
-    expect(gc).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
-    expect(gc.mock.calls).toEqual([[]]);
-    expect(bulkHeapSettling()).toBe(false);
-    // Looked up in a context made while --expose-gc was on; the flag is switched off again at once.
-    expect(runInNewContext.mock.calls).toEqual([['gc']]);
-    expect(setFlagsFromString.mock.calls.slice(-2)).toEqual([['--expose-gc'], ['--no-expose-gc']]);
-
-    holdBulkHeap()();
-    vi.advanceTimersByTime(BULK_HEAP_SETTLE_MS);
-    expect(gc).toHaveBeenCalledTimes(2);
-    expect(runInNewContext).toHaveBeenCalledTimes(1);
-  });
-
-  it('sets the bulk factor on the first hold and gives the choice back to V8 on the last release', () => {
+  it('sets the bulk factor on the first hold; once settled, gives the choice back to V8 and runs one full GC', () => {
     const first = holdBulkHeap();
     expect(setFlagsFromString.mock.calls).toEqual([[bulk]]);
     const second = holdBulkHeap();
     first();
     expect(bulkHeapHolders()).toBe(1);
-    expect(setFlagsFromString).toHaveBeenCalledTimes(1);
     second();
     expect(bulkHeapHolders()).toBe(0);
-    expect(setFlagsFromString.mock.calls.at(-1)).toEqual(['--heap-growing-percent=0']);
+    expect(bulkHeapSettling()).toBe(true);
+    vi.advanceTimersByTime(BULK_HEAP_SETTLE_MS - 1);
+    expect(setFlagsFromString).toHaveBeenCalledTimes(1); // still the bulk factor
+    expect(gc).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(bulkHeapSettling()).toBe(false);
+    expect(gc.mock.calls).toEqual([[]]);
+    // gc() is looked up in a context made while --expose-gc was on; the flag is switched off again at once.
+    expect(runInNewContext.mock.calls).toEqual([['gc']]);
+    expect(setFlagsFromString.mock.calls).toEqual([
+      [bulk], ['--heap-growing-percent=0'], ['--expose-gc'], ['--no-expose-gc'],
+    ]);
+
+    holdBulkHeap()();
+    vi.advanceTimersByTime(BULK_HEAP_SETTLE_MS);
+    expect(gc).toHaveBeenCalledTimes(2);
+    expect(runInNewContext).toHaveBeenCalledTimes(1);
   });
 
   it('counts a release once however often it is called', () => {
@@ -68,24 +65,27 @@ describe('holdBulkHeap', () => {
     first();
     first();
     expect(bulkHeapHolders()).toBe(1);
+    expect(bulkHeapSettling()).toBe(false);
     second();
     expect(bulkHeapHolders()).toBe(0);
-    expect(setFlagsFromString).toHaveBeenCalledTimes(2);
+    expect(bulkHeapSettling()).toBe(true);
   });
 
-  it('does not collect while a transfer started within the settle time still runs, and settles after it', () => {
+  it('keeps the bulk factor, with no GC, when a transfer starts within the settle time; settles after it', () => {
     holdBulkHeap()();
     vi.advanceTimersByTime(BULK_HEAP_SETTLE_MS / 2);
     const next = holdBulkHeap();
     expect(bulkHeapSettling()).toBe(false);
     vi.advanceTimersByTime(BULK_HEAP_SETTLE_MS * 3);
+    expect(setFlagsFromString.mock.calls).toEqual([[bulk]]); // set once, never reset in between
     expect(gc).not.toHaveBeenCalled();
     next();
     vi.advanceTimersByTime(BULK_HEAP_SETTLE_MS);
     expect(gc).toHaveBeenCalledTimes(1);
+    expect(setFlagsFromString.mock.calls.at(-1)).toEqual(['--heap-growing-percent=0']);
   });
 
-  it('does not collect while an earlier transfer still runs', () => {
+  it('does not settle while an earlier transfer still runs', () => {
     const long = holdBulkHeap();
     holdBulkHeap()();
     expect(bulkHeapSettling()).toBe(false);
@@ -99,14 +99,21 @@ describe('holdBulkHeap', () => {
 
 // Last: limitHeapGrowing() changes the module's state for the rest of the file.
 describe('limitHeapGrowing', () => {
-  it('sets the server factor at once, keeps the bulk factor while transfers run, and returns to it after them', () => {
-    const server = `--heap-growing-percent=${SERVER_HEAP_GROWING_PERCENT}`;
+  const server = `--heap-growing-percent=${SERVER_HEAP_GROWING_PERCENT}`;
+
+  it('sets the server factor at once when no transfer runs', () => {
     limitHeapGrowing();
     expect(setFlagsFromString.mock.calls).toEqual([[server]]);
+  });
+
+  it('leaves the bulk factor on while transfers run or settle, and returns to the server factor after them', () => {
     const release = holdBulkHeap();
-    limitHeapGrowing(); // while a transfer runs: the bulk factor stays
-    expect(setFlagsFromString.mock.calls).toEqual([[server], [bulk]]);
+    limitHeapGrowing();
     release();
-    expect(setFlagsFromString.mock.calls.at(-1)).toEqual([server]);
+    limitHeapGrowing();
+    expect(setFlagsFromString.mock.calls).toEqual([[bulk]]);
+    vi.advanceTimersByTime(BULK_HEAP_SETTLE_MS);
+    expect(setFlagsFromString.mock.calls[1]).toEqual([server]);
+    expect(gc).toHaveBeenCalledTimes(1);
   });
 });
