@@ -7,6 +7,24 @@ import { MIGRATIONS } from './migrations.js';
 
 export type Db = BetterSqlite3.Database;
 
+type Runner = BetterSqlite3.Transaction<(fn: () => unknown) => unknown>;
+const runners = new WeakMap<Db, Runner>();
+
+/**
+ * Runs `fn` in a transaction: BEGIN (IMMEDIATE when asked: the writer lock is taken up front) ... COMMIT, rolled back
+ * if fn throws; inside another transaction, in a savepoint of its own. Never pass async code. better-sqlite3's
+ * `db.transaction(fn)` builds four wrapper functions and defines their properties on every call, about 10 µs, more
+ * than a small write costs (docs/performance.md, round 11); this builds one set per connection and reuses it.
+ */
+export function runTransaction<T>(db: Db, fn: () => T, mode: 'deferred' | 'immediate' = 'deferred'): T {
+  let runner = runners.get(db);
+  if (runner === undefined) {
+    runner = db.transaction((body: () => unknown) => body());
+    runners.set(db, runner);
+  }
+  return (mode === 'immediate' ? runner.immediate(fn) : runner.deferred(fn)) as T;
+}
+
 /** The schema version a database had when opened and the one it has now (equal when nothing was migrated). */
 export interface SchemaVersions {
   from: number;
@@ -50,10 +68,10 @@ export function migrate(db: Db, file = 'the metadata database'): SchemaVersions 
   }
   for (let version = current + 1; version <= MIGRATIONS.length; version++) {
     const sql = MIGRATIONS[version - 1] as string;
-    db.transaction(() => {
+    runTransaction(db, () => {
       db.exec(sql);
       db.pragma(`user_version = ${version}`);
-    })();
+    });
   }
   return { from: current, to: MIGRATIONS.length };
 }

@@ -1,6 +1,6 @@
 // The metadata database and its repositories, opened once and passed down from app.ts.
 
-import { openDatabase, type Db, type SchemaVersions } from './database.js';
+import { openDatabase, runTransaction, type Db, type SchemaVersions } from './database.js';
 import { WalSync } from './wal-sync.js';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { SharedTransactions } from './shared-transactions.js';
@@ -69,7 +69,7 @@ export class MetadataStore {
    * The commit is not durable until `durable()` resolves: answer a client only after awaiting it.
    */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    return runTransaction(this.db, fn, 'immediate');
   }
 
   /**

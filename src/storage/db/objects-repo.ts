@@ -220,6 +220,14 @@ function toListedVersion(r: RawVersion): ListedVersion {
   };
 }
 
+/** The values of an objects insert, in its column order. */
+type InsertValues = [
+  bucket: string, key: string, versionId: string, isLatest: 0 | 1, isDeleteMarker: 0 | 1, size: number, etag: string,
+  lastModified: number, headers: string | null, userMeta: string | null, checksumAlgorithm: string | null,
+  checksumValue: string | null, checksumType: string | null, blobId: string | null, partCount: number | null,
+  storageClass: string, tags: string | null, retentionMode: string | null, retainUntil: string | null, legalHold: 0 | 1,
+];
+
 function emptyToNull(record: object): string | null {
   return Object.keys(record).length > 0 ? JSON.stringify(record) : null;
 }
@@ -251,13 +259,12 @@ export class ObjectsRepo {
     this.versionStmt = db.prepare<[string, string, string], LookupValues>(
       `SELECT ${LOOKUP_COLUMNS} FROM objects WHERE bucket = ? AND key = ? AND version_id = ?`,
     ).raw(true);
-    this.insertStmt = db.prepare(
+    // Positional parameters: binding 20 named ones looks each name up in an object, about 4 µs more per insert.
+    this.insertStmt = db.prepare<InsertValues>(
       `INSERT INTO objects (bucket, key, version_id, is_latest, is_delete_marker, size, etag, last_modified, headers,
          user_meta, checksum_algorithm, checksum_value, checksum_type, blob_id, part_count, storage_class, tags,
          retention_mode, retain_until, legal_hold)
-       VALUES (@bucket, @key, @versionId, @isLatest, @isDeleteMarker, @size, @etag, @lastModified, @headers,
-         @userMeta, @checksumAlgorithm, @checksumValue, @checksumType, @blobId, @partCount, @storageClass, @tags,
-         @retentionMode, @retainUntil, @legalHold)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.clearLatestStmt = db.prepare<[string, string]>(
       'UPDATE objects SET is_latest = 0 WHERE bucket = ? AND key = ? AND is_latest = 1',
@@ -313,22 +320,28 @@ export class ObjectsRepo {
 
   /** Inserts a version row and returns its id (its commit sequence number). */
   insert(row: NewObjectRow): number {
-    const result = this.insertStmt.run({
-      ...row,
-      isLatest: row.isLatest ? 1 : 0,
-      isDeleteMarker: row.isDeleteMarker ? 1 : 0,
-      headers: emptyToNull(row.headers),
-      userMeta: emptyToNull(row.userMeta),
-      checksumAlgorithm: row.checksumAlgorithm ?? null,
-      checksumValue: row.checksumValue ?? null,
-      checksumType: row.checksumType ?? null,
-      blobId: row.blobId ?? null,
-      partCount: row.partCount ?? null,
-      tags: row.tags && row.tags.length > 0 ? JSON.stringify(row.tags) : null,
-      retentionMode: row.retention?.mode ?? null,
-      retainUntil: row.retention?.retainUntilDate ?? null,
-      legalHold: row.legalHold ? 1 : 0,
-    });
+    const result = this.insertStmt.run(
+      row.bucket,
+      row.key,
+      row.versionId,
+      row.isLatest ? 1 : 0,
+      row.isDeleteMarker ? 1 : 0,
+      row.size,
+      row.etag,
+      row.lastModified,
+      emptyToNull(row.headers),
+      emptyToNull(row.userMeta),
+      row.checksumAlgorithm ?? null,
+      row.checksumValue ?? null,
+      row.checksumType ?? null,
+      row.blobId ?? null,
+      row.partCount ?? null,
+      row.storageClass,
+      row.tags && row.tags.length > 0 ? JSON.stringify(row.tags) : null,
+      row.retention?.mode ?? null,
+      row.retention?.retainUntilDate ?? null,
+      row.legalHold ? 1 : 0,
+    );
     return Number(result.lastInsertRowid);
   }
 

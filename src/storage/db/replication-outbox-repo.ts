@@ -3,7 +3,7 @@
 // claims due rows, applies each key's current state, and removes the row only if no change came in meanwhile (same
 // gen). Failed rows (dead-lettered) stay until retried or superseded by a new change.
 
-import type { Db } from './database.js';
+import { runTransaction, type Db } from './database.js';
 
 export type IntentKind = 'object' | 'tags';
 export type OutboxStatus = 'pending' | 'inflight' | 'failed';
@@ -115,9 +115,9 @@ export class ReplicationOutboxRepo {
 
   /** Marks the claimed rows inflight, in one transaction. */
   markInflight(intents: readonly ReplicationIntent[]): void {
-    this.db.transaction(() => {
+    runTransaction(this.db, () => {
       for (const i of intents) this.markInflightStmt.run(i.id, i.gen);
-    })();
+    });
   }
 
   /** The key's state as claimed is on the remote: remove the row unless a newer change came in (then it stays pending). */

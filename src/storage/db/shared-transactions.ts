@@ -6,7 +6,7 @@
 // What a caller sees does not change: its function runs alone in a savepoint, so one that throws rolls back alone and
 // fails alone; the promise settles after the batch's COMMIT, and durability is still `MetadataStore.durable()`.
 
-import type { Db } from './database.js';
+import { runTransaction, type Db } from './database.js';
 
 interface Queued {
   fn: () => unknown;
@@ -41,11 +41,11 @@ export class SharedTransactions {
     if (batch.length === 0) return;
     const outcomes: Outcome[] = [];
     try {
-      this.db.transaction(() => {
+      runTransaction(this.db, () => {
         for (const item of batch) {
           try {
             // Nested: better-sqlite3 runs it in a savepoint and rolls back to it if it throws.
-            outcomes.push({ ok: true, value: this.db.transaction(item.fn)() });
+            outcomes.push({ ok: true, value: runTransaction(this.db, item.fn) });
           } catch (error) {
             // After some errors (a full disk, an I/O error) SQLite has already ended the whole transaction: then
             // nothing of the batch holds, and every write in it fails with that error.
@@ -53,7 +53,7 @@ export class SharedTransactions {
             outcomes.push({ ok: false, error });
           }
         }
-      }).immediate();
+      }, 'immediate');
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;

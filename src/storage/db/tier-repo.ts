@@ -2,7 +2,7 @@
 // copies to delete (tier_gc, filled by triggers when a version with a remote copy goes away). The tiering service
 // calls the flips inside its own transactions, together with MetadataStore.releaseBlob.
 
-import type { Db } from './database.js';
+import { runTransaction, type Db } from './database.js';
 import { objectRowOf, type ObjectRow } from './objects-repo.js';
 
 export class TierRepo {
@@ -73,14 +73,14 @@ export class TierRepo {
 
   /** At boot: uploads a crash interrupted go to tier_gc (their object stayed local). Returns how many. */
   abandonUploads(now: number): number {
-    return this.db.transaction(() => {
+    return runTransaction(this.db, () => {
       const keys = this.uploadsStmt.all();
       for (const key of keys) {
         this.gcEnqueueStmt.run(key, now);
         this.endUploadStmt.run(key);
       }
       return keys.length;
-    })();
+    });
   }
 
   /**

@@ -3,7 +3,7 @@
 // batch of outcomes). Beside it (webhook_outbox_totals) the running totals of delivered and failed rows and the last
 // error. Ids only grow: pruning never removes the newest row, so SQLite never hands out an id twice.
 
-import type { Db } from './database.js';
+import { runTransaction, type Db } from './database.js';
 
 export interface NewOutboxRow {
   /** The X-Store-Delivery UUID: fixed at insert, the same for every attempt. */
@@ -131,7 +131,7 @@ export class WebhookOutboxRepo {
    * row), with the running totals and the batch's last error. Returns the totals after it.
    */
   recordOutcomes(outcomes: readonly OutboxOutcome[], now: number): OutboxTotals {
-    return this.db.transaction(() => {
+    return runTransaction(this.db, () => {
       const totals = this.totals();
       for (const o of outcomes) {
         if (o.status === 'delivered') {
@@ -146,12 +146,12 @@ export class WebhookOutboxRepo {
       }
       this.setTotals(totals);
       return totals;
-    })();
+    });
   }
 
   /** Deletes up to `limit` rows of `status` finished before `before` (never the newest row); returns how many. */
   prune(status: 'delivered' | 'failed', before: number, limit: number): number {
-    return this.db.transaction(() => {
+    return runTransaction(this.db, () => {
       const removed = this.pruneStmt.run(status, before, limit).changes;
       if (removed > 0) {
         const totals = this.totals();
@@ -159,7 +159,7 @@ export class WebhookOutboxRepo {
         this.setTotals(totals);
       }
       return removed;
-    })();
+    });
   }
 
   /** Pending rows now (an index-only count of the pending rows; read once at boot). */
