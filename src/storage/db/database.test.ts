@@ -1,11 +1,14 @@
-// runTransaction: one set of better-sqlite3 transaction wrappers per connection, with the semantics of a fresh one.
+// runTransaction (one set of better-sqlite3 transaction wrappers per connection) and migration 12 (the objects index
+// that duplicated objects_versions_newest_first is gone, and no statement on objects needed it).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { runTransaction, type Db } from './database.js';
+import { migrate, openDatabase, runTransaction, type Db } from './database.js';
+import { MIGRATIONS } from './migrations.js';
+import { ObjectsRepo } from './objects-repo.js';
 
 const open: Db[] = [];
 const dirs: string[] = [];
@@ -98,3 +101,50 @@ describe('runTransaction', () => {
   });
 });
 
+describe('migration 12', () => {
+  const indexes = (db: Db): string[] =>
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'objects' ORDER BY name")
+      .pluck().all() as string[];
+
+  it('drops objects_by_key_order from a database at schema 11, and a fresh one never has it', () => {
+    const old = new BetterSqlite3(':memory:');
+    open.push(old);
+    for (let i = 0; i < 11; i++) old.exec(MIGRATIONS[i] as string);
+    old.pragma('user_version = 11');
+    expect(indexes(old)).toContain('objects_by_key_order');
+    migrate(old);
+    expect(indexes(old)).not.toContain('objects_by_key_order');
+    expect(indexes(old)).toContain('objects_versions_newest_first');
+
+    const dir = mkdtempSync(join(tmpdir(), 'store-db-'));
+    dirs.push(dir);
+    const { db } = openDatabase(join(dir, 'meta.db'));
+    open.push(db);
+    expect(indexes(db)).not.toContain('objects_by_key_order');
+  });
+
+  it('leaves every lookup of a key an index seek on objects_versions_newest_first or objects_by_version', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-db-'));
+    dirs.push(dir);
+    const { db } = openDatabase(join(dir, 'meta.db'));
+    open.push(db);
+    const prepared: string[] = [];
+    const prepare = db.prepare.bind(db);
+    vi.spyOn(db, 'prepare').mockImplementation((sql: string) => {
+      prepared.push(sql);
+      return prepare(sql);
+    });
+    new ObjectsRepo(db);
+    const byKey = prepared.filter((sql) => /\bbucket = \? AND key = \?/.test(sql));
+    expect(byKey.length).toBeGreaterThanOrEqual(4);
+    for (const sql of byKey) {
+      const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 'x');
+      const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+      const plan = rows.map((r) => r.detail).join(' | ');
+      expect(plan, sql).toMatch(
+        /SEARCH (objects|o|n) USING (COVERING )?INDEX (objects_versions_newest_first|objects_by_version) \(bucket=\? AND key=\?/,
+      );
+      expect(plan, sql).not.toMatch(/SCAN objects|TEMP B-TREE/);
+    }
+  });
+});

@@ -405,4 +405,10 @@ export const MIGRATIONS: readonly string[] = [
     last_seen_at INTEGER NOT NULL
   );
   `,
+  // 12: drops objects_by_key_order (bucket, key, id). objects_versions_newest_first (bucket, key, id DESC) holds the
+  // same columns and SQLite reads an index in either direction, so the planner chose the other one for every statement
+  // on objects (docs/performance.md, round 11), while every insert and delete of a version still updated both.
+  `
+  DROP INDEX IF EXISTS objects_by_key_order;
+  `,
 ];
