@@ -73,9 +73,11 @@ export class MetadataStore {
   }
 
   /**
-   * Runs fn in a transaction shared with the other writes queued in this turn of the event loop, in a savepoint of
-   * its own (shared-transactions.ts): it commits, or throws and rolls back, alone as far as its caller can tell, but
-   * the batch pays one COMMIT. For the hot write path (new object versions). Resolves once committed, not yet durable.
+   * Runs fn in a transaction shared with the other writes queued in this turn of the event loop
+   * (shared-transactions.ts): it commits, or throws and rolls back, alone as far as its caller can tell, but the batch
+   * pays one COMMIT. fn may run twice (when a write of its batch throws, the batch runs again with savepoints), so it
+   * must only read and write through this store. For the hot write path (new object versions). Resolves once
+   * committed, not yet durable.
    */
   transactionShared<T>(fn: () => T): Promise<T> {
     return this.shared.run(fn);

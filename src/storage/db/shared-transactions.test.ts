@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SharedTransactions } from './shared-transactions.js';
 
 let db: Database.Database;
@@ -14,6 +14,25 @@ beforeEach(() => {
 });
 
 afterEach(() => db.close());
+
+/**
+ * Counts the transactions begun while one is open (better-sqlite3 runs those as savepoints). Must be called before the
+ * connection's first transaction: runTransaction builds its wrappers once per connection, through db.transaction.
+ */
+function countSavepoints(): () => number {
+  let nested = 0;
+  const original = db.transaction.bind(db);
+  vi.spyOn(db, 'transaction').mockImplementation((fn) => {
+    const runner = original(fn);
+    const counted = (mode: 'immediate' | 'deferred') => (...args: unknown[]): unknown => {
+      if (db.inTransaction) nested++;
+      return (runner[mode] as (...a: unknown[]) => unknown)(...args);
+    };
+    // runTransaction calls only these two.
+    return { immediate: counted('immediate'), deferred: counted('deferred') } as unknown as typeof runner;
+  });
+  return () => nested;
+}
 
 describe('shared transactions (group commit at the SQLite level)', () => {
   it('runs the writes queued in one turn in one transaction, each resolving with its own result', async () => {
@@ -63,6 +82,50 @@ describe('shared transactions (group commit at the SQLite level)', () => {
     // The next batch works.
     await shared.run(insert('d'));
     expect(values()).toEqual(['d']);
+  });
+
+  it('runs a batch in which no write throws once, without a savepoint per write', async () => {
+    const savepoints = countSavepoints();
+    const runs: string[] = [];
+    const results = await Promise.all(['a', 'b', 'c'].map((v) => shared.run(() => {
+      runs.push(v);
+      return insert(v)();
+    })));
+    expect(results).toEqual([1, 2, 3]);
+    expect(runs).toEqual(['a', 'b', 'c']);
+    expect(savepoints()).toBe(0);
+    expect(values()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('when a write throws, rolls the batch back and runs every write again, each in a savepoint', async () => {
+    const savepoints = countSavepoints();
+    const runs: string[] = [];
+    const write = (v: string, fail = false) => shared.run(() => {
+      runs.push(v);
+      insert(v)();
+      if (fail) throw new Error(`${v} refused`);
+      return v;
+    });
+    const outcomes = await Promise.allSettled([write('a'), write('b', true), write('c')]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // The first run stopped at the write that threw; the second ran all three.
+    expect(runs).toEqual(['a', 'b', 'a', 'b', 'c']);
+    expect(savepoints()).toBe(3);
+    expect(values()).toEqual(['a', 'c']);
+  });
+
+  it('runs a batch of one that throws once: its rollback is the whole transaction\'s', async () => {
+    const savepoints = countSavepoints();
+    let runs = 0;
+    await expect(shared.run(() => {
+      runs++;
+      insert('x')();
+      throw new Error('refused');
+    })).rejects.toThrow('refused');
+    expect(runs).toBe(1);
+    expect(savepoints()).toBe(0);
+    expect(values()).toEqual([]);
+    expect(db.inTransaction).toBe(false);
   });
 
   it('starts a new batch for writes queued after a flush, and flush() commits what is queued at once', async () => {
