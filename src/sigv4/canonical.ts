@@ -167,6 +167,11 @@ export function sha256Hex(data: string | Uint8Array): string {
   return oneShotHash ? oneShotHash('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex');
 }
 
+/** The raw 32-byte SHA-256 of some bytes, through the one-shot digest where Node has it. */
+export function sha256Bytes(bytes: Uint8Array): Buffer {
+  return oneShotHash ? oneShotHash('sha256', bytes, 'buffer') : crypto.createHash('sha256').update(bytes).digest();
+}
+
 /** e.g. 20130524/us-east-1/s3/aws4_request */
 export function credentialScope(date: string, region: string, service: string): string {
   return `${date}/${region}/${service}/aws4_request`;
