@@ -18,7 +18,7 @@ import { Drain } from './shared/drain.js';
 import { isLingering } from './shared/lingering-close.js';
 import { RequestObserver, type RequestObserverOptions } from './shared/request-observer.js';
 import { SlowBodyGuard } from './shared/slow-body-guard.js';
-import { assignRequestId, requestIdOf } from './shared/request-id.js';
+import { assignRequestId, requestIdOf, setRequestIdHeaders } from './shared/request-id.js';
 import { sendS3Error } from './s3/respond.js';
 import { buildAppErrorXml } from './s3/xml/error.js';
 import { AppError } from '../core/errors.js';
@@ -118,7 +118,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       req.socket.destroy();
       return;
     }
-    const requestId = assignRequestId(req, res);
+    const requestId = assignRequestId(req);
     drain.track(req, res);
     slowBodies.watch(req, res, () => answerSlowBody(req, res, requestId));
     const url = req.url ?? '/';
@@ -130,6 +130,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     const path = url.slice(mount.length) || '/';
     const surface = fastifySurface(req.method ?? 'GET', path);
     if (surface !== undefined) {
+      setRequestIdHeaders(res, requestId);
       const span = observer.watch(req, res, { requestId, surface, routeClass: () => observer.patternOf(req) });
       RequestTracer.within(span, () => fastifyHandler(req, res));
       return;

@@ -65,6 +65,12 @@ describe('at the root mount', () => {
     ['an S3 success', (s, headers) => rawRequest(s, { method: 'GET', path: '/', headers, sign: true }), 200],
     ['an S3 error', (s, headers) => rawRequest(s, { method: 'GET', path: '/no-such-bucket-here?list-type=2', headers, sign: true }), 404],
     ['an unsigned S3 request', (s, headers) => rawRequest(s, { method: 'GET', path: '/', headers }), 403],
+    ['an S3 HEAD', (s, headers) => rawRequest(s, { method: 'HEAD', path: `/${bucket}/hello.txt`, headers, sign: true }), 200],
+    ['an S3 HEAD of a missing key', (s, headers) => rawRequest(s, { method: 'HEAD', path: `/${bucket}/missing.txt`, headers, sign: true }), 404],
+    ['an S3 GET of an object', (s, headers) => rawRequest(s, { method: 'GET', path: `/${bucket}/hello.txt`, headers, sign: true }), 200],
+    ['an S3 CORS preflight', (s, headers) => rawRequest(s, {
+      method: 'OPTIONS', path: `/${bucket}/hello.txt`, headers: { ...headers, Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' },
+    }), 403],
     ['the admin health probe', (s, headers) => rawRequest(s, { method: 'GET', path: '/api/admin/health', headers }), 200],
     ['an unknown admin route', (s, headers) => rawRequest(s, { method: 'GET', path: '/api/admin/nope', headers }), 404],
   ];
