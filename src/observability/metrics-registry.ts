@@ -1,9 +1,11 @@
-// The metrics registry (prom-client): exactly the families of SPEC "Metric families", plus the webhook outbox and
-// audit-drop families, and the runtime metrics as store_process_* / store_nodejs_*. One instance, built in app.ts.
-// A scrape reads only in-memory values: gauges fed by workers, counters fed by requests; never the database.
+// The metrics registry: exactly the families of SPEC "Metric families", plus the webhook outbox and audit-drop
+// families, and the runtime metrics as store_process_* / store_nodejs_*. One instance, built in app.ts. prom-client
+// holds the gauges and the runtime metrics; the per-request families are counted by request-metrics.ts. A scrape
+// reads only in-memory values: gauges fed by workers, counters fed by requests; never the database.
 
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { RequestLabels } from './metric-labels.js';
+import { RequestMetrics } from './request-metrics.js';
 
 export type ReplicationOutboxStatus = 'pending' | 'inflight' | 'failed';
 export type WebhookOutboxStatus = 'pending' | 'delivered' | 'failed';
@@ -25,10 +27,6 @@ export interface MetricsRegistryOptions {
   integrity?: boolean;
 }
 
-const REQUEST_LABELS = ['surface', 'method', 'route_class', 'status_class'] as const;
-/** Seconds. Beyond prom-client's default 10 s top: uploads and downloads of large objects take minutes. */
-const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
-
 /**
  * prom-client's gauges that end in `_total` (sums of the per-type `store_nodejs_active_*{type}` gauges, which stay)
  * break the Prometheus naming rule promtool lints for (`_total` is for counters), so they are not exported.
@@ -39,9 +37,8 @@ export class MetricsRegistry {
   /** The exposition's Content-Type: `text/plain; version=0.0.4; charset=utf-8`. */
   readonly contentType: string;
   private readonly registry = new Registry();
-  private readonly requests: Counter<(typeof REQUEST_LABELS)[number]>;
-  private readonly durations: Histogram<(typeof REQUEST_LABELS)[number]>;
-  private readonly s3Operations: Counter<'operation'>;
+  /** The HTTP families and store_s3_operations_total: counted outside prom-client, appended to each scrape. */
+  private readonly requests = new RequestMetrics();
   private readonly storageBytes: Gauge<'bucket'>;
   private readonly objectCount: Gauge<'bucket'>;
   private readonly replicationOutbox: Gauge<'status'>;
@@ -56,17 +53,6 @@ export class MetricsRegistry {
     collectDefaultMetrics({ register: this.registry, prefix: 'store_' });
     for (const name of DROPPED_DEFAULTS) this.registry.removeSingleMetric(name);
 
-    this.requests = new Counter({
-      name: 'store_http_requests_total', help: 'HTTP requests answered, by surface, method, route class and status class.',
-      labelNames: REQUEST_LABELS, registers,
-    });
-    this.durations = new Histogram({
-      name: 'store_http_request_duration_seconds', help: 'HTTP request duration from arrival to the end of the response.',
-      labelNames: REQUEST_LABELS, buckets: DURATION_BUCKETS, registers,
-    });
-    this.s3Operations = new Counter({
-      name: 'store_s3_operations_total', help: 'S3 requests by operation (the S3 API operation name).', labelNames: ['operation'], registers,
-    });
     this.storageBytes = new Gauge({
       name: 'store_storage_bytes', help: 'Bytes stored per bucket, every version counted, as of the last usage rollup.',
       labelNames: ['bucket'], registers,
@@ -98,16 +84,15 @@ export class MetricsRegistry {
   }
 
   /** The text exposition (format 0.0.4) of every family. */
-  scrape(): Promise<string> {
+  async scrape(): Promise<string> {
     if (this.readWebhookOutbox) this.setWebhookOutbox(this.readWebhookOutbox());
-    return this.registry.metrics();
+    // prom-client ends its text with a line feed and separates families with a blank line; the request families follow.
+    return `${await this.registry.metrics()}\n${this.requests.exposition()}\n`;
   }
 
   /** Records one finished request: the HTTP families, and store_s3_operations_total for the S3 surface. */
   observeRequest(labels: RequestLabels, seconds: number): void {
-    this.requests.inc(labels);
-    this.durations.observe(labels, seconds);
-    if (labels.surface === 's3') this.s3Operations.inc({ operation: labels.route_class });
+    this.requests.observe(labels, seconds);
   }
 
   /** Replaces every per-bucket series: a bucket missing from `rows` (deleted) has no series afterwards. */
