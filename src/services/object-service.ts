@@ -300,6 +300,8 @@ export class ObjectService {
   }
 
   private checkWriteConditions(bucket: string, key: string, c: WriteConditions): void {
+    // Most writes carry neither header (the S3 handler always passes both fields): no lookup then.
+    if (c.ifNoneMatch === undefined && c.ifMatch === undefined) return;
     const current = this.meta.objects.findLatest(bucket, key);
     const exists = current !== undefined && !current.isDeleteMarker;
     if (c.ifNoneMatch !== undefined) {
