@@ -7,7 +7,8 @@
 // --webhooks-ab (Store with webhooks against Store without, instead of the floor), --webhook-cost=on|off|external
 // (CPU per 4 KiB PUT by thread, with --puts=<n> and --rate=<n>), --read-cost=HEAD|GET (CPU per small read by thread,
 // with --ops=<n> and --read-size=<bytes>), --upload-cost=put|multipart (CPU per MB of large uploads by thread, and the
-// peak RSS, with --uploads=<n>). See bench/README.md.
+// peak RSS, with --uploads=<n>), --download-cost=<concurrency> (the same for 64 MiB GETs, with --downloads=<n>).
+// See bench/README.md.
 import argon2 from 'argon2';
 import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -243,6 +244,8 @@ function parseOptions() {
     'read-size': { type: 'string', default: '4096' },
     'upload-cost': { type: 'string', default: '' },
     uploads: { type: 'string', default: '4' },
+    'download-cost': { type: 'string', default: '' },
+    downloads: { type: 'string', default: '24' },
   } });
   const soak = values.soak ? Number(values.soak) : 0;
   if (!Number.isInteger(soak) || soak < 0) throw new Error(`--soak must be a whole number of seconds, got ${values.soak}`);
@@ -269,6 +272,12 @@ function parseOptions() {
   if (!['', 'put', 'multipart'].includes(uploadCost)) throw new Error(`--upload-cost must be put or multipart, got ${uploadCost}`);
   const uploads = Number(values.uploads);
   if (!Number.isInteger(uploads) || uploads < 1) throw new Error(`--uploads must be a positive integer, got ${values.uploads}`);
+  const downloadCost = values['download-cost'] ? Number(values['download-cost']) : 0;
+  if (!Number.isInteger(downloadCost) || downloadCost < 0 || downloadCost > 16) {
+    throw new Error(`--download-cost must be a concurrency from 1 to 16, got ${values['download-cost']}`);
+  }
+  const downloads = Number(values.downloads);
+  if (!Number.isInteger(downloads) || downloads < 1) throw new Error(`--downloads must be a positive integer, got ${values.downloads}`);
   return {
     quick: Boolean(values.quick),
     // s3rver takes part in a full run, not in a --quick one, unless a flag says otherwise.
@@ -290,6 +299,8 @@ function parseOptions() {
     readSize,
     uploadCost,
     uploads,
+    downloadCost,
+    downloads,
   };
 }
 
@@ -410,6 +421,7 @@ async function main() {
   if (opts.webhookCost) return mainWebhookCost(opts);
   if (opts.readCost) return mainReadCost(opts);
   if (opts.uploadCost) return mainUploadCost(opts);
+  if (opts.downloadCost) return mainDownloadCost(opts);
   const perSideMs = 1000 * (opts.quick ? SECONDS_PER_SIDE.quick : SECONDS_PER_SIDE.full);
   const all = buildScenarios({ durationMs: perSideMs / opts.rounds, warmupMs: opts.quick ? 100 : 300 });
   const scenarios = opts.only.length ? all.filter((s) => opts.only.some((f) => s.name.includes(f))) : all;
@@ -720,6 +732,38 @@ async function mainUploadCost(opts) {
     const perMb = (/** @type {number} */ cpu) => ((cpu * 1000) / mb).toFixed(2);
     client.close();
     console.log(`${opts.uploadCost}: ${(mb / cost.seconds).toFixed(1)} MB/s; ms of CPU per MB: Store ${perMb(cost.total)} ` +
+      `(${cost.threads.map(([name, cpu]) => `${name} ${perMb(cpu)}`).join(', ')}); client ${perMb(cost.clientSeconds)}; ` +
+      `peak RSS ${(peakRssKiB(store.pid) / 1024).toFixed(0)} MiB`);
+  } finally {
+    await cleanup();
+  }
+}
+
+/**
+ * What large downloads cost Store, thread by thread (`--download-cost=<concurrency>`; docs/performance.md, "Round 12"):
+ * one Store holding `concurrency` objects of 64 MiB, one GET of each to warm up, then `--downloads` more GETs kept
+ * `concurrency` in flight (as get-64m-c1 and get-64m-c4, each body's length checked). Prints MB/s, the ms of CPU per MB
+ * of each Store thread and of this client, and Store's peak RSS. CPU per MB separates two builds where MB/s, which
+ * follows the machine's other work, cannot. Linux only (/proc).
+ * @param {ReturnType<typeof parseOptions>} opts
+ */
+async function mainDownloadCost(opts) {
+  const concurrency = opts.downloadCost;
+  const size = UPLOAD_BYTES.put;
+  try {
+    const { store, sign } = await startSoloStore(opts);
+    const client = new BenchClient({ baseUrl: store.baseUrl, concurrency, sign });
+    await Promise.all(Array.from({ length: concurrency }, (_, n) => largePut(client, n)));
+    const download = (/** @type {number} */ n) => runOps(concurrency, n, async (i) => {
+      const reply = await client.request({ method: 'GET', path: `/${BUCKET}/l/${i % concurrency}` });
+      if (reply.bytes !== size) throw new Error(`GET l/${i % concurrency}: ${reply.bytes} bytes, wrote ${size}`);
+    });
+    await download(concurrency);
+    const cost = await threadCpuDuring(store.pid, () => download(opts.downloads));
+    const mb = (opts.downloads * size) / 1e6;
+    const perMb = (/** @type {number} */ cpu) => ((cpu * 1000) / mb).toFixed(2);
+    client.close();
+    console.log(`GET 64 MiB c${concurrency}: ${(mb / cost.seconds).toFixed(1)} MB/s; ms of CPU per MB: Store ${perMb(cost.total)} ` +
       `(${cost.threads.map(([name, cpu]) => `${name} ${perMb(cpu)}`).join(', ')}); client ${perMb(cost.clientSeconds)}; ` +
       `peak RSS ${(peakRssKiB(store.pid) / 1024).toFixed(0)} MiB`);
   } finally {
