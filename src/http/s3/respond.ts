@@ -22,16 +22,16 @@ export async function sendResponse(req: IncomingMessage, res: ServerResponse, re
   if (body === undefined || req.method === 'HEAD' || response.status === 304) {
     if (body instanceof Readable) body.destroy();
     // A HEAD keeps the Content-Length of the body it stands for; an answer without one says 0 (a 304 says nothing).
-    const head = new ResponseHead(req, response.headers);
+    const head = new ResponseHead(requestIdOf(req), response.headers);
     if (!head.hasContentLength && response.status !== 304) head.add('Content-Length', 0);
     res.writeHead(response.status, head.list).end();
     return;
   }
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    res.writeHead(response.status, new ResponseHead(req, response.headers, { contentLength: Buffer.byteLength(body) }).list).end(body);
+    res.writeHead(response.status, new ResponseHead(requestIdOf(req), response.headers, { contentLength: Buffer.byteLength(body) }).list).end(body);
     return;
   }
-  res.writeHead(response.status, new ResponseHead(req, response.headers).list);
+  res.writeHead(response.status, new ResponseHead(requestIdOf(req), response.headers).list);
   await pipeline(body, res);
 }
 
@@ -48,7 +48,7 @@ export function sendS3Error(req: IncomingMessage, res: ServerResponse, err: unkn
   }
   const isBodiless = req.method === 'HEAD' || appError.statusCode === 304;
   const body = isBodiless ? '' : buildAppErrorXml(appError, { requestId });
-  const head = new ResponseHead(req, appError.headers, isBodiless ? {} : { contentLength: Buffer.byteLength(body) });
+  const head = new ResponseHead(requestId, appError.headers, isBodiless ? {} : { contentLength: Buffer.byteLength(body) });
   if (!isBodiless) head.add('Content-Type', XML);
   else if (appError.statusCode !== 304) head.add('Content-Length', 0);
   // A body the handler never read (an early error on an upload) cannot be left on a keep-alive connection; the rest
@@ -71,8 +71,8 @@ class ResponseHead {
   readonly list: string[];
   hasContentLength = false;
 
-  constructor(req: IncomingMessage, headers: S3Response['headers'], opts: { contentLength?: number } = {}) {
-    this.list = requestIdHead(requestIdOf(req));
+  constructor(requestId: string, headers: S3Response['headers'], opts: { contentLength?: number } = {}) {
+    this.list = requestIdHead(requestId);
     let seen: Set<string> | undefined;
     for (const name in headers) {
       const value = headers[name];
