@@ -59,6 +59,13 @@ describe('sealInline', () => {
     expect(back.equals(data)).toBe(true);
   });
 
+  it('gives ids that sort in the order they were made (new rows append to the right of the id indexes)', () => {
+    const ids = Array.from({ length: 2000 }, () => store.sealInline(Buffer.from('x')).id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(ids);
+    for (const id of ids) expect(isInlineBlobId(id)).toBe(true);
+  });
+
   it('is encrypted: the plaintext does not appear in the sealed bytes', () => {
     const data = Buffer.from('a distinctive plaintext that must never be stored as is '.repeat(4));
     const sealed = store.sealInline(data).sealed as Buffer;
