@@ -17,6 +17,8 @@ export { newBlobId, isBlobId, isInlineBlobId } from './blob-tree.js';
 
 /** Ciphertext per write and per read: large enough to amortise syscalls, small enough to bound memory. */
 const IO_BATCH_BYTES = 1024 * 1024;
+/** A blob being written is flushed to disk in the background every this many bytes (blob-writer.ts, write-behind). */
+const WRITE_BEHIND_BYTES = 4 * 1024 * 1024;
 
 export interface BlobStoreOptions {
   dataDir: string;
@@ -114,7 +116,7 @@ export class BlobStore {
     const { header, dataKey } = createHeader(this.#masterKey, this.segmentSize);
     const fh = await open(tmpPath, 'wx', 0o600);
     const segmentSize = this.segmentSize;
-    const writer = new SegmentWriter({ fh, dataKey, header, segmentSize, batchBytes: IO_BATCH_BYTES });
+    const writer = new SegmentWriter({ fh, dataKey, header, segmentSize, batchBytes: IO_BATCH_BYTES, writeBehindBytes: WRITE_BEHIND_BYTES });
     try {
       await fill(writer);
       await writer.finish();
