@@ -116,7 +116,9 @@ export class BlobStore {
     const { header, dataKey } = createHeader(this.#masterKey, this.segmentSize);
     const fh = await open(tmpPath, 'wx', 0o600);
     const segmentSize = this.segmentSize;
-    const writer = new SegmentWriter({ fh, dataKey, header, segmentSize, batchBytes: IO_BATCH_BYTES, writeBehindBytes: WRITE_BEHIND_BYTES });
+    const writer = new SegmentWriter({
+      fh, dataKey, header, segmentSize, batchBytes: IO_BATCH_BYTES, writeBehindBytes: WRITE_BEHIND_BYTES,
+    });
     try {
       await fill(writer);
       await writer.finish();

@@ -19,7 +19,7 @@ export interface SegmentWriterOptions {
    * Write-behind: each time this many bytes have been written since the last flush, an fdatasync of the file starts
    * in the background (one at a time; its failure fails finish()). Node has no sync_file_range, so this is how the
    * disk gets to write a blob while the rest of it still streams in, instead of all of it in the commit's fsync:
-   * 64 MiB PUTs at c4 went from 315–324 to 445–451 MB/s (docs/performance.md, "Round 12"). Default: never.
+   * 64 MiB PUTs at c4 went from 310–320 to 433–438 MB/s (docs/performance.md, "Round 12"). Default: never.
    */
   writeBehindBytes?: number;
 }
@@ -101,7 +101,7 @@ export class SegmentWriter {
     }
   }
 
-  /** Waits for the write and flush in flight, if any, ignoring their outcome: call before closing the file after a failure. */
+  /** Waits for the write and the flush in flight, if any, ignoring their outcome: call before closing after a failure. */
   async settle(): Promise<void> {
     await this.inflight?.catch(() => undefined);
     await this.writeBehind;
