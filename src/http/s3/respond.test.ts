@@ -127,6 +127,15 @@ describe('sendS3Error', () => {
     expect(valuesOf(raw, 'x-amz-request-id')).toHaveLength(1);
   });
 
+  it('answers a NotModified error with its ETag, no body and no Content-Length', async () => {
+    answer = (req, res) => sendS3Error(req, res, new AppError('NotModified', { headers: { ETag: '"e"' } }), 'id');
+    const { status, raw, body } = await exchange('GET');
+    expect({ status, body }).toEqual({ status: 304, body: '' });
+    expect(valuesOf(raw, 'etag')).toEqual(['"e"']);
+    expect(valuesOf(raw, 'content-length')).toEqual([]);
+    expect(valuesOf(raw, 'content-type')).toEqual([]);
+  });
+
   it('sends the error\'s own headers once (Retry-After on SlowDown)', async () => {
     answer = (req, res) => sendS3Error(req, res, new AppError('SlowDown', { headers: { 'Retry-After': '1' } }), 'id');
     const { status, raw } = await exchange('GET');

@@ -18,21 +18,19 @@ export function xmlResponse(body: string, status = 200, headers: S3Response['hea
 
 /** Sends a handler's response. A stream that fails mid-body destroys the socket: the client sees a truncated reply, never wrong bytes. */
 export async function sendResponse(req: IncomingMessage, res: ServerResponse, response: S3Response): Promise<void> {
-  const body = response.body;
-  if (body === undefined || req.method === 'HEAD' || response.status === 304) {
+  const { status, body } = response;
+  if (body === undefined || req.method === 'HEAD' || status === 304) {
     if (body instanceof Readable) body.destroy();
-    // A HEAD keeps the Content-Length of the body it stands for; an answer without one says 0 (a 304 says nothing).
     const head = new ResponseHead(requestIdOf(req), response.headers);
-    if (!head.hasContentLength && response.status !== 304) head.add('Content-Length', 0);
-    res.writeHead(response.status, head.list).end();
+    head.endsWithoutBody(status);
+    res.writeHead(status, head.list).end();
     return;
   }
-  if (typeof body === 'string' || Buffer.isBuffer(body)) {
-    res.writeHead(response.status, new ResponseHead(requestIdOf(req), response.headers, { contentLength: Buffer.byteLength(body) }).list).end(body);
-    return;
-  }
-  res.writeHead(response.status, new ResponseHead(requestIdOf(req), response.headers).list);
-  await pipeline(body, res);
+  const inHand = typeof body === 'string' || Buffer.isBuffer(body);
+  const head = new ResponseHead(requestIdOf(req), response.headers, inHand ? { contentLength: Buffer.byteLength(body) } : {});
+  res.writeHead(status, head.list);
+  if (inHand) res.end(body);
+  else await pipeline(body, res);
 }
 
 /**
@@ -46,18 +44,18 @@ export function sendS3Error(req: IncomingMessage, res: ServerResponse, err: unkn
     res.destroy();
     return appError;
   }
-  const isBodiless = req.method === 'HEAD' || appError.statusCode === 304;
-  const body = isBodiless ? '' : buildAppErrorXml(appError, { requestId });
-  const head = new ResponseHead(requestId, appError.headers, isBodiless ? {} : { contentLength: Buffer.byteLength(body) });
-  if (!isBodiless) head.add('Content-Type', XML);
-  else if (appError.statusCode !== 304) head.add('Content-Length', 0);
+  const status = appError.statusCode;
+  const body = req.method === 'HEAD' || status === 304 ? undefined : buildAppErrorXml(appError, { requestId });
+  const head = new ResponseHead(requestId, appError.headers, body === undefined ? {} : { contentLength: Buffer.byteLength(body) });
+  if (body === undefined) head.endsWithoutBody(status);
+  else head.add('Content-Type', XML);
   // A body the handler never read (an early error on an upload) cannot be left on a keep-alive connection; the rest
   // of it is read and discarded for a moment after the answer, so the client reads the answer (lingering-close.ts).
   if (!req.complete) {
     head.add('Connection', 'close');
     lingerAfterAnswer(req.socket as IncomingMessage['socket'] | null);
   }
-  res.writeHead(appError.statusCode, head.list).end(isBodiless ? undefined : body);
+  res.writeHead(status, head.list).end(body);
   return appError;
 }
 
@@ -69,7 +67,7 @@ export function sendS3Error(req: IncomingMessage, res: ServerResponse, err: unkn
  */
 class ResponseHead {
   readonly list: string[];
-  hasContentLength = false;
+  private hasContentLength = false;
 
   constructor(requestId: string, headers: S3Response['headers'], opts: { contentLength?: number } = {}) {
     this.list = requestIdHead(requestId);
@@ -92,6 +90,11 @@ class ResponseHead {
 
   add(name: string, value: string | number): void {
     this.list.push(name, String(value));
+  }
+
+  /** For an answer without a body: a HEAD keeps the Content-Length of the body it stands for, others say 0, a 304 says nothing. */
+  endsWithoutBody(status: number): void {
+    if (!this.hasContentLength && status !== 304) this.add('Content-Length', 0);
   }
 
   private remove(lower: string): void {
