@@ -728,12 +728,8 @@ async function mainUploadCost(opts) {
     const cost = await threadCpuDuring(store.pid, async () => {
       for (let i = 0; i < opts.uploads; i++) bytes += await upload();
     });
-    const mb = bytes / 1e6;
-    const perMb = (/** @type {number} */ cpu) => ((cpu * 1000) / mb).toFixed(2);
     client.close();
-    console.log(`${opts.uploadCost}: ${(mb / cost.seconds).toFixed(1)} MB/s; ms of CPU per MB: Store ${perMb(cost.total)} ` +
-      `(${cost.threads.map(([name, cpu]) => `${name} ${perMb(cpu)}`).join(', ')}); client ${perMb(cost.clientSeconds)}; ` +
-      `peak RSS ${(peakRssKiB(store.pid) / 1024).toFixed(0)} MiB`);
+    console.log(costPerMb(opts.uploadCost, bytes, cost, store.pid));
   } finally {
     await cleanup();
   }
@@ -760,15 +756,27 @@ async function mainDownloadCost(opts) {
     });
     await download(concurrency);
     const cost = await threadCpuDuring(store.pid, () => download(opts.downloads));
-    const mb = (opts.downloads * size) / 1e6;
-    const perMb = (/** @type {number} */ cpu) => ((cpu * 1000) / mb).toFixed(2);
     client.close();
-    console.log(`GET 64 MiB c${concurrency}: ${(mb / cost.seconds).toFixed(1)} MB/s; ms of CPU per MB: Store ${perMb(cost.total)} ` +
-      `(${cost.threads.map(([name, cpu]) => `${name} ${perMb(cpu)}`).join(', ')}); client ${perMb(cost.clientSeconds)}; ` +
-      `peak RSS ${(peakRssKiB(store.pid) / 1024).toFixed(0)} MiB`);
+    console.log(costPerMb(`GET 64 MiB c${concurrency}`, opts.downloads * size, cost, store.pid));
   } finally {
     await cleanup();
   }
+}
+
+/**
+ * One line of a large-transfer cost run: MB/s, the ms of CPU per MB of Store (in all and by thread) and of this
+ * client, and Store's peak RSS.
+ * @param {string} label
+ * @param {number} bytes moved while `cost` was measured
+ * @param {Awaited<ReturnType<typeof threadCpuDuring>>} cost
+ * @param {number} pid Store's
+ */
+function costPerMb(label, bytes, cost, pid) {
+  const mb = bytes / 1e6;
+  const perMb = (/** @type {number} */ cpu) => ((cpu * 1000) / mb).toFixed(2);
+  return `${label}: ${(mb / cost.seconds).toFixed(1)} MB/s; ms of CPU per MB: Store ${perMb(cost.total)} ` +
+    `(${cost.threads.map(([name, cpu]) => `${name} ${perMb(cpu)}`).join(', ')}); client ${perMb(cost.clientSeconds)}; ` +
+    `peak RSS ${(peakRssKiB(pid) / 1024).toFixed(0)} MiB`;
 }
 
 /** Prints what the servers said last, for a failure that may be theirs. */
