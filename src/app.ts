@@ -177,6 +177,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     }
     const users = new AdminUsersService({ meta, sessions, hashCost });
     metrics.registerAuditDrops(() => audit.droppedCount);
+    metrics.registerReadPins(() => pins.count);
     metrics.registerWebhookOutbox(() => webhooks.outboxCounts());
     const usage = new UsageService(buckets);
     // Backup and restore (issue 8, docs/backup.md): archives read a point-in-time snapshot of the metadata on a second

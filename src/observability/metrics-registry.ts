@@ -15,6 +15,10 @@ const REPLICATION_STATUSES: readonly ReplicationOutboxStatus[] = ['pending', 'in
 const WEBHOOK_STATUSES: readonly WebhookOutboxStatus[] = ['pending', 'delivered', 'failed'];
 const INTEGRITY_STATUSES: readonly IntegrityStatus[] = ['ok', 'corrupt', 'unchecked'];
 
+/** The surfaces that answer requests: the S3 plane and the admin API (the console and /metrics serve no writes). */
+export type InternalErrorSurface = 's3' | 'admin';
+const INTERNAL_ERROR_SURFACES: readonly InternalErrorSurface[] = ['s3', 'admin'];
+
 /** One bucket's usage as of the last rollup: bytes and count of every stored version (delete markers excluded). */
 export interface BucketUsage {
   bucket: string;
@@ -44,7 +48,9 @@ export class MetricsRegistry {
   private readonly replicationOutbox: Gauge<'status'>;
   private readonly webhookOutbox: Gauge<'status'>;
   private readonly integrity: { objects: Gauge<'status'>; lastRun: Gauge } | undefined;
+  private readonly internalErrors: Counter<'surface'>;
   private readAuditDrops: () => number = () => 0;
+  private readReadPins: () => number = () => 0;
   private readWebhookOutbox: (() => Partial<Record<WebhookOutboxStatus, number>>) | undefined;
 
   constructor(opts: MetricsRegistryOptions = {}) {
@@ -71,6 +77,19 @@ export class MetricsRegistry {
         this.reset();
         const dropped = readAuditDrops();
         if (Number.isFinite(dropped) && dropped > 0) this.inc(dropped);
+      },
+    });
+    this.internalErrors = new Counter({
+      name: 'store_internal_errors_total',
+      help: 'Requests answered 500 InternalError because of an unexpected failure inside Store (each is logged with its stack).',
+      labelNames: ['surface'], registers,
+    });
+    for (const surface of INTERNAL_ERROR_SURFACES) this.internalErrors.inc({ surface }, 0);
+    const readReadPins = (): number => this.readReadPins();
+    new Gauge({
+      name: 'store_blob_read_pins', help: 'Blobs pinned by reads in progress (a GET, a copy, a backup); 0 when idle.', registers,
+      collect() {
+        this.set(readReadPins());
       },
     });
     this.integrity = opts.integrity
@@ -118,6 +137,16 @@ export class MetricsRegistry {
   /** Where store_webhook_outbox_depth reads its counts at each scrape (the webhook service keeps them in memory). */
   registerWebhookOutbox(read: () => Partial<Record<WebhookOutboxStatus, number>>): void {
     this.readWebhookOutbox = read;
+  }
+
+  /** Counts one request answered 500 InternalError on `surface` (the error is logged with its stack there). */
+  countInternalError(surface: InternalErrorSurface): void {
+    this.internalErrors.inc({ surface });
+  }
+
+  /** Where store_blob_read_pins reads its value at each scrape: the pins held right now. */
+  registerReadPins(read: () => number): void {
+    this.readReadPins = read;
   }
 
   /** Where store_audit_dropped_total reads its value at each scrape: the audit service's running count of drops. */

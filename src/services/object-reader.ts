@@ -46,6 +46,11 @@ export class ReadPins {
     };
   }
 
+  /** Blobs pinned right now, plus one per snapshot hold (store_blob_read_pins): 0 when no read is in progress. */
+  get count(): number {
+    return this.counts.size + this.holds;
+  }
+
   isPinned(id: string): boolean {
     return this.holds > 0 || this.counts.has(id);
   }
