@@ -8,6 +8,7 @@ import { MetricsRegistry } from './metrics-registry.js';
 const FAMILIES = [
   'store_http_requests_total', 'store_http_request_duration_seconds', 'store_s3_operations_total', 'store_storage_bytes',
   'store_object_count', 'store_replication_outbox_depth', 'store_webhook_outbox_depth', 'store_audit_dropped_total',
+  'store_internal_errors_total', 'store_blob_read_pins',
 ];
 const INTEGRITY = ['store_integrity_objects', 'store_integrity_last_run_timestamp'];
 
@@ -27,6 +28,19 @@ describe('MetricsRegistry', () => {
     expect(names.some((n) => n.startsWith('store_process_'))).toBe(true);
     expect(names).toContain('store_nodejs_eventloop_lag_seconds');
     expect(names).toContain('store_nodejs_active_handles');
+  });
+
+  it('counts internal errors per surface from 0, and reads the pins held at each scrape', async () => {
+    const m = new MetricsRegistry();
+    let pins = 3;
+    m.registerReadPins(() => pins);
+    m.countInternalError('s3');
+    let text = await m.scrape();
+    expect(samples(text, 'store_internal_errors_total')).toEqual(['store_internal_errors_total{surface="s3"} 1', 'store_internal_errors_total{surface="admin"} 0']);
+    expect(samples(text, 'store_blob_read_pins')).toEqual(['store_blob_read_pins 3']);
+    pins = 0;
+    text = await m.scrape();
+    expect(samples(text, 'store_blob_read_pins')).toEqual(['store_blob_read_pins 0']);
   });
 
   it('leaves out the runtime gauges named *_total (a counter suffix on a gauge)', async () => {

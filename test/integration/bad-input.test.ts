@@ -211,6 +211,25 @@ describe('bodies that do not match what was declared', () => {
       expectError(res, 403, 'SignatureDoesNotMatch');
     }
   });
+
+  it('survives bad chunk signatures in bodies nobody reads (a PUT to a missing bucket is refused before its body)', async () => {
+    const data = randomBytes(200_000);
+    for (let i = 0; i < 10; i++) {
+      const path = `/no-such-bucket-${i}/key.bin`;
+      const framing = { signingKey: Buffer.alloc(32), seedSignature: '0'.repeat(64), amzDate: '20250101T000000Z', scope: 'x' };
+      const length = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: framing }).length;
+      const headers = signedHeaders(server, {
+        method: 'PUT', path,
+        headers: { 'content-encoding': 'aws-chunked', 'x-amz-decoded-content-length': String(data.length), 'content-length': String(length) },
+        sign: { payloadHash: 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD' },
+      });
+      // Chunks signed from another seed: every one of them fails verification, whether or not the handler reads it.
+      const forged = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: { ...chunkContextFromHeaders(headers, server.credentials.secretAccessKey), seedSignature: 'f'.repeat(64) } });
+      expectError(await rawRequest(server, { method: 'PUT', path, headers, body: forged }), 404, 'NoSuchBucket');
+    }
+    expect(server.process.exitCode).toBeNull();
+    expect((await rawRequest(server, { method: 'GET', path: '/', sign: true })).status).toBe(200);
+  });
 });
 
 describe('names and paths', () => {

@@ -97,9 +97,19 @@ function payloadOf(req: IncomingMessage, auth: VerifiedRequest): { source: Async
     context: auth.chunkContext,
     hasTrailer: auth.payload.hasTrailer,
   });
+  // The decoder may fail (a chunk signature that does not match) before anyone reads it: the handler can still be
+  // checking the bucket or the free space, or have failed already. Its failure reaches the reader through iteration
+  // (an errored stream rejects its iterator); this listener only keeps an unread failure from being an unhandled
+  // 'error' event, which would end the process. Not `pipeline`: it would destroy the request, and with it the socket
+  // the error response is sent on.
+  decoder.on('error', ignoreUnreadFailure);
   req.on('error', (err) => decoder.destroy(err));
   req.pipe(decoder);
   return { source: decoder, trailers: decoder.trailers };
+}
+
+function ignoreUnreadFailure(): void {
+  // Intentionally empty: see payloadOf.
 }
 
 /**
