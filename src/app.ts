@@ -166,6 +166,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         : { type: 'key', accessKeyId: id, isRoot: false, identityPolicy: keys.identityOf(id)?.identityPolicy }),
       durable: () => metaStore.durable(),
       trustedProxies,
+      onInternalError: () => metrics.countInternalError('s3'),
     });
     const audit = new AuditService({ meta, logger, retentionDays: config.AUDIT_RETENTION_DAYS });
     const sessions = new RefreshSessionService({ meta, audit });
@@ -235,6 +236,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         buckets, objects, listing, multipart,
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
+        onInternalError: () => metrics.countInternalError('admin'),
         build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
         search, webhooks, replication, reconcile, tiering, integrity, analytics, backups, restores, backupSchedule: backupScheduler,
       },

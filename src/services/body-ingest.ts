@@ -6,6 +6,7 @@ import { AppError } from '../core/errors.js';
 import { checksumHeader, createChecksummer, type ChecksumAlgorithm } from '../core/checksums.js';
 import { localMd5, type AsyncHasher, type HashPool } from '../lib/hash-pool.js';
 import type { BlobStore, StagedBlob } from '../storage/blobs/blob-store.js';
+import type { WriteLease } from './write-reserve.js';
 
 /** What a client declared about a body; everything declared is verified. */
 export interface BodyInput {
@@ -37,6 +38,11 @@ export interface IngestOptions {
   allowInline?: boolean;
   /** Threads for the MD5 of streamed bodies; without them it runs on this thread. */
   hashes?: HashPool | undefined;
+  /**
+   * The write's hold on the free-space reserve (WriteReserve.admit): every byte is charged to it as it arrives, and it
+   * is released once the body is staged or discarded.
+   */
+  lease?: WriteLease | undefined;
 }
 
 /** Bodies up to this size are gathered in memory and written with one call (the small-object fast path). */
@@ -61,6 +67,14 @@ export async function ingestBody(
   maxSize: number,
   opts: IngestOptions = {},
 ): Promise<IngestedBody> {
+  try {
+    return await ingest(blobs, input, maxSize, opts);
+  } finally {
+    opts.lease?.release();
+  }
+}
+
+async function ingest(blobs: BlobStore, input: BodyInput, maxSize: number, opts: IngestOptions): Promise<IngestedBody> {
   if (input.size !== undefined && input.size > maxSize) throw new AppError('EntityTooLarge');
   const small = input.size !== undefined && input.size <= SMALL_BODY_BYTES;
   // A streamed body's MD5 runs on a pool thread, beside the encryption and the socket reads on this one.
@@ -77,6 +91,7 @@ export async function ingestBody(
         ? new AppError('EntityTooLarge')
         : new AppError('InvalidRequest', { message: 'The request body is longer than the declared content length.' });
     }
+    opts.lease?.charge(chunk.length);
     sha256?.update(chunk);
     checksummer?.update(chunk);
   };

@@ -8,7 +8,7 @@ import { body, openServices, type ServiceFixture } from '../../test/helpers/serv
 import { MultipartService } from './multipart-service.js';
 import { ReadPins } from './object-reader.js';
 import { ObjectService } from './object-service.js';
-import type { WriteReserve } from './write-reserve.js';
+import { NO_LEASE, type WriteLease, type WriteReserve } from './write-reserve.js';
 
 let fx: ServiceFixture;
 /** Objects and multipart services whose free-space check waits, when armed, until released. */
@@ -20,10 +20,12 @@ beforeEach(async () => {
   let armed = false;
   let open: (() => void) | undefined;
   const reserve = {
-    admit: async (): Promise<void> => {
-      if (!armed) return;
-      armed = false;
-      await new Promise<void>((resolve) => { open = resolve; });
+    admit: async (): Promise<WriteLease> => {
+      if (armed) {
+        armed = false;
+        await new Promise<void>((resolve) => { open = resolve; });
+      }
+      return NO_LEASE;
     },
   } as unknown as WriteReserve;
   const objects = new ObjectService({ meta: fx.meta, blobs: fx.blobs, pins: new ReadPins(), reserve });

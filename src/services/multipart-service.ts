@@ -127,8 +127,8 @@ export class MultipartService {
     const body = input.body.checksum || !algorithm
       ? input.body
       : { ...input.body, checksum: { algorithm, expected: undefined } };
-    await this.objects.admitWrite(input.body.size);
-    const ingested = await ingestBody(this.blobs, body, MAX_PART_BYTES, { hashes: this.hashes });
+    const lease = await this.objects.admitWrite(input.body.size);
+    const ingested = await ingestBody(this.blobs, body, MAX_PART_BYTES, { hashes: this.hashes, lease });
     return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
       size: ingested.size,
       etag: ingested.md5.toString('hex'),
@@ -146,12 +146,12 @@ export class MultipartService {
     const algorithm = upload.checksumAlgorithm as ChecksumAlgorithm | undefined;
     // Opened before anything awaits, in the tick of the caller's lookup (ObjectService.admitCopy says why).
     const sourceBytes = input.source.stream();
-    await this.objects.admitCopy(sourceBytes, input.source.size);
+    const lease = await this.objects.admitCopy(sourceBytes, input.source.size);
     const ingested = await ingestBody(
       this.blobs,
       { source: sourceBytes, size: input.source.size, checksum: algorithm ? { algorithm, expected: undefined } : undefined },
       MAX_PART_BYTES,
-      { hashes: this.hashes },
+      { hashes: this.hashes, lease },
     );
     return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
       size: ingested.size,
@@ -229,7 +229,8 @@ export class MultipartService {
     const size = chosen.reduce((n, p) => n + p.size, 0);
     const etag = multipartEtag(chosen.map((p) => Buffer.from(p.etag, 'hex')));
     const chosenNumbers = new Set(chosen.map((p) => p.partNumber));
-    await this.objects.admitWrite(0);
+    // A completion writes no object bytes (the parts are its bytes), but its commit is refused under the reserve.
+    (await this.objects.admitWrite(0)).release();
     return this.objects.commitVersion(
       undefined,
       {

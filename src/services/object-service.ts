@@ -24,7 +24,7 @@ import type { HashPool } from '../lib/hash-pool.js';
 import { extentsOf, readExtents, ReadPins, type BlobExtent } from './object-reader.js';
 import { ObjectTaggingService } from './object-tagging-service.js';
 import { assertRemovable, checkVersionId, findObjectVersion, requireBucket, type VersionTarget } from './object-versions.js';
-import type { WriteReserve } from './write-reserve.js';
+import { NO_LEASE, type WriteLease, type WriteReserve } from './write-reserve.js';
 
 export type { ObjectHeaders, ObjectRow, ObjectPartRow, BodyInput, ReadConditions, RequestedObjectLock, TagSet, VersionTarget };
 
@@ -149,12 +149,14 @@ export class ObjectService {
   }
 
   /**
-   * Admits a write of about `bytes` new object bytes (0 for none, as a multipart completion) against the data volume's
-   * free-space reserve. Throws InsufficientStorage (507) when it would take the volume under the reserve. Every
-   * client write (PUT, POST, copy, part upload, completion, admin upload) calls it before reading its body.
+   * Admits a write of `bytes` new object bytes (undefined when unknown, 0 for none, as a multipart completion) against
+   * the data volume's free-space reserve, and returns its lease: the body's bytes are charged to it as they arrive
+   * (ingestBody), and it ends once they are staged or discarded. Throws InsufficientStorage (507) when the write would
+   * take the volume under the reserve. Every client write (PUT, POST, copy, part upload, completion, admin upload)
+   * calls it before reading its body.
    */
-  async admitWrite(bytes: number | undefined): Promise<void> {
-    await this.reserve?.admit(bytes ?? 0);
+  async admitWrite(bytes: number | undefined): Promise<WriteLease> {
+    return this.reserve?.admit(bytes) ?? NO_LEASE;
   }
 
   /**
@@ -163,11 +165,11 @@ export class ObjectService {
    * file blobs outlive theirs). The stream is destroyed if the write is refused; an error it meets while this waits
    * stays on it for its reader.
    */
-  async admitCopy(source: Readable, bytes: number): Promise<void> {
+  async admitCopy(source: Readable, bytes: number): Promise<WriteLease> {
     const held = (): void => undefined;
     source.on('error', held);
     try {
-      await this.admitWrite(bytes);
+      return await this.admitWrite(bytes);
     } catch (err) {
       source.destroy();
       throw err;
@@ -200,8 +202,8 @@ export class ObjectService {
     validateObjectKey(input.key);
     this.checkLockRequest(this.bucket(input.bucket), input.lock);
     if (input.conditions) this.checkWriteConditions(input.bucket, input.key, input.conditions);
-    await this.admitWrite(input.body.size);
-    const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES, { allowInline: true, hashes: this.hashes });
+    const lease = await this.admitWrite(input.body.size);
+    const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES, { allowInline: true, hashes: this.hashes, lease });
     return this.commitVersion(body.staged, {
       bucket: input.bucket,
       key: input.key,
@@ -488,7 +490,7 @@ export class ObjectService {
     }
     const algorithm = input.checksumAlgorithm ?? (source.row.checksumAlgorithm as ChecksumAlgorithm | undefined);
     const sourceBytes = source.stream();
-    await this.admitCopy(sourceBytes, source.row.size);
+    const lease = await this.admitCopy(sourceBytes, source.row.size);
     const body = await ingestBody(
       this.blobs,
       {
@@ -497,7 +499,7 @@ export class ObjectService {
         checksum: algorithm ? { algorithm, expected: undefined } : undefined,
       },
       MAX_PUT_BYTES,
-      { allowInline: true, hashes: this.hashes },
+      { allowInline: true, hashes: this.hashes, lease },
     );
     const row = await this.commitVersion(body.staged, {
       bucket: input.bucket,

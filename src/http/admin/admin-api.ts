@@ -10,7 +10,7 @@ import type { TrustedProxies } from '../shared/client-address.js';
 import type { ObjectSearchService } from '../../services/object-search-service.js';
 import { installAdminAuth } from './admin-auth-hook.js';
 import { AdminThrottle } from './admin-throttle.js';
-import { envelope, handleAdminError } from './error-json.js';
+import { adminErrorHandler, envelope } from './error-json.js';
 import { installJsonDepthLimit } from './json-depth.js';
 import { registerOpenApi } from './openapi.js';
 import { auditRoutes, type AuditRouteDeps } from './routes/audit.js';
@@ -50,10 +50,12 @@ export interface AdminDeps
   now?: () => number;
   /** Cross-bucket object search (GET /objects/search). */
   search: ObjectSearchService;
+  /** Told of each request answered 500 InternalError (store_internal_errors_total{surface="admin"}). */
+  onInternalError?: () => void;
 }
 
 export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
-  app.setErrorHandler(handleAdminError);
+  app.setErrorHandler(adminErrorHandler({ onInternalError: deps.onInternalError }));
   installJsonDepthLimit(app);
   // Before any route: swagger must see every route, and the throttle runs before authentication.
   await registerOpenApi(app, { version: deps.build.version });

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handleAdminError } from './error-json.js';
+import { adminErrorHandler } from './error-json.js';
 import { installJsonDepthLimit, MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 
 describe('nestsDeeperThan', () => {
@@ -18,7 +18,7 @@ describe('the admin JSON parser', () => {
   beforeAll(async () => {
     app = Fastify();
     await app.register(async (scope) => {
-      scope.setErrorHandler(handleAdminError);
+      scope.setErrorHandler(adminErrorHandler());
       installJsonDepthLimit(scope);
       scope.post('/echo', async (req) => ({ got: req.body }));
     });

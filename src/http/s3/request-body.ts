@@ -11,6 +11,7 @@ import { parseContentMd5 } from '../../core/etag.js';
 import type { BodyInput } from '../../services/body-ingest.js';
 import { createChunkedDecoder } from '../../sigv4/chunked-decoder.js';
 import type { VerifiedRequest } from '../../sigv4/types.js';
+import { requestBytes } from '../shared/request-bytes.js';
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -74,7 +75,7 @@ export function bodyInput(req: IncomingMessage, auth: VerifiedRequest): BodyInpu
   if (payload.kind !== 'chunked') {
     const checksum = declaredChecksum(req, () => undefined);
     return {
-      source: req,
+      source: requestBytes(req),
       size,
       contentMd5,
       sha256: payload.kind === 'signed' ? payload.sha256 : undefined,
@@ -91,7 +92,7 @@ export function bodyInput(req: IncomingMessage, auth: VerifiedRequest): BodyInpu
  * signatures as it is read; its trailers are filled in once the body has ended.
  */
 function payloadOf(req: IncomingMessage, auth: VerifiedRequest): { source: AsyncIterable<Buffer>; trailers: Map<string, string> } {
-  if (auth.payload.kind !== 'chunked') return { source: req, trailers: new Map() };
+  if (auth.payload.kind !== 'chunked') return { source: requestBytes(req), trailers: new Map() };
   const decoder = createChunkedDecoder({
     signed: auth.payload.signedChunks,
     context: auth.chunkContext,

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppError } from '../../core/errors.js';
 import { toClientError } from '../../core/system-errors.js';
-import { lingerAfterAnswer } from '../shared/lingering-close.js';
+import { endUnreadBody } from '../shared/request-bytes.js';
 import { requestIdHead, requestIdOf } from '../shared/request-id.js';
 import type { S3Response } from './context.js';
 import { buildAppErrorXml } from './xml/error.js';
@@ -51,10 +51,7 @@ export function sendS3Error(req: IncomingMessage, res: ServerResponse, err: unkn
   else head.add('Content-Type', XML);
   // A body the handler never read (an early error on an upload) cannot be left on a keep-alive connection; the rest
   // of it is read and discarded for a moment after the answer, so the client reads the answer (lingering-close.ts).
-  if (!req.complete) {
-    head.add('Connection', 'close');
-    lingerAfterAnswer(req.socket as IncomingMessage['socket'] | null);
-  }
+  if (endUnreadBody(req)) head.add('Connection', 'close');
   res.writeHead(status, head.list).end(body);
   return appError;
 }

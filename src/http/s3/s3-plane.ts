@@ -43,6 +43,8 @@ export interface S3PlaneOptions {
   durable: () => Promise<void>;
   /** STORE_TRUSTED_PROXIES: whose X-Forwarded-For / X-Forwarded-Proto count for aws:SourceIp / aws:SecureTransport. */
   trustedProxies?: TrustedProxies;
+  /** Told of each request answered 500 InternalError (store_internal_errors_total{surface="s3"}). */
+  onInternalError?: () => void;
 }
 
 /** Methods that may commit: their answers wait for the durability barrier. GET/HEAD/OPTIONS never wait. */
@@ -73,19 +75,37 @@ export class S3PlaneHandler {
       op = resolved;
       ctx.onOp(resolved);
     };
-    this.run(req, res, ctx, onOp).catch(async (err: unknown) => {
-      if (isClientAbort(req, err)) {
-        // The client went away mid-request: nothing to answer, and not a server error.
+    this.run(req, res, ctx, onOp)
+      .catch((err: unknown) => this.fail(req, res, { requestId: ctx.requestId, op, err }))
+      .catch((err: unknown) => {
+        // The error path itself failed: the request cannot be answered, but the process must go on.
+        this.opts.logger.error({ err, reqId: ctx.requestId, op }, 'S3 error response failed');
+        this.opts.onInternalError?.();
         res.destroy();
-        return;
-      }
-      // A failure after some commits (a DeleteObjects halfway) is still answered only once they are durable.
-      const failure = mayWrite(req) ? await this.opts.durable().then(() => err, (syncErr: unknown) => syncErr) : err;
-      const appError = sendS3Error(req, res, failure, ctx.requestId);
-      if (appError.code === 'InternalError') this.opts.logger.error({ err: failure, reqId: ctx.requestId, op }, 'S3 request failed');
+      });
+  }
+
+  /**
+   * Answers a failed request: nothing for a client that went away; after the durability barrier for a request that
+   * may have written (a DeleteObjects halfway is answered only once its commits are durable); then the S3 error. An
+   * unexpected failure is a 500 InternalError, logged once with its stack and counted.
+   */
+  private async fail(req: IncomingMessage, res: ServerResponse, failed: { requestId: string; op: string; err: unknown }): Promise<void> {
+    const { requestId, op, err } = failed;
+    if (isClientAbort(req, err)) {
+      // The client went away mid-request: nothing to answer, and not a server error.
+      res.destroy();
+      return;
+    }
+    const failure = mayWrite(req) ? await this.opts.durable().then(() => err, (syncErr: unknown) => syncErr) : err;
+    const appError = sendS3Error(req, res, failure, requestId);
+    if (appError.code === 'InternalError') {
+      this.opts.logger.error({ err: failure, reqId: requestId, op }, 'S3 request failed');
+      this.opts.onInternalError?.();
+    } else if (appError.cause !== undefined && appError.code === 'InsufficientStorage') {
       // A full volume refuses every write until an operator frees space: say so loudly, once per refused request.
-      else if (appError.cause !== undefined && appError.code === 'InsufficientStorage') this.opts.logger.warn({ err: failure, reqId: ctx.requestId, op }, 'S3 write refused: the data volume is full');
-    });
+      this.opts.logger.warn({ err: failure, reqId: requestId, op }, 'S3 write refused: the data volume is full');
+    }
   }
 
   private async run(req: IncomingMessage, res: ServerResponse, info: RequestInfo, onOp: (op: string) => void): Promise<void> {

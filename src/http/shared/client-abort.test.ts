@@ -59,6 +59,22 @@ describe('isClientAbort', () => {
     expect(verdict).toBe(true);
   });
 
+  it('does not throw once Node has cleared req.socket (a reader destroyed the request mid-body): nobody to answer', async () => {
+    const verdict = await classify(async (req) => {
+      try {
+        for await (const chunk of req) {
+          void chunk;
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        }
+        return false;
+      } catch (err) {
+        expect(req.socket).toBeNull();
+        return isClientAbort(req, err);
+      }
+    }, (port) => void fetch(`http://127.0.0.1:${port}/b/k`, { method: 'PUT', body: Buffer.alloc(1_000_000) }).catch(() => undefined));
+    expect(verdict).toBe(true);
+  });
+
   it('is false for an AppError, whatever the connection', async () => {
     const verdict = await classify(async (req) => {
       await readAll(req);

@@ -16,7 +16,7 @@ import { principalOf } from '../admin-principal.js';
 import { BucketNameParams, NoContent } from './bucket-schemas.js';
 import { Binary, DeleteObjectQuery, ObjectKeyQuery, PresignBody, PresignResponse, UploadResponse } from './object-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
-import { declaredLength, rawBody, rawBodySchema, rawBodyScope } from './raw-body.js';
+import { declaredLength, rawBodySchema, rawBodyScope, uploadBytes } from './raw-body.js';
 import { ErrorBody } from './schemas.js';
 
 const tags = ['object content'];
@@ -124,7 +124,7 @@ export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
       const contentType = req.headers['content-type'];
       const row = await deps.objects.put({
         bucket, key,
-        body: { source: rawBody(req), size: declaredLength(req), contentMd5: contentMd5(req) },
+        body: { source: uploadBytes(req), size: declaredLength(req), contentMd5: contentMd5(req) },
         headers: contentType ? { contentType } : {},
         userMeta: {},
       });

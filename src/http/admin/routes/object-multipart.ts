@@ -10,7 +10,7 @@ import { principalOf } from '../admin-principal.js';
 import { BucketNameParams, Strict } from './bucket-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
 import { UploadResponse } from './object-schemas.js';
-import { declaredLength, rawBody, rawBodySchema, rawBodyScope } from './raw-body.js';
+import { declaredLength, rawBodySchema, rawBodyScope, uploadBytes } from './raw-body.js';
 import { ErrorBody } from './schemas.js';
 
 const Key = Type.String({ minLength: 1, description: 'The object key (at most 1024 bytes of UTF-8)' });
@@ -69,7 +69,7 @@ export function objectMultipartRoutes(app: FastifyInstance, deps: ObjectRouteDep
       const q = req.query as Static<typeof PartQuery>;
       const part = await deps.multipart.uploadPart({
         bucket: bucketOf(req), key: q.key, uploadId: q.uploadId, partNumber: q.partNumber,
-        body: { source: rawBody(req), size: declaredLength(req) },
+        body: { source: uploadBytes(req), size: declaredLength(req) },
       });
       return { partNumber: part.partNumber, etag: part.etag, size: part.size };
     });

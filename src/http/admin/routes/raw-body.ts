@@ -5,6 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
+import { requestBytes } from '../../shared/request-bytes.js';
 import { Binary } from './object-schemas.js';
 
 /**
@@ -30,6 +31,14 @@ export function rawBodySchema(description?: string): { content: { '*/*': { schem
 /** The request body stream. */
 export function rawBody(req: FastifyRequest): Readable {
   return (req.body as Readable | undefined) ?? req.raw;
+}
+
+/**
+ * The request body's bytes for an upload: a reader that stops early (a full disk, a bad digest) leaves the connection
+ * open for the error answer (http/shared/request-bytes.ts).
+ */
+export function uploadBytes(req: FastifyRequest): AsyncIterable<Buffer> {
+  return requestBytes(rawBody(req));
 }
 
 /** The Content-Length header as a byte count, or undefined when absent (chunked). Throws ValidationError if malformed. */
