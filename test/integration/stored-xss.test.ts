@@ -1,8 +1,9 @@
 // No stored XSS in the origin the console shares with the S3 plane (ARCHITECTURE "Known pitfalls"). Objects that
 // would run script if rendered (HTML, SVG, XML with XHTML script, an unknown type), uploaded through S3, the admin
 // API and a POST form, are fetched through the admin raw GET (always an attachment, nosniff, a sandbox CSP) and
-// through presigned URLs (their stored Content-Type as S3 serves it, but nosniff and a sandbox CSP: a share link
-// displays and runs nothing); raster images stay plain. The console itself answers with its strict CSP.
+// through presigned URLs and anonymous reads (their stored Content-Type as S3 serves it, but always nosniff and a
+// sandbox CSP, whatever the type: a share link displays and runs nothing); response-* overrides need a signature.
+// The console itself answers with its strict CSP.
 
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,8 @@ const ACTIVE: Array<[key: string, contentType: string | undefined, body: string]
   ['app.js', 'text/javascript', SCRIPT],
   ['unknown', 'application/x-whatever', `<script>${SCRIPT}</script>`],
   ['untyped', undefined, `<script>${SCRIPT}</script>`],
+  // A type that parses as a passive image but that Chromium renders as HTML: the defence must not parse types.
+  ['disguised.png', 'image/png;,text/html', `<script>${SCRIPT}</script>`],
 ];
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
@@ -111,14 +114,36 @@ describe('presigned share links on the S3 plane (the console’s origin)', () =>
     expectSandboxed(headed, 'HEAD');
   });
 
-  it('a raster image stays a plain image (nosniff, no sandbox), unless response-content-type turns it into HTML', async () => {
+  it('a raster image is sandboxed too (nothing is trusted by its type), and keeps its type', async () => {
     const plain = await fetch(presigned('photo.png'));
     expect(plain.headers.get('content-type')).toBe('image/png');
-    expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(plain.headers.get('content-security-policy')).toBeNull();
+    expectSandboxed(plain, 'photo.png');
     const retyped = await fetch(presigned('photo.png', '?response-content-type=text%2Fhtml'));
     expect(retyped.headers.get('content-type')).toBe('text/html');
     expectSandboxed(retyped, 'response-content-type=text/html');
+  });
+
+  it('refuses response-* overrides on anonymous requests (InvalidRequest), as AWS does, and serves the object sandboxed without them', async () => {
+    const policy = {
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/s3/*` }],
+    };
+    const put = await fetch(`${server.url}/api/admin/buckets/${bucket}/policy`, {
+      method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(policy),
+    });
+    expect(put.status).toBe(200);
+    try {
+      for (const override of ['response-content-type=text%2Fhtml', 'response-content-disposition=inline', 'response-cache-control=no-store']) {
+        const refused = await fetch(`${server.url}/${bucket}/s3/app.js?${override}`);
+        expect(refused.status, override).toBe(400);
+        expect(await refused.text()).toContain('<Code>InvalidRequest</Code>');
+      }
+      const plain = await fetch(`${server.url}/${bucket}/s3/app.js`);
+      expect(plain.status).toBe(200);
+      expectSandboxed(plain, 'anonymous GET');
+    } finally {
+      await fetch(`${server.url}/api/admin/buckets/${bucket}/policy`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    }
   });
 
   it('an HTML page uploaded through a POST form is served sandboxed', async () => {

@@ -49,6 +49,11 @@ function signableHeaders(req: IncomingMessage): Record<string, string | string[]
  * an x-amz-content-sha256 the client sent, or aws-chunked without chunk signatures. Throws InvalidRequest for
  * signed chunks (nothing to verify them with) and InvalidArgument for a malformed x-amz-content-sha256.
  */
+/** Whether a request carried no credentials (anonymousRequest), as opposed to a verified signature. */
+export function isAnonymous(auth: VerifiedRequest): boolean {
+  return auth.accessKeyId === '';
+}
+
 export function anonymousRequest(req: IncomingMessage): VerifiedRequest {
   const declared = req.headers['x-amz-content-sha256'];
   const hash = Array.isArray(declared) ? declared[0] : declared;

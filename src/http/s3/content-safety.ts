@@ -4,26 +4,15 @@
 // console's origin").
 
 /**
- * Media types a browser renders with no script of the object's own: raster images, audio, video and PDF (whose
- * viewers run in their own origin). Everything else (HTML, SVG, XML, unknown or missing types) could become a
- * document that runs script, or be sniffed into one.
+ * Sent with every response that carries an object's bytes (GET and HEAD, signed, presigned or anonymous, a tiered
+ * object read through), whatever its Content-Type: the defence must not depend on parsing a type, because browsers
+ * and Store disagree on malformed ones (`image/png;,text/html` renders as HTML in Chromium). `nosniff` stops a type
+ * being guessed up into HTML; `sandbox` makes any document the bytes become run no script and get an opaque origin,
+ * so it can read no cookie of this origin and call no admin route with one. CSP applies to documents only: fetch(),
+ * <img>, <video> and S3 clients are not affected. The cost: Chromium's PDF viewer does not run in a sandboxed
+ * document, so a PDF opened from a share link downloads instead of displaying.
  */
-const PASSIVE = /^(?:image\/(?!svg)[a-z0-9.+-]+|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+|application\/pdf)$/;
-
-/** The media type without parameters, lower-cased (`Text/HTML; charset=utf-8` -> `text/html`). */
-export function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
-}
-
-/**
- * Extra headers for an object served as `contentType` (the final value, response-content-type included):
- * always `X-Content-Type-Options: nosniff`, so no type is guessed up into HTML; and, unless the type is passive,
- * `Content-Security-Policy: sandbox`, under which a document opened from a share link still displays but runs no
- * script and gets an opaque origin, so it can read no cookie of this origin and call no admin route with one.
- * CSP applies to documents only: fetch(), <img> and S3 clients are not affected.
- */
-export function contentSafetyHeaders(contentType: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
-  if (!PASSIVE.test(mediaType(contentType))) headers['Content-Security-Policy'] = 'sandbox';
-  return headers;
-}
+export const OBJECT_SAFETY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': 'sandbox',
+});

@@ -13,7 +13,8 @@ import { httpDate, objectHeaders, readObjectHeaders, readUserMeta } from '../obj
 import type { ObjectRow, OpenedObject } from '../../../services/object-service.js';
 import { checkAcceptedAcl } from './acl-header.js';
 import { checkSseHeaders } from '../sse-header.js';
-import { contentSafetyHeaders } from '../content-safety.js';
+import { isAnonymous } from '../authenticate.js';
+import { OBJECT_SAFETY_HEADERS } from '../content-safety.js';
 import { reportedVersionId } from '../../../core/versioning.js';
 import { bypassGovernance, lockHeaders, taggingHeader, versionIdParam, versionStateHeaders } from './object-params.js';
 
@@ -89,6 +90,11 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
   for (const [param, header] of Object.entries(RESPONSE_OVERRIDES)) {
     const value = ctx.query.get(param);
     if (value === undefined) continue;
+    // As AWS: an override is for the holder of a signature (a presigned URL), never for anyone with the address
+    // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html, "Overriding response header values").
+    if (isAnonymous(ctx.auth)) {
+      throw new AppError('InvalidRequest', { message: 'Request specific response headers cannot be used for anonymous GET requests.' });
+    }
     // Sent as a header: its UTF-8 bytes, and never a CR, LF or other control (Node would refuse it: a 500).
     const text = asHeaderBytes(value);
     if (!isHeaderValue(text)) {
@@ -96,8 +102,8 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
     }
     headers[header] = text;
   }
-  // The console may share this origin: stored HTML or SVG must not run script here (content-safety.ts).
-  Object.assign(headers, contentSafetyHeaders(headers['Content-Type'] as string | undefined));
+  // The console may share this origin: no stored object may run script here, whatever its type (content-safety.ts).
+  Object.assign(headers, OBJECT_SAFETY_HEADERS);
   let status = 200;
   if (range) {
     status = 206;
