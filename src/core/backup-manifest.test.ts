@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { isSafeEntryName, parseManifest, parseVersionLine, type ArchivedBucket } from './backup-manifest.js';
+import { md5Hex, multipartEtag } from './etag.js';
 
 const bucket = (over: Partial<ArchivedBucket> = {}): ArchivedBucket => ({
   name: 'photos', createdAt: '2026-01-01T00:00:00.000Z', versioning: 'Enabled', objectLock: false, config: {}, versionCount: 1, ...over,
@@ -17,6 +18,8 @@ const line = (over: Record<string, unknown> = {}): string => JSON.stringify({
   userMeta: {}, storageClass: 'STANDARD', entry: 'objects/000000001', sha256: 'a'.repeat(64), ...over,
 });
 const buckets = (b: ArchivedBucket = bucket()): Map<string, ArchivedBucket> => new Map([[b.name, b]]);
+const PARTS = [{ partNumber: 1, size: 2, etag: md5Hex('ab') }, { partNumber: 2, size: 1, etag: md5Hex('c') }];
+const PARTS_ETAG = multipartEtag(PARTS.map((p) => Buffer.from(p.etag, 'hex')));
 const refused = (run: () => unknown): void => expect(run).toThrow(expect.objectContaining({ code: 'InvalidArchive' }) as Error);
 
 describe('parseManifest', () => {
@@ -55,9 +58,29 @@ describe('parseVersionLine', () => {
   it('reads a version, a delete marker and a multipart version', () => {
     expect(parseVersionLine(line(), buckets(), 'l1')).toMatchObject({ key: 'a/b.txt', size: 3, entry: 'objects/000000001' });
     expect(parseVersionLine(line({ deleteMarker: true, size: 0, etag: '', entry: undefined, sha256: undefined }), buckets(), 'l2').deleteMarker).toBe(true);
-    const parts = [{ partNumber: 1, size: 2, etag: 'x' }, { partNumber: 2, size: 1, etag: 'y' }];
-    expect(parseVersionLine(line({ parts }), buckets(), 'l3').parts).toHaveLength(2);
+    expect(parseVersionLine(line({ parts: PARTS, etag: PARTS_ETAG }), buckets(), 'l3').parts).toHaveLength(2);
+    const checksum = { algorithm: 'CRC32', value: 'AAAAAA==-2', type: 'COMPOSITE' };
+    const withChecksums = PARTS.map((p) => ({ ...p, checksum: 'AAAAAA==' }));
+    expect(parseVersionLine(line({ parts: withChecksums, etag: PARTS_ETAG, checksum }), buckets(), 'l4').checksum).toEqual(checksum);
   });
+
+  // Every field a restore sends back as a header, as a PUT would have made it (restored, a bad one made every GET a 500).
+  it.each([
+    ['an ETag with CR/LF', () => line({ etag: 'acbd18db4cc2f85cedef654fccc4a4d8\r\nX-Evil: 1' })],
+    ['a quoted ETag', () => line({ etag: '"acbd18db4cc2f85cedef654fccc4a4d8"' })],
+    ['an ETag that is not an MD5', () => line({ etag: 'not-an-md5' })],
+    ['a delete marker with an ETag', () => line({ deleteMarker: true, size: 0, etag: 'x\r\n', entry: undefined, sha256: undefined })],
+    ['a multipart ETag that does not follow from its parts', () => line({ parts: PARTS, etag: `${'0'.repeat(32)}-2` })],
+    ['a part ETag that is not an MD5', () => line({ parts: [{ ...PARTS[0], etag: 'x' }, PARTS[1]], etag: PARTS_ETAG })],
+    ['a checksum value with CR/LF', () => line({ checksum: { algorithm: 'CRC32', value: 'AAAAAA==\r\nX: 1' } })],
+    ['a checksum value of the wrong length', () => line({ checksum: { algorithm: 'SHA256', value: 'AAAAAA==' } })],
+    ['a COMPOSITE checksum without its part count', () => line({ parts: PARTS, etag: PARTS_ETAG, checksum: { algorithm: 'CRC32', value: 'AAAAAA==', type: 'COMPOSITE' } })],
+    ['a COMPOSITE checksum on a single-part version', () => line({ checksum: { algorithm: 'CRC32', value: 'AAAAAA==-1', type: 'COMPOSITE' } })],
+    ['a part checksum of another algorithm', () => line({ parts: PARTS.map((p) => ({ ...p, checksum: 'AAAAAAAAAAA=' })), etag: PARTS_ETAG, checksum: { algorithm: 'CRC32', value: 'AAAAAA==-2', type: 'COMPOSITE' } })],
+    ['a part checksum with CR/LF', () => line({ parts: PARTS.map((p) => ({ ...p, checksum: 'AA\r\n' })), etag: PARTS_ETAG })],
+    ['a metadata name in upper case', () => line({ userMeta: { Name: 'x' } })],
+    ['metadata over 2 KB', () => line({ userMeta: { big: 'x'.repeat(2100) } })],
+  ])('refuses %s with InvalidArchive, as a PUT would', (_name, make) => refused(() => parseVersionLine(make(), buckets(), 'l')));
 
   it.each([
     ['not JSON', () => '{oops'],
@@ -69,8 +92,8 @@ describe('parseVersionLine', () => {
     ['a delete marker with bytes', () => line({ deleteMarker: true })],
     ['a bad checksum digest', () => line({ sha256: 'abc' })],
     ['an unsafe entry name', () => line({ entry: 'objects/../../x' })],
-    ['parts that do not add up', () => line({ parts: [{ partNumber: 1, size: 1, etag: 'x' }] })],
-    ['parts out of order', () => line({ parts: [{ partNumber: 2, size: 2, etag: 'x' }, { partNumber: 1, size: 1, etag: 'y' }] })],
+    ['parts that do not add up', () => line({ parts: [{ ...PARTS[0], size: 1 }], etag: multipartEtag([Buffer.from(PARTS[0]?.etag ?? '', 'hex')]) })],
+    ['parts out of order', () => line({ parts: [{ ...PARTS[1], partNumber: 2 }, { ...PARTS[0], partNumber: 1 }], etag: PARTS_ETAG })],
     ['an unknown header', () => line({ headers: { 'x-evil': 'y' } })],
     ['invalid tags', () => line({ tags: [{ key: '', value: 'x' }] })],
     ['a retention in a bucket without object lock', () => line({ retention: { mode: 'COMPLIANCE', retainUntilDate: '2030-01-01T00:00:00Z' } })],

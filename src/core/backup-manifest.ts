@@ -5,16 +5,18 @@
 
 import type { BucketEncryption } from './bucket-encryption.js';
 import { validateBucketEncryption } from './bucket-encryption.js';
-import { CHECKSUM_ALGORITHMS } from './checksums.js';
+import { CHECKSUM_ALGORITHMS, isValidChecksumValue, type ChecksumAlgorithm } from './checksums.js';
 import { validateCorsConfiguration, type CorsConfiguration } from './cors.js';
 import { AppError, isAppError } from './errors.js';
-import { isHeaderName, isHeaderValue } from './header-text.js';
+import { multipartEtag } from './etag.js';
+import { isHeaderValue } from './header-text.js';
 import { parseIso8601 } from './iso8601.js';
 import { validateLifecycleConfiguration, type LifecycleConfiguration } from './lifecycle.js';
 import { validateBucketName, validateObjectKey } from './names.js';
 import { validateObjectLockConfiguration, type ObjectLockConfiguration, type ObjectRetention } from './object-lock.js';
 import { parseBucketPolicy } from './policy/policy-document.js';
 import { validateTagSet, type TagSet } from './tagging.js';
+import { checkUserMetaSize, isUserMetaName } from './user-metadata.js';
 import { NULL_VERSION_ID, type VersioningState } from './versioning.js';
 import { isUuidShaped } from '../lib/ids.js';
 
@@ -153,9 +155,10 @@ function stringMap(value: unknown, where: string, allowed?: Set<string>): Record
   for (const [name, v] of Object.entries(value)) {
     if (typeof v !== 'string') throw invalid(`${where}.${name} must be a string`);
     if (allowed && !allowed.has(name)) throw invalid(`${where}.${name} is not a known field`);
-    if (!allowed && !isHeaderName(name)) throw invalid(`${where}: ${JSON.stringify(name.slice(0, 64))} is not a valid metadata name`);
+    if (!allowed && !isUserMetaName(name)) throw invalid(`${where}: ${JSON.stringify(name.slice(0, 64))} is not a valid metadata name`);
     if (!isHeaderValue(v)) throw invalid(`${where}.${name.slice(0, 64)} holds characters an HTTP header cannot carry`);
   }
+  if (!allowed) checked(where, () => checkUserMetaSize(value as Record<string, string>));
   return value as Record<string, string>;
 }
 
@@ -334,6 +337,7 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
   lockFields(raw, version, bucket, where);
   if (deleteMarker) {
     if (size !== 0 || raw['entry'] !== undefined || raw['parts'] !== undefined) throw invalid(`${where}: a delete marker has no bytes`);
+    if (etag !== '') throw invalid(`${where}: a delete marker has no ETag`);
     return version;
   }
   version.entry = entryName(raw, 'entry', where);
@@ -341,8 +345,24 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
   if (!HEX_SHA256.test(sha256)) throw invalid(`${where}.sha256 must be 64 lowercase hex digits`);
   version.sha256 = sha256;
   if (raw['checksum'] !== undefined) version.checksum = checksumOf(raw['checksum'], `${where}.checksum`);
-  if (raw['parts'] !== undefined) version.parts = partsOf(raw['parts'], size, `${where}.parts`);
+  if (raw['parts'] !== undefined) version.parts = partsOf(raw['parts'], size, `${where}.parts`, version.checksum?.algorithm);
+  checkEtag(version, where);
+  if (version.checksum?.type === 'COMPOSITE' && version.parts === undefined) throw invalid(`${where}.checksum: a COMPOSITE checksum needs parts`);
   return version;
+}
+
+/**
+ * An ETag as a PUT or a multipart completion makes it: the hex MD5 of the bytes (which the restore verifies as it
+ * reads them), or the MD5 of the parts' MD5s and their count, which must agree with the parts listed. Anything else
+ * (quotes, CR/LF) would be sent back in every ETag header of the object.
+ */
+function checkEtag(version: ArchivedVersion, where: string): void {
+  if (version.parts === undefined) {
+    if (!HEX_MD5.test(version.etag)) throw invalid(`${where}.etag must be 32 lowercase hex digits (the MD5 of the bytes)`);
+    return;
+  }
+  const expected = multipartEtag(version.parts.map((p) => Buffer.from(p.etag, 'hex')));
+  if (version.etag !== expected) throw invalid(`${where}.etag must be the multipart ETag of its parts (${expected})`);
 }
 
 function lockFields(raw: Json, version: ArchivedVersion, bucket: ArchivedBucket, where: string): void {
@@ -361,16 +381,31 @@ function lockFields(raw: Json, version: ArchivedVersion, bucket: ArchivedBucket,
   }
 }
 
+/**
+ * A flexible checksum as S3 computes it: canonical base64 of the algorithm's digest, followed for a COMPOSITE one by
+ * `-` and the part count (checked against the parts by the caller).
+ */
 function checksumOf(value: unknown, where: string): NonNullable<ArchivedVersion['checksum']> {
   if (!isObject(value)) throw invalid(`${where} must be an object`);
   const algorithm = str(value, 'algorithm', where);
   if (!(CHECKSUM_ALGORITHMS as readonly string[]).includes(algorithm)) throw invalid(`${where}.algorithm is not a checksum algorithm`);
   const type = value['type'];
   if (type !== undefined && type !== 'FULL_OBJECT' && type !== 'COMPOSITE') throw invalid(`${where}.type must be FULL_OBJECT or COMPOSITE`);
-  return { algorithm, value: str(value, 'value', where), ...(type !== undefined ? { type } : {}) };
+  const text = str(value, 'value', where);
+  const digest = type === 'COMPOSITE' ? /^([^-]*)-[1-9]\d{0,4}$/.exec(text)?.[1] : text;
+  if (digest === undefined || !isValidChecksumValue(algorithm as ChecksumAlgorithm, digest)) {
+    throw invalid(`${where}.value is not a ${type === 'COMPOSITE' ? 'COMPOSITE ' : ''}${algorithm} value`);
+  }
+  return { algorithm, value: text, ...(type !== undefined ? { type } : {}) };
 }
 
-function partsOf(value: unknown, size: number, where: string): ArchivedPart[] {
+/** A part's checksum: a digest of the object's algorithm, or of any algorithm when the object names none. */
+function isPartChecksum(value: string, algorithm: string | undefined): boolean {
+  const algorithms = algorithm === undefined ? CHECKSUM_ALGORITHMS : [algorithm as ChecksumAlgorithm];
+  return algorithms.some((alg) => isValidChecksumValue(alg, value));
+}
+
+function partsOf(value: unknown, size: number, where: string, algorithm: string | undefined): ArchivedPart[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > 10_000) throw invalid(`${where} must be an array of 1 to 10,000 parts`);
   let total = 0;
   let previous = 0;
@@ -383,8 +418,12 @@ function partsOf(value: unknown, size: number, where: string): ArchivedPart[] {
     const partSize = count(p, 'size', at);
     total += partSize;
     const checksum = p['checksum'];
-    if (checksum !== undefined && typeof checksum !== 'string') throw invalid(`${at}.checksum must be a string`);
-    return { partNumber, size: partSize, etag: str(p, 'etag', at), ...(checksum !== undefined ? { checksum } : {}) };
+    if (checksum !== undefined && (typeof checksum !== 'string' || !isPartChecksum(checksum, algorithm))) {
+      throw invalid(`${at}.checksum is not a ${algorithm ?? 'checksum'} value`);
+    }
+    const etag = str(p, 'etag', at);
+    if (!HEX_MD5.test(etag)) throw invalid(`${at}.etag must be 32 lowercase hex digits (the MD5 of the part)`);
+    return { partNumber, size: partSize, etag, ...(checksum !== undefined ? { checksum } : {}) };
   });
   if (total !== size) throw invalid(`${where}: the part sizes do not add up to the object's size`);
   return parts;

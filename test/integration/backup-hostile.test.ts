@@ -169,6 +169,24 @@ describe('archives refused with 400 and the instance unchanged', () => {
     await expectRefused(await rebuild({ 'manifest.json': Buffer.from(JSON.stringify(badConfig)) }));
   });
 
+  it('header-unsafe fields (an ETag or checksum with CR/LF, bad metadata), and an ETag that is not the MD5 of the bytes', async () => {
+    const lines = indexLines();
+    const first = lines[0] as Record<string, unknown>;
+    const withFirst = (changed: Record<string, unknown>): Promise<Buffer> => rebuild({ 'index/000001.jsonl': jsonl([{ ...first, ...changed }, ...lines.slice(1)]) });
+    for (const changed of [
+      { etag: `${String(first['etag'])}\r\nX-Evil: 1` },
+      { checksum: { algorithm: 'CRC32', value: 'AAAAAA==\r\nX-Evil: 1', type: 'FULL_OBJECT' } },
+      { checksum: { algorithm: 'SHA256', value: 'AAAAAA==' } },
+      { headers: { contentType: 'text/html\r\nSet-Cookie: x=1' } },
+      { userMeta: { 'bad name': 'x' } },
+      { userMeta: { big: 'x'.repeat(2100) } },
+    ]) {
+      expect(await expectRefused(await withFirst(changed)), JSON.stringify(changed)).toMatch(/etag|checksum|header|metadata|2048|MetadataTooLarge|maximum/i);
+    }
+    // A well-formed ETag that is not the MD5 of the entry's bytes (as a PUT would compute it).
+    expect(await expectRefused(await withFirst({ etag: 'f'.repeat(32) }))).toMatch(/ETag/);
+  });
+
   it('manifest totals that disagree with the indexes (versions, object entries, bytes)', async () => {
     const totals = manifest()['totals'] as { versions: number; entries: number; bytes: number };
     for (const [field, message] of [['versions', /3 versions but the manifest says 4/], ['entries', /3 object entries but the manifest says 4/], ['bytes', /object bytes but the manifest says/]] as const) {

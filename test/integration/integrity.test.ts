@@ -15,7 +15,7 @@ import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
 import { startInProcess, type InProcessApp } from '../helpers/in-process.js';
 import { blobPath, FakeRepairSource, fileOffset, flipByte } from '../helpers/integrity.js';
-import { parseSamples, scrape } from '../helpers/metrics-scrape.js';
+import { parseSamples, scrape, valueOf } from '../helpers/metrics-scrape.js';
 import { restartServer, startServer, type RunningServer } from '../helpers/server.js';
 import { signedHeaders } from '../helpers/signed-http.js';
 
@@ -95,7 +95,7 @@ describe('corrupt objects through the real server', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer({ keepDataDir: true, env: FAST });
+    server = await startServer({ keepDataDir: true, env: { ...FAST, METRICS_MODE: 'public' } });
     s3 = sdkClient(server);
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     for (const [key, body] of Object.entries(data)) await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
@@ -140,6 +140,16 @@ describe('corrupt objects through the real server', () => {
       expect(res.received.includes((data[key] as Buffer).subarray(0, 64))).toBe(false);
     }
     await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'gone' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 500 } });
+    // Each is an internal error: counted, and logged once with its request id and stack.
+    const samples = parseSamples((await scrape(server)).text);
+    const counted = valueOf(samples, 'store_internal_errors_total', { surface: 's3' }) ?? 0;
+    const logged = server.output().split('\n').filter((l) => l.includes('"msg":"S3 request failed"'));
+    expect(counted).toBeGreaterThanOrEqual(5);
+    expect(logged.length).toBe(counted);
+    for (const line of logged) {
+      expect(line).toMatch(/"reqId":"[0-9a-f-]{36}"/);
+      expect(line).toContain('"stack":');
+    }
   });
 
   it('cuts the connection mid-body at damage deep in an object: a correct prefix, never a wrong byte', async () => {

@@ -3,12 +3,9 @@
 
 import type { IncomingMessage } from 'node:http';
 import { checksumHeader, type ChecksumAlgorithm } from '../../core/checksums.js';
-import { AppError } from '../../core/errors.js';
+import { checkUserMetaSize } from '../../core/user-metadata.js';
 import type { ObjectHeaders, ObjectRow } from '../../services/object-service.js';
 import { headerOf } from './context.js';
-
-/** S3's limit on user-defined metadata: 2 KB of names and values together. */
-const MAX_USER_META_BYTES = 2048;
 
 /** Content-Encoding without the transport-only `aws-chunked` token (S3 never stores it). */
 function storedContentEncoding(value: string | undefined): string | undefined {
@@ -34,17 +31,11 @@ export function readObjectHeaders(req: IncomingMessage): ObjectHeaders {
 /** x-amz-meta-* headers (names lower-cased, prefix removed). Throws MetadataTooLarge over 2 KB. */
 export function readUserMeta(req: IncomingMessage): Record<string, string> {
   const meta: Record<string, string> = {};
-  let bytes = 0;
   for (const [name, value] of Object.entries(req.headers)) {
     if (!name.startsWith('x-amz-meta-') || value === undefined) continue;
-    const key = name.slice('x-amz-meta-'.length);
-    const text = Array.isArray(value) ? value.join(',') : value;
-    bytes += Buffer.byteLength(key) + Buffer.byteLength(text);
-    meta[key] = text;
+    meta[name.slice('x-amz-meta-'.length)] = Array.isArray(value) ? value.join(',') : value;
   }
-  if (bytes > MAX_USER_META_BYTES) {
-    throw new AppError('MetadataTooLarge', { details: { Size: String(bytes), MaxSizeAllowed: String(MAX_USER_META_BYTES) } });
-  }
+  checkUserMetaSize(meta);
   return meta;
 }
 

@@ -38,7 +38,9 @@ export interface StagingContext {
 interface Expected {
   size: number;
   sha256?: string | undefined;
+  /** The MD5 of the whole entry: a single-part version's ETag (v2), or v1's md5. */
   md5?: string | undefined;
+  /** A multipart version's parts, each checked against its own ETag (the MD5 of its bytes). */
   parts?: ArchivedVersion['parts'];
 }
 
@@ -88,7 +90,9 @@ async function stageV2(ctx: StagingContext, manifest: ManifestV2, used: Set<stri
           add(ctx, { seq, row, parts: [], sealed: undefined });
           totals.deleteMarkers++;
         } else {
-          const staged = await stageEntry(ctx, version.entry as string, { size: version.size, sha256: version.sha256, parts: version.parts });
+          // A single-part version's ETag is the MD5 of its bytes, verified as they are read (as a PUT computes it).
+          const md5 = version.parts === undefined ? version.etag : undefined;
+          const staged = await stageEntry(ctx, version.entry as string, { size: version.size, sha256: version.sha256, md5, parts: version.parts });
           add(ctx, { seq, row: { ...row, blobId: staged.blobId }, parts: staged.parts, sealed: staged.sealed });
           totals.objects++;
           totals.bytes += version.size;
@@ -165,9 +169,10 @@ async function stageEntry(
   const md5 = expected.md5 !== undefined ? createHash('md5') : undefined;
   const hashes = [sha256, md5].filter((h): h is Hash => h !== undefined);
   const reader = new SliceReader(await ctx.reader.open(name));
-  const hashed = async function* (size: number): AsyncGenerator<Buffer> {
+  const hashed = async function* (size: number, partMd5?: Hash): AsyncGenerator<Buffer> {
     for await (const chunk of reader.slice(size)) {
       for (const h of hashes) h.update(chunk);
+      partMd5?.update(chunk);
       yield chunk;
     }
   };
@@ -183,7 +188,9 @@ async function stageEntry(
     } else {
       const parts: ObjectPartRow[] = [];
       for (const part of expected.parts) {
-        const blobId = await commitBlob(ctx, await ctx.blobs.stage(hashed(part.size), { signal: ctx.signal }));
+        const partMd5 = createHash('md5');
+        const blobId = await commitBlob(ctx, await ctx.blobs.stage(hashed(part.size, partMd5), { signal: ctx.signal }));
+        if (partMd5.digest('hex') !== part.etag) throw invalid(`the entry ${name}: part ${part.partNumber} does not match its ETag in the manifest`);
         parts.push({ partNumber: part.partNumber, blobId, size: part.size, etag: part.etag, checksum: part.checksum });
       }
       result = { blobId: undefined, parts, sealed: undefined };
@@ -194,7 +201,7 @@ async function stageEntry(
     throw err;
   }
   if (sha256 && sha256.digest('hex') !== expected.sha256) throw invalid(`the entry ${name} does not match its SHA-256 in the manifest`);
-  if (md5 && md5.digest('hex') !== expected.md5) throw invalid(`the entry ${name} does not match its MD5 in the manifest`);
+  if (md5 && md5.digest('hex') !== expected.md5) throw invalid(`the entry ${name} does not match its ETag (MD5) in the manifest`);
   return result;
 }
 

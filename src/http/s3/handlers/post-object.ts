@@ -6,6 +6,7 @@ import { reportedVersionId } from '../../../core/versioning.js';
 import { AppError, isAppError } from '../../../core/errors.js';
 import { asHeaderBytes, isHeaderName, isHeaderValue } from '../../../core/header-text.js';
 import type { Tag } from '../../../core/tagging.js';
+import { checkUserMetaSize } from '../../../core/user-metadata.js';
 import type { ObjectHeaders } from '../../../services/object-service.js';
 import type { SecretLookup } from '../../../sigv4/types.js';
 import { ANONYMOUS, operationChecks, type Principal, type RequestAuthorizer } from '../authorize.js';
@@ -52,7 +53,6 @@ const HEADER_FIELDS: Readonly<Record<string, keyof ObjectHeaders>> = {
 };
 const FIELD_FOR_HEADER: Readonly<Record<string, string>> = { 'x-amz-acl': 'acl', 'x-amz-tagging': 'tagging' };
 const ACCEPTED_ACLS = new Set(['private', 'bucket-owner-full-control']);
-const MAX_USER_META_BYTES = 2048;
 
 interface Upload {
   key: string;
@@ -174,20 +174,15 @@ function objectHeaders(fields: FormFields): ObjectHeaders {
 /** x-amz-meta-* fields, names lower-cased. Throws MetadataTooLarge over S3's 2 KB, InvalidArgument (headerField). */
 function userMeta(fields: FormFields): Record<string, string> {
   const meta: Record<string, string> = {};
-  let bytes = 0;
   for (const [name, raw] of fields) {
     if (!name.startsWith('x-amz-meta-')) continue;
     const key = name.slice('x-amz-meta-'.length);
     if (!isHeaderName(key)) {
       throw new AppError('InvalidArgument', { message: `${name} is not a valid metadata name.`, details: { ArgumentName: name } });
     }
-    const value = headerField(name, raw);
-    bytes += Buffer.byteLength(key) + Buffer.byteLength(value, 'latin1');
-    meta[key] = value;
+    meta[key] = headerField(name, raw);
   }
-  if (bytes > MAX_USER_META_BYTES) {
-    throw new AppError('MetadataTooLarge', { details: { Size: String(bytes), MaxSizeAllowed: String(MAX_USER_META_BYTES) } });
-  }
+  checkUserMetaSize(meta);
   return meta;
 }
 
