@@ -1,5 +1,5 @@
 // The process logger (pino, JSON lines) with redaction of secret-looking fields.
-// Query-auth parameters are stripped from URLs by `safeUrl` before a URL is ever logged.
+// Credential-shaped query parameters are redacted from URLs by `safeUrl` before a URL is ever logged.
 
 import pino, { type Logger } from 'pino';
 
@@ -27,26 +27,38 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   );
 }
 
-const QUERY_AUTH_PARAMS = new Set([
-  'x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'signature', 'awsaccesskeyid', 'x-amz-date',
-]);
+/**
+ * Query parameters whose value is a credential: S3's query authentication (SigV4 and SigV2) by name, and anything
+ * named like a token, secret, password, signature, credential, session or API key, whatever the route (a client may
+ * put `?access_token=` on an admin URL; the server ignores it, but the log must not keep it).
+ */
+const QUERY_AUTH_PARAMS = new Set(['x-amz-signature', 'x-amz-credential', 'x-amz-security-token', 'signature', 'awsaccesskeyid', 'x-amz-date']);
+const CREDENTIAL_NAME = /token|secret|passw|pwd|signature|credential|session|auth|api[-_]?key|access[-_]?key|private[-_]?key|jwt|bearer|cookie/i;
+/** A value shaped like a JWT (three base64url segments, the first a JSON header) is a credential under any name. */
+const JWT_VALUE = /eyJ[A-Za-z0-9_-]{4,}(?:\.|%2E)[A-Za-z0-9_-]+(?:\.|%2E)/i;
+const REDACTED = '[redacted]';
 
-/** The URL with query-auth parameters removed, safe to log. */
+/** The URL safe to log: the value of every credential-shaped query parameter replaced by `[redacted]`. */
 export function safeUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  const kept = url
-    .slice(q + 1)
-    .split('&')
-    .filter((pair) => {
-      const name = pair.split('=')[0] ?? '';
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name);
-      } catch {
-        // a malformed escape is logged as-is; it cannot be a valid auth parameter
-      }
-      return !QUERY_AUTH_PARAMS.has(decoded.toLowerCase());
-    });
-  return kept.length > 0 ? `${url.slice(0, q)}?${kept.join('&')}` : url.slice(0, q);
+  const pairs = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? '' : pair.slice(eq + 1);
+    return isCredential(decoded(name), value) ? `${name}=${REDACTED}` : pair;
+  });
+  return `${url.slice(0, q)}?${pairs.join('&')}`;
+}
+
+function isCredential(name: string, value: string): boolean {
+  return QUERY_AUTH_PARAMS.has(name.toLowerCase()) || CREDENTIAL_NAME.test(name) || JWT_VALUE.test(value);
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text; // a malformed escape is judged as it is
+  }
 }

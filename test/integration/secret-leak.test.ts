@@ -142,6 +142,13 @@ describe('a full run with every secret configured and every remote failing', () 
     secrets.set('admin refresh cookie', session.cookie);
     const t = session.token;
 
+    // Credentials a client puts in a query string (the server ignores them) never reach the access log.
+    const queryApiKey = randomSecret(30);
+    secrets.set('an API key in a query string', queryApiKey);
+    await admin(undefined, 'GET', `/buckets?access_token=${encodeURIComponent(t)}`);
+    await admin(t, 'GET', `/buckets?api_key=${queryApiKey}&limit=5`);
+    await admin(t, 'GET', `/audit?x=${encodeURIComponent(t)}`);
+
     const userPassword = randomSecret(20);
     const newPassword = randomSecret(20);
     secrets.set('a new user password', userPassword);
