@@ -2,11 +2,12 @@
 // directory), and the SSE master key (STORE_SSE_KEY, or a generated DATA_DIR/sse.key).
 
 import { createHmac, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { MetadataStore } from './db/metadata-store.js';
 import { DataDirError } from './data-dir-error.js';
+import { privateDatabaseFile, privateDirectory } from './private-files.js';
 
 export { DataDirError };
 
@@ -21,8 +22,14 @@ export interface DataDirLock {
  * Throws DataDirError when another process holds it.
  */
 export function lockDataDir(dataDir: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const lock = new BetterSqlite3(join(dataDir, 'store.lock'), { timeout: 0 });
+  try {
+    privateDirectory(dataDir);
+  } catch (err) {
+    throw new DataDirError(`cannot make ${dataDir} a private directory (mode 0700): ${(err as Error).message}`, { cause: err });
+  }
+  const lockFile = join(dataDir, 'store.lock');
+  privateDatabaseFile(lockFile);
+  const lock = new BetterSqlite3(lockFile, { timeout: 0 });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');
     lock.exec('BEGIN EXCLUSIVE');

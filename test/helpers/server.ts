@@ -20,6 +20,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Keep the data directory when stopped (for restart tests). */
   keepDataDir?: boolean;
+  /** The process's umask, as an octal string ('000'); default: inherited. */
+  umask?: string;
 }
 
 export interface Credentials {
@@ -91,7 +93,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const dataDir = opts.dataDir ?? join(tempDir(), 'data');
   const base = await baseEnv(dataDir);
   const env = { ...base.env, ...opts.env };
-  return spawnServer(env, base.credentials, { keepDataDir: opts.keepDataDir ?? opts.dataDir !== undefined });
+  return spawnServer(env, base.credentials, { keepDataDir: opts.keepDataDir ?? opts.dataDir !== undefined, umask: opts.umask });
 }
 
 /** Restarts on the same data directory with the same environment. */
@@ -99,9 +101,13 @@ export async function restartServer(previous: RunningServer, extraEnv: Record<st
   return spawnServer({ ...previous.env, ...extraEnv }, previous.credentials, { keepDataDir: true });
 }
 
-async function spawnServer(env: Record<string, string>, credentials: Credentials, opts: { keepDataDir: boolean }): Promise<RunningServer> {
+async function spawnServer(env: Record<string, string>, credentials: Credentials, opts: { keepDataDir: boolean; umask?: string | undefined }): Promise<RunningServer> {
   const cwd = tempDir('store-cwd-'); // no stray .env is picked up
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  // A umask is set by a shell that then becomes the server (exec), so the process and its pid are the server's.
+  const [command, args] = opts.umask === undefined
+    ? [process.execPath, [BIN, 'serve']]
+    : ['/bin/sh', ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, BIN, 'serve']];
+  const child = spawn(command, args, {
     cwd,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@
 
 import BetterSqlite3 from 'better-sqlite3';
 import { DataDirError } from '../data-dir-error.js';
+import { privateDatabaseFile } from '../private-files.js';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = BetterSqlite3.Database;
@@ -38,6 +39,7 @@ export interface SchemaVersions {
  * Checkpoints still fsync the WAL before copying it and the database after (SQLite's NORMAL rules).
  */
 export function openDatabase(file: string): { db: Db; schema: SchemaVersions } {
+  privateDatabaseFile(file);
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

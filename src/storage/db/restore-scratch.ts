@@ -4,6 +4,7 @@
 
 import { rmSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
+import { privateDatabaseFile } from '../private-files.js';
 import type { Db } from './database.js';
 import type { NewObjectRow, ObjectPartRow } from './objects-repo.js';
 
@@ -32,6 +33,7 @@ export class RestoreScratch {
   private readonly blobPageStmt;
 
   constructor(private readonly file: string) {
+    privateDatabaseFile(file);
     this.db = new BetterSqlite3(file);
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
