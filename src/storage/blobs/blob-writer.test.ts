@@ -29,8 +29,9 @@ function recordingHandle(opts: { failFlush?: boolean } = {}) {
       flushesInFlight += 1;
       mostInFlight = Math.max(mostInFlight, flushesInFlight);
       log.push(`flush at ${written}`);
-      // A flush takes longer than a write, as on a disk.
-      await new Promise((r) => setTimeout(r, 5));
+      // A flush takes longer than a write, as on a disk: three turns of the event loop to a write's one. Counted in
+      // turns, not milliseconds, so the interleaving is the same on an idle machine and a loaded one.
+      for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
       flushesInFlight -= 1;
       if (opts.failFlush) throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
     },
