@@ -270,6 +270,20 @@ describe('malformed forms', () => {
     expect(await stored('forms/cut.txt')).toBeUndefined();
   });
 
+  it('survives small forms that break off right after the file starts, before the handler reads the file', async () => {
+    for (let i = 0; i < 10; i++) {
+      const key = `forms/broken-${i}.txt`;
+      const form = formWithFile({ key, ...policy([{ key }]) }, { filename: 'x', content: 'a small file' });
+      // Everything up to the file's first bytes, then the end of the body: the form fails while the upload is
+      // still being checked (policy, free space), before anything reads the file stream.
+      const cut = form.body.indexOf('a small file') + 4;
+      const res = await post({ body: form.body.subarray(0, cut), contentType: form.contentType });
+      expect({ status: res.status, code: res.code }).toEqual({ status: 400, code: 'MalformedPOSTRequest' });
+    }
+    expect(server.process.exitCode).toBeNull();
+    expect((await post(formWithFile({ key: 'forms/ok.txt', ...policy([{ key: 'forms/ok.txt' }]) }, { filename: 'x', content: 'ok' }))).status).toBe(204);
+  });
+
   it('answers InvalidArgument without a key, without a file, or with the key after the file', async () => {
     const noKey = await post(formWithFile(policy([]), { filename: 'x', content: 'x' }));
     expect({ status: noKey.status, code: noKey.code }).toEqual({ status: 400, code: 'InvalidArgument' });

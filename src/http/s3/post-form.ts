@@ -42,6 +42,10 @@ export function missingField(name: string): AppError {
   });
 }
 
+function ignoreUnreadFailure(): void {
+  // Intentionally empty: see startFile in readPostForm.
+}
+
 /**
  * Parses the form and calls `onFile` once, when the `file` field starts, with the fields read so far; resolves with
  * its result once the whole request body has been read. Throws MalformedPOSTRequest for a body that is not
@@ -84,6 +88,10 @@ export function readPostForm<T>(req: IncomingMessage, onFile: (fields: FormField
     };
     const startFile = (file: FormFile): void => {
       state = 'file';
+      // The file stream fails when the client goes away or the form breaks, possibly before onFile reads it (it is
+      // still checking the policy or the free space). The failure reaches the reader through iteration; this listener
+      // only keeps an unread failure from being an unhandled 'error' event, which would end the process.
+      file.stream.on('error', ignoreUnreadFailure);
       onFile(fields, file).then((value) => {
         result = { value };
         succeedWhenDone();
