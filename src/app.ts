@@ -92,6 +92,11 @@ export interface BuildOptions {
   integrityRepairSource?: RepairSource;
   /** The scheduled-backup wake tick (default 60 s). */
   backupTickMs?: number;
+  /**
+   * Called when the process can no longer keep its promises and must restart (main.ts logs and exits): today, an
+   * fsync of the metadata WAL that failed (storage/db/wal-sync.ts). Until then every write is refused.
+   */
+  onFatal?: (reason: string, err: unknown) => void;
 }
 
 /** The webhook target from the configuration, or undefined when webhooks are off (no WEBHOOK_URL). */
@@ -109,7 +114,9 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
   let meta: MetadataStore | undefined;
   try {
     const masterKey = loadOrCreateSseKey(config.DATA_DIR, config.STORE_SSE_KEY ? decodeSseKey(config.STORE_SSE_KEY) : undefined);
-    meta = MetadataStore.open(join(config.DATA_DIR, 'meta.db'));
+    meta = MetadataStore.open(join(config.DATA_DIR, 'meta.db'), {
+      wal: { onFailure: (err) => options.onFatal?.('an fsync of the metadata WAL failed: no write can be acknowledged until a restart recovers it', err) },
+    });
     if (meta.schema.from !== meta.schema.to) logger.info({ fromVersion: meta.schema.from, toVersion: meta.schema.to }, 'metadata schema migrated');
     const metaStore = meta;
     meta.startBackgroundCheckpoints();

@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { withDotenv } from './config/dotenv.js';
 import { limitHeapGrowing } from './lib/bulk-heap.js';
-import { createLogger } from './observability/logger.js';
+import { createLogger, type Logger } from './observability/logger.js';
 import { DataDirError } from './storage/data-dir.js';
 
 export async function serve(): Promise<number> {
@@ -21,9 +21,14 @@ export async function serve(): Promise<number> {
   }
   const logger = createLogger(config.LOG_LEVEL);
   limitHeapGrowing();
+  const fatal = fatalExit(logger);
+  // What no request may cause, and the error paths are built never to: if it happens anyway, the process's state is
+  // unknown, so it says why and exits for its supervisor to restart it (docs/decisions.md, "What stays fatal").
+  process.on('uncaughtException', (err) => fatal('uncaught exception', err));
+  process.on('unhandledRejection', (err) => fatal('unhandled promise rejection', err));
   let app;
   try {
-    app = await buildApp(config, logger);
+    app = await buildApp(config, logger, { onFatal: fatal });
   } catch (err) {
     if (err instanceof DataDirError) {
       process.stderr.write(`store: refusing to start, ${err.message}\n`);
@@ -63,4 +68,20 @@ export async function serve(): Promise<number> {
     process.once('SIGTERM', () => shutdown('SIGTERM'));
     process.once('SIGINT', () => shutdown('SIGINT'));
   });
+}
+
+/** EX_SOFTWARE: the process stopped itself after an internal failure (sysexits.h). */
+const EXIT_FATAL = 70;
+
+/** Logs the failure at fatal level with its stack, flushes the log, and exits with EXIT_FATAL (once). */
+function fatalExit(logger: Logger): (reason: string, err: unknown) => void {
+  let exiting = false;
+  return (reason, err) => {
+    if (exiting) return;
+    exiting = true;
+    logger.fatal({ err }, `${reason}: exiting`);
+    logger.flush(() => process.exit(EXIT_FATAL));
+    // A log that cannot flush (a full disk under stdout's file) must not keep a broken process alive.
+    setTimeout(() => process.exit(EXIT_FATAL), 2000).unref();
+  };
 }

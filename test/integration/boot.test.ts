@@ -199,6 +199,24 @@ describe('store hash-password', () => {
   });
 });
 
+describe('what stays fatal', () => {
+  it('an uncaught exception is logged at fatal level with its stack, and the process exits 70 for its supervisor to restart it', async () => {
+    // A preloaded module that throws outside any request when told to: the one way to reach that handler from outside.
+    const preload = join(tempDir('store-preload-'), 'throw-on-sigusr2.mjs');
+    writeFileSync(preload, "process.on('SIGUSR2', () => setImmediate(() => { throw new Error('injected failure'); }));\n");
+    const server = await startServer({ env: { NODE_OPTIONS: `--import=${preload}` } });
+    const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)));
+    server.process.kill('SIGUSR2');
+    expect(await exited).toBe(70);
+    const fatal = server.output().split('\n').find((l) => l.includes('"level":"fatal"'));
+    expect(fatal).toBeDefined();
+    expect(fatal).toContain('uncaught exception: exiting');
+    expect(fatal).toContain('injected failure');
+    expect(fatal).toContain('"stack":');
+    await server.kill();
+  });
+});
+
 describe('the data directory across restarts', () => {
   it('creates sse.key 0600, reuses it after a restart, and refuses a different STORE_SSE_KEY', async () => {
     const first = await startServer({ dataDir: freshDataDir() });

@@ -1,7 +1,7 @@
 // The metadata database and its repositories, opened once and passed down from app.ts.
 
 import { openDatabase, runTransaction, type Db, type SchemaVersions } from './database.js';
-import { WalSync } from './wal-sync.js';
+import { WalSync, type WalSyncOptions } from './wal-sync.js';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { SharedTransactions } from './shared-transactions.js';
 import { AccessKeysRepo } from './access-keys-repo.js';
@@ -38,12 +38,12 @@ export class MetadataStore {
   /**
    * @param schema the schema version found on open and the one now (app.ts logs a migration)
    */
-  private constructor(readonly db: Db, private readonly file: string, readonly schema: SchemaVersions) {
+  private constructor(readonly db: Db, private readonly file: string, readonly schema: SchemaVersions, walOptions: WalSyncOptions = {}) {
     const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
     // Rows a migration changed at open (creating an FTS5 table writes its config rows) were never reported to a
     // client, and the first barrier's fsync of the WAL covers them anyway: count from here.
     const atOpen = totalChanges.get() as number;
-    this.walSync = new WalSync(`${file}-wal`, () => (totalChanges.get() as number) - atOpen);
+    this.walSync = new WalSync(`${file}-wal`, () => (totalChanges.get() as number) - atOpen, walOptions);
     this.shared = new SharedTransactions(db);
     this.buckets = new BucketsRepo(db);
     this.objects = new ObjectsRepo(db);
@@ -58,10 +58,13 @@ export class MetadataStore {
     this.objectSearch = new ObjectSearchRepo(db);
   }
 
-  /** Opens and migrates. Throws DataDirError for a database from a newer release (database.ts `migrate`). */
-  static open(file: string): MetadataStore {
+  /**
+   * Opens and migrates. Throws DataDirError for a database from a newer release (database.ts `migrate`).
+   * `wal.onFailure` is told when an fsync of the WAL fails: nothing is acknowledged after that (wal-sync.ts).
+   */
+  static open(file: string, opts: { wal?: WalSyncOptions } = {}): MetadataStore {
     const { db, schema } = openDatabase(file);
-    return new MetadataStore(db, file, schema);
+    return new MetadataStore(db, file, schema, opts.wal);
   }
 
   /**

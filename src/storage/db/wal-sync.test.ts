@@ -66,3 +66,34 @@ describe('durability barrier (group commit)', () => {
     expect(meta.walFsyncs).toBe(2);
   });
 });
+
+describe('a failed fsync of the WAL', () => {
+  it('fails its barrier, and every later one, even when the next fsync would succeed; the failure is reported once', async () => {
+    const walDir = mkdtempSync(join(tmpdir(), 'wal-fail-'));
+    const failures: unknown[] = [];
+    let attempts = 0;
+    // The real file handle, with one fsync that reports a writeback error (as Linux does, once) and then succeeds.
+    const store = MetadataStore.open(join(walDir, 'meta.db'), {
+      wal: {
+        onFailure: (err) => failures.push(err),
+        datasync: async (handle) => {
+          attempts++;
+          if (attempts === 1) throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+          await handle.datasync();
+        },
+      },
+    });
+    try {
+      store.transaction(() => store.buckets.insert(bucket('first')));
+      await expect(store.durable()).rejects.toMatchObject({ code: 'EIO' });
+      store.transaction(() => store.buckets.insert(bucket('second')));
+      await expect(store.durable()).rejects.toMatchObject({ code: 'EIO' });
+      await expect(store.durable()).rejects.toMatchObject({ code: 'EIO' });
+      expect(attempts).toBe(1);
+      expect(failures).toHaveLength(1);
+    } finally {
+      await store.close();
+      rmSync(walDir, { recursive: true, force: true });
+    }
+  });
+});
