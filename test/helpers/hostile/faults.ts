@@ -69,7 +69,7 @@ export function applicableFaults(shape: RequestShape): FaultKind[] {
 export interface FaultDraw {
   rng: Rng;
   op: string;
-  phase: 'normal' | 'pressure' | 'burst';
+  phase: 'normal' | 'pressure' | 'burst' | 'surge';
   skip: ReadonlySet<string>;
 }
 

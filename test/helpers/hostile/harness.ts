@@ -43,8 +43,8 @@ export interface HarnessReport {
 
 /** Average requests per plan item (multipart flows send 3-5): to place the disk fills over the run. */
 const REQUESTS_PER_ITEM = 1.15;
-/** Items at the start of each fill window that are large uploads all starting as the volume fills. */
-const BURST_ITEMS = 32;
+/** Items at the start of each fill window that are large uploads of unknown size, then of known size. */
+const BURST_ITEMS = 16;
 const MiB = 2 ** 20;
 
 /** Rejects when the server process exits; `dead` says so to the workers. */
@@ -68,12 +68,16 @@ function lastOutput(output: string): string {
   return output.split('\n').filter((l) => !l.includes('"msg":"request completed"') && !l.includes('"audit":true')).join('\n').slice(-6000);
 }
 
-/** Where plan item `index` falls: a burst (the warm-up's, or a fill window's start), under pressure, or normal. */
+/**
+ * Where plan item `index` falls: a burst then a surge (at the start of a fill window, and once in the warm-up), under
+ * pressure (the rest of a fill window), or normal.
+ */
 function phaseOf(index: number, opts: { schedule: FillEvent[]; warmBurst: number }): Phase {
-  const inBurst = (from: number): boolean => index >= from && index < from + BURST_ITEMS;
   const window = opts.schedule.find((e) => e.from <= index && index < e.until);
-  if (window === undefined) return inBurst(opts.warmBurst) ? 'burst' : 'normal';
-  return inBurst(window.from) ? 'burst' : 'pressure';
+  const from = window?.from ?? opts.warmBurst;
+  if (index >= from && index < from + BURST_ITEMS) return 'burst';
+  if (index >= from && index < from + 2 * BURST_ITEMS) return 'surge';
+  return window === undefined ? 'normal' : 'pressure';
 }
 
 export async function runHostileHarness(opts: HarnessOptions): Promise<HarnessReport> {
@@ -117,7 +121,7 @@ export async function runHostileHarness(opts: HarnessOptions): Promise<HarnessRe
     t = run.tally.phase('warm-up', t);
     closeClients();
     const baseline = await alive(measureBaseline(server));
-    t = run.tally.phase('baseline', t);
+    t = run.tally.phase(`baseline (fds ${baseline.fds}, staging files ${baseline.stagingFiles}, RSS ${baseline.rssMiB.toFixed(1)} MiB)`, t);
     await alive(runPlan(Number.POSITIVE_INFINITY));
     t = run.tally.phase('run', t);
     await filler.free();
@@ -133,7 +137,7 @@ export async function runHostileHarness(opts: HarnessOptions): Promise<HarnessRe
   } catch (err) {
     // The process exited: say how far the run had come, and what the volume looked like, with the server's output.
     if (!exit.dead()) throw err;
-    const progress = `${run.tally.requests} requests sent (by status: ${run.tally.byStatus.format()}); disk: lowest free `
+    const progress = `${run.tally.requests} requests sent (by status: ${run.tally.byStatus.format()}); ${run.tally.phases.join(', ')}; disk: lowest free `
       + `${(filler.lowestFree / MiB).toFixed(1)} MiB with STORE_MIN_FREE_BYTES=${opts.reserveBytes}; ${run.tally.events.join('; ') || 'no fill yet'}`;
     throw new Error(`${(err as Error).message}\n[hostile ${opts.name}] before the exit: ${progress}`);
   } finally {

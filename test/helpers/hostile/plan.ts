@@ -1,12 +1,13 @@
 // The seeded plan: item N of a run is a function of the seed and N alone (its operation, keys, sizes, bytes and
 // fault), so `HOSTILE_SEED=<n>` replays the same requests; only the interleaving of the concurrent workers varies.
-// Items inside a disk-fill window use the "pressure" mix: more and larger uploads, many of unknown size; the first
-// items of a window are a "burst" of large uploads, most of unknown size, that all start as the volume fills.
+// Items inside a disk-fill window use the "pressure" mix: more and larger uploads, many of unknown size. A window
+// opens with a "burst" of large uploads of unknown size (POST Object, admin uploads without Content-Length) that all
+// start as the volume fills, then a "surge" of large PutObjects, half of them from slow clients.
 
 import type { Buckets } from './op-context.js';
 import { Rng } from './rng.js';
 
-export type Phase = 'normal' | 'pressure' | 'burst';
+export type Phase = 'normal' | 'pressure' | 'burst' | 'surge';
 
 export const OPERATIONS = [
   'PutObject', 'GetObject', 'HeadObject', 'DeleteObject', 'DeleteObjects', 'CopyObject', 'ObjectTagging',
@@ -24,8 +25,12 @@ const MIX: Record<Phase, Record<OperationName, number>> = {
     ListObjectsV2: 1, ListObjectVersions: 1, MultipartUpload: 2, PostObject: 20, AdminUpload: 20, AdminMultipart: 2,
   },
   burst: {
-    PutObject: 2, GetObject: 0, HeadObject: 0, DeleteObject: 0, DeleteObjects: 0, CopyObject: 0, ObjectTagging: 0,
-    ListObjectsV2: 0, ListObjectVersions: 0, MultipartUpload: 0, PostObject: 4, AdminUpload: 4, AdminMultipart: 0,
+    PutObject: 0, GetObject: 0, HeadObject: 0, DeleteObject: 0, DeleteObjects: 0, CopyObject: 0, ObjectTagging: 0,
+    ListObjectsV2: 0, ListObjectVersions: 0, MultipartUpload: 0, PostObject: 1, AdminUpload: 1, AdminMultipart: 0,
+  },
+  surge: {
+    PutObject: 1, GetObject: 0, HeadObject: 0, DeleteObject: 0, DeleteObjects: 0, CopyObject: 0, ObjectTagging: 0,
+    ListObjectsV2: 0, ListObjectVersions: 0, MultipartUpload: 0, PostObject: 0, AdminUpload: 0, AdminMultipart: 0,
   },
 };
 
@@ -70,7 +75,7 @@ export function readTarget(item: PlanItem, buckets: Buckets): { bucket: string; 
 /** A body size: mostly small (0 B to 128 KiB), a few up to 1 MiB, a few of 1-3 MiB; larger under pressure. */
 export function bodySize(item: PlanItem): number {
   const rng = item.rng;
-  if (item.phase === 'burst') return rng.int(2 * 1024 * 1024, 4 * 1024 * 1024);
+  if (item.phase === 'burst' || item.phase === 'surge') return rng.int(2 * 1024 * 1024, 4 * 1024 * 1024);
   if (item.phase === 'pressure' && rng.chance(0.4)) return rng.int(1024 * 1024, 4 * 1024 * 1024);
   const roll = rng.next();
   if (roll < 0.03) return 0;
