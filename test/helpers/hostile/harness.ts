@@ -137,7 +137,7 @@ export async function runHostileHarness(opts: HarnessOptions): Promise<HarnessRe
   } catch (err) {
     // The process exited: say how far the run had come, and what the volume looked like, with the server's output.
     if (!exit.dead()) throw err;
-    const progress = `${run.tally.requests} requests sent (by status: ${run.tally.byStatus.format()}); ${run.tally.phases.join(', ')}; disk: lowest free `
+    const progress = `${run.tally.requests} requests sent (by status: ${run.tally.byStatus.format()}); ${run.tally.phases.join(', ') || 'during the warm-up'}; disk: lowest free `
       + `${(filler.lowestFree / MiB).toFixed(1)} MiB with STORE_MIN_FREE_BYTES=${opts.reserveBytes}; ${run.tally.events.join('; ') || 'no fill yet'}`;
     throw new Error(`${(err as Error).message}\n[hostile ${opts.name}] before the exit: ${progress}`);
   } finally {
