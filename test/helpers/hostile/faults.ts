@@ -87,11 +87,12 @@ export function drawFault(item: FaultDraw, shape: RequestShape, rate: number): F
 }
 
 /**
- * An upload's fault: as drawFault, except that under disk pressure half the large uploads come from slow (but
- * steady) clients, whose bodies take several of the reserve's 250 ms free-space readings to arrive.
+ * An upload's fault: as drawFault, except that under disk pressure many large uploads (half of a burst's) come from
+ * slow (but steady) clients, whose bodies take several of the reserve's 250 ms free-space readings to arrive.
  */
 export function drawUploadFault(item: FaultDraw, opts: { shape: RequestShape; rate: number; size: number }): FaultKind {
-  if (item.phase !== 'normal' && opts.size >= 1024 * 1024 && item.rng.chance(0.5)) return skipped(item, 'slow-body') ? 'none' : 'slow-body';
+  const p = item.phase === 'pressure' ? 0.3 : 0.5;
+  if (item.phase !== 'normal' && opts.size >= 1024 * 1024 && item.rng.chance(p)) return skipped(item, 'slow-body') ? 'none' : 'slow-body';
   return drawFault(item, opts.shape, opts.rate);
 }
 

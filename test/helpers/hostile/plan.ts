@@ -76,7 +76,7 @@ export function readTarget(item: PlanItem, buckets: Buckets): { bucket: string; 
 export function bodySize(item: PlanItem): number {
   const rng = item.rng;
   if (item.phase === 'burst' || item.phase === 'surge') return rng.int(2 * 1024 * 1024, 4 * 1024 * 1024);
-  if (item.phase === 'pressure' && rng.chance(0.4)) return rng.int(1024 * 1024, 4 * 1024 * 1024);
+  if (item.phase === 'pressure' && rng.chance(0.2)) return rng.int(1024 * 1024, 4 * 1024 * 1024);
   const roll = rng.next();
   if (roll < 0.03) return 0;
   if (roll < 0.48) return rng.int(1, 16 * 1024);
