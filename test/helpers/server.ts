@@ -99,9 +99,15 @@ export async function restartServer(previous: RunningServer, extraEnv: Record<st
   return spawnServer({ ...previous.env, ...extraEnv }, previous.credentials, { keepDataDir: true });
 }
 
-async function spawnServer(env: Record<string, string>, credentials: Credentials, opts: { keepDataDir: boolean }): Promise<RunningServer> {
+/**
+ * Spawns `store serve ARGS` with exactly this environment (plus PATH/HOME) and waits for it to listen; `credentials`
+ * are what the caller knows them to be (a zero-config start learns them from the output: test/helpers/zero-config.ts).
+ */
+export async function spawnServer(
+  env: Record<string, string>, credentials: Credentials, opts: { keepDataDir: boolean; args?: string[] },
+): Promise<RunningServer> {
   const cwd = tempDir('store-cwd-'); // no stray .env is picked up
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(process.execPath, [BIN, 'serve', ...(opts.args ?? [])], {
     cwd,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -165,10 +171,12 @@ async function spawnServer(env: Record<string, string>, credentials: Credentials
   };
 }
 
-/** Runs `store serve` with this environment and returns its exit code and output (for boot refusal tests). */
-export async function runServeExpectingExit(env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number | null; output: string }> {
+/** Runs `store serve ARGS` with this environment and returns its exit code and output (for boot refusal tests). */
+export async function runServeExpectingExit(
+  env: Record<string, string>, timeoutMs = 20_000, args: string[] = [],
+): Promise<{ code: number | null; output: string }> {
   const cwd = tempDir('store-cwd-');
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
     cwd,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
