@@ -104,10 +104,12 @@ export async function restartServer(previous: RunningServer, extraEnv: Record<st
  * are what the caller knows them to be (a zero-config start learns them from the output: test/helpers/zero-config.ts).
  */
 export async function spawnServer(
-  env: Record<string, string>, credentials: Credentials, opts: { keepDataDir: boolean; args?: string[] },
+  env: Record<string, string>, credentials: Credentials, opts: { keepDataDir: boolean; args?: string[]; command?: string[]; cwd?: string },
 ): Promise<RunningServer> {
-  const cwd = tempDir('store-cwd-'); // no stray .env is picked up
-  const child = spawn(process.execPath, [BIN, 'serve', ...(opts.args ?? [])], {
+  const cwd = opts.cwd ?? tempDir('store-cwd-'); // no stray .env is picked up
+  // `command`: another way to run `store` (an installed package's bin); by default this checkout's, with this node.
+  const [file, ...leading] = opts.command ?? [process.execPath, BIN];
+  const child = spawn(file as string, [...leading, 'serve', ...(opts.args ?? [])], {
     cwd,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -157,7 +159,7 @@ export async function spawnServer(
         clearTimeout(timer);
       }
       if (!opts.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
-      rmSync(cwd, { recursive: true, force: true });
+      if (!opts.cwd) rmSync(cwd, { recursive: true, force: true });
       return child.exitCode;
     },
     async kill() {
@@ -166,7 +168,7 @@ export async function spawnServer(
         child.kill('SIGKILL');
         await exited;
       }
-      rmSync(cwd, { recursive: true, force: true });
+      if (!opts.cwd) rmSync(cwd, { recursive: true, force: true });
     },
   };
 }
