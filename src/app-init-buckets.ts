@@ -17,7 +17,8 @@ export function initBucketProblems(config: Pick<Config, 'STORE_INIT_BUCKETS'>): 
       validateBucketName(name);
     } catch (err) {
       if (!isAppError(err)) throw err;
-      problems.push(`STORE_INIT_BUCKETS: '${name}' is not a valid bucket name (${err.message.replace(/^The specified bucket is not valid: /, '')})`);
+      const rule = err.message.replace(/^The specified bucket is not valid: /, '');
+      problems.push(`STORE_INIT_BUCKETS: '${name}' is not a valid bucket name (${rule})`);
     }
   }
   return problems;
@@ -32,13 +33,17 @@ export function createInitBuckets(buckets: BucketService, config: Pick<Config, '
     const existing = present.get(wanted.name);
     if (!existing) {
       buckets.create(wanted.name, { versioning: wanted.versioned, objectLock: wanted.locked });
-      logger.info({ bucket: wanted.name, versioned: wanted.versioned, locked: wanted.locked }, 'created bucket listed in STORE_INIT_BUCKETS');
+      const { versioned, locked } = wanted;
+      logger.info({ bucket: wanted.name, versioned, locked }, 'created bucket listed in STORE_INIT_BUCKETS');
       continue;
     }
     const isVersioned = existing.versioning === 'Enabled';
     if (isVersioned !== wanted.versioned || existing.objectLock !== wanted.locked) {
       logger.warn(
-        { bucket: wanted.name, versioning: existing.versioning, objectLock: existing.objectLock, versioned: wanted.versioned, locked: wanted.locked },
+        {
+          bucket: wanted.name, versioning: existing.versioning, objectLock: existing.objectLock,
+          versioned: wanted.versioned, locked: wanted.locked,
+        },
         'bucket listed in STORE_INIT_BUCKETS exists with other settings; left as it is',
       );
     }

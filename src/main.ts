@@ -62,7 +62,8 @@ export async function serve(opts: { init?: boolean } = {}): Promise<number> {
     `Store is listening on ${base}\n` +
       `  S3 endpoint:  ${base}  (region ${config.STORE_REGION}, path-style)\n` +
       `  Admin API:    ${base}/api/admin   Console: ${base}/admin\n` +
-      `  Try:          AWS_ACCESS_KEY_ID=${config.ROOT_ACCESS_KEY_ID} AWS_SECRET_ACCESS_KEY=<ROOT_SECRET_ACCESS_KEY> aws --endpoint-url ${base} s3 ls\n`,
+      `  Try:          AWS_ACCESS_KEY_ID=${config.ROOT_ACCESS_KEY_ID} AWS_SECRET_ACCESS_KEY=<ROOT_SECRET_ACCESS_KEY> ` +
+      `aws --endpoint-url ${base} s3 ls\n`,
   );
 
   return new Promise<number>((done) => {

@@ -54,7 +54,10 @@ export class Checkpointer {
   private checkpoints = 0;
   private lastError: string | undefined;
 
-  private constructor(private readonly start: () => Worker, private readonly opts: { file: string; thresholdBytes: number; intervalMs: number }) {
+  private constructor(
+    private readonly start: () => Worker,
+    private readonly opts: { file: string; thresholdBytes: number; intervalMs: number },
+  ) {
     this.watchWal();
   }
 
