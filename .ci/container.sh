@@ -37,13 +37,26 @@ fi
 image=localhost/store:ci
 commit=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 log=$(mktemp)
+build() {
+  podman build --format docker --network=host --build-arg NODE_IMAGE="$base" --build-arg STORE_COMMIT="$commit" \
+    -t "$image" . >"$log" 2>&1
+}
 t=$SECONDS
-# Host networking for npm and apt inside the build; the Docker format keeps the HEALTHCHECK (OCI has none).
-if ! podman build --format docker --network=host --build-arg NODE_IMAGE="$base" --build-arg STORE_COMMIT="$commit" \
-  -t "$image" . >"$log" 2>&1; then
-  tail -n 80 "$log"
-  echo "podman build failed" >&2
-  exit 1
+# Host networking for npm and apt inside the build; the Docker format keeps the HEALTHCHECK (OCI has none). Once, a
+# first build here exited non-zero after "Successfully tagged" with no error in its output: one more try, which reuses
+# every finished layer, before the stage fails.
+rc=0
+build || rc=$?
+if [ "$rc" != 0 ]; then
+  tail -n 20 "$log"
+  echo "podman build exited $rc; trying once more"
+  rc=0
+  build || rc=$?
+  if [ "$rc" != 0 ]; then
+    tail -n 80 "$log"
+    echo "podman build failed (exit $rc)" >&2
+    exit 1
+  fi
 fi
 echo "podman build: $((SECONDS - t)) s; $image is $(podman image inspect --format '{{.Size}}' "$image") bytes"
 rm -f "$log"
