@@ -1,5 +1,6 @@
-// The registry exports exactly the spec's families (plus the webhook outbox and audit drops), default runtime
-// metrics only as store_process_* / store_nodejs_*, and per-bucket series that a rollup replaces wholesale.
+// The registry exports exactly the spec's families (plus the webhook outbox, audit drops, read pins and internal
+// errors), default runtime metrics only as store_process_* / store_nodejs_*, and per-bucket series that a rollup
+// replaces wholesale.
 
 import { describe, expect, it } from 'vitest';
 import { requestLabels } from './metric-labels.js';
@@ -8,6 +9,7 @@ import { MetricsRegistry } from './metrics-registry.js';
 const FAMILIES = [
   'store_http_requests_total', 'store_http_request_duration_seconds', 'store_s3_operations_total', 'store_storage_bytes',
   'store_object_count', 'store_replication_outbox_depth', 'store_webhook_outbox_depth', 'store_audit_dropped_total',
+  'store_blob_read_pins', 'store_internal_errors_total',
 ];
 const INTEGRITY = ['store_integrity_objects', 'store_integrity_last_run_timestamp'];
 
