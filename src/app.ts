@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { createInitBuckets } from './app-init-buckets.js';
 import { buildRemoteFeatures, type RemoteFeatures } from './app-replication.js';
 import { decodeSseKey, type Config } from './config/config.js';
 import { webhookEventNames } from './config/webhook-config.js';
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const trustedProxies = parseTrustedProxies(config.STORE_TRUSTED_PROXIES);
     const pins = new ReadPins();
     const buckets = new BucketService({ meta, region: config.STORE_REGION });
+    createInitBuckets(buckets, config, logger);
     // Events: the webhook outbox row commits with each change; in-process handlers run once it is durable.
     const handlers = new EventHandlers(logger);
     const hooks = { target: webhookTarget(config), userAgent: `store-webhooks/${packageVersion()}`, delivery: options.webhookDelivery ?? 'thread' } as const;

@@ -92,6 +92,11 @@ function setGrowingPercent(percent: number): void {
 function endBulk(): void {
   settle = undefined;
   setGrowingPercent(basePercent);
+  runFullGc();
+}
+
+/** One full, synchronous GC (V8's own gc(), reached without --expose-gc on the command line: below). */
+export function runFullGc(): void {
   fullGc ??= exposeFullGc();
   fullGc();
 }
