@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, isAppError } from '../../core/errors.js';
 import { parseIdentityPolicy } from '../../core/policy/scoped-key.js';
-import type { ObjectService } from '../../services/object-service.js';
+import type { ObjectService } from '../../services/objects/object-service.js';
 import {
   ANONYMOUS, BucketPolicyCache, hideMissingKey, operationChecks, RequestAuthorizer, withDeleteAuthorization, type Principal,
 } from './authorize.js';

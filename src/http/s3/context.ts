@@ -3,9 +3,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { BucketService } from '../../services/bucket-service.js';
-import type { ListingService } from '../../services/listing-service.js';
-import type { MultipartService } from '../../services/multipart-service.js';
-import type { ObjectService } from '../../services/object-service.js';
+import type { ListingService } from '../../services/objects/listing-service.js';
+import type { MultipartService } from '../../services/objects/multipart-service.js';
+import type { ObjectService } from '../../services/objects/object-service.js';
 import type { TierService } from '../../services/tiering/tier-service.js';
 import type { VerifiedRequest } from '../../sigv4/types.js';
 import type { Endpoint, Query } from './endpoints.js';

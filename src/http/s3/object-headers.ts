@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { checksumHeader, type ChecksumAlgorithm } from '../../core/checksums.js';
 import { checkUserMetaSize } from '../../core/user-metadata.js';
-import type { ObjectHeaders, ObjectRow } from '../../services/object-service.js';
+import type { ObjectHeaders, ObjectRow } from '../../services/objects/object-service.js';
 import { headerOf } from './context.js';
 
 /** Content-Encoding without the transport-only `aws-chunked` token (S3 never stores it). */

@@ -12,7 +12,7 @@ import { AppError } from '../../core/errors.js';
 import { BlobCorruptError, isInlineBlobId, type BlobStore } from '../../storage/blobs/blob-store.js';
 import type { MetadataSnapshot } from '../../storage/db/metadata-snapshot.js';
 import type { ObjectPartRow, ObjectRow } from '../../storage/db/objects-repo.js';
-import { extentsOf, readExtents, type ReadPins } from '../object-reader.js';
+import { extentsOf, readExtents, type ReadPins } from '../objects/object-reader.js';
 
 export type BackupScope = { kind: 'instance' } | { kind: 'bucket'; bucket: string };
 

@@ -20,8 +20,8 @@ import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { TierRepo } from '../../storage/db/tier-repo.js';
 import { prefixRanges } from '../lifecycle-service.js';
-import { extentsOf } from '../object-reader.js';
-import type { ObjectService, StubReader } from '../object-service.js';
+import { extentsOf } from '../objects/object-reader.js';
+import type { ObjectService, StubReader } from '../objects/object-service.js';
 import { RemoteError, remoteErrorClass, TIER_PREFIX, type RemoteErrorClass, type RemoteStore } from '../replication/remote-store.js';
 import { Rehydrator } from './rehydrator.js';
 

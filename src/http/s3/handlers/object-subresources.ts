@@ -3,7 +3,7 @@
 
 import type { ChecksumAlgorithm } from '../../../core/checksums.js';
 import { AppError } from '../../../core/errors.js';
-import type { ObjectRow } from '../../../services/object-service.js';
+import type { ObjectRow } from '../../../services/objects/object-service.js';
 import type { ObjectOp } from '../endpoints.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { httpDate } from '../object-headers.js';
