@@ -124,6 +124,11 @@ export class AppError extends Error {
   }
 }
 
+/** NoSuchBucket (404) for the bucket `name`, with the resource and BucketName detail S3 puts in its answer. */
+export function noSuchBucket(name: string): AppError {
+  return new AppError('NoSuchBucket', { resource: `/${name}`, details: { BucketName: name } });
+}
+
 export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;
 }

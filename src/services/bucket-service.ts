@@ -1,7 +1,7 @@
 // Bucket use cases: create, look up, list and delete buckets; versioning; the bucket configuration document
 // (tagging, default encryption, lifecycle, CORS, policy, object lock), each part validated by its core/ model.
 
-import { AppError } from '../core/errors.js';
+import { AppError, noSuchBucket } from '../core/errors.js';
 import { validateBucketName } from '../core/names.js';
 import { validateBucketEncryption } from '../core/bucket-encryption.js';
 import { validateCorsConfiguration } from '../core/cors.js';
@@ -63,7 +63,7 @@ export class BucketService {
   /** Returns the bucket or throws NoSuchBucket. */
   get(name: string): BucketRow {
     const bucket = this.meta.buckets.find(name);
-    if (!bucket) throw new AppError('NoSuchBucket', { resource: `/${name}`, details: { BucketName: name } });
+    if (!bucket) throw noSuchBucket(name);
     return bucket;
   }
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import yazl from 'yazl';
 import { INDEX_CHUNK_VERSIONS, MANIFEST_ENTRY, type ArchivedVersion, type ManifestV2 } from '../../core/backup-manifest.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, noSuchBucket } from '../../core/errors.js';
 import { BlobCorruptError, isInlineBlobId, type BlobStore } from '../../storage/blobs/blob-store.js';
 import type { MetadataSnapshot } from '../../storage/db/metadata-snapshot.js';
 import type { ObjectPartRow, ObjectRow } from '../../storage/db/objects-repo.js';
@@ -109,7 +109,7 @@ export class BackupService {
       buckets = snapshot.buckets();
       if (scope.kind === 'bucket') {
         buckets = buckets.filter((b) => b.name === scope.bucket);
-        if (buckets.length === 0) throw new AppError('NoSuchBucket', { resource: `/${scope.bucket}`, details: { BucketName: scope.bucket } });
+        if (buckets.length === 0) throw noSuchBucket(scope.bucket);
       }
       const usage = snapshot.usage();
       for (const b of buckets) {

@@ -3,7 +3,7 @@
 // with one seek past it, never by reading its keys.
 
 import { MAX_CHAR, rollUp } from '../../core/common-prefix.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, noSuchBucket } from '../../core/errors.js';
 import type { ListedObject, ListedVersion } from '../../storage/db/objects-repo.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import { checkVersionId } from './object-versions.js';
@@ -72,7 +72,7 @@ export class ListingService {
   /** One page of a listing. Throws NoSuchBucket. */
   list(input: ListInput): ListPage {
     if (!this.meta.buckets.find(input.bucket)) {
-      throw new AppError('NoSuchBucket', { resource: `/${input.bucket}`, details: { BucketName: input.bucket } });
+      throw noSuchBucket(input.bucket);
     }
     const { prefix, delimiter, maxKeys } = input;
     const objects: ListedObject[] = [];
@@ -137,7 +137,7 @@ export class ListingService {
    */
   listVersions(input: ListVersionsInput): VersionsPage {
     if (!this.meta.buckets.find(input.bucket)) {
-      throw new AppError('NoSuchBucket', { resource: `/${input.bucket}`, details: { BucketName: input.bucket } });
+      throw noSuchBucket(input.bucket);
     }
     const { bucket, prefix, delimiter, maxKeys, keyMarker, versionIdMarker } = input;
     if (versionIdMarker !== '') {

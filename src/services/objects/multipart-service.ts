@@ -6,7 +6,7 @@ import {
   combineCrc, compositeChecksum, type ChecksumAlgorithm,
 } from '../../core/checksums.js';
 import { MAX_CHAR, rollUp } from '../../core/common-prefix.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, noSuchBucket } from '../../core/errors.js';
 import type { HashPool } from '../../lib/hash-pool.js';
 import { multipartEtag } from '../../core/etag.js';
 import { validateObjectKey } from '../../core/names.js';
@@ -56,15 +56,15 @@ export class MultipartService {
     this.hashes = opts.hashes;
   }
 
-  private requireBucket(bucket: string): { objectLock: boolean } {
+  private getBucket(bucket: string): { objectLock: boolean } {
     const row = this.meta.buckets.find(bucket);
-    if (!row) throw new AppError('NoSuchBucket', { resource: `/${bucket}`, details: { BucketName: bucket } });
+    if (!row) throw noSuchBucket(bucket);
     return row;
   }
 
   /** Returns the upload or throws NoSuchUpload (also when it belongs to another bucket or key). */
   getUpload(bucket: string, key: string, uploadId: string): UploadRow {
-    this.requireBucket(bucket);
+    this.getBucket(bucket);
     const upload = this.meta.multipart.find(uploadId);
     if (!upload || upload.bucket !== bucket || upload.key !== key) {
       throw new AppError('NoSuchUpload', { resource: `/${bucket}/${key}`, details: { UploadId: uploadId } });
@@ -88,7 +88,7 @@ export class MultipartService {
     lock?: RequestedObjectLock | undefined;
   }): UploadRow {
     validateObjectKey(input.key);
-    const bucket = this.requireBucket(input.bucket);
+    const bucket = this.getBucket(input.bucket);
     if (hasLockSettings(input.lock)) checkObjectLockEnabled(bucket.objectLock);
     if (input.checksumType === 'FULL_OBJECT' && input.checksumAlgorithm && !input.checksumAlgorithm.startsWith('CRC')) {
       throw new AppError('InvalidRequest', { message: `The FULL_OBJECT checksum type is not supported for ${input.checksumAlgorithm}.` });
@@ -295,7 +295,7 @@ export class MultipartService {
    * it. Throws NoSuchBucket.
    */
   listUploads(bucket: string, opts: ListUploadsInput): UploadsPage {
-    this.requireBucket(bucket);
+    this.getBucket(bucket);
     const { prefix, delimiter = '', maxUploads } = opts;
     const page: UploadsPage = { uploads: [], commonPrefixes: [], isTruncated: false };
     let keyMarker = opts.keyMarker;

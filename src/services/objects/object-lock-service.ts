@@ -8,7 +8,7 @@ import {
   type LegalHoldStatus, type ObjectRetention,
 } from '../../core/object-lock.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
-import { findObjectVersion, requireBucket, type VersionTarget } from './object-versions.js';
+import { getBucket, getObjectVersion, type VersionTarget } from './object-versions.js';
 
 export class ObjectLockService {
   constructor(
@@ -21,8 +21,8 @@ export class ObjectLockService {
    * NoSuchVersion, MethodNotAllowed, NoSuchObjectLockConfiguration (the version has no retention).
    */
   getRetention(target: VersionTarget): ObjectRetention {
-    checkObjectLockEnabled(requireBucket(this.meta, target.bucket).objectLock);
-    const row = findObjectVersion(this.meta, target);
+    checkObjectLockEnabled(getBucket(this.meta, target.bucket).objectLock);
+    const row = getObjectVersion(this.meta, target);
     if (!row.retention) {
       throw new AppError('NoSuchObjectLockConfiguration', { resource: `/${target.bucket}/${target.key}` });
     }
@@ -37,8 +37,8 @@ export class ObjectLockService {
    */
   putRetention(target: VersionTarget, retention: ObjectRetention | undefined, opts: { bypassGovernance: boolean }): string {
     return this.meta.transaction(() => {
-      checkObjectLockEnabled(requireBucket(this.meta, target.bucket).objectLock);
-      const row = findObjectVersion(this.meta, target, 'PUT');
+      checkObjectLockEnabled(getBucket(this.meta, target.bucket).objectLock);
+      const row = getObjectVersion(this.meta, target, 'PUT');
       const now = new Date(this.now());
       if (retention !== undefined) validateRetention(retention, now);
       const decision = canChangeRetention({ current: row.retention, next: retention, bypassGovernance: opts.bypassGovernance, now });
@@ -53,16 +53,16 @@ export class ObjectLockService {
    * the bucket), NoSuchKey, NoSuchVersion, MethodNotAllowed.
    */
   getLegalHold(target: VersionTarget): LegalHoldStatus {
-    checkObjectLockEnabled(requireBucket(this.meta, target.bucket).objectLock);
-    return findObjectVersion(this.meta, target).legalHold ? 'ON' : 'OFF';
+    checkObjectLockEnabled(getBucket(this.meta, target.bucket).objectLock);
+    return getObjectVersion(this.meta, target).legalHold ? 'ON' : 'OFF';
   }
 
   /** Turns the version's legal hold on or off and returns its version id. Throws MalformedXML and the errors of getLegalHold(). */
   putLegalHold(target: VersionTarget, status: LegalHoldStatus): string {
     validateLegalHold(status);
     return this.meta.transaction(() => {
-      checkObjectLockEnabled(requireBucket(this.meta, target.bucket).objectLock);
-      const row = findObjectVersion(this.meta, target, 'PUT');
+      checkObjectLockEnabled(getBucket(this.meta, target.bucket).objectLock);
+      const row = getObjectVersion(this.meta, target, 'PUT');
       this.meta.objects.setLegalHold(row.id, status === 'ON');
       return row.versionId;
     });

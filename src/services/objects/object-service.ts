@@ -23,7 +23,7 @@ import { ObjectLockService } from './object-lock-service.js';
 import type { HashPool } from '../../lib/hash-pool.js';
 import { extentsOf, readExtents, ReadPins, type BlobExtent } from './object-reader.js';
 import { ObjectTaggingService } from './object-tagging-service.js';
-import { assertRemovable, checkVersionId, findObjectVersion, requireBucket, type VersionTarget } from './object-versions.js';
+import { assertRemovable, checkVersionId, getBucket, getObjectVersion, type VersionTarget } from './object-versions.js';
 import { NO_LEASE, type WriteLease, type WriteReserve } from './write-reserve.js';
 
 export type { ObjectHeaders, ObjectRow, ObjectPartRow, BodyInput, ReadConditions, RequestedObjectLock, TagSet, VersionTarget };
@@ -184,7 +184,7 @@ export class ObjectService {
   }
 
   private bucket(name: string): BucketRow {
-    return requireBucket(this.meta, name);
+    return getBucket(this.meta, name);
   }
 
   /** Fails fast, before any body is read, for lock headers on a bucket without object lock (InvalidRequest). */
@@ -325,7 +325,7 @@ export class ObjectService {
    */
   open(bucket: string, key: string, opts: { versionId?: string | undefined; conditions?: ReadConditions } = {}): OpenedObject {
     this.bucket(bucket);
-    const row = findObjectVersion(this.meta, { bucket, key, versionId: opts.versionId });
+    const row = getObjectVersion(this.meta, { bucket, key, versionId: opts.versionId });
     if (opts.conditions) checkReadConditions(opts.conditions, row.etag, row.lastModified);
     const parts = row.blobId === undefined && row.partCount ? this.meta.objects.parts(row.id) : [];
     const opened: OpenedObject = {

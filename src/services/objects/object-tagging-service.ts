@@ -3,7 +3,7 @@
 
 import { validateTagSet, type TagSet } from '../../core/tagging.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
-import { findObjectVersion, requireBucket, type VersionTarget } from './object-versions.js';
+import { getBucket, getObjectVersion, type VersionTarget } from './object-versions.js';
 
 export type { VersionTarget };
 
@@ -19,8 +19,8 @@ export class ObjectTaggingService {
    * NoSuchVersion, MethodNotAllowed (a delete marker by version id).
    */
   get(target: VersionTarget): { versionId: string; tags: TagSet } {
-    requireBucket(this.meta, target.bucket);
-    const row = findObjectVersion(this.meta, target);
+    getBucket(this.meta, target.bucket);
+    const row = getObjectVersion(this.meta, target);
     return { versionId: row.versionId, tags: row.tags ?? [] };
   }
 
@@ -31,8 +31,8 @@ export class ObjectTaggingService {
   put(target: VersionTarget, tags: TagSet): string {
     validateTagSet(tags, 'object');
     return this.meta.transaction(() => {
-      requireBucket(this.meta, target.bucket);
-      const row = findObjectVersion(this.meta, target, 'PUT');
+      getBucket(this.meta, target.bucket);
+      const row = getObjectVersion(this.meta, target, 'PUT');
       this.meta.objects.setTags(row.id, tags);
       if (row.isLatest) this.onCurrentChanged(target.bucket, target.key);
       return row.versionId;
@@ -42,8 +42,8 @@ export class ObjectTaggingService {
   /** Removes every tag of the version and returns its version id. Throws the errors of get(). */
   delete(target: VersionTarget): string {
     return this.meta.transaction(() => {
-      requireBucket(this.meta, target.bucket);
-      const row = findObjectVersion(this.meta, target, 'DELETE');
+      getBucket(this.meta, target.bucket);
+      const row = getObjectVersion(this.meta, target, 'DELETE');
       this.meta.objects.setTags(row.id, []);
       if (row.isLatest) this.onCurrentChanged(target.bucket, target.key);
       return row.versionId;

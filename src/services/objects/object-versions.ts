@@ -1,7 +1,7 @@
 // Finding object versions the way every object operation does (latest or by version id, delete markers answered
 // as S3 does) and the object lock guard on removing a version. Shared by the object, tagging and lock services.
 
-import { AppError } from '../../core/errors.js';
+import { AppError, noSuchBucket } from '../../core/errors.js';
 import { canDeleteVersion } from '../../core/object-lock.js';
 import { NULL_VERSION_ID } from '../../core/versioning.js';
 import { isUuidShaped } from '../../lib/ids.js';
@@ -17,9 +17,9 @@ export interface VersionTarget {
 }
 
 /** The bucket, or AppError NoSuchBucket. */
-export function requireBucket(meta: MetadataStore, name: string): BucketRow {
+export function getBucket(meta: MetadataStore, name: string): BucketRow {
   const bucket = meta.buckets.find(name);
-  if (!bucket) throw new AppError('NoSuchBucket', { resource: `/${name}`, details: { BucketName: name } });
+  if (!bucket) throw noSuchBucket(name);
   return bucket;
 }
 
@@ -46,7 +46,7 @@ export function checkVersionId(versionId: string): void {
  * NoSuchVersion, MethodNotAllowed (405: a delete marker named by its version id, which only DELETE may address).
  * `method` names the HTTP method in the 405's details.
  */
-export function findObjectVersion(
+export function getObjectVersion(
   meta: MetadataStore,
   target: VersionTarget,
   method = 'GET',
