@@ -5,7 +5,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codeOf } from '../../../test/helpers/error-code.js';
 import { body, openServices, type ServiceFixture } from '../../../test/helpers/services.js';
+import { AppError } from '../../core/errors.js';
 import type { BucketUsage } from '../bucket-service.js';
+import { ALLOW_EVERY_KEY, type DeleteTarget } from './object-service.js';
 
 let fx: ServiceFixture;
 
@@ -112,11 +114,32 @@ describe('ObjectService.deleteBatch', () => {
       { key: 'free' },
       { key: 'k'.repeat(2000) },
       { key: 'free', versionId: 'not-a-version' },
-    ]);
+    ], { authorize: ALLOW_EVERY_KEY });
     expect(outcomes.map((o) => (o.ok ? 'ok' : o.code))).toEqual(['AccessDenied', 'ok', 'KeyTooLongError', 'InvalidArgument']);
     const free = outcomes[1];
     expect(free?.ok && free.result.deleteMarker).toBe(true);
     expect(fx.objects.open('locked', 'held').row.versionId).toBe(kept.versionId);
-    expect(codeOf(() => fx.objects.deleteBatch('missing', [{ key: 'a' }]))).toBe('NoSuchBucket');
+    expect(codeOf(() => fx.objects.deleteBatch('missing', [{ key: 'a' }], { authorize: ALLOW_EVERY_KEY }))).toBe('NoSuchBucket');
+  });
+
+  it('asks its authorizer about each key before deleting it: a refused key is reported and kept, the others go', async () => {
+    fx.buckets.create('guarded');
+    await put('guarded', 'keep/a', 'x');
+    await put('guarded', 'tmp/a', 'y');
+    const asked: DeleteTarget[] = [];
+    const outcomes = fx.objects.deleteBatch('guarded', [{ key: 'keep/a' }, { key: 'tmp/a' }], {
+      bypassGovernance: true,
+      authorize: (target) => {
+        asked.push(target);
+        if (target.key.startsWith('keep/')) throw new AppError('AccessDenied');
+      },
+    });
+    expect(outcomes.map((o) => (o.ok ? 'ok' : o.code))).toEqual(['AccessDenied', 'ok']);
+    expect(asked).toEqual([
+      { bucket: 'guarded', key: 'keep/a', versionId: undefined, bypassGovernance: true },
+      { bucket: 'guarded', key: 'tmp/a', versionId: undefined, bypassGovernance: true },
+    ]);
+    expect(fx.objects.open('guarded', 'keep/a').row.size).toBe(1);
+    expect(codeOf(() => fx.objects.open('guarded', 'tmp/a'))).toBe('NoSuchKey');
   });
 });

@@ -92,6 +92,29 @@ export interface DeleteOptions {
   bypassGovernance?: boolean;
 }
 
+/** One key of a batch delete, as its authorizer sees it. */
+export interface DeleteTarget {
+  bucket: string;
+  key: string;
+  versionId: string | undefined;
+  bypassGovernance: boolean;
+}
+
+/**
+ * Decides one key of a batch delete before it is deleted: returns to let it go, or throws a client AppError
+ * (AccessDenied) that becomes that key's outcome while the others still go. The S3 plane checks each key against
+ * the caller's policies (DeleteObjects authorizes per key: there is no request-level check).
+ */
+export type DeleteAuthorizer = (target: DeleteTarget) => void;
+
+/** For a caller that authorized the whole batch already (the admin API's role guard): every key may go. */
+export const ALLOW_EVERY_KEY: DeleteAuthorizer = () => undefined;
+
+export interface BatchDeleteOptions extends DeleteOptions {
+  /** Required, so that no caller can delete keys without deciding who may delete each one. */
+  authorize: DeleteAuthorizer;
+}
+
 export interface ObjectServiceOptions {
   meta: MetadataStore;
   blobs: BlobStore;
@@ -452,15 +475,19 @@ export class ObjectService {
   }
 
   /**
-   * DeleteObjects: every item as delete() does it, in order, each in its own transaction. A client error of one item
-   * (AccessDenied for a version object lock protects, KeyTooLongError, InvalidArgument) is its outcome and the others
-   * still go, as S3 answers. Throws NoSuchBucket before any item, and rethrows server errors.
+   * DeleteObjects: every item authorized by `opts.authorize`, then deleted as delete() does it, in order, each in its
+   * own transaction. A client error of one item (AccessDenied from the authorizer or for a version object lock
+   * protects, KeyTooLongError, InvalidArgument) is its outcome and the others still go, as S3 answers. Throws
+   * NoSuchBucket before any item, and rethrows server errors.
    */
-  deleteBatch(bucket: string, items: readonly BatchDeleteItem[], opts: DeleteOptions = {}): BatchDeleteOutcome[] {
+  deleteBatch(bucket: string, items: readonly BatchDeleteItem[], opts: BatchDeleteOptions): BatchDeleteOutcome[] {
     this.bucket(bucket);
+    const { authorize, ...deleteOpts } = opts;
+    const bypassGovernance = deleteOpts.bypassGovernance ?? false;
     return items.map((item): BatchDeleteOutcome => {
       try {
-        return { item, ok: true, result: this.delete(bucket, item.key, item.versionId, opts) };
+        authorize({ bucket, key: item.key, versionId: item.versionId, bypassGovernance });
+        return { item, ok: true, result: this.delete(bucket, item.key, item.versionId, deleteOpts) };
       } catch (err) {
         if (!isAppError(err) || err.statusCode >= 500) throw err;
         return { item, ok: false, code: err.code, message: err.message };
