@@ -5,7 +5,7 @@
 
 import type { BucketEncryption } from './bucket-encryption.js';
 import { validateBucketEncryption } from './bucket-encryption.js';
-import { CHECKSUM_ALGORITHMS, isValidChecksumValue, type ChecksumAlgorithm } from './checksums.js';
+import { CHECKSUM_ALGORITHMS, isChecksumAlgorithm, isValidChecksumValue, type ChecksumAlgorithm, type ChecksumType } from './checksums.js';
 import { validateCorsConfiguration, type CorsConfiguration } from './cors.js';
 import { AppError, isAppError } from './errors.js';
 import { multipartEtag } from './etag.js';
@@ -78,7 +78,7 @@ export interface ArchivedVersion {
   etag: string;
   headers: Record<string, string>;
   userMeta: Record<string, string>;
-  checksum?: { algorithm: string; value: string; type?: 'FULL_OBJECT' | 'COMPOSITE' };
+  checksum?: { algorithm: ChecksumAlgorithm; value: string; type?: ChecksumType };
   storageClass: string;
   tags?: TagSet;
   retention?: ObjectRetention;
@@ -388,24 +388,24 @@ function lockFields(raw: Json, version: ArchivedVersion, bucket: ArchivedBucket,
 function checksumOf(value: unknown, where: string): NonNullable<ArchivedVersion['checksum']> {
   if (!isObject(value)) throw invalid(`${where} must be an object`);
   const algorithm = str(value, 'algorithm', where);
-  if (!(CHECKSUM_ALGORITHMS as readonly string[]).includes(algorithm)) throw invalid(`${where}.algorithm is not a checksum algorithm`);
+  if (!isChecksumAlgorithm(algorithm)) throw invalid(`${where}.algorithm is not a checksum algorithm`);
   const type = value['type'];
   if (type !== undefined && type !== 'FULL_OBJECT' && type !== 'COMPOSITE') throw invalid(`${where}.type must be FULL_OBJECT or COMPOSITE`);
   const text = str(value, 'value', where);
   const digest = type === 'COMPOSITE' ? /^([^-]*)-[1-9]\d{0,4}$/.exec(text)?.[1] : text;
-  if (digest === undefined || !isValidChecksumValue(algorithm as ChecksumAlgorithm, digest)) {
+  if (digest === undefined || !isValidChecksumValue(algorithm, digest)) {
     throw invalid(`${where}.value is not a ${type === 'COMPOSITE' ? 'COMPOSITE ' : ''}${algorithm} value`);
   }
   return { algorithm, value: text, ...(type !== undefined ? { type } : {}) };
 }
 
 /** A part's checksum: a digest of the object's algorithm, or of any algorithm when the object names none. */
-function isPartChecksum(value: string, algorithm: string | undefined): boolean {
-  const algorithms = algorithm === undefined ? CHECKSUM_ALGORITHMS : [algorithm as ChecksumAlgorithm];
+function isPartChecksum(value: string, algorithm: ChecksumAlgorithm | undefined): boolean {
+  const algorithms = algorithm === undefined ? CHECKSUM_ALGORITHMS : [algorithm];
   return algorithms.some((alg) => isValidChecksumValue(alg, value));
 }
 
-function partsOf(value: unknown, size: number, where: string, algorithm: string | undefined): ArchivedPart[] {
+function partsOf(value: unknown, size: number, where: string, algorithm: ChecksumAlgorithm | undefined): ArchivedPart[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > 10_000) throw invalid(`${where} must be an array of 1 to 10,000 parts`);
   let total = 0;
   let previous = 0;

@@ -3,7 +3,7 @@
 
 import type { Readable } from 'node:stream';
 import {
-  combineCrc, compositeChecksum, type ChecksumAlgorithm,
+  combineCrc, compositeChecksum, type ChecksumAlgorithm, type ChecksumType,
 } from '../../core/checksums.js';
 import { MAX_CHAR, rollUp } from '../../core/common-prefix.js';
 import { AppError, noSuchBucket } from '../../core/errors.js';
@@ -117,7 +117,7 @@ export class MultipartService {
   async uploadPart(input: { bucket: string; key: string; uploadId: string; partNumber: number; body: BodyInput }): Promise<UploadPartRow> {
     checkPartNumber(input.partNumber);
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
-    const algorithm = upload.checksumAlgorithm as ChecksumAlgorithm | undefined;
+    const algorithm = upload.checksumAlgorithm;
     if (algorithm && input.body.checksum && input.body.checksum.algorithm !== algorithm) {
       throw new AppError('InvalidRequest', {
         message: `Checksum Type mismatch occurred, expected checksum Type: ${algorithm.toLowerCase()}, actual checksum Type: ${input.body.checksum.algorithm.toLowerCase()}`,
@@ -143,7 +143,7 @@ export class MultipartService {
   }): Promise<UploadPartRow> {
     checkPartNumber(input.partNumber);
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
-    const algorithm = upload.checksumAlgorithm as ChecksumAlgorithm | undefined;
+    const algorithm = upload.checksumAlgorithm;
     // Opened before anything awaits, in the tick of the caller's lookup (ObjectService.admitCopy says why).
     const sourceBytes = input.source.stream();
     const lease = await this.objects.admitCopy(sourceBytes, input.source.size);
@@ -254,8 +254,8 @@ export class MultipartService {
     );
   }
 
-  private objectChecksum(upload: UploadRow, parts: UploadPartRow[]): { algorithm: string; value: string; type: 'FULL_OBJECT' | 'COMPOSITE' } | undefined {
-    const algorithm = upload.checksumAlgorithm as ChecksumAlgorithm | undefined;
+  private objectChecksum(upload: UploadRow, parts: UploadPartRow[]): { algorithm: ChecksumAlgorithm; value: string; type: ChecksumType } | undefined {
+    const algorithm = upload.checksumAlgorithm;
     if (!algorithm) return undefined;
     const digests = parts.map((p) => {
       const value = p.checksums[algorithm];
@@ -367,7 +367,7 @@ function checkPartNumber(n: number): void {
 /** Verifies what a completion states about the object against the checksum its parts combine to. */
 function checkStatedChecksum(
   upload: UploadRow,
-  computed: { algorithm: string; value: string; type: 'FULL_OBJECT' | 'COMPOSITE' } | undefined,
+  computed: { algorithm: ChecksumAlgorithm; value: string; type: ChecksumType } | undefined,
   expected: { algorithm: ChecksumAlgorithm; value: string } | undefined,
   expectedType: 'FULL_OBJECT' | 'COMPOSITE' | undefined,
 ): void {

@@ -515,7 +515,7 @@ export class ObjectService {
           "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
       });
     }
-    const algorithm = input.checksumAlgorithm ?? (source.row.checksumAlgorithm as ChecksumAlgorithm | undefined);
+    const algorithm = input.checksumAlgorithm ?? source.row.checksumAlgorithm;
     const sourceBytes = source.stream();
     const lease = await this.admitCopy(sourceBytes, source.row.size);
     const body = await ingestBody(

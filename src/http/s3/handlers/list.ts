@@ -36,7 +36,7 @@ function summaries(page: ListPage, owner?: S3Context['owner']): ObjectSummary[] 
     etag: o.etag,
     size: o.size,
     storageClass: o.storageClass,
-    ...(o.checksumAlgorithm ? { checksumAlgorithm: o.checksumAlgorithm as NonNullable<ObjectSummary['checksumAlgorithm']> } : {}),
+    ...(o.checksumAlgorithm ? { checksumAlgorithm: o.checksumAlgorithm } : {}),
     ...(owner ? { owner } : {}),
   }));
 }
