@@ -66,8 +66,6 @@ import { backupSchedule } from './config/backup-config.js';
 export interface App {
   readonly config: Config;
   readonly http: HttpServer;
-  /** The metrics registry: services started outside this file feed it (setWebhookOutbox, registerAuditDrops). */
-  readonly metrics: MetricsRegistry;
   /**
    * In-process event handlers (docs/events.md): register before start(). Each handler runs after its change is
    * committed and durable, fire-and-forget.
@@ -296,7 +294,6 @@ function assemble(parts: {
   return {
     config,
     http,
-    metrics,
     events: handlers,
     async start() {
       await new Promise<void>((resolve, reject) => {
