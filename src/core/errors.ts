@@ -60,7 +60,7 @@ const REGISTRY = {
   PreconditionFailed: [412, 'At least one of the pre-conditions you specified did not hold'],
   NotModified: [304, 'Not Modified'],
   ConditionalRequestConflict: [409, 'A conflicting operation occurred. Retry the request.'],
-  // Bucket configuration (issue 3)
+  // Bucket configuration
   NoSuchTagSet: [404, 'The TagSet does not exist'],
   NoSuchLifecycleConfiguration: [404, 'The lifecycle configuration does not exist'],
   NoSuchCORSConfiguration: [404, 'The CORS configuration does not exist'],
@@ -85,7 +85,7 @@ const REGISTRY = {
   Conflict: [409, 'Conflict'],
   ValidationError: [400, 'The request is not valid'],
   TooManyRequests: [429, 'Too many requests'],
-  // Backup and restore (issue 8)
+  // Backup and restore (docs/backup.md)
   InvalidArchive: [400, 'The archive is not a valid Store backup.'],
   InsufficientStorage: [507, 'There is not enough free space on the data volume for this operation.'],
 } as const satisfies Record<string, readonly [number, string]>;

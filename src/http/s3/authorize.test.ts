@@ -58,7 +58,7 @@ describe('RequestAuthorizer', () => {
     expect(authorizer(ANONYMOUS, { b: broken }).allows({ action: 's3:GetBucketPolicy', bucket: 'b' })).toBe(false);
   });
 
-  it('decides a scoped key by its identity policy AND the bucket policy (ready for the admin API issue)', () => {
+  it('decides a scoped key by its identity policy AND the bucket policy (the scoped keys the admin API creates)', () => {
     const scoped: Principal = {
       type: 'key', accessKeyId: 'SCOPED', isRoot: false,
       identityPolicy: parseIdentityPolicy(JSON.stringify(doc({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/photos/*' }))),

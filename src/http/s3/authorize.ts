@@ -12,7 +12,7 @@ import type { DeleteAuthorizer } from '../../services/objects/object-service.js'
 
 /**
  * The caller. A key is the root key (allowed unless the bucket policy denies) or a scoped key whose permissions are
- * its identity policy (the admin API issue creates those); anonymous requests carry no authentication at all.
+ * its identity policy (the admin API creates those); anonymous requests carry no authentication at all.
  */
 export type Principal =
   | { readonly type: 'anonymous' }

@@ -32,7 +32,7 @@ export interface S3PlaneOptions {
   lookup: SecretLookup;
   now?: () => Date;
   /**
-   * Who a verified access key is: the root key, or a scoped key with its identity policy (admin API issue).
+   * Who a verified access key is: the root key, or a scoped key with its identity policy (docs/access-keys.md).
    * Default: every key that verifies is the root key, which today is the only key `lookup` knows.
    */
   keyPrincipal?: (accessKeyId: string) => Principal;

@@ -6,7 +6,7 @@ import { Type, type TObject, type TProperties, type TUnsafe } from '@sinclair/ty
 
 /**
  * An object schema that refuses unknown properties, so a misspelt field (`objectlock`) is a ValidationError naming
- * it rather than a setting quietly ignored. (The admin Ajv runs without removeAdditional since issue 11, so
+ * it rather than a setting quietly ignored. (The admin Ajv runs without removeAdditional (http-server.ts), so
  * `additionalProperties: false` refuses them too; a schema here also says so in the OpenAPI document.)
  */
 export function Strict<T extends TProperties>(properties: T, options: { description?: string } = {}): TObject<T> {
