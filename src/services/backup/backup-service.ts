@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import yazl from 'yazl';
 import { INDEX_CHUNK_VERSIONS, MANIFEST_ENTRY, type ArchivedVersion, type ManifestV2 } from '../../core/backup-manifest.js';
+import { backedUpConfig } from '../../core/bucket-config-parts.js';
 import { AppError, noSuchBucket } from '../../core/errors.js';
 import { BlobCorruptError, isInlineBlobId, type BlobStore } from '../../storage/blobs/blob-store.js';
 import type { MetadataSnapshot } from '../../storage/db/metadata-snapshot.js';
@@ -143,7 +144,7 @@ export class BackupService {
           version: 2, kind: scope.kind, createdAt: new Date(createdAt).toISOString(), storeVersion: this.opts.storeVersion,
           buckets: inScope.map((b) => ({
             name: b.name, createdAt: new Date(b.createdAt).toISOString(), versioning: b.versioning, objectLock: b.objectLock,
-            config: b.config, versionCount: counts.get(b.name) ?? 0,
+            config: backedUpConfig(b.config), versionCount: counts.get(b.name) ?? 0,
           })),
           indexes: summary.indexes,
           totals: { versions: summary.versions, entries: summary.entries, bytes: summary.bytes },
