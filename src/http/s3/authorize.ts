@@ -8,7 +8,7 @@ import { authorizationChecks, evaluate, type AuthzPrincipal, type Decision } fro
 import type { PolicyDocument } from '../../core/policy/model.js';
 import { parseBucketPolicy } from '../../core/policy/policy-document.js';
 import type { Tag } from '../../core/tagging.js';
-import type { DeleteAuthorizer } from '../../services/objects/object-service.js';
+import type { DeleteAuthorizer } from '../../services/objects/delete-authorizer.js';
 
 /**
  * The caller. A key is the root key (allowed unless the bucket policy denies) or a scoped key whose permissions are

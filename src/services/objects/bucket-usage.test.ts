@@ -7,7 +7,7 @@ import { codeOf } from '../../../test/helpers/error-code.js';
 import { body, openServices, type ServiceFixture } from '../../../test/helpers/services.js';
 import { AppError } from '../../core/errors.js';
 import type { BucketUsage } from '../bucket-service.js';
-import { ALLOW_EVERY_KEY, type DeleteTarget } from './object-service.js';
+import { ALLOW_EVERY_KEY, type DeleteTarget } from './delete-authorizer.js';
 
 let fx: ServiceFixture;
 

@@ -23,6 +23,7 @@ import { ObjectLockService } from './object-lock-service.js';
 import type { HashPool } from '../../lib/hash-pool.js';
 import { extentsOf, readExtents, ReadPins, type BlobExtent } from './object-reader.js';
 import { ObjectTaggingService } from './object-tagging-service.js';
+import type { DeleteAuthorizer } from './delete-authorizer.js';
 import { assertRemovable, checkVersionId, getBucket, getObjectVersion, type VersionTarget } from './object-versions.js';
 import { NO_LEASE, type WriteLease, type WriteReserve } from './write-reserve.js';
 
@@ -91,24 +92,6 @@ export interface DeleteOptions {
   /** x-amz-bypass-governance-retention: true (the caller has checked the key may bypass). */
   bypassGovernance?: boolean;
 }
-
-/** One key of a batch delete, as its authorizer sees it. */
-export interface DeleteTarget {
-  bucket: string;
-  key: string;
-  versionId: string | undefined;
-  bypassGovernance: boolean;
-}
-
-/**
- * Decides one key of a batch delete before it is deleted: returns to let it go, or throws a client AppError
- * (AccessDenied) that becomes that key's outcome while the others still go. The S3 plane checks each key against
- * the caller's policies (DeleteObjects authorizes per key: there is no request-level check).
- */
-export type DeleteAuthorizer = (target: DeleteTarget) => void;
-
-/** For a caller that authorized the whole batch already (the admin API's role guard): every key may go. */
-export const ALLOW_EVERY_KEY: DeleteAuthorizer = () => undefined;
 
 export interface BatchDeleteOptions extends DeleteOptions {
   /** Required, so that no caller can delete keys without deciding who may delete each one. */

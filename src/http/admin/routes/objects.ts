@@ -4,7 +4,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
-import { ALLOW_EVERY_KEY } from '../../../services/objects/object-service.js';
+import { ALLOW_EVERY_KEY } from '../../../services/objects/delete-authorizer.js';
 import { principalOf } from '../admin-principal.js';
 import { BucketNameParams } from './bucket-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
