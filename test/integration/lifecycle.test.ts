@@ -9,7 +9,7 @@ import { startServer } from '../helpers/server.js';
 import { body } from '../helpers/services.js';
 import { DAY, openHarness, rule, type LifecycleHarness } from './lifecycle-fixture.js';
 import { failure } from './s3-assert.js';
-import { INLINE_MAX_BYTES } from '../../src/services/body-ingest.js';
+import { INLINE_MAX_BYTES } from '../../src/services/objects/body-ingest.js';
 
 let h: LifecycleHarness;
 

@@ -2,9 +2,9 @@
 // GET/HEAD answers with.
 
 import type { IncomingMessage } from 'node:http';
-import { checksumHeader, type ChecksumAlgorithm } from '../../core/checksums.js';
+import { checksumHeader } from '../../core/checksums.js';
 import { checkUserMetaSize } from '../../core/user-metadata.js';
-import type { ObjectHeaders, ObjectRow } from '../../services/object-service.js';
+import type { ObjectHeaders, ObjectRow } from '../../services/objects/object-service.js';
 import { headerOf } from './context.js';
 
 /** Content-Encoding without the transport-only `aws-chunked` token (S3 never stores it). */
@@ -62,7 +62,7 @@ export function objectHeaders(row: ObjectRow, opts: { checksums: boolean; versio
   };
   for (const [name, value] of Object.entries(row.userMeta)) out[`x-amz-meta-${name}`] = value;
   if (opts.checksums && row.checksumAlgorithm && row.checksumValue) {
-    out[checksumHeader(row.checksumAlgorithm as ChecksumAlgorithm)] = row.checksumValue;
+    out[checksumHeader(row.checksumAlgorithm)] = row.checksumValue;
     out['x-amz-checksum-type'] = row.checksumType;
   }
   return out;

@@ -4,6 +4,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
+import { ALLOW_EVERY_KEY } from '../../../services/objects/delete-authorizer.js';
 import { principalOf } from '../admin-principal.js';
 import { BucketNameParams } from './bucket-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -99,7 +100,8 @@ export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void
   }, async (req) => {
     const body = req.body as Static<typeof BatchDeleteBody>;
     const bucket = bucketOf(req);
-    const outcomes = deps.objects.deleteBatch(bucket, body.keys, { bypassGovernance: body.bypassGovernance ?? false });
+    // The role guard authorized the whole request: an admin may delete every key (object lock still applies).
+    const outcomes = deps.objects.deleteBatch(bucket, body.keys, { bypassGovernance: body.bypassGovernance ?? false, authorize: ALLOW_EVERY_KEY });
     const results = outcomes.map((o) => (o.ok
       ? {
         key: o.item.key, versionId: o.item.versionId, ok: true,

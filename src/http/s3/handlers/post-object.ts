@@ -7,7 +7,7 @@ import { AppError, isAppError } from '../../../core/errors.js';
 import { asHeaderBytes, isHeaderName, isHeaderValue } from '../../../core/header-text.js';
 import type { Tag } from '../../../core/tagging.js';
 import { checkUserMetaSize } from '../../../core/user-metadata.js';
-import type { ObjectHeaders } from '../../../services/object-service.js';
+import type { ObjectHeaders } from '../../../services/objects/object-service.js';
 import type { SecretLookup } from '../../../sigv4/types.js';
 import { ANONYMOUS, operationChecks, type Principal, type RequestAuthorizer } from '../authorize.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
