@@ -25,6 +25,9 @@ export const ConfigSchema = Type.Object({
   HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Listen address' }),
   ADMIN_USERNAME: Type.String({ minLength: 1, maxLength: 64, default: 'admin', description: 'Admin login name' }),
   STORE_REGION: Type.String({ pattern: '^[a-z0-9-]{1,32}$', default: 'us-east-1', description: 'Region reported to clients' }),
+  STORE_REGION_STRICT: Type.Boolean({
+    default: true, description: 'true or false: signatures must name STORE_REGION; false accepts any signing region (tools that sign with the host name)',
+  }),
   STORE_SSE_KEY: Type.Optional(Type.String({ description: 'Base64 of 32 bytes; generated to DATA_DIR/sse.key if unset' })),
   KEY_ENCRYPTION_SECRET: Type.Optional(Type.String({ description: 'Encrypts scoped key secrets; defaults to the root secret' })),
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000, description: 'Drain grace on SIGTERM' }),

@@ -198,17 +198,27 @@ export function parsePresignedQuery(params: Map<string, string>): SignatureClaim
 }
 
 /**
- * Checks the credential scope against this server: date equal to the request's, our region, service
- * s3, terminal aws4_request, and host among the signed headers. Throws AuthorizationHeaderMalformed
- * (header) or AuthorizationQueryParametersError (presigned); a wrong region carries details.Region.
+ * Which signing regions this server accepts: its own only (strict, as AWS), or any (STORE_REGION_STRICT=false, for
+ * tools such as git-annex that sign with the host name as the region).
  */
-export function validateScope(claim: SignatureClaim, region: string): void {
+export interface RegionRule {
+  name: string;
+  strict: boolean;
+}
+
+/**
+ * Checks the credential scope against this server: date equal to the request's, our region (any region when the
+ * rule is not strict: the signature is then computed with the one the client named), service s3, terminal
+ * aws4_request, and host among the signed headers. Throws AuthorizationHeaderMalformed (header) or
+ * AuthorizationQueryParametersError (presigned); a wrong region carries details.Region.
+ */
+export function validateScope(claim: SignatureClaim, region: RegionRule): void {
   const fail = (reason: string, details?: Record<string, string>): AppError =>
     claim.via === 'header'
       ? headerMalformed(reason, details)
       : queryMalformed(`Error parsing the X-Amz-Credential parameter; ${reason}`, details);
-  if (claim.region !== region) {
-    throw fail(`the region '${claim.region}' is wrong; expecting '${region}'`, { Region: region });
+  if (region.strict && claim.region !== region.name) {
+    throw fail(`the region '${claim.region}' is wrong; expecting '${region.name}'`, { Region: region.name });
   }
   if (claim.service !== 's3') throw fail(`incorrect service "${claim.service}". This endpoint belongs to "s3".`);
   if (claim.terminal !== 'aws4_request') {

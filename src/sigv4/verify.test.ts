@@ -11,7 +11,7 @@ const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 const REGION = 'us-east-1';
 const NOW = new Date('2013-05-24T00:00:00Z');
 const lookup = (id: string): string | undefined => (id === AKID ? SECRET : undefined);
-const opts = { lookup, region: REGION, now: NOW };
+const opts = { lookup, region: { name: REGION, strict: true }, now: NOW };
 const EMPTY = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 function minutes(n: number): Date {
@@ -279,6 +279,16 @@ describe('header authentication errors', () => {
     expect(err.message).toBe("The authorization header is malformed; the region 'eu-west-1' is wrong; expecting 'us-east-1'");
   });
 
+  it('accepts any signing region when the region rule is not strict, and verifies with the region the client named', () => {
+    const loose = { ...opts, region: { name: REGION, strict: false } };
+    expect(verifyRequest(signed('GET', 'http://h/b/k', { region: 'eu-west-1' }), loose)?.accessKeyId).toBe(AKID);
+    expect(verifyRequest(signed('GET', 'http://h/b/k', { region: 'annex.example.org' }), loose)?.accessKeyId).toBe(AKID);
+    // The claimed region is part of what was signed: naming another one than the signature used still fails.
+    const req = signed('GET', 'http://h/b/k', { region: 'eu-west-1' });
+    const forged = String(req.headers['authorization']).replace('/eu-west-1/', '/eu-central-1/');
+    expectCode(() => verifyRequest(withAuth(req, forged), loose), 'SignatureDoesNotMatch');
+  });
+
   it('rejects a wrong service, terminal, scope date, or host missing from SignedHeaders', () => {
     const req = signed('GET', 'http://h/b/k');
     const auth = String(req.headers['authorization']);
@@ -405,6 +415,7 @@ describe('presigned URLs', () => {
   it('rejects a credential scope for another region, naming the expected one', () => {
     const err = expectCode(() => verifyRequest(presigned('http://h/b/k', { region: 'eu-west-1' }), opts), 'AuthorizationQueryParametersError');
     expect(err.details['Region']).toBe('us-east-1');
+    expect(verifyRequest(presigned('http://h/b/k', { region: 'eu-west-1' }), { ...opts, region: { name: REGION, strict: false } })).toBeDefined();
   });
 
   it('rejects tampering and unknown keys', () => {

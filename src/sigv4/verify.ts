@@ -11,6 +11,7 @@ import {
   parsePresignedQuery,
   queryParams,
   validateScope,
+  type RegionRule,
 } from './auth-params.js';
 import { payloadModeOf } from './payload-mode.js';
 
@@ -19,8 +20,8 @@ export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
 
 export interface VerifyOptions {
   lookup: SecretLookup;
-  /** The only region this server answers for; a credential scope naming another is rejected. */
-  region: string;
+  /** The region this server answers for, and whether a credential scope naming another is rejected. */
+  region: RegionRule;
   now: Date;
 }
 

@@ -5,10 +5,11 @@ import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../core/errors.js';
 import { payloadModeOf } from '../../sigv4/payload-mode.js';
 import { verifyRequest } from '../../sigv4/verify.js';
+import type { RegionRule } from '../../sigv4/auth-params.js';
 import type { SecretLookup, VerifiedRequest } from '../../sigv4/types.js';
 
 export interface AuthOptions {
-  region: string;
+  region: RegionRule;
   lookup: SecretLookup;
   now?: () => Date;
 }

@@ -2,7 +2,7 @@
 // base64 policy verifies. https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-authentication-HTTPPOST.html
 
 import { AppError } from '../../core/errors.js';
-import { parseAmzDate } from '../../sigv4/auth-params.js';
+import { parseAmzDate, type RegionRule } from '../../sigv4/auth-params.js';
 import { ALGORITHM } from '../../sigv4/canonical.js';
 import { deriveSigningKey, signatureBytes, signatureMatches } from '../../sigv4/signature.js';
 import type { SecretLookup } from '../../sigv4/types.js';
@@ -28,16 +28,18 @@ function invalidCredential(reason: string, details: Record<string, string> = {})
   });
 }
 
-function parseCredential(value: string, region: string): { accessKeyId: string; date: string } {
+function parseCredential(value: string, region: RegionRule): { accessKeyId: string; date: string; region: string } {
   const parts = value.split('/');
   const [accessKeyId, date, credRegion, service, terminal] = parts;
   if (parts.length !== 5 || parts.some((p) => p === '') || !/^\d{8}$/.test(date ?? '')) {
     throw invalidCredential('the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".');
   }
-  if (credRegion !== region) throw invalidCredential(`the region '${credRegion}' is wrong; expecting '${region}'`, { Region: region });
+  if (region.strict && credRegion !== region.name) {
+    throw invalidCredential(`the region '${credRegion}' is wrong; expecting '${region.name}'`, { Region: region.name });
+  }
   if (service !== 's3') throw invalidCredential(`incorrect service "${service}". This endpoint belongs to "s3".`);
   if (terminal !== 'aws4_request') throw invalidCredential(`incorrect terminal "${terminal}". This endpoint uses "aws4_request".`);
-  return { accessKeyId: accessKeyId as string, date: date as string };
+  return { accessKeyId: accessKeyId as string, date: date as string, region: credRegion as string };
 }
 
 /**
@@ -46,7 +48,7 @@ function parseCredential(value: string, region: string): { accessKeyId: string; 
  * field or the policy missing, a malformed credential or date, another algorithm), InvalidAccessKeyId,
  * SignatureDoesNotMatch, and InvalidPolicyDocument for a signed policy that does not parse.
  */
-export function authenticateForm(fields: FormFields, opts: { lookup: SecretLookup; region: string }): FormAuth {
+export function authenticateForm(fields: FormFields, opts: { lookup: SecretLookup; region: RegionRule }): FormAuth {
   if (fields.has('awsaccesskeyid') || fields.has('signature')) {
     throw new AppError('InvalidRequest', { message: 'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.' });
   }
@@ -64,7 +66,7 @@ export function authenticateForm(fields: FormFields, opts: { lookup: SecretLooku
       details: { ArgumentName: 'x-amz-algorithm', ArgumentValue: algorithm },
     });
   }
-  const { accessKeyId, date } = parseCredential(fields.get('x-amz-credential') ?? '', opts.region);
+  const { accessKeyId, date, region } = parseCredential(fields.get('x-amz-credential') ?? '', opts.region);
   const amzDate = fields.get('x-amz-date') ?? '';
   const signedAt = parseAmzDate(amzDate);
   if (signedAt === undefined) {
@@ -80,7 +82,7 @@ export function authenticateForm(fields: FormFields, opts: { lookup: SecretLooku
   if (secret === undefined) throw new AppError('InvalidAccessKeyId', { details: { AWSAccessKeyId: accessKeyId } });
   // The string to sign of a POST is the base64 policy itself, exactly as sent.
   const provided = fields.get('x-amz-signature') ?? '';
-  if (!signatureMatches(signatureBytes(deriveSigningKey(secret, date, opts.region, 's3'), policyText), provided)) {
+  if (!signatureMatches(signatureBytes(deriveSigningKey(secret, date, region, 's3'), policyText), provided)) {
     throw new AppError('SignatureDoesNotMatch', {
       details: { AWSAccessKeyId: accessKeyId, StringToSign: policyText, SignatureProvided: provided },
     });

@@ -7,7 +7,7 @@ import type { TLSSocket } from 'node:tls';
 import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../observability/logger.js';
 import type { BucketRow } from '../../services/bucket-service.js';
-import { parseAmzDate } from '../../sigv4/auth-params.js';
+import { parseAmzDate, type RegionRule } from '../../sigv4/auth-params.js';
 import type { SecretLookup, VerifiedRequest } from '../../sigv4/types.js';
 import { isClientAbort } from '../shared/client-abort.js';
 import { clientIp, isSecureTransport, NO_TRUSTED_PROXIES, type TrustedProxies } from '../shared/client-address.js';
@@ -28,6 +28,8 @@ export interface S3PlaneOptions {
   services: S3Services;
   logger: Logger;
   region: string;
+  /** Whether signatures must name `region` (STORE_REGION_STRICT); otherwise any signing region is accepted. */
+  regionStrict: boolean;
   owner: Owner;
   lookup: SecretLookup;
   now?: () => Date;
@@ -62,10 +64,12 @@ interface RequestInfo {
 export class S3PlaneHandler {
   private readonly policies = new BucketPolicyCache();
   private readonly now: () => Date;
+  private readonly signingRegion: RegionRule;
   private readonly principalOf: (accessKeyId: string) => Principal;
 
   constructor(private readonly opts: S3PlaneOptions) {
     this.now = opts.now ?? (() => new Date());
+    this.signingRegion = { name: opts.region, strict: opts.regionStrict };
     this.principalOf = opts.keyPrincipal ?? ((accessKeyId) => ({ type: 'key', accessKeyId, isRoot: true }));
   }
 
@@ -140,7 +144,7 @@ export class S3PlaneHandler {
       });
       const response = await postObject(context(anonymousRequest(req), anonymous) as S3Context<typeof endpoint>, {
         lookup: this.opts.lookup,
-        region: this.opts.region,
+        region: this.signingRegion,
         now: this.now,
         principalOf: this.principalOf,
         authorizerFor: (principal, facts) => this.authorizer(req, principal, policies, { op: endpoint.op, query, ...facts }),
@@ -150,7 +154,7 @@ export class S3PlaneHandler {
       return;
     }
 
-    const verified = authenticate(req, { region: this.opts.region, lookup: this.opts.lookup, now: this.now });
+    const verified = authenticate(req, { region: this.signingRegion, lookup: this.opts.lookup, now: this.now });
     const principal = verified ? this.principalOf(verified.accessKeyId) : ANONYMOUS;
     const header = (name: string): string | undefined => headerOf(req, name);
     const authz = this.authorizer(req, principal, policies, {

@@ -8,6 +8,7 @@ import { asHeaderBytes, isHeaderName, isHeaderValue } from '../../../core/header
 import type { Tag } from '../../../core/tagging.js';
 import { checkUserMetaSize } from '../../../core/user-metadata.js';
 import type { ObjectHeaders } from '../../../services/objects/object-service.js';
+import type { RegionRule } from '../../../sigv4/auth-params.js';
 import type { SecretLookup } from '../../../sigv4/types.js';
 import { ANONYMOUS, operationChecks, type Principal, type RequestAuthorizer } from '../authorize.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
@@ -24,7 +25,7 @@ type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
 /** What the plane gives POST Object, which authenticates and authorizes from its form rather than its headers. */
 export interface PostObjectDeps {
   lookup: SecretLookup;
-  region: string;
+  region: RegionRule;
   now: () => Date;
   /** The principal of a verified access key. */
   principalOf: (accessKeyId: string) => Principal;
