@@ -166,6 +166,8 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       logger,
       region: config.STORE_REGION,
       regionStrict: config.STORE_REGION_STRICT,
+      sigv2: config.STORE_SIGV2 === 'on',
+      onAuth: (scheme) => metrics.countAuth(scheme),
       owner: { id: createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex'), displayName: 'store' },
       lookup: (id) => (isRoot(id) ? config.ROOT_SECRET_ACCESS_KEY : keys.secretFor(id)),
       // A key revoked between its lookup and this call has no identity: no permissions, so it is denied everything.

@@ -25,6 +25,9 @@ export const ConfigSchema = Type.Object({
   HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Listen address' }),
   ADMIN_USERNAME: Type.String({ minLength: 1, maxLength: 64, default: 'admin', description: 'Admin login name' }),
   STORE_REGION: Type.String({ pattern: '^[a-z0-9-]{1,32}$', default: 'us-east-1', description: 'Region reported to clients' }),
+  STORE_SIGV2: Type.Union([Type.Literal('on'), Type.Literal('off')], {
+    default: 'on', description: 'on or off: verify Signature Version 2 (header, presigned URLs, POST forms) or refuse it',
+  }),
   STORE_REGION_STRICT: Type.Boolean({
     default: true, description: 'true or false: signatures must name STORE_REGION; false accepts any signing region (tools that sign with the host name)',
   }),

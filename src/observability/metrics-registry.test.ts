@@ -9,7 +9,7 @@ import { MetricsRegistry } from './metrics-registry.js';
 const FAMILIES = [
   'store_http_requests_total', 'store_http_request_duration_seconds', 'store_s3_operations_total', 'store_storage_bytes',
   'store_object_count', 'store_replication_outbox_depth', 'store_webhook_outbox_depth', 'store_audit_dropped_total',
-  'store_internal_errors_total', 'store_blob_read_pins',
+  'store_internal_errors_total', 'store_blob_read_pins', 'store_s3_auth_total',
 ];
 const INTEGRITY = ['store_integrity_objects', 'store_integrity_last_run_timestamp'];
 
@@ -29,6 +29,18 @@ describe('MetricsRegistry', () => {
     expect(names.some((n) => n.startsWith('store_process_'))).toBe(true);
     expect(names).toContain('store_nodejs_eventloop_lag_seconds');
     expect(names).toContain('store_nodejs_active_handles');
+  });
+
+  it('counts S3 requests by signature scheme from 0, each scrape showing the running totals', async () => {
+    const m = new MetricsRegistry();
+    m.countAuth('sigv2');
+    m.countAuth('sigv4');
+    m.countAuth('sigv4');
+    expect(samples(await m.scrape(), 'store_s3_auth_total')).toEqual([
+      'store_s3_auth_total{scheme="sigv4"} 2', 'store_s3_auth_total{scheme="sigv2"} 1', 'store_s3_auth_total{scheme="anonymous"} 0',
+    ]);
+    m.countAuth('anonymous');
+    expect(samples(await m.scrape(), 'store_s3_auth_total')).toContain('store_s3_auth_total{scheme="anonymous"} 1');
   });
 
   it('counts internal errors per surface from 0, and reads the pins held at each scrape', async () => {

@@ -6,6 +6,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { RequestLabels } from './metric-labels.js';
 import { RequestMetrics } from './request-metrics.js';
+import type { AuthScheme } from '../sigv4/types.js';
 
 export type ReplicationOutboxStatus = 'pending' | 'inflight' | 'failed';
 export type WebhookOutboxStatus = 'pending' | 'delivered' | 'failed';
@@ -49,6 +50,8 @@ export class MetricsRegistry {
   private readonly webhookOutbox: Gauge<'status'>;
   private readonly integrity: { objects: Gauge<'status'>; lastRun: Gauge } | undefined;
   private readonly internalErrors: Counter<'surface'>;
+  /** Plain counts, rendered at scrape time: a prom-client inc on every request costs more than the count. */
+  private readonly authCounts: Record<AuthScheme, number> = { sigv4: 0, sigv2: 0, anonymous: 0 };
   private readAuditDrops: () => number = () => 0;
   private readReadPins: () => number = () => 0;
   private readWebhookOutbox: (() => Partial<Record<WebhookOutboxStatus, number>>) | undefined;
@@ -85,6 +88,15 @@ export class MetricsRegistry {
       labelNames: ['surface'], registers,
     });
     for (const surface of INTERNAL_ERROR_SURFACES) this.internalErrors.inc({ surface }, 0);
+    const authCounts = this.authCounts;
+    new Counter({
+      name: 'store_s3_auth_total', help: 'S3 requests by how they were signed: sigv4, sigv2 (legacy; STORE_SIGV2) or anonymous.',
+      labelNames: ['scheme'], registers,
+      collect() {
+        this.reset();
+        for (const [scheme, count] of Object.entries(authCounts)) this.inc({ scheme }, count);
+      },
+    });
     const readReadPins = (): number => this.readReadPins();
     new Gauge({
       name: 'store_blob_read_pins', help: 'Blobs pinned by reads in progress (a GET, a copy, a backup); 0 when idle.', registers,
@@ -137,6 +149,11 @@ export class MetricsRegistry {
   /** Where store_webhook_outbox_depth reads its counts at each scrape (the webhook service keeps them in memory). */
   registerWebhookOutbox(read: () => Partial<Record<WebhookOutboxStatus, number>>): void {
     this.readWebhookOutbox = read;
+  }
+
+  /** Counts one S3 request by how it was signed (store_s3_auth_total{scheme}); refused signatures are not counted. */
+  countAuth(scheme: AuthScheme): void {
+    this.authCounts[scheme]++;
   }
 
   /** Counts one request answered 500 InternalError on `surface` (the error is logged with its stack there). */

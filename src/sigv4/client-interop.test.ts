@@ -59,7 +59,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   try {
     entry.verified = verifyRequest(
       { method: entry.method, rawPath: q < 0 ? url : url.slice(0, q), rawQuery: q < 0 ? '' : url.slice(q + 1), headers: req.headers },
-      { lookup: (id) => (id === AKID ? SECRET : undefined), region: { name: 'us-east-1', strict: true }, now: new Date() },
+      { lookup: (id) => (id === AKID ? SECRET : undefined), region: { name: 'us-east-1', strict: true }, now: new Date(), sigv2: true },
     );
     Object.assign(entry, await readBody(req, entry.verified));
   } catch (err) {

@@ -40,9 +40,13 @@ export interface ChunkSigningContext {
   scope: string;
 }
 
+/** How a request was authenticated (store_s3_auth_total{scheme}, s3:signatureversion). */
+export type AuthScheme = 'sigv4' | 'sigv2' | 'anonymous';
+
 export interface VerifiedRequest {
   accessKeyId: string;
   via: 'header' | 'presigned';
+  scheme: AuthScheme;
   payload: PayloadMode;
   chunkContext: ChunkSigningContext;
 }

@@ -11,7 +11,8 @@ const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
 const REGION = 'us-east-1';
 const NOW = new Date('2013-05-24T00:00:00Z');
 const lookup = (id: string): string | undefined => (id === AKID ? SECRET : undefined);
-const opts = { lookup, region: { name: REGION, strict: true }, now: NOW };
+// SigV2 off (STORE_SIGV2=off): refused as an unsupported mechanism; sigv2.test.ts verifies it.
+const opts = { lookup, region: { name: REGION, strict: true }, now: NOW, sigv2: false };
 const EMPTY = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 function minutes(n: number): Date {

@@ -14,6 +14,7 @@ import {
   type RegionRule,
 } from './auth-params.js';
 import { payloadModeOf } from './payload-mode.js';
+import { verifyV2Header, verifyV2Query } from './sigv2.js';
 
 /** S3 accepts a request time at most 15 minutes away from its own clock. */
 export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
@@ -22,6 +23,8 @@ export interface VerifyOptions {
   lookup: SecretLookup;
   /** The region this server answers for, and whether a credential scope naming another is rejected. */
   region: RegionRule;
+  /** Whether Signature Version 2 is verified (STORE_SIGV2=on) or refused as an unsupported mechanism. */
+  sigv2: boolean;
   now: Date;
 }
 
@@ -66,6 +69,7 @@ export function verifyRequest(req: SignedRequest, opts: VerifyOptions): Verified
     if (scheme === '') {
       throw new AppError('AuthorizationHeaderMalformed', { message: 'The authorization header is malformed; it is empty.' });
     }
+    if (scheme === 'AWS' && opts.sigv2) return verifyV2Header(req, authorization, opts);
     if (scheme !== ALGORITHM) throw new AppError('InvalidRequest', { message: UNSUPPORTED_MECHANISM });
     return verifyClaim(req, parseAuthorizationHeader(authorization, req.headers), opts);
   }
@@ -73,7 +77,10 @@ export function verifyRequest(req: SignedRequest, opts: VerifyOptions): Verified
     if (hasV2Query) throw new AppError('InvalidArgument', { message: ONE_MECHANISM });
     return verifyClaim(req, parsePresignedQuery(params), opts);
   }
-  if (hasV2Query) throw new AppError('InvalidRequest', { message: UNSUPPORTED_MECHANISM });
+  if (hasV2Query) {
+    if (opts.sigv2 && params !== undefined) return verifyV2Query(req, params, opts);
+    throw new AppError('InvalidRequest', { message: UNSUPPORTED_MECHANISM });
+  }
   return undefined;
 }
 
@@ -164,6 +171,7 @@ function verifyClaim(req: SignedRequest, claim: SignatureClaim, opts: VerifyOpti
   return {
     accessKeyId: claim.accessKeyId,
     via: claim.via,
+    scheme: 'sigv4',
     payload,
     chunkContext: { signingKey, seedSignature: claim.signature.toLowerCase(), amzDate: claim.amzDate, scope },
   };

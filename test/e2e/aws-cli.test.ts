@@ -215,12 +215,15 @@ for (const cli of CLIS) describe.skipIf(!cli.bin)(`aws CLI ${cli.label}${cli.bin
     expect(xmlErrorCode(await expired.text())).toBe('AccessDenied');
   });
 
-  it.runIf(cli.label === 'v1')('v1 default presign (SigV2 query auth) is refused with a clear 400 InvalidRequest', async () => {
+  it.runIf(cli.label === 'v1')('v1 default presign (SigV2 query auth) gives a URL that plain fetch can GET; a tampered one is refused', async () => {
     const url = (await awsOk(['s3', 'presign', `s3://${bucket}/meta/obj ü.md`])).stdout.trim();
     expect(url).toContain('AWSAccessKeyId=');
     const res = await fetch(url);
-    expect(res.status).toBe(400);
-    expect(xmlErrorCode(await res.text())).toBe('InvalidRequest');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('# metadata\n');
+    const tampered = await fetch(url.replace('obj', 'obk'));
+    expect(tampered.status).toBe(403);
+    expect(xmlErrorCode(await tampered.text())).toBe('SignatureDoesNotMatch');
   });
 
   it('reports S3 errors: missing key, non-empty bucket, bad secret, unknown access key', async () => {

@@ -54,6 +54,13 @@ describe('boto3', () => {
     });
   });
 
+  it("boto3's default configuration presigns with SigV2: GET and PUT URLs and a POST form work, a changed URL is refused", () => {
+    expect(result['v2PresignedGet']).toEqual({ sigv2: true, status: 200, matches: true });
+    expect(result['v2PresignedPut']).toEqual({ sigv2: true, status: 200, stored: true });
+    expect(result['v2PresignedPost']).toEqual({ sigv2: true, status: 204, code: null, stored: true });
+    expect(result['v2PresignedTampered']).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
+  });
+
   it('generate_presigned_url works for GET and PUT with urllib; a flipped signature is refused', () => {
     expect(result['presignedGet']).toEqual({ status: 200, matches: true });
     expect(result['presignedPut']).toEqual({ status: 200, stored: true });

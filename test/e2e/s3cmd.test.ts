@@ -16,7 +16,7 @@ let server: RunningServer;
 let work: string;
 let env: Record<string, string>;
 
-function writeConfig(path: string, secret: string): void {
+function writeConfig(path: string, secret: string, signatureV2 = false): void {
   writeFileSync(path, [
     '[default]',
     `access_key = ${server.credentials.accessKeyId}`,
@@ -25,7 +25,7 @@ function writeConfig(path: string, secret: string): void {
     `host_bucket = 127.0.0.1:${server.port}`,
     'bucket_location = us-east-1',
     'use_https = False',
-    'signature_v2 = False',
+    `signature_v2 = ${signatureV2 ? 'True' : 'False'}`,
     'multipart_chunk_size_mb = 15',
     '',
   ].join('\n'));
@@ -55,6 +55,7 @@ beforeAll(async () => {
   env = isolatedEnv(join(work, 'home'));
   writeConfig(join(work, 's3cfg'), server.credentials.secretAccessKey);
   writeConfig(join(work, 's3cfg-bad'), `${server.credentials.secretAccessKey}x`);
+  writeConfig(join(work, 's3cfg-v2'), server.credentials.secretAccessKey, true);
   writeFileSync(join(work, 'small ü+.txt'), 'small file\n');
   await writeRandomFile(join(work, 'mid.bin'), 30 * MiB);
 });
@@ -98,6 +99,29 @@ describe('s3cmd', () => {
     const small = (await s3cmdOk(['info', `s3://${BUCKET}/small ü+.txt`])).stdout;
     expect(small).toContain(`MD5 sum:   ${md5File(join(work, 'small ü+.txt'))}`);
     expect((await s3cmdOk(['info', `s3://${BUCKET}`])).stdout).toMatch(/Location:\s+us-east-1/);
+  });
+
+  it('signurl (SigV2 query authentication) gives a URL plain fetch can GET until it expires', async () => {
+    const url = (await s3cmdOk(['signurl', `s3://${BUCKET}/small ü+.txt`, '+300'])).stdout.trim();
+    expect(url).toContain('AWSAccessKeyId=');
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('small file\n');
+    const expired = await fetch((await s3cmdOk(['signurl', `s3://${BUCKET}/small ü+.txt`, String(Math.floor(Date.now() / 1000) - 5)])).stdout.trim());
+    expect(expired.status).toBe(403);
+  });
+
+  it('with signature_v2 = True (SigV2 headers throughout): put, ls, info, get and del', async () => {
+    const name = 'small ü+.txt';
+    const key = `s3://${BUCKET}/v2/${name}`;
+    const v2 = (args: string[]) => s3cmd(args, 's3cfg-v2');
+    expect((await v2(['put', join(work, name), key])).code).toBe(0);
+    expect((await v2(['ls', `s3://${BUCKET}/v2/`])).stdout).toContain(`v2/${name}`);
+    expect((await v2(['info', key])).stdout).toContain(`MD5 sum:   ${md5File(join(work, name))}`);
+    const out = join(work, 'v2.out');
+    expect((await v2(['get', '--force', key, out])).code).toBe(0);
+    expect(await sha256File(out)).toBe(await sha256File(join(work, name)));
+    expect((await v2(['del', key])).code).toBe(0);
   });
 
   it('del removes an object; info (HEAD) then fails with 404 and get refuses', async () => {

@@ -10,6 +10,8 @@ import type { SecretLookup, VerifiedRequest } from '../../sigv4/types.js';
 
 export interface AuthOptions {
   region: RegionRule;
+  /** STORE_SIGV2: whether Signature Version 2 is verified or refused. */
+  sigv2: boolean;
   lookup: SecretLookup;
   now?: () => Date;
 }
@@ -29,7 +31,7 @@ export function authenticate(req: IncomingMessage, opts: AuthOptions): VerifiedR
       rawQuery: q < 0 ? '' : url.slice(q + 1),
       headers: signableHeaders(req),
     },
-    { region: opts.region, lookup: opts.lookup, now: opts.now ? opts.now() : new Date() },
+    { region: opts.region, sigv2: opts.sigv2, lookup: opts.lookup, now: opts.now ? opts.now() : new Date() },
   );
 }
 
@@ -66,6 +68,7 @@ export function anonymousRequest(req: IncomingMessage): VerifiedRequest {
   return {
     accessKeyId: '',
     via: 'header',
+    scheme: 'anonymous',
     payload,
     chunkContext: { signingKey: Buffer.alloc(0), seedSignature: '', amzDate: '', scope: '' },
   };

@@ -11,6 +11,8 @@ export interface ContextFacts {
   principal: Principal;
   /** How the request was authenticated (s3:authType); undefined for anonymous requests. */
   authType: 'REST-HEADER' | 'REST-QUERY-STRING' | 'POST' | undefined;
+  /** Which signature (s3:signatureversion: "AWS" for SigV2, "AWS4-HMAC-SHA256" for SigV4); undefined when anonymous. */
+  signatureVersion?: 'AWS' | 'AWS4-HMAC-SHA256' | undefined;
   /** Epoch ms of the signature's timestamp (s3:signatureAge), when signed. */
   signedAt?: number | undefined;
   /** The peer address as the socket reports it (an IPv4-mapped IPv6 address matches as IPv4). */
@@ -79,7 +81,7 @@ export function policyContext(facts: ContextFacts): ContextInput {
     'aws:userid': principal.type === 'anonymous' ? 'anonymous' : principal.accessKeyId,
     'aws:username': principal.type === 'key' && !principal.isRoot ? principal.accessKeyId : undefined,
     's3:authType': facts.authType,
-    's3:signatureversion': facts.authType === undefined ? undefined : 'AWS4-HMAC-SHA256',
+    's3:signatureversion': facts.authType === undefined ? undefined : facts.signatureVersion ?? 'AWS4-HMAC-SHA256',
     's3:signatureAge': facts.signedAt === undefined ? undefined : String(Math.max(0, facts.now.getTime() - facts.signedAt)),
   };
   for (const [key, name] of Object.entries(HEADER_KEYS)) ctx[key] = header(name);

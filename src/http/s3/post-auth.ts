@@ -1,17 +1,23 @@
-// Who sent a POST Object form: anonymous (no signature fields), or an access key whose SigV4 signature over the
-// base64 policy verifies. https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-authentication-HTTPPOST.html
+// Who sent a POST Object form: anonymous (no signature fields), or an access key whose SigV4 signature (or, with
+// STORE_SIGV2=on, SigV2 signature) over the base64 policy verifies.
+// https://docs.aws.amazon.com/AmazonS3/latest/API/sigv4-authentication-HTTPPOST.html
 
 import { AppError } from '../../core/errors.js';
 import { parseAmzDate, type RegionRule } from '../../sigv4/auth-params.js';
 import { ALGORITHM } from '../../sigv4/canonical.js';
 import { deriveSigningKey, signatureBytes, signatureMatches } from '../../sigv4/signature.js';
+import { signatureV2, signatureV2Matches } from '../../sigv4/sigv2.js';
 import type { SecretLookup } from '../../sigv4/types.js';
 import { missingField, type FormFields } from './post-form.js';
 import { decodePostPolicy, type PostPolicy } from './post-policy.js';
 
 export type FormAuth =
   | { readonly kind: 'anonymous' }
-  | { readonly kind: 'signed'; readonly accessKeyId: string; readonly policy: PostPolicy; readonly signedAt: number };
+  | {
+    readonly kind: 'signed'; readonly scheme: 'sigv4' | 'sigv2'; readonly accessKeyId: string; readonly policy: PostPolicy;
+    /** X-Amz-Date (SigV4); a SigV2 form carries no signing time. */
+    readonly signedAt: number | undefined;
+  };
 
 // The names S3 uses for these fields in its error messages.
 const SIGNATURE_FIELDS = [
@@ -48,8 +54,9 @@ function parseCredential(value: string, region: RegionRule): { accessKeyId: stri
  * field or the policy missing, a malformed credential or date, another algorithm), InvalidAccessKeyId,
  * SignatureDoesNotMatch, and InvalidPolicyDocument for a signed policy that does not parse.
  */
-export function authenticateForm(fields: FormFields, opts: { lookup: SecretLookup; region: RegionRule }): FormAuth {
+export function authenticateForm(fields: FormFields, opts: { lookup: SecretLookup; region: RegionRule; sigv2: boolean }): FormAuth {
   if (fields.has('awsaccesskeyid') || fields.has('signature')) {
+    if (opts.sigv2) return authenticateFormV2(fields, opts.lookup);
     throw new AppError('InvalidRequest', { message: 'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.' });
   }
   const policyText = fields.get('policy');
@@ -87,5 +94,23 @@ export function authenticateForm(fields: FormFields, opts: { lookup: SecretLooku
       details: { AWSAccessKeyId: accessKeyId, StringToSign: policyText, SignatureProvided: provided },
     });
   }
-  return { kind: 'signed', accessKeyId, policy: decodePostPolicy(policyText), signedAt };
+  return { kind: 'signed', scheme: 'sigv4', accessKeyId, policy: decodePostPolicy(policyText), signedAt };
+}
+
+/** A SigV2 form: AWSAccessKeyId, policy, and signature = base64(HMAC-SHA1(secret, policy as sent)). */
+function authenticateFormV2(fields: FormFields, lookup: SecretLookup): FormAuth {
+  const accessKeyId = fields.get('awsaccesskeyid');
+  const provided = fields.get('signature');
+  const policyText = fields.get('policy');
+  if (accessKeyId === undefined) throw missingField('AWSAccessKeyId');
+  if (provided === undefined) throw missingField('Signature');
+  if (policyText === undefined) throw missingField('Policy');
+  const secret = lookup(accessKeyId);
+  if (secret === undefined) throw new AppError('InvalidAccessKeyId', { details: { AWSAccessKeyId: accessKeyId } });
+  if (!signatureV2Matches(signatureV2(secret, policyText), provided)) {
+    throw new AppError('SignatureDoesNotMatch', {
+      details: { AWSAccessKeyId: accessKeyId, StringToSign: policyText, SignatureProvided: provided },
+    });
+  }
+  return { kind: 'signed', scheme: 'sigv2', accessKeyId, policy: decodePostPolicy(policyText), signedAt: undefined };
 }

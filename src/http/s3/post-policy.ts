@@ -26,7 +26,8 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 // Fields whose conditions must be exact: `starts-with` on them is a failed condition, as in S3.
 const EXACT_ONLY = new Set(['bucket', 'success_action_status']);
 // Form fields the policy never has to name.
-const UNCOVERED = new Set(['policy', 'x-amz-signature', 'file']);
+// The signature fields (SigV4's x-amz-signature, SigV2's signature and AWSAccessKeyId) sign the policy itself.
+const UNCOVERED = new Set(['policy', 'x-amz-signature', 'signature', 'awsaccesskeyid', 'file']);
 
 function invalidPolicy(message: string): AppError {
   return new AppError('InvalidPolicyDocument', { message: `Invalid Policy: ${message}` });
@@ -116,7 +117,7 @@ function holds(c: Condition & { kind: 'eq' | 'starts-with' }, value: string | un
  * Checks the form against the policy at `now`. `fields` has lower-case names, `bucket` set to the request's bucket and
  * `key` after ${filename} substitution. Returns the size bounds the file must respect (checked while it streams).
  * Throws AccessDenied "Invalid according to Policy: ..." for an expired policy, a failed condition, or a field no
- * condition names (other than policy, x-amz-signature, file and x-ignore-*).
+ * condition names (other than policy, the signature fields, file and x-ignore-*).
  */
 export function checkPostPolicy(policy: PostPolicy, fields: ReadonlyMap<string, string>, now: Date): SizeRange {
   if (now.getTime() > policy.expiration) throw denied('Policy expired.');

@@ -27,6 +27,7 @@ function forgedChunkedRequest(): { req: IncomingMessage; auth: VerifiedRequest; 
   const auth: VerifiedRequest = {
     accessKeyId: 'AKIDEXAMPLE',
     via: 'header',
+    scheme: 'sigv4',
     payload: { kind: 'chunked', signedChunks: true, hasTrailer: false, decodedLength: PAYLOAD.length },
     chunkContext: CONTEXT,
   };

@@ -8,7 +8,7 @@ import { AppError, isAppError } from '../../core/errors.js';
 import type { Logger } from '../../observability/logger.js';
 import type { BucketRow } from '../../services/bucket-service.js';
 import { parseAmzDate, type RegionRule } from '../../sigv4/auth-params.js';
-import type { SecretLookup, VerifiedRequest } from '../../sigv4/types.js';
+import type { AuthScheme, SecretLookup, VerifiedRequest } from '../../sigv4/types.js';
 import { isClientAbort } from '../shared/client-abort.js';
 import { clientIp, isSecureTransport, NO_TRUSTED_PROXIES, type TrustedProxies } from '../shared/client-address.js';
 import { anonymousRequest, authenticate } from './authenticate.js';
@@ -30,6 +30,10 @@ export interface S3PlaneOptions {
   region: string;
   /** Whether signatures must name `region` (STORE_REGION_STRICT); otherwise any signing region is accepted. */
   regionStrict: boolean;
+  /** STORE_SIGV2=on: Signature Version 2 is verified (header, query, POST forms); off: refused. */
+  sigv2: boolean;
+  /** Told how each authenticated or anonymous request was signed (store_s3_auth_total{scheme}). */
+  onAuth?: (scheme: AuthScheme) => void;
   owner: Owner;
   lookup: SecretLookup;
   now?: () => Date;
@@ -145,6 +149,8 @@ export class S3PlaneHandler {
       const response = await postObject(context(anonymousRequest(req), anonymous) as S3Context<typeof endpoint>, {
         lookup: this.opts.lookup,
         region: this.signingRegion,
+        sigv2: this.opts.sigv2,
+        onAuth: this.opts.onAuth,
         now: this.now,
         principalOf: this.principalOf,
         authorizerFor: (principal, facts) => this.authorizer(req, principal, policies, { op: endpoint.op, query, ...facts }),
@@ -154,13 +160,15 @@ export class S3PlaneHandler {
       return;
     }
 
-    const verified = authenticate(req, { region: this.signingRegion, lookup: this.opts.lookup, now: this.now });
+    const verified = authenticate(req, { region: this.signingRegion, sigv2: this.opts.sigv2, lookup: this.opts.lookup, now: this.now });
+    this.opts.onAuth?.(verified?.scheme ?? 'anonymous');
     const principal = verified ? this.principalOf(verified.accessKeyId) : ANONYMOUS;
     const header = (name: string): string | undefined => headerOf(req, name);
     const authz = this.authorizer(req, principal, policies, {
       op: endpoint.op,
       query,
       authType: verified === undefined ? undefined : verified.via === 'header' ? 'REST-HEADER' : 'REST-QUERY-STRING',
+      signatureVersion: verified?.scheme === 'sigv2' ? 'AWS' : 'AWS4-HMAC-SHA256',
       signedAt: verified === undefined ? undefined : parseAmzDate(verified.chunkContext.amzDate),
       header,
       requestTags: tagsFromHeader(header('x-amz-tagging')),

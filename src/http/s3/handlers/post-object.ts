@@ -9,7 +9,7 @@ import type { Tag } from '../../../core/tagging.js';
 import { checkUserMetaSize } from '../../../core/user-metadata.js';
 import type { ObjectHeaders } from '../../../services/objects/object-service.js';
 import type { RegionRule } from '../../../sigv4/auth-params.js';
-import type { SecretLookup } from '../../../sigv4/types.js';
+import type { AuthScheme, SecretLookup } from '../../../sigv4/types.js';
 import { ANONYMOUS, operationChecks, type Principal, type RequestAuthorizer } from '../authorize.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import type { BucketOp } from '../endpoints.js';
@@ -26,6 +26,10 @@ type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
 export interface PostObjectDeps {
   lookup: SecretLookup;
   region: RegionRule;
+  /** STORE_SIGV2: whether a SigV2-signed form is verified or refused. */
+  sigv2: boolean;
+  /** Told how the form was signed (store_s3_auth_total{scheme}). */
+  onAuth?: ((scheme: AuthScheme) => void) | undefined;
   now: () => Date;
   /** The principal of a verified access key. */
   principalOf: (accessKeyId: string) => Principal;
@@ -37,6 +41,7 @@ export interface PostObjectDeps {
 
 export interface FormFacts {
   authType: 'POST' | undefined;
+  signatureVersion: 'AWS' | 'AWS4-HMAC-SHA256';
   signedAt: number | undefined;
   /** The form's value standing for a request header (x-amz-acl is the `acl` field, and so on). */
   header: (name: string) => string | undefined;
@@ -102,7 +107,8 @@ function prepareUpload(ctx: BucketCtx, deps: PostObjectDeps, fields: FormFields,
   if (rawKey === undefined) throw missingField('key');
   const key = rawKey.replaceAll('${filename}', filename ?? '');
   if (key === '') throw new AppError('InvalidArgument', { message: 'User key must have a length greater than 0.', details: { ArgumentName: 'key' } });
-  const auth = authenticateForm(fields, { lookup: deps.lookup, region: deps.region });
+  const auth = authenticateForm(fields, { lookup: deps.lookup, region: deps.region, sigv2: deps.sigv2 });
+  deps.onAuth?.(auth.kind === 'signed' ? auth.scheme : 'anonymous');
   let size: SizeRange = { min: 0, max: Number.POSITIVE_INFINITY };
   if (auth.kind === 'signed') {
     // The bucket is a form field for the policy (it must be named by a condition), read from the URL.
@@ -125,6 +131,7 @@ function prepareUpload(ctx: BucketCtx, deps: PostObjectDeps, fields: FormFields,
     name === 'user-agent' || name === 'referer' ? headerOf(ctx.req, name) : fields.get(FIELD_FOR_HEADER[name] ?? name);
   const authz = deps.authorizerFor(principal, {
     authType: auth.kind === 'signed' ? 'POST' : undefined,
+    signatureVersion: auth.kind === 'signed' && auth.scheme === 'sigv2' ? 'AWS' : 'AWS4-HMAC-SHA256',
     signedAt: auth.kind === 'signed' ? auth.signedAt : undefined,
     header,
     requestTags: tags,
