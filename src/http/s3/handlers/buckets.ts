@@ -1,6 +1,6 @@
 // ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation.
 
-import { AppError } from '../../../core/errors.js';
+import { AppError, isAppError } from '../../../core/errors.js';
 import type { BucketOp } from '../endpoints.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { readSmallPayload } from '../request-body.js';
@@ -52,8 +52,16 @@ export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
   const objectLock = headerOf(ctx.req, 'x-amz-bucket-object-lock-enabled')?.trim().toLowerCase() === 'true';
   const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
   const config = parseCreateBucketConfiguration(body);
-  ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint, objectLock });
-  return { status: 200, headers: { Location: `/${ctx.endpoint.bucket}` } };
+  const created = { status: 200, headers: { Location: `/${ctx.endpoint.bucket}` } };
+  try {
+    ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint, objectLock });
+  } catch (err) {
+    // AWS's legacy us-east-1 behaviour: creating a bucket you already own there answers 200 (and changes nothing);
+    // every other region answers 409 BucketAlreadyOwnedByYou. https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateBucket.html
+    if (isAppError(err) && err.code === 'BucketAlreadyOwnedByYou' && ctx.region === 'us-east-1') return created;
+    throw err;
+  }
+  return created;
 }
 
 export async function headBucket(ctx: BucketCtx): Promise<S3Response> {
