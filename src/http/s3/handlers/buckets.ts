@@ -24,16 +24,18 @@ export const MAX_DELETE_OBJECTS_BODY_BYTES = 8 * 1024 * 1024;
  */
 export const MAX_COMPLETE_MULTIPART_BODY_BYTES = 4 * 1024 * 1024;
 
+/**
+ * ListBuckets with AWS's paging: `prefix`, `bucket-region` (only buckets of that region: every bucket is in this
+ * server's), `max-buckets` (1..10000, else InvalidArgument) and `continuation-token` (opaque: base64url of the last
+ * name of the previous page; an empty one starts from the beginning, a malformed one is InvalidArgument).
+ */
 export async function listBuckets(ctx: S3Context): Promise<S3Response> {
   const prefix = ctx.query.get('prefix') ?? '';
-  const maxRaw = ctx.query.get('max-buckets');
-  const max = maxRaw === undefined ? 10_000 : Number(maxRaw);
-  if (!Number.isInteger(max) || max < 1 || max > 10_000) {
-    throw new AppError('InvalidArgument', { message: 'max-buckets must be an integer between 1 and 10000', details: { ArgumentName: 'max-buckets' } });
-  }
-  const token = ctx.query.get('continuation-token');
-  const after = token === undefined ? '' : Buffer.from(token, 'base64url').toString('utf8');
-  const all = ctx.services.buckets.list().filter((b) => b.name.startsWith(prefix) && b.name > after);
+  const region = ctx.query.get('bucket-region');
+  const max = maxBuckets(ctx.query.get('max-buckets'));
+  const after = bucketToken(ctx.query.get('continuation-token') ?? '');
+  const all = ctx.services.buckets.list()
+    .filter((b) => b.name.startsWith(prefix) && b.name > after && (region === undefined || b.region === region));
   const page = all.slice(0, max);
   const last = page[page.length - 1];
   return xmlResponse(
@@ -44,6 +46,23 @@ export async function listBuckets(ctx: S3Context): Promise<S3Response> {
       ...(ctx.query.has('prefix') ? { prefix } : {}),
     }),
   );
+}
+
+function maxBuckets(raw: string | undefined): number {
+  const max = raw === undefined ? 10_000 : Number(raw);
+  if (raw === '' || !Number.isInteger(max) || max < 1 || max > 10_000) {
+    throw new AppError('InvalidArgument', { message: 'max-buckets must be an integer between 1 and 10000', details: { ArgumentName: 'max-buckets' } });
+  }
+  return max;
+}
+
+/** The bucket name a continuation token names ('' for none). Throws InvalidArgument for a token Store never issued. */
+function bucketToken(token: string): string {
+  if (token === '') return '';
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) {
+    throw new AppError('InvalidArgument', { message: 'The continuation token provided is incorrect', details: { ArgumentName: 'continuation-token' } });
+  }
+  return Buffer.from(token, 'base64url').toString('utf8');
 }
 
 export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
