@@ -68,6 +68,8 @@ const REGISTRY = {
   ServerSideEncryptionConfigurationNotFoundError: [404, 'The server side encryption configuration was not found'],
   ObjectLockConfigurationNotFoundError: [404, 'Object Lock configuration does not exist for this bucket'],
   NoSuchObjectLockConfiguration: [404, 'The specified object does not have a ObjectLock configuration'],
+  NoSuchWebsiteConfiguration: [404, 'The specified bucket does not have a website configuration'],
+  ReplicationConfigurationNotFoundError: [404, 'The replication configuration was not found'],
   InvalidBucketState: [409, 'The request is not valid with the current state of the bucket.'],
   // S3 answers a refused CORS preflight with this code; its messages begin "CORSResponse:".
   AccessForbidden: [403, "CORSResponse: This CORS request is not allowed. This is usually because the evalution of Origin, request method / Access-Control-Request-Method or Access-Control-Request-Headers are not whitelisted by the resource's CORS spec."],

@@ -35,8 +35,9 @@ const YEAR_MS = 365 * DAY_MS;
 
 export const LOCKED_MESSAGE = 'Access Denied because object protected by object lock.';
 
-function argument(name: string, message: string): AppError {
-  return new AppError('InvalidArgument', { message, details: { ArgumentName: name } });
+function argument(name: string, message: string, value?: string): AppError {
+  const details: Record<string, string> = value === undefined ? { ArgumentName: name } : { ArgumentName: name, ArgumentValue: value };
+  return new AppError('InvalidArgument', { message, details });
 }
 
 function isPositiveInteger(n: unknown): n is number {
@@ -201,8 +202,9 @@ export function parseObjectLockHeaders(headers: ObjectLockHeaders, now: Date): R
     }
     const until = parseIso8601(retainUntilDate);
     const dateHeader = 'x-amz-object-lock-retain-until-date';
-    if (until === undefined) throw argument(dateHeader, 'The retain until date must be provided in ISO 8601 format');
-    if (until.getTime() <= now.getTime()) throw argument(dateHeader, 'The retain until date must be in the future!');
+    // AWS names the header and echoes the value it refused.
+    if (until === undefined) throw argument(dateHeader, 'The retain until date must be provided in ISO 8601 format', retainUntilDate);
+    if (until.getTime() <= now.getTime()) throw argument(dateHeader, 'The retain until date must be in the future!', retainUntilDate);
     out.retention = { mode, retainUntilDate: until.toISOString() };
   }
   if (legalHold !== undefined) {

@@ -262,7 +262,7 @@ describe('names and paths', () => {
     expectError(await rawRequest(server, { method: 'GET', path: `/${bucket}?list-type=2&prefix=%zz`, sign: true }), 400, 'InvalidURI');
   });
 
-  it.each(['website', 'replication', 'logging', 'accelerate'])('answers 501 NotImplemented for the unsupported subresource ?%s', async (sub) => {
+  it.each(['analytics', 'inventory', 'metrics', 'intelligent-tiering'])('answers 501 NotImplemented for the unsupported subresource ?%s', async (sub) => {
     expectError(await rawRequest(server, { method: 'GET', path: `/${bucket}?${sub}`, sign: true }), 501, 'NotImplemented');
     const body = '<Configuration><Status>Enabled</Status></Configuration>';
     expectError(await rawRequest(server, { method: 'PUT', path: `/${bucket}?${sub}`, body, sign: true }), 501, 'NotImplemented');

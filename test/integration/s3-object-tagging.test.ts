@@ -170,6 +170,32 @@ describe('tags on CopyObject and multipart uploads', () => {
   });
 });
 
+describe('a tag key without a value in x-amz-tagging (`a=1&b`)', () => {
+  const expected = [{ Key: 'a', Value: '1' }, { Key: 'b', Value: '' }];
+
+  it('PutObject stores b with an empty value', async () => {
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'novalue-put', Body: 'x', Tagging: 'a=1&b' }));
+    expect(await tagsOf('novalue-put')).toEqual(expected);
+  });
+
+  it('CreateMultipartUpload stores it on the completed object', async () => {
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'novalue-mp', Tagging: 'a=1&b' }));
+    const part = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'novalue-mp', UploadId, PartNumber: 1, Body: 'p' }));
+    await s3.send(new CompleteMultipartUploadCommand({
+      Bucket: bucket, Key: 'novalue-mp', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+    }));
+    expect(await tagsOf('novalue-mp')).toEqual(expected);
+  });
+
+  it('CopyObject with the REPLACE tagging directive stores it', async () => {
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'novalue-src', Body: 'x', Tagging: 'old=1' }));
+    await s3.send(new CopyObjectCommand({
+      Bucket: bucket, Key: 'novalue-copy', CopySource: `${bucket}/novalue-src`, TaggingDirective: 'REPLACE', Tagging: 'a=1&b',
+    }));
+    expect(await tagsOf('novalue-copy')).toEqual(expected);
+  });
+});
+
 describe('minio-js', () => {
   it('sets, reads and removes object tags', async () => {
     await minio.putObject(bucket, 'minio-tags', Buffer.from('x'));

@@ -50,11 +50,6 @@ describe('CreateBucket', () => {
     await expectS3Error(s3.send(new CreateBucketCommand({ Bucket: name })), 'InvalidBucketName', 400);
   });
 
-  it('answers BucketAlreadyOwnedByYou (409) when the bucket exists', async () => {
-    const bucket = uniqueBucket();
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    await expectS3Error(s3.send(new CreateBucketCommand({ Bucket: bucket })), 'BucketAlreadyOwnedByYou', 409);
-  });
 
   it("accepts a LocationConstraint naming the server's own region (us-east-1)", async () => {
     const bucket = uniqueBucket();

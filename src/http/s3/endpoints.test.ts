@@ -62,9 +62,18 @@ describe('resolveEndpoint', () => {
   });
 
   it('answers NotImplemented for subresources Store does not support, never a wrong success', () => {
-    expect(resolve('GET', '/b?website')).toMatchObject({ op: 'NotImplemented' });
+    expect(resolve('GET', '/b?inventory')).toMatchObject({ op: 'NotImplemented' });
     expect(resolve('PUT', '/b?replication')).toMatchObject({ op: 'NotImplemented' });
+    expect(resolve('PUT', '/b?website')).toMatchObject({ op: 'NotImplemented' });
     expect(resolve('POST', '/b/k?select')).toMatchObject({ op: 'NotImplemented' });
+  });
+
+  it("resolves the reads of features Store never configures to AWS's defaults", () => {
+    expect(resolve('GET', '/b?website')).toEqual({ op: 'GetBucketWebsite', bucket: 'b' });
+    expect(resolve('DELETE', '/b?replication')).toEqual({ op: 'DeleteBucketReplication', bucket: 'b' });
+    expect(resolve('PUT', '/b?requestPayment')).toEqual({ op: 'PutBucketRequestPayment', bucket: 'b' });
+    expect(resolve('GET', '/b?accelerate')).toEqual({ op: 'GetBucketAccelerateConfiguration', bucket: 'b' });
+    expect(() => resolve('POST', '/b?logging')).toThrow();
   });
 
   it('resolves RestoreObject (POST ?restore; other methods are refused)', () => {

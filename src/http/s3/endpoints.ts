@@ -7,7 +7,7 @@ import { AppError } from '../../core/errors.js';
 export type BucketOp =
   | 'CreateBucket' | 'HeadBucket' | 'DeleteBucket' | 'GetBucketLocation' | 'ListObjects' | 'ListObjectsV2'
   | 'ListMultipartUploads' | 'DeleteObjects' | 'PostObject'
-  | SubresourceOps<typeof BUCKET_SUBRESOURCE_OPS>;
+  | SubresourceOps<typeof BUCKET_SUBRESOURCE_OPS> | SubresourceOps<typeof DEFAULT_ONLY_BUCKET_SUBRESOURCE_OPS>;
 export type ObjectOp =
   | 'PutObject' | 'CopyObject' | 'GetObject' | 'HeadObject' | 'DeleteObject' | 'CreateMultipartUpload' | 'UploadPart'
   | 'UploadPartCopy' | 'CompleteMultipartUpload' | 'AbortMultipartUpload' | 'ListParts'
@@ -29,6 +29,19 @@ const BUCKET_SUBRESOURCE_OPS = {
   'object-lock': { GET: 'GetObjectLockConfiguration', PUT: 'PutObjectLockConfiguration' },
   ownershipControls: { GET: 'GetBucketOwnershipControls' },
   notification: { GET: 'GetBucketNotificationConfiguration' },
+} as const;
+
+/**
+ * Bucket subresources of AWS features Store never configures: reading one answers AWS's default for a bucket that never
+ * had it (handlers/bucket-defaults.ts), removing one is a no-op, and a method missing here is NotImplemented (PUT) or
+ * MethodNotAllowed. PUT requestPayment is accepted for BucketOwner, which is what every bucket is.
+ */
+const DEFAULT_ONLY_BUCKET_SUBRESOURCE_OPS = {
+  requestPayment: { GET: 'GetBucketRequestPayment', PUT: 'PutBucketRequestPayment' },
+  accelerate: { GET: 'GetBucketAccelerateConfiguration' },
+  logging: { GET: 'GetBucketLogging' },
+  website: { GET: 'GetBucketWebsite', DELETE: 'DeleteBucketWebsite' },
+  replication: { GET: 'GetBucketReplication', DELETE: 'DeleteBucketReplication' },
 } as const;
 
 const OBJECT_SUBRESOURCE_OPS = {
@@ -71,8 +84,7 @@ function decodeComponent(value: string, plusIsSpace: boolean): string {
 
 /** Subresources Store does not implement (yet): answered 501, never a wrong success. */
 const UNSUPPORTED_BUCKET_SUBRESOURCES = [
-  'website', 'logging', 'replication', 'accelerate', 'requestPayment', 'analytics', 'inventory', 'metrics',
-  'intelligent-tiering', 'publicAccessBlock', 'session', 'ownershipControlsDelete',
+  'analytics', 'inventory', 'metrics', 'intelligent-tiering', 'publicAccessBlock', 'session', 'ownershipControlsDelete',
 ];
 const UNSUPPORTED_OBJECT_SUBRESOURCES = ['select', 'torrent'];
 
@@ -124,6 +136,13 @@ export function resolveEndpoint(method: string, path: string, query: Query, hasC
 function bucketEndpoint(method: string, bucket: string, query: Query): Endpoint {
   const feature = unsupported(query, UNSUPPORTED_BUCKET_SUBRESOURCES);
   if (feature !== undefined) return { op: 'NotImplemented', feature: `bucket ${feature}`, bucket };
+  const byDefault = subresourceOp(DEFAULT_ONLY_BUCKET_SUBRESOURCE_OPS, method, query);
+  if (byDefault && 'op' in byDefault) return { op: byDefault.op as BucketOp, bucket };
+  if (byDefault && method === 'PUT') {
+    const name = Object.keys(DEFAULT_ONLY_BUCKET_SUBRESOURCE_OPS).find((n) => query.has(n));
+    return { op: 'NotImplemented', feature: `bucket ${name ?? 'subresource'}`, bucket };
+  }
+  if (byDefault) throw methodNotAllowed(method);
   const sub = subresourceOp(BUCKET_SUBRESOURCE_OPS, method, query);
   if (sub && 'methodNotAllowed' in sub) throw methodNotAllowed(method);
   if (sub) return { op: sub.op as BucketOp, bucket };

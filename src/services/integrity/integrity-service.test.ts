@@ -30,7 +30,10 @@ async function multipart(key: string, parts: Buffer[]) {
     const part = await fx.multipart.uploadPart({ bucket: 'bkt', key, uploadId: upload.uploadId, partNumber: i + 1, body: body(data) });
     done.push({ partNumber: i + 1, etag: part.etag, checksums: {} });
   }
-  return fx.multipart.complete({ bucket: 'bkt', key, uploadId: upload.uploadId, parts: done });
+  const completed = await fx.multipart.complete({ bucket: 'bkt', key, uploadId: upload.uploadId, parts: done });
+  const row = fx.meta.objects.findVersion('bkt', key, completed.versionId);
+  if (!row) throw new Error(`the completed version of ${key} is missing`);
+  return row;
 }
 
 const partBlob = (objectId: number, n: number): string => (fx.meta.objects.parts(objectId)[n - 1] as { blobId: string }).blobId;

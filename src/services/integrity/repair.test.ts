@@ -77,7 +77,9 @@ describe('repair from a good copy', () => {
       const part = await fx.multipart.uploadPart({ bucket: 'bkt', key: 'mp', uploadId: upload.uploadId, partNumber: i + 1, body: body(data) });
       done.push({ partNumber: i + 1, etag: part.etag, checksums: {} });
     }
-    const row = await fx.multipart.complete({ bucket: 'bkt', key: 'mp', uploadId: upload.uploadId, parts: done });
+    const completed = await fx.multipart.complete({ bucket: 'bkt', key: 'mp', uploadId: upload.uploadId, parts: done });
+    const row = fx.meta.objects.findVersion('bkt', 'mp', completed.versionId);
+    if (!row) throw new Error('the completed version is missing');
     const before = fx.meta.objects.parts(row.id);
     await flipByte(blobPath(fx.dir, (before[1] as { blobId: string }).blobId), 50_000);
     source.set('bkt', 'mp', 'null', Buffer.concat(parts));

@@ -6,7 +6,7 @@ import {
   combineCrc, compositeChecksum, type ChecksumAlgorithm, type ChecksumType,
 } from '../../core/checksums.js';
 import { MAX_CHAR, rollUp } from '../../core/common-prefix.js';
-import { AppError, noSuchBucket } from '../../core/errors.js';
+import { AppError, isAppError, noSuchBucket } from '../../core/errors.js';
 import type { HashPool } from '../../lib/hash-pool.js';
 import { multipartEtag } from '../../core/etag.js';
 import { validateObjectKey } from '../../core/names.js';
@@ -18,19 +18,19 @@ import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { UploadPartRow, UploadRow } from '../../storage/db/multipart-repo.js';
 import type { ObjectHeaders, ObjectRow } from '../../storage/db/objects-repo.js';
 import { ingestBody, type BodyInput } from './body-ingest.js';
+import {
+  canonicalParts, COMPLETION_REPLAY_MS, replayOf, type CompletedUploadResult,
+} from './completed-uploads.js';
+import { checkStatedChecksum, chooseParts, MIN_PART_BYTES, type CompletePart } from './multipart-checks.js';
+
+export { MIN_PART_BYTES, type CompletePart };
 import { hasLockSettings, lockFields, type ObjectService, type WriteConditions } from './object-service.js';
 
-export type { UploadPartRow, UploadRow };
+export type { CompletedUploadResult, UploadPartRow, UploadRow };
 
-export const MIN_PART_BYTES = 5 * 1024 * 1024;
 export const MAX_PART_BYTES = 5 * 1024 ** 3;
 export const MAX_PART_NUMBER = 10_000;
 
-export interface CompletePart {
-  partNumber: number;
-  etag: string;
-  checksums: Partial<Record<ChecksumAlgorithm, string>>;
-}
 
 export interface MultipartServiceOptions {
   meta: MetadataStore;
@@ -188,42 +188,36 @@ export class MultipartService {
   /**
    * Completes an upload from the listed parts. `expectedChecksum` / `expectedChecksumType` are what the client states
    * about the whole object (x-amz-checksum-*, x-amz-checksum-type) and are verified against what the parts combine to.
+   * A retry of a completion that succeeded (same parts, within an hour: completed-uploads.ts) is answered the same.
    * Throws NoSuchUpload, InvalidPartOrder, InvalidPart (missing part, ETag or checksum mismatch), EntityTooSmall
    * (a part other than the last under 5 MiB), InvalidRequest (a stated algorithm or type the upload was not created
    * with), BadDigest (a stated checksum that does not match), PreconditionFailed, InsufficientStorage (the free-space
-   * reserve).
+   * reserve), ConditionalRequestConflict (parts kept being replaced while it tried).
    */
-  async complete(input: {
-    bucket: string; key: string; uploadId: string; parts: CompletePart[]; conditions?: WriteConditions;
-    expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } | undefined;
-    expectedChecksumType?: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
-  }): Promise<ObjectRow> {
+  async complete(input: CompleteInput): Promise<CompletedUploadResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.completeOnce(input);
+      } catch (err) {
+        // A part uploaded again while this completion waited for its commit: select the parts again, from the state
+        // that will commit, so the part that finished last is the one assembled (or refused, by its ETag).
+        if (err instanceof PartsChanged) {
+          if (attempt < MAX_COMPLETE_ATTEMPTS) continue;
+          throw new AppError('ConditionalRequestConflict', { cause: err });
+        }
+        if (isAppError(err) && err.code === 'NoSuchUpload') {
+          const replay = replayOf(this.meta.completedUploads.find(input.uploadId), input, this.now());
+          if (replay !== undefined) return replay;
+        }
+        throw err;
+      }
+    }
+  }
+
+  private async completeOnce(input: CompleteInput): Promise<CompletedUploadResult> {
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
     const stored = new Map(this.meta.multipart.parts(input.uploadId).map((p) => [p.partNumber, p]));
-    const chosen: UploadPartRow[] = [];
-    let previous = 0;
-    for (const requested of input.parts) {
-      if (requested.partNumber <= previous) throw new AppError('InvalidPartOrder');
-      previous = requested.partNumber;
-      const part = stored.get(requested.partNumber);
-      if (!part || normaliseEtag(requested.etag) !== part.etag) {
-        throw new AppError('InvalidPart', { details: { PartNumber: String(requested.partNumber), ETag: requested.etag } });
-      }
-      for (const [alg, value] of Object.entries(requested.checksums)) {
-        const have = part.checksums[alg];
-        if (have !== undefined && have !== value) {
-          throw new AppError('InvalidPart', { message: `The ${alg} checksum of part ${requested.partNumber} does not match.` });
-        }
-      }
-      chosen.push(part);
-    }
-    chosen.forEach((part, i) => {
-      if (i < chosen.length - 1 && part.size < MIN_PART_BYTES) {
-        throw new AppError('EntityTooSmall', {
-          details: { ProposedSize: String(part.size), MinSizeAllowed: String(MIN_PART_BYTES), PartNumber: String(part.partNumber) },
-        });
-      }
-    });
+    const chosen = chooseParts(input.parts, stored);
     const checksum = this.objectChecksum(upload, chosen);
     checkStatedChecksum(upload, checksum, input.expectedChecksum, input.expectedChecksumType);
     const size = chosen.reduce((n, p) => n + p.size, 0);
@@ -244,12 +238,24 @@ export class MultipartService {
         partNumber: p.partNumber, blobId: p.blobId, size: p.size, etag: p.etag,
         checksum: upload.checksumAlgorithm ? p.checksums[upload.checksumAlgorithm] : undefined,
       })),
-      () => {
+      (row) => {
         if (!this.meta.multipart.find(input.uploadId)) throw new AppError('NoSuchUpload', { details: { UploadId: input.uploadId } });
-        for (const part of stored.values()) {
+        // The parts read above must still be the upload's parts: an UploadPart that committed since replaced one.
+        const current = this.meta.multipart.parts(input.uploadId);
+        if (current.length !== stored.size || current.some((p) => stored.get(p.partNumber)?.blobId !== p.blobId)) throw new PartsChanged();
+        for (const part of current) {
           if (!chosenNumbers.has(part.partNumber)) this.meta.releaseBlob(part.blobId, this.now());
         }
         this.meta.multipart.delete(input.uploadId);
+        const now = this.now();
+        this.meta.completedUploads.pruneBefore(now - COMPLETION_REPLAY_MS);
+        this.meta.completedUploads.insert({
+          uploadId: input.uploadId, parts: canonicalParts(input.parts), completedAt: now,
+          result: {
+            bucket: row.bucket, key: row.key, etag: row.etag, size: row.size, versionId: row.versionId,
+            checksumAlgorithm: row.checksumAlgorithm, checksumValue: row.checksumValue, checksumType: row.checksumType,
+          },
+        });
       },
     );
   }
@@ -364,36 +370,19 @@ function checkPartNumber(n: number): void {
   }
 }
 
-/** Verifies what a completion states about the object against the checksum its parts combine to. */
-function checkStatedChecksum(
-  upload: UploadRow,
-  computed: { algorithm: ChecksumAlgorithm; value: string; type: ChecksumType } | undefined,
-  expected: { algorithm: ChecksumAlgorithm; value: string } | undefined,
-  expectedType: 'FULL_OBJECT' | 'COMPOSITE' | undefined,
-): void {
-  if (expectedType !== undefined && expectedType !== upload.checksumType) {
-    throw new AppError('InvalidRequest', {
-      message: `The upload was created with checksum type ${upload.checksumType ?? 'none'}, not ${expectedType}.`,
-    });
-  }
-  if (expected === undefined) return;
-  if (computed === undefined || computed.algorithm !== expected.algorithm) {
-    throw new AppError('InvalidRequest', {
-      message: `The upload was created with checksum algorithm ${upload.checksumAlgorithm ?? 'none'}, not ${expected.algorithm}.`,
-    });
-  }
-  // A COMPOSITE value may be stated with or without its -N part-count suffix.
-  const bare = computed.value.replace(/-\d+$/, '');
-  if (expected.value !== computed.value && expected.value !== bare) {
-    throw new AppError('BadDigest', { message: `The ${expected.algorithm} you specified did not match the calculated checksum.` });
-  }
-}
-
 function unquote(etag: string): string {
   return etag.replace(/^"|"$/g, '');
 }
 
-/** Clients send part ETags quoted, unquoted, or (some) with XML-escaped quotes already decoded. */
-function normaliseEtag(etag: string): string {
-  return unquote(etag.trim()).toLowerCase();
+export interface CompleteInput {
+  bucket: string; key: string; uploadId: string; parts: CompletePart[]; conditions?: WriteConditions | undefined;
+  expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } | undefined;
+  expectedChecksumType?: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
 }
+
+/** Attempts of one completion whose parts are replaced under it before it gives up (ConditionalRequestConflict). */
+const MAX_COMPLETE_ATTEMPTS = 5;
+
+/** Thrown inside a completion's transaction when its parts changed since it read them (never reaches a client). */
+class PartsChanged extends Error {}
+

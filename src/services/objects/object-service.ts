@@ -242,7 +242,7 @@ export class ObjectService {
     fields: Omit<NewObjectRow, 'versionId' | 'isLatest' | 'isDeleteMarker' | 'lastModified'>,
     conditions?: WriteConditions,
     parts: readonly ObjectPartRow[] = [],
-    inTransaction?: () => void,
+    inTransaction?: (row: NewObjectRow) => void,
   ): Promise<ObjectRow> {
     let blobCommitted = false;
     try {
@@ -265,7 +265,7 @@ export class ObjectService {
         if (staged?.sealed) this.meta.inlineBlobs.insert(staged.id, staged.sealed);
         const id = this.meta.objects.insert(row);
         if (parts.length > 0) this.meta.objects.insertParts(id, parts);
-        inTransaction?.();
+        inTransaction?.(row);
         // A version assembled from parts is a CompleteMultipartUpload: put and copy never set partCount.
         const type = fields.partCount !== undefined ? 'multipart.completed' : 'object.created';
         const event = objectEvent(type, { ...row, time: now }, bucket.versioning);

@@ -9,6 +9,7 @@ import { AdminUsersRepo } from './admin-users-repo.js';
 import { AuditRepo } from './audit-repo.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
 import { BucketsRepo } from './buckets-repo.js';
+import { CompletedUploadsRepo } from './completed-uploads-repo.js';
 import { InlineBlobsRepo } from './inline-blobs-repo.js';
 import { isInlineBlobId } from '../blobs/blob-tree.js';
 import { InstanceRepo } from './instance-repo.js';
@@ -21,6 +22,8 @@ export class MetadataStore {
   readonly buckets: BucketsRepo;
   readonly objects: ObjectsRepo;
   readonly multipart: MultipartRepo;
+  /** Multipart uploads completed in the last hour, for retried completions. */
+  readonly completedUploads: CompletedUploadsRepo;
   readonly blobGc: BlobGcRepo;
   readonly adminUsers: AdminUsersRepo;
   readonly inlineBlobs: InlineBlobsRepo;
@@ -48,6 +51,7 @@ export class MetadataStore {
     this.buckets = new BucketsRepo(db);
     this.objects = new ObjectsRepo(db);
     this.multipart = new MultipartRepo(db);
+    this.completedUploads = new CompletedUploadsRepo(db);
     this.blobGc = new BlobGcRepo(db);
     this.adminUsers = new AdminUsersRepo(db);
     this.inlineBlobs = new InlineBlobsRepo(db);

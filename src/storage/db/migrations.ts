@@ -412,4 +412,22 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX IF EXISTS objects_by_key_order;
   `,
+  // 13: completed multipart uploads, kept an hour so that a retried CompleteMultipartUpload (an SDK that timed out
+  // waiting for the first answer) gets the same 200 and ETag (docs/s3-compatibility.md). `parts` is the completion's
+  // part list as it was asked for; `result` what it answered. Pruned by age on every completion.
+  `
+  CREATE TABLE completed_uploads (
+    upload_id    TEXT PRIMARY KEY,
+    bucket       TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    parts        TEXT NOT NULL,
+    result       TEXT NOT NULL,
+    completed_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX completed_uploads_by_time ON completed_uploads(completed_at);
+  -- A bucket deleted (and perhaps made again) forgets them: a retry then meets NoSuchBucket or NoSuchUpload.
+  CREATE TRIGGER completed_uploads_bucket_deleted AFTER DELETE ON buckets BEGIN
+    DELETE FROM completed_uploads WHERE bucket = old.name;
+  END;
+  `,
 ];

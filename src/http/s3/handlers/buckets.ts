@@ -1,6 +1,6 @@
 // ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation.
 
-import { AppError } from '../../../core/errors.js';
+import { AppError, isAppError } from '../../../core/errors.js';
 import type { BucketOp } from '../endpoints.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { readSmallPayload } from '../request-body.js';
@@ -24,16 +24,18 @@ export const MAX_DELETE_OBJECTS_BODY_BYTES = 8 * 1024 * 1024;
  */
 export const MAX_COMPLETE_MULTIPART_BODY_BYTES = 4 * 1024 * 1024;
 
+/**
+ * ListBuckets with AWS's paging: `prefix`, `bucket-region` (only buckets of that region: every bucket is in this
+ * server's), `max-buckets` (1..10000, else InvalidArgument) and `continuation-token` (opaque: base64url of the last
+ * name of the previous page; an empty one starts from the beginning, a malformed one is InvalidArgument).
+ */
 export async function listBuckets(ctx: S3Context): Promise<S3Response> {
   const prefix = ctx.query.get('prefix') ?? '';
-  const maxRaw = ctx.query.get('max-buckets');
-  const max = maxRaw === undefined ? 10_000 : Number(maxRaw);
-  if (!Number.isInteger(max) || max < 1 || max > 10_000) {
-    throw new AppError('InvalidArgument', { message: 'max-buckets must be an integer between 1 and 10000', details: { ArgumentName: 'max-buckets' } });
-  }
-  const token = ctx.query.get('continuation-token');
-  const after = token === undefined ? '' : Buffer.from(token, 'base64url').toString('utf8');
-  const all = ctx.services.buckets.list().filter((b) => b.name.startsWith(prefix) && b.name > after);
+  const region = ctx.query.get('bucket-region');
+  const max = maxBuckets(ctx.query.get('max-buckets'));
+  const after = bucketToken(ctx.query.get('continuation-token') ?? '');
+  const all = ctx.services.buckets.list()
+    .filter((b) => b.name.startsWith(prefix) && b.name > after && (region === undefined || b.region === region));
   const page = all.slice(0, max);
   const last = page[page.length - 1];
   return xmlResponse(
@@ -46,14 +48,39 @@ export async function listBuckets(ctx: S3Context): Promise<S3Response> {
   );
 }
 
+function maxBuckets(raw: string | undefined): number {
+  const max = raw === undefined ? 10_000 : Number(raw);
+  if (raw === '' || !Number.isInteger(max) || max < 1 || max > 10_000) {
+    throw new AppError('InvalidArgument', { message: 'max-buckets must be an integer between 1 and 10000', details: { ArgumentName: 'max-buckets' } });
+  }
+  return max;
+}
+
+/** The bucket name a continuation token names ('' for none). Throws InvalidArgument for a token Store never issued. */
+function bucketToken(token: string): string {
+  if (token === '') return '';
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) {
+    throw new AppError('InvalidArgument', { message: 'The continuation token provided is incorrect', details: { ArgumentName: 'continuation-token' } });
+  }
+  return Buffer.from(token, 'base64url').toString('utf8');
+}
+
 export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
   checkAcceptedAcl(ctx.req);
   // Object lock turns versioning on for good (BucketService.create).
   const objectLock = headerOf(ctx.req, 'x-amz-bucket-object-lock-enabled')?.trim().toLowerCase() === 'true';
   const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
   const config = parseCreateBucketConfiguration(body);
-  ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint, objectLock });
-  return { status: 200, headers: { Location: `/${ctx.endpoint.bucket}` } };
+  const created = { status: 200, headers: { Location: `/${ctx.endpoint.bucket}` } };
+  try {
+    ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint, objectLock });
+  } catch (err) {
+    // AWS's legacy us-east-1 behaviour: creating a bucket you already own there answers 200 (and changes nothing);
+    // every other region answers 409 BucketAlreadyOwnedByYou. https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateBucket.html
+    if (isAppError(err) && err.code === 'BucketAlreadyOwnedByYou' && ctx.region === 'us-east-1') return created;
+    throw err;
+  }
+  return created;
 }
 
 export async function headBucket(ctx: BucketCtx): Promise<S3Response> {

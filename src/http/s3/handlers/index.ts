@@ -3,6 +3,7 @@
 import type { S3Context, S3Response } from '../context.js';
 import type { Endpoint } from '../endpoints.js';
 import * as config from './bucket-config.js';
+import * as defaults from './bucket-defaults.js';
 import { createBucket, deleteBucket, getBucketLocation, headBucket, listBuckets } from './buckets.js';
 import { copyObject } from './copy.js';
 import { deleteObjects } from './delete-objects.js';
@@ -51,6 +52,14 @@ export const HANDLERS: HandlerTable = {
   PutBucketAcl: config.putBucketAcl,
   GetBucketOwnershipControls: config.getBucketOwnershipControls,
   GetBucketNotificationConfiguration: config.getBucketNotificationConfiguration,
+  GetBucketRequestPayment: defaults.getBucketRequestPayment,
+  PutBucketRequestPayment: defaults.putBucketRequestPayment,
+  GetBucketAccelerateConfiguration: defaults.getBucketAccelerateConfiguration,
+  GetBucketLogging: defaults.getBucketLogging,
+  GetBucketWebsite: defaults.getBucketWebsite,
+  DeleteBucketWebsite: defaults.deleteNothing,
+  GetBucketReplication: defaults.getBucketReplication,
+  DeleteBucketReplication: defaults.deleteNothing,
   // Versions, object lock, object subresources, browser uploads
   ListObjectVersions: listObjectVersions,
   GetObjectLockConfiguration: lock.getObjectLockConfiguration,
