@@ -98,7 +98,15 @@ describe('s3cmd', () => {
     expect(info).toContain(`MD5 sum:   ${md5File(join(work, 'mid.bin'))}`);
     const small = (await s3cmdOk(['info', `s3://${BUCKET}/small ü+.txt`])).stdout;
     expect(small).toContain(`MD5 sum:   ${md5File(join(work, 'small ü+.txt'))}`);
-    expect((await s3cmdOk(['info', `s3://${BUCKET}`])).stdout).toMatch(/Location:\s+us-east-1/);
+    const bucketInfo = (await s3cmdOk(['info', `s3://${BUCKET}`])).stdout;
+    expect(bucketInfo).toMatch(/Location:\s+us-east-1/);
+    // Read from GET ?requestPayment, which answers AWS's default (BucketOwner) rather than 501.
+    expect(bucketInfo).toMatch(/Payer:\s+BucketOwner/);
+  });
+
+  it('payer sets BucketOwner (what every bucket is), which is accepted', async () => {
+    const res = await s3cmd(['payer', `s3://${BUCKET}`]);
+    expect(res.code, res.stderr).toBe(0);
   });
 
   it('signurl (SigV2 query authentication) gives a URL plain fetch can GET until it expires', async () => {
