@@ -64,11 +64,13 @@ function declaredChecksum(
 /**
  * The request body as a BodyInput. For aws-chunked bodies the chunk signatures are verified as the bytes are read
  * (an error surfaces from the source while the body streams); trailer checksums are read once it has ended.
- * Throws MissingContentLength when the length is unknown, InvalidDigest for a malformed Content-MD5.
+ * A body framed by `Transfer-Encoding: chunked` may declare no length (MinIO and RGW take it too; the size is what
+ * arrives, within the operation's limit). Throws MissingContentLength when a body has neither a length nor chunked
+ * framing, InvalidDigest for a malformed Content-MD5.
  */
 export function bodyInput(req: IncomingMessage, auth: VerifiedRequest): BodyInput {
   const size = declaredSize(req, auth);
-  if (size === undefined) throw new AppError('MissingContentLength');
+  if (size === undefined && !/\bchunked\b/i.test(header(req, 'transfer-encoding') ?? '')) throw new AppError('MissingContentLength');
   const md5Header = header(req, 'content-md5');
   const contentMd5 = md5Header === undefined ? undefined : parseContentMd5(md5Header);
   const payload = auth.payload;
