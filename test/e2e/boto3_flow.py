@@ -31,7 +31,10 @@ def sha256_file(path):
 
 def http(method, url, data=None, headers=None):
     """(status, body, S3 error code or None) of a plain urllib request; HTTP errors are returned, not raised."""
-    req = urllib.request.Request(url, data=data, method=method, headers=headers or {})
+    return send(urllib.request.Request(url, data=data, method=method, headers=headers or {}))
+
+
+def send(req):
     try:
         with urllib.request.urlopen(req, timeout=60) as res:
             return res.status, res.read(), None
@@ -50,15 +53,7 @@ def post_form(url, fields, filename, content):
     parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"\r\n'
                  f'Content-Type: text/plain\r\n\r\n'.encode() + content + b'\r\n')
     parts.append(f'--{boundary}--\r\n'.encode())
-    req = urllib.request.Request(url, data=b''.join(parts), method='POST',
-                                 headers={'Content-Type': f'multipart/form-data; boundary={boundary}'})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as res:
-            return res.status, res.read(), None
-    except urllib.error.HTTPError as err:
-        body = err.read()
-        code = body.split(b'<Code>')[1].split(b'</Code>')[0].decode() if b'<Code>' in body else None
-        return err.code, body, code
+    return http('POST', url, data=b''.join(parts), headers={'Content-Type': f'multipart/form-data; boundary={boundary}'})
 
 
 def error_code(fn):
