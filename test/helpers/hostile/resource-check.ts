@@ -3,10 +3,10 @@
 // tolerance, and about the same memory; and it must never have answered an internal error.
 
 import type { RunningServer } from '../server.js';
-import { openFds, pinsAndErrors, pollUntil, readResources, rssMiB, settledFds, stagingFiles, type Resources } from './server-resources.js';
+import { leakableFds, openFds, pinsAndErrors, pollUntil, readResources, rssMiB, settledFds, stagingFiles, type Resources } from './server-resources.js';
 import type { Violations } from './violations.js';
 
-/** Descriptors the server may hold beyond its count before the run: a lazily opened file, a worker's pipe. */
+/** Sockets and files the server may hold beyond its count before the run: a lazily opened file, a lingering socket. */
 const FD_TOLERANCE = 4;
 /** RSS after the run may exceed its value after the warm-up by at most this much (the issue's 20%). */
 const RSS_GROWTH = 1.2;
@@ -39,8 +39,13 @@ export async function checkResources(server: RunningServer, opts: { baseline: Re
   const metrics = await pollUntil(() => pinsAndErrors(server), (m) => m.readPins === 0, { ms: 10_000 });
   if (metrics.readPins !== 0) fail('no-pin-leak', `store_blob_read_pins is ${metrics.readPins} with no read in progress`);
   if (metrics.internalErrors !== 0) fail('no-internal-errors', `store_internal_errors_total is ${metrics.internalErrors}`);
-  const fds = await pollUntil(() => openFds(pid), (n) => n <= before.fds + FD_TOLERANCE, { ms: 15_000 });
-  if (fds > before.fds + FD_TOLERANCE) fail('no-fd-leak', `the server holds ${fds} descriptors, ${before.fds} before the run (tolerance ${FD_TOLERANCE})`);
+  // Sockets and files, not every descriptor: a thread started on first use during the run keeps its loop's (CI saw
+  // 32 -> 37 with the checkpointer's thread starting mid-run); a leaked connection or file handle is a socket or a file.
+  const leakable = await pollUntil(() => leakableFds(pid), (n) => n <= before.requestFds + FD_TOLERANCE, { ms: 15_000 });
+  const fds = openFds(pid);
+  if (leakable > before.requestFds + FD_TOLERANCE) {
+    fail('no-fd-leak', `the server holds ${leakable} sockets and files, ${before.requestFds} before the run (tolerance ${FD_TOLERANCE}; ${fds} descriptors in all)`);
+  }
   // A FileHandle nobody closed is closed by the garbage collector, which Node reports: a leak the count may not show.
   const gcClosed = server.output().split('\n').filter((l) => l.includes('Closing file descriptor') && l.includes('on garbage collection'));
   if (gcClosed.length > 0) fail('no-fd-leak', `${gcClosed.length} file handles were never closed (Node closed them on garbage collection): ${gcClosed[0]}`);
@@ -51,8 +56,8 @@ export async function checkResources(server: RunningServer, opts: { baseline: Re
     fail('rss-returns', `RSS stayed at ${lowest.toFixed(1)} MiB, over ${limit.toFixed(1)} MiB (${before.rssMiB.toFixed(1)} MiB after the warm-up + 20%)`);
   }
 
-  const after: Resources = { fds, rssMiB: lowest, stagingFiles: staged.length, readPins: metrics.readPins, internalErrors: metrics.internalErrors };
-  const line = `fds ${before.fds}->${fds} (tolerance ${FD_TOLERANCE}); staging ${before.stagingFiles}->${staged.length}; `
+  const after: Resources = { fds, requestFds: leakable, rssMiB: lowest, stagingFiles: staged.length, readPins: metrics.readPins, internalErrors: metrics.internalErrors };
+  const line = `sockets and files ${before.requestFds}->${leakable} (tolerance ${FD_TOLERANCE}), fds ${before.fds}->${fds}; staging ${before.stagingFiles}->${staged.length}; `
     + `read pins ${before.readPins}->${metrics.readPins}; internal errors ${metrics.internalErrors}; `
     + `RSS ${before.rssMiB.toFixed(1)}->${lowest.toFixed(1)} MiB (limit ${limit.toFixed(1)})`;
   return { before, after, line };

@@ -4,11 +4,18 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { requestFds } from '../../../bench/soak.mjs';
 import { parseSamples, scrape } from '../metrics-scrape.js';
 import type { RunningServer } from '../server.js';
 
 export interface Resources {
   fds: number;
+  /**
+   * Of those, the sockets and files other than the metadata database's (bench/soak.mjs requestFds): what a request
+   * can leak. The rest belong to threads started on first use (the WAL checkpointer, the MD5 pool), which open their
+   * loops' eventfds and epolls, and the checkpointer its database connection, once, whenever the load first needs them.
+   */
+  requestFds: number;
   rssMiB: number;
   stagingFiles: number;
   readPins: number;
@@ -17,6 +24,12 @@ export interface Resources {
 
 export function openFds(pid: number): number {
   return readdirSync(`/proc/${pid}/fd`).length;
+}
+
+/** Sockets plus files other than the metadata database's (see Resources.requestFds). */
+export function leakableFds(pid: number): number {
+  const { sockets, files } = requestFds(pid);
+  return sockets + files;
 }
 
 export function rssMiB(pid: number): number {
@@ -38,7 +51,7 @@ export async function pinsAndErrors(server: RunningServer): Promise<{ readPins: 
 
 export async function readResources(server: RunningServer): Promise<Resources> {
   const pid = server.process.pid as number;
-  return { fds: openFds(pid), rssMiB: rssMiB(pid), stagingFiles: stagingFiles(server).length, ...(await pinsAndErrors(server)) };
+  return { fds: openFds(pid), requestFds: leakableFds(pid), rssMiB: rssMiB(pid), stagingFiles: stagingFiles(server).length, ...(await pinsAndErrors(server)) };
 }
 
 /**
