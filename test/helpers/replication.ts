@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsCommand, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll } from 'vitest';
 import { sdkClient } from './clients.js';
 import { REPO_ROOT, startServer, tempDir, type RunningServer } from './server.js';
 
@@ -80,6 +81,26 @@ export async function startStoreTarget(opts: { env?: Record<string, string>; res
       url: server.url, accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey, bucket,
       client: remoteClient(server.url, server.credentials.accessKeyId, server.credentials.secretAccessKey),
     },
+  };
+}
+
+/** A second Store as the target (see startStoreTarget) for the tests of the enclosing file or describe block. */
+export function useStoreTarget(opts: { env?: Record<string, string> } = {}): { readonly server: RunningServer; readonly target: Target } {
+  let started: { server: RunningServer; target: Target } | undefined;
+  const get = (): { server: RunningServer; target: Target } => {
+    if (started === undefined) throw new Error('the target has not started: useStoreTarget() starts it in beforeAll');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startStoreTarget(opts);
+  });
+  afterAll(async () => {
+    started?.target.client.destroy();
+    await started?.server.stop();
+  });
+  return {
+    get server() { return get().server; },
+    get target() { return get().target; },
   };
 }
 

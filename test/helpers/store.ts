@@ -12,8 +12,11 @@ import { minioClient, sdkClient, uniqueBucket } from './clients.js';
 import { restartServer, startServer, tempDir, type RunningServer } from './server.js';
 
 export interface StoreOptions {
-  /** Extra or overriding environment variables (see baseEnv for the defaults). */
-  env?: Record<string, string>;
+  /**
+   * Extra or overriding environment variables (see baseEnv for the defaults); a function is called at start, for
+   * values known only then (the URL of a receiver or a target started by an earlier beforeAll).
+   */
+  env?: Record<string, string> | (() => Record<string, string>);
   /**
    * Use this data directory and leave it in place when done (a fixture on disk, a size-limited tmpfs); by default
    * a fresh one under a temp root that the store removes when it is disposed.
@@ -92,7 +95,8 @@ export class Store {
 
   async start(): Promise<RunningServer> {
     if (this.running !== undefined) throw new Error('the store has already started: use restart()');
-    this.running = await startServer({ env: this.opts.env, dataDir: this.dataDir, keepDataDir: true, umask: this.opts.umask });
+    const env = typeof this.opts.env === 'function' ? this.opts.env() : this.opts.env;
+    this.running = await startServer({ env, dataDir: this.dataDir, keepDataDir: true, umask: this.opts.umask });
     return this.running;
   }
 
