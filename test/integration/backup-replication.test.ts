@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, PutBucketLifecycleConfigurationCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeV1Backup } from '../fixtures/make-v1-backup.mjs';
-import { adminLogin } from '../helpers/admin-session.js';
 import { downloadArchive, uploadArchive } from '../helpers/backup-fixture.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { uniqueBucket } from '../helpers/clients.js';
 import { remoteListing, remoteObject, replicationEnv, replicationStatus, useStoreTarget, waitFor, type Target } from '../helpers/replication.js';
-import { startServer, tempDir } from '../helpers/server.js';
-import { useStore } from '../helpers/store.js';
+import { tempDir } from '../helpers/server.js';
+import { useStore, useStores } from '../helpers/store.js';
 
 const snapshots = join(tempDir('store-backup-push-'), 'snapshots');
 const target = useStoreTarget();
@@ -37,6 +36,8 @@ async function drained(): Promise<void> {
 }
 
 describe('backups with a replication target', () => {
+  const stores = useStores();
+
   it('does not warn at boot: replication is on, so snapshots are pushed', () => {
     expect(source.server.output()).not.toMatch(/snapshots stay local/);
   });
@@ -80,16 +81,9 @@ describe('backups with a replication target', () => {
     const archive = await downloadArchive(source.server, await source.admin(), `/buckets/${cold}/backup`);
     expect(archive.status).toBe(200);
     expect(((await source.adminCall('GET', '/tiering/status')).body as { stubs: number }).stubs).toBe(1);
-    const fresh = await startServer();
-    try {
-      const freshToken = await adminLogin(fresh);
-      expect((await uploadArchive(fresh, freshToken, archive.bytes, `/buckets/${cold}/restore`)).status).toBe(200);
-      const client = sdkClient(fresh);
-      const got = await client.send(new GetObjectCommand({ Bucket: cold, Key: 'frozen' }));
-      expect(sha256(Buffer.from(await got.Body!.transformToByteArray()))).toBe(sha256(bytes));
-      client.destroy();
-    } finally {
-      await fresh.stop();
-    }
+    const fresh = await stores.start();
+    expect((await uploadArchive(fresh.server, await fresh.admin(), archive.bytes, `/buckets/${cold}/restore`)).status).toBe(200);
+    const got = await fresh.s3.send(new GetObjectCommand({ Bucket: cold, Key: 'frozen' }));
+    expect(sha256(Buffer.from(await got.Body!.transformToByteArray()))).toBe(sha256(bytes));
   });
 });
