@@ -4,6 +4,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -41,5 +42,23 @@ export async function startInProcess(env: Record<string, string> = {}, options: 
       await app.stop();
       rmSync(root, { recursive: true, force: true });
     },
+  };
+}
+
+/** An in-process app for the tests of the enclosing file or describe block: started in beforeAll, stopped in afterAll. */
+export function useInProcess(env: Record<string, string> | (() => Record<string, string>) = {}, options: BuildOptions = {}): Pick<InProcessApp, 'app' | 'server' | 'logs'> {
+  let started: InProcessApp | undefined;
+  const get = (): InProcessApp => {
+    if (started === undefined) throw new Error('the app has not started: useInProcess() starts it in beforeAll');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startInProcess(typeof env === 'function' ? env() : env, options);
+  });
+  afterAll(() => started?.stop());
+  return {
+    get app() { return get().app; },
+    get server() { return get().server; },
+    logs: () => get().logs(),
   };
 }
