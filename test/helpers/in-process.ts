@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App, type BuildOptions } from '../../src/app.js';
-import { loadConfig } from '../../src/config/config.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { baseEnv, tempDir, type RunningServer } from './server.js';
 
@@ -19,10 +19,14 @@ export interface InProcessApp {
   stop(): Promise<void>;
 }
 
-export async function startInProcess(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<InProcessApp> {
+/**
+ * Builds and starts the app on a free port with a temp data directory. `overrides` replace configuration values after
+ * validation (a test-only interval below the schema's floor).
+ */
+export async function startInProcess(env: Record<string, string> = {}, options: BuildOptions = {}, overrides: Partial<Config> = {}): Promise<InProcessApp> {
   const root = tempDir();
   const base = await baseEnv(join(root, 'data'));
-  const config = loadConfig({ ...base.env, LOG_LEVEL: 'warn', ...env });
+  const config = { ...loadConfig({ ...base.env, LOG_LEVEL: 'warn', ...env }), ...overrides };
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -46,14 +50,18 @@ export async function startInProcess(env: Record<string, string> = {}, options: 
 }
 
 /** An in-process app for the tests of the enclosing file or describe block: started in beforeAll, stopped in afterAll. */
-export function useInProcess(env: Record<string, string> | (() => Record<string, string>) = {}, options: BuildOptions = {}): Pick<InProcessApp, 'app' | 'server' | 'logs'> {
+export function useInProcess(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: BuildOptions = {},
+  overrides: Partial<Config> = {},
+): Pick<InProcessApp, 'app' | 'server' | 'logs'> {
   let started: InProcessApp | undefined;
   const get = (): InProcessApp => {
     if (started === undefined) throw new Error('the app has not started: useInProcess() starts it in beforeAll');
     return started;
   };
   beforeAll(async () => {
-    started = await startInProcess(typeof env === 'function' ? env() : env, options);
+    started = await startInProcess(typeof env === 'function' ? env() : env, options, overrides);
   });
   afterAll(() => started?.stop());
   return {
