@@ -1,22 +1,19 @@
 // The one fixture of the integration, e2e and fault suites: a real server (bin/store.js) on a random port with a temp
 // data directory, with its S3 clients, an admin session and fresh buckets. `useStore()` owns one server's lifecycle
-// for a file or a describe block; `useStores()` starts servers inside tests and stops whatever a test left running.
+// for a file or a describe block; `startStore()` starts one inside a test and stops it when the test finishes.
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateBucketCommand, type CreateBucketCommandInput, type S3Client } from '@aws-sdk/client-s3';
 import type * as Minio from 'minio';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
 import { adminCall, adminLogin } from './admin-session.js';
 import { minioClient, sdkClient, uniqueBucket } from './clients.js';
-import { restartServer, startServer, tempDir, type RunningServer } from './server.js';
+import { restartServer, startServer, tempDir, type Credentials, type RunningServer } from './server.js';
 
 export interface StoreOptions {
-  /**
-   * Extra or overriding environment variables (see baseEnv for the defaults); a function is called at start, for
-   * values known only then (the URL of a receiver or a target started by an earlier beforeAll).
-   */
-  env?: Record<string, string> | (() => Record<string, string>);
+  /** Extra or overriding environment variables (see baseEnv for the defaults). */
+  env?: Record<string, string>;
   /**
    * Use this data directory and leave it in place when done (a fixture on disk, a size-limited tmpfs); by default
    * a fresh one under a temp root that the store removes when it is disposed.
@@ -30,26 +27,23 @@ export interface StoreOptions {
    * run on tmpfs, where fsync is free.
    */
   tmpfs?: boolean;
+  /** What the clients sign with and sign in as, when `env` gives the server its own keys (a fixture's data directory). */
+  credentials?: Partial<Credentials>;
 }
+
+/** Options, or a function that returns them at start: for values an earlier beforeAll makes (a receiver's URL). */
+export type StoreSetup = StoreOptions | (() => StoreOptions);
 
 /** One server and what tests use with it. Its data directory survives stop(), kill() and restart(); dispose() ends all. */
 export class Store {
-  /** The data directory, the same across restarts. */
-  readonly dataDir: string;
-  private readonly root: string | undefined;
+  private opts: StoreOptions | undefined;
+  private root: string | undefined;
   private running: RunningServer | undefined;
   private s3Client: S3Client | undefined;
   private minioClient: Minio.Client | undefined;
   private token: Promise<string> | undefined;
 
-  constructor(private readonly opts: StoreOptions = {}) {
-    if (opts.dataDir !== undefined) {
-      this.dataDir = opts.dataDir;
-    } else {
-      this.root = opts.tmpfs && existsSync('/dev/shm') ? mkdtempSync('/dev/shm/store-it-') : tempDir();
-      this.dataDir = join(this.root, 'data');
-    }
-  }
+  constructor(private readonly setup: StoreSetup = {}) {}
 
   /** The running server (the latest after a restart). Throws before the store has started. */
   get server(): RunningServer {
@@ -57,15 +51,23 @@ export class Store {
     return this.running;
   }
 
-  /** @aws-sdk/client-s3 with the root key, made on first use; destroyed at a stop or restart (the port changes). */
+  /** The data directory, the same across restarts. */
+  get dataDir(): string {
+    return this.server.dataDir;
+  }
+
+  /**
+   * @aws-sdk/client-s3 with the root key (its endpoint below MOUNT_PATH), made on first use; destroyed at a stop or a
+   * restart (the port changes).
+   */
   get s3(): S3Client {
-    this.s3Client ??= sdkClient(this.server);
+    this.s3Client ??= sdkClient(this.mounted, this.credentials);
     return this.s3Client;
   }
 
   /** minio-js with the root key, made on first use. */
   get minio(): Minio.Client {
-    this.minioClient ??= minioClient(this.server);
+    this.minioClient ??= minioClient({ ...this.server, credentials: this.credentials });
     return this.minioClient;
   }
 
@@ -74,16 +76,16 @@ export class Store {
    * limited to 5 a minute per client (see adminLogin): one cached session keeps a file well below it.
    */
   admin(): Promise<string> {
-    this.token ??= adminLogin(this.server).catch((err: unknown) => {
+    this.token ??= adminLogin(this.mounted, 'admin', this.credentials.adminPassword).catch((err: unknown) => {
       this.token = undefined;
       throw err;
     });
     return this.token;
   }
 
-  /** A JSON call to /api/admin<path> as the bootstrap admin (see adminCall). */
+  /** A JSON call to /api/admin<path> (below MOUNT_PATH) as the bootstrap admin (see adminCall). */
   async adminCall(method: string, path: string, body?: unknown): ReturnType<typeof adminCall> {
-    return adminCall(this.server, await this.admin(), method, path, body);
+    return adminCall(this.mounted, await this.admin(), method, path, body);
   }
 
   /** Creates a bucket no other test uses, through S3's CreateBucket (`input` adds options), and returns its name. */
@@ -94,9 +96,12 @@ export class Store {
   }
 
   async start(): Promise<RunningServer> {
-    if (this.running !== undefined) throw new Error('the store has already started: use restart()');
-    const env = typeof this.opts.env === 'function' ? this.opts.env() : this.opts.env;
-    this.running = await startServer({ env, dataDir: this.dataDir, keepDataDir: true, umask: this.opts.umask });
+    if (this.opts !== undefined) throw new Error('the store has already started: use restart()');
+    const opts = typeof this.setup === 'function' ? this.setup() : this.setup;
+    this.opts = opts;
+    if (opts.dataDir === undefined) this.root = opts.tmpfs && existsSync('/dev/shm') ? mkdtempSync('/dev/shm/store-it-') : tempDir();
+    const dataDir = opts.dataDir ?? join(this.root as string, 'data');
+    this.running = await startServer({ env: opts.env, dataDir, keepDataDir: true, umask: opts.umask });
     return this.running;
   }
 
@@ -129,6 +134,16 @@ export class Store {
     if (this.root !== undefined) rmSync(this.root, { recursive: true, force: true });
   }
 
+  /** The server as its clients see it: its URL below MOUNT_PATH when there is one. */
+  private get mounted(): RunningServer {
+    const mount = this.server.env['MOUNT_PATH'] ?? '';
+    return mount === '' ? this.server : { ...this.server, url: `${this.server.url}${mount}` };
+  }
+
+  private get credentials(): Credentials {
+    return { ...this.server.credentials, ...this.opts?.credentials };
+  }
+
   private forget(): void {
     this.s3Client?.destroy();
     this.s3Client = undefined;
@@ -142,8 +157,8 @@ export class Store {
  * directory removed in afterAll (which runs when a test or beforeAll failed too). Call it where the tests are
  * declared; use the returned store inside tests and hooks.
  */
-export function useStore(opts: StoreOptions = {}): Store {
-  const store = new Store(opts);
+export function useStore(setup: StoreSetup = {}): Store {
+  const store = new Store(setup);
   beforeAll(async () => {
     await store.start();
   });
@@ -152,20 +167,22 @@ export function useStore(opts: StoreOptions = {}): Store {
 }
 
 /**
- * Servers started inside tests (several at once, crash loops, a server per case): `start()` starts one and each is
- * disposed after its test, whether the test passed or not.
+ * A temp directory for the tests of the enclosing file or describe block (client configs, files to upload), removed
+ * in afterAll. It is made when the tests are collected, so its path is known to everything declared after it.
  */
-export function useStores(): { start(opts?: StoreOptions): Promise<Store> } {
-  const started: Store[] = [];
-  afterEach(async () => {
-    await Promise.all(started.splice(0).map((store) => store.dispose()));
-  });
-  return {
-    async start(opts = {}) {
-      const store = new Store(opts);
-      started.push(store);
-      await store.start();
-      return store;
-    },
-  };
+export function useTempDir(prefix?: string): string {
+  const dir = tempDir(prefix);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/**
+ * Starts a server inside a test (several at once, crash loops, a server per case). It is disposed when the test
+ * finishes, whether it passed or not (vitest's onTestFinished): call it from a test, not from a hook.
+ */
+export async function startStore(opts: StoreOptions = {}): Promise<Store> {
+  const store = new Store(opts);
+  onTestFinished(() => store.dispose());
+  await store.start();
+  return store;
 }

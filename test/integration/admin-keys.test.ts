@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { adminCall } from '../helpers/admin-session.js';
 import { runServeExpectingExit } from '../helpers/server.js';
-import { useStore, useStores } from '../helpers/store.js';
+import { startStore, useStore } from '../helpers/store.js';
 
 const store = useStore();
 
@@ -178,10 +178,8 @@ describe('audit and logs', () => {
 });
 
 describe('the key-encryption secret', () => {
-  const stores = useStores();
-
   it('refuses to boot with a KEY_ENCRYPTION_SECRET that cannot open the stored keys, and boots again with the right one', async () => {
-    const first = await stores.start();
+    const first = await startStore();
     expect((await first.adminCall('POST', '/keys', { name: 'sealed' })).status).toBe(201);
     await first.stop();
     // The default is the root secret: setting KEY_ENCRYPTION_SECRET to anything else now refuses to start.

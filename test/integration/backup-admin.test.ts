@@ -16,7 +16,7 @@ import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { downloadArchive, uploadArchive, viewInstance } from '../helpers/backup-fixture.js';
 import { uniqueBucket } from '../helpers/clients.js';
 import { baseEnv, REPO_ROOT, runServeExpectingExit, tempDir } from '../helpers/server.js';
-import { useStore, useStores } from '../helpers/store.js';
+import { startStore, useStore } from '../helpers/store.js';
 import { useWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const SECRET = randomBytes(32).toString('base64url');
@@ -24,13 +24,13 @@ const root = tempDir('store-backup-admin-');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const snapshots = join(root, 'snapshots');
 const receiver = useWebhookReceiver(SECRET);
-const store = useStore({
-  env: () => ({
+const store = useStore(() => ({
+  env: {
     WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_POLL_MS: '200',
     STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_INTERVAL_MINUTES: '1440',
     STORE_SCHEDULED_BACKUP_KEEP_LAST: '2', STORE_SCHEDULED_BACKUP_DIR: snapshots, STORE_TRUSTED_PROXIES: '127.0.0.1',
-  }),
-});
+  },
+}));
 let reader: string;
 let v1: Buffer;
 
@@ -153,8 +153,6 @@ describe('concurrency and roles', () => {
 });
 
 describe('the schedule', () => {
-  const stores = useStores();
-
   it('run-now starts a run (202 started) or joins the one in flight (started: false); the status never shows the directory', async () => {
     const first = await store.adminCall('POST', '/backup/schedule/run-now');
     const second = await store.adminCall('POST', '/backup/schedule/run-now');
@@ -184,7 +182,7 @@ describe('the schedule', () => {
   });
 
   it('run-now is 409 when scheduled backups are off', async () => {
-    const plain = await stores.start();
+    const plain = await startStore();
     expect((await plain.adminCall('POST', '/backup/schedule/run-now')).status).toBe(409);
     expect((await plain.adminCall('GET', '/backup/schedule')).body).toMatchObject({ enabled: false, nextRunAt: null });
   });
@@ -205,13 +203,13 @@ describe('the schedule', () => {
   });
 
   it('warns at boot when snapshots should go to the replication target but replication is off', async () => {
-    const warned = await stores.start({ env: { STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION: 'true' } });
+    const warned = await startStore({ env: { STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION: 'true' } });
     expect(warned.server.output()).toMatch(/replication is off: snapshots stay local/);
   });
 
   it('a kill -9 during a run leaves no partial snapshot: the temp file is gone after the restart', async () => {
     const dir = join(root, 'crash-snapshots');
-    const crashing = await stores.start({
+    const crashing = await startStore({
       env: { STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *', STORE_SCHEDULED_BACKUP_DIR: dir },
     });
     const bucket = await crashing.bucket('crash');

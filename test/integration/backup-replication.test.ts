@@ -11,19 +11,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeV1Backup } from '../fixtures/make-v1-backup.mjs';
 import { downloadArchive, uploadArchive } from '../helpers/backup-fixture.js';
 import { uniqueBucket } from '../helpers/clients.js';
-import { remoteListing, remoteObject, replicationEnv, replicationStatus, useStoreTarget, waitFor, type Target } from '../helpers/replication.js';
+import { remoteListing, remoteObject, replicationEnv, replicationStatus, useStoreTarget, waitFor } from '../helpers/replication.js';
 import { tempDir } from '../helpers/server.js';
-import { useStore, useStores } from '../helpers/store.js';
+import { startStore, useStore } from '../helpers/store.js';
 
 const snapshots = join(tempDir('store-backup-push-'), 'snapshots');
 const target = useStoreTarget();
-const source = useStore({
-  env: () => replicationEnv(target.target, {
+const source = useStore(() => ({
+  env: replicationEnv(target.target, {
     STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *',
     STORE_SCHEDULED_BACKUP_DIR: snapshots, STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION: 'true',
     STORE_TIER_ENABLED: 'true', STORE_LIFECYCLE_INTERVAL_MS: '200',
   }),
-});
+}));
 afterAll(() => rmSync(join(snapshots, '..'), { recursive: true, force: true }));
 
 const sha256 = (data: Buffer | string): string => createHash('sha256').update(data).digest('hex');
@@ -36,8 +36,6 @@ async function drained(): Promise<void> {
 }
 
 describe('backups with a replication target', () => {
-  const stores = useStores();
-
   it('does not warn at boot: replication is on, so snapshots are pushed', () => {
     expect(source.server.output()).not.toMatch(/snapshots stay local/);
   });
@@ -81,7 +79,7 @@ describe('backups with a replication target', () => {
     const archive = await downloadArchive(source.server, await source.admin(), `/buckets/${cold}/backup`);
     expect(archive.status).toBe(200);
     expect(((await source.adminCall('GET', '/tiering/status')).body as { stubs: number }).stubs).toBe(1);
-    const fresh = await stores.start();
+    const fresh = await startStore();
     expect((await uploadArchive(fresh.server, await fresh.admin(), archive.bytes, `/buckets/${cold}/restore`)).status).toBe(200);
     const got = await fresh.s3.send(new GetObjectCommand({ Bucket: cold, Key: 'frozen' }));
     expect(sha256(Buffer.from(await got.Body!.transformToByteArray()))).toBe(sha256(bytes));

@@ -14,7 +14,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { downloadArchive, MARKER, populateRichInstance, uploadArchive, viewInstance } from '../helpers/backup-fixture.js';
 import { uniqueBucket } from '../helpers/clients.js';
-import { useStore, useStores } from '../helpers/store.js';
+import { startStore, useStore } from '../helpers/store.js';
 
 const sseKey = (): string => randomBytes(32).toString('base64');
 const names = { plain: uniqueBucket('plain'), versioned: uniqueBucket('versioned'), locked: uniqueBucket('locked') };
@@ -125,8 +125,6 @@ describe('bucket backups', () => {
 });
 
 describe('a backup taken while clients write', () => {
-  const stores = useStores();
-
   it('shows the moment it began: later overwrites and deletes neither break it nor appear in it', async () => {
     const bucket = uniqueBucket('busy');
     await source.s3.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -154,7 +152,7 @@ describe('a backup taken while clients write', () => {
     }
     const zip = Buffer.concat(chunks);
 
-    const fresh = await stores.start();
+    const fresh = await startStore();
     const restored = await uploadArchive(fresh.server, await fresh.admin(), zip, `/buckets/${bucket}/restore`);
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);
     const view = await viewInstance(fresh.s3);

@@ -7,7 +7,7 @@ import { CreateBucketCommand, GetObjectCommand, PutBucketVersioningCommand, PutO
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueBucket } from '../helpers/clients.js';
 import { blobIdsOf, blobPath, fileOffset, flipByte } from '../helpers/integrity.js';
-import { remoteListing, replicationEnv, useStoreTarget, waitFor, type Target } from '../helpers/replication.js';
+import { remoteListing, replicationEnv, useStoreTarget, waitFor } from '../helpers/replication.js';
 import { useStore } from '../helpers/store.js';
 
 type Status = { counts: Record<string, number>; currentPass: unknown; lastFullPass: { corruptFound: number; repaired: number } | null };
@@ -19,7 +19,7 @@ async function bytesOf(s3: S3Client, bucket: string, key: string, versionId?: st
 
 describe('integrity repair from the replication mirror', () => {
   const mirror = useStoreTarget();
-  const store = useStore({ env: () => ({ ...replicationEnv(mirror.target), STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', AUDIT_FLUSH_MS: '250' }) });
+  const store = useStore(() => ({ env: { ...replicationEnv(mirror.target), STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', AUDIT_FLUSH_MS: '250' } }));
   const bucket = uniqueBucket('heal');
 
   beforeAll(async () => {

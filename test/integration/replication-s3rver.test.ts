@@ -18,12 +18,12 @@ beforeAll(async () => {
   s3rver = await startS3rverTarget();
 });
 afterAll(() => s3rver?.stop());
-const source = useStore({
-  env: () => replicationEnv(s3rver.target, {
+const source = useStore(() => ({
+  env: replicationEnv(s3rver.target, {
     STORE_REPLICATION_LARGE_OBJECT_THRESHOLD_BYTES: String(5 * MIB), STORE_REPLICATION_MAX_ATTEMPTS: '3',
     STORE_TIER_ENABLED: 'true', STORE_LIFECYCLE_INTERVAL_MS: '200', STORE_TIER_INLINE_MAX_BYTES: String(300 * 1024),
   }),
-});
+}));
 
 async function drained(): Promise<void> {
   await waitFor('the outbox to drain', async () => {

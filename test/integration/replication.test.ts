@@ -11,16 +11,16 @@ import {
 } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  remoteListing, remoteObject, replicationEnv, replicationStatus, sha256, useStoreTarget, waitFor, type Target,
+  remoteListing, remoteObject, replicationEnv, replicationStatus, sha256, useStoreTarget, waitFor,
 } from '../helpers/replication.js';
 import { useStore } from '../helpers/store.js';
 
 const target = useStoreTarget();
-const source = useStore({
-  env: () => replicationEnv(target.target, {
+const source = useStore(() => ({
+  env: replicationEnv(target.target, {
     STORE_REPLICATION_LARGE_OBJECT_THRESHOLD_BYTES: String(5 * 1024 * 1024), METRICS_MODE: 'public', STORE_LIFECYCLE_INTERVAL_MS: '200',
   }),
-});
+}));
 
 async function drained(): Promise<void> {
   await waitFor('the outbox to drain', async () => {

@@ -73,10 +73,10 @@ beforeAll(async () => {
 });
 afterAll(() => failing?.stop());
 
-const store = useStore({
-  env: () => {
-    const target = { ...failing.target, secretAccessKey: strongSecret(36) };
-    return {
+const store = useStore(() => {
+  const target = { ...failing.target, secretAccessKey: strongSecret(36) };
+  return {
+    env: {
       LOG_LEVEL: 'debug',
       STORE_SSE_KEY: sseKeyBytes.toString('base64'),
       KEY_ENCRYPTION_SECRET: strongSecret(36),
@@ -90,8 +90,8 @@ const store = useStore({
       STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *',
       STORE_SCHEDULED_BACKUP_DIR: tempDir('store-leak-backups-'), STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION: 'true',
       STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250',
-    };
-  },
+    },
+  };
 });
 
 beforeAll(() => {

@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remoteListing, replicationEnv, sha256, startDelayProxy, useStoreTarget, waitFor, type Target } from '../helpers/replication.js';
+import { remoteListing, replicationEnv, sha256, startDelayProxy, useStoreTarget, waitFor } from '../helpers/replication.js';
 import { useStore } from '../helpers/store.js';
 
 const KIB = 1024;
@@ -25,12 +25,12 @@ beforeAll(async () => {
   proxy = await startDelayProxy(target.target.url);
 });
 afterAll(() => proxy?.stop());
-const source = useStore({
-  env: () => replicationEnv({ ...target.target, url: proxy.url }, {
+const source = useStore(() => ({
+  env: replicationEnv({ ...target.target, url: proxy.url }, {
     STORE_REPLICATION_ENABLED: 'false', STORE_TIER_ENABLED: 'true', STORE_LIFECYCLE_INTERVAL_MS: '200',
     STORE_TIER_INLINE_MAX_BYTES: String(300 * KIB), STORE_TIER_READTHROUGH_TIMEOUT_MS: '1500', STORE_TIER_PRESIGN_TTL_SECONDS: '60',
   }),
-});
+}));
 const bodies = new Map<string, Buffer>();
 
 async function tieringStatus(): Promise<{ enabled: boolean; stubs: number; restored: number; pendingRemoteDeletes: number }> {

@@ -13,7 +13,7 @@ import { adminCall } from '../helpers/admin-session.js';
 import { uniqueBucket } from '../helpers/clients.js';
 import { putBurst } from '../helpers/put-burst.js';
 import { baseEnv, runServeExpectingExit, tempDir } from '../helpers/server.js';
-import { useStore, useStores } from '../helpers/store.js';
+import { startStore, useStore } from '../helpers/store.js';
 import { useWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const SECRET = randomBytes(36).toString('base64url');
@@ -26,7 +26,7 @@ const MD5_HELLO = '5d41402abc4b2a76b9719d911017c592';
 
 describe('webhooks against a running server', () => {
   const receiver = useWebhookReceiver(SECRET);
-  const store = useStore({ env: () => webhookEnv(receiver) });
+  const store = useStore(() => ({ env: webhookEnv(receiver) }));
 
   it('delivers one signed event per committed change, from every emission point', async () => {
     const plain = uniqueBucket('wh');
@@ -123,12 +123,10 @@ describe('webhooks against a running server', () => {
 
 describe('a crash between commit and delivery', () => {
   const receiver = useWebhookReceiver(SECRET);
-  const stores = useStores();
-
   it('delivers the committed events after kill -9 and a restart', async () => {
     // The receiver holds the first delivery open: the process dies with it in flight and nothing marked delivered.
     receiver.respond = () => 'hang';
-    const store = await stores.start({ env: { ...webhookEnv(receiver), WEBHOOK_TIMEOUT_MS: '30000' } });
+    const store = await startStore({ env: { ...webhookEnv(receiver), WEBHOOK_TIMEOUT_MS: '30000' } });
     const bucket = await store.bucket('crash');
     const keys = ['one', 'two', 'three'];
     for (const key of keys) await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
