@@ -12,7 +12,6 @@ import { useStore } from '../helpers/store.js';
 
 const MOUNT = '/storage';
 const store = useStore({ env: { MOUNT_PATH: MOUNT, STORE_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8', AUDIT_FLUSH_MS: '600000' } });
-let stopped = false;
 
 const wrongLogin = (forwardedFor: string) => login(store.server, { mount: MOUNT, forwardedFor, password: 'wrong-password' });
 

@@ -3,7 +3,6 @@
 // stays within 500 points whatever the range, and bad parameters are 400s naming the field.
 
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminCall } from '../helpers/admin-session.js';
