@@ -8,8 +8,8 @@ import {
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { computeChecksum, type ChecksumAlgorithm } from '../../src/core/checksums.js';
-import { errorHeaders, expectS3Error, md5Hex } from './s3-assert.js';
 import { useStore } from '../helpers/store.js';
+import { errorHeaders, expectS3Error, md5Hex } from './s3-assert.js';
 
 const MiB = 1024 * 1024;
 

@@ -3,8 +3,8 @@
 
 import { CopyObjectCommand, CreateMultipartUploadCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectS3Error } from './s3-assert.js';
 import { useStore } from '../helpers/store.js';
+import { expectS3Error } from './s3-assert.js';
 
 const store = useStore({ tmpfs: true });
 let bucket: string;
