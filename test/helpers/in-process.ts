@@ -4,11 +4,11 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App, type BuildOptions } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { baseEnv, tempDir, type RunningServer } from './server.js';
+import { useResource } from './store.js';
 
 export interface InProcessApp {
   app: App;
@@ -55,15 +55,11 @@ export function useInProcess(
   options: BuildOptions = {},
   overrides: Partial<Config> = {},
 ): Pick<InProcessApp, 'app' | 'server' | 'logs'> {
-  let started: InProcessApp | undefined;
-  const get = (): InProcessApp => {
-    if (started === undefined) throw new Error('the app has not started: useInProcess() starts it in beforeAll');
-    return started;
-  };
-  beforeAll(async () => {
-    started = await startInProcess(typeof env === 'function' ? env() : env, options, overrides);
-  });
-  afterAll(() => started?.stop());
+  const get = useResource(
+    'the in-process app',
+    () => startInProcess(typeof env === 'function' ? env() : env, options, overrides),
+    (app) => app.stop(),
+  );
   return {
     get app() { return get().app; },
     get server() { return get().server; },

@@ -9,9 +9,9 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsCommand, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { REPO_ROOT, tempDir, type RunningServer } from './server.js';
-import { Store } from './store.js';
+import { Store, useResource } from './store.js';
 
 export interface Target {
   /** The target's S3 endpoint. */
@@ -100,19 +100,15 @@ export async function startStoreTarget(opts: { env?: Record<string, string>; res
 
 /** A second Store as the target for the tests of the enclosing file or describe block (started in beforeAll). */
 export function useStoreTarget(opts: { env?: Record<string, string> } = {}): StoreTarget {
-  let store: Store | undefined;
-  let started: StoreTarget | undefined;
-  const get = (): StoreTarget => {
-    if (started === undefined) throw new Error('the target has not started: useStoreTarget() starts it in beforeAll');
-    return started;
-  };
-  beforeAll(async () => {
-    store = await targetStore(opts);
-    started = await launchStoreTarget(store);
-  });
-  afterAll(async () => {
-    if (store !== undefined) await endStoreTarget(store, started);
-  });
+  const get = useResource('the replication target', async () => {
+    const store = await targetStore(opts);
+    try {
+      return await launchStoreTarget(store);
+    } catch (err) {
+      await store.dispose();
+      throw err;
+    }
+  }, (started) => endStoreTarget(started.store, started));
   return {
     get store() { return get().store; },
     get server() { return get().server; },

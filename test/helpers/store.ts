@@ -167,6 +167,24 @@ export function useStore(setup: StoreSetup = {}): Store {
 }
 
 /**
+ * Something the tests of the enclosing file or describe block share (a replication target, an in-process app, a
+ * proxy): made by `start` in beforeAll, ended by `end` in afterAll. The getter throws before beforeAll has run.
+ */
+export function useResource<T>(what: string, start: () => Promise<T>, end: (value: T) => unknown): () => T {
+  let value: { current: T } | undefined;
+  beforeAll(async () => {
+    value = { current: await start() };
+  });
+  afterAll(async () => {
+    if (value !== undefined) await end(value.current);
+  });
+  return () => {
+    if (value === undefined) throw new Error(`${what} has not started: it starts in beforeAll`);
+    return value.current;
+  };
+}
+
+/**
  * A temp directory for the tests of the enclosing file or describe block (client configs, files to upload), removed
  * in afterAll. It is made when the tests are collected, so its path is known to everything declared after it.
  */
