@@ -118,7 +118,7 @@ async function main() {
   const count = Number(values.objects);
   const dist = new URL('../dist/', import.meta.url);
   const { MetadataStore } = await import(new URL('storage/db/metadata-store.js', dist).href);
-  const { ObjectSearchService } = await import(new URL('services/object-search-service.js', dist).href);
+  const { ObjectSearchService } = await import(new URL('services/objects/object-search-service.js', dist).href);
   const dir = values['data-dir'] ?? mkdtempSync(path.join(os.tmpdir(), 'store-search-bench-'));
   const file = path.join(dir, 'meta.db');
   const fresh = !existsSync(file);

@@ -17,13 +17,19 @@ export interface Level {
   fds: number;
 }
 
+/** An idle snapshot: the level, and the fds requests could leak (see requestFds). */
+export interface IdleLevel extends Level {
+  sockets: number;
+  files: number;
+}
+
 export interface SoakResult {
   ops: number;
   opsPerSecond: number;
   samples: SoakSample[];
   /** Before the load, and once the client's connections are closed and the settle time has passed. */
-  idleBefore: Level;
-  idleAfter: Level;
+  idleBefore: IdleLevel;
+  idleAfter: IdleLevel;
   /** Means over the first third after warm-up and over the last third. */
   early: Level;
   late: Level;
@@ -35,6 +41,7 @@ export interface SoakResult {
 
 export declare function rssKiB(pid: number): number;
 export declare function fdCount(pid: number): number;
+export declare function requestFds(pid: number): { sockets: number; files: number };
 export declare function runSoak(o: {
   baseUrl: string; sign: Signer; pid: number; bucket: string; seconds: number; log: (m: string) => void; sampleMs?: number; settleMs?: number;
   /** Default a fifth of the run. */

@@ -7,7 +7,7 @@ import { isPlaintextEndpoint, remoteTargetOf } from './config/replication-config
 import type { Logger } from './observability/logger.js';
 import type { MetricsRegistry } from './observability/metrics-registry.js';
 import type { EventSink } from './services/events/event-sink.js';
-import type { ObjectService } from './services/object-service.js';
+import type { ObjectService } from './services/objects/object-service.js';
 import { ReconcileService } from './services/replication/reconcile-service.js';
 import type { RemoteStore } from './services/replication/remote-store.js';
 import { ReplicationService } from './services/replication/replication-service.js';

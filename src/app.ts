@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { createInitBuckets } from './app-init-buckets.js';
 import { buildRemoteFeatures, type RemoteFeatures } from './app-replication.js';
 import { decodeSseKey, type Config } from './config/config.js';
 import { webhookEventNames } from './config/webhook-config.js';
@@ -16,9 +17,9 @@ import { HashPool } from './lib/hash-pool.js';
 import type { Logger } from './observability/logger.js';
 import { MetricsRegistry } from './observability/metrics-registry.js';
 import { RequestTracer } from './observability/request-tracer.js';
-import { AccessKeyService } from './services/access-key-service.js';
-import { AdminAuthService } from './services/admin-auth-service.js';
-import { AdminUsersService } from './services/admin-users-service.js';
+import { AccessKeyService } from './services/identity/access-key-service.js';
+import { AdminAuthService } from './services/identity/admin-auth-service.js';
+import { AdminUsersService } from './services/identity/admin-users-service.js';
 import { AuditService } from './services/audit/audit-service.js';
 import { BlobGcService } from './services/blob-gc-service.js';
 import { BackupScheduler, type SnapshotPusher } from './services/backup/backup-scheduler.js';
@@ -33,15 +34,15 @@ import { EventPipeline } from './services/events/event-pipeline.js';
 import { WebhookService, type WebhookTarget } from './services/events/webhook-service.js';
 import { packageVersion } from './lib/package-version.js';
 import { LifecycleService } from './services/lifecycle-service.js';
-import { ListingService } from './services/listing-service.js';
-import { MultipartService } from './services/multipart-service.js';
-import { ReadPins } from './services/object-reader.js';
-import { ObjectSearchService } from './services/object-search-service.js';
-import { ObjectService } from './services/object-service.js';
-import { argon2CostOf } from './services/password-hashing.js';
-import { RefreshSessionService } from './services/refresh-session-service.js';
+import { ListingService } from './services/objects/listing-service.js';
+import { MultipartService } from './services/objects/multipart-service.js';
+import { ReadPins } from './services/objects/object-reader.js';
+import { ObjectSearchService } from './services/objects/object-search-service.js';
+import { ObjectService } from './services/objects/object-service.js';
+import { argon2CostOf } from './services/identity/password-hashing.js';
+import { RefreshSessionService } from './services/identity/refresh-session-service.js';
 import { UsageService } from './services/usage-service.js';
-import { WriteReserve } from './services/write-reserve.js';
+import { WriteReserve } from './services/objects/write-reserve.js';
 import { BlobStore } from './storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
 import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
@@ -66,8 +67,6 @@ import { backupSchedule } from './config/backup-config.js';
 export interface App {
   readonly config: Config;
   readonly http: HttpServer;
-  /** The metrics registry: services started outside this file feed it (setWebhookOutbox, registerAuditDrops). */
-  readonly metrics: MetricsRegistry;
   /**
    * In-process event handlers (docs/events.md): register before start(). Each handler runs after its change is
    * committed and durable, fire-and-forget.
@@ -127,6 +126,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const trustedProxies = parseTrustedProxies(config.STORE_TRUSTED_PROXIES);
     const pins = new ReadPins();
     const buckets = new BucketService({ meta, region: config.STORE_REGION });
+    createInitBuckets(buckets, config, logger);
     // Events: the webhook outbox row commits with each change; in-process handlers run once it is durable.
     const handlers = new EventHandlers(logger);
     const hooks = { target: webhookTarget(config), userAgent: `store-webhooks/${packageVersion()}`, delivery: options.webhookDelivery ?? 'thread' } as const;
@@ -296,7 +296,6 @@ function assemble(parts: {
   return {
     config,
     http,
-    metrics,
     events: handlers,
     async start() {
       await new Promise<void>((resolve, reject) => {

@@ -1,24 +1,43 @@
-// `store serve`: load .env and the environment, validate, build the app, listen, and drain on SIGTERM/SIGINT.
+// `store serve`: load .env, the environment and DATA_DIR/secrets.env (generating what --init may), validate, build
+// the app, listen, and drain on SIGTERM/SIGINT.
 
 import { resolve } from 'node:path';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config/config.js';
+import { initBucketProblems } from './app-init-buckets.js';
+import { planStart, type StartPlan } from './cli/first-start.js';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { withDotenv } from './config/dotenv.js';
 import { limitHeapGrowing } from './lib/bulk-heap.js';
+import { trimHeapWhenIdle } from './lib/idle-heap.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { DataDirError } from './storage/data-dir.js';
 
-export async function serve(): Promise<number> {
-  let config;
+/** The accepted configuration and the start's plan, or the refusal's exit code (78, or 73 for an unreadable file). */
+async function configure(opts: { init: boolean }): Promise<{ config: Config; plan: StartPlan } | number> {
+  let plan: StartPlan | undefined;
   try {
-    config = loadConfig(withDotenv(process.env, resolve('.env')));
+    plan = await planStart(withDotenv(process.env, resolve('.env')), opts);
+    const config = loadConfig(plan.env);
+    const bucketProblems = initBucketProblems(config);
+    if (bucketProblems.length > 0) throw new ConfigError(bucketProblems);
+    return { config, plan };
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`store: refusing to start, ${err.message}\n`);
+      process.stderr.write(`store: refusing to start, ${err.message}\n${plan?.hint ? `  (${plan.hint})\n` : ''}`);
       return 78; // EX_CONFIG
+    }
+    if (err instanceof DataDirError) {
+      process.stderr.write(`store: refusing to start, ${err.message}\n`);
+      return 73; // EX_CANTCREAT
     }
     throw err;
   }
+}
+
+export async function serve(opts: { init?: boolean } = {}): Promise<number> {
+  const configured = await configure({ init: opts.init ?? false });
+  if (typeof configured === 'number') return configured;
+  const { config, plan } = configured;
   const logger = createLogger(config.LOG_LEVEL);
   limitHeapGrowing();
   const fatal = fatalExit(logger);
@@ -28,6 +47,8 @@ export async function serve(): Promise<number> {
   process.on('unhandledRejection', (err) => fatal('unhandled promise rejection', err));
   let app;
   try {
+    // Generated credentials are saved before anything else lands in the data directory, and printed once.
+    process.stdout.write(plan.commit(config.ADMIN_USERNAME));
     app = await buildApp(config, logger, { onFatal: fatal });
   } catch (err) {
     if (err instanceof DataDirError) {
@@ -38,6 +59,7 @@ export async function serve(): Promise<number> {
     throw err;
   }
   const address = await app.start();
+  const idleTrim = trimHeapWhenIdle();
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const base = `http://${host}:${address.port}${config.MOUNT_PATH}`;
   logger.info({ port: address.port, host: config.HOST, mountPath: config.MOUNT_PATH }, 'store listening');
@@ -45,7 +67,8 @@ export async function serve(): Promise<number> {
     `Store is listening on ${base}\n` +
       `  S3 endpoint:  ${base}  (region ${config.STORE_REGION}, path-style)\n` +
       `  Admin API:    ${base}/api/admin   Console: ${base}/admin\n` +
-      `  Try:          AWS_ACCESS_KEY_ID=${config.ROOT_ACCESS_KEY_ID} AWS_SECRET_ACCESS_KEY=<root secret from .env> aws --endpoint-url ${base} s3 ls\n`,
+      `  Try:          AWS_ACCESS_KEY_ID=${config.ROOT_ACCESS_KEY_ID} AWS_SECRET_ACCESS_KEY=<ROOT_SECRET_ACCESS_KEY> ` +
+      `aws --endpoint-url ${base} s3 ls\n`,
   );
 
   return new Promise<number>((done) => {
@@ -54,6 +77,7 @@ export async function serve(): Promise<number> {
       if (stopping) return;
       stopping = true;
       logger.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, 'draining');
+      idleTrim.stop();
       app.stop().then(
         ({ drained }) => {
           logger.info({ drained }, 'stopped');

@@ -1,4 +1,5 @@
-// `store init [DIR]`: a data directory and a .env with strong generated secrets, printed once.
+// `store init [DIR]`: a data directory and a .env with strong generated secrets, printed once; and the generators
+// `store serve --init` shares.
 
 import { randomBytes, randomInt } from 'node:crypto';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
@@ -32,6 +33,21 @@ export function randomSecret(bytes: number): string {
   return drawAccepted(() => randomBytes(bytes).toString('base64url'), (v) => weakSecretReason(v) === undefined);
 }
 
+/**
+ * The generators of every value `store init` and `store serve --init` (cli/first-start.ts) write: one place, so both
+ * make values of the same strength.
+ */
+export const generate = {
+  jwtSecret: (): string => randomSecret(48),
+  keyEncryptionSecret: (): string => randomSecret(48),
+  accessKeyId: (): string => drawAccepted(() => randomFrom(KEY_ID_ALPHABET, 20), (v) => !looksLikePlaceholder(v)),
+  secretAccessKey: (): string => randomSecret(30),
+  // The admin password is hashed, not checked at boot: 18 random bytes (24 characters) as it is.
+  adminPassword: (): string => randomBytes(18).toString('base64url'),
+  /** An argon2id hash at the library's default cost, which then applies to every admin password. */
+  passwordHash: (password: string): Promise<string> => argon2.hash(password, { type: argon2.argon2id }),
+};
+
 export interface InitResult {
   envFile: string;
   dataDir: string;
@@ -53,16 +69,15 @@ export async function initDataDirectory(dir: string, opts: { port?: number } = {
   }
   const dataDir = join(root, 'data');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  // The admin password is hashed, not checked at boot: 18 random bytes (24 characters) as it is.
-  const adminPassword = randomBytes(18).toString('base64url');
-  const accessKeyId = drawAccepted(() => randomFrom(KEY_ID_ALPHABET, 20), (v) => !looksLikePlaceholder(v));
-  const secretAccessKey = randomSecret(30);
+  const adminPassword = generate.adminPassword();
+  const accessKeyId = generate.accessKeyId();
+  const secretAccessKey = generate.secretAccessKey();
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     PORT: String(opts.port ?? 9000),
-    JWT_SECRET: randomSecret(48),
+    JWT_SECRET: generate.jwtSecret(),
     ADMIN_USERNAME: 'admin',
-    ADMIN_PASSWORD_HASH: await argon2.hash(adminPassword, { type: argon2.argon2id }),
+    ADMIN_PASSWORD_HASH: await generate.passwordHash(adminPassword),
     ROOT_ACCESS_KEY_ID: accessKeyId,
     ROOT_SECRET_ACCESS_KEY: secretAccessKey,
   };

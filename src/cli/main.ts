@@ -4,21 +4,36 @@ import { serve } from '../main.js';
 import { BACKUP_USAGE, backupCommand } from './backup.js';
 import { hashPasswordCommand } from './hash-password.js';
 import { initDataDirectory } from './init.js';
+import { versionLine } from './version.js';
 
 const USAGE = `usage: store [command]
 
-  serve            start the server (default); reads .env in the working directory, then the environment
+  serve [--init]   start the server (default); reads .env in the working directory, then the environment, then
+                   DATA_DIR/secrets.env; --init generates the required secrets nobody gave into an empty DATA_DIR
+                   and prints them once
   init [DIR]       create DIR/.env (default: the working directory) with strong generated secrets and a data directory
   hash-password    read a password from stdin and print its argon2id hash (for ADMIN_PASSWORD_HASH)
   backup           download a .zip snapshot from a running server (store backup --help)
   restore FILE     reset a running server (or one bucket) to a .zip snapshot (store restore --help)
+  --version        print the version and the commit it was built from
 `;
 
 export async function main(argv: string[]): Promise<number> {
   const [command = 'serve', ...rest] = argv;
   switch (command) {
-    case 'serve':
-      return serve();
+    case 'serve': {
+      const unknown = rest.filter((arg) => arg !== '--init');
+      if (unknown.length > 0) {
+        process.stderr.write(`store serve: unknown option '${unknown[0]}'\n${USAGE}`);
+        return 64;
+      }
+      return serve({ init: rest.includes('--init') });
+    }
+    case '--version':
+    case '-v':
+    case 'version':
+      process.stdout.write(`${versionLine()}\n`);
+      return 0;
     case 'init': {
       const result = await initDataDirectory(rest[0] ?? '.');
       process.stdout.write(

@@ -4,7 +4,7 @@
 
 import { isAbsolute } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { CronExpressionParser } from 'cron-parser';
+import { cronParser } from '../lib/cron.js';
 
 const GiB = 1024 ** 3;
 
@@ -35,7 +35,7 @@ export function cronProblem(expression: string): string | undefined {
   const fields = expression.trim().split(/\s+/);
   if (fields.length !== 5) return 'STORE_SCHEDULED_BACKUP_CRON must have 5 fields (minute hour day-of-month month day-of-week)';
   try {
-    CronExpressionParser.parse(expression, { tz: 'UTC', strict: false });
+    cronParser().parse(expression, { tz: 'UTC', strict: false });
     return undefined;
   } catch (err) {
     // The parser's message names the field and the rule, not a secret: pass it on so the operator can fix it.

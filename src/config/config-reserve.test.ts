@@ -1,4 +1,4 @@
-// loadConfig for STORE_MIN_FREE_BYTES, the data volume's free-space reserve (services/write-reserve.ts).
+// loadConfig for STORE_MIN_FREE_BYTES, the data volume's free-space reserve (services/objects/write-reserve.ts).
 
 import { describe, expect, it } from 'vitest';
 import { configEnv as env, configProblems as problems } from '../../test/helpers/config-env.js';

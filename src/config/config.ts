@@ -10,6 +10,7 @@ import { WEBHOOK_KEYS, webhookProblems } from './webhook-config.js';
 import { BACKUP_KEYS, backupProblems } from './backup-config.js';
 import { REPLICATION_KEYS, replicationProblems } from './replication-config.js';
 import { ANALYTICS_KEYS, INTEGRITY_KEYS } from './integrity-config.js';
+import { INIT_BUCKETS_KEYS, initBucketsProblems } from './init-buckets-config.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 const METRICS_MODES = ['off', 'public', 'token'] as const;
@@ -59,6 +60,7 @@ export const ConfigSchema = Type.Object({
   ...REPLICATION_KEYS,
   ...INTEGRITY_KEYS,
   ...ANALYTICS_KEYS,
+  ...INIT_BUCKETS_KEYS,
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -151,6 +153,7 @@ function semanticProblems(cfg: Config): string[] {
   problems.push(...webhookProblems(cfg));
   problems.push(...backupProblems(cfg));
   problems.push(...replicationProblems(cfg));
+  problems.push(...initBucketsProblems(cfg));
   return problems;
 }
 

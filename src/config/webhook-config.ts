@@ -3,11 +3,11 @@
 // URL may carry credentials).
 
 import { Type, type Static } from '@sinclair/typebox';
+import { isObjectEventType, OBJECT_EVENT_TYPES, type ObjectEventType } from '../lib/object-event-names.js';
 import { weakSecretReason } from './secrets.js';
 
-/** The event names WEBHOOK_EVENTS may list (core/object-event.ts OBJECT_EVENT_TYPES; config/ may not import core/). */
-export const WEBHOOK_EVENT_NAMES = ['object.created', 'object.deleted', 'multipart.completed'] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
+/** An event name WEBHOOK_EVENTS may list: any object event type. */
+export type WebhookEventName = ObjectEventType;
 
 export const WEBHOOK_KEYS = {
   WEBHOOK_URL: Type.Optional(Type.String({ description: 'Webhook receiver: https, or http to a loopback host; unset turns webhooks off' })),
@@ -46,8 +46,8 @@ function parseEvents(value: string): { names: WebhookEventName[]; unknown: strin
   const unknown: string[] = [];
   for (const raw of value.split(',')) {
     const name = raw.trim();
-    if ((WEBHOOK_EVENT_NAMES as readonly string[]).includes(name)) {
-      if (!names.includes(name as WebhookEventName)) names.push(name as WebhookEventName);
+    if (isObjectEventType(name)) {
+      if (!names.includes(name)) names.push(name);
     } else {
       unknown.push(name);
     }
@@ -72,7 +72,7 @@ export function webhookProblems(cfg: WebhookConfig): string[] {
     // Event names are not secret: naming the unknown ones (capped) tells the operator what to fix.
     if (unknown.length > 0) {
       const shown = unknown.slice(0, 3).map((n) => JSON.stringify(n.slice(0, 40))).join(', ');
-      problems.push(`WEBHOOK_EVENTS must list only ${WEBHOOK_EVENT_NAMES.join(', ')} (unknown: ${shown})`);
+      problems.push(`WEBHOOK_EVENTS must list only ${OBJECT_EVENT_TYPES.join(', ')} (unknown: ${shown})`);
     }
   }
   return problems;
@@ -80,5 +80,5 @@ export function webhookProblems(cfg: WebhookConfig): string[] {
 
 /** The event types to deliver by webhook: WEBHOOK_EVENTS, or all three when unset. Call after validation. */
 export function webhookEventNames(cfg: Pick<WebhookConfig, 'WEBHOOK_EVENTS'>): WebhookEventName[] {
-  return cfg.WEBHOOK_EVENTS === undefined ? [...WEBHOOK_EVENT_NAMES] : parseEvents(cfg.WEBHOOK_EVENTS).names;
+  return cfg.WEBHOOK_EVENTS === undefined ? [...OBJECT_EVENT_TYPES] : parseEvents(cfg.WEBHOOK_EVENTS).names;
 }

@@ -3,18 +3,14 @@
 // only), and their validation. Everything an archive says is checked here before a restore changes anything;
 // every failure is AppError InvalidArchive (400) naming what is wrong.
 
-import type { BucketEncryption } from './bucket-encryption.js';
-import { validateBucketEncryption } from './bucket-encryption.js';
-import { CHECKSUM_ALGORITHMS, isValidChecksumValue, type ChecksumAlgorithm } from './checksums.js';
-import { validateCorsConfiguration, type CorsConfiguration } from './cors.js';
+import { BACKED_UP_PARTS, isTextPart, validateConfigPart, type BucketConfig } from './bucket-config-parts.js';
+import { CHECKSUM_ALGORITHMS, isChecksumAlgorithm, isValidChecksumValue, type ChecksumAlgorithm, type ChecksumType } from './checksums.js';
 import { AppError, isAppError } from './errors.js';
 import { multipartEtag } from './etag.js';
 import { isHeaderValue } from './header-text.js';
 import { parseIso8601 } from './iso8601.js';
-import { validateLifecycleConfiguration, type LifecycleConfiguration } from './lifecycle.js';
 import { validateBucketName, validateObjectKey } from './names.js';
-import { validateObjectLockConfiguration, type ObjectLockConfiguration, type ObjectRetention } from './object-lock.js';
-import { parseBucketPolicy } from './policy/policy-document.js';
+import type { ObjectRetention } from './object-lock.js';
 import { validateTagSet, type TagSet } from './tagging.js';
 import { checkUserMetaSize, isUserMetaName } from './user-metadata.js';
 import { NULL_VERSION_ID, type VersioningState } from './versioning.js';
@@ -26,15 +22,8 @@ export const INDEX_CHUNK_VERSIONS = 1000;
 
 export type BackupKind = 'instance' | 'bucket';
 
-/** A bucket's configuration as the archive carries it (the same document the bucket row stores). */
-export interface ArchivedBucketConfig {
-  tagging?: TagSet;
-  encryption?: BucketEncryption;
-  lifecycle?: LifecycleConfiguration;
-  cors?: CorsConfiguration;
-  policy?: string;
-  objectLock?: ObjectLockConfiguration;
-}
+/** A bucket's configuration as the archive carries it: the document the bucket row stores, its backed-up parts. */
+export type ArchivedBucketConfig = BucketConfig;
 
 export interface ArchivedBucket {
   name: string;
@@ -78,7 +67,7 @@ export interface ArchivedVersion {
   etag: string;
   headers: Record<string, string>;
   userMeta: Record<string, string>;
-  checksum?: { algorithm: string; value: string; type?: 'FULL_OBJECT' | 'COMPOSITE' };
+  checksum?: { algorithm: ChecksumAlgorithm; value: string; type?: ChecksumType };
   storageClass: string;
   tags?: TagSet;
   retention?: ObjectRetention;
@@ -194,18 +183,17 @@ function entryName(obj: Json, field: string, where: string): string {
 /** Validates a bucket's archived configuration with the same rules the S3 API applies, for the bucket `name`. */
 function bucketConfig(value: unknown, name: string, where: string): ArchivedBucketConfig {
   if (!isObject(value)) throw invalid(`${where}.config must be an object`);
-  const known = new Set(['tagging', 'encryption', 'lifecycle', 'cors', 'policy', 'objectLock']);
+  const known = new Set<string>(BACKED_UP_PARTS);
   for (const field of Object.keys(value)) if (!known.has(field)) throw invalid(`${where}.config.${field} is not a known part`);
+  // An archive's JSON may hold any shape where a part's model is expected: checked() turns what the validator then
+  // throws into InvalidArchive.
   const config = value as ArchivedBucketConfig;
-  if (config.tagging !== undefined) checked(`${where}.config.tagging`, () => validateTagSet(config.tagging as TagSet, 'bucket'));
-  if (config.encryption !== undefined) checked(`${where}.config.encryption`, () => validateBucketEncryption(config.encryption as BucketEncryption));
-  if (config.lifecycle !== undefined) checked(`${where}.config.lifecycle`, () => validateLifecycleConfiguration(config.lifecycle as LifecycleConfiguration));
-  if (config.cors !== undefined) checked(`${where}.config.cors`, () => validateCorsConfiguration(config.cors as CorsConfiguration));
-  if (config.policy !== undefined) {
-    if (typeof config.policy !== 'string') throw invalid(`${where}.config.policy must be a string`);
-    checked(`${where}.config.policy`, () => void parseBucketPolicy(config.policy as string, name));
+  for (const part of BACKED_UP_PARTS) {
+    const partValue = config[part];
+    if (partValue === undefined) continue;
+    if (isTextPart(part) && typeof partValue !== 'string') throw invalid(`${where}.config.${part} must be a string`);
+    checked(`${where}.config.${part}`, () => validateConfigPart(part, partValue, name));
   }
-  if (config.objectLock !== undefined) checked(`${where}.config.objectLock`, () => validateObjectLockConfiguration(config.objectLock as ObjectLockConfiguration));
   return config;
 }
 
@@ -388,24 +376,24 @@ function lockFields(raw: Json, version: ArchivedVersion, bucket: ArchivedBucket,
 function checksumOf(value: unknown, where: string): NonNullable<ArchivedVersion['checksum']> {
   if (!isObject(value)) throw invalid(`${where} must be an object`);
   const algorithm = str(value, 'algorithm', where);
-  if (!(CHECKSUM_ALGORITHMS as readonly string[]).includes(algorithm)) throw invalid(`${where}.algorithm is not a checksum algorithm`);
+  if (!isChecksumAlgorithm(algorithm)) throw invalid(`${where}.algorithm is not a checksum algorithm`);
   const type = value['type'];
   if (type !== undefined && type !== 'FULL_OBJECT' && type !== 'COMPOSITE') throw invalid(`${where}.type must be FULL_OBJECT or COMPOSITE`);
   const text = str(value, 'value', where);
   const digest = type === 'COMPOSITE' ? /^([^-]*)-[1-9]\d{0,4}$/.exec(text)?.[1] : text;
-  if (digest === undefined || !isValidChecksumValue(algorithm as ChecksumAlgorithm, digest)) {
+  if (digest === undefined || !isValidChecksumValue(algorithm, digest)) {
     throw invalid(`${where}.value is not a ${type === 'COMPOSITE' ? 'COMPOSITE ' : ''}${algorithm} value`);
   }
   return { algorithm, value: text, ...(type !== undefined ? { type } : {}) };
 }
 
 /** A part's checksum: a digest of the object's algorithm, or of any algorithm when the object names none. */
-function isPartChecksum(value: string, algorithm: string | undefined): boolean {
-  const algorithms = algorithm === undefined ? CHECKSUM_ALGORITHMS : [algorithm as ChecksumAlgorithm];
+function isPartChecksum(value: string, algorithm: ChecksumAlgorithm | undefined): boolean {
+  const algorithms = algorithm === undefined ? CHECKSUM_ALGORITHMS : [algorithm];
   return algorithms.some((alg) => isValidChecksumValue(alg, value));
 }
 
-function partsOf(value: unknown, size: number, where: string, algorithm: string | undefined): ArchivedPart[] {
+function partsOf(value: unknown, size: number, where: string, algorithm: ChecksumAlgorithm | undefined): ArchivedPart[] {
   if (!Array.isArray(value) || value.length === 0 || value.length > 10_000) throw invalid(`${where} must be an array of 1 to 10,000 parts`);
   let total = 0;
   let previous = 0;

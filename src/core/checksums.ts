@@ -19,6 +19,11 @@ const DIGEST_LENGTHS: Record<ChecksumAlgorithm, number> = { CRC32: 4, CRC32C: 4,
 const UNSUPPORTED_MESSAGE =
   'Checksum algorithm provided is unsupported. Please try again with any of the valid types: [CRC32, CRC32C, CRC64NVME, SHA1, SHA256]';
 
+/** True for an algorithm name exactly as S3 spells it (upper case). */
+export function isChecksumAlgorithm(value: string): value is ChecksumAlgorithm {
+  return (CHECKSUM_ALGORITHMS as readonly string[]).includes(value);
+}
+
 /**
  * Parses an algorithm name case-insensitively (x-amz-checksum-algorithm, x-amz-sdk-checksum-algorithm,
  * x-amz-trailer suffixes). Throws AppError InvalidRequest, as S3 does, for anything else; pass
@@ -26,7 +31,7 @@ const UNSUPPORTED_MESSAGE =
  */
 export function parseChecksumAlgorithm(value: string, header?: string): ChecksumAlgorithm {
   const upper = value.trim().toUpperCase();
-  if ((CHECKSUM_ALGORITHMS as readonly string[]).includes(upper)) return upper as ChecksumAlgorithm;
+  if (isChecksumAlgorithm(upper)) return upper;
   const message =
     header === 'x-amz-sdk-checksum-algorithm' ? 'Value for x-amz-sdk-checksum-algorithm header is invalid.' : UNSUPPORTED_MESSAGE;
   throw new AppError('InvalidRequest', { message });

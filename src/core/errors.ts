@@ -60,7 +60,7 @@ const REGISTRY = {
   PreconditionFailed: [412, 'At least one of the pre-conditions you specified did not hold'],
   NotModified: [304, 'Not Modified'],
   ConditionalRequestConflict: [409, 'A conflicting operation occurred. Retry the request.'],
-  // Bucket configuration (issue 3)
+  // Bucket configuration
   NoSuchTagSet: [404, 'The TagSet does not exist'],
   NoSuchLifecycleConfiguration: [404, 'The lifecycle configuration does not exist'],
   NoSuchCORSConfiguration: [404, 'The CORS configuration does not exist'],
@@ -85,7 +85,7 @@ const REGISTRY = {
   Conflict: [409, 'Conflict'],
   ValidationError: [400, 'The request is not valid'],
   TooManyRequests: [429, 'Too many requests'],
-  // Backup and restore (issue 8)
+  // Backup and restore (docs/backup.md)
   InvalidArchive: [400, 'The archive is not a valid Store backup.'],
   InsufficientStorage: [507, 'There is not enough free space on the data volume for this operation.'],
 } as const satisfies Record<string, readonly [number, string]>;
@@ -122,6 +122,11 @@ export class AppError extends Error {
     this.headers = options.headers ?? {};
     this.details = options.details ?? {};
   }
+}
+
+/** NoSuchBucket (404) for the bucket `name`, with the resource and BucketName detail S3 puts in its answer. */
+export function noSuchBucket(name: string): AppError {
+  return new AppError('NoSuchBucket', { resource: `/${name}`, details: { BucketName: name } });
 }
 
 export function isAppError(err: unknown): err is AppError {

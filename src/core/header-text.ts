@@ -24,3 +24,19 @@ export function isHeaderName(name: string): boolean {
 export function asHeaderBytes(text: string): string {
   return NON_ASCII.test(text) ? Buffer.from(text, 'utf8').toString('latin1') : text;
 }
+
+const UTF8_STRICT = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Header-form text (one character per byte, as Node decodes headers and as Store stores them) as the Unicode text its
+ * bytes spell in UTF-8, for places that show text rather than send it as a header (the admin API's JSON). Bytes that
+ * are not valid UTF-8 are shown one character per byte, as they are. The inverse of asHeaderBytes.
+ */
+export function fromHeaderBytes(value: string): string {
+  if (!NON_ASCII.test(value)) return value;
+  try {
+    return UTF8_STRICT.decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}

@@ -1,10 +1,10 @@
 // The event object (SPEC "Event object"): what in-process handlers receive and what a webhook body carries. Built
 // from the committed row only (no request data), with `versionId` only for buckets whose versioning is Enabled.
 
+import type { ObjectEventType } from '../lib/object-event-names.js';
 import type { VersioningState } from './versioning.js';
 
-export const OBJECT_EVENT_TYPES = ['object.created', 'object.deleted', 'multipart.completed'] as const;
-export type ObjectEventType = (typeof OBJECT_EVENT_TYPES)[number];
+export { isObjectEventType, OBJECT_EVENT_TYPES, type ObjectEventType } from '../lib/object-event-names.js';
 
 export interface ObjectEvent<T extends ObjectEventType = ObjectEventType> {
   type: T;
@@ -29,11 +29,6 @@ export interface CommittedChange {
   versionId: string;
   /** Epoch milliseconds of the commit. */
   time: number;
-}
-
-/** True for one of the three event type names. */
-export function isObjectEventType(value: string): value is ObjectEventType {
-  return (OBJECT_EVENT_TYPES as readonly string[]).includes(value);
 }
 
 /**

@@ -55,7 +55,8 @@ export function validateTag(tag: Tag): void {
  */
 export function validateTagSet(tags: readonly Tag[], target: TagTarget): void {
   if (target === 'object' && tags.length > MAX_OBJECT_TAGS) {
-    // AWS answers this one with code BadRequest; issue 3 and s3-tests ask for InvalidTag (docs/decisions.md).
+    // AWS answers this one with code BadRequest; s3-tests ask for InvalidTag (docs/decisions.md, "Bucket
+    // configuration").
     throw invalidTag('Object tags cannot be greater than 10');
   }
   if (target === 'bucket' && tags.length > MAX_BUCKET_TAGS) throw invalidTag('Bucket tags cannot be greater than 50');

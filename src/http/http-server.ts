@@ -14,6 +14,7 @@ import { adminApi, type AdminDeps } from './admin/admin-api.js';
 import { consoleRoutes } from './admin/console-route.js';
 import { envelope } from './admin/error-json.js';
 import { metricsRoute, type MetricsRouteOptions } from './admin/metrics-route.js';
+import { trackAnswer, deferUnparsed } from './shared/answer-order.js';
 import { Drain } from './shared/drain.js';
 import { isLingering } from './shared/lingering-close.js';
 import { RequestObserver, type RequestObserverOptions } from './shared/request-observer.js';
@@ -75,6 +76,11 @@ function clientErrorHandler(logger: Logger, observer: RequestObserver): (err: No
   return (err, socket) => {
     // A reset connection has nobody to answer (https://nodejs.org/api/http.html#event-clienterror).
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    // Behind a request still being answered: no answer may overtake its answer (answer-order.ts).
+    if (deferUnparsed(socket)) {
+      logger.info({ surface: 'unparsed', error: err.code }, 'unparsable bytes after a request in progress: the connection closes after its answer');
+      return;
+    }
     const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'RequestHeaderSectionTooLarge'
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'RequestTimeout'
         : 'InvalidRequest';
@@ -120,6 +126,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     }
     const requestId = assignRequestId(req);
     drain.track(req, res);
+    trackAnswer(req, res);
     slowBodies.watch(req, res, () => answerSlowBody(req, res, requestId));
     const url = req.url ?? '/';
     if (mount !== '' && !(url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`))) {

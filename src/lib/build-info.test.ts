@@ -46,6 +46,17 @@ describe('readBuildInfo', () => {
     expect(gitCommit(checkout)).toBe(SHA2);
   });
 
+  it('falls back to the commit the build recorded in dist/build-info.json when there is no .git', () => {
+    writeFileSync(join(root, 'dist', 'build-info.json'), JSON.stringify({ commit: SHA2 }));
+    expect(readBuildInfo(join(root, 'dist', 'deep'))).toEqual({ version: '1.2.3', build: SHA2 });
+    mkdirSync(join(root, '.git'), { recursive: true });
+    writeFileSync(join(root, '.git', 'HEAD'), `${SHA}\n`);
+    expect(readBuildInfo(root).build).toBe(SHA); // a checkout answers with its HEAD
+    rmSync(join(root, '.git'), { recursive: true });
+    writeFileSync(join(root, 'dist', 'build-info.json'), JSON.stringify({ commit: 'not a commit' }));
+    expect(readBuildInfo(root).build).toBe('unknown');
+  });
+
   it('answers unknown for a ref that does not resolve', () => {
     mkdirSync(join(root, '.git'), { recursive: true });
     writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/nowhere\n');

@@ -1,12 +1,14 @@
-// What build is running: the version from the nearest package.json and, when the code runs from a git checkout,
-// the commit. Read once at boot with plain file reads (no `git` process); anything missing is 'unknown'.
+// What build is running: the version from the nearest package.json and the commit: the git checkout's HEAD when the
+// code runs from one, else the commit `npm run build` recorded in dist/build-info.json (the npm package and the image
+// have no .git). Read with plain file reads (no `git` process); anything missing is 'unknown'. `store --version` and
+// GET /api/admin/version both answer from here.
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 export interface BuildInfo {
   version: string;
-  /** The git commit (40 hex digits) the code was started from, or 'unknown'. */
+  /** The git commit the code was started from (40 hex digits; from a build argument, at least 7), or 'unknown'. */
   build: string;
 }
 
@@ -51,6 +53,16 @@ export function gitCommit(root: string): string | undefined {
   return undefined;
 }
 
+/** The commit recorded at build time by scripts/write-build-info.mjs, if it is a commit. */
+function recordedCommit(root: string): string | undefined {
+  try {
+    const { commit } = JSON.parse(read(join(root, 'dist', 'build-info.json')) ?? '{}') as { commit?: unknown };
+    return typeof commit === 'string' && /^[0-9a-f]{7,40}$/.test(commit) ? commit : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The running build, found from `start` (a directory inside the installed package). */
 export function readBuildInfo(start: string): BuildInfo {
   const root = packageRoot(start);
@@ -62,5 +74,5 @@ export function readBuildInfo(start: string): BuildInfo {
   } catch {
     // a broken package.json only loses the version
   }
-  return { version, build: gitCommit(root) ?? 'unknown' };
+  return { version, build: gitCommit(root) ?? recordedCommit(root) ?? 'unknown' };
 }

@@ -6,7 +6,8 @@
 //    ArrayBuffer allocated since the last full GC against the old generation's limit, which it sets from the JS heap
 //    alone (about 26 MiB live after boot). At a tight limit a 64 MiB GET ran two or three full GCs, each marking the
 //    whole heap on the event loop and on four helper threads: 0.84 ms of helper CPU and about 0.25 ms of event-loop
-//    CPU per MB sent. At 2.5x they nearly stop. docs/performance.md, "Round 6" (reads) and "Round 10" (writes).
+//    CPU per MB sent. At 2.5x they nearly stop. docs/performance.md, "large GETs were paying for full GCs" (reads)
+//    and "the peak RSS was old-generation headroom" (writes).
 //    The setting outlasts a transfer by the settle time, so that a full GC finishing in the gap between two large
 //    requests (V8 finishes its marking in a task on the event loop, which runs in such gaps) does not set a tight
 //    limit.
@@ -15,7 +16,7 @@
 //    V8's own choice goes up to 4x on a machine with gigabytes of memory when its GCs look cheap next to the
 //    allocation rate. 10,000 small PUTs at concurrency 64 promote request garbage that then sat in an old generation
 //    of 59-75 MiB (27 MiB live) until the next full GC, and that set the benchmark's peak RSS. At 1.3x it stays under
-//    40 MiB, for five more full GCs (about 110 ms) in a 67 s run of the small-object benchmark ("Round 10").
+//    40 MiB, for five more full GCs (about 110 ms) in a 67 s run of the small-object benchmark (docs/performance.md, "the peak RSS was old-generation headroom").
 //
 // 3. When the settle time has passed: setting 2, and one full GC. A full GC that ran during the transfers set the
 //    limit at 2.5x, and V8 keeps a limit until its next full GC, so without this the garbage of whatever comes next
@@ -92,6 +93,11 @@ function setGrowingPercent(percent: number): void {
 function endBulk(): void {
   settle = undefined;
   setGrowingPercent(basePercent);
+  runFullGc();
+}
+
+/** One full, synchronous GC (V8's own gc(), reached without --expose-gc on the command line: below). */
+export function runFullGc(): void {
   fullGc ??= exposeFullGc();
   fullGc();
 }

@@ -1,5 +1,6 @@
-// The registry exports exactly the spec's families (plus the webhook outbox and audit drops), default runtime
-// metrics only as store_process_* / store_nodejs_*, and per-bucket series that a rollup replaces wholesale.
+// The registry exports exactly the spec's families (plus the webhook outbox, audit drops, read pins and internal
+// errors), default runtime metrics only as store_process_* / store_nodejs_*, and per-bucket series that a rollup
+// replaces wholesale.
 
 import { describe, expect, it } from 'vitest';
 import { requestLabels } from './metric-labels.js';

@@ -1,8 +1,8 @@
 // The per-request metric families (store_http_requests_total, store_http_request_duration_seconds and
 // store_s3_operations_total): counted in plain numbers per label set as each request ends, and rendered as text
 // (exposition format 0.0.4) at scrape time. prom-client's counter and histogram cost every request about 10 µs of
-// event-loop CPU (label validation, label hashing, dictionary lookups); these cost a Map lookup
-// (docs/performance.md, "Round 12"). The label sets are bounded (metric-labels.ts), so the Maps are too.
+// event-loop CPU (label validation, label hashing, dictionary lookups); these cost a Map lookup (docs/performance.md,
+// "the per-request CPU of every signed request"). The label sets are bounded (metric-labels.ts), so the Maps are too.
 
 import type { RequestLabels } from './metric-labels.js';
 

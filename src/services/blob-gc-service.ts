@@ -3,7 +3,7 @@
 
 import type { BlobStore } from '../storage/blobs/blob-store.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
-import type { ReadPins } from './object-reader.js';
+import type { ReadPins } from './objects/object-reader.js';
 
 export interface BlobGcServiceOptions {
   meta: MetadataStore;

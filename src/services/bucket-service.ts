@@ -1,47 +1,22 @@
-// Bucket use cases: create, look up, list and delete buckets; versioning; the bucket configuration document
-// (tagging, default encryption, lifecycle, CORS, policy, object lock), each part validated by its core/ model.
+// Bucket use cases: create, look up, list and delete buckets; versioning; the bucket configuration document, each part
+// validated by its rule in core/bucket-config-parts.ts (tagging, default encryption, lifecycle, CORS, policy, object
+// lock).
 
-import { AppError } from '../core/errors.js';
+import { missingConfigPart, validateConfigPart, type BucketConfig, type ConfigPart } from '../core/bucket-config-parts.js';
+import { AppError, noSuchBucket } from '../core/errors.js';
 import { validateBucketName } from '../core/names.js';
-import { validateBucketEncryption } from '../core/bucket-encryption.js';
-import { validateCorsConfiguration } from '../core/cors.js';
-import type { ErrorCode } from '../core/errors.js';
-import { validateLifecycleConfiguration } from '../core/lifecycle.js';
-import { validateObjectLockBucketState, validateObjectLockConfiguration, type ObjectLockConfiguration } from '../core/object-lock.js';
-import { parseBucketPolicy } from '../core/policy/policy-document.js';
-import { validateTagSet } from '../core/tagging.js';
+import { validateObjectLockBucketState, type ObjectLockConfiguration } from '../core/object-lock.js';
 import { validateVersioningChange, type VersioningStatus } from '../core/versioning.js';
-import type { BucketConfig, BucketRow, BucketUsage } from '../storage/db/buckets-repo.js';
+import type { BucketRow, BucketUsage } from '../storage/db/buckets-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
 
-export type { BucketConfig, BucketRow, BucketUsage };
+export type { BucketConfig, BucketRow, BucketUsage, ConfigPart };
 
 /** A bucket with its usage counters. */
 export interface BucketWithUsage {
   bucket: BucketRow;
   usage: BucketUsage;
 }
-
-/** The configuration parts set and removed as a whole (object lock has its own rules, below). */
-export type ConfigPart = 'tagging' | 'encryption' | 'lifecycle' | 'cors' | 'policy';
-
-/** What S3 answers when a part is read but was never set. */
-const MISSING: Record<ConfigPart, ErrorCode> = {
-  tagging: 'NoSuchTagSet',
-  encryption: 'ServerSideEncryptionConfigurationNotFoundError',
-  lifecycle: 'NoSuchLifecycleConfiguration',
-  cors: 'NoSuchCORSConfiguration',
-  policy: 'NoSuchBucketPolicy',
-};
-
-/** Each part's validation, shared by the S3 plane and the admin API: nothing invalid is ever stored. */
-const VALIDATE: { [K in ConfigPart]: (value: NonNullable<BucketConfig[K]>, bucket: string) => void } = {
-  tagging: (tags) => validateTagSet(tags, 'bucket'),
-  encryption: (encryption) => validateBucketEncryption(encryption),
-  lifecycle: (lifecycle) => validateLifecycleConfiguration(lifecycle),
-  cors: (cors) => validateCorsConfiguration(cors),
-  policy: (json, bucket) => void parseBucketPolicy(json, bucket),
-};
 
 export interface BucketServiceOptions {
   meta: MetadataStore;
@@ -63,7 +38,7 @@ export class BucketService {
   /** Returns the bucket or throws NoSuchBucket. */
   get(name: string): BucketRow {
     const bucket = this.meta.buckets.find(name);
-    if (!bucket) throw new AppError('NoSuchBucket', { resource: `/${name}`, details: { BucketName: name } });
+    if (!bucket) throw noSuchBucket(name);
     return bucket;
   }
 
@@ -165,7 +140,7 @@ export class BucketService {
    */
   setObjectLock(name: string, config: ObjectLockConfiguration): BucketRow {
     this.get(name);
-    validateObjectLockConfiguration(config);
+    validateConfigPart('objectLock', config, name);
     return this.enableObjectLock(name, (current, bucket) => {
       validateObjectLockBucketState(bucket.versioning);
       return { ...current, objectLock: config };
@@ -175,7 +150,7 @@ export class BucketService {
   /** A configuration part, or the S3 error for a part never set (NoSuchTagSet, NoSuchBucketPolicy, ...). */
   getConfig<K extends ConfigPart>(name: string, part: K): NonNullable<BucketConfig[K]> {
     const value = this.get(name).config[part];
-    if (value === undefined) throw new AppError(MISSING[part], { resource: `/${name}`, details: { BucketName: name } });
+    if (value === undefined) throw missingConfigPart(part, name);
     return value as NonNullable<BucketConfig[K]>;
   }
 
@@ -185,7 +160,9 @@ export class BucketService {
    */
   putConfig<K extends ConfigPart>(name: string, part: K, value: NonNullable<BucketConfig[K]>): void {
     this.get(name);
-    VALIDATE[part](value, name);
+    // Each part's validation (core/bucket-config-parts.ts), shared by the S3 plane and the admin API: nothing invalid
+    // is ever stored.
+    validateConfigPart(part, value, name);
     this.updateConfig(name, (config) => ({ ...config, [part]: value }));
   }
 

@@ -11,8 +11,8 @@ import { abortUploadDue, expirationAction, type LifecycleVersion } from '../core
 import { canDeleteVersion, type ObjectRetention } from '../core/object-lock.js';
 import type { Logger } from '../observability/logger.js';
 import type { LifecycleBucket, LifecycleRepo, LifecycleVersionRow } from '../storage/db/lifecycle-repo.js';
-import type { MultipartService } from './multipart-service.js';
-import type { ObjectService } from './object-service.js';
+import type { MultipartService } from './objects/multipart-service.js';
+import type { ObjectService } from './objects/object-service.js';
 
 export interface LifecycleServiceOptions {
   repo: LifecycleRepo;

@@ -47,8 +47,9 @@ function padsOf(key: Buffer | string): Pads {
 /**
  * HMAC-SHA256 (RFC 2104) as two one-shot digests over the key's precomputed pads: H((K^opad) || H((K^ipad) || data)).
  * An Hmac object per signature (createHmac) cost a signed request more CPU than both digests together
- * (docs/performance.md, "Round 12"). The pads' scratch space is only used synchronously, so reusing it is safe. Where
- * Node has no one-shot digest, sha256Bytes falls back to a Hash object and this stays correct.
+ * (docs/performance.md, "the per-request CPU of every signed request"). The pads' scratch space is only used
+ * synchronously, so reusing it is safe. Where Node has no one-shot digest, sha256Bytes falls back to a Hash object and
+ * this stays correct.
  */
 function hmac(key: Buffer | string, data: string): Buffer {
   const { inner, outer } = padsOf(key);

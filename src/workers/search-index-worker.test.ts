@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createLogger } from '../observability/logger.js';
 import { openServices, type ServiceFixture } from '../../test/helpers/services.js';
-import { INDEX_BATCH, ObjectSearchService } from '../services/object-search-service.js';
+import { INDEX_BATCH, ObjectSearchService } from '../services/objects/object-search-service.js';
 import { startSearchIndexWorker } from './search-index-worker.js';
 
 let fx: ServiceFixture;

@@ -3,7 +3,7 @@
 
 import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Logger } from '../observability/logger.js';
-import { INDEX_BATCH, type ObjectSearchService } from '../services/object-search-service.js';
+import { INDEX_BATCH, type ObjectSearchService } from '../services/objects/object-search-service.js';
 import { startLoop, type RunningLoop } from './runner.js';
 
 export interface SearchIndexWorkerOptions {

@@ -8,7 +8,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pino from 'pino';
 import type { AuditRecord, AuditSink } from '../../src/services/audit/audit-events.js';
 import { IntegrityService, type IntegrityServiceOptions, type RepairSource } from '../../src/services/integrity/integrity-service.js';
-import { ReadPins } from '../../src/services/object-reader.js';
+import { ReadPins } from '../../src/services/objects/object-reader.js';
 import { DEFAULT_SEGMENT_SIZE, HEADER_SIZE, TAG_SIZE } from '../../src/storage/blobs/blob-format.js';
 import type { ServiceFixture } from './services.js';
 

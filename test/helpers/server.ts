@@ -101,13 +101,21 @@ export async function restartServer(previous: RunningServer, extraEnv: Record<st
   return spawnServer({ ...previous.env, ...extraEnv }, previous.credentials, { keepDataDir: true });
 }
 
-async function spawnServer(env: Record<string, string>, credentials: Credentials, opts: { keepDataDir: boolean; umask?: string | undefined }): Promise<RunningServer> {
-  const cwd = tempDir('store-cwd-'); // no stray .env is picked up
+/**
+ * Spawns `store serve ARGS` with exactly this environment (plus PATH/HOME) and waits for it to listen; `credentials`
+ * are what the caller knows them to be (a zero-config start learns them from the output: test/helpers/zero-config.ts).
+ */
+export async function spawnServer(
+  env: Record<string, string>,
+  credentials: Credentials,
+  opts: { keepDataDir: boolean; args?: string[]; command?: string[]; cwd?: string; umask?: string | undefined },
+): Promise<RunningServer> {
+  const cwd = opts.cwd ?? tempDir('store-cwd-'); // no stray .env is picked up
+  // `command`: another way to run `store` (an installed package's bin); by default this checkout's, with this node.
+  const store = [...(opts.command ?? [process.execPath, BIN]), 'serve', ...(opts.args ?? [])];
   // A umask is set by a shell that then becomes the server (exec), so the process and its pid are the server's.
-  const [command, args] = opts.umask === undefined
-    ? [process.execPath, [BIN, 'serve']]
-    : ['/bin/sh', ['-c', `umask ${opts.umask} && exec "$0" "$@"`, process.execPath, BIN, 'serve']];
-  const child = spawn(command, args, {
+  const [file, ...args] = opts.umask === undefined ? store : ['/bin/sh', '-c', `umask ${opts.umask} && exec "$0" "$@"`, ...store];
+  const child = spawn(file as string, args, {
     cwd,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -157,7 +165,7 @@ async function spawnServer(env: Record<string, string>, credentials: Credentials
         clearTimeout(timer);
       }
       if (!opts.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
-      rmSync(cwd, { recursive: true, force: true });
+      if (!opts.cwd) rmSync(cwd, { recursive: true, force: true });
       return child.exitCode;
     },
     async kill() {
@@ -166,15 +174,17 @@ async function spawnServer(env: Record<string, string>, credentials: Credentials
         child.kill('SIGKILL');
         await exited;
       }
-      rmSync(cwd, { recursive: true, force: true });
+      if (!opts.cwd) rmSync(cwd, { recursive: true, force: true });
     },
   };
 }
 
-/** Runs `store serve` with this environment and returns its exit code and output (for boot refusal tests). */
-export async function runServeExpectingExit(env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number | null; output: string }> {
+/** Runs `store serve ARGS` with this environment and returns its exit code and output (for boot refusal tests). */
+export async function runServeExpectingExit(
+  env: Record<string, string>, timeoutMs = 20_000, args: string[] = [],
+): Promise<{ code: number | null; output: string }> {
   const cwd = tempDir('store-cwd-');
-  const child = spawn(process.execPath, [BIN, 'serve'], {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
     cwd,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

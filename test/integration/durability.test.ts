@@ -9,7 +9,7 @@ import {
   ListObjectsV2Command, PutObjectCommand, UploadPartCommand, type S3Client,
 } from '@aws-sdk/client-s3';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { INLINE_MAX_BYTES } from '../../src/services/body-ingest.js';
+import { INLINE_MAX_BYTES } from '../../src/services/objects/body-ingest.js';
 import { sdkClient } from '../helpers/clients.js';
 import { allFiles, filesContaining, inlineBlobRows, sha256Hex } from '../helpers/data-dir-inspect.js';
 import { tempDir, type RunningServer } from '../helpers/server.js';

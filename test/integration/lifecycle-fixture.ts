@@ -3,7 +3,7 @@
 
 import type { LifecycleRule } from '../../src/core/lifecycle.js';
 import type { LifecycleRunResult, LifecycleService } from '../../src/services/lifecycle-service.js';
-import type { ObjectRow } from '../../src/services/object-service.js';
+import type { ObjectRow } from '../../src/services/objects/object-service.js';
 import { body, openServices, type ServiceFixture } from '../helpers/services.js';
 
 export const DAY = 86_400_000;

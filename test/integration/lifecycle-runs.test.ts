@@ -3,7 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '../../src/observability/logger.js';
-import type { ObjectRow } from '../../src/services/object-service.js';
+import type { ObjectRow } from '../../src/services/objects/object-service.js';
 import { openHarness, rule, type LifecycleHarness } from './lifecycle-fixture.js';
 
 let h: LifecycleHarness;

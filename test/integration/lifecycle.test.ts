@@ -8,7 +8,7 @@ import { body } from '../helpers/services.js';
 import { useStore } from '../helpers/store.js';
 import { DAY, openHarness, rule, type LifecycleHarness } from './lifecycle-fixture.js';
 import { failure } from './s3-assert.js';
-import { INLINE_MAX_BYTES } from '../../src/services/body-ingest.js';
+import { INLINE_MAX_BYTES } from '../../src/services/objects/body-ingest.js';
 
 let h: LifecycleHarness;
 

@@ -1,5 +1,5 @@
-// The Dockerfile, .dockerignore and systemd unit cannot run here (no Docker daemon, no systemd as PID 1), so this
-// lints them against the code they package: the image's HEALTHCHECK command, run as written against a real server,
+// The Dockerfile, .dockerignore and systemd unit, linted against the code they package (the image itself is built and
+// run by the container stage of .ci/run, test/container/; systemd cannot run here, no systemd as PID 1): the image's HEALTHCHECK command, run as written against a real server,
 // passes on the readiness probe (under MOUNT_PATH too) and fails without one; the image's port, volume, user and
 // command match Store's defaults and files; the unit starts an existing entry point, carries the hardening an
 // operator expects (and not MemoryDenyWriteExecute, which V8's JIT cannot run under), waits longer than the drain;
@@ -99,8 +99,13 @@ describe('Dockerfile', () => {
     expect(env['HOST']).toBe('0.0.0.0'); // reachable through the published port
   });
 
-  it('starts `store serve` from a file that exists', () => {
-    expect(JSON.parse(argsOf(runtime, 'CMD')[0] ?? '[]')).toEqual(['node', 'bin/store.js', 'serve']);
+  it('builds on the official Node 20 image unless NODE_IMAGE names another base for both stages', () => {
+    expect(text).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
+    expect(stages.map((s) => s.from)).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}']);
+  });
+
+  it('starts `store serve --init` (a zero-config first start) from a file that exists', () => {
+    expect(JSON.parse(argsOf(runtime, 'CMD')[0] ?? '[]')).toEqual(['node', 'bin/store.js', 'serve', '--init']);
     expect(existsSync(join(REPO_ROOT, 'bin/store.js'))).toBe(true);
   });
 

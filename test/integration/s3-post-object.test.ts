@@ -322,6 +322,33 @@ describe('robustness', () => {
     expect(after.status).toBe(204);
   });
 
+  it('stores nothing when the file arrived whole but the request was cut before its end (the client was never answered)', async () => {
+    const key = 'forms/cut-after-file.bin';
+    const form = formWithFile({ key, ...policy([{ key }]) }, { filename: 'a', content: randomBytes(2 * 1024 * 1024) });
+    // Everything but the closing delimiter's last bytes: the file part is complete, the request is not.
+    await new Promise<void>((resolve) => {
+      const req = request({
+        host: '127.0.0.1', port: store.server.port, method: 'POST', path: `/${bucket}`,
+        headers: { 'content-type': form.contentType, 'content-length': String(form.body.length) },
+      });
+      req.on('error', () => resolve());
+      req.write(form.body.subarray(0, form.body.length - 3), () => {
+        // The server has the file's last byte once it holds a staged copy of it and the request is still open.
+        const poll = setInterval(() => {
+          if (readdirSync(join(store.server.dataDir, 'tmp')).length === 0) return;
+          clearInterval(poll);
+          setTimeout(() => { req.destroy(); resolve(); }, 200);
+        }, 10);
+      });
+    });
+    for (let i = 0; i < 200 && readdirSync(join(store.server.dataDir, 'tmp')).length > 0; i++) await sleep(20);
+    expect(readdirSync(join(store.server.dataDir, 'tmp'))).toEqual([]);
+    for (let i = 0; i < 10; i++) {
+      expect(await stored(key)).toBeUndefined();
+      await sleep(100);
+    }
+  });
+
   it('never answered a form with a server error', () => {
     expect(store.server.output()).not.toContain('S3 request failed');
   });

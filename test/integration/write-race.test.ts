@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { INLINE_MAX_BYTES } from '../../src/services/body-ingest.js';
+import { INLINE_MAX_BYTES } from '../../src/services/objects/body-ingest.js';
 import { openServices, type ServiceFixture } from '../helpers/services.js';
 
 let fx: ServiceFixture;

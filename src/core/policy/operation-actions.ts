@@ -1,6 +1,7 @@
 // Which policy action(s) authorize each S3 operation, keyed by the operation name the router produces.
 // Source: S3 User Guide, "Required permissions for Amazon S3 API operations" (general purpose buckets).
 
+import { CONFIG_PART_ACTIONS } from '../bucket-config-parts.js';
 import type { ActionLevel } from './s3-actions.js';
 
 export interface OperationAuthorization {
@@ -35,22 +36,9 @@ export const S3_ACTION_FOR_OPERATION: Readonly<Record<string, OperationAuthoriza
   ListMultipartUploads: bucket('ListBucketMultipartUploads'),
   GetBucketVersioning: bucket('GetBucketVersioning'),
   PutBucketVersioning: bucket('PutBucketVersioning'),
-  GetBucketPolicy: bucket('GetBucketPolicy'),
-  PutBucketPolicy: bucket('PutBucketPolicy'),
-  DeleteBucketPolicy: bucket('DeleteBucketPolicy'),
+  // Get/Put/Delete of each configuration part (core/bucket-config-parts.ts: tagging, encryption, lifecycle, CORS, policy).
+  ...Object.fromEntries([...CONFIG_PART_ACTIONS].map(([op, action]) => [op, { action, level: 'bucket' } as const])),
   GetBucketPolicyStatus: bucket('GetBucketPolicyStatus'),
-  GetBucketTagging: bucket('GetBucketTagging'),
-  PutBucketTagging: bucket('PutBucketTagging'),
-  DeleteBucketTagging: bucket('PutBucketTagging'),
-  GetBucketLifecycleConfiguration: bucket('GetLifecycleConfiguration'),
-  PutBucketLifecycleConfiguration: bucket('PutLifecycleConfiguration'),
-  DeleteBucketLifecycle: bucket('PutLifecycleConfiguration'),
-  GetBucketCors: bucket('GetBucketCORS'),
-  PutBucketCors: bucket('PutBucketCORS'),
-  DeleteBucketCors: bucket('PutBucketCORS'),
-  GetBucketEncryption: bucket('GetEncryptionConfiguration'),
-  PutBucketEncryption: bucket('PutEncryptionConfiguration'),
-  DeleteBucketEncryption: bucket('PutEncryptionConfiguration'),
   GetObjectLockConfiguration: bucket('GetBucketObjectLockConfiguration'),
   PutObjectLockConfiguration: bucket('PutBucketObjectLockConfiguration'),
   GetBucketAcl: bucket('GetBucketAcl'),

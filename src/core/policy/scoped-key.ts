@@ -1,4 +1,4 @@
-// Scoped access keys (issue 5): a key's permissions are an identity policy, either written inline (IAM grammar,
+// Scoped access keys (docs/access-keys.md): a key's permissions are an identity policy, either written inline (IAM grammar,
 // no Principal, any bucket) or compiled from a prefix scope {bucket, prefix?, actions?}. evaluate() decides both.
 
 import { AppError } from '../errors.js';

@@ -3,11 +3,11 @@
 
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../core/errors.js';
-import type { AccessKeyService } from '../../services/access-key-service.js';
-import type { AdminAuthService } from '../../services/admin-auth-service.js';
+import type { AccessKeyService } from '../../services/identity/access-key-service.js';
+import type { AdminAuthService } from '../../services/identity/admin-auth-service.js';
 import type { AuditSink } from '../../services/audit/audit-events.js';
 import type { TrustedProxies } from '../shared/client-address.js';
-import type { ObjectSearchService } from '../../services/object-search-service.js';
+import type { ObjectSearchService } from '../../services/objects/object-search-service.js';
 import { installAdminAuth } from './admin-auth-hook.js';
 import { AdminThrottle } from './admin-throttle.js';
 import { adminErrorHandler, envelope } from './error-json.js';

@@ -37,7 +37,7 @@ export function authenticate(req: IncomingMessage, opts: AuthOptions): VerifiedR
  * header made a key of its own), req.headers holds exactly that, and Node has built it anyway; otherwise
  * headersDistinct, which keeps the values apart (req.headers joins most with ', ' and keeps only the first of some,
  * such as Host). Building headersDistinct for every request cost a HEAD about 4% of its CPU (docs/performance.md,
- * "Round 12").
+ * "the per-request CPU of every signed request").
  */
 function signableHeaders(req: IncomingMessage): Record<string, string | string[] | undefined> {
   const headers = req.headers;

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, isAppError } from '../../core/errors.js';
 import { parseIdentityPolicy } from '../../core/policy/scoped-key.js';
-import type { ObjectService } from '../../services/object-service.js';
 import {
-  ANONYMOUS, BucketPolicyCache, hideMissingKey, operationChecks, RequestAuthorizer, withDeleteAuthorization, type Principal,
+  ANONYMOUS, BucketPolicyCache, deleteAuthorizer, hideMissingKey, operationChecks, RequestAuthorizer, type Principal,
 } from './authorize.js';
 
 const ROOT: Principal = { type: 'key', accessKeyId: 'ROOTKEY', isRoot: true };
@@ -59,7 +58,7 @@ describe('RequestAuthorizer', () => {
     expect(authorizer(ANONYMOUS, { b: broken }).allows({ action: 's3:GetBucketPolicy', bucket: 'b' })).toBe(false);
   });
 
-  it('decides a scoped key by its identity policy AND the bucket policy (ready for the admin API issue)', () => {
+  it('decides a scoped key by its identity policy AND the bucket policy (the scoped keys the admin API creates)', () => {
     const scoped: Principal = {
       type: 'key', accessKeyId: 'SCOPED', isRoot: false,
       identityPolicy: parseIdentityPolicy(JSON.stringify(doc({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/photos/*' }))),
@@ -135,36 +134,28 @@ describe('operationChecks', () => {
   });
 });
 
-describe('withDeleteAuthorization', () => {
-  class FakeObjects {
-    readonly deleted: string[] = [];
-    private readonly prefix = 'stored:';
-    delete(bucket: string, key: string, versionId?: string): { versionId: string | undefined; deleteMarker: boolean } {
-      this.deleted.push(`${bucket}/${key}`);
-      return { versionId, deleteMarker: false };
-    }
-    describe(key: string): string {
-      return this.prefix + key;
-    }
-  }
+describe('deleteAuthorizer', () => {
+  const target = (key: string, versionId?: string) => ({ bucket: 'b', key, versionId, bypassGovernance: false });
 
-  it('authorizes each delete and passes everything else through with its own `this`', () => {
-    const fake = new FakeObjects();
+  it('authorizes each key of a batch delete on its own', () => {
     const authz = authorizer(ROOT, { b: row(doc(denyAll('s3:DeleteObject', 'arn:aws:s3:::b/keep/*'))) });
-    const guarded = withDeleteAuthorization(fake as unknown as ObjectService, authz) as unknown as FakeObjects;
-    expect(guarded.delete('b', 'tmp/a')).toEqual({ versionId: undefined, deleteMarker: false });
-    expect(codeOf(() => guarded.delete('b', 'keep/a'))).toBe('AccessDenied');
-    expect(fake.deleted).toEqual(['b/tmp/a']);
-    expect(guarded.describe('x')).toBe('stored:x');
+    const authorize = deleteAuthorizer(authz);
+    expect(codeOf(() => authorize(target('tmp/a')))).toBeUndefined();
+    expect(codeOf(() => authorize(target('keep/a')))).toBe('AccessDenied');
   });
 
   it('checks s3:DeleteObjectVersion for a versioned delete', () => {
-    const fake = new FakeObjects();
     const authz = authorizer(ROOT, { b: row(doc(denyAll('s3:DeleteObjectVersion', 'arn:aws:s3:::b/*'))) });
-    const guarded = withDeleteAuthorization(fake as unknown as ObjectService, authz) as unknown as FakeObjects;
-    expect(codeOf(() => guarded.delete('b', 'a', 'v1'))).toBe('AccessDenied');
-    guarded.delete('b', 'a');
-    expect(fake.deleted).toEqual(['b/a']);
+    const authorize = deleteAuthorizer(authz);
+    expect(codeOf(() => authorize(target('a', 'v1')))).toBe('AccessDenied');
+    expect(codeOf(() => authorize(target('a')))).toBeUndefined();
+  });
+
+  it('checks s3:BypassGovernanceRetention when the batch bypasses governance retention', () => {
+    const authz = authorizer(ROOT, { b: row(doc(denyAll('s3:BypassGovernanceRetention', 'arn:aws:s3:::b/*'))) });
+    const authorize = deleteAuthorizer(authz);
+    expect(codeOf(() => authorize({ ...target('a'), bypassGovernance: true }))).toBe('AccessDenied');
+    expect(codeOf(() => authorize(target('a')))).toBeUndefined();
   });
 });
 

@@ -8,11 +8,11 @@ import { authorizationChecks, evaluate, type AuthzPrincipal, type Decision } fro
 import type { PolicyDocument } from '../../core/policy/model.js';
 import { parseBucketPolicy } from '../../core/policy/policy-document.js';
 import type { Tag } from '../../core/tagging.js';
-import type { ObjectService } from '../../services/object-service.js';
+import type { DeleteAuthorizer } from '../../services/objects/delete-authorizer.js';
 
 /**
  * The caller. A key is the root key (allowed unless the bucket policy denies) or a scoped key whose permissions are
- * its identity policy (the admin API issue creates those); anonymous requests carry no authentication at all.
+ * its identity policy (the admin API creates those); anonymous requests carry no authentication at all.
  */
 export type Principal =
   | { readonly type: 'anonymous' }
@@ -185,7 +185,7 @@ export interface OperationFacts {
 
 /**
  * The checks an operation needs (core/policy authorizationChecks), bound to the request's bucket, key, version and
- * copy source. DeleteObjects has none at the request level: its keys are checked one by one (withDeleteAuthorization).
+ * copy source. DeleteObjects has none at the request level: its keys are checked one by one (deleteAuthorizer).
  * An operation missing from the table gets a check no policy grants (`s3:<op>` on the bucket), so only the root key
  * passes: never a guess.
  */
@@ -212,23 +212,15 @@ export function operationChecks(facts: OperationFacts): AuthorizeCheck[] {
 }
 
 /**
- * The object service a DeleteObjects handler sees: each delete() is authorized first (s3:DeleteObject, or
- * s3:DeleteObjectVersion with a version id, plus s3:BypassGovernanceRetention when bypassing), and a denied key fails
- * with AccessDenied, which the handler reports for that key as S3 does. Everything else passes through unchanged.
+ * The per-key check of DeleteObjects, for ObjectService.deleteBatch: s3:DeleteObject, or s3:DeleteObjectVersion with
+ * a version id, plus s3:BypassGovernanceRetention when bypassing. A denied key throws AccessDenied, which deleteBatch
+ * reports for that key as S3 does (DeleteObjects API reference: each key is authorized on its own).
  */
-export function withDeleteAuthorization(objects: ObjectService, authz: RequestAuthorizer): ObjectService {
-  const guardedDelete: ObjectService['delete'] = (bucket, key, versionId, opts) => {
-    const checks = authorizationChecks('DeleteObject', { versionId: versionId !== undefined, bypassGovernance: opts?.bypassGovernance === true }) ?? [];
+export function deleteAuthorizer(authz: RequestAuthorizer): DeleteAuthorizer {
+  return ({ bucket, key, versionId, bypassGovernance }) => {
+    const checks = authorizationChecks('DeleteObject', { versionId: versionId !== undefined, bypassGovernance }) ?? [];
     authz.require(checks.map((c) => ({ action: c.action, bucket, key, versionId })));
-    return objects.delete(bucket, key, versionId, opts);
   };
-  return new Proxy(objects, {
-    get(target, prop) {
-      if (prop === 'delete') return guardedDelete;
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }
 
 /**

@@ -3,11 +3,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { BucketService } from '../../services/bucket-service.js';
-import type { ListingService } from '../../services/listing-service.js';
-import type { MultipartService } from '../../services/multipart-service.js';
-import type { ObjectService } from '../../services/object-service.js';
+import type { ListingService } from '../../services/objects/listing-service.js';
+import type { MultipartService } from '../../services/objects/multipart-service.js';
+import type { ObjectService } from '../../services/objects/object-service.js';
 import type { TierService } from '../../services/tiering/tier-service.js';
 import type { VerifiedRequest } from '../../sigv4/types.js';
+import type { RequestAuthorizer } from './authorize.js';
 import type { Endpoint, Query } from './endpoints.js';
 
 export interface S3Services {
@@ -30,6 +31,11 @@ export interface S3Context<E extends Endpoint = Endpoint> {
   query: Query;
   requestId: string;
   auth: VerifiedRequest;
+  /**
+   * The request's authorizer: the operation's own checks have passed before the handler runs; a handler that must
+   * decide more (DeleteObjects, per key) asks it. PostObject's is the anonymous caller's: the form names the signer.
+   */
+  authz: RequestAuthorizer;
   services: S3Services;
   owner: Owner;
   region: string;

@@ -1,6 +1,7 @@
 // Request -> typed S3 operation, before anything else happens (path-style addressing only).
 // The operation name is the S3 API's verbatim: it is the metric label and the audit action too.
 
+import { CONFIG_PART_SUBRESOURCES } from '../../core/bucket-config-parts.js';
 import { AppError } from '../../core/errors.js';
 
 export type BucketOp =
@@ -15,15 +16,14 @@ export type ObjectOp =
 /** Every operation named in a subresource table. */
 type SubresourceOps<T> = { [K in keyof T]: T[K][keyof T[K]] }[keyof T];
 
-/** Bucket subresource -> method -> operation. A subresource with no entry for the method is MethodNotAllowed. */
+/**
+ * Bucket subresource -> method -> operation. A subresource with no entry for the method is MethodNotAllowed. The
+ * configuration parts (tagging, encryption, lifecycle, cors, policy) come from core/bucket-config-parts.ts.
+ */
 const BUCKET_SUBRESOURCE_OPS = {
   versioning: { GET: 'GetBucketVersioning', PUT: 'PutBucketVersioning' },
   versions: { GET: 'ListObjectVersions' },
-  tagging: { GET: 'GetBucketTagging', PUT: 'PutBucketTagging', DELETE: 'DeleteBucketTagging' },
-  encryption: { GET: 'GetBucketEncryption', PUT: 'PutBucketEncryption', DELETE: 'DeleteBucketEncryption' },
-  lifecycle: { GET: 'GetBucketLifecycleConfiguration', PUT: 'PutBucketLifecycleConfiguration', DELETE: 'DeleteBucketLifecycle' },
-  cors: { GET: 'GetBucketCors', PUT: 'PutBucketCors', DELETE: 'DeleteBucketCors' },
-  policy: { GET: 'GetBucketPolicy', PUT: 'PutBucketPolicy', DELETE: 'DeleteBucketPolicy' },
+  ...CONFIG_PART_SUBRESOURCES,
   policyStatus: { GET: 'GetBucketPolicyStatus' },
   acl: { GET: 'GetBucketAcl', PUT: 'PutBucketAcl' },
   'object-lock': { GET: 'GetObjectLockConfiguration', PUT: 'PutObjectLockConfiguration' },

@@ -2,16 +2,19 @@
 // GET/HEAD answers with.
 
 import type { IncomingMessage } from 'node:http';
-import { checksumHeader, type ChecksumAlgorithm } from '../../core/checksums.js';
+import { checksumHeader } from '../../core/checksums.js';
 import { checkUserMetaSize } from '../../core/user-metadata.js';
-import type { ObjectHeaders, ObjectRow } from '../../services/object-service.js';
+import type { ObjectHeaders, ObjectRow } from '../../services/objects/object-service.js';
 import { headerOf } from './context.js';
 
-/** Content-Encoding without the transport-only `aws-chunked` token (S3 never stores it). */
+/**
+ * Content-Encoding without the transport-only `aws-chunked` token (S3 never stores it); the other codings are kept as
+ * sent, spacing included (`gzip, br` comes back as `gzip, br`).
+ */
 function storedContentEncoding(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const kept = value.split(',').map((s) => s.trim()).filter((s) => s !== '' && s.toLowerCase() !== 'aws-chunked');
-  return kept.length > 0 ? kept.join(',') : undefined;
+  const kept = value.split(',').filter((coding) => coding.trim() !== '' && coding.trim().toLowerCase() !== 'aws-chunked');
+  return kept.length > 0 ? kept.join(',').trimStart() : undefined;
 }
 
 export function readObjectHeaders(req: IncomingMessage): ObjectHeaders {
@@ -62,7 +65,7 @@ export function objectHeaders(row: ObjectRow, opts: { checksums: boolean; versio
   };
   for (const [name, value] of Object.entries(row.userMeta)) out[`x-amz-meta-${name}`] = value;
   if (opts.checksums && row.checksumAlgorithm && row.checksumValue) {
-    out[checksumHeader(row.checksumAlgorithm as ChecksumAlgorithm)] = row.checksumValue;
+    out[checksumHeader(row.checksumAlgorithm)] = row.checksumValue;
     out['x-amz-checksum-type'] = row.checksumType;
   }
   return out;

@@ -15,6 +15,13 @@ export interface FormFile {
   stream: Readable;
   /** The filename the browser sent (for ${filename}); undefined for a text `file` field. */
   filename: string | undefined;
+  /**
+   * Resolves once the whole request body has arrived (what follows the file is read and ignored, as S3 does);
+   * rejects when the request ends short of its Content-Length (the client went away). The file's last bytes may
+   * arrive before the form is over: a reader must not commit the file before this resolves, or a client that never
+   * finished its request (and was never answered) would find the object stored.
+   */
+  bodyRead: Promise<void>;
 }
 
 /** Form fields by lower-case name (S3 reads form field names without regard to case). */
@@ -65,12 +72,26 @@ export function readPostForm<T>(req: IncomingMessage, onFile: (fields: FormField
     throw new AppError('MalformedPOSTRequest', { cause: err });
   }
   const bb = parser;
+  let bodyReadSettled = false;
+  let settleBodyRead: (err?: unknown) => void = () => undefined;
+  const bodyRead = new Promise<void>((resolve, reject) => {
+    settleBodyRead = (err) => {
+      if (bodyReadSettled) return;
+      bodyReadSettled = true;
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+  });
+  // Nobody may be waiting (the upload failed first): a rejection here is never unhandled.
+  bodyRead.catch(() => undefined);
+  /** The request's end: complete (every declared byte arrived), or short (the client stopped sending). */
+  const endOfBody = (): void => settleBodyRead(req.complete ? undefined : new Error('aborted'));
   return new Promise<T>((resolve, reject) => {
     const fields = new Map<string, string>();
     let preData = 0;
     let state: 'fields' | 'file' | 'settled' = 'fields';
     let result: { value: T } | undefined;
-    let bodyRead = false;
+    let formDone = false;
 
     const fail = (err: unknown): void => {
       if (state === 'settled') return;
@@ -81,7 +102,7 @@ export function readPostForm<T>(req: IncomingMessage, onFile: (fields: FormField
       reject(err);
     };
     const succeedWhenDone = (): void => {
-      if (state === 'file' && result !== undefined && bodyRead) {
+      if (state === 'file' && result !== undefined && formDone) {
         state = 'settled';
         resolve(result.value);
       }
@@ -102,7 +123,7 @@ export function readPostForm<T>(req: IncomingMessage, onFile: (fields: FormField
       if (state !== 'fields') return;
       const lower = name.toLowerCase();
       if (info.nameTruncated || info.valueTruncated) return fail(tooMuchPreData());
-      if (lower === 'file') return startFile({ stream: Readable.from([Buffer.from(value, 'utf8')]), filename: undefined });
+      if (lower === 'file') return startFile({ stream: Readable.from([Buffer.from(value, 'utf8')]), filename: undefined, bodyRead });
       preData += Buffer.byteLength(name) + Buffer.byteLength(value);
       if (preData > MAX_PRE_DATA_BYTES) return fail(tooMuchPreData());
       if (fields.has(lower)) {
@@ -122,7 +143,7 @@ export function readPostForm<T>(req: IncomingMessage, onFile: (fields: FormField
           details: { ArgumentName: name },
         }));
       }
-      startFile({ stream, filename: info.filename });
+      startFile({ stream, filename: info.filename, bodyRead });
     });
     const overLimit = (): void => {
       if (state === 'fields') fail(tooMuchPreData());
@@ -133,17 +154,22 @@ export function readPostForm<T>(req: IncomingMessage, onFile: (fields: FormField
       // Before the file: a malformed form. During the file: the file stream fails too, and onFile reports it.
       // After the file was stored: the epilogue is ignored, as S3 ignores everything after the file.
       if (state === 'fields') fail(new AppError('MalformedPOSTRequest', { cause: err }));
-      bodyRead = true;
+      formDone = true;
+      endOfBody();
       succeedWhenDone();
     });
     bb.on('close', () => {
-      bodyRead = true;
+      formDone = true;
+      endOfBody();
       if (state === 'fields') fail(noFile(fields));
       else succeedWhenDone();
     });
     req.once('close', () => {
       // A client that went away mid-body: fail the file stream instead of leaving its reader waiting.
-      if (!req.complete) bb.destroy(new Error('aborted'));
+      if (!req.complete) {
+        bb.destroy(new Error('aborted'));
+        settleBodyRead(new Error('aborted'));
+      }
     });
     req.pipe(bb);
   });

@@ -8,7 +8,7 @@ import {
 } from '../../core/checksums.js';
 import { AppError } from '../../core/errors.js';
 import { parseContentMd5 } from '../../core/etag.js';
-import type { BodyInput } from '../../services/body-ingest.js';
+import type { BodyInput } from '../../services/objects/body-ingest.js';
 import { createChunkedDecoder } from '../../sigv4/chunked-decoder.js';
 import type { VerifiedRequest } from '../../sigv4/types.js';
 import { requestBytes } from '../shared/request-bytes.js';

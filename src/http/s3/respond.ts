@@ -58,9 +58,10 @@ export function sendS3Error(req: IncomingMessage, res: ServerResponse, err: unkn
 
 /**
  * An S3 response head as one flat name/value list for a single writeHead call: the request id pair, then the given
- * headers (a name given twice in different case keeps its last value, as setHeader would), then what the sender
- * adds. One writeHead with a list skips the bookkeeping of a setHeader per header, a twentieth of a HEAD's CPU
- * (docs/performance.md, "Round 12"). Headers set on the response before (CORS) are merged in by Node.
+ * headers (a name given twice in different case keeps its last value, as setHeader would), then what the sender adds.
+ * One writeHead with a list skips the bookkeeping of a setHeader per header, a twentieth of a HEAD's CPU
+ * (docs/performance.md, "the per-request CPU of every signed request"). Headers set on the response before (CORS) are
+ * merged in by Node.
  */
 class ResponseHead {
   readonly list: string[];

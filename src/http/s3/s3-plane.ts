@@ -13,7 +13,7 @@ import { isClientAbort } from '../shared/client-abort.js';
 import { clientIp, isSecureTransport, NO_TRUSTED_PROXIES, type TrustedProxies } from '../shared/client-address.js';
 import { anonymousRequest, authenticate } from './authenticate.js';
 import {
-  ANONYMOUS, BucketPolicyCache, hideMissingKey, operationChecks, RequestAuthorizer, withDeleteAuthorization, type Principal,
+  ANONYMOUS, BucketPolicyCache, hideMissingKey, operationChecks, RequestAuthorizer, type Principal,
 } from './authorize.js';
 import { headerOf, type Owner, type S3Context, type S3Response, type S3Services } from './context.js';
 import { parseCopySource } from './copy-source.js';
@@ -32,7 +32,7 @@ export interface S3PlaneOptions {
   lookup: SecretLookup;
   now?: () => Date;
   /**
-   * Who a verified access key is: the root key, or a scoped key with its identity policy (admin API issue).
+   * Who a verified access key is: the root key, or a scoped key with its identity policy (docs/access-keys.md).
    * Default: every key that verifies is the root key, which today is the only key `lookup` knows.
    */
   keyPrincipal?: (accessKeyId: string) => Principal;
@@ -128,12 +128,17 @@ export class S3PlaneHandler {
     // Set before anything can fail, so that error responses carry the CORS headers too, as S3's do.
     if (bucket !== undefined) setHeaders(res, actualCorsHeaders(req, bucketRow(bucket)?.config.cors));
     const policies = (name: string) => this.policies.view(name, bucketRow(name));
-    const context = (auth: VerifiedRequest, services = this.opts.services): S3Context => ({
-      req, endpoint, query, requestId: info.requestId, auth, services, owner: this.opts.owner, region: this.opts.region,
+    const context = (auth: VerifiedRequest, authz: RequestAuthorizer): S3Context => ({
+      req, endpoint, query, requestId: info.requestId, auth, authz, services: this.opts.services, owner: this.opts.owner,
+      region: this.opts.region,
     });
 
     if (endpoint.op === 'PostObject') {
-      const response = await postObject(context(anonymousRequest(req)) as S3Context<typeof endpoint>, {
+      // The form names who signs it: postObject authorizes through authorizerFor once it has read the form.
+      const anonymous = this.authorizer(req, ANONYMOUS, policies, {
+        op: endpoint.op, query, authType: undefined, header: (name) => headerOf(req, name),
+      });
+      const response = await postObject(context(anonymousRequest(req), anonymous) as S3Context<typeof endpoint>, {
         lookup: this.opts.lookup,
         region: this.opts.region,
         now: this.now,
@@ -166,13 +171,10 @@ export class S3PlaneHandler {
     authz.require(operationChecks({
       op: endpoint.op, bucket, key, versionId: query.get('versionId'), header, copySource: isCopy ? parseCopySource(req) : undefined,
     }));
-    const services = endpoint.op === 'DeleteObjects'
-      ? { ...this.opts.services, objects: withDeleteAuthorization(this.opts.services.objects, authz) }
-      : this.opts.services;
     const handler = HANDLERS[endpoint.op] as (c: S3Context) => Promise<S3Response>;
     let response: S3Response;
     try {
-      response = await handler(context(verified ?? anonymousRequest(req), services));
+      response = await handler(context(verified ?? anonymousRequest(req), authz));
     } catch (err) {
       throw hideMissingKey(err, endpoint.op, bucket, authz);
     }

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, openServices, type ServiceFixture } from '../../../test/helpers/services.js';
 import { createLogger } from '../../observability/logger.js';
 import { MetadataSnapshot } from '../../storage/db/metadata-snapshot.js';
-import { ReadPins } from '../object-reader.js';
+import { ReadPins } from '../objects/object-reader.js';
 import { BackupScheduler, type BackupSchedule, type SnapshotPusher } from './backup-scheduler.js';
 import { BackupService } from './backup-service.js';
 import { statfsFreeBytes, type FreeBytes } from '../free-space.js';

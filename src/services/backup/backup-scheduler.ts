@@ -3,10 +3,10 @@
 // replication target, and old snapshots are pruned by the union rule. One run at a time: a tick or run-now while a
 // run is in flight joins it. The status never shows the directory.
 
-import { CronExpressionParser } from 'cron-parser';
 import { snapshotsToPrune } from '../../core/backup-retention.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import { isStorageFull } from '../../core/system-errors.js';
+import { cronParser } from '../../lib/cron.js';
 import type { Logger } from '../../observability/logger.js';
 import type { BackupScope, BackupService } from './backup-service.js';
 import type { SnapshotDir } from './snapshot-dir.js';
@@ -95,7 +95,7 @@ export class BackupScheduler {
     const schedule = this.opts.schedule as BackupSchedule;
     const now = this.now();
     if ('cron' in schedule) {
-      return CronExpressionParser.parse(schedule.cron, { tz: 'UTC', currentDate: new Date(now) }).next().getTime();
+      return cronParser().parse(schedule.cron, { tz: 'UTC', currentDate: new Date(now) }).next().getTime();
     }
     const interval = schedule.intervalMinutes * MINUTE;
     return Math.max(now, (lastSnapshotAt ?? now) + interval);

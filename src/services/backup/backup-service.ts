@@ -8,11 +8,12 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import yazl from 'yazl';
 import { INDEX_CHUNK_VERSIONS, MANIFEST_ENTRY, type ArchivedVersion, type ManifestV2 } from '../../core/backup-manifest.js';
-import { AppError } from '../../core/errors.js';
+import { backedUpConfig } from '../../core/bucket-config-parts.js';
+import { AppError, noSuchBucket } from '../../core/errors.js';
 import { BlobCorruptError, isInlineBlobId, type BlobStore } from '../../storage/blobs/blob-store.js';
 import type { MetadataSnapshot } from '../../storage/db/metadata-snapshot.js';
 import type { ObjectPartRow, ObjectRow } from '../../storage/db/objects-repo.js';
-import { extentsOf, readExtents, type ReadPins } from '../object-reader.js';
+import { extentsOf, readExtents, type ReadPins } from '../objects/object-reader.js';
 
 export type BackupScope = { kind: 'instance' } | { kind: 'bucket'; bucket: string };
 
@@ -109,7 +110,7 @@ export class BackupService {
       buckets = snapshot.buckets();
       if (scope.kind === 'bucket') {
         buckets = buckets.filter((b) => b.name === scope.bucket);
-        if (buckets.length === 0) throw new AppError('NoSuchBucket', { resource: `/${scope.bucket}`, details: { BucketName: scope.bucket } });
+        if (buckets.length === 0) throw noSuchBucket(scope.bucket);
       }
       const usage = snapshot.usage();
       for (const b of buckets) {
@@ -143,7 +144,7 @@ export class BackupService {
           version: 2, kind: scope.kind, createdAt: new Date(createdAt).toISOString(), storeVersion: this.opts.storeVersion,
           buckets: inScope.map((b) => ({
             name: b.name, createdAt: new Date(b.createdAt).toISOString(), versioning: b.versioning, objectLock: b.objectLock,
-            config: b.config, versionCount: counts.get(b.name) ?? 0,
+            config: backedUpConfig(b.config), versionCount: counts.get(b.name) ?? 0,
           })),
           indexes: summary.indexes,
           totals: { versions: summary.versions, entries: summary.entries, bytes: summary.bytes },

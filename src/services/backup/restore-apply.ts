@@ -13,7 +13,7 @@ import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { RestoreRepo } from '../../storage/db/restore-repo.js';
 import type { RestoreScratch } from '../../storage/db/restore-scratch.js';
 import type { EventSink } from '../events/event-sink.js';
-import { extentsOf } from '../object-reader.js';
+import { extentsOf } from '../objects/object-reader.js';
 import type { RestorePlan } from './restore-staging.js';
 
 const PAGE = 500;

@@ -11,7 +11,7 @@ import { lines, SliceReader, StreamShapeError } from '../../lib/stream-bytes.js'
 import type { BlobStore, StagedBlob } from '../../storage/blobs/blob-store.js';
 import type { NewObjectRow, ObjectPartRow } from '../../storage/db/objects-repo.js';
 import type { RestoreScratch } from '../../storage/db/restore-scratch.js';
-import { INLINE_MAX_BYTES } from '../body-ingest.js';
+import { INLINE_MAX_BYTES } from '../objects/body-ingest.js';
 import type { ArchiveReader } from './archive-reader.js';
 
 /** Longest index line accepted: tags, metadata and a 10,000-part list fit well inside it. */

@@ -15,9 +15,9 @@ import { MetadataStore } from '../../storage/db/metadata-store.js';
 import { WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
 import { BucketService } from '../bucket-service.js';
 import { LifecycleService } from '../lifecycle-service.js';
-import { MultipartService } from '../multipart-service.js';
-import { ReadPins } from '../object-reader.js';
-import { ObjectService } from '../object-service.js';
+import { MultipartService } from '../objects/multipart-service.js';
+import { ReadPins } from '../objects/object-reader.js';
+import { ObjectService } from '../objects/object-service.js';
 import type { EventSink } from './event-sink.js';
 import { WebhookService } from './webhook-service.js';
 

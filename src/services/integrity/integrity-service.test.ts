@@ -8,8 +8,8 @@ import { copyFile, rm, truncate } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, openServices, type ServiceFixture } from '../../../test/helpers/services.js';
 import { blobPath, corruptInlineRow, flipByte, integrityOver, runPass } from '../../../test/helpers/integrity.js';
-import { ObjectService } from '../object-service.js';
-import { ReadPins } from '../object-reader.js';
+import { ObjectService } from '../objects/object-service.js';
+import { ReadPins } from '../objects/object-reader.js';
 import { isAppError } from '../../core/errors.js';
 
 let fx: ServiceFixture;

@@ -9,7 +9,7 @@ import { IntegrityRepo, type CorruptEntry, type IntegrityStatus, type ScrubTarge
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { AuditSink } from '../audit/audit-events.js';
-import type { ReadPins } from '../object-reader.js';
+import type { ReadPins } from '../objects/object-reader.js';
 import { repairVersion, type RepairSource } from './repair.js';
 import { loadScrubState, saveScrubState, type FinishedPass, type PassProgress, type PassTrigger, type ScrubState } from './scrub-state.js';
 import { VersionCheck } from './version-check.js';

@@ -11,9 +11,9 @@ import type { IntegrityRepo, ScrubTarget } from '../../storage/db/integrity-repo
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 
 /**
- * Where a good copy of an object version may be found. The replication client implements it (issue 7); tests use an
- * in-process fake. `fetch` resolves undefined when the source holds no copy of that version, and rejects on a failure
- * to reach it. The stream must yield exactly the version's plaintext.
+ * Where a good copy of an object version may be found. The replication mirror implements it
+ * (replication/mirror-repair-source.ts); tests use an in-process fake. `fetch` resolves undefined when the source holds
+ * no copy of that version, and rejects on a failure to reach it. The stream must yield exactly the version's plaintext.
  */
 export interface RepairSource {
   fetch(version: { bucket: string; key: string; versionId: string }, signal?: AbortSignal): Promise<{ stream: Readable; size: number } | undefined>;

@@ -8,7 +8,7 @@ import { multipartEtag } from '../../core/etag.js';
 import { BlobCorruptError, isInlineBlobId, type BlobStore } from '../../storage/blobs/blob-store.js';
 import type { IntegrityStatus, ScrubTarget } from '../../storage/db/integrity-repo.js';
 import type { ObjectPartRow } from '../../storage/db/objects-repo.js';
-import type { ReadPins } from '../object-reader.js';
+import type { ReadPins } from '../objects/object-reader.js';
 
 export interface CheckOutcome {
   status: IntegrityStatus;

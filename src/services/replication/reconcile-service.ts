@@ -4,7 +4,7 @@
 // current state. One job at a time; a job interrupted by a restart is marked failed at boot.
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { AppError } from '../../core/errors.js';
+import { AppError, noSuchBucket } from '../../core/errors.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { Logger } from '../../observability/logger.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
@@ -77,7 +77,7 @@ export class ReconcileService {
     const id = uuidv7();
     this.opts.meta.transaction(() => {
       if (bucket !== undefined && !this.opts.meta.buckets.find(bucket)) {
-        throw new AppError('NoSuchBucket', { resource: `/${bucket}`, details: { BucketName: bucket } });
+        throw noSuchBucket(bucket);
       }
       const active = this.opts.jobs.findRunning();
       if (active) throw new AppError('Conflict', { message: `Reconcile job ${active.id} is still running.`, details: { jobId: active.id } });

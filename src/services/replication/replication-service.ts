@@ -9,7 +9,7 @@ import { fullJitterDelay, type BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { FailedIntent, IntentKind, OutboxStatus, ReplicationIntent, ReplicationOutboxRepo } from '../../storage/db/replication-outbox-repo.js';
-import type { ObjectService } from '../object-service.js';
+import type { ObjectService } from '../objects/object-service.js';
 import { mirrorKey, RemoteError, remoteErrorClass, type RemoteErrorClass, type RemoteStore, type TargetBucketState } from './remote-store.js';
 
 export interface ReplicationServiceOptions {

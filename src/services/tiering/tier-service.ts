@@ -1,29 +1,20 @@
-// Tiering (SPEC "Object residency", docs/replication.md "Tiering"): lifecycle Transition and
-// NoncurrentVersionTransition rules offload versions to the remote target under the reserved tier prefix; reads of
-// a stub rehydrate it (up to STORE_TIER_INLINE_MAX_BYTES) or redirect to a presigned remote URL; RestoreObject
-// rehydrates on request; restored versions return to stubs when their restore ends; remote copies of versions
-// that went away are deleted. Internal readers stream a stub's bytes from the remote (StubReader).
+// Tiering (SPEC "Object residency", docs/replication.md "Tiering"): one service over its two sides, the reader
+// (tier-reader.ts: read-through, RestoreObject, streaming a stub for internal readers) and the sweeper
+// (tier-sweeper.ts: offloading versions lifecycle rules transition, re-stubbing ended restores, deleting remote
+// copies of versions that went away). They share the rehydrator and the tier repository.
 
-import { createHash } from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { AppError } from '../../core/errors.js';
-import { DAY_MS } from '../../core/iso8601.js';
-import { expirationAction, transitionDue, type LifecycleVersion } from '../../core/lifecycle-eval.js';
-import type { LifecycleRule } from '../../core/lifecycle.js';
-import { uuidv7 } from '../../lib/ids.js';
+import type { Readable } from 'node:stream';
 import type { Logger } from '../../observability/logger.js';
 import type { BlobStore } from '../../storage/blobs/blob-store.js';
-import type { LifecycleRepo, LifecycleVersionRow } from '../../storage/db/lifecycle-repo.js';
+import type { LifecycleRepo } from '../../storage/db/lifecycle-repo.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { TierRepo } from '../../storage/db/tier-repo.js';
-import { prefixRanges } from '../lifecycle-service.js';
-import { extentsOf } from '../object-reader.js';
-import type { ObjectService, StubReader } from '../object-service.js';
-import { RemoteError, remoteErrorClass, TIER_PREFIX, type RemoteErrorClass, type RemoteStore } from '../replication/remote-store.js';
+import type { ObjectService, StubReader } from '../objects/object-service.js';
+import type { RemoteStore } from '../replication/remote-store.js';
 import { Rehydrator } from './rehydrator.js';
+import { TierReader, type ReadThrough } from './tier-reader.js';
+import { TierSweeper, type LastSweep, type SweepResult } from './tier-sweeper.js';
 
 export interface TierServiceOptions {
   meta: MetadataStore;
@@ -45,348 +36,84 @@ export interface TierServiceOptions {
   now?: () => number;
 }
 
-export interface SweepResult {
-  tiered: number;
-  restubbed: number;
-  failed: number;
-  /** False when the sweep stopped at its budget: the next one resumes where it stopped, and should come soon. */
-  complete: boolean;
-}
-
-/** Where a sweep that reached its budget stopped: the next one starts there, not at the first bucket again. */
-interface SweepPosition {
-  bucket: string;
-  prefix: string;
-  /** The last version looked at in that prefix range (undefined: the range's start). */
-  page: { key: string; id: number } | undefined;
-}
-
 export interface TieringStatus {
   enabled: boolean;
   stubs: number;
   restored: number;
   rehydrating: number;
   pendingRemoteDeletes: number;
-  lastSweep: { at: string; tiered: number; restubbed: number; failed: number; errorClass: RemoteErrorClass | null } | null;
+  lastSweep: LastSweep;
 }
 
-/** How a GET of a stub is answered: served locally after rehydration, or redirected to the remote. */
-export type ReadThrough = { kind: 'local' } | { kind: 'redirect'; url: string };
-
-/** How long a read-through rehydration keeps the version local before the sweep makes it a stub again. */
-export const READ_RESTORE_DAYS = 1;
-const SHA256_META = 'store-sha256';
-
 export class TierService implements StubReader {
-  private readonly opts: TierServiceOptions;
-  private readonly now: () => number;
+  private readonly repo: TierRepo;
   private readonly rehydrator: Rehydrator | undefined;
-  private lastSweep: TieringStatus['lastSweep'] = null;
-  private resumeAt: SweepPosition | undefined;
-  /** Open holds (backups reading a point-in-time snapshot): remote copies are not deleted while any is open. */
-  private remoteGcHolds = 0;
+  private readonly reader: TierReader;
+  private readonly sweeper: TierSweeper;
+  readonly enabled: boolean;
 
   constructor(opts: TierServiceOptions) {
-    this.opts = opts;
-    this.now = opts.now ?? Date.now;
+    const now = opts.now ?? Date.now;
+    this.repo = opts.repo;
+    this.enabled = opts.enabled && opts.remote !== undefined;
     this.rehydrator = opts.remote && new Rehydrator({
       meta: opts.meta, repo: opts.repo, blobs: opts.blobs, remote: opts.remote, dataDir: opts.dataDir,
-      maxConcurrent: opts.maxConcurrentRehydrate, logger: opts.logger, now: this.now,
+      maxConcurrent: opts.maxConcurrentRehydrate, logger: opts.logger, now,
     });
     // Uploads a crash cut short never flipped: their objects stayed local; their remote copies are deleted.
-    const abandoned = opts.repo.abandonUploads(this.now());
+    const abandoned = opts.repo.abandonUploads(now());
     if (abandoned > 0) opts.logger.info({ uploads: abandoned }, 'tier uploads interrupted by the last stop queued for remote deletion');
-  }
-
-  get enabled(): boolean {
-    return this.opts.enabled && this.opts.remote !== undefined;
+    this.reader = new TierReader({
+      meta: opts.meta, repo: opts.repo, remote: opts.remote, rehydrator: this.rehydrator, enabled: this.enabled,
+      readThroughTimeoutMs: opts.readThroughTimeoutMs, presignTtlSeconds: opts.presignTtlSeconds,
+      inlineMaxBytes: opts.inlineMaxBytes, now,
+    });
+    this.sweeper = new TierSweeper({
+      meta: opts.meta, repo: opts.repo, lifecycle: opts.lifecycle, objects: opts.objects, remote: opts.remote,
+      enabled: this.enabled, logger: opts.logger, maxPerSweep: opts.maxPerSweep, now,
+    });
   }
 
   /** StubReader: a stub's bytes (or a range) streamed from its remote copy, for internal readers. */
   stream(row: ObjectRow, range?: { start: number; end: number }): Readable {
-    const out = new PassThrough({ highWaterMark: 1024 * 1024 });
-    const remote = this.opts.remote;
-    if (!remote || row.tierKey === undefined) {
-      queueMicrotask(() => out.destroy(new AppError('InvalidObjectState', { message: 'The object is tiered and tiering is not enabled.' })));
-      return out;
-    }
-    // A reader that goes away (an aborted copy or backup) cancels the request, even one still waiting for its answer.
-    const cancel = new AbortController();
-    out.once('close', () => cancel.abort());
-    remote.get(row.tierKey, { ...(range ? { range } : {}), signal: cancel.signal }).then(
-      (body) => {
-        if (out.destroyed) body.destroy();
-        else pipeline(body, out).catch((err: unknown) => out.destroy(err instanceof Error ? err : new RemoteError('unknown')));
-      },
-      (err: unknown) => out.destroy(err instanceof Error ? err : new RemoteError('unknown')),
-    );
-    return out;
+    return this.reader.stream(row, range);
   }
 
-  /**
-   * GET of a stub: up to the inline maximum (and with room on disk) it is rehydrated, then served locally;
-   * larger, a presigned redirect. Throws InvalidObjectState (tiering off), SlowDown (the read-through timeout
-   * passed; the stub is intact), ServiceUnavailable (remote unreachable), InternalError (remote copy lost or
-   * corrupt).
-   */
-  async readThrough(row: ObjectRow): Promise<ReadThrough> {
-    const rehydrator = this.rehydrator;
-    if (!this.enabled || !rehydrator || row.tierKey === undefined) {
-      throw new AppError('InvalidObjectState', { message: 'The object is tiered to the remote target and tiering is not enabled.' });
-    }
-    if (row.size > this.opts.inlineMaxBytes || !(rehydrator.isRunning(row.id) || await rehydrator.hasRoomFor(row.size))) {
-      return { kind: 'redirect', url: await this.presign(row) };
-    }
-    const timeoutMs = this.opts.readThroughTimeoutMs;
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
-    try {
-      const flight = rehydrator.rehydrate(row, { restoreMs: READ_RESTORE_DAYS * DAY_MS, deadlineMs: timeoutMs });
-      const outcome = await Promise.race([flight.then(() => 'done' as const), timedOut]);
-      if (outcome === 'timeout') throw new AppError('SlowDown', { message: 'The tiered object could not be fetched in time; retry later.', headers: { 'Retry-After': '5' } });
-      return { kind: 'local' };
-    } catch (err) {
-      throw readError(err);
-    } finally {
-      clearTimeout(timer);
-    }
+  /** GET of a stub (TierReader.readThrough). */
+  readThrough(row: ObjectRow): Promise<ReadThrough> {
+    return this.reader.readThrough(row);
   }
 
-  private presign(row: ObjectRow): Promise<string> {
-    const remote = this.opts.remote as RemoteStore;
-    return remote.presignGet(row.tierKey as string, this.opts.presignTtlSeconds, {
-      ...(row.headers.contentType ? { responseContentType: row.headers.contentType } : {}),
-      ...(row.headers.contentDisposition ? { responseContentDisposition: row.headers.contentDisposition } : {}),
-    });
-  }
-
-  /**
-   * RestoreObject: starts rehydrating a stub (202, `started`), or extends a restored version's expiry (200). Throws
-   * InvalidObjectState for a version that is not tiered (or tiering off), RestoreAlreadyInProgress (409), SlowDown
-   * (503: not enough free space on the data volume).
-   */
-  async restore(row: ObjectRow, days: number): Promise<{ started: boolean }> {
-    const rehydrator = this.rehydrator;
-    if (!this.enabled || !rehydrator || row.tierState === undefined) {
-      throw new AppError('InvalidObjectState', { message: "Restore is not allowed for the object's current storage class." });
-    }
-    const restoreMs = days * DAY_MS;
-    if (row.tierState === 'restored') {
-      this.opts.meta.transaction(() => this.opts.repo.extendRestore(row.id, this.now() + restoreMs));
-      return { started: false };
-    }
-    if (rehydrator.isRunning(row.id)) throw new AppError('RestoreAlreadyInProgress');
-    if (!await rehydrator.hasRoomFor(row.size)) {
-      throw new AppError('SlowDown', { message: 'Not enough free space on the data volume to restore this object; retry later.', headers: { 'Retry-After': '60' } });
-    }
-    // A flight may have started while the free space was read.
-    if (rehydrator.isRunning(row.id)) throw new AppError('RestoreAlreadyInProgress');
-    rehydrator.rehydrate(row, { restoreMs }).catch(() => undefined);
-    return { started: true };
+  /** RestoreObject (TierReader.restore). */
+  restore(row: ObjectRow, days: number): Promise<{ started: boolean }> {
+    return this.reader.restore(row, days);
   }
 
   /** True while a rehydration of this version is under way (x-amz-restore: ongoing-request="true"). */
   isRestoring(rowId: number): boolean {
-    return this.rehydrator?.isRunning(rowId) ?? false;
+    return this.reader.isRestoring(rowId);
   }
 
-  /**
-   * One sweep: restored versions whose restore ended become stubs again, then versions due for a transition are
-   * offloaded (at most maxPerSweep attempts). A sweep that reaches that budget stops and the next one resumes from
-   * there (so versions that keep failing cannot hold the rest back); after the last bucket the walk starts over.
-   * Failures are logged, counted and retried by a later pass; never throws.
-   */
-  async sweep(now: Date, signal: AbortSignal): Promise<SweepResult> {
-    const result: SweepResult = { tiered: 0, restubbed: 0, failed: 0, complete: true };
-    if (!this.enabled) return result;
-    let errorClass: RemoteErrorClass | null = null;
-    const fail = (err: unknown, row: { bucket: string; key: string }): void => {
-      result.failed++;
-      errorClass = remoteErrorClass(err);
-      this.opts.logger.warn({ bucket: row.bucket, key: row.key, errorClass }, 'tiering a version failed; retried by a later sweep');
-    };
-    for (const id of this.opts.repo.expiredRestores(now.getTime(), 100)) {
-      if (signal.aborted) break;
-      const row = this.opts.repo.findRow(id);
-      if (row?.tierState !== 'restored') continue;
-      try {
-        if (await this.offload(row, row.storageClass, signal)) result.restubbed++;
-      } catch (err) {
-        fail(err, row);
-      }
-    }
-    const budget = { left: this.opts.maxPerSweep ?? 100 };
-    const resume = this.resumeAt;
-    this.resumeAt = undefined;
-    let after = '';
-    outer: for (;;) {
-      const buckets = this.opts.lifecycle.bucketsWithLifecycle(after, 100);
-      for (const bucket of buckets) {
-        after = bucket.name;
-        if (resume && bucket.name < resume.bucket) continue;
-        const rules = bucket.lifecycle.rules.filter((r) => r.status === 'Enabled' && ((r.transitions?.length ?? 0) > 0 || (r.noncurrentVersionTransitions?.length ?? 0) > 0));
-        if (rules.length === 0) continue;
-        const all = bucket.lifecycle.rules;
-        for (const prefix of prefixRanges(rules)) {
-          const resuming = resume?.bucket === bucket.name;
-          if (resuming && prefix < resume.prefix) continue;
-          let page: { key: string; id: number } | undefined = resuming && prefix === resume.prefix ? resume.page : undefined;
-          for (;;) {
-            const rows = this.opts.lifecycle.versionsPage(bucket.name, prefix, page, 250);
-            let rangeDone = rows.length < 250;
-            for (const v of rows) {
-              if (signal.aborted) break outer;
-              if (budget.left <= 0) {
-                this.resumeAt = { bucket: bucket.name, prefix, page };
-                result.complete = false;
-                break outer;
-              }
-              if (!v.key.startsWith(prefix)) {
-                rangeDone = true;
-                break;
-              }
-              page = { key: v.key, id: v.id };
-              const target = this.due(all, v, now);
-              if (target === undefined) continue;
-              const row = this.opts.repo.findRow(v.id);
-              if (row === undefined || row.tierState !== undefined || row.isDeleteMarker) continue;
-              budget.left--;
-              try {
-                if (await this.offload(row, target, signal)) result.tiered++;
-              } catch (err) {
-                fail(err, row);
-              }
-            }
-            if (rangeDone) break;
-            await nextTurn();
-          }
-        }
-      }
-      if (buckets.length < 100) break;
-    }
-    const { complete: _complete, ...counts } = result;
-    this.lastSweep = { at: now.toISOString(), ...counts, errorClass };
-    return result;
+  /** One sweep (TierSweeper.sweep); never throws. */
+  sweep(now: Date, signal: AbortSignal): Promise<SweepResult> {
+    return this.sweeper.sweep(now, signal);
   }
 
-  /** The storage class a version should go to now, unless an expiration is due first (lifecycle deletes it). */
-  private due(rules: LifecycleRule[], v: LifecycleVersionRow, now: Date): string | undefined {
-    const version: LifecycleVersion = {
-      key: v.key, size: v.size, tags: v.tags, lastModified: new Date(v.lastModified), isLatest: v.isLatest,
-      isDeleteMarker: v.isDeleteMarker, newerNoncurrentCount: Math.max(0, v.newerCount - 1), isOnlyVersion: v.isOnlyVersion,
-      storageClass: v.storageClass,
-      ...(v.isLatest || v.successorModified === undefined ? {} : { noncurrentSince: new Date(v.successorModified) }),
-    };
-    if (expirationAction(rules, version, now) !== undefined) return undefined;
-    return transitionDue(rules, version, now);
-  }
-
-  /**
-   * Offloads one version: hashes its plaintext, uploads it under the tier prefix with that digest (skipped for a
-   * restored version, whose remote copy is kept), confirms the remote copy by HEAD (size and digest), then in one
-   * transaction makes the row a stub and releases its local blobs. Returns false when the version changed meanwhile
-   * (nothing flipped; a fresh upload is queued for remote deletion). Throws RemoteError.
-   */
-  private async offload(row: ObjectRow, storageClass: string, signal: AbortSignal): Promise<boolean> {
-    const remote = this.opts.remote as RemoteStore;
-    const restored = row.tierState === 'restored' && row.tierKey !== undefined;
-    const opened = this.opts.objects.open(row.bucket, row.key, { versionId: row.versionId });
-    const sha256 = await hashStream(opened.stream(), signal);
-    const tierKey = restored ? row.tierKey as string : `${TIER_PREFIX}${row.bucket}/${uuidv7()}`;
-    if (!restored) {
-      this.opts.meta.transaction(() => this.opts.repo.startUpload(tierKey, row.id, this.now()));
-      try {
-        await remote.put({
-          key: tierKey, body: this.opts.objects.open(row.bucket, row.key, { versionId: row.versionId }).stream(), size: row.size,
-          headers: row.headers, metadata: { [SHA256_META]: sha256 }, signal,
-        });
-      } catch (err) {
-        this.giveUp(tierKey);
-        throw err;
-      }
-    }
-    const head = await remote.head(tierKey, signal).catch((err: unknown) => {
-      if (!restored) this.giveUp(tierKey);
-      throw err;
-    });
-    if (head === undefined || head.size !== row.size || head.metadata[SHA256_META] !== sha256) {
-      if (!restored) this.giveUp(tierKey);
-      else if (head === undefined) this.forgetLostCopy(row);
-      throw new RemoteError(head === undefined ? 'not-found' : 'integrity');
-    }
-    return this.opts.meta.transaction(() => {
-      const fresh = this.opts.repo.findRow(row.id);
-      const same = fresh !== undefined && fresh.versionId === row.versionId && fresh.blobId === row.blobId && fresh.etag === row.etag
-        && fresh.tierState === row.tierState;
-      if (!same) {
-        if (!restored) {
-          this.opts.repo.endUpload(tierKey);
-          this.opts.repo.gcEnqueue(tierKey, this.now());
-        }
-        return false;
-      }
-      const now = this.now();
-      const parts = fresh.blobId === undefined ? this.opts.meta.objects.parts(fresh.id) : [];
-      for (const extent of extentsOf(fresh.blobId, fresh.size, parts)) this.opts.meta.releaseBlob(extent.blobId, now);
-      this.opts.repo.flipToStub(fresh.id, { storageClass, tierKey, sha256 });
-      if (!restored) this.opts.repo.endUpload(tierKey);
-      return true;
-    });
-  }
-
-  /** An upload that will not be flipped: its remote copy is queued for deletion. */
-  private giveUp(tierKey: string): void {
-    this.opts.meta.transaction(() => {
-      this.opts.repo.endUpload(tierKey);
-      this.opts.repo.gcEnqueue(tierKey, this.now());
-    });
-  }
-
-  /** A restored version whose remote copy is gone: it is simply local (STANDARD) again, so rules can tier it anew. */
-  private forgetLostCopy(row: ObjectRow): void {
-    this.opts.logger.warn({ bucket: row.bucket, key: row.key, versionId: row.versionId }, 'remote tier copy of a restored version is missing; the version is local again');
-    this.opts.meta.transaction(() => this.opts.repo.forgetRemoteCopy(row.id));
-  }
-
-  /**
-   * Holds remote deletions until released: a backup's snapshot may still name a stub whose version has gone since,
-   * and must be able to read its remote copy (docs/backup.md). Queued deletions wait; nothing is lost.
-   */
+  /** Holds remote deletions until the returned function is called (TierSweeper.holdAll). */
   holdAll(): () => void {
-    this.remoteGcHolds++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.remoteGcHolds--;
-    };
+    return this.sweeper.holdAll();
   }
 
-  /** Deletes remote copies queued (by triggers or abandoned uploads) over a second ago, once that is durable. */
-  async collectRemote(signal: AbortSignal): Promise<number> {
-    const remote = this.opts.remote;
-    if (!remote || this.remoteGcHolds > 0) return 0;
-    const cutoff = this.now() - 1000;
-    await this.opts.meta.durable();
-    let removed = 0;
-    for (const key of this.opts.repo.gcDue(cutoff, 100)) {
-      if (signal.aborted) break;
-      try {
-        await remote.delete(key, signal);
-        this.opts.repo.gcDone(key);
-        removed++;
-      } catch {
-        break; // the remote is unwell: try again next time
-      }
-    }
-    return removed;
+  /** Deletes remote copies queued for deletion (TierSweeper.collectRemote). */
+  collectRemote(signal: AbortSignal): Promise<number> {
+    return this.sweeper.collectRemote(signal);
   }
 
   status(): TieringStatus {
-    const counts = this.opts.repo.counts();
+    const counts = this.repo.counts();
     return {
       enabled: this.enabled, stubs: counts.stub, restored: counts.restored, rehydrating: this.rehydrator?.inFlight ?? 0,
-      pendingRemoteDeletes: counts.pendingRemoteDeletes, lastSweep: this.lastSweep,
+      pendingRemoteDeletes: counts.pendingRemoteDeletes, lastSweep: this.sweeper.last,
     };
   }
 
@@ -394,32 +121,4 @@ export class TierService implements StubReader {
   async close(): Promise<void> {
     await this.rehydrator?.abortAll();
   }
-}
-
-/** SHA-256 (hex) of a stream's bytes. */
-async function hashStream(stream: Readable, signal: AbortSignal): Promise<string> {
-  const hash = createHash('sha256');
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      signal.throwIfAborted();
-      hash.update(chunk);
-    }
-  } catch (err) {
-    stream.destroy();
-    throw err instanceof RemoteError || signal.aborted ? err : new RemoteError('local-read');
-  }
-  return hash.digest('hex');
-}
-
-/** A read-through failure as the S3 plane answers it. */
-function readError(err: unknown): unknown {
-  if (err instanceof AppError) return err;
-  const cls = remoteErrorClass(err);
-  if (cls === 'timeout' || cls === 'aborted' || cls === 'throttled') {
-    return new AppError('SlowDown', { message: 'The tiered object could not be fetched in time; retry later.', headers: { 'Retry-After': '5' } });
-  }
-  if (cls === 'unreachable' || cls === 'server-error' || cls === 'auth' || cls === 'no-bucket') {
-    return new AppError('ServiceUnavailable', { message: 'The remote tier is not reachable; retry later.', headers: { 'Retry-After': '5' } });
-  }
-  return new AppError('InternalError', { message: 'The tiered copy of this object could not be read.' });
 }

@@ -24,10 +24,11 @@ const INLINE_ID_SHAPE = /^i[0-9a-f]{32}$/;
  * A new id for an inline blob (sealed bytes kept in the metadata database, not in a file): 'i' + 32 hex. The shape
  * differs from a file blob id, so no code path can turn one into a path or the other into a row lookup.
  *
- * The hex is a UUID v7's (lib/ids.ts: time first, then random), so ids grow in creation order: the inline_blobs key
- * and objects_by_blob take each new id at their right edge, and a batch of small PUTs dirties a page or two of each
- * instead of a random page per PUT (docs/performance.md, "Round 12"). File blob ids stay random: their first four
- * characters name their directories. Ids made before this were random; both kinds have the same shape.
+ * The hex is a UUID v7's (lib/ids.ts: time first, then random), so ids grow in creation order: the inline_blobs key and
+ * objects_by_blob take each new id at their right edge, and a batch of small PUTs dirties a page or two of each instead
+ * of a random page per PUT (docs/performance.md, "the per-request CPU of every signed request"). File blob ids stay
+ * random: their first four characters name their directories. Ids made before this were random; both kinds have the
+ * same shape.
  */
 export function newInlineBlobId(): string {
   return `i${uuidv7().replaceAll('-', '')}`;

@@ -16,10 +16,10 @@ export interface SegmentWriterOptions {
   /** Ciphertext bytes gathered before one writev (bounded memory: at most two batches plus one segment). */
   batchBytes: number;
   /**
-   * Write-behind: each time this many bytes have been written since the last flush, an fdatasync of the file starts
-   * in the background (one at a time; its failure fails finish()). Node has no sync_file_range, so this is how the
-   * disk gets to write a blob while the rest of it still streams in, instead of all of it in the commit's fsync:
-   * 64 MiB PUTs at c4 went from 310–320 to 433–438 MB/s (docs/performance.md, "Round 12"). Default: never.
+   * Write-behind: each time this many bytes have been written since the last flush, an fdatasync of the file starts in
+   * the background (one at a time; its failure fails finish()). Node has no sync_file_range, so this is how the disk
+   * gets to write a blob while the rest of it still streams in, instead of all of it in the commit's fsync: 64 MiB PUTs
+   * at c4 went from 310–320 to 433–438 MB/s (docs/performance.md, "Large uploads: write-behind"). Default: never.
    */
   writeBehindBytes?: number;
 }

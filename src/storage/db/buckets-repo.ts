@@ -1,26 +1,12 @@
 // Bucket rows.
 
-import type { BucketEncryption } from '../../core/bucket-encryption.js';
-import type { CorsConfiguration } from '../../core/cors.js';
-import type { LifecycleConfiguration } from '../../core/lifecycle.js';
-import type { ObjectLockConfiguration } from '../../core/object-lock.js';
-import type { TagSet } from '../../core/tagging.js';
+import type { BucketConfig } from '../../core/bucket-config-parts.js';
 import type { VersioningState } from '../../core/versioning.js';
 import type { Db } from './database.js';
 
 export type { VersioningState };
-
-/** Per-bucket configuration, stored as one JSON document; each part is validated by its core/ model before it is set. */
-export interface BucketConfig {
-  tagging?: TagSet;
-  encryption?: BucketEncryption;
-  lifecycle?: LifecycleConfiguration;
-  cors?: CorsConfiguration;
-  /** The bucket policy document as the client sent it (validated by core/policy). */
-  policy?: string;
-  /** Present once object lock is enabled; holds the default retention rule if one is set. */
-  objectLock?: ObjectLockConfiguration;
-}
+/** The configuration column: one JSON document of the parts core/bucket-config-parts.ts lists. */
+export type { BucketConfig };
 
 /** A bucket's usage, kept by the bucket_usage triggers in the transaction of every object row change. */
 export interface BucketUsage {

@@ -1,7 +1,10 @@
 // Background WAL checkpoints: a worker thread with its own connection copies committed WAL frames into meta.db,
 // so the event loop never pays for a checkpoint (SQLite's automatic checkpoint runs inside whichever commit crosses
 // the threshold, blocking the loop for the copy and its fsyncs). See docs/performance.md, "WAL checkpoints".
+// The thread starts when the WAL first reaches the threshold, not at boot: until then a stat on the event loop
+// watches it, and a server that has written little has no thread's heap to carry (about 9 MiB of RSS).
 
+import { stat } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Db } from './database.js';
@@ -46,30 +49,51 @@ tick();
 `;
 
 export class Checkpointer {
-  private readonly worker: Worker;
+  private worker: Worker | undefined;
+  private watch: NodeJS.Timeout | undefined;
   private checkpoints = 0;
   private lastError: string | undefined;
 
-  private constructor(worker: Worker) {
-    this.worker = worker;
-    this.worker.on('message', (m: { checkpointed?: number; error?: string }) => {
+  private constructor(
+    private readonly start: () => Worker,
+    private readonly opts: { file: string; thresholdBytes: number; intervalMs: number },
+  ) {
+    this.watchWal();
+  }
+
+  /** Until the WAL reaches the threshold: a stat per interval; then the worker, which takes over the watching. */
+  private watchWal(): void {
+    this.watch = setTimeout(() => {
+      stat(`${this.opts.file}-wal`, (err, st) => {
+        if (this.watch === undefined) return; // stopped meanwhile
+        if (!err && st.size >= this.opts.thresholdBytes) this.startWorker();
+        else this.watchWal();
+      });
+    }, this.opts.intervalMs);
+    this.watch.unref();
+  }
+
+  private startWorker(): void {
+    this.watch = undefined;
+    const worker = this.start();
+    worker.on('message', (m: { checkpointed?: number; error?: string }) => {
       if (m.error !== undefined) this.lastError = m.error;
       else if (m.checkpointed !== undefined) this.checkpoints++;
     });
     // A dead worker only means checkpoints fall back to the main connection's safety net.
-    this.worker.on('error', (err) => { this.lastError = err.message; });
-    this.worker.unref();
+    worker.on('error', (err) => { this.lastError = err.message; });
+    worker.unref();
+    this.worker = worker;
   }
 
   /** Starts checkpointing `file` (the main connection `db` keeps only the safety-net automatic checkpoint). */
   static start(db: Db, file: string, opts: CheckpointerOptions = {}): Checkpointer {
     db.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { driver, file, thresholdBytes: opts.thresholdBytes ?? 8 * 1024 * 1024, intervalMs: opts.intervalMs ?? 200 },
-    });
-    return new Checkpointer(worker);
+    const thresholdBytes = opts.thresholdBytes ?? 8 * 1024 * 1024;
+    const intervalMs = opts.intervalMs ?? 200;
+    const start = (): Worker => new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, thresholdBytes, intervalMs } });
+    return new Checkpointer(start, { file, thresholdBytes, intervalMs });
   }
 
   /** Checkpoints completed by the worker so far. */
@@ -77,23 +101,32 @@ export class Checkpointer {
     return this.checkpoints;
   }
 
+  /** Whether the worker thread runs (it starts when the WAL first reaches the threshold). */
+  get isThreadStarted(): boolean {
+    return this.worker !== undefined;
+  }
+
   /** The last error the worker reported, if any (for diagnostics; checkpoints then fall back to the safety net). */
   get error(): string | undefined {
     return this.lastError;
   }
 
-  /** Stops the worker and closes its connection. */
+  /** Stops the watch or the worker, and closes the worker's connection. */
   async stop(): Promise<void> {
+    clearTimeout(this.watch);
+    this.watch = undefined;
+    const worker = this.worker;
+    if (!worker) return;
     const stopped = new Promise<void>((resolve) => {
       const done = (): void => resolve();
-      this.worker.once('exit', done);
-      this.worker.on('message', (m: { stopped?: boolean }) => { if (m.stopped) done(); });
+      worker.once('exit', done);
+      worker.on('message', (m: { stopped?: boolean }) => { if (m.stopped) done(); });
     });
     // The worker is unref'd while it runs; waiting for it must keep the process alive, or a caller awaiting stop()
     // with nothing else pending (a refused boot) would see the process exit with code 0 in the middle.
-    this.worker.ref();
-    this.worker.postMessage('stop');
+    worker.ref();
+    worker.postMessage('stop');
     await Promise.race([stopped, new Promise((r) => setTimeout(r, 2000).unref())]);
-    await this.worker.terminate();
+    await worker.terminate();
   }
 }

@@ -14,8 +14,9 @@ const runners = new WeakMap<Db, Runner>();
 /**
  * Runs `fn` in a transaction: BEGIN (IMMEDIATE when asked: the writer lock is taken up front) ... COMMIT, rolled back
  * if fn throws; inside another transaction, in a savepoint of its own. Never pass async code. better-sqlite3's
- * `db.transaction(fn)` builds four wrapper functions and defines their properties on every call, about 10 µs, more
- * than a small write costs (docs/performance.md, round 11); this builds one set per connection and reuses it.
+ * `db.transaction(fn)` builds four wrapper functions and defines their properties on every call, about 10 µs, more than
+ * a small write costs (docs/performance.md, "the write path's SQLite work"); this builds one set per connection and
+ * reuses it.
  */
 export function runTransaction<T>(db: Db, fn: () => T, mode: 'deferred' | 'immediate' = 'deferred'): T {
   let runner = runners.get(db);

@@ -6,7 +6,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { BucketRow } from './buckets-repo.js';
 import type { Db } from './database.js';
-import { toRow, type ObjectPartRow, type ObjectRow, type RawObject } from './objects-repo.js';
+import { OBJECT_SELECT, objectRowOf, type ObjectPartRow, type ObjectRow, type ObjectValues } from './objects-repo.js';
 
 interface RawBucket {
   name: string;
@@ -30,10 +30,12 @@ export class MetadataSnapshot {
     this.db = db;
     this.bucketsStmt = db.prepare<[], RawBucket>('SELECT * FROM buckets ORDER BY name');
     // Commit order (row ids only grow): the history order the archive keeps.
-    this.allVersionsStmt = db.prepare<[number, number], RawObject>('SELECT * FROM objects WHERE id > ? ORDER BY id LIMIT ?');
-    this.bucketVersionsStmt = db.prepare<[string, number, number], RawObject>(
-      'SELECT * FROM objects WHERE bucket = ? AND id > ? ORDER BY id LIMIT ?',
-    );
+    this.allVersionsStmt = db.prepare<[number, number], ObjectValues>(
+      `SELECT ${OBJECT_SELECT} FROM objects WHERE id > ? ORDER BY id LIMIT ?`,
+    ).raw(true);
+    this.bucketVersionsStmt = db.prepare<[string, number, number], ObjectValues>(
+      `SELECT ${OBJECT_SELECT} FROM objects WHERE bucket = ? AND id > ? ORDER BY id LIMIT ?`,
+    ).raw(true);
     this.partsStmt = db.prepare<[number], { part_number: number; blob_id: string; size: number; etag: string; checksum: string | null }>(
       'SELECT part_number, blob_id, size, etag, checksum FROM object_parts WHERE object_id = ? ORDER BY part_number',
     );
@@ -76,7 +78,7 @@ export class MetadataSnapshot {
   /** Versions and delete markers after row id `afterId`, in commit order, of one bucket or all. At most `limit`. */
   versions(bucket: string | undefined, afterId: number, limit: number): ObjectRow[] {
     const raws = bucket === undefined ? this.allVersionsStmt.all(afterId, limit) : this.bucketVersionsStmt.all(bucket, afterId, limit);
-    return raws.map(toRow);
+    return raws.map(objectRowOf);
   }
 
   parts(objectId: number): ObjectPartRow[] {

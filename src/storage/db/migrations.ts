@@ -407,7 +407,8 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 12: drops objects_by_key_order (bucket, key, id). objects_versions_newest_first (bucket, key, id DESC) holds the
   // same columns and SQLite reads an index in either direction, so the planner chose the other one for every statement
-  // on objects (docs/performance.md, round 11), while every insert and delete of a version still updated both.
+  // on objects (docs/performance.md, "the write path's SQLite work"), while every insert and delete of a version still
+  // updated both.
   `
   DROP INDEX IF EXISTS objects_by_key_order;
   `,

@@ -1,5 +1,6 @@
 // Multipart uploads in progress and their parts. Completing moves part blobs into object_parts (no byte copy).
 
+import type { ChecksumAlgorithm, ChecksumType } from '../../core/checksums.js';
 import type { RequestedObjectLock } from '../../core/object-lock.js';
 import type { TagSet } from '../../core/tagging.js';
 import type { Db } from './database.js';
@@ -13,8 +14,8 @@ export interface UploadRow {
   initiated: number;
   headers: ObjectHeaders;
   userMeta: Record<string, string>;
-  checksumAlgorithm: string | undefined;
-  checksumType: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
+  checksumAlgorithm: ChecksumAlgorithm | undefined;
+  checksumType: ChecksumType | undefined;
   storageClass: string;
   /** x-amz-tagging of CreateMultipartUpload, applied to the object at completion. */
   tags?: TagSet | undefined;
@@ -40,8 +41,8 @@ interface RawUpload {
   initiated: number;
   headers: string | null;
   user_meta: string | null;
-  checksum_algorithm: string | null;
-  checksum_type: 'FULL_OBJECT' | 'COMPOSITE' | null;
+  checksum_algorithm: ChecksumAlgorithm | null;
+  checksum_type: ChecksumType | null;
   storage_class: string;
   tags: string | null;
   lock: string | null;

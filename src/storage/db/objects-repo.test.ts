@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MetadataStore } from './metadata-store.js';
-import { objectRowOf, type NewObjectRow } from './objects-repo.js';
+import { objectRowOf, type NewObjectRow, type ObjectValues } from './objects-repo.js';
 
 let dir: string;
 let meta: MetadataStore;
@@ -42,7 +42,8 @@ const version: NewObjectRow = {
 
 /** The row as `SELECT *` reads it: what the point lookups (read positionally) must agree with. */
 function rowById(id: number) {
-  return objectRowOf(meta.db.prepare('SELECT * FROM objects WHERE id = ?').get(id));
+  const values = meta.db.prepare<[number], ObjectValues>('SELECT * FROM objects WHERE id = ?').raw(true).get(id);
+  return values && objectRowOf(values);
 }
 
 describe('ObjectsRepo point lookups', () => {

@@ -1,60 +1,18 @@
 // Object version rows (one row per version or delete marker), their multipart part lists, and blob references.
+// A full row's columns, decoder and insert come from one column map (object-columns.ts).
 // Listing is an index seek on (bucket, key): a page costs the same whatever the bucket's size.
 
+import type { ChecksumAlgorithm, ChecksumType } from '../../core/checksums.js';
 import type { ObjectRetention } from '../../core/object-lock.js';
 import type { TagSet } from '../../core/tagging.js';
 import type { Db } from './database.js';
-import { retentionOf, tagsOf } from './lock-columns.js';
+import {
+  lookedUpRowOf, OBJECT_INSERT, OBJECT_LOOKUP_SELECT, objectInsertValues, type LookupValues, type NewObjectRow,
+  type ObjectRow,
+} from './object-columns.js';
 
-/** System metadata kept with each version, returned on GET/HEAD. */
-export interface ObjectHeaders {
-  contentType?: string;
-  contentEncoding?: string;
-  contentDisposition?: string;
-  contentLanguage?: string;
-  cacheControl?: string;
-  expires?: string;
-}
-
-export interface ObjectRow {
-  id: number;
-  bucket: string;
-  key: string;
-  versionId: string;
-  isLatest: boolean;
-  isDeleteMarker: boolean;
-  size: number;
-  /** Hex MD5, or `<hex>-N` for multipart objects; never quoted. */
-  etag: string;
-  lastModified: number;
-  headers: ObjectHeaders;
-  userMeta: Record<string, string>;
-  checksumAlgorithm: string | undefined;
-  checksumValue: string | undefined;
-  checksumType: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
-  /** Set for objects written in one piece; multipart objects have parts instead. */
-  blobId: string | undefined;
-  partCount: number | undefined;
-  storageClass: string;
-  /** Object tags (absent: none). */
-  tags?: TagSet | undefined;
-  /** Object lock retention of this version (absent: none). */
-  retention?: ObjectRetention | undefined;
-  legalHold?: boolean | undefined;
-  /**
-   * Tier residency (docs/replication.md "Tiering"): 'stub' when the bytes live only on the remote target, 'restored'
-   * when they are local again and the remote copy is kept until `tierRestoredUntil`; absent when local only.
-   */
-  tierState?: 'stub' | 'restored' | undefined;
-  /** The remote copy's key under the reserved tier prefix (with tierState). */
-  tierKey?: string | undefined;
-  /** Epoch ms: a restored version goes back to a stub after this. */
-  tierRestoredUntil?: number | undefined;
-  /** Hex SHA-256 of the plaintext, taken when the version was tiered: rehydration verifies it. */
-  tierSha256?: string | undefined;
-}
-
-export type NewObjectRow = Omit<ObjectRow, 'id'>;
+export type { NewObjectRow, ObjectHeaders, ObjectRow, ObjectValues, TierState } from './object-columns.js';
+export { OBJECT_SELECT, objectRowOf } from './object-columns.js';
 
 export interface ObjectPartRow {
   partNumber: number;
@@ -71,7 +29,7 @@ export interface ListedObject {
   etag: string;
   lastModified: number;
   storageClass: string;
-  checksumAlgorithm: string | undefined;
+  checksumAlgorithm: ChecksumAlgorithm | undefined;
 }
 
 /** A ListObjectVersions row: a version or a delete marker, with its commit sequence number for paging. */
@@ -85,8 +43,8 @@ export interface ListedVersion {
   etag: string;
   lastModified: number;
   storageClass: string;
-  checksumAlgorithm: string | undefined;
-  checksumType: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
+  checksumAlgorithm: ChecksumAlgorithm | undefined;
+  checksumType: ChecksumType | undefined;
 }
 
 interface RawVersion extends RawListed {
@@ -94,7 +52,7 @@ interface RawVersion extends RawListed {
   version_id: string;
   is_latest: number;
   is_delete_marker: number;
-  checksum_type: 'FULL_OBJECT' | 'COMPOSITE' | null;
+  checksum_type: ChecksumType | null;
 }
 
 interface RawListed {
@@ -103,105 +61,7 @@ interface RawListed {
   etag: string;
   last_modified: number;
   storage_class: string;
-  checksum_algorithm: string | null;
-}
-
-/** An objects row as SQLite returns it (`SELECT *`). */
-export interface RawObject {
-  id: number;
-  bucket: string;
-  key: string;
-  version_id: string;
-  is_latest: number;
-  is_delete_marker: number;
-  size: number;
-  etag: string;
-  last_modified: number;
-  headers: string | null;
-  user_meta: string | null;
-  checksum_algorithm: string | null;
-  checksum_value: string | null;
-  checksum_type: 'FULL_OBJECT' | 'COMPOSITE' | null;
-  blob_id: string | null;
-  part_count: number | null;
-  storage_class: string;
-  tags: string | null;
-  retention_mode: 'GOVERNANCE' | 'COMPLIANCE' | null;
-  retain_until: string | null;
-  legal_hold: number;
-  tier_key: string | null;
-  tier_state: 'stub' | 'restored' | null;
-  tier_restored_until: number | null;
-  tier_sha256: string | null;
-}
-
-function parseJson<T>(text: string | null, empty: T): T {
-  return text ? (JSON.parse(text) as T) : empty;
-}
-
-/** An objects row as the domain model. */
-export function toRow(raw: RawObject): ObjectRow {
-  return {
-    id: raw.id,
-    bucket: raw.bucket,
-    key: raw.key,
-    versionId: raw.version_id,
-    isLatest: raw.is_latest === 1,
-    isDeleteMarker: raw.is_delete_marker === 1,
-    size: raw.size,
-    etag: raw.etag,
-    lastModified: raw.last_modified,
-    headers: parseJson<ObjectHeaders>(raw.headers, {}),
-    userMeta: parseJson<Record<string, string>>(raw.user_meta, {}),
-    checksumAlgorithm: raw.checksum_algorithm ?? undefined,
-    checksumValue: raw.checksum_value ?? undefined,
-    checksumType: raw.checksum_type ?? undefined,
-    blobId: raw.blob_id ?? undefined,
-    partCount: raw.part_count ?? undefined,
-    storageClass: raw.storage_class,
-    tags: tagsOf(raw.tags),
-    retention: retentionOf(raw.retention_mode, raw.retain_until),
-    legalHold: raw.legal_hold === 1,
-    ...(raw.tier_state === null ? {} : {
-      tierState: raw.tier_state, tierKey: raw.tier_key ?? undefined, tierRestoredUntil: raw.tier_restored_until ?? undefined,
-      tierSha256: raw.tier_sha256 ?? undefined,
-    }),
-  };
-}
-
-/**
- * The columns a point lookup reads, in order. better-sqlite3 builds a row object by adding one named property per
- * column, which cost more than the SQLite lookup itself in a HEAD profile; these rows are read as arrays (raw mode)
- * and named here. Bucket and key are the caller's own arguments, so they are not read back.
- */
-const LOOKUP_COLUMNS = `id, version_id, is_latest, is_delete_marker, size, etag, last_modified, headers, user_meta,
-  checksum_algorithm, checksum_value, checksum_type, blob_id, part_count, storage_class, tags, retention_mode,
-  retain_until, legal_hold, tier_key, tier_state, tier_restored_until, tier_sha256`;
-
-/** One row of LOOKUP_COLUMNS, positionally. */
-type LookupValues = [
-  id: number, versionId: string, isLatest: number, isDeleteMarker: number, size: number, etag: string,
-  lastModified: number, headers: string | null, userMeta: string | null, checksumAlgorithm: string | null,
-  checksumValue: string | null, checksumType: 'FULL_OBJECT' | 'COMPOSITE' | null, blobId: string | null,
-  partCount: number | null, storageClass: string, tags: string | null,
-  retentionMode: 'GOVERNANCE' | 'COMPLIANCE' | null, retainUntil: string | null, legalHold: number,
-  tierKey: string | null, tierState: 'stub' | 'restored' | null, tierRestoredUntil: number | null,
-  tierSha256: string | null,
-];
-
-function lookedUp(bucket: string, key: string, v: LookupValues): ObjectRow {
-  return toRow({
-    id: v[0], bucket, key, version_id: v[1], is_latest: v[2], is_delete_marker: v[3], size: v[4], etag: v[5],
-    last_modified: v[6], headers: v[7], user_meta: v[8], checksum_algorithm: v[9], checksum_value: v[10],
-    checksum_type: v[11], blob_id: v[12], part_count: v[13], storage_class: v[14], tags: v[15], retention_mode: v[16],
-    retain_until: v[17], legal_hold: v[18], tier_key: v[19], tier_state: v[20], tier_restored_until: v[21],
-    tier_sha256: v[22],
-  });
-}
-
-/** A full object row from `SELECT *` (tiering reads rows by id). */
-export function objectRowOf(raw: unknown): ObjectRow {
-  return toRow(raw as RawObject);
+  checksum_algorithm: ChecksumAlgorithm | null;
 }
 
 function toListedVersion(r: RawVersion): ListedVersion {
@@ -218,18 +78,6 @@ function toListedVersion(r: RawVersion): ListedVersion {
     checksumAlgorithm: r.checksum_algorithm ?? undefined,
     checksumType: r.checksum_type ?? undefined,
   };
-}
-
-/** The values of an objects insert, in its column order. */
-type InsertValues = [
-  bucket: string, key: string, versionId: string, isLatest: 0 | 1, isDeleteMarker: 0 | 1, size: number, etag: string,
-  lastModified: number, headers: string | null, userMeta: string | null, checksumAlgorithm: string | null,
-  checksumValue: string | null, checksumType: string | null, blobId: string | null, partCount: number | null,
-  storageClass: string, tags: string | null, retentionMode: string | null, retainUntil: string | null, legalHold: 0 | 1,
-];
-
-function emptyToNull(record: object): string | null {
-  return Object.keys(record).length > 0 ? JSON.stringify(record) : null;
 }
 
 export class ObjectsRepo {
@@ -254,18 +102,12 @@ export class ObjectsRepo {
 
   constructor(db: Db) {
     this.latestStmt = db.prepare<[string, string], LookupValues>(
-      `SELECT ${LOOKUP_COLUMNS} FROM objects WHERE bucket = ? AND key = ? AND is_latest = 1`,
+      `SELECT ${OBJECT_LOOKUP_SELECT} FROM objects WHERE bucket = ? AND key = ? AND is_latest = 1`,
     ).raw(true);
     this.versionStmt = db.prepare<[string, string, string], LookupValues>(
-      `SELECT ${LOOKUP_COLUMNS} FROM objects WHERE bucket = ? AND key = ? AND version_id = ?`,
+      `SELECT ${OBJECT_LOOKUP_SELECT} FROM objects WHERE bucket = ? AND key = ? AND version_id = ?`,
     ).raw(true);
-    // Positional parameters: binding 20 named ones looks each name up in an object, about 4 µs more per insert.
-    this.insertStmt = db.prepare<InsertValues>(
-      `INSERT INTO objects (bucket, key, version_id, is_latest, is_delete_marker, size, etag, last_modified, headers,
-         user_meta, checksum_algorithm, checksum_value, checksum_type, blob_id, part_count, storage_class, tags,
-         retention_mode, retain_until, legal_hold)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insertStmt = db.prepare<[ReturnType<typeof objectInsertValues>]>(OBJECT_INSERT);
     this.clearLatestStmt = db.prepare<[string, string]>(
       'UPDATE objects SET is_latest = 0 WHERE bucket = ? AND key = ? AND is_latest = 1',
     );
@@ -310,39 +152,17 @@ export class ObjectsRepo {
   /** The latest version of a key (possibly a delete marker), or undefined. */
   findLatest(bucket: string, key: string): ObjectRow | undefined {
     const values = this.latestStmt.get(bucket, key);
-    return values ? lookedUp(bucket, key, values) : undefined;
+    return values ? lookedUpRowOf(values, bucket, key) : undefined;
   }
 
   findVersion(bucket: string, key: string, versionId: string): ObjectRow | undefined {
     const values = this.versionStmt.get(bucket, key, versionId);
-    return values ? lookedUp(bucket, key, values) : undefined;
+    return values ? lookedUpRowOf(values, bucket, key) : undefined;
   }
 
   /** Inserts a version row and returns its id (its commit sequence number). */
   insert(row: NewObjectRow): number {
-    const result = this.insertStmt.run(
-      row.bucket,
-      row.key,
-      row.versionId,
-      row.isLatest ? 1 : 0,
-      row.isDeleteMarker ? 1 : 0,
-      row.size,
-      row.etag,
-      row.lastModified,
-      emptyToNull(row.headers),
-      emptyToNull(row.userMeta),
-      row.checksumAlgorithm ?? null,
-      row.checksumValue ?? null,
-      row.checksumType ?? null,
-      row.blobId ?? null,
-      row.partCount ?? null,
-      row.storageClass,
-      row.tags && row.tags.length > 0 ? JSON.stringify(row.tags) : null,
-      row.retention?.mode ?? null,
-      row.retention?.retainUntilDate ?? null,
-      row.legalHold ? 1 : 0,
-    );
-    return Number(result.lastInsertRowid);
+    return Number(this.insertStmt.run(objectInsertValues(row)).lastInsertRowid);
   }
 
   clearLatest(bucket: string, key: string): void {

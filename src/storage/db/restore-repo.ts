@@ -3,7 +3,7 @@
 // the bucket's multipart uploads.
 
 import type { Db } from './database.js';
-import { toRow, type ObjectRow, type RawObject } from './objects-repo.js';
+import { OBJECT_SELECT, objectRowOf, type ObjectRow, type ObjectValues } from './objects-repo.js';
 
 export class RestoreRepo {
   private readonly versionsStmt;
@@ -13,12 +13,12 @@ export class RestoreRepo {
   private readonly deleteUploadsStmt;
 
   constructor(db: Db) {
-    this.versionsStmt = db.prepare<[string, number, number], RawObject>(
-      'SELECT * FROM objects WHERE bucket = ? AND id > ? ORDER BY id LIMIT ?',
-    );
-    this.lockedStmt = db.prepare<[string], RawObject>(
-      'SELECT * FROM objects WHERE bucket = ? AND (legal_hold = 1 OR retain_until IS NOT NULL)',
-    );
+    this.versionsStmt = db.prepare<[string, number, number], ObjectValues>(
+      `SELECT ${OBJECT_SELECT} FROM objects WHERE bucket = ? AND id > ? ORDER BY id LIMIT ?`,
+    ).raw(true);
+    this.lockedStmt = db.prepare<[string], ObjectValues>(
+      `SELECT ${OBJECT_SELECT} FROM objects WHERE bucket = ? AND (legal_hold = 1 OR retain_until IS NOT NULL)`,
+    ).raw(true);
     this.deleteVersionsStmt = db.prepare<[string]>('DELETE FROM objects WHERE bucket = ?');
     this.uploadBlobsStmt = db.prepare<[string], string>(
       'SELECT p.blob_id FROM upload_parts p JOIN multipart_uploads u ON u.upload_id = p.upload_id WHERE u.bucket = ?',
@@ -28,12 +28,12 @@ export class RestoreRepo {
 
   /** The bucket's versions and delete markers after row id `afterId`, in commit order, at most `limit`. */
   versions(bucket: string, afterId: number, limit: number): ObjectRow[] {
-    return this.versionsStmt.all(bucket, afterId, limit).map(toRow);
+    return this.versionsStmt.all(bucket, afterId, limit).map(objectRowOf);
   }
 
   /** Versions with a legal hold or a retention date (expired or not): the candidates object lock may protect. */
   lockedVersions(bucket: string): ObjectRow[] {
-    return this.lockedStmt.all(bucket).map(toRow);
+    return this.lockedStmt.all(bucket).map(objectRowOf);
   }
 
   /** Deletes every version row of the bucket (their part rows go with them). */

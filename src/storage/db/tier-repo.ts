@@ -3,7 +3,7 @@
 // calls the flips inside its own transactions, together with MetadataStore.releaseBlob.
 
 import { runTransaction, type Db } from './database.js';
-import { objectRowOf, type ObjectRow } from './objects-repo.js';
+import { OBJECT_SELECT, objectRowOf, type ObjectRow, type ObjectValues } from './objects-repo.js';
 
 export class TierRepo {
   private readonly rowStmt;
@@ -23,7 +23,7 @@ export class TierRepo {
   private readonly forgetStmt;
 
   constructor(private readonly db: Db) {
-    this.rowStmt = db.prepare<[number]>('SELECT * FROM objects WHERE id = ?');
+    this.rowStmt = db.prepare<[number], ObjectValues>(`SELECT ${OBJECT_SELECT} FROM objects WHERE id = ?`).raw(true);
     this.startUploadStmt = db.prepare<[string, number, number]>('INSERT OR REPLACE INTO tier_uploads (remote_key, object_id, started_at) VALUES (?, ?, ?)');
     this.endUploadStmt = db.prepare<[string]>('DELETE FROM tier_uploads WHERE remote_key = ?');
     this.uploadsStmt = db.prepare<[], string>('SELECT remote_key FROM tier_uploads').pluck();
@@ -57,8 +57,8 @@ export class TierRepo {
 
   /** The version row with this id, or undefined. */
   findRow(id: number): ObjectRow | undefined {
-    const raw = this.rowStmt.get(id);
-    return raw === undefined ? undefined : objectRowOf(raw);
+    const values = this.rowStmt.get(id);
+    return values === undefined ? undefined : objectRowOf(values);
   }
 
   /** Records an upload of `remoteKey` for version `objectId` before it starts (so a crash leaves it to clean up). */

@@ -5,9 +5,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { AppError, isAppError } from '../../../core/errors.js';
-import type { AdminAuthService } from '../../../services/admin-auth-service.js';
+import type { AdminAuthService } from '../../../services/identity/admin-auth-service.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
-import type { IssuedRefreshToken, RefreshSessionService } from '../../../services/refresh-session-service.js';
+import type { IssuedRefreshToken, RefreshSessionService } from '../../../services/identity/refresh-session-service.js';
 import { parseCookies, serializeCookie } from '../../shared/cookies.js';
 import { principalOf } from '../admin-principal.js';
 import type { AdminThrottle } from '../admin-throttle.js';

@@ -2,11 +2,12 @@
 // configuration is the core/ model as JSON, which mirrors S3's XML document element by element in camelCase
 // (<CORSRule><AllowedOrigin> is rules[].allowedOrigins[]), so one validator in core/ serves both planes.
 
-import { Type, type TObject, type TProperties, type TUnsafe } from '@sinclair/typebox';
+import { Type, type TBoolean, type TObject, type TProperties, type TUnsafe } from '@sinclair/typebox';
+import { DETAILED_PARTS, type DetailedPart } from '../../../core/bucket-config-parts.js';
 
 /**
  * An object schema that refuses unknown properties, so a misspelt field (`objectlock`) is a ValidationError naming
- * it rather than a setting quietly ignored. (The admin Ajv runs without removeAdditional since issue 11, so
+ * it rather than a setting quietly ignored. (The admin Ajv runs without removeAdditional (http-server.ts), so
  * `additionalProperties: false` refuses them too; a schema here also says so in the OpenAPI document.)
  */
 export function Strict<T extends TProperties>(properties: T, options: { description?: string } = {}): TObject<T> {
@@ -47,15 +48,9 @@ export const BucketList = Type.Object({ buckets: Type.Array(BucketSummary) });
 
 export const BucketDetails = Type.Object({
   ...BucketSummary.properties,
+  // One flag per part the registry shows in details (core/bucket-config-parts.ts), in its order.
   configs: Type.Object(
-    {
-      tagging: Type.Boolean(),
-      encryption: Type.Boolean(),
-      lifecycle: Type.Boolean(),
-      cors: Type.Boolean(),
-      policy: Type.Boolean(),
-      objectLock: Type.Boolean(),
-    },
+    Object.fromEntries(DETAILED_PARTS.map((name) => [name, Type.Boolean()])) as Record<DetailedPart, TBoolean>,
     { description: 'Which configurations are set' },
   ),
 });

@@ -3,6 +3,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
+import { configPartsSet } from '../../../core/bucket-config-parts.js';
 import type { BucketRow, BucketUsage } from '../../../services/bucket-service.js';
 import { principalOf } from '../admin-principal.js';
 import { bucketConfigRoutes, type BucketRouteDeps } from './bucket-configs.js';
@@ -28,18 +29,7 @@ function summary(bucket: BucketRow, usage: BucketUsage): Summary {
 }
 
 function details(bucket: BucketRow, usage: BucketUsage): Static<typeof BucketDetails> {
-  const c = bucket.config;
-  return {
-    ...summary(bucket, usage),
-    configs: {
-      tagging: c.tagging !== undefined,
-      encryption: c.encryption !== undefined,
-      lifecycle: c.lifecycle !== undefined,
-      cors: c.cors !== undefined,
-      policy: c.policy !== undefined,
-      objectLock: bucket.objectLock,
-    },
-  };
+  return { ...summary(bucket, usage), configs: configPartsSet(bucket) };
 }
 
 const tags = ['buckets'];

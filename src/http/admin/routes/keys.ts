@@ -3,7 +3,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import type { AccessKeyService, AccessKeyView, IssuedKey } from '../../../services/access-key-service.js';
+import type { AccessKeyService, AccessKeyView, IssuedKey } from '../../../services/identity/access-key-service.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import { principalOf } from '../admin-principal.js';
 import { ErrorBody } from './schemas.js';

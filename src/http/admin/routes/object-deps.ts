@@ -5,9 +5,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import type { BucketService } from '../../../services/bucket-service.js';
-import type { ListingService } from '../../../services/listing-service.js';
-import type { MultipartService } from '../../../services/multipart-service.js';
-import type { ObjectService } from '../../../services/object-service.js';
+import type { ListingService } from '../../../services/objects/listing-service.js';
+import type { MultipartService } from '../../../services/objects/multipart-service.js';
+import type { ObjectService } from '../../../services/objects/object-service.js';
 import type { BucketNameParams } from './bucket-schemas.js';
 
 /** What presigned URLs are signed with: the root key, the region, and MOUNT_PATH (part of every signed path). */

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { reportedVersionId } from '../../../core/versioning.js';
-import { MAX_PART_NUMBER } from '../../../services/multipart-service.js';
+import { MAX_PART_NUMBER } from '../../../services/objects/multipart-service.js';
 import { principalOf } from '../admin-principal.js';
 import { BucketNameParams, Strict } from './bucket-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';

@@ -4,6 +4,8 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
+import { fromHeaderBytes } from '../../../core/header-text.js';
+import { ALLOW_EVERY_KEY } from '../../../services/objects/delete-authorizer.js';
 import { principalOf } from '../admin-principal.js';
 import { BucketNameParams } from './bucket-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -80,8 +82,9 @@ export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void
     const { row } = deps.objects.open(bucketOf(req), key, { versionId });
     return {
       key: row.key, versionId: row.versionId, isLatest: row.isLatest, size: row.size, etag: row.etag,
-      lastModified: iso(row.lastModified), storageClass: row.storageClass, ...row.headers,
-      userMetadata: row.userMeta, partCount: row.partCount,
+      // Stored as the header bytes clients sent; shown as the UTF-8 text they spell.
+      lastModified: iso(row.lastModified), storageClass: row.storageClass, ...textOf(row.headers),
+      userMetadata: textOf(row.userMeta), partCount: row.partCount,
       checksum: row.checksumAlgorithm && row.checksumValue
         ? { algorithm: row.checksumAlgorithm, value: row.checksumValue, type: row.checksumType }
         : undefined,
@@ -99,7 +102,8 @@ export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void
   }, async (req) => {
     const body = req.body as Static<typeof BatchDeleteBody>;
     const bucket = bucketOf(req);
-    const outcomes = deps.objects.deleteBatch(bucket, body.keys, { bypassGovernance: body.bypassGovernance ?? false });
+    // The role guard authorized the whole request: an admin may delete every key (object lock still applies).
+    const outcomes = deps.objects.deleteBatch(bucket, body.keys, { bypassGovernance: body.bypassGovernance ?? false, authorize: ALLOW_EVERY_KEY });
     const results = outcomes.map((o) => (o.ok
       ? {
         key: o.item.key, versionId: o.item.versionId, ok: true,
@@ -121,4 +125,10 @@ export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void
   objectUploadsRoutes(app, deps);
   objectMultipartRoutes(app, deps);
   objectCopyRoutes(app, deps);
+}
+
+/** Header-form values as the text they spell (core/header-text.ts fromHeaderBytes). */
+function textOf<T extends { [K in keyof T]?: string | undefined }>(values: T): T {
+  const entries = Object.entries(values as Record<string, string | undefined>);
+  return Object.fromEntries(entries.map(([k, v]) => [k, v === undefined ? v : fromHeaderBytes(v)])) as T;
 }

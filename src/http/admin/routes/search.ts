@@ -3,7 +3,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type ObjectSearchService } from '../../../services/object-search-service.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type ObjectSearchService } from '../../../services/objects/object-search-service.js';
 import { ErrorBody } from './schemas.js';
 
 export interface SearchRouteDeps {

@@ -4,8 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { MAX_PASSWORD_LENGTH } from '../../../core/password-policy.js';
-import type { AdminAuthService } from '../../../services/admin-auth-service.js';
-import type { AdminUsersService } from '../../../services/admin-users-service.js';
+import type { AdminAuthService } from '../../../services/identity/admin-auth-service.js';
+import type { AdminUsersService } from '../../../services/identity/admin-users-service.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import { principalOf } from '../admin-principal.js';
 import type { AdminThrottle } from '../admin-throttle.js';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { AdminRole } from '../../../core/admin-identity.js';
 import { MAX_PASSWORD_LENGTH } from '../../../core/password-policy.js';
-import type { AdminUsersService, WithTemporaryPassword } from '../../../services/admin-users-service.js';
+import type { AdminUsersService, WithTemporaryPassword } from '../../../services/identity/admin-users-service.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import { principalOf } from '../admin-principal.js';
 import { ErrorBody } from './schemas.js';

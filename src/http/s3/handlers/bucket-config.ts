@@ -1,6 +1,9 @@
-// Bucket configuration: tagging, default encryption, lifecycle, CORS, policy (and its status), versioning,
-// and the fixed answers for ACLs, ownership controls and notifications.
+// Bucket configuration: the configuration parts (core/bucket-config-parts.ts: tagging, default encryption, lifecycle,
+// CORS, policy), the policy's status, versioning, and the fixed answers for ACLs, ownership controls and notifications.
 
+import {
+  BUCKET_CONFIG_PARTS, CONFIG_PARTS, type BucketConfig, type ConfigPart, type ConfigPartOperation,
+} from '../../../core/bucket-config-parts.js';
 import { AppError } from '../../../core/errors.js';
 import { isPublic } from '../../../core/policy/policy-status.js';
 import { parseBucketPolicy } from '../../../core/policy/policy-document.js';
@@ -25,40 +28,12 @@ const MAX_POLICY_BODY_BYTES = 256 * 1024;
  * A configuration body, read only once the bucket is known to exist: as S3 answers, a missing bucket is NoSuchBucket
  * whatever the document says (and its body is not read for nothing).
  */
-const body = (ctx: BucketCtx, limit = MAX_XML_BODY_BYTES): Promise<Buffer> => {
+const body = (ctx: BucketCtx, limit: number = MAX_XML_BODY_BYTES): Promise<Buffer> => {
   ctx.services.buckets.get(ctx.endpoint.bucket);
   return readSmallPayload(ctx.req, ctx.auth, limit);
 };
 const noContent = (): S3Response => ({ status: 204 });
 const ok = (): S3Response => ({ status: 200 });
-
-export async function getBucketTagging(ctx: BucketCtx): Promise<S3Response> {
-  return xmlResponse(buildTagging(ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'tagging')));
-}
-/**
- * AWS answers PutBucketTagging with 204, but minio-js (which shares one tagging call for objects and buckets)
- * accepts only 200, and every AWS SDK accepts any 2xx: 200 works with all of them (docs/decisions.md).
- */
-export async function putBucketTagging(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.putConfig(ctx.endpoint.bucket, 'tagging', parseTagging(await body(ctx), 'bucket'));
-  return ok();
-}
-export async function deleteBucketTagging(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.deleteConfig(ctx.endpoint.bucket, 'tagging');
-  return noContent();
-}
-
-export async function getBucketEncryption(ctx: BucketCtx): Promise<S3Response> {
-  return xmlResponse(buildBucketEncryption(ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'encryption')));
-}
-export async function putBucketEncryption(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.putConfig(ctx.endpoint.bucket, 'encryption', parseBucketEncryption(await body(ctx)));
-  return ok();
-}
-export async function deleteBucketEncryption(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.deleteConfig(ctx.endpoint.bucket, 'encryption');
-  return noContent();
-}
 
 /**
  * x-amz-transition-default-minimum-object-size: Store's transitions skip objects under 128 KiB unless a rule filters
@@ -82,45 +57,71 @@ function checkTransitionMinimumSize(ctx: BucketCtx): void {
   });
 }
 
-export async function getBucketLifecycle(ctx: BucketCtx): Promise<S3Response> {
-  const config = ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'lifecycle');
-  return xmlResponse(buildLifecycleConfiguration(config), 200, { [TRANSITION_MIN_SIZE_HEADER]: TRANSITION_MIN_SIZE });
-}
-export async function putBucketLifecycle(ctx: BucketCtx): Promise<S3Response> {
-  checkTransitionMinimumSize(ctx);
-  ctx.services.buckets.putConfig(ctx.endpoint.bucket, 'lifecycle', parseLifecycleConfiguration(await body(ctx)));
-  return { status: 200, headers: { [TRANSITION_MIN_SIZE_HEADER]: TRANSITION_MIN_SIZE } };
-}
-export async function deleteBucketLifecycle(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.deleteConfig(ctx.endpoint.bucket, 'lifecycle');
-  return noContent();
-}
-
-export async function getBucketCors(ctx: BucketCtx): Promise<S3Response> {
-  return xmlResponse(buildCorsConfiguration(ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'cors')));
-}
-export async function putBucketCors(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.putConfig(ctx.endpoint.bucket, 'cors', parseCorsConfiguration(await body(ctx)));
-  return ok();
-}
-export async function deleteBucketCors(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.deleteConfig(ctx.endpoint.bucket, 'cors');
-  return noContent();
+/** How the S3 plane carries one configuration part: its request body to the model, the model to its response. */
+interface PartCodec<K extends ConfigPart> {
+  /** The request body as the part's value, shape-checked (the part's rule validates it in BucketService.putConfig). */
+  parse(body: Buffer): Value<K>;
+  /** The GET response for the part's value. */
+  respond(value: Value<K>): S3Response;
+  /** The PUT response (default 200). */
+  putResponse?(): S3Response;
+  /** Checked before the body is read. */
+  checkRequest?(ctx: BucketCtx): void;
+  /** Default MAX_XML_BODY_BYTES. */
+  maxBodyBytes?: number;
 }
 
-export async function getBucketPolicy(ctx: BucketCtx): Promise<S3Response> {
-  const policy = ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'policy');
-  return { status: 200, headers: { 'Content-Type': 'application/json' }, body: policy };
+type Value<K extends ConfigPart> = NonNullable<BucketConfig[K]>;
+
+/**
+ * Each part served by Get/Put/DeleteBucket<Part> (core/bucket-config-parts.ts names the operations). AWS answers
+ * PutBucketTagging with 204, but minio-js (which shares one tagging call for objects and buckets) accepts only 200, and
+ * every AWS SDK accepts any 2xx: 200 works with all of them (docs/decisions.md).
+ */
+const CODECS: { readonly [K in ConfigPart]: PartCodec<K> } = {
+  tagging: { parse: (body) => parseTagging(body, 'bucket'), respond: (tags) => xmlResponse(buildTagging(tags)) },
+  encryption: { parse: parseBucketEncryption, respond: (encryption) => xmlResponse(buildBucketEncryption(encryption)) },
+  lifecycle: {
+    parse: parseLifecycleConfiguration,
+    respond: (config) => xmlResponse(buildLifecycleConfiguration(config), 200, { [TRANSITION_MIN_SIZE_HEADER]: TRANSITION_MIN_SIZE }),
+    putResponse: () => ({ status: 200, headers: { [TRANSITION_MIN_SIZE_HEADER]: TRANSITION_MIN_SIZE } }),
+    checkRequest: checkTransitionMinimumSize,
+  },
+  cors: { parse: parseCorsConfiguration, respond: (cors) => xmlResponse(buildCorsConfiguration(cors)) },
+  policy: {
+    parse: (body) => body.toString('utf8'),
+    respond: (policy) => ({ status: 200, headers: { 'Content-Type': 'application/json' }, body: policy }),
+    putResponse: noContent,
+    maxBodyBytes: MAX_POLICY_BODY_BYTES,
+  },
+};
+
+function getPart<K extends ConfigPart>(part: K, codec: PartCodec<K>): (ctx: BucketCtx) => Promise<S3Response> {
+  return async (ctx) => codec.respond(ctx.services.buckets.getConfig(ctx.endpoint.bucket, part));
 }
-export async function putBucketPolicy(ctx: BucketCtx): Promise<S3Response> {
-  const json = (await body(ctx, MAX_POLICY_BODY_BYTES)).toString('utf8');
-  ctx.services.buckets.putConfig(ctx.endpoint.bucket, 'policy', json);
-  return noContent();
+
+function putPart<K extends ConfigPart>(part: K, codec: PartCodec<K>): (ctx: BucketCtx) => Promise<S3Response> {
+  return async (ctx) => {
+    codec.checkRequest?.(ctx);
+    ctx.services.buckets.putConfig(ctx.endpoint.bucket, part, codec.parse(await body(ctx, codec.maxBodyBytes)));
+    return codec.putResponse ? codec.putResponse() : ok();
+  };
 }
-export async function deleteBucketPolicy(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.deleteConfig(ctx.endpoint.bucket, 'policy');
-  return noContent();
+
+function deletePart(part: ConfigPart): (ctx: BucketCtx) => Promise<S3Response> {
+  return async (ctx) => {
+    ctx.services.buckets.deleteConfig(ctx.endpoint.bucket, part);
+    return noContent();
+  };
 }
+
+/** Get/Put/DeleteBucket<Part> of every configuration part, by operation name, for the handler table. */
+export const CONFIG_PART_HANDLERS = Object.fromEntries(CONFIG_PARTS.flatMap((part) => {
+  const { ops } = BUCKET_CONFIG_PARTS[part].s3;
+  const codec: PartCodec<ConfigPart> = CODECS[part];
+  return [[ops.GET, getPart(part, codec)], [ops.PUT, putPart(part, codec)], [ops.DELETE, deletePart(part)]];
+})) as { readonly [Op in ConfigPartOperation]: (ctx: BucketCtx) => Promise<S3Response> };
+
 export async function getBucketPolicyStatus(ctx: BucketCtx): Promise<S3Response> {
   const json = ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'policy');
   const publicly = isPublic(parseBucketPolicy(json, ctx.endpoint.bucket));

@@ -1,7 +1,7 @@
 // ListObjects (v1) and ListObjectsV2, and the parameter readers ListObjectVersions shares.
 
 import { AppError } from '../../../core/errors.js';
-import type { ListPage } from '../../../services/listing-service.js';
+import type { ListPage } from '../../../services/objects/listing-service.js';
 import type { BucketOp } from '../endpoints.js';
 import type { S3Context, S3Response } from '../context.js';
 import { xmlResponse } from '../respond.js';
@@ -36,7 +36,7 @@ function summaries(page: ListPage, owner?: S3Context['owner']): ObjectSummary[] 
     etag: o.etag,
     size: o.size,
     storageClass: o.storageClass,
-    ...(o.checksumAlgorithm ? { checksumAlgorithm: o.checksumAlgorithm as NonNullable<ObjectSummary['checksumAlgorithm']> } : {}),
+    ...(o.checksumAlgorithm ? { checksumAlgorithm: o.checksumAlgorithm } : {}),
     ...(owner ? { owner } : {}),
   }));
 }

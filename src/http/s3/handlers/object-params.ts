@@ -4,7 +4,7 @@
 import { AppError } from '../../../core/errors.js';
 import { parseObjectLockHeaders, type RequestedObjectLock } from '../../../core/object-lock.js';
 import { parseTaggingHeader, type TagSet } from '../../../core/tagging.js';
-import type { ObjectRow } from '../../../services/object-service.js';
+import type { ObjectRow } from '../../../services/objects/object-service.js';
 import { headerOf, type S3Context } from '../context.js';
 
 /** The versionId query parameter. Throws InvalidArgument for an empty one (the service checks its shape). */

@@ -1,9 +1,8 @@
 // Object subresources: tagging (Get/Put/DeleteObjectTagging), ACLs (Get/PutObjectAcl: the owner's FULL_CONTROL
 // only) and GetObjectAttributes. Each addresses the latest version or one named by versionId.
 
-import type { ChecksumAlgorithm } from '../../../core/checksums.js';
 import { AppError } from '../../../core/errors.js';
-import type { ObjectRow } from '../../../services/object-service.js';
+import type { ObjectRow } from '../../../services/objects/object-service.js';
 import type { ObjectOp } from '../endpoints.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { httpDate } from '../object-headers.js';
@@ -99,7 +98,7 @@ export async function getObjectAttributes(ctx: ObjectCtx): Promise<S3Response> {
   if (wanted.has('ETag')) input.etag = row.etag;
   if (wanted.has('Checksum') && row.checksumAlgorithm && row.checksumValue) {
     input.checksum = {
-      values: { [row.checksumAlgorithm as ChecksumAlgorithm]: row.checksumValue.replace(/-\d+$/, '') },
+      values: { [row.checksumAlgorithm]: row.checksumValue.replace(/-\d+$/, '') },
       ...(row.checksumType ? { type: row.checksumType } : {}),
     };
   }
@@ -121,7 +120,7 @@ function objectParts(row: ObjectRow, parts: { partNumber: number; size: number; 
   const page = after.slice(0, maxParts);
   const isTruncated = after.length > maxParts;
   const last = page[page.length - 1];
-  const algorithm = row.checksumAlgorithm as ChecksumAlgorithm | undefined;
+  const algorithm = row.checksumAlgorithm;
   return {
     partsCount: row.partCount ?? parts.length,
     partNumberMarker: marker,

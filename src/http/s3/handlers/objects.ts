@@ -10,7 +10,7 @@ import type { BucketOp, ObjectOp } from '../endpoints.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { bodyInput } from '../request-body.js';
 import { httpDate, objectHeaders, readObjectHeaders, readUserMeta } from '../object-headers.js';
-import type { ObjectRow, OpenedObject } from '../../../services/object-service.js';
+import type { ObjectRow, OpenedObject } from '../../../services/objects/object-service.js';
 import { checkAcceptedAcl } from './acl-header.js';
 import { checkSseHeaders } from '../sse-header.js';
 import { isAnonymous } from '../authenticate.js';

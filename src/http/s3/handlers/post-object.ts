@@ -7,13 +7,13 @@ import { AppError, isAppError } from '../../../core/errors.js';
 import { asHeaderBytes, isHeaderName, isHeaderValue } from '../../../core/header-text.js';
 import type { Tag } from '../../../core/tagging.js';
 import { checkUserMetaSize } from '../../../core/user-metadata.js';
-import type { ObjectHeaders } from '../../../services/object-service.js';
+import type { ObjectHeaders } from '../../../services/objects/object-service.js';
 import type { SecretLookup } from '../../../sigv4/types.js';
 import { ANONYMOUS, operationChecks, type Principal, type RequestAuthorizer } from '../authorize.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import type { BucketOp } from '../endpoints.js';
 import { authenticateForm } from '../post-auth.js';
-import { missingField, readPostForm, type FormFields } from '../post-form.js';
+import { missingField, readPostForm, type FormFields, type FormFile } from '../post-form.js';
 import { checkPostPolicy, type SizeRange } from '../post-policy.js';
 import { xmlResponse } from '../respond.js';
 import { parseTagging } from '../xml/config-tagging.js';
@@ -86,7 +86,7 @@ export async function postObject(ctx: BucketCtx, deps: PostObjectDeps): Promise<
     const row = await ctx.services.objects.put({
       bucket,
       key: upload.key,
-      body: { source: boundedFile(file.stream, upload.size), size: undefined },
+      body: { source: boundedFile(file, upload.size), size: undefined },
       headers: upload.headers,
       userMeta: upload.userMeta,
       tags: upload.tags,
@@ -189,12 +189,12 @@ function userMeta(fields: FormFields): Record<string, string> {
 /**
  * The file's bytes, failing as soon as they pass the policy's maximum (EntityTooLarge) and at the end if they fall
  * short of its minimum (EntityTooSmall), so nothing outside the range is ever committed. A form that breaks off
- * mid-file is MalformedPOSTRequest.
+ * mid-file is MalformedPOSTRequest. Ends only once the whole request has arrived (FormFile.bodyRead).
  */
-async function* boundedFile(source: AsyncIterable<Buffer>, size: SizeRange): AsyncGenerator<Buffer> {
+async function* boundedFile(file: FormFile, size: SizeRange): AsyncGenerator<Buffer> {
   let received = 0;
   try {
-    for await (const chunk of source) {
+    for await (const chunk of file.stream as AsyncIterable<Buffer>) {
       received += chunk.length;
       if (received > size.max) {
         throw new AppError('EntityTooLarge', { details: { MaxSizeAllowed: String(size.max) } });
@@ -207,6 +207,8 @@ async function* boundedFile(source: AsyncIterable<Buffer>, size: SizeRange): Asy
   if (received < size.min) {
     throw new AppError('EntityTooSmall', { details: { ProposedSize: String(received), MinSizeAllowed: String(size.min) } });
   }
+  // The file is complete, but the request may not be: nothing is committed for a client that never finished sending.
+  await file.bodyRead;
 }
 
 /** A redirect URL S3 can use: absolute http(s). Anything else is ignored, as S3 ignores a URL it cannot interpret. */

@@ -1,6 +1,5 @@
 // ListObjectVersions.
 
-import type { ChecksumAlgorithm } from '../../../core/checksums.js';
 import type { BucketOp } from '../endpoints.js';
 import type { S3Context, S3Response } from '../context.js';
 import { xmlResponse } from '../respond.js';
@@ -33,7 +32,7 @@ export async function listObjectVersions(ctx: BucketCtx): Promise<S3Response> {
         etag: v.etag,
         size: v.size,
         storageClass: v.storageClass,
-        ...(v.checksumAlgorithm ? { checksumAlgorithm: v.checksumAlgorithm as ChecksumAlgorithm } : {}),
+        ...(v.checksumAlgorithm ? { checksumAlgorithm: v.checksumAlgorithm } : {}),
         ...(v.checksumType ? { checksumType: v.checksumType } : {}),
         owner: ctx.owner,
       })),

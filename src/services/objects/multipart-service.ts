@@ -1,0 +1,399 @@
+// Multipart uploads: create, upload (or copy) parts, complete, abort, list. Each part is its own durable blob;
+// completing only moves part references into the object (bytes are never copied again).
+
+import type { Readable } from 'node:stream';
+import {
+  combineCrc, compositeChecksum, type ChecksumAlgorithm, type ChecksumType,
+} from '../../core/checksums.js';
+import { MAX_CHAR, rollUp } from '../../core/common-prefix.js';
+import { AppError, noSuchBucket } from '../../core/errors.js';
+import type { HashPool } from '../../lib/hash-pool.js';
+import { multipartEtag } from '../../core/etag.js';
+import { validateObjectKey } from '../../core/names.js';
+import { checkObjectLockEnabled, type RequestedObjectLock } from '../../core/object-lock.js';
+import type { TagSet } from '../../core/tagging.js';
+import { uuidv7 } from '../../lib/ids.js';
+import type { BlobStore } from '../../storage/blobs/blob-store.js';
+import type { MetadataStore } from '../../storage/db/metadata-store.js';
+import type { UploadPartRow, UploadRow } from '../../storage/db/multipart-repo.js';
+import type { ObjectHeaders, ObjectRow } from '../../storage/db/objects-repo.js';
+import { ingestBody, type BodyInput } from './body-ingest.js';
+import { hasLockSettings, lockFields, type ObjectService, type WriteConditions } from './object-service.js';
+
+export type { UploadPartRow, UploadRow };
+
+export const MIN_PART_BYTES = 5 * 1024 * 1024;
+export const MAX_PART_BYTES = 5 * 1024 ** 3;
+export const MAX_PART_NUMBER = 10_000;
+
+export interface CompletePart {
+  partNumber: number;
+  etag: string;
+  checksums: Partial<Record<ChecksumAlgorithm, string>>;
+}
+
+export interface MultipartServiceOptions {
+  meta: MetadataStore;
+  blobs: BlobStore;
+  objects: ObjectService;
+  now?: () => number;
+  /** Threads for the MD5 of parts (lib/hash-pool.ts); without them it runs on the event loop. */
+  hashes?: HashPool | undefined;
+}
+
+export class MultipartService {
+  private readonly meta: MetadataStore;
+  private readonly blobs: BlobStore;
+  private readonly objects: ObjectService;
+  private readonly now: () => number;
+  private readonly hashes: HashPool | undefined;
+
+  constructor(opts: MultipartServiceOptions) {
+    this.meta = opts.meta;
+    this.blobs = opts.blobs;
+    this.objects = opts.objects;
+    this.now = opts.now ?? Date.now;
+    this.hashes = opts.hashes;
+  }
+
+  private getBucket(bucket: string): { objectLock: boolean } {
+    const row = this.meta.buckets.find(bucket);
+    if (!row) throw noSuchBucket(bucket);
+    return row;
+  }
+
+  /** Returns the upload or throws NoSuchUpload (also when it belongs to another bucket or key). */
+  getUpload(bucket: string, key: string, uploadId: string): UploadRow {
+    this.getBucket(bucket);
+    const upload = this.meta.multipart.find(uploadId);
+    if (!upload || upload.bucket !== bucket || upload.key !== key) {
+      throw new AppError('NoSuchUpload', { resource: `/${bucket}/${key}`, details: { UploadId: uploadId } });
+    }
+    return upload;
+  }
+
+  /**
+   * Starts an upload. Tags and lock settings are kept on the upload and given to the object at completion (the
+   * bucket's default retention is applied then too). Throws NoSuchBucket, KeyTooLongError, InvalidRequest (a
+   * FULL_OBJECT checksum type for a non-CRC algorithm; lock settings on a bucket without object lock).
+   */
+  create(input: {
+    bucket: string;
+    key: string;
+    headers: ObjectHeaders;
+    userMeta: Record<string, string>;
+    checksumAlgorithm?: ChecksumAlgorithm | undefined;
+    checksumType?: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
+    tags?: TagSet | undefined;
+    lock?: RequestedObjectLock | undefined;
+  }): UploadRow {
+    validateObjectKey(input.key);
+    const bucket = this.getBucket(input.bucket);
+    if (hasLockSettings(input.lock)) checkObjectLockEnabled(bucket.objectLock);
+    if (input.checksumType === 'FULL_OBJECT' && input.checksumAlgorithm && !input.checksumAlgorithm.startsWith('CRC')) {
+      throw new AppError('InvalidRequest', { message: `The FULL_OBJECT checksum type is not supported for ${input.checksumAlgorithm}.` });
+    }
+    const row: UploadRow = {
+      uploadId: uuidv7().replace(/-/g, ''),
+      bucket: input.bucket,
+      key: input.key,
+      initiated: this.now(),
+      headers: input.headers,
+      userMeta: input.userMeta,
+      checksumAlgorithm: input.checksumAlgorithm,
+      checksumType: input.checksumAlgorithm ? (input.checksumType ?? 'COMPOSITE') : undefined,
+      storageClass: 'STANDARD',
+      tags: input.tags,
+      lock: input.lock,
+    };
+    this.meta.multipart.insert(row);
+    return row;
+  }
+
+  /**
+   * Stores one part. Throws NoSuchUpload, InvalidArgument (part number), EntityTooLarge, InsufficientStorage (the
+   * free-space reserve) and the body errors.
+   */
+  async uploadPart(input: { bucket: string; key: string; uploadId: string; partNumber: number; body: BodyInput }): Promise<UploadPartRow> {
+    checkPartNumber(input.partNumber);
+    const upload = this.getUpload(input.bucket, input.key, input.uploadId);
+    const algorithm = upload.checksumAlgorithm;
+    if (algorithm && input.body.checksum && input.body.checksum.algorithm !== algorithm) {
+      throw new AppError('InvalidRequest', {
+        message: `Checksum Type mismatch occurred, expected checksum Type: ${algorithm.toLowerCase()}, actual checksum Type: ${input.body.checksum.algorithm.toLowerCase()}`,
+      });
+    }
+    // A part of an upload created with an algorithm always gets that checksum, computed if the client sent none.
+    const body = input.body.checksum || !algorithm
+      ? input.body
+      : { ...input.body, checksum: { algorithm, expected: undefined } };
+    const lease = await this.objects.admitWrite(input.body.size);
+    const ingested = await ingestBody(this.blobs, body, MAX_PART_BYTES, { hashes: this.hashes, lease });
+    return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
+      size: ingested.size,
+      etag: ingested.md5.toString('hex'),
+      checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
+    });
+  }
+
+  /** UploadPartCopy: a part from a byte range of an existing object (copy-source conditions are checked by the caller via open()). */
+  async uploadPartCopy(input: {
+    bucket: string; key: string; uploadId: string; partNumber: number;
+    source: { stream: () => Readable; size: number };
+  }): Promise<UploadPartRow> {
+    checkPartNumber(input.partNumber);
+    const upload = this.getUpload(input.bucket, input.key, input.uploadId);
+    const algorithm = upload.checksumAlgorithm;
+    // Opened before anything awaits, in the tick of the caller's lookup (ObjectService.admitCopy says why).
+    const sourceBytes = input.source.stream();
+    const lease = await this.objects.admitCopy(sourceBytes, input.source.size);
+    const ingested = await ingestBody(
+      this.blobs,
+      { source: sourceBytes, size: input.source.size, checksum: algorithm ? { algorithm, expected: undefined } : undefined },
+      MAX_PART_BYTES,
+      { hashes: this.hashes, lease },
+    );
+    return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
+      size: ingested.size,
+      etag: ingested.md5.toString('hex'),
+      checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
+    });
+  }
+
+  private async commitPart(
+    uploadId: string,
+    partNumber: number,
+    staged: { id: string; commit(): Promise<void>; discard(): Promise<void> },
+    fields: Pick<UploadPartRow, 'size' | 'etag' | 'checksums'>,
+  ): Promise<UploadPartRow> {
+    const part: UploadPartRow = { partNumber, blobId: staged.id, lastModified: this.now(), ...fields };
+    let blobCommitted = false;
+    try {
+      await staged.commit();
+      blobCommitted = true;
+      this.meta.transaction(() => {
+        if (!this.meta.multipart.find(uploadId)) throw new AppError('NoSuchUpload', { details: { UploadId: uploadId } });
+        const previous = this.meta.multipart.findPart(uploadId, partNumber);
+        if (previous) this.meta.releaseBlob(previous.blobId, this.now());
+        this.meta.multipart.upsertPart(uploadId, part);
+      });
+    } catch (err) {
+      // A part in place but refused (the upload was aborted or completed meanwhile) is unreferenced: remove it.
+      await (blobCommitted ? this.blobs.remove(staged.id) : staged.discard());
+      throw err;
+    }
+    return part;
+  }
+
+  /**
+   * Completes an upload from the listed parts. `expectedChecksum` / `expectedChecksumType` are what the client states
+   * about the whole object (x-amz-checksum-*, x-amz-checksum-type) and are verified against what the parts combine to.
+   * Throws NoSuchUpload, InvalidPartOrder, InvalidPart (missing part, ETag or checksum mismatch), EntityTooSmall
+   * (a part other than the last under 5 MiB), InvalidRequest (a stated algorithm or type the upload was not created
+   * with), BadDigest (a stated checksum that does not match), PreconditionFailed, InsufficientStorage (the free-space
+   * reserve).
+   */
+  async complete(input: {
+    bucket: string; key: string; uploadId: string; parts: CompletePart[]; conditions?: WriteConditions;
+    expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } | undefined;
+    expectedChecksumType?: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
+  }): Promise<ObjectRow> {
+    const upload = this.getUpload(input.bucket, input.key, input.uploadId);
+    const stored = new Map(this.meta.multipart.parts(input.uploadId).map((p) => [p.partNumber, p]));
+    const chosen: UploadPartRow[] = [];
+    let previous = 0;
+    for (const requested of input.parts) {
+      if (requested.partNumber <= previous) throw new AppError('InvalidPartOrder');
+      previous = requested.partNumber;
+      const part = stored.get(requested.partNumber);
+      if (!part || normaliseEtag(requested.etag) !== part.etag) {
+        throw new AppError('InvalidPart', { details: { PartNumber: String(requested.partNumber), ETag: requested.etag } });
+      }
+      for (const [alg, value] of Object.entries(requested.checksums)) {
+        const have = part.checksums[alg];
+        if (have !== undefined && have !== value) {
+          throw new AppError('InvalidPart', { message: `The ${alg} checksum of part ${requested.partNumber} does not match.` });
+        }
+      }
+      chosen.push(part);
+    }
+    chosen.forEach((part, i) => {
+      if (i < chosen.length - 1 && part.size < MIN_PART_BYTES) {
+        throw new AppError('EntityTooSmall', {
+          details: { ProposedSize: String(part.size), MinSizeAllowed: String(MIN_PART_BYTES), PartNumber: String(part.partNumber) },
+        });
+      }
+    });
+    const checksum = this.objectChecksum(upload, chosen);
+    checkStatedChecksum(upload, checksum, input.expectedChecksum, input.expectedChecksumType);
+    const size = chosen.reduce((n, p) => n + p.size, 0);
+    const etag = multipartEtag(chosen.map((p) => Buffer.from(p.etag, 'hex')));
+    const chosenNumbers = new Set(chosen.map((p) => p.partNumber));
+    // A completion writes no object bytes (the parts are its bytes), but its commit is refused under the reserve.
+    (await this.objects.admitWrite(0)).release();
+    return this.objects.commitVersion(
+      undefined,
+      {
+        bucket: input.bucket, key: input.key, size, etag: unquote(etag), headers: upload.headers, userMeta: upload.userMeta,
+        checksumAlgorithm: checksum?.algorithm, checksumValue: checksum?.value, checksumType: checksum?.type,
+        blobId: undefined, partCount: chosen.length, storageClass: upload.storageClass,
+        tags: upload.tags, ...lockFields(upload.lock),
+      },
+      input.conditions,
+      chosen.map((p) => ({
+        partNumber: p.partNumber, blobId: p.blobId, size: p.size, etag: p.etag,
+        checksum: upload.checksumAlgorithm ? p.checksums[upload.checksumAlgorithm] : undefined,
+      })),
+      () => {
+        if (!this.meta.multipart.find(input.uploadId)) throw new AppError('NoSuchUpload', { details: { UploadId: input.uploadId } });
+        for (const part of stored.values()) {
+          if (!chosenNumbers.has(part.partNumber)) this.meta.releaseBlob(part.blobId, this.now());
+        }
+        this.meta.multipart.delete(input.uploadId);
+      },
+    );
+  }
+
+  private objectChecksum(upload: UploadRow, parts: UploadPartRow[]): { algorithm: ChecksumAlgorithm; value: string; type: ChecksumType } | undefined {
+    const algorithm = upload.checksumAlgorithm;
+    if (!algorithm) return undefined;
+    const digests = parts.map((p) => {
+      const value = p.checksums[algorithm];
+      if (value === undefined) {
+        throw new AppError('InvalidPart', { message: `Part ${p.partNumber} was uploaded without a ${algorithm} checksum.` });
+      }
+      return Buffer.from(value, 'base64');
+    });
+    if (upload.checksumType === 'FULL_OBJECT' && algorithm !== 'SHA1' && algorithm !== 'SHA256') {
+      let crc = digests[0] as Buffer;
+      for (let i = 1; i < digests.length; i++) crc = combineCrc(algorithm, crc, digests[i] as Buffer, (parts[i] as UploadPartRow).size);
+      return { algorithm, value: crc.toString('base64'), type: 'FULL_OBJECT' };
+    }
+    return { algorithm, value: compositeChecksum(algorithm, digests), type: 'COMPOSITE' };
+  }
+
+  /** Aborts an upload and frees its parts. Throws NoSuchUpload. */
+  abort(bucket: string, key: string, uploadId: string): void {
+    this.getUpload(bucket, key, uploadId);
+    this.meta.transaction(() => {
+      for (const part of this.meta.multipart.parts(uploadId)) this.meta.releaseBlob(part.blobId, this.now());
+      this.meta.multipart.delete(uploadId);
+    });
+  }
+
+  listParts(bucket: string, key: string, uploadId: string, afterPart: number, maxParts: number): { upload: UploadRow; parts: UploadPartRow[]; isTruncated: boolean } {
+    const upload = this.getUpload(bucket, key, uploadId);
+    const page = this.meta.multipart.partsPage(uploadId, afterPart, maxParts + 1);
+    return { upload, parts: page.slice(0, maxParts), isTruncated: page.length > maxParts };
+  }
+
+  /**
+   * One page of the uploads in progress whose keys start with `prefix`, in key then upload-id order, after the
+   * markers: keys after `keyMarker`, and uploads of `keyMarker` itself after `uploadIdMarker` when one is given (as
+   * S3 reads them). With a delimiter, keys that contain it after the prefix roll up into common prefixes, each
+   * counted once against `maxUploads`; a `keyMarker` that is itself such a prefix (a page ended on it) resumes past
+   * it. Throws NoSuchBucket.
+   */
+  listUploads(bucket: string, opts: ListUploadsInput): UploadsPage {
+    this.getBucket(bucket);
+    const { prefix, delimiter = '', maxUploads } = opts;
+    const page: UploadsPage = { uploads: [], commonPrefixes: [], isTruncated: false };
+    let keyMarker = opts.keyMarker;
+    // Without an upload-id marker nothing of the marker key itself is listed: U+10FFFF sorts after any upload id.
+    let uploadIdMarker = opts.keyMarker !== '' && opts.uploadIdMarker === '' ? MAX_CHAR : opts.uploadIdMarker;
+    // The common prefix last rolled up: its other uploads are passed over.
+    let skipping = delimiter && keyMarker !== '' && rollUp(keyMarker, prefix, delimiter) === keyMarker ? keyMarker : undefined;
+    if (skipping !== undefined) [keyMarker, uploadIdMarker] = [skipping + MAX_CHAR, ''];
+    // Without a delimiter every row read is listed: one more than a page tells whether it is truncated.
+    const batch = delimiter ? LIST_BATCH : Math.min(maxUploads + 1, LIST_BATCH);
+    for (;;) {
+      const rows = this.meta.multipart.list(bucket, prefix, keyMarker, uploadIdMarker, batch);
+      let seeked = false;
+      for (const row of rows) {
+        [keyMarker, uploadIdMarker] = [row.key, row.uploadId];
+        const rolled = delimiter ? rollUp(row.key, prefix, delimiter) : undefined;
+        if (rolled !== undefined && rolled === skipping) continue;
+        if (page.uploads.length + page.commonPrefixes.length === maxUploads) return { ...page, isTruncated: true };
+        if (rolled === undefined) {
+          page.uploads.push(row);
+          page.nextKeyMarker = row.key;
+          page.nextUploadIdMarker = row.uploadId;
+          continue;
+        }
+        page.commonPrefixes.push(rolled);
+        page.nextKeyMarker = rolled;
+        page.nextUploadIdMarker = undefined;
+        // Seek past everything under the prefix rather than read it.
+        skipping = rolled;
+        [keyMarker, uploadIdMarker] = [rolled + MAX_CHAR, ''];
+        seeked = true;
+        break;
+      }
+      if (!seeked && rows.length < batch) return page;
+    }
+  }
+}
+
+/** Upload rows read per query while listing. */
+const LIST_BATCH = 1000;
+
+export interface ListUploadsInput {
+  prefix: string;
+  delimiter?: string;
+  keyMarker: string;
+  uploadIdMarker: string;
+  maxUploads: number;
+}
+
+export interface UploadsPage {
+  uploads: UploadRow[];
+  commonPrefixes: string[];
+  isTruncated: boolean;
+  /** The last upload's key or the last common prefix: where the next page starts (meaningful when truncated). */
+  nextKeyMarker?: string;
+  /** The last upload's id; absent when the page ended on a common prefix. */
+  nextUploadIdMarker?: string | undefined;
+}
+
+function checkPartNumber(n: number): void {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PART_NUMBER) {
+    throw new AppError('InvalidArgument', {
+      message: `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`,
+      details: { ArgumentName: 'partNumber', ArgumentValue: String(n) },
+    });
+  }
+}
+
+/** Verifies what a completion states about the object against the checksum its parts combine to. */
+function checkStatedChecksum(
+  upload: UploadRow,
+  computed: { algorithm: ChecksumAlgorithm; value: string; type: ChecksumType } | undefined,
+  expected: { algorithm: ChecksumAlgorithm; value: string } | undefined,
+  expectedType: 'FULL_OBJECT' | 'COMPOSITE' | undefined,
+): void {
+  if (expectedType !== undefined && expectedType !== upload.checksumType) {
+    throw new AppError('InvalidRequest', {
+      message: `The upload was created with checksum type ${upload.checksumType ?? 'none'}, not ${expectedType}.`,
+    });
+  }
+  if (expected === undefined) return;
+  if (computed === undefined || computed.algorithm !== expected.algorithm) {
+    throw new AppError('InvalidRequest', {
+      message: `The upload was created with checksum algorithm ${upload.checksumAlgorithm ?? 'none'}, not ${expected.algorithm}.`,
+    });
+  }
+  // A COMPOSITE value may be stated with or without its -N part-count suffix.
+  const bare = computed.value.replace(/-\d+$/, '');
+  if (expected.value !== computed.value && expected.value !== bare) {
+    throw new AppError('BadDigest', { message: `The ${expected.algorithm} you specified did not match the calculated checksum.` });
+  }
+}
+
+function unquote(etag: string): string {
+  return etag.replace(/^"|"$/g, '');
+}
+
+/** Clients send part ETags quoted, unquoted, or (some) with XML-escaped quotes already decoded. */
+function normaliseEtag(etag: string): string {
+  return unquote(etag.trim()).toLowerCase();
+}
