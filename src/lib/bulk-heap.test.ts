@@ -10,6 +10,9 @@ const gc = vi.fn<() => void>();
 const runInNewContext = vi.fn<(code: string) => unknown>(() => gc);
 vi.mock('node:vm', () => ({ runInNewContext }));
 
+// The unit tier's files share a worker's modules (vitest.unit.config.ts, isolate: false): one loaded earlier, unmocked,
+// must not be the one under test.
+vi.resetModules();
 const {
   BULK_HEAP_GROWING_PERCENT, BULK_HEAP_SETTLE_MS, SERVER_HEAP_GROWING_PERCENT,
   bulkHeapHolders, bulkHeapSettling, holdBulkHeap, limitHeapGrowing,
