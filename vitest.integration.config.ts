@@ -12,5 +12,7 @@ export default defineConfig({
     // No retry, in CI either: .ci/run runs this suite a second time with one core kept busy to find tests that fail
     // only on a loaded machine (docs/decisions.md, "One retry in CI").
     retry: 0,
+    // After the unit tier in `vitest run` (vitest.unit.config.ts, groupOrder 0).
+    sequence: { groupOrder: 1 },
   },
 });

@@ -20,5 +20,8 @@ export default defineConfig({
     // No retry, in CI either: a test that fails only on a loaded machine is a defect (docs/decisions.md, "One retry
     // in CI").
     retry: 0,
+    // In `vitest run` (both projects) this tier runs first, then the integration tier (vitest.integration.config.ts):
+    // projects with different maxWorkers need their own group.
+    sequence: { groupOrder: 0 },
   },
 });
