@@ -1,13 +1,10 @@
+// `vitest run` with no --config: both speed tiers of `npm test`, the unit tests (vitest.unit.config.ts) and the
+// integration tests (vitest.integration.config.ts, which need `npm run build`). The e2e and fault suites have their
+// own configurations and scripts.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/integration/**/*.test.ts', 'web/src/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    // No retry, in CI either: a test that fails only on a loaded machine is a defect, and .ci/run runs this suite a
-    // second time with one core kept busy to find such tests (docs/decisions.md, "One retry in CI").
-    retry: 0,
+    projects: ['./vitest.unit.config.ts', './vitest.integration.config.ts'],
   },
 });

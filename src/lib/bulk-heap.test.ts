@@ -2,7 +2,7 @@
 // and one full GC after the last transfer settles (cancelled by a new one). V8 and the gc() function are stand-ins
 // here; bulk-heap-gc.test.ts runs the real ones.
 
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const setFlagsFromString = vi.fn<(flags: string) => void>();
 vi.mock('node:v8', () => ({ setFlagsFromString }));
@@ -10,6 +10,15 @@ const gc = vi.fn<() => void>();
 const runInNewContext = vi.fn<(code: string) => unknown>(() => gc);
 vi.mock('node:vm', () => ({ runInNewContext }));
 
+// The unit tier's files share a worker's modules (vitest.unit.config.ts, isolate: false): one loaded earlier, unmocked,
+// must not be the one under test.
+vi.resetModules();
+afterAll(() => {
+  // ...and the next file in this worker must not get this one's stand-ins.
+  vi.doUnmock('node:v8');
+  vi.doUnmock('node:vm');
+  vi.resetModules();
+});
 const {
   BULK_HEAP_GROWING_PERCENT, BULK_HEAP_SETTLE_MS, SERVER_HEAP_GROWING_PERCENT,
   bulkHeapHolders, bulkHeapSettling, holdBulkHeap, limitHeapGrowing,

@@ -5,31 +5,23 @@
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient } from '../helpers/clients.js';
-import { startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStore, useTempDir } from '../helpers/store.js';
 import { awsClis } from './aws-cli-bins.js';
 import { ODD_FILES, isolatedEnv, makeOddTree, run, runOk, sha256, sha256File, treeDigest, writeRandomFile, xmlErrorCode, type RunResult } from './support.js';
 
 const CLIS = awsClis();
 
 const MiB = 1024 * 1024;
-let server: RunningServer;
-let work: string;
+const store = useStore();
+const work = useTempDir('store-e2e-aws-');
 let bigFile: string;
 let bigSha: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  work = tempDir('store-e2e-aws-');
   bigFile = join(work, 'big.bin');
   await writeRandomFile(bigFile, 100 * MiB);
   bigSha = await sha256File(bigFile);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 for (const cli of CLIS) describe.skipIf(!cli.bin)(`aws CLI ${cli.label}${cli.bin ? '' : ' (not on PATH)'}`, () => {
@@ -40,12 +32,12 @@ for (const cli of CLIS) describe.skipIf(!cli.bin)(`aws CLI ${cli.label}${cli.bin
 
   /** Runs `aws --endpoint-url <server> ...args`; `envOverride` replaces keys of the client environment. */
   const aws = (args: string[], envOverride: Record<string, string> = {}): Promise<RunResult> =>
-    run(cli.bin, ['--endpoint-url', server.url, ...args], { env: { ...env, ...envOverride }, cwd: dir });
+    run(cli.bin, ['--endpoint-url', store.server.url, ...args], { env: { ...env, ...envOverride }, cwd: dir });
   const awsOk = (args: string[], envOverride: Record<string, string> = {}): Promise<RunResult> =>
-    runOk(cli.bin, ['--endpoint-url', server.url, ...args], { env: { ...env, ...envOverride }, cwd: dir });
+    runOk(cli.bin, ['--endpoint-url', store.server.url, ...args], { env: { ...env, ...envOverride }, cwd: dir });
   const awsJson = async <T>(args: string[]): Promise<T> => JSON.parse((await awsOk(args)).stdout) as T;
   const etagOf = async (key: string): Promise<string> =>
-    (await sdkClient(server).send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ETag ?? '';
+    (await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))).ETag ?? '';
 
   beforeAll(() => {
     dir = join(work, cli.label);
@@ -55,8 +47,8 @@ for (const cli of CLIS) describe.skipIf(!cli.bin)(`aws CLI ${cli.label}${cli.bin
     // AWS CLI v1 presigns with SigV2 unless told otherwise; this is the documented switch.
     writeFileSync(join(home, 'config-s3v4'), '[default]\nregion = us-east-1\ns3 =\n    signature_version = s3v4\n');
     env = isolatedEnv(home, {
-      AWS_ACCESS_KEY_ID: server.credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: server.credentials.secretAccessKey,
+      AWS_ACCESS_KEY_ID: store.server.credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: store.server.credentials.secretAccessKey,
       AWS_DEFAULT_REGION: 'us-east-1',
       AWS_CONFIG_FILE: join(home, 'config'),
       AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
@@ -239,7 +231,7 @@ for (const cli of CLIS) describe.skipIf(!cli.bin)(`aws CLI ${cli.label}${cli.bin
     expect(notEmpty.code).not.toBe(0);
     expect(notEmpty.stderr).toContain('BucketNotEmpty');
 
-    const badSecret = await aws(['s3', 'ls', `s3://${bucket}`], { AWS_SECRET_ACCESS_KEY: `${server.credentials.secretAccessKey}x` });
+    const badSecret = await aws(['s3', 'ls', `s3://${bucket}`], { AWS_SECRET_ACCESS_KEY: `${store.server.credentials.secretAccessKey}x` });
     expect(badSecret.code).not.toBe(0);
     expect(badSecret.stderr).toContain('SignatureDoesNotMatch');
 

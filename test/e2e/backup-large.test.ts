@@ -4,27 +4,26 @@
 // before). Bytes are generated as streams: nothing here holds a GiB in memory either.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminLogin } from '../helpers/admin-session.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import type { RunningServer } from '../helpers/server.js';
+import { useStore, useTempDir } from '../helpers/store.js';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 /** Peak growth of a server's resident memory allowed while it streams 2 GiB (the data is 10x that). */
 const FLAT_MEMORY_BYTES = 200 * MiB;
 
-const work = tempDir('store-e2e-backup-');
+const work = useTempDir('store-e2e-backup-');
 const bucket = uniqueBucket('large');
-let source: RunningServer;
-let target: RunningServer;
-let s3: S3Client;
+const source = useStore({ env: { STORE_SSE_KEY: randomBytes(32).toString('base64') } });
+const target = useStore({ env: { STORE_SSE_KEY: randomBytes(32).toString('base64') } });
 const digests = new Map<string, string>();
 
 /** `size` pseudo-random bytes as a stream (a 1 MiB random block, each copy salted with its index), hashed as generated. */
@@ -64,54 +63,43 @@ async function peakGrowth(server: RunningServer, work: () => Promise<void>): Pro
 }
 
 beforeAll(async () => {
-  [source, target] = await Promise.all([
-    startServer({ env: { STORE_SSE_KEY: randomBytes(32).toString('base64') } }),
-    startServer({ env: { STORE_SSE_KEY: randomBytes(32).toString('base64') } }),
-  ]);
-  s3 = sdkClient(source);
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  await source.s3.send(new CreateBucketCommand({ Bucket: bucket }));
 });
 
 /** The 2 GiB of objects; in the test (not a hook), so a failure names its step and shows what the server logged. */
 async function uploadObjects(): Promise<void> {
   let step = 'the 1 GiB PutObject';
   try {
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'one-gib.bin', Body: generated(GiB, 'one-gib.bin'), ContentLength: GiB }));
+    await source.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'one-gib.bin', Body: generated(GiB, 'one-gib.bin'), ContentLength: GiB }));
     step = 'the 1 GiB multipart upload';
     const upload = new Upload({
-      client: s3, params: { Bucket: bucket, Key: 'multipart-gib.bin', Body: generated(GiB, 'multipart-gib.bin') }, partSize: 64 * MiB, queueSize: 2,
+      client: source.s3, params: { Bucket: bucket, Key: 'multipart-gib.bin', Body: generated(GiB, 'multipart-gib.bin') }, partSize: 64 * MiB, queueSize: 2,
     });
     await upload.done();
     step = 'the small PutObject';
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'small.txt', Body: 'small' }));
+    await source.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'small.txt', Body: 'small' }));
   } catch (err) {
-    const logged = source.output().split('\n').filter((line) => line !== '' && (!line.includes('"level":"info"') || /"status":[45]/.test(line)));
+    const logged = source.server.output().split('\n').filter((line) => line !== '' && (!line.includes('"level":"info"') || /"status":[45]/.test(line)));
     throw new Error(`${step} failed: ${String(err)}; the server logged:\n${logged.slice(-20).join('\n')}`, { cause: err });
   }
 }
-
-afterAll(async () => {
-  s3?.destroy();
-  await Promise.all([source?.stop(), target?.stop()]);
-  rmSync(work, { recursive: true, force: true });
-});
 
 describe('2 GiB through backup and restore', { timeout: 600_000 }, () => {
   it('backs up to a file and restores into another instance, memory flat on both, every byte equal', async () => {
     await uploadObjects();
     const archive = join(work, 'large.zip');
-    const sourceToken = await adminLogin(source);
-    const backup = await peakGrowth(source, async () => {
-      const res = await fetch(`${source.url}/api/admin/backup`, { headers: { authorization: `Bearer ${sourceToken}` } });
+    const sourceToken = await source.admin();
+    const backup = await peakGrowth(source.server, async () => {
+      const res = await fetch(`${source.server.url}/api/admin/backup`, { headers: { authorization: `Bearer ${sourceToken}` } });
       expect(res.status).toBe(200);
       await pipeline(Readable.fromWeb(res.body as never), createWriteStream(archive));
     });
     expect(statSync(archive).size).toBeGreaterThan(2 * GiB);
 
-    const targetToken = await adminLogin(target);
+    const targetToken = await target.admin();
     let answer: { status: number; body: unknown } | undefined;
-    const restore = await peakGrowth(target, async () => {
-      const res = await fetch(`${target.url}/api/admin/restore`, {
+    const restore = await peakGrowth(target.server, async () => {
+      const res = await fetch(`${target.server.url}/api/admin/restore`, {
         method: 'POST', duplex: 'half', body: Readable.toWeb(createReadStream(archive)) as never,
         headers: { authorization: `Bearer ${targetToken}`, 'content-type': 'application/zip', 'content-length': String(statSync(archive).size) },
       } as RequestInit);
@@ -125,7 +113,7 @@ describe('2 GiB through backup and restore', { timeout: 600_000 }, () => {
     expect(backup.peak - backup.before).toBeLessThan(FLAT_MEMORY_BYTES);
     expect(restore.peak - restore.before).toBeLessThan(FLAT_MEMORY_BYTES);
 
-    const restored = sdkClient(target);
+    const restored = sdkClient(target.server);
     try {
       for (const [key, digest] of digests) {
         const got = await restored.send(new GetObjectCommand({ Bucket: bucket, Key: key }));

@@ -1,31 +1,24 @@
 // boto3 (Debian's python3-boto3, run by /usr/bin/python3) through versioning and object lock flows against Store:
 // the flows live in boto3_versioning.py, which prints one JSON object of observations; this file asserts on them.
 
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStore, useTempDir } from '../helpers/store.js';
 import { awsClientEnv, runOk } from './support.js';
 
-let server: RunningServer;
-let work: string;
+const store = useStore();
+const work = useTempDir('store-e2e-boto3-versioning-');
 let versioning: Record<string, unknown>;
 let lock: Record<string, unknown>;
 
 beforeAll(async () => {
-  server = await startServer();
-  work = tempDir('store-e2e-boto3-versioning-');
   mkdirSync(join(work, 'home'));
-  const env = awsClientEnv(join(work, 'home'), server.credentials);
-  const res = await runOk('/usr/bin/python3', [join(import.meta.dirname, 'boto3_versioning.py'), server.url, 'boto3v'], { env });
+  const env = awsClientEnv(join(work, 'home'), store.server.credentials);
+  const res = await runOk('/usr/bin/python3', [join(import.meta.dirname, 'boto3_versioning.py'), store.server.url, 'boto3v'], { env });
   const result = JSON.parse(res.stdout) as Record<string, Record<string, unknown>>;
   versioning = result['versioning'] as Record<string, unknown>;
   lock = result['lock'] as Record<string, unknown>;
-});
-
-afterAll(async () => {
-  await server?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('boto3 versioning', () => {

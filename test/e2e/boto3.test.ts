@@ -1,30 +1,23 @@
 // boto3 (Debian's python3-boto3, run by /usr/bin/python3, path-style, SigV4) against Store: the flow lives in
 // boto3_flow.py, which prints one JSON object of observations; this file asserts on them.
 
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStore, useTempDir } from '../helpers/store.js';
 import { awsClientEnv, runOk } from './support.js';
 
 const BUCKET = 'boto3-e2e';
 const MiB = 1024 * 1024;
-let server: RunningServer;
-let work: string;
+const store = useStore();
+const work = useTempDir('store-e2e-boto3-');
 let result: Record<string, unknown>;
 
 beforeAll(async () => {
-  server = await startServer();
-  work = tempDir('store-e2e-boto3-');
   mkdirSync(join(work, 'home'));
-  const env = awsClientEnv(join(work, 'home'), server.credentials);
-  const res = await runOk('/usr/bin/python3', [join(import.meta.dirname, 'boto3_flow.py'), server.url, BUCKET, work], { env });
+  const env = awsClientEnv(join(work, 'home'), store.server.credentials);
+  const res = await runOk('/usr/bin/python3', [join(import.meta.dirname, 'boto3_flow.py'), store.server.url, BUCKET, work], { env });
   result = JSON.parse(res.stdout) as Record<string, unknown>;
-});
-
-afterAll(async () => {
-  await server?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('boto3', () => {

@@ -2,24 +2,22 @@
 // it uploads with POST Object using a policy its own server signed, reads the result, fetches the object with a
 // presigned URL, and PUTs through a preflight, all under the bucket's CORS rule. Without a rule the browser blocks it.
 
-import { CreateBucketCommand, GetObjectCommand, PutBucketCorsCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutBucketCorsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
 import { signedPolicyFields } from '../helpers/post-form.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
 ];
 
-let store: RunningServer;
-let s3: S3Client;
+const store = useStore();
 let site: Server;
 let siteOrigin: string;
 let browser: Browser;
@@ -44,8 +42,8 @@ function startSite(): Promise<Server> {
         'Content-Type': 'text/plain',
         ...signedPolicyFields({
           bucket,
-          accessKeyId: store.credentials.accessKeyId,
-          secretAccessKey: store.credentials.secretAccessKey,
+          accessKeyId: store.server.credentials.accessKeyId,
+          secretAccessKey: store.server.credentials.secretAccessKey,
           conditions: [
             ['starts-with', '$key', 'browser/'], { success_action_status: '201' }, ['starts-with', '$Content-Type', 'text/'],
             ['content-length-range', 1, 1024 * 1024],
@@ -63,22 +61,18 @@ function startSite(): Promise<Server> {
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  store = await startServer();
-  s3 = sdkClient(store);
   site = await startSite();
   // localhost for the page, 127.0.0.1 for Store: two origins, whatever the ports.
   siteOrigin = `http://localhost:${(site.address() as AddressInfo).port}`;
-  withCors = uniqueBucket('browser');
-  withoutCors = uniqueBucket('nocors');
-  await s3.send(new CreateBucketCommand({ Bucket: withCors }));
-  await s3.send(new CreateBucketCommand({ Bucket: withoutCors }));
-  await s3.send(new PutBucketCorsCommand({
+  withCors = await store.bucket('browser');
+  withoutCors = await store.bucket('nocors');
+  await store.s3.send(new PutBucketCorsCommand({
     Bucket: withCors,
     CORSConfiguration: {
       CORSRules: [{ AllowedOrigins: [siteOrigin], AllowedMethods: ['GET', 'PUT', 'POST'], AllowedHeaders: ['*'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 60 }],
     },
   }));
-  await s3.send(new PutObjectCommand({ Bucket: withoutCors, Key: 'private.txt', Body: 'not for other origins' }));
+  await store.s3.send(new PutObjectCommand({ Bucket: withoutCors, Key: 'private.txt', Body: 'not for other origins' }));
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   page = await browser.newPage();
   await page.goto(`${siteOrigin}/`);
@@ -87,11 +81,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
-  await store?.stop();
 });
 
 const presign = (bucket: string, key: string): Promise<string> =>
-  getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: 300 });
+  getSignedUrl(store.s3, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: 300 });
 
 describe('a page on another origin', () => {
   it('uploads with POST Object using its server\'s signed policy, and reads the 201 answer', async () => {
@@ -102,11 +95,11 @@ describe('a page on another origin', () => {
       form.append('file', new File(['hello from the browser'], 'hello.txt', { type: 'text/plain' }));
       const res = await fetch(`${storeUrl}/${bucket}`, { method: 'POST', body: form });
       return { status: res.status, etag: res.headers.get('etag'), body: await res.text() };
-    }, { storeUrl: store.url, bucket: withCors });
+    }, { storeUrl: store.server.url, bucket: withCors });
     expect(result.status).toBe(201);
     expect(result.etag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(result.body).toContain('<Key>browser/hello.txt</Key>');
-    const stored = await s3.send(new GetObjectCommand({ Bucket: withCors, Key: 'browser/hello.txt' }));
+    const stored = await store.s3.send(new GetObjectCommand({ Bucket: withCors, Key: 'browser/hello.txt' }));
     expect(stored.ContentType).toBe('text/plain');
   });
 
@@ -121,13 +114,13 @@ describe('a page on another origin', () => {
   });
 
   it('PUTs through a preflight (a non-simple request) with a presigned PUT URL', async () => {
-    const url = await getSignedUrl(s3, new PutObjectCommand({ Bucket: withCors, Key: 'browser/put.json' }), { expiresIn: 300 });
+    const url = await getSignedUrl(store.s3, new PutObjectCommand({ Bucket: withCors, Key: 'browser/put.json' }), { expiresIn: 300 });
     const status = await page.evaluate(async (u) => {
       const res = await fetch(u, { method: 'PUT', body: '{"via":"preflight"}', headers: { 'Content-Type': 'application/json' } });
       return res.status;
     }, url);
     expect(status).toBe(200);
-    const stored = await s3.send(new GetObjectCommand({ Bucket: withCors, Key: 'browser/put.json' }));
+    const stored = await store.s3.send(new GetObjectCommand({ Bucket: withCors, Key: 'browser/put.json' }));
     expect(await stored.Body?.transformToString()).toBe('{"via":"preflight"}');
   });
 
@@ -145,7 +138,7 @@ describe('a page on another origin', () => {
   });
 
   it('cannot PUT where no rule allows it: the preflight is refused', async () => {
-    const url = await getSignedUrl(s3, new PutObjectCommand({ Bucket: withoutCors, Key: 'sneaky.json' }), { expiresIn: 300 });
+    const url = await getSignedUrl(store.s3, new PutObjectCommand({ Bucket: withoutCors, Key: 'sneaky.json' }), { expiresIn: 300 });
     const outcome = await page.evaluate(async (u) => {
       try {
         const res = await fetch(u, { method: 'PUT', body: '{}', headers: { 'Content-Type': 'application/json' } });
@@ -156,6 +149,6 @@ describe('a page on another origin', () => {
     }, url);
     expect(outcome).toBe('blocked: TypeError');
     // The refused preflight kept the PUT from ever being sent.
-    await expect(s3.send(new GetObjectCommand({ Bucket: withoutCors, Key: 'sneaky.json' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    await expect(store.s3.send(new GetObjectCommand({ Bucket: withoutCors, Key: 'sneaky.json' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
   });
 });

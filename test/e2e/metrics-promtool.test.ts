@@ -5,11 +5,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MetricsRegistry } from '../../src/observability/metrics-registry.js';
 import { parseSamples, scrape } from '../helpers/metrics-scrape.js';
 import { mixedWorkload, type WorkloadTrace } from '../helpers/mixed-workload.js';
-import { restartServer, startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 const PROMTOOL = '/usr/bin/promtool';
 /** The one finding the spec's own family name causes; anything else is a defect. */
@@ -30,29 +30,19 @@ function promtoolCheck(text: string): Promise<{ code: number | null; findings: s
 
 describe('promtool check metrics', () => {
   const token = randomBytes(36).toString('base64url');
-  let server: RunningServer;
+  const store = useStore({ env: { METRICS_MODE: 'token', METRICS_TOKEN: token } });
   let trace: WorkloadTrace;
   let text: string;
 
   beforeAll(async () => {
     expect(existsSync(PROMTOOL), `${PROMTOOL} is missing: apt-get install prometheus (the CI script installs it)`).toBe(true);
-    const env = { METRICS_MODE: 'token', METRICS_TOKEN: token };
-    const first = await startServer({ dataDir: `${tempDir()}/data`, env });
-    try {
-      trace = await mixedWorkload(first);
-    } finally {
-      await first.stop();
-    }
+    trace = await mixedWorkload(store.server);
     // After a restart the boot-time rollup has filled the per-bucket gauges; a second workload fills the rest.
-    server = await restartServer(first);
-    await mixedWorkload(server);
-    const res = await scrape(server, { authorization: `Bearer ${token}` });
+    await store.restart();
+    await mixedWorkload(store.server);
+    const res = await scrape(store.server, { authorization: `Bearer ${token}` });
     expect(res.status).toBe(200);
     text = res.text;
-  });
-
-  afterAll(async () => {
-    await server?.stop();
   });
 
   it('finds no format error and no lint problem but the forced one, on a scrape after a mixed workload', async () => {

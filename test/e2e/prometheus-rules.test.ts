@@ -7,9 +7,10 @@ import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { scrape } from '../helpers/metrics-scrape.js';
-import { REPO_ROOT, startServer, type RunningServer } from '../helpers/server.js';
+import { REPO_ROOT } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 const PROMTOOL = '/usr/bin/promtool';
 const RULES = join(REPO_ROOT, 'packaging/prometheus/store-alerts.yml');
@@ -23,15 +24,10 @@ const promtool = (args: string[]): Promise<{ code: number; output: string }> =>
 
 describe('example Prometheus alerts', () => {
   const rules = readFileSync(RULES, 'utf8');
-  let server: RunningServer;
+  const store = useStore({ env: { METRICS_MODE: 'public', STORE_INTEGRITY_SCRUB_ENABLED: 'true' } });
 
-  beforeAll(async () => {
+  beforeAll(() => {
     expect(existsSync(PROMTOOL), `${PROMTOOL} is missing: apt-get install prometheus (the CI script installs it)`).toBe(true);
-    server = await startServer({ env: { METRICS_MODE: 'public', STORE_INTEGRITY_SCRUB_ENABLED: 'true' } });
-  });
-
-  afterAll(async () => {
-    await server?.stop();
   });
 
   it('pass promtool check rules without findings', async () => {
@@ -50,7 +46,7 @@ describe('example Prometheus alerts', () => {
   });
 
   it('name only metrics that a real Store exports', async () => {
-    const res = await scrape(server);
+    const res = await scrape(store.server);
     expect(res.status).toBe(200);
     const exported = new Set([...res.text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
     const named = new Set([...rules.matchAll(/\b(store_[a-z0-9_]+)/g)].map((m) => m[1] as string));

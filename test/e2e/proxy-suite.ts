@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, GetObjectCommand, PutBucketPolicyCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../helpers/server.js';
 import { awsClis } from './aws-cli-bins.js';
-import { CADDY, httpsRequest, NGINX, s3ClientVia, startProxiedStore, type Certificate, type ProxiedStore, type ProxyKind, type ReverseProxy } from './reverse-proxy.js';
+import { CADDY, httpsRequest, NGINX, s3ClientVia, useProxiedStore, type ProxyKind } from './reverse-proxy.js';
 import { isolatedEnv, runOk, sha256, sha256File, writeRandomFile, xmlErrorCode } from './support.js';
 
 const MOUNT = '/storage';
@@ -27,16 +27,16 @@ const CLIENT_ADDRESS = '127.0.0.9';
  * Call it at the top level of a test file.
  */
 export function proxySuite(kind: ProxyKind): void {
-  let proxied: ProxiedStore;
-  let work: string;
-  let certificate: Certificate;
-  let store: RunningServer;
-  let proxy: ReverseProxy;
+  beforeAll(() => {
+    const bin = kind === 'nginx' ? NGINX : CADDY;
+    expect(existsSync(bin), `${bin} is missing: apt-get install ${kind} (the CI script installs it)`).toBe(true);
+  });
+  const proxied = useProxiedStore({ mount: MOUNT, env: { STORE_TRUSTED_PROXIES: '127.0.0.1' }, proxy: kind });
   let bigFile: string;
   let bigSha: string;
 
   /** An SDK client whose endpoint is the proxy (its URL under the mount), trusting the test certificate. */
-  const proxiedSdk = (): S3Client => s3ClientVia(`${proxy.origin}${MOUNT}`, store.credentials, certificate.pem);
+  const proxiedSdk = (): S3Client => s3ClientVia(`${proxied.proxy.origin}${MOUNT}`, proxied.store.credentials, proxied.certificate.pem);
 
   /** The access-log lines Store wrote for requests that carried this request id. */
   async function accessLogFor(server: RunningServer, reqId: string): Promise<Record<string, unknown>> {
@@ -53,12 +53,12 @@ export function proxySuite(kind: ProxyKind): void {
   /** GET of the proxied health route from CLIENT_ADDRESS (with an extra X-Forwarded-For when given); its log line. */
   async function loggedThroughProxy(extraForwardedFor?: string): Promise<Record<string, unknown>> {
     const reqId = crypto.randomUUID();
-    const res = await httpsRequest(`${proxy.origin}${MOUNT}/api/admin/health`, {
-      ca: certificate.pem, localAddress: CLIENT_ADDRESS,
+    const res = await httpsRequest(`${proxied.proxy.origin}${MOUNT}/api/admin/health`, {
+      ca: proxied.certificate.pem, localAddress: CLIENT_ADDRESS,
       headers: { 'x-request-id': reqId, ...(extraForwardedFor ? { 'x-forwarded-for': extraForwardedFor } : {}) },
     });
     expect(res.status, res.body.toString()).toBe(200);
-    return accessLogFor(store, reqId);
+    return accessLogFor(proxied.store, reqId);
   }
 
   /** A bucket whose policy denies every read that did not arrive over TLS, holding `secure.txt`. */
@@ -80,34 +80,26 @@ export function proxySuite(kind: ProxyKind): void {
   }
 
   beforeAll(async () => {
-    const bin = kind === 'nginx' ? NGINX : CADDY;
-    expect(existsSync(bin), `${bin} is missing: apt-get install ${kind} (the CI script installs it)`).toBe(true);
-    proxied = await startProxiedStore({ mount: MOUNT, env: { STORE_TRUSTED_PROXIES: '127.0.0.1' }, proxy: kind });
-    ({ work, certificate, store, proxy } = proxied);
-    bigFile = join(work, 'big.bin');
+    bigFile = join(proxied.work, 'big.bin');
     await writeRandomFile(bigFile, 20 * MiB); // three parts at the CLI's 8 MiB multipart threshold and chunk size
     bigSha = await sha256File(bigFile);
-  });
-
-  afterAll(async () => {
-    await proxied?.stop();
   });
 
   describe(`through ${kind}, trusted as a proxy`, () => {
     for (const cli of awsClis()) describe.skipIf(!cli.bin)(`aws CLI ${cli.label}${cli.bin ? '' : ' (not on PATH)'}`, () => {
       const bucket = `${kind}-${cli.label}`;
       let env: Record<string, string>;
-      const aws = (args: string[]) => runOk(cli.bin, ['--endpoint-url', `${proxy.origin}${MOUNT}`, ...args], { env, cwd: work });
+      const aws = (args: string[]) => runOk(cli.bin, ['--endpoint-url', `${proxied.proxy.origin}${MOUNT}`, ...args], { env, cwd: proxied.work });
 
       beforeAll(() => {
-        const home = join(work, `home-${cli.label}`);
+        const home = join(proxied.work, `home-${cli.label}`);
         mkdirSync(home);
         // v1 presigns with SigV2 unless told to use SigV4.
         writeFileSync(join(home, 'config'), '[default]\nregion = us-east-1\ns3 =\n    signature_version = s3v4\n');
         env = isolatedEnv(home, {
-          AWS_ACCESS_KEY_ID: store.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: store.credentials.secretAccessKey,
+          AWS_ACCESS_KEY_ID: proxied.store.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: proxied.store.credentials.secretAccessKey,
           AWS_DEFAULT_REGION: 'us-east-1', AWS_CONFIG_FILE: join(home, 'config'), AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
-          AWS_DEFAULT_OUTPUT: 'json', AWS_PAGER: '', AWS_EC2_METADATA_DISABLED: 'true', AWS_CA_BUNDLE: certificate.cert,
+          AWS_DEFAULT_OUTPUT: 'json', AWS_PAGER: '', AWS_EC2_METADATA_DISABLED: 'true', AWS_CA_BUNDLE: proxied.certificate.cert,
         });
       });
 
@@ -118,7 +110,7 @@ export function proxySuite(kind: ProxyKind): void {
         const head = JSON.parse((await aws(['s3api', 'head-object', '--bucket', bucket, '--key', 'dir one/big file+ü.bin'])).stdout) as { ETag: string; ContentLength: number };
         expect(head.ETag).toMatch(/-3"$/); // it went up as a three-part multipart upload
         expect(head.ContentLength).toBe(20 * MiB);
-        const down = join(work, `${cli.label}.down`);
+        const down = join(proxied.work, `${cli.label}.down`);
         await aws(['s3', 'cp', `s3://${bucket}/dir one/big file+ü.bin`, down]);
         expect(await sha256File(down)).toBe(bigSha);
         expect((await aws(['s3', 'ls', `s3://${bucket}/dir one/`])).stdout).toContain('big file+ü.bin');
@@ -128,11 +120,11 @@ export function proxySuite(kind: ProxyKind): void {
 
       it('presigns a GET that a plain HTTPS client can use through the proxy', async () => {
         const body = `presigned through ${kind} by ${cli.label}\n`;
-        writeFileSync(join(work, `${cli.label}.txt`), body);
-        await aws(['s3', 'cp', join(work, `${cli.label}.txt`), `s3://${bucket}/note ${cli.label}.txt`]);
+        writeFileSync(join(proxied.work, `${cli.label}.txt`), body);
+        await aws(['s3', 'cp', join(proxied.work, `${cli.label}.txt`), `s3://${bucket}/note ${cli.label}.txt`]);
         const url = (await aws(['s3', 'presign', `s3://${bucket}/note ${cli.label}.txt`, '--expires-in', '300'])).stdout.trim();
-        expect(url.startsWith(`${proxy.origin}${MOUNT}/${bucket}/`)).toBe(true);
-        const res = await httpsRequest(url, { ca: certificate.pem });
+        expect(url.startsWith(`${proxied.proxy.origin}${MOUNT}/${bucket}/`)).toBe(true);
+        const res = await httpsRequest(url, { ca: proxied.certificate.pem });
         expect(res.status, res.body.toString()).toBe(200);
         expect(res.body.toString()).toBe(body);
       });
@@ -144,14 +136,14 @@ export function proxySuite(kind: ProxyKind): void {
       await s3.send(new CreateBucketCommand({ Bucket: bucket }));
       const payload = randomBytes(3 * MiB + 17);
       const putUrl = await getSignedUrl(s3, new PutObjectCommand({ Bucket: bucket, Key: 'a//b/c %2F.bin' }), { expiresIn: 300 });
-      const put = await httpsRequest(putUrl, { ca: certificate.pem, method: 'PUT', body: payload });
+      const put = await httpsRequest(putUrl, { ca: proxied.certificate.pem, method: 'PUT', body: payload });
       expect(put.status, put.body.toString()).toBe(200);
       const getUrl = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: 'a//b/c %2F.bin' }), { expiresIn: 300 });
-      const got = await httpsRequest(getUrl, { ca: certificate.pem });
+      const got = await httpsRequest(getUrl, { ca: proxied.certificate.pem });
       expect(got.status).toBe(200);
       expect(sha256(got.body)).toBe(sha256(payload));
       // A tampered signature is refused by Store, not by the proxy.
-      const bad = await httpsRequest(getUrl.replace(/X-Amz-Signature=[0-9a-f]/, (m) => `${m.slice(0, -1)}${m.endsWith('0') ? '1' : '0'}`), { ca: certificate.pem });
+      const bad = await httpsRequest(getUrl.replace(/X-Amz-Signature=[0-9a-f]/, (m) => `${m.slice(0, -1)}${m.endsWith('0') ? '1' : '0'}`), { ca: proxied.certificate.pem });
       expect(bad.status).toBe(403);
       expect(xmlErrorCode(bad.body.toString())).toBe('SignatureDoesNotMatch');
     });
@@ -161,20 +153,20 @@ export function proxySuite(kind: ProxyKind): void {
       const bucket = `${kind}-share-${randomBytes(4).toString('hex')}`;
       await s3.send(new CreateBucketCommand({ Bucket: bucket }));
       await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'shared.txt', Body: 'shared through the proxy\n' }));
-      const login = await httpsRequest(`${proxy.origin}${MOUNT}/api/admin/auth/login`, {
-        ca: certificate.pem, method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password: store.credentials.adminPassword }),
+      const login = await httpsRequest(`${proxied.proxy.origin}${MOUNT}/api/admin/auth/login`, {
+        ca: proxied.certificate.pem, method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password: proxied.store.credentials.adminPassword }),
       });
       expect(login.status, login.body.toString()).toBe(200);
       const token = (JSON.parse(login.body.toString()) as { accessToken: string }).accessToken;
-      const res = await httpsRequest(`${proxy.origin}${MOUNT}/api/admin/buckets/${bucket}/objects/presign`, {
-        ca: certificate.pem, method: 'POST', body: JSON.stringify({ key: 'shared.txt', method: 'GET', expiresIn: 300 }),
+      const res = await httpsRequest(`${proxied.proxy.origin}${MOUNT}/api/admin/buckets/${bucket}/objects/presign`, {
+        ca: proxied.certificate.pem, method: 'POST', body: JSON.stringify({ key: 'shared.txt', method: 'GET', expiresIn: 300 }),
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       });
       expect(res.status, res.body.toString()).toBe(200);
       const { url } = JSON.parse(res.body.toString()) as { url: string };
-      expect(url.startsWith(`${proxy.origin}${MOUNT}/${bucket}/shared.txt?`)).toBe(true);
-      const got = await httpsRequest(url, { ca: certificate.pem });
+      expect(url.startsWith(`${proxied.proxy.origin}${MOUNT}/${bucket}/shared.txt?`)).toBe(true);
+      const got = await httpsRequest(url, { ca: proxied.certificate.pem });
       expect(got.body.toString()).toBe('shared through the proxy\n');
     });
 
@@ -188,9 +180,9 @@ export function proxySuite(kind: ProxyKind): void {
       const s3 = proxiedSdk();
       const bucket = await bucketDenyingInsecureReads(s3);
       const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: 'secure.txt' }), { expiresIn: 300 });
-      expect((await httpsRequest(url, { ca: certificate.pem })).status).toBe(200);
+      expect((await httpsRequest(url, { ca: proxied.certificate.pem })).status).toBe(200);
       // Straight to Store over plain HTTP the same policy denies (the socket decides there).
-      const direct = await fetch(url.replace(proxy.origin, store.url));
+      const direct = await fetch(url.replace(proxied.proxy.origin, proxied.store.url));
       expect(direct.status).toBe(403);
     });
   });
@@ -201,7 +193,6 @@ export function proxySuite(kind: ProxyKind): void {
     beforeAll(async () => {
       bucket = await bucketDenyingInsecureReads(proxiedSdk());
       await proxied.restart({ STORE_TRUSTED_PROXIES: '' });
-      ({ store, proxy } = proxied);
     });
 
     it('still serves S3 through the proxy', async () => {
@@ -216,7 +207,7 @@ export function proxySuite(kind: ProxyKind): void {
 
     it('ignores X-Forwarded-Proto: the policy denying non-TLS reads denies even through the HTTPS proxy', async () => {
       const url = await getSignedUrl(proxiedSdk(), new GetObjectCommand({ Bucket: bucket, Key: 'secure.txt' }), { expiresIn: 300 });
-      const res = await httpsRequest(url, { ca: certificate.pem });
+      const res = await httpsRequest(url, { ca: proxied.certificate.pem });
       expect(res.status).toBe(403);
       expect(xmlErrorCode(res.body.toString())).toBe('AccessDenied');
     });

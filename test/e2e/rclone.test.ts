@@ -6,15 +6,14 @@ import { HeadBucketCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient } from '../helpers/clients.js';
-import { startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStore, useTempDir } from '../helpers/store.js';
 import { ODD_FILES, isolatedEnv, makeOddTree, run, runOk, treeDigest, writeRandomFile, type RunResult } from './support.js';
 
 const MiB = 1024 * 1024;
 const BUCKET = 'rclone-e2e';
-let server: RunningServer;
-let work: string;
+const store = useStore();
+const work = useTempDir('store-e2e-rclone-');
 let tree: string;
 let env: Record<string, string>;
 
@@ -35,17 +34,15 @@ function parseLs(stdout: string): Map<string, number> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  work = tempDir('store-e2e-rclone-');
   mkdirSync(join(work, 'home'));
   env = isolatedEnv(join(work, 'home'));
   writeFileSync(join(work, 'rclone.conf'), [
     '[store]',
     'type = s3',
     'provider = Other',
-    `access_key_id = ${server.credentials.accessKeyId}`,
-    `secret_access_key = ${server.credentials.secretAccessKey}`,
-    `endpoint = ${server.url}`,
+    `access_key_id = ${store.server.credentials.accessKeyId}`,
+    `secret_access_key = ${store.server.credentials.secretAccessKey}`,
+    `endpoint = ${store.server.url}`,
     'force_path_style = true',
     'region = us-east-1',
     '',
@@ -56,16 +53,11 @@ beforeAll(async () => {
   await writeRandomFile(join(tree, 'big/sixty.bin'), 60 * MiB);
 });
 
-afterAll(async () => {
-  await server?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
-});
-
 describe('rclone', () => {
   it('copy uploads a tree (the 60 MiB file as a 12-part multipart upload)', async () => {
     await rcloneOk(['mkdir', `store:${BUCKET}`]);
     await rcloneOk(['copy', tree, `store:${BUCKET}/t`]);
-    const head = await sdkClient(server).send(new HeadObjectCommand({ Bucket: BUCKET, Key: 't/big/sixty.bin' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 't/big/sixty.bin' }));
     expect(head.ETag).toMatch(/^"[0-9a-f]{32}-12"$/);
     expect(head.ContentLength).toBe(60 * MiB);
   });
@@ -95,7 +87,7 @@ describe('rclone', () => {
     const original = readFileSync(join(tree, rel));
     const altered = Buffer.from(original);
     altered[0] = altered[0] === 0x41 ? 0x42 : 0x41;
-    await sdkClient(server).send(new PutObjectCommand({ Bucket: BUCKET, Key: `t/${rel}`, Body: altered }));
+    await store.s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: `t/${rel}`, Body: altered }));
     const res = await rclone(['check', tree, `store:${BUCKET}/t`]);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('1 differences found');
@@ -125,7 +117,7 @@ describe('rclone', () => {
 
   it('purge removes the bucket and everything in it', async () => {
     await rcloneOk(['purge', `store:${BUCKET}`]);
-    await expect(sdkClient(server).send(new HeadBucketCommand({ Bucket: BUCKET }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
+    await expect(store.s3.send(new HeadBucketCommand({ Bucket: BUCKET }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
     expect((await rcloneOk(['lsd', 'store:'])).stdout).not.toContain(BUCKET);
   });
 
@@ -139,7 +131,7 @@ describe('rclone', () => {
   });
 
   it('reports a wrong secret as a failure', async () => {
-    const res = await rclone(['ls', `store:${BUCKET}`, '--s3-secret-access-key', `${server.credentials.secretAccessKey}x`]);
+    const res = await rclone(['ls', `store:${BUCKET}`, '--s3-secret-access-key', `${store.server.credentials.secretAccessKey}x`]);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('SignatureDoesNotMatch');
   });

@@ -10,6 +10,7 @@ import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { REPO_ROOT, restartServer, startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { useResource } from '../helpers/store.js';
 
 export const NGINX = '/usr/sbin/nginx';
 export const CADDY = '/usr/bin/caddy';
@@ -226,4 +227,16 @@ export async function startProxiedStore(opts: { mount: string; env?: Record<stri
     },
   };
   return running;
+}
+
+/** A proxied Store (see startProxiedStore) for the tests of the enclosing file or describe block: started in beforeAll. */
+export function useProxiedStore(opts: { mount: string; env?: Record<string, string>; proxy?: ProxyKind }): Omit<ProxiedStore, 'stop'> {
+  const get = useResource('the proxied store', () => startProxiedStore(opts), (running) => running.stop());
+  return {
+    get store() { return get().store; },
+    get proxy() { return get().proxy; },
+    get certificate() { return get().certificate; },
+    get work() { return get().work; },
+    restart: (env) => get().restart(env),
+  };
 }

@@ -3,26 +3,25 @@
 
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient } from '../helpers/clients.js';
-import { startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStore, useTempDir } from '../helpers/store.js';
 import { ODD_FILES, isolatedEnv, makeOddTree, run, runOk, sha256File, treeDigest, writeRandomFile, type RunResult } from './support.js';
 
 const MiB = 1024 * 1024;
 const BUCKET = 's3cmd-e2e';
-let server: RunningServer;
-let work: string;
+const store = useStore();
+const work = useTempDir('store-e2e-s3cmd-');
 let env: Record<string, string>;
 
 function writeConfig(path: string, secret: string, signatureV2 = false): void {
   writeFileSync(path, [
     '[default]',
-    `access_key = ${server.credentials.accessKeyId}`,
+    `access_key = ${store.server.credentials.accessKeyId}`,
     `secret_key = ${secret}`,
-    `host_base = 127.0.0.1:${server.port}`,
-    `host_bucket = 127.0.0.1:${server.port}`,
+    `host_base = 127.0.0.1:${store.server.port}`,
+    `host_bucket = 127.0.0.1:${store.server.port}`,
     'bucket_location = us-east-1',
     'use_https = False',
     `signature_v2 = ${signatureV2 ? 'True' : 'False'}`,
@@ -49,20 +48,13 @@ function parseLs(stdout: string): Map<string, number> {
 const md5File = (path: string): string => createHash('md5').update(readFileSync(path)).digest('hex');
 
 beforeAll(async () => {
-  server = await startServer();
-  work = tempDir('store-e2e-s3cmd-');
   mkdirSync(join(work, 'home'));
   env = isolatedEnv(join(work, 'home'));
-  writeConfig(join(work, 's3cfg'), server.credentials.secretAccessKey);
-  writeConfig(join(work, 's3cfg-bad'), `${server.credentials.secretAccessKey}x`);
-  writeConfig(join(work, 's3cfg-v2'), server.credentials.secretAccessKey, true);
+  writeConfig(join(work, 's3cfg'), store.server.credentials.secretAccessKey);
+  writeConfig(join(work, 's3cfg-bad'), `${store.server.credentials.secretAccessKey}x`);
+  writeConfig(join(work, 's3cfg-v2'), store.server.credentials.secretAccessKey, true);
   writeFileSync(join(work, 'small ü+.txt'), 'small file\n');
   await writeRandomFile(join(work, 'mid.bin'), 30 * MiB);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe('s3cmd', () => {
@@ -74,7 +66,7 @@ describe('s3cmd', () => {
   it('put uploads a small file and a 30 MiB file (multipart, 2 parts of 15 MiB)', async () => {
     await s3cmdOk(['put', join(work, 'small ü+.txt'), `s3://${BUCKET}/small ü+.txt`]);
     await s3cmdOk(['put', join(work, 'mid.bin'), `s3://${BUCKET}/mid.bin`]);
-    const head = await sdkClient(server).send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'mid.bin' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: 'mid.bin' }));
     expect(head.ETag).toMatch(/^"[0-9a-f]{32}-2"$/);
     expect(head.ContentLength).toBe(30 * MiB);
   });

@@ -14,9 +14,8 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presignUrl } from '../../src/sigv4/sign.js';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -31,8 +30,7 @@ const PAGES: Array<[key: string, contentType: string, body: string]> = [
   ['uploads/disguised.png', DISGUISED, HTML],
 ];
 
-let store: RunningServer;
-let token: string;
+const store = useStore();
 let browser: Browser;
 let context: BrowserContext;
 let control: Server;
@@ -40,22 +38,20 @@ let bucket: string;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  store = await startServer();
-  token = await adminLogin(store);
   bucket = uniqueBucket('share');
-  expect((await adminCall(store, token, 'POST', '/buckets', { name: bucket })).status).toBe(201);
+  expect((await store.adminCall('POST', '/buckets', { name: bucket })).status).toBe(201);
   // The uploader holds only a key scoped to `uploads/` of this bucket: no admin rights at all.
-  const created = await adminCall(store, token, 'POST', '/keys', { name: 'uploader', permissions: { scope: { bucket, prefix: 'uploads/' } } });
+  const created = await store.adminCall('POST', '/keys', { name: 'uploader', permissions: { scope: { bucket, prefix: 'uploads/' } } });
   expect(created.status).toBe(201);
   const key = created.body as { accessKeyId: string; secretAccessKey: string };
-  const uploader = sdkClient(store, { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey });
+  const uploader = sdkClient(store.server, { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey });
   for (const [objectKey, contentType, body] of PAGES) {
     await uploader.send(new PutObjectCommand({ Bucket: bucket, Key: objectKey, Body: body, ContentType: contentType }));
   }
   uploader.destroy();
   // Anyone may read `uploads/`: the anonymous road.
   const policy = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/uploads/*` }] };
-  expect((await adminCall(store, token, 'PUT', `/buckets/${bucket}/policy`, policy)).status).toBe(200);
+  expect((await store.adminCall('PUT', `/buckets/${bucket}/policy`, policy)).status).toBe(200);
   control = createServer((_req, res) => res.writeHead(200, { 'content-type': DISGUISED }).end(HTML));
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
@@ -65,12 +61,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await new Promise<void>((resolve) => (control ? control.close(() => resolve()) : resolve()));
-  await store?.stop();
 });
 
 /** The share link the console makes: POST /objects/presign, signed with the root key. */
 async function shareLink(key: string): Promise<string> {
-  const res = await adminCall(store, token, 'POST', `/buckets/${bucket}/objects/presign`, { key, method: 'GET', expiresIn: 300 });
+  const res = await store.adminCall('POST', `/buckets/${bucket}/objects/presign`, { key, method: 'GET', expiresIn: 300 });
   expect(res.status).toBe(200);
   return (res.body as { url: string }).url;
 }
@@ -79,8 +74,8 @@ async function shareLink(key: string): Promise<string> {
 function presignedWithType(key: string, contentType: string): string {
   const path = `/${bucket}/${key}`;
   return presignUrl({
-    method: 'GET', url: new URL(`${store.url}${path}?response-content-type=${encodeURIComponent(contentType)}`), rawPath: path,
-    accessKeyId: store.credentials.accessKeyId, secretAccessKey: store.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 300,
+    method: 'GET', url: new URL(`${store.server.url}${path}?response-content-type=${encodeURIComponent(contentType)}`), rawPath: path,
+    accessKeyId: store.server.credentials.accessKeyId, secretAccessKey: store.server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 300,
   }).toString();
 }
 
@@ -91,11 +86,11 @@ function presignedWithType(key: string, contentType: string): string {
  */
 async function signIn(): Promise<void> {
   const page = await context.newPage();
-  await page.goto(`${store.url}/admin/`, { waitUntil: 'networkidle' });
+  await page.goto(`${store.server.url}/admin/`, { waitUntil: 'networkidle' });
   const signedIn = await page.evaluate(async (password) => {
     const res = await fetch('/api/admin/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
     return res.status;
-  }, store.credentials.adminPassword);
+  }, store.server.credentials.adminPassword);
   expect(signedIn).toBe(200);
   await page.close();
 }
@@ -141,13 +136,13 @@ describe('objects opened in the console’s origin', () => {
 
   it('road 2: an anonymous URL asking for response-content-type is refused, and the plain anonymous URL runs no script', async () => {
     const { page, adminCalls } = await signedInPage();
-    const retyped = await page.goto(`${store.url}/${bucket}/uploads/page.html?response-content-type=${encodeURIComponent(DISGUISED)}`, { waitUntil: 'load' });
+    const retyped = await page.goto(`${store.server.url}/${bucket}/uploads/page.html?response-content-type=${encodeURIComponent(DISGUISED)}`, { waitUntil: 'load' });
     expect(retyped?.status()).toBe(400);
     expect(await retyped?.text()).toContain('<Code>InvalidRequest</Code>');
     expect(await page.title()).not.toMatch(/script ran|refresh/);
     expect(adminCalls).toEqual([]);
     await page.close();
-    await expectNoScript(`${store.url}/${bucket}/uploads/disguised.png`, { status: 200 });
+    await expectNoScript(`${store.server.url}/${bucket}/uploads/disguised.png`, { status: 200 });
   });
 
   it('a signed share link may still ask for another type, and runs no script either', async () => {

@@ -4,19 +4,19 @@
 // have caught up with everything. Builds on test/integration/durability.test.ts (three kills of plain PUTs).
 
 import { randomBytes, randomInt } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, PutBucketVersioningCommand } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { adminLogin } from '../helpers/admin-session.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { uniqueBucket } from '../helpers/clients.js';
 import { checkAfterKill, checkIntents, verifyThroughS3, waitForNoOrphans, type KillReport } from '../helpers/crash-checks.js';
 import { CrashModel } from '../helpers/crash-model.js';
 import { runUntilKilled } from '../helpers/crash-workload.js';
 import { readDbSnapshot } from '../helpers/data-dir-inspect.js';
 import { replicationEnv, startStoreTarget, waitFor } from '../helpers/replication.js';
-import { restartServer, startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import type { RunningServer } from '../helpers/server.js';
+import { startStore, type Store } from '../helpers/store.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const ROUNDS = Number(process.env['CRASH_LOOP_ROUNDS'] ?? 50);
@@ -24,11 +24,6 @@ const ROUNDS = Number(process.env['CRASH_LOOP_ROUNDS'] ?? 50);
 const FULL_CHECK_EVERY = 10;
 const AUDIT_FLUSH_MS = 250;
 const READY_LIMIT_MS = 5000;
-
-const cleanup: (() => Promise<unknown> | void)[] = [];
-afterAll(async () => {
-  for (const fn of cleanup.reverse()) await fn();
-});
 
 /** CPU time (user + system) a process has used so far, in ms. */
 function cpuMs(pid: number): number {
@@ -40,9 +35,9 @@ function cpuMs(pid: number): number {
  * Spawn to a 200 from the readiness probe: the wall-clock time, the CPU time the boot took, and the limit for the
  * wall clock: 5 s, stretched by the load average beyond the cores (other work on a shared machine).
  */
-async function timedRestart(previous: RunningServer): Promise<{ server: RunningServer; readyMs: number; cpuMs: number; limitMs: number }> {
+async function timedRestart(store: Store): Promise<{ server: RunningServer; readyMs: number; cpuMs: number; limitMs: number }> {
   const start = Date.now();
-  const server = await restartServer(previous);
+  const server = await store.restart();
   for (;;) {
     const res = await fetch(`${server.url}/api/admin/ready`).catch(() => undefined);
     if (res?.status === 200) {
@@ -63,44 +58,37 @@ function summary(round: number, killAt: number, r: { acked: number; unknown: num
 
 describe('crash loop', () => {
   it(`keeps every invariant across ${ROUNDS} kill -9s of a mixed workload with versioning, replication, webhooks and audit`, async () => {
-    const { server: targetServer, target } = await startStoreTarget();
-    cleanup.push(() => targetServer.stop(), () => target.client.destroy());
+    const { target } = await startStoreTarget();
     const secret = randomBytes(24).toString('base64url');
     const receiver = await WebhookReceiver.start(secret);
-    cleanup.push(() => receiver.close());
-    const root = tempDir('store-crash-');
-    cleanup.push(() => rmSync(root, { recursive: true, force: true }));
+    onTestFinished(() => receiver.close());
 
-    let server = await startServer({
-      dataDir: join(root, 'data'),
+    const store = await startStore({
       env: {
         ...replicationEnv(target),
         WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: secret, WEBHOOK_POLL_MS: '200', WEBHOOK_TIMEOUT_MS: '2000',
         AUDIT_FLUSH_MS: String(AUDIT_FLUSH_MS),
       },
     });
-    cleanup.push(() => server.kill());
     const model = new CrashModel();
     const versioned = uniqueBucket('ver');
     const plain = uniqueBucket('plain');
     const keys = Array.from({ length: 14 }, (_, i) => (i % 5 === 4 ? `dir/sub dir/ü-${i}` : `k${String(i).padStart(2, '0')}`));
-    const setup = sdkClient(server);
-    await setup.send(new CreateBucketCommand({ Bucket: versioned }));
-    await setup.send(new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: 'Enabled' } }));
-    await setup.send(new CreateBucketCommand({ Bucket: plain }));
-    setup.destroy();
+    await store.s3.send(new CreateBucketCommand({ Bucket: versioned }));
+    await store.s3.send(new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: 'Enabled' } }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: plain }));
     model.addBucket(versioned, true, keys);
     model.addBucket(plain, false, keys);
     // The access token outlives the run (15 min) and JWT_SECRET stays the same across restarts: one sign-in.
-    const adminToken = await adminLogin(server);
+    const adminToken = await store.admin();
 
     const readyTimes: number[] = [];
     const totals = { acked: 0, cutOff: 0, committed: 0, orphansSwept: 0, readBack: 0 };
     for (let round = 1; round <= ROUNDS; round++) {
       // Now and then right after the boot, while the replication and webhook backlogs drain and boot GC runs.
       const killAt = round % 7 === 3 ? randomInt(0, 60) : randomInt(100, 1500);
-      const outcome = await runUntilKilled({ server, model, adminToken, killAfterMs: killAt });
-      const report = await checkAfterKill({ dataDir: server.dataDir, model, outcome, target, killedAt: outcome.killedAt, auditSlackMs: AUDIT_FLUSH_MS + 750 });
+      const outcome = await runUntilKilled({ server: store.server, model, adminToken, killAfterMs: killAt });
+      const report = await checkAfterKill({ dataDir: store.dataDir, model, outcome, target, killedAt: outcome.killedAt, auditSlackMs: AUDIT_FLUSH_MS + 750 });
       console.log(summary(round, killAt, { acked: outcome.acked, unknown: outcome.unknown.size, kinds: outcome.kinds }, report));
       expect(outcome.failures, `round ${round}: failures while the server was up`).toEqual([]);
       expect(report.problems, `round ${round}`).toEqual([]);
@@ -108,17 +96,15 @@ describe('crash loop', () => {
       totals.cutOff += outcome.unknown.size;
       totals.committed += report.applied;
 
-      const restarted = await timedRestart(server);
-      server = restarted.server;
+      const restarted = await timedRestart(store);
+      const server = restarted.server;
       readyTimes.push(restarted.readyMs);
       expect(readdirSync(join(server.dataDir, 'tmp')), 'tmp/ is emptied at boot').toEqual([]);
-      const s3 = sdkClient(server);
       const full = round % FULL_CHECK_EVERY === 0 || round === ROUNDS;
-      const verified = await verifyThroughS3(s3, model, full).catch((err: unknown) => {
+      const verified = await verifyThroughS3(store.s3, model, full).catch((err: unknown) => {
         throw new Error(`round ${round}: read-back failed (${String(err)}); server exit ${server.process.exitCode ?? server.process.signalCode}, ` +
           `output:\n${server.output().slice(-4000)}`);
       });
-      s3.destroy();
       const gc = await waitForNoOrphans(server.dataDir, 10_000);
       totals.readBack += verified.read;
       console.log(`  restart: ready in ${(restarted.readyMs / 1000).toFixed(2)} s (boot CPU ${(restarted.cpuMs / 1000).toFixed(2)} s, limit ` +
@@ -132,10 +118,10 @@ describe('crash loop', () => {
 
     // Nothing lost downstream: the mirror and the receiver catch up with every committed change.
     await waitFor('the outboxes to drain', () => {
-      const snap = readDbSnapshot(server.dataDir, { integrity: false });
+      const snap = readDbSnapshot(store.dataDir, { integrity: false });
       return snap.replication.size === 0 && snap.webhooks.every((w) => w.status !== 'pending');
     }, 90_000, 250);
-    const snap = readDbSnapshot(server.dataDir);
+    const snap = readDbSnapshot(store.dataDir);
     const final: KillReport = { integrity: snap.integrity.join(';'), applied: 0, notApplied: 0, versions: 0, webhookRows: 0, pendingIntents: 0, mirrored: 0, auditChecked: 0, problems: [] };
     await checkIntents({ model, snap, target, report: final, requireMirrored: true });
     const undelivered = snap.webhooks.filter((w) => !receiver.accepted.has(w.deliveryId) || receiver.accepted.get(w.deliveryId)?.body.toString() !== w.body);
@@ -149,6 +135,6 @@ describe('crash loop', () => {
     expect(undelivered.map((w) => w.body)).toEqual([]);
     expect(snap.webhooks.every((w) => w.status === 'delivered')).toBe(true);
     expect(receiver.badSignatures).toBe(0);
-    expect(await server.stop()).toBe(0);
+    expect(await store.stop()).toBe(0);
   }, 540_000); // about 2.5 min on 2 idle cores; room for a shared, loaded machine
 });

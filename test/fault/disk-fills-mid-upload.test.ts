@@ -11,26 +11,19 @@ import {
   CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand, PutObjectTaggingCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient } from '../helpers/clients.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { adminCall } from '../helpers/admin-session.js';
 import { sha256Hex } from '../helpers/data-dir-inspect.js';
 import { formWithFile, signedPolicyFields } from '../helpers/post-form.js';
 import { waitFor } from '../helpers/replication.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import type { RunningServer } from '../helpers/server.js';
 import { signedHeaders } from '../helpers/signed-http.js';
-import { fill, mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../helpers/tmpfs.js';
+import { startStore } from '../helpers/store.js';
+import { fill, mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs.js';
 
 const MiB = 1024 * 1024;
 const unavailable = tmpfsUnavailable();
 if (unavailable) console.log(`disk-fills-mid-upload suite skipped: ${unavailable}`);
-
-const mounts: Tmpfs[] = [];
-let current: RunningServer | undefined;
-afterAll(async () => {
-  await current?.kill();
-  for (const m of mounts) m.unmount();
-});
 
 interface Answer {
   status: number;
@@ -144,19 +137,25 @@ async function expectServing(server: RunningServer, s3: S3Client, seeded: { key:
   await waitFor('the staging files to go', () => stagingFiles(server).length === 0, 5_000);
 }
 
+/**
+ * A server on a fresh tmpfs of `size` bytes (unmounted when the test ends), signed in, with bucket `vol` holding one
+ * object, `seeded`.
+ */
+async function seededVolume(size: number, env: Record<string, string>) {
+  const volume = mountTmpfs(size);
+  onTestFinished(() => volume.unmount());
+  const store = await startStore({ dataDir: join(volume.dir, 'data'), env });
+  const token = await store.admin();
+  await store.s3.send(new CreateBucketCommand({ Bucket: 'vol' }));
+  const seededBody = randomBytes(300_000);
+  await store.s3.send(new PutObjectCommand({ Bucket: 'vol', Key: 'seeded', Body: seededBody }));
+  return { volume, store, server: store.server, s3: store.s3, token, seeded: { key: 'seeded', hash: sha256Hex(seededBody) } };
+}
+
 describe.skipIf(unavailable !== undefined)('a data volume that fills during uploads', () => {
   it('answers 507 on every surface when the disk fills in the middle of a body, leaves no staging file, and keeps serving', async () => {
-    const volume = mountTmpfs(24 * MiB);
-    mounts.push(volume);
-    const server = await startServer({ dataDir: join(volume.dir, 'data'), env: { STORE_MIN_FREE_BYTES: '0' } });
-    current = server;
-    const s3 = sdkClient(server);
-    const token = await adminLogin(server);
+    const { volume, store, server, s3, token, seeded } = await seededVolume(24 * MiB, { STORE_MIN_FREE_BYTES: '0' });
     try {
-      await s3.send(new CreateBucketCommand({ Bucket: 'vol' }));
-      const seededBody = randomBytes(300_000);
-      await s3.send(new PutObjectCommand({ Bucket: 'vol', Key: 'seeded', Body: seededBody }));
-      const seeded = { key: 'seeded', hash: sha256Hex(seededBody) };
       const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'vol', Key: 'parts' }));
       fill(join(volume.dir, 'filler'), 3 * MiB, volume.free);
 
@@ -185,24 +184,14 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
       expect(sha256Hex(await got.Body!.transformToByteArray())).toBe(sha256Hex(big));
       expect(server.output()).not.toMatch(/TypeError|Unhandled|uncaught/i);
     } finally {
-      s3.destroy();
-      expect(await server.stop()).toBe(0);
+      expect(await store.stop()).toBe(0);
     }
   });
 
   it('holds the free-space reserve against concurrent uploads and bodies of unknown size, so deletes and tagging keep working', async () => {
     const reserve = 8 * MiB;
-    const volume = mountTmpfs(64 * MiB);
-    mounts.push(volume);
-    const server = await startServer({ dataDir: join(volume.dir, 'data'), env: { STORE_MIN_FREE_BYTES: String(reserve) } });
-    current = server;
-    const s3 = sdkClient(server);
-    const token = await adminLogin(server);
+    const { volume, store, server, s3, token, seeded } = await seededVolume(64 * MiB, { STORE_MIN_FREE_BYTES: String(reserve) });
     try {
-      await s3.send(new CreateBucketCommand({ Bucket: 'vol' }));
-      const seededBody = randomBytes(300_000);
-      await s3.send(new PutObjectCommand({ Bucket: 'vol', Key: 'seeded', Body: seededBody }));
-      const seeded = { key: 'seeded', hash: sha256Hex(seededBody) };
       for (let i = 0; i < 5; i++) await s3.send(new PutObjectCommand({ Bucket: 'vol', Key: `old/${i}`, Body: randomBytes(100_000) }));
       const created = await adminCall(server, token, 'POST', '/keys', { name: 'uploader', permissions: { scope: { bucket: 'vol' } } });
       expect(created.status).toBe(201);
@@ -236,8 +225,7 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
       await expectServing(server, s3, seeded);
       expect(server.output()).not.toMatch(/TypeError|Unhandled|uncaught|SQLITE_FULL/i);
     } finally {
-      s3.destroy();
-      expect(await server.stop()).toBe(0);
+      expect(await store.stop()).toBe(0);
     }
   });
 });

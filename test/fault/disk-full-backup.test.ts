@@ -7,13 +7,13 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient } from '../helpers/clients.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { adminCall } from '../helpers/admin-session.js';
 import { sha256Hex } from '../helpers/data-dir-inspect.js';
 import { waitFor } from '../helpers/replication.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
-import { fill, mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../helpers/tmpfs.js';
+import type { RunningServer } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
+import { fill, mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs.js';
 import { unzip } from '../helpers/zip-craft.js';
 
 const MiB = 1024 * 1024;
@@ -22,13 +22,6 @@ const MARGIN = 64 * MiB;
 const OBJECTS = 24;
 const unavailable = tmpfsUnavailable();
 if (unavailable) console.log(`disk-full backup suite skipped: ${unavailable}`);
-
-const mounts: Tmpfs[] = [];
-let current: RunningServer | undefined;
-afterAll(async () => {
-  await current?.kill(); // left up only by a failure that skipped its stop()
-  for (const m of mounts) m.unmount();
-});
 
 interface LastRun {
   startedAt: string;
@@ -52,17 +45,17 @@ async function runNow(server: RunningServer, token: string, during?: () => void)
 describe.skipIf(unavailable !== undefined)('a full backup directory', () => {
   it('fails a snapshot cleanly (refused up front, or filling up mid-write) and succeeds once space is freed', async () => {
     const volume = mountTmpfs(OBJECTS * MiB + MARGIN + 24 * MiB);
-    mounts.push(volume);
+    onTestFinished(() => volume.unmount());
     const dir = join(volume.dir, 'backups');
-    const server = await startServer({
+    const store = await startStore({
       env: {
         STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_DIR: dir,
         STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *', // only run-now in this test
       },
     });
-    current = server;
-    const token = await adminLogin(server);
-    const s3 = sdkClient(server);
+    const { server } = store;
+    const token = await store.admin();
+    const s3 = store.s3;
     const hashes = new Set<string>();
     try {
       await s3.send(new CreateBucketCommand({ Bucket: 'kept' }));
@@ -119,8 +112,7 @@ describe.skipIf(unavailable !== undefined)('a full backup directory', () => {
       console.log(`backup directory: refused up front (${refused.error}), failed mid-write (${midWrite?.error}), ` +
         `then a ${(statSync(join(dir, snapshot as string)).size / MiB).toFixed(1)} MiB snapshot with all ${OBJECTS} objects`);
     } finally {
-      s3.destroy();
-      expect(await server.stop()).toBe(0);
+      expect(await store.stop()).toBe(0);
     }
   });
 });

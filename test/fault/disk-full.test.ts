@@ -13,25 +13,16 @@ import {
   DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, PutObjectTaggingCommand,
   UploadPartCommand, type S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { adminLogin } from '../helpers/admin-session.js';
-import { sdkClient } from '../helpers/clients.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { readDbSnapshot, sha256Hex } from '../helpers/data-dir-inspect.js';
 import { waitFor } from '../helpers/replication.js';
-import { restartServer, startServer, type RunningServer } from '../helpers/server.js';
-import { fill, mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../helpers/tmpfs.js';
+import type { RunningServer } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
+import { fill, mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs.js';
 
 const MiB = 1024 * 1024;
 const unavailable = tmpfsUnavailable();
 if (unavailable) console.log(`disk-full suite skipped: ${unavailable}`);
-
-const mounts: Tmpfs[] = [];
-/** The server of the running test, killed in afterAll if a failed assertion left it up (before its tmpfs goes). */
-let current: RunningServer | undefined;
-afterAll(async () => {
-  await current?.kill();
-  for (const m of mounts) m.unmount();
-});
 
 /** 'ok', or '<status> <code>' of the failure ('no-response ...' for a hang-up). */
 async function outcome(p: Promise<unknown>): Promise<string> {
@@ -87,11 +78,11 @@ const tmpFiles = (server: RunningServer): string[] => readdirSync(join(server.da
 describe.skipIf(unavailable !== undefined)('a full data volume', () => {
   it('refuses every object write with 507 at the free-space reserve, keeps reads, deletes and tagging working, and writes again once space is freed', async () => {
     const volume = mountTmpfs(48 * MiB);
-    mounts.push(volume);
-    const server = await startServer({ dataDir: join(volume.dir, 'data'), env: { STORE_MIN_FREE_BYTES: String(12 * MiB) } });
-    current = server;
-    const s3 = sdkClient(server);
-    const token = await adminLogin(server);
+    onTestFinished(() => volume.unmount());
+    const store = await startStore({ dataDir: join(volume.dir, 'data'), env: { STORE_MIN_FREE_BYTES: String(12 * MiB) } });
+    const { server } = store;
+    const s3 = store.s3;
+    const token = await store.admin();
     try {
       await s3.send(new CreateBucketCommand({ Bucket: 'full' }));
       const stored = await seed(s3, 'full', { small: randomBytes(2000), medium: randomBytes(300_000), large: randomBytes(3 * MiB) });
@@ -144,18 +135,16 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
       await expectIntact(s3, 'full', stored);
       expect(readDbSnapshot(server.dataDir).integrity).toEqual(['ok']);
     } finally {
-      s3.destroy();
-      expect(await server.stop()).toBe(0);
+      expect(await store.stop()).toBe(0);
     }
   });
 
   it('answers 507 when the volume is full to the last byte (blob files and SQLite commits), survives a kill -9 there, and comes back', async () => {
     const volume = mountTmpfs(32 * MiB);
-    mounts.push(volume);
-    let server = await startServer({ dataDir: join(volume.dir, 'data'), env: { STORE_MIN_FREE_BYTES: '0' } });
-    current = server;
-    let s3 = sdkClient(server);
-    const token = await adminLogin(server);
+    onTestFinished(() => volume.unmount());
+    const store = await startStore({ dataDir: join(volume.dir, 'data'), env: { STORE_MIN_FREE_BYTES: '0' } });
+    let { server, s3 } = store;
+    const token = await store.admin();
     await s3.send(new CreateBucketCommand({ Bucket: 'brim' }));
     const stored = await seed(s3, 'brim', { small: randomBytes(3000), medium: randomBytes(400_000) });
     const upload = await openUpload(s3, 'brim', 'assembled', randomBytes(200_000));
@@ -190,11 +179,9 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
     expect(readDbSnapshot(server.dataDir).integrity).toEqual(['ok']);
 
     // A crash on the full disk, and a boot while it is still full: reads work, writes are still refused.
-    await server.kill();
-    s3.destroy();
-    server = await restartServer(server);
-    current = server;
-    s3 = sdkClient(server);
+    await store.kill();
+    await store.restart();
+    ({ server, s3 } = store);
     expect((await fetch(`${server.url}/api/admin/ready`)).status).toBe(200);
     await expectIntact(s3, 'brim', stored);
     expect(await outcome(s3.send(new PutObjectCommand({ Bucket: 'brim', Key: 'new-large', Body: randomBytes(MiB) })))).toBe('507 InsufficientStorage');
@@ -206,7 +193,6 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
     await expectIntact(s3, 'brim', stored);
     expect(await getHash(s3, 'brim', 'copied')).toBe(stored.get('medium'));
     expect(readDbSnapshot(server.dataDir).integrity).toEqual(['ok']);
-    s3.destroy();
-    expect(await server.stop()).toBe(0);
+    expect(await store.stop()).toBe(0);
   });
 });

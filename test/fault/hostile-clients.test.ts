@@ -9,21 +9,19 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { CreateBucketCommand, CreateMultipartUploadCommand, ListObjectsV2Command, ListPartsCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateBucketCommand, CreateMultipartUploadCommand, ListObjectsV2Command, ListPartsCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chunkContextFromHeaders, encodeAwsChunked } from '../../src/sigv4/chunked-encoder.js';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient } from '../helpers/clients.js';
+import { adminCall } from '../helpers/admin-session.js';
 import { latencyProbe, quantile } from '../helpers/latency-probe.js';
 import { waitFor } from '../helpers/replication.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
 import { signedHeaders } from '../helpers/signed-http.js';
+import { useStore } from '../helpers/store.js';
 
 const IDLE_CONNECTIONS = 10_000;
 const BUCKET = 'hostile';
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore();
 let token: string;
 
 /**
@@ -48,7 +46,7 @@ function openFds(pid: number): number {
 
 /** Every file under a directory of the data dir, recursively (blob files, staging files). */
 function filesUnder(dir: string): string[] {
-  return readdirSync(join(server.dataDir, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(join(store.server.dataDir, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
 function headOf(method: string, path: string, headers: Record<string, string>): string {
@@ -57,11 +55,11 @@ function headOf(method: string, path: string, headers: Record<string, string>): 
 
 /** A signed S3 request head; the body is sent unsigned (UNSIGNED-PAYLOAD) with this Content-Length. */
 function s3Head(method: string, path: string, length: number, extra: Record<string, string> = {}): string {
-  return headOf(method, path, signedHeaders(server, { method, path, headers: { 'content-length': String(length), ...extra }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } }));
+  return headOf(method, path, signedHeaders(store.server, { method, path, headers: { 'content-length': String(length), ...extra }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } }));
 }
 
 function adminHead(method: string, path: string, length: number): string {
-  return headOf(method, `/api/admin${path}`, { host: `127.0.0.1:${server.port}`, authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'content-length': String(length) });
+  return headOf(method, `/api/admin${path}`, { host: `127.0.0.1:${store.server.port}`, authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'content-length': String(length) });
 }
 
 interface Tracked {
@@ -74,7 +72,7 @@ interface Tracked {
 
 /** Opens a connection, writes `head` (if any), then one byte of `trickle` every `everyMs` until it is closed. */
 function slowClient(name: string, opts: { head?: string; trickle?: Buffer; everyMs?: number }): Tracked {
-  const socket = connect(server.port, '127.0.0.1');
+  const socket = connect(store.server.port, '127.0.0.1');
   const t: Tracked = { name, socket, openedAt: Date.now(), answer: '' };
   socket.on('error', () => undefined);
   socket.on('data', (d: Buffer) => { t.answer += d.toString('latin1'); });
@@ -103,7 +101,7 @@ const codeOf = (answer: string): string | undefined => /<Code>([^<]*)<\/Code>/.e
 /** Connects, sends `head` and the first `sendBytes` of `body`, then drops the connection. */
 function abortMidBody(head: string, body: Buffer, sendBytes: number): Promise<void> {
   return new Promise((resolve) => {
-    const socket = connect(server.port, '127.0.0.1', () => {
+    const socket = connect(store.server.port, '127.0.0.1', () => {
       socket.write(head);
       socket.write(body.subarray(0, sendBytes), () => setTimeout(() => socket.destroy(), 100));
     });
@@ -113,24 +111,17 @@ function abortMidBody(head: string, body: Buffer, sendBytes: number): Promise<vo
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  raiseFileLimit(server.process.pid as number);
+  raiseFileLimit(store.server.process.pid as number);
   raiseFileLimit(process.pid);
-  s3 = sdkClient(server);
-  await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  token = await adminLogin(server);
-});
-
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
+  await store.s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  token = await store.admin();
 });
 
 describe('slow clients', () => {
   it('cuts slowloris headers, silent connections and trickled bodies, while requests go on and a steady upload succeeds', async () => {
     const blobsBefore = filesUnder('blobs');
-    const s3Upload = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'slow-part' }));
-    const adminUpload = (await adminCall(server, token, 'POST', `/buckets/${BUCKET}/uploads`, { key: 'slow-admin-part' })).body as { uploadId: string };
+    const s3Upload = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'slow-part' }));
+    const adminUpload = (await adminCall(store.server, token, 'POST', `/buckets/${BUCKET}/uploads`, { key: 'slow-admin-part' })).body as { uploadId: string };
     const MB = 1_000_000;
     const drip = Buffer.alloc(MB, 0x61);
     const clients: Tracked[] = [
@@ -161,7 +152,7 @@ describe('slow clients', () => {
     const probes: number[] = [];
     const deadline = Date.now() + 55_000;
     while (clients.some((c) => c.closedAt === undefined) && Date.now() < deadline) {
-      const { latencies } = await latencyProbe(server, { bucket: BUCKET, prefix: `during/${probes.length}/`, count: 10 });
+      const { latencies } = await latencyProbe(store.server, { bucket: BUCKET, prefix: `during/${probes.length}/`, count: 10 });
       probes.push(quantile(latencies, 1));
       await new Promise((r) => setTimeout(r, 3000));
     }
@@ -191,29 +182,29 @@ describe('slow clients', () => {
     expect(probes.length).toBeGreaterThan(3);
 
     // The cut uploads left nothing: no object, no part, no staging file, no blob but the steady upload's.
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'slow' }));
+    const listed = await store.s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'slow' }));
     expect(listed.Contents ?? []).toEqual([]);
     for (const [key, uploadId] of [['slow-part', s3Upload.UploadId], ['slow-admin-part', adminUpload.uploadId]] as const) {
-      const parts = await s3.send(new ListPartsCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }));
+      const parts = await store.s3.send(new ListPartsCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }));
       expect(parts.Parts ?? [], key).toEqual([]);
     }
     await waitFor('the staging area to be empty', () => filesUnder('tmp').length === 0, 5000, 50);
-    const during = (await s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).KeyCount ?? 0;
+    const during = (await store.s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).KeyCount ?? 0;
     expect(filesUnder('blobs').length - blobsBefore.length).toBeLessThanOrEqual(during);
   });
 });
 
 describe('10,000 idle connections', () => {
   it('do not stop service: S3 requests succeed at a reasonable latency while they are open, and they are let go', async () => {
-    const pid = server.process.pid as number;
-    const before = await latencyProbe(server, { bucket: BUCKET, prefix: 'idle-before/', count: 100 });
+    const pid = store.server.process.pid as number;
+    const before = await latencyProbe(store.server, { bucket: BUCKET, prefix: 'idle-before/', count: 100 });
     const fdsBefore = openFds(pid);
     const sockets: Socket[] = [];
     const openedAt = Date.now();
     // In batches, so the connect storm stays within the listen backlog.
     for (let i = 0; i < IDLE_CONNECTIONS; i += 500) {
       await Promise.all(Array.from({ length: Math.min(500, IDLE_CONNECTIONS - i) }, () => new Promise<void>((resolve, reject) => {
-        const socket = connect(server.port, '127.0.0.1', () => resolve());
+        const socket = connect(store.server.port, '127.0.0.1', () => resolve());
         socket.on('error', reject);
         sockets.push(socket);
       })));
@@ -223,8 +214,8 @@ describe('10,000 idle connections', () => {
     await waitFor('the server to hold every connection', () => openFds(pid) >= fdsBefore + IDLE_CONNECTIONS - 20, 10_000, 100);
     const fdsHeld = openFds(pid);
     try {
-      const during = await latencyProbe(server, { bucket: BUCKET, prefix: 'idle-during/', count: 100 });
-      expect((await fetch(`${server.url}/api/admin/health`)).status).toBe(200);
+      const during = await latencyProbe(store.server, { bucket: BUCKET, prefix: 'idle-during/', count: 100 });
+      expect((await fetch(`${store.server.url}/api/admin/health`)).status).toBe(200);
       const stillOpen = sockets.filter((s) => !s.destroyed).length;
       const p99 = { before: quantile(before.latencies, 0.99), during: quantile(during.latencies, 0.99) };
       console.log(
@@ -247,8 +238,8 @@ describe('an upload aborted mid-body', () => {
   it('leaves nothing behind: single PUT, multipart part, aws-chunked mid-chunk, admin upload and admin part', async () => {
     const blobsBefore = filesUnder('blobs');
     const big = Buffer.alloc(6 * 1024 * 1024, 0x63);
-    const mpu = await s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'cut-part' }));
-    const adminMpu = (await adminCall(server, token, 'POST', `/buckets/${BUCKET}/uploads`, { key: 'cut-admin-part' })).body as { uploadId: string };
+    const mpu = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'cut-part' }));
+    const adminMpu = (await adminCall(store.server, token, 'POST', `/buckets/${BUCKET}/uploads`, { key: 'cut-admin-part' })).body as { uploadId: string };
 
     await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-put`, 2_000_000), big, 1_000_000);
     await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-part?partNumber=1&uploadId=${encodeURIComponent(mpu.UploadId as string)}`, big.length), big, 2_000_000);
@@ -257,27 +248,27 @@ describe('an upload aborted mid-body', () => {
     const path = `/${BUCKET}/cut-chunked`;
     const dummy = { signingKey: Buffer.alloc(32), seedSignature: '0'.repeat(64), amzDate: '20250101T000000Z', scope: 'x' };
     const length = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: dummy }).length;
-    const headers = signedHeaders(server, {
+    const headers = signedHeaders(store.server, {
       method: 'PUT', path,
       headers: { 'content-encoding': 'aws-chunked', 'x-amz-decoded-content-length': String(data.length), 'content-length': String(length) },
       sign: { payloadHash: 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD' },
     });
-    const encoded = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: chunkContextFromHeaders(headers, server.credentials.secretAccessKey) });
+    const encoded = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: chunkContextFromHeaders(headers, store.server.credentials.secretAccessKey) });
     await abortMidBody(headOf('PUT', path, headers), encoded, Math.floor(encoded.length / 2) + 1000);
     await abortMidBody(adminHead('PUT', `/buckets/${BUCKET}/objects/content?key=cut-admin`, 2_000_000), big, 1_000_000);
     await abortMidBody(adminHead('PUT', `/buckets/${BUCKET}/uploads/part?key=cut-admin-part&uploadId=${adminMpu.uploadId}&partNumber=1`, big.length), big, 2_000_000);
 
     await waitFor('the staging area to be empty', () => filesUnder('tmp').length === 0, 5000, 50);
     expect(filesUnder('blobs').sort()).toEqual(blobsBefore.sort());
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'cut' }));
+    const listed = await store.s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'cut' }));
     expect(listed.Contents ?? []).toEqual([]);
     for (const [key, uploadId] of [['cut-part', mpu.UploadId], ['cut-admin-part', adminMpu.uploadId]] as const) {
-      const parts = await s3.send(new ListPartsCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }));
+      const parts = await store.s3.send(new ListPartsCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }));
       expect(parts.Parts ?? [], key).toEqual([]);
     }
     // The server noticed each abort and logged it as one request, never as a server error.
     await new Promise((r) => setTimeout(r, 200));
-    const errors = server.output().split('\n').filter((l) => l.startsWith('{') && /"level":"(error|fatal)"|"status":5\d\d/.test(l));
+    const errors = store.server.output().split('\n').filter((l) => l.startsWith('{') && /"level":"(error|fatal)"|"status":5\d\d/.test(l));
     expect(errors).toEqual([]);
   });
 });

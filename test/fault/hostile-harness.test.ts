@@ -9,11 +9,11 @@
 // HOSTILE_REQUESTS=<n> (default 20,000, split between the two configurations) sends more. See docs/testing.md.
 
 import { join } from 'node:path';
-import { afterAll, describe, it } from 'vitest';
+import { describe, it, onTestFinished } from 'vitest';
 import { runHostileHarness } from '../helpers/hostile/harness.js';
 import { runSeed } from '../helpers/hostile/rng.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
-import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../helpers/tmpfs.js';
+import { startStore } from '../helpers/store.js';
+import { mountTmpfs, tmpfsUnavailable } from '../helpers/tmpfs.js';
 
 const MiB = 1024 * 1024;
 const SEED = runSeed();
@@ -29,35 +29,24 @@ const unavailable = tmpfsUnavailable();
 if (unavailable) console.log(`hostile harness skipped: ${unavailable}`);
 else console.log(`HOSTILE_SEED=${SEED} (replay: ${REPLAY})`);
 
-const mounts: Tmpfs[] = [];
-/** The server of the running test, killed in afterAll if the test failed before stopping it (before its tmpfs goes). */
-let current: RunningServer | undefined;
-afterAll(async () => {
-  await current?.kill();
-  for (const m of mounts) m.unmount();
-});
-
-/** Runs one configuration on a fresh volume and server; throws with every violation, the seed and the summary. */
+/**
+ * Runs one configuration on a fresh volume and server (both gone when the test ends); throws with every violation, the
+ * seed and the summary.
+ */
 async function hostileRun(name: string, reserveBytes: number): Promise<void> {
   const volume = mountTmpfs(VOLUME_BYTES);
-  mounts.push(volume);
-  const server = await startServer({
+  onTestFinished(() => volume.unmount());
+  // Stopped when the test ends, before the volume goes (onTestFinished callbacks run last registered first).
+  const { server } = await startStore({
     dataDir: join(volume.dir, 'data'),
     // Admin uploads come from many seeded X-Forwarded-For addresses (trusted from loopback), each under the
     // per-client admin throttle.
     env: { STORE_MIN_FREE_BYTES: String(reserveBytes), METRICS_MODE: 'public', STORE_TRUSTED_PROXIES: '127.0.0.1' },
   });
-  current = server;
-  try {
-    const report = await runHostileHarness({ name, seed: SEED, server, volume, reserveBytes, requests: Math.ceil(REQUESTS / 2), workers: WORKERS, skip: SKIP });
-    console.log(report.summary);
-    if (report.violations.list.length > 0) {
-      throw new Error(`HOSTILE_SEED=${SEED}: ${report.violations.list.length} invariants broken (${name}); replay: ${REPLAY}\n${report.violations.format()}\n${report.summary}`);
-    }
-  } finally {
-    await server.stop();
-    current = undefined;
-    volume.unmount();
+  const report = await runHostileHarness({ name, seed: SEED, server, volume, reserveBytes, requests: Math.ceil(REQUESTS / 2), workers: WORKERS, skip: SKIP });
+  console.log(report.summary);
+  if (report.violations.list.length > 0) {
+    throw new Error(`HOSTILE_SEED=${SEED}: ${report.violations.list.length} invariants broken (${name}); replay: ${REPLAY}\n${report.violations.format()}\n${report.summary}`);
   }
 }
 

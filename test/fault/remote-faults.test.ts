@@ -8,15 +8,13 @@
 
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient } from '../helpers/clients.js';
 import { FaultServer, type FaultMode } from '../helpers/fault-server.js';
 import { latencyProbe, quantile } from '../helpers/latency-probe.js';
-import { remoteListing, replicationEnv, replicationStatus, startStoreTarget, waitFor, type Target } from '../helpers/replication.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { remoteListing, replicationEnv, replicationStatus, useStoreTarget, waitFor } from '../helpers/replication.js';
+import { useStore } from '../helpers/store.js';
+import { useWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const SECRET = randomBytes(36).toString('base64url');
 const REQUEST_TIMEOUT_MS = 1500;
@@ -65,58 +63,46 @@ function rssMiB(pid: number): number {
 }
 
 describe('a faulty replication target and webhook receiver', () => {
-  let target: { server: RunningServer; target: Target };
-  let receiver: WebhookReceiver;
+  const target = useStoreTarget();
+  const receiver = useWebhookReceiver(SECRET);
   let faultyTarget: FaultServer;
   let faultyReceiver: FaultServer;
-  let source: RunningServer;
-  let s3: S3Client;
-  let token: string;
+  beforeAll(async () => {
+    faultyTarget = await FaultServer.start(target.target.url);
+    faultyReceiver = await FaultServer.start(receiver.url);
+  });
+  afterAll(async () => {
+    await faultyTarget?.close();
+    await faultyReceiver?.close();
+  });
+  const source = useStore(() => ({
+    env: {
+      ...replicationEnv({ ...target.target, url: faultyTarget.url }, {
+        // A small batch: a drain against a hanging target lasts ceil(batch / 4) timeouts.
+        STORE_REPLICATION_MAX_ATTEMPTS: '1000', STORE_REPLICATION_RETRY_BASE_MS: '20', STORE_REPLICATION_BATCH_KEYS: '8',
+        STORE_REPLICATION_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      }),
+      // Credentials in the URL: sent as Basic auth, never shown or logged.
+      WEBHOOK_URL: `http://hook-user:hook-pass-5e1@${faultyReceiver.hostPort}${new URL(receiver.url).pathname}`,
+      WEBHOOK_SECRET: SECRET, WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS), WEBHOOK_MAX_ATTEMPTS: String(WEBHOOK_MAX_ATTEMPTS),
+      LOG_LEVEL: 'debug',
+    },
+  }));
   const bucket = 'data';
   const cleanP99: number[] = [];
   const cleanAll: number[] = [];
   const rows: string[] = [];
 
   beforeAll(async () => {
-    target = await startStoreTarget();
-    receiver = await WebhookReceiver.start(SECRET);
-    faultyTarget = await FaultServer.start(target.target.url);
-    faultyReceiver = await FaultServer.start(receiver.url);
-    const receiverPath = new URL(receiver.url).pathname;
-    source = await startServer({
-      env: {
-        ...replicationEnv({ ...target.target, url: faultyTarget.url }, {
-          // A small batch: a drain against a hanging target lasts ceil(batch / 4) timeouts.
-          STORE_REPLICATION_MAX_ATTEMPTS: '1000', STORE_REPLICATION_RETRY_BASE_MS: '20', STORE_REPLICATION_BATCH_KEYS: '8',
-          STORE_REPLICATION_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-        }),
-        // Credentials in the URL: sent as Basic auth, never shown or logged.
-        WEBHOOK_URL: `http://hook-user:hook-pass-5e1@${faultyReceiver.hostPort}${receiverPath}`,
-        WEBHOOK_SECRET: SECRET, WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS), WEBHOOK_MAX_ATTEMPTS: String(WEBHOOK_MAX_ATTEMPTS),
-        LOG_LEVEL: 'debug',
-      },
-    });
-    s3 = sdkClient(source);
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    token = await adminLogin(source);
+    await source.s3.send(new CreateBucketCommand({ Bucket: bucket }));
   });
 
-  afterAll(async () => {
-    s3?.destroy();
-    await source?.stop();
-    await faultyTarget?.close();
-    await faultyReceiver?.close();
-    await receiver?.close();
-    target?.target.client.destroy();
-    await target?.server.stop();
-  });
-
-  const webhookStatus = async (): Promise<WebhookStatusBody> => (await adminCall(source, token, 'GET', '/webhooks/status')).body as WebhookStatusBody;
+  const webhookStatus = async (): Promise<WebhookStatusBody> => (await source.adminCall('GET', '/webhooks/status')).body as WebhookStatusBody;
 
   for (const phase of PHASES) {
     it(`${phase.name}: local latency holds, the timeouts bound it, and nothing is lost once the peers recover`, async () => {
       const prefix = `${phase.name}/`;
-      const clean = await latencyProbe(source, { bucket, prefix: `${prefix}clean/`, count: PROBE });
+      const clean = await latencyProbe(source.server, { bucket, prefix: `${prefix}clean/`, count: PROBE });
       cleanP99.push(quantile(clean.latencies, 0.99));
       cleanAll.push(...clean.latencies);
       const failedBefore = (await webhookStatus()).counts.failed;
@@ -124,16 +110,16 @@ describe('a faulty replication target and webhook receiver', () => {
       const faultAt = Date.now();
       await faultyTarget.setMode(phase.target);
       await faultyReceiver.setMode(phase.receiver);
-      const rssBefore = rssMiB(source.process.pid as number);
+      const rssBefore = rssMiB(source.server.process.pid as number);
       let rssPeak = rssBefore;
-      const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMiB(source.process.pid as number)); }, 100);
+      const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMiB(source.server.process.pid as number)); }, 100);
       let faulty;
       let seen: { errorClass: string; afterMs: number; reason: string };
       try {
-        faulty = await latencyProbe(source, { bucket, prefix: `${prefix}faulty/`, count: PROBE });
+        faulty = await latencyProbe(source.server, { bucket, prefix: `${prefix}faulty/`, count: PROBE });
         // The fault is seen, and classified, by both workers; a hanging or trickling peer within the timeouts.
         const drain = await waitFor(`a drain failing with ${phase.errorClass}`, async () => {
-          const st = await replicationStatus(source, token);
+          const st = await replicationStatus(source.server, await source.admin());
           return st.lastDrain && Date.parse(st.lastDrain.at) >= faultAt && st.lastDrain.errorClass === phase.errorClass ? st.lastDrain : undefined;
         }, 30_000, 50);
         const hook = await waitFor(`a webhook failure matching ${String(phase.reason)}`, async () => {
@@ -154,7 +140,7 @@ describe('a faulty replication target and webhook receiver', () => {
       const expected = [...clean.keys, ...faulty.keys];
       const recoveredAt = Date.now();
       await waitFor('the replication outbox to drain', async () => {
-        const { outbox } = await replicationStatus(source, token);
+        const { outbox } = await replicationStatus(source.server, await source.admin());
         return outbox.pending + outbox.inflight === 0;
       }, 60_000, 100);
       const hooks = await waitFor('every webhook to be delivered or dead-lettered', async () => {
@@ -164,7 +150,7 @@ describe('a faulty replication target and webhook receiver', () => {
       const recoveryMs = Date.now() - recoveredAt;
 
       // Replication: every key is on the target with its size, and nothing was dead-lettered.
-      expect((await replicationStatus(source, token)).outbox.failed).toBe(0);
+      expect((await replicationStatus(source.server, await source.admin())).outbox.failed).toBe(0);
       const listing = await remoteListing(target.target, `${bucket}/${prefix}`);
       expect([...listing.keys()].sort()).toEqual(expected.map((k) => `${bucket}/${k}`).sort());
       // Webhooks: every object.created reached the receiver (signature checked), or was dead-lettered visibly.
@@ -191,9 +177,9 @@ describe('a faulty replication target and webhook receiver', () => {
 
   it('never put a credential, the endpoints or the webhook URL in a log line or a status body', async () => {
     console.log(`remote faults, ${2 * PROBE} requests per probe:\n  ${rows.join('\n  ')}`);
-    const statuses = JSON.stringify([await replicationStatus(source, token), await webhookStatus()]);
+    const statuses = JSON.stringify([await replicationStatus(source.server, await source.admin()), await webhookStatus()]);
     await new Promise((r) => setTimeout(r, 200)); // pino writes asynchronously
-    const logs = source.output();
+    const logs = source.server.output();
     expect(logs).toContain('request completed');
     const hidden = [
       target.target.secretAccessKey, target.target.accessKeyId, faultyTarget.hostPort, target.target.url.replace('http://', ''),

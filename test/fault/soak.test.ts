@@ -5,28 +5,20 @@
 // come back to where they were before it. The 20-minute run is `npm run soak` (docs/performance.md, "Soak").
 
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runSoak } from '../../bench/soak.mjs';
 import { signRequest } from '../../src/sigv4/sign.js';
-import { sdkClient } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
 
 const SECONDS = Number(process.env['SOAK_SECONDS'] ?? 90);
 const WARM_UP_SECONDS = Math.min(30, SECONDS / 3);
 
-let current: RunningServer | undefined;
-afterAll(async () => {
-  await current?.kill(); // still up only if the test timed out before its stop()
-});
-
 describe('soak', () => {
   it(`keeps RSS and open file descriptors flat over ${SECONDS} s of mixed load, and gives the fds back after it`, async () => {
-    const server = await startServer({ env: { LOG_LEVEL: 'info' } });
-    current = server;
+    const store = await startStore({ env: { LOG_LEVEL: 'info' } });
+    const { server } = store;
     try {
-      const setup = sdkClient(server);
-      await setup.send(new CreateBucketCommand({ Bucket: 'soak' }));
-      setup.destroy();
+      await store.s3.send(new CreateBucketCommand({ Bucket: 'soak' }));
       const { accessKeyId, secretAccessKey } = server.credentials;
       const result = await runSoak({
         baseUrl: server.url, pid: server.process.pid as number, bucket: 'soak', seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS, sampleMs: 2500, settleMs: 3000,
@@ -53,7 +45,7 @@ describe('soak', () => {
       expect(result.idleAfter.sockets).toBeLessThanOrEqual(result.idleBefore.sockets);
       expect(result.idleAfter.files).toBeLessThanOrEqual(result.idleBefore.files);
     } finally {
-      expect(await server.stop()).toBe(0);
+      expect(await store.stop()).toBe(0);
     }
   }, (SECONDS + 120) * 1000);
 });

@@ -5,9 +5,10 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { buildApp, type App, type BuildOptions } from '../../src/app.js';
-import { loadConfig } from '../../src/config/config.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { baseEnv, tempDir, type RunningServer } from './server.js';
+import { useResource } from './store.js';
 
 export interface InProcessApp {
   app: App;
@@ -18,10 +19,14 @@ export interface InProcessApp {
   stop(): Promise<void>;
 }
 
-export async function startInProcess(env: Record<string, string> = {}, options: BuildOptions = {}): Promise<InProcessApp> {
+/**
+ * Builds and starts the app on a free port with a temp data directory. `overrides` replace configuration values after
+ * validation (a test-only interval below the schema's floor).
+ */
+export async function startInProcess(env: Record<string, string> = {}, options: BuildOptions = {}, overrides: Partial<Config> = {}): Promise<InProcessApp> {
   const root = tempDir();
   const base = await baseEnv(join(root, 'data'));
-  const config = loadConfig({ ...base.env, LOG_LEVEL: 'warn', ...env });
+  const config = { ...loadConfig({ ...base.env, LOG_LEVEL: 'warn', ...env }), ...overrides };
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -41,5 +46,23 @@ export async function startInProcess(env: Record<string, string> = {}, options: 
       await app.stop();
       rmSync(root, { recursive: true, force: true });
     },
+  };
+}
+
+/** An in-process app for the tests of the enclosing file or describe block: started in beforeAll, stopped in afterAll. */
+export function useInProcess(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: BuildOptions = {},
+  overrides: Partial<Config> = {},
+): Pick<InProcessApp, 'app' | 'server' | 'logs'> {
+  const get = useResource(
+    'the in-process app',
+    () => startInProcess(typeof env === 'function' ? env() : env, options, overrides),
+    (app) => app.stop(),
+  );
+  return {
+    get app() { return get().app; },
+    get server() { return get().server; },
+    logs: () => get().logs(),
   };
 }

@@ -9,8 +9,9 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsCommand, S3Client } from '@aws-sdk/client-s3';
-import { sdkClient } from './clients.js';
-import { REPO_ROOT, startServer, tempDir, type RunningServer } from './server.js';
+import { onTestFinished } from 'vitest';
+import { REPO_ROOT, tempDir, type RunningServer } from './server.js';
+import { Store, useResource } from './store.js';
 
 export interface Target {
   /** The target's S3 endpoint. */
@@ -60,26 +61,58 @@ function remoteClient(url: string, accessKeyId: string, secretAccessKey: string)
   });
 }
 
-/**
- * A second Store as the target, with its target bucket created. `restartable`: on a fixed port with a kept data
- * directory, so restartServer() brings the same target back at the same address.
- */
-export async function startStoreTarget(opts: { env?: Record<string, string>; restartable?: boolean } = {}): Promise<{ server: RunningServer; target: Target }> {
-  const fixed = opts.restartable ? { dataDir: join(tempDir(), 'data'), port: String(await freePort()) } : undefined;
-  const server = await startServer({
-    env: { METRICS_MODE: 'public', ...(fixed ? { PORT: fixed.port } : {}), ...opts.env },
-    ...(fixed ? { dataDir: fixed.dataDir } : {}),
-  });
+/** A second Store as a replication target: its server (a Store, to stop or restart), and the Target to point at it. */
+export interface StoreTarget {
+  readonly store: Store;
+  readonly server: RunningServer;
+  readonly target: Target;
+}
+
+/** Starts the target's server and creates its target bucket. */
+async function launchStoreTarget(store: Store): Promise<StoreTarget> {
+  await store.start();
   const bucket = 'mirror';
-  const client = sdkClient(server);
-  await client.send(new CreateBucketCommand({ Bucket: bucket }));
-  client.destroy();
+  await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  const { url, credentials } = store.server;
+  const target = { url, accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, bucket, client: remoteClient(url, credentials.accessKeyId, credentials.secretAccessKey) };
+  return { store, target, get server() { return store.server; } };
+}
+
+/** `restartable`: on a fixed port, so store.restart() brings the same target back at the same address. */
+async function targetStore(opts: { env?: Record<string, string>; restartable?: boolean }): Promise<Store> {
+  const port: Record<string, string> = opts.restartable ? { PORT: String(await freePort()) } : {};
+  return new Store({ env: { METRICS_MODE: 'public', ...port, ...opts.env } });
+}
+
+async function endStoreTarget(store: Store, started: StoreTarget | undefined): Promise<void> {
+  started?.target.client.destroy();
+  await store.dispose();
+}
+
+/** A second Store as the target, started inside a test and stopped when the test finishes (see startStore). */
+export async function startStoreTarget(opts: { env?: Record<string, string>; restartable?: boolean } = {}): Promise<StoreTarget> {
+  const store = await targetStore(opts);
+  let started: StoreTarget | undefined;
+  onTestFinished(() => endStoreTarget(store, started));
+  started = await launchStoreTarget(store);
+  return started;
+}
+
+/** A second Store as the target for the tests of the enclosing file or describe block (started in beforeAll). */
+export function useStoreTarget(opts: { env?: Record<string, string> } = {}): StoreTarget {
+  const get = useResource('the replication target', async () => {
+    const store = await targetStore(opts);
+    try {
+      return await launchStoreTarget(store);
+    } catch (err) {
+      await store.dispose();
+      throw err;
+    }
+  }, (started) => endStoreTarget(started.store, started));
   return {
-    server,
-    target: {
-      url: server.url, accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey, bucket,
-      client: remoteClient(server.url, server.credentials.accessKeyId, server.credentials.secretAccessKey),
-    },
+    get store() { return get().store; },
+    get server() { return get().server; },
+    get target() { return get().target; },
   };
 }
 

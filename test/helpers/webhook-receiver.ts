@@ -5,6 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface ReceivedRequest {
   method: string;
@@ -33,19 +34,35 @@ export class WebhookReceiver {
   private readonly hanging = new Set<ServerResponse>();
   private readonly perDelivery = new Map<string, number>();
 
-  private constructor(private readonly server: Server, readonly secret: string, readonly url: string) {}
+  private readonly server: Server;
+  private address: string | undefined;
 
-  static async start(secret: string, path = '/hook'): Promise<WebhookReceiver> {
-    let receiver: WebhookReceiver | undefined;
-    const server = createServer((req, res) => {
+  /** A receiver that listens once start() (or useWebhookReceiver's beforeAll) has run. */
+  constructor(readonly secret: string, private readonly path = '/hook') {
+    this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => receiver?.handle(req.method ?? '', req.url ?? '', req.headers, Buffer.concat(chunks), res));
+      req.on('end', () => this.handle(req.method ?? '', req.url ?? '', req.headers, Buffer.concat(chunks), res));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, secret, `http://127.0.0.1:${port}${path}`);
+  }
+
+  /** A receiver listening on a free loopback port. */
+  static async start(secret: string, path = '/hook'): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver(secret, path);
+    await receiver.listen();
     return receiver;
+  }
+
+  async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.address = `http://127.0.0.1:${port}${this.path}`;
+  }
+
+  /** Where deliveries go (WEBHOOK_URL). Throws before listen(). */
+  get url(): string {
+    if (this.address === undefined) throw new Error('the webhook receiver is not listening yet');
+    return this.address;
   }
 
   /** HMAC-SHA256 over "<t>.<raw body>", compared in constant time; the timestamp within 300 s. */
@@ -105,8 +122,17 @@ export class WebhookReceiver {
   }
 
   async close(): Promise<void> {
+    if (!this.server.listening) return;
     for (const res of this.hanging) res.destroy();
     this.server.closeAllConnections();
     await new Promise((r) => this.server.close(r));
   }
+}
+
+/** A receiver for the tests of the enclosing file or describe block: listening in beforeAll, closed in afterAll. */
+export function useWebhookReceiver(secret: string, path?: string): WebhookReceiver {
+  const receiver = new WebhookReceiver(secret, path);
+  beforeAll(() => receiver.listen());
+  afterAll(() => receiver.close());
+  return receiver;
 }

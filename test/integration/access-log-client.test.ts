@@ -3,8 +3,9 @@
 // proxy cannot choose the address it is logged under. (test/e2e/nginx-proxy.test.ts proves the same behind nginx.)
 
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import type { RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 /** GETs a path with the given headers and returns the access-log line of that request (found by its request id). */
 async function loggedLine(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
@@ -23,31 +24,27 @@ async function loggedLine(server: RunningServer, path: string, headers: Record<s
 }
 
 describe('access-log client address, no trusted proxy', () => {
-  let server: RunningServer;
-  beforeAll(async () => { server = await startServer(); });
-  afterAll(async () => { await server?.stop(); });
+  const store = useStore();
 
   it('logs the socket address and ignores X-Forwarded-For on every surface', async () => {
     for (const path of ['/api/admin/health', '/', '/admin/']) {
-      const line = await loggedLine(server, path, { 'x-forwarded-for': '203.0.113.7' });
+      const line = await loggedLine(store.server, path, { 'x-forwarded-for': '203.0.113.7' });
       expect(line['clientIp'], path).toBe('127.0.0.1');
     }
   });
 });
 
 describe('access-log client address, loopback trusted as a proxy', () => {
-  let server: RunningServer;
-  beforeAll(async () => { server = await startServer({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8' } }); });
-  afterAll(async () => { await server?.stop(); });
+  const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8' } });
 
   it('logs the right-most untrusted X-Forwarded-For hop', async () => {
-    expect((await loggedLine(server, '/api/admin/health', { 'x-forwarded-for': '203.0.113.7' }))['clientIp']).toBe('203.0.113.7');
+    expect((await loggedLine(store.server, '/api/admin/health', { 'x-forwarded-for': '203.0.113.7' }))['clientIp']).toBe('203.0.113.7');
     // A client-supplied first hop is skipped: only hops appended by trusted proxies are believed.
-    const chained = await loggedLine(server, '/', { 'x-forwarded-for': '198.51.100.1, 203.0.113.9, 10.1.2.3' });
+    const chained = await loggedLine(store.server, '/', { 'x-forwarded-for': '198.51.100.1, 203.0.113.9, 10.1.2.3' });
     expect(chained['clientIp']).toBe('203.0.113.9');
   });
 
   it('logs the socket address when the trusted peer sends no X-Forwarded-For', async () => {
-    expect((await loggedLine(server, '/api/admin/health'))['clientIp']).toBe('127.0.0.1');
+    expect((await loggedLine(store.server, '/api/admin/health'))['clientIp']).toBe('127.0.0.1');
   });
 });

@@ -3,32 +3,28 @@
 
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_EVENTS } from '../../src/services/audit/audit-events.js';
 import { login, logout, refresh, signIn } from '../helpers/admin-flow.js';
 import { adminCall } from '../helpers/admin-session.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 interface Item { id: string; time: string; event: string; subject: string; bucket: string | null; details: Record<string, unknown> }
 interface Page { items: Item[]; nextCursor: string | null }
 
-let server: RunningServer;
+const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250' } });
 let admin: string;
 /** Every secret the tests handed to or received from the server: none may be in the database file. */
 const secrets: string[] = [];
 
 beforeAll(async () => {
-  server = await startServer({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250' } });
-  const session = await signIn(server);
+  const session = await signIn(store.server);
   admin = session.token;
-  secrets.push(server.credentials.adminPassword, session.token, session.cookie);
-});
-afterAll(async () => {
-  await server.stop();
+  secrets.push(store.server.credentials.adminPassword, session.token, session.cookie);
 });
 
 const list = async (query: string, token = admin): Promise<Page> => {
-  const res = await adminCall(server, token, 'GET', `/audit${query}`);
+  const res = await adminCall(store.server, token, 'GET', `/audit${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as Page;
 };
@@ -46,30 +42,30 @@ async function eventually(query: string, predicate: (items: Item[]) => boolean):
 describe('recording', () => {
   it('records sign-ins, failures, logouts, refresh reuse and every user action after a flush', async () => {
     const started = new Date().toISOString();
-    const failed = await login(server, { username: 'admin', password: 'Wrong-Password-Secret-1' });
+    const failed = await login(store.server, { username: 'admin', password: 'Wrong-Password-Secret-1' });
     expect(failed.status).toBe(401);
     secrets.push('Wrong-Password-Secret-1');
 
-    const created = await adminCall(server, admin, 'POST', '/users', { username: 'audited', role: 'read-only', password: 'Chosen-Secret-Pass-2' });
+    const created = await adminCall(store.server, admin, 'POST', '/users', { username: 'audited', role: 'read-only', password: 'Chosen-Secret-Pass-2' });
     const userId = (created.body as { user: { id: string } }).user.id;
     secrets.push('Chosen-Secret-Pass-2');
-    await adminCall(server, admin, 'PATCH', `/users/${userId}`, { role: 'full-admin' });
-    const reset = await adminCall(server, admin, 'POST', `/users/${userId}/reset-password`, {});
+    await adminCall(store.server, admin, 'PATCH', `/users/${userId}`, { role: 'full-admin' });
+    const reset = await adminCall(store.server, admin, 'POST', `/users/${userId}/reset-password`, {});
     const temporary = (reset.body as { temporaryPassword: string }).temporaryPassword;
     secrets.push(temporary);
 
-    const theirs = await signIn(server, { username: 'audited', password: temporary });
+    const theirs = await signIn(store.server, { username: 'audited', password: temporary });
     secrets.push(theirs.token, theirs.cookie);
-    const changed = await adminCall(server, theirs.token, 'POST', '/settings/change-password', { currentPassword: temporary, newPassword: 'Brand-New-Secret-3' });
+    const changed = await adminCall(store.server, theirs.token, 'POST', '/settings/change-password', { currentPassword: temporary, newPassword: 'Brand-New-Secret-3' });
     expect(changed.status).toBe(204);
     secrets.push('Brand-New-Secret-3');
-    const rotated = await refresh(server, theirs.cookie);
+    const rotated = await refresh(store.server, theirs.cookie);
     secrets.push(rotated.cookie as string, rotated.accessToken as string);
-    expect((await refresh(server, theirs.cookie)).status).toBe(401); // reuse
-    const again = await signIn(server, { username: 'audited', password: 'Brand-New-Secret-3' });
+    expect((await refresh(store.server, theirs.cookie)).status).toBe(401); // reuse
+    const again = await signIn(store.server, { username: 'audited', password: 'Brand-New-Secret-3' });
     secrets.push(again.token, again.cookie);
-    expect((await logout(server, again.token, again.cookie)).status).toBe(204);
-    expect((await adminCall(server, admin, 'DELETE', `/users/${userId}`)).status).toBe(204);
+    expect((await logout(store.server, again.token, again.cookie)).status).toBe(204);
+    expect((await adminCall(store.server, admin, 'DELETE', `/users/${userId}`)).status).toBe(204);
 
     const expected: [string, string][] = [
       ['auth.login_failed', 'admin'], ['user.created', 'admin'], ['user.role_changed', 'admin'], ['user.password_reset', 'admin'],
@@ -90,14 +86,14 @@ describe('recording', () => {
 
   it('does not record reads', async () => {
     const before = (await list('?limit=200')).items.length;
-    for (const path of ['/users', '/auth/me', '/audit/catalog', '/version']) await adminCall(server, admin, 'GET', path);
+    for (const path of ['/users', '/auth/me', '/audit/catalog', '/version']) await adminCall(store.server, admin, 'GET', path);
     await new Promise((r) => setTimeout(r, 600));
     expect((await list('?limit=200')).items.length).toBe(before);
   });
 
   it('never writes a password, token or cookie into the database file', async () => {
     await new Promise((r) => setTimeout(r, 600)); // a flush after the last action
-    const files = ['meta.db', 'meta.db-wal'].map((f) => join(server.dataDir, f)).filter((f) => existsSync(f));
+    const files = ['meta.db', 'meta.db-wal'].map((f) => join(store.server.dataDir, f)).filter((f) => existsSync(f));
     const bytes = Buffer.concat(files.map((f) => readFileSync(f)));
     expect(bytes.includes('auth.login_failed')).toBe(true); // the control: audit rows are in these files
     expect(secrets.length).toBeGreaterThan(10);
@@ -145,7 +141,7 @@ describe('querying', () => {
   it('refuses a bad limit, cursor or date with 400 naming the field', async () => {
     for (const [query, field] of [['?limit=0', 'limit'], ['?limit=201', 'limit'], ['?limit=x', 'limit'], ['?cursor=bogus', 'cursor'],
       ['?from=yesterday', 'from'], ['?to=2030-02-30', 'to']]) {
-      const res = await adminCall(server, admin, 'GET', `/audit${query}`);
+      const res = await adminCall(store.server, admin, 'GET', `/audit${query}`);
       expect(res.status, query).toBe(400);
       expect(res.body).toMatchObject({ error: 'ValidationError' });
       expect((res.body as { message: string }).message, query).toContain(field);
@@ -154,7 +150,7 @@ describe('querying', () => {
   });
 
   it('serves the catalog of event names', async () => {
-    const res = await adminCall(server, admin, 'GET', '/audit/catalog');
+    const res = await adminCall(store.server, admin, 'GET', '/audit/catalog');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ events: [...AUDIT_EVENTS] });
   });

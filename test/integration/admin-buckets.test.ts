@@ -3,29 +3,17 @@
 
 import {
   CreateMultipartUploadCommand, GetBucketCorsCommand, GetBucketLifecycleConfigurationCommand, GetBucketPolicyCommand,
-  GetBucketTaggingCommand, PutBucketTaggingCommand, PutObjectCommand, type S3Client,
+  GetBucketTaggingCommand, PutBucketTaggingCommand, PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { adminCall } from '../helpers/admin-session.js';
+import { uniqueBucket } from '../helpers/clients.js';
+import { useStore } from '../helpers/store.js';
 import { adminFixture, expectError, type Json } from './admin-storage-fixture.js';
 
-let server: RunningServer;
-let token: string;
-let s3: S3Client;
+const store = useStore();
 
-beforeAll(async () => {
-  server = await startServer();
-  token = await adminLogin(server);
-  s3 = sdkClient(server);
-});
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
-});
-
-const { call, auditEvents, newBucket } = adminFixture(() => server, () => token);
+const { call, auditEvents, newBucket } = adminFixture(store);
 
 describe('buckets', () => {
   it('creates a bucket and reports it with its settings, counts and configurations', async () => {
@@ -44,9 +32,9 @@ describe('buckets', () => {
 
   it('lists every bucket with object counts and bytes of current and of all versions', async () => {
     const name = await newBucket({ versioning: true });
-    await s3.send(new PutObjectCommand({ Bucket: name, Key: 'a', Body: '12345' }));
-    await s3.send(new PutObjectCommand({ Bucket: name, Key: 'a', Body: '123' }));
-    await s3.send(new PutObjectCommand({ Bucket: name, Key: 'b/c', Body: '1' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: name, Key: 'a', Body: '12345' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: name, Key: 'a', Body: '123' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: name, Key: 'b/c', Body: '1' }));
     const list = await call('GET', '/buckets');
     expect(list.status).toBe(200);
     const entry = (list.body as { buckets: Json[] }).buckets.find((b) => b['name'] === name);
@@ -74,9 +62,9 @@ describe('buckets', () => {
 
   it('deletes an empty bucket, refuses a non-empty one with BucketNotEmpty, and 404s an unknown one', async () => {
     const name = await newBucket();
-    await s3.send(new PutObjectCommand({ Bucket: name, Key: 'x', Body: 'x' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: name, Key: 'x', Body: 'x' }));
     expectError(await call('DELETE', `/buckets/${name}`), 409, 'BucketNotEmpty');
-    const emptied = await adminCall(server, token, 'DELETE', `/buckets/${name}/objects/content?key=x`);
+    const emptied = await store.adminCall('DELETE', `/buckets/${name}/objects/content?key=x`);
     expect(emptied.status).toBe(204);
     const deleted = await call('DELETE', `/buckets/${name}`);
     expect(deleted.status).toBe(204);
@@ -90,7 +78,7 @@ describe('buckets', () => {
     const name = await newBucket();
     const ids: string[] = [];
     for (const key of ['b/big', 'a/big']) {
-      ids.push((await s3.send(new CreateMultipartUploadCommand({ Bucket: name, Key: key }))).UploadId ?? '');
+      ids.push((await store.s3.send(new CreateMultipartUploadCommand({ Bucket: name, Key: key }))).UploadId ?? '');
     }
     expectError(await call('DELETE', `/buckets/${name}`), 409, 'BucketNotEmpty');
     const first = await call('GET', `/buckets/${name}/uploads?limit=1`);
@@ -108,8 +96,8 @@ describe('buckets', () => {
   });
 
   it('answers 401 without a token', async () => {
-    expectError(await adminCall(server, undefined, 'GET', '/buckets'), 401, 'Unauthorized');
-    expectError(await adminCall(server, undefined, 'POST', '/buckets', { name: uniqueBucket() }), 401, 'Unauthorized');
+    expectError(await adminCall(store.server, undefined, 'GET', '/buckets'), 401, 'Unauthorized');
+    expectError(await adminCall(store.server, undefined, 'POST', '/buckets', { name: uniqueBucket() }), 401, 'Unauthorized');
   });
 });
 
@@ -143,9 +131,9 @@ describe('configuration editors', () => {
     const tags = [{ key: 'team', value: 'storage' }, { key: 'cost centre', value: '42' }];
     expect((await call('PUT', `/buckets/${name}/tagging`, { tags })).body).toEqual({ tags });
     expect((await call('GET', `/buckets/${name}/tagging`)).body).toEqual({ tags });
-    const fromS3 = await s3.send(new GetBucketTaggingCommand({ Bucket: name }));
+    const fromS3 = await store.s3.send(new GetBucketTaggingCommand({ Bucket: name }));
     expect(fromS3.TagSet).toEqual([{ Key: 'team', Value: 'storage' }, { Key: 'cost centre', Value: '42' }]);
-    await s3.send(new PutBucketTaggingCommand({ Bucket: name, Tagging: { TagSet: [{ Key: 'from', Value: 's3' }] } }));
+    await store.s3.send(new PutBucketTaggingCommand({ Bucket: name, Tagging: { TagSet: [{ Key: 'from', Value: 's3' }] } }));
     expect((await call('GET', `/buckets/${name}/tagging`)).body).toEqual({ tags: [{ key: 'from', value: 's3' }] });
     expectError(await call('PUT', `/buckets/${name}/tagging`, { tags: [{ key: 'aws:reserved', value: 'x' }] }), 400, 'InvalidTag');
     expect(expectError(await call('PUT', `/buckets/${name}/tagging`, { tags: [{ key: 'k' }] }), 400, 'ValidationError')).toContain('value');
@@ -180,7 +168,7 @@ describe('configuration editors', () => {
     const rules = (put.body as { rules: Json[] }).rules;
     expect(rules[0]).toEqual({ id: 'logs', status: 'Enabled', filter: { prefix: 'logs/' }, expiration: { days: 30 } });
     expect(rules[1]).toMatchObject({ id: expect.any(String), transitions: [{ date: '2031-01-01T00:00:00.000Z', storageClass: 'GLACIER' }] });
-    const fromS3 = await s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: name }));
+    const fromS3 = await store.s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: name }));
     expect(fromS3.Rules?.map((r) => r.ID)).toEqual(['logs', rules[1]?.['id']]);
     const twoWays = { status: 'Enabled', prefix: 'a', filter: { prefix: 'a' }, expiration: { days: 1 } };
     const ok = { status: 'Enabled', filter: {}, expiration: { days: 1 } };
@@ -204,7 +192,7 @@ describe('configuration editors', () => {
       { allowedOrigins: ['*'], allowedMethods: ['HEAD'], allowedHeaders: [], exposeHeaders: [] },
     ];
     expect((await call('PUT', `/buckets/${name}/cors`, { rules: [rules[0], { allowedOrigins: ['*'], allowedMethods: ['HEAD'] }] })).body).toEqual({ rules });
-    const fromS3 = await s3.send(new GetBucketCorsCommand({ Bucket: name }));
+    const fromS3 = await store.s3.send(new GetBucketCorsCommand({ Bucket: name }));
     expect(fromS3.CORSRules?.[0]).toMatchObject({ ID: 'web', AllowedOrigins: ['https://*.example.com'], MaxAgeSeconds: 600 });
     expectError(await call('PUT', `/buckets/${name}/cors`, { rules: [{ allowedOrigins: ['*'], allowedMethods: ['PATCH'] }] }), 400, 'InvalidRequest');
     expect(expectError(await call('PUT', `/buckets/${name}/cors`, { rules: [] }), 400, 'ValidationError')).toMatch(/^rules: /);
@@ -241,7 +229,7 @@ describe('configuration editors', () => {
     };
     expect((await call('PUT', `/buckets/${name}/policy`, policy)).body).toEqual(policy);
     expect((await call('GET', `/buckets/${name}/policy`)).body).toEqual(policy);
-    const fromS3 = await s3.send(new GetBucketPolicyCommand({ Bucket: name }));
+    const fromS3 = await store.s3.send(new GetBucketPolicyCommand({ Bucket: name }));
     expect(JSON.parse(fromS3.Policy ?? '')).toEqual(policy);
     expectError(await call('PUT', `/buckets/${name}/policy`, { Version: '2012-10-17', Statement: [{ Effect: 'Maybe' }] }), 400, 'MalformedPolicy');
     const otherBucket = { ...policy, Statement: [{ ...policy.Statement[0], Resource: 'arn:aws:s3:::someone-else/*' }] };

@@ -2,26 +2,19 @@
 // takes and the first JSON.stringify of the body overflowed: a 500 for bucket policies and key permissions),
 // prototype-poisoning keys, malformed JSON. Each is a 400 envelope and the server goes on serving.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminLogin } from '../helpers/admin-session.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStore } from '../helpers/store.js';
 
-let server: RunningServer;
-let token: string;
+const store = useStore();
 
 beforeAll(async () => {
-  server = await startServer();
-  token = await adminLogin(server);
   const created = await send('POST', '/buckets', JSON.stringify({ name: 'deep' }));
   expect(created.status).toBe(201);
 });
-afterAll(async () => {
-  await server?.stop();
-});
 
 async function send(method: string, path: string, body: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${server.url}/api/admin${path}`, {
-    method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body,
+  const res = await fetch(`${store.server.url}/api/admin${path}`, {
+    method, headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' }, body,
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }

@@ -8,42 +8,28 @@ import {
   CreateBucketCommand, DeleteObjectCommand, GetBucketVersioningCommand, GetObjectCommand, ListBucketsCommand, ListObjectsV2Command,
   PutBucketPolicyCommand, PutBucketVersioningCommand, PutObjectCommand, type S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { bodyBytes, expectS3Error } from './s3-assert.js';
 
-let server: RunningServer;
-let root: S3Client;
-let token: string;
+const store = useStore();
 const secrets: string[] = [];
-
-beforeAll(async () => {
-  server = await startServer();
-  root = sdkClient(server);
-  token = await adminLogin(server);
-});
-afterAll(async () => {
-  await server?.stop();
-});
 
 interface Issued { accessKeyId: string; secretAccessKey: string }
 
 async function createKey(body: Record<string, unknown>): Promise<Issued> {
-  const res = await adminCall(server, token, 'POST', '/keys', { name: 'test key', ...body });
+  const res = await store.adminCall('POST', '/keys', { name: 'test key', ...body });
   expect(res.status).toBe(201);
   const issued = res.body as Issued;
   secrets.push(issued.secretAccessKey);
   return issued;
 }
 
-const clientFor = (key: Issued): S3Client => sdkClient(server, key);
+const clientFor = (key: Issued): S3Client => sdkClient(store.server, key);
 
 async function newBucket(): Promise<string> {
-  const bucket = uniqueBucket('keys');
-  await root.send(new CreateBucketCommand({ Bucket: bucket }));
-  return bucket;
+  return store.bucket('keys');
 }
 
 const put = (s3: S3Client, bucket: string, key: string) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: `body of ${key}` }));
@@ -56,8 +42,8 @@ describe('a key scoped to photos/ in one bucket', () => {
   beforeAll(async () => {
     bucket = await newBucket();
     other = await newBucket();
-    await put(root, bucket, 'docs/private.txt');
-    await put(root, other, 'photos/elsewhere.jpg');
+    await put(store.s3, bucket, 'docs/private.txt');
+    await put(store.s3, other, 'photos/elsewhere.jpg');
     s3 = clientFor(await createKey({ permissions: { scope: { bucket, prefix: 'photos/' } } }));
   });
 
@@ -68,7 +54,7 @@ describe('a key scoped to photos/ in one bucket', () => {
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'photos/' }));
     expect(listed.Contents?.map((o) => o.Key)).toEqual(['photos/a.jpg']);
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'photos/a.jpg' }));
-    await expectS3Error(root.send(new GetObjectCommand({ Bucket: bucket, Key: 'photos/a.jpg' })), 'NoSuchKey', 404);
+    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'photos/a.jpg' })), 'NoSuchKey', 404);
   });
 
   it('is denied other prefixes of its bucket, and listing the bucket root', async () => {
@@ -90,7 +76,7 @@ describe('a key scoped to photos/ in one bucket', () => {
 
   it('is denied by an explicit bucket-policy Deny that names it, within its scope', async () => {
     const key = await createKey({ permissions: { scope: { bucket, prefix: 'photos/' } } });
-    await root.send(new PutBucketPolicyCommand({
+    await store.s3.send(new PutBucketPolicyCommand({
       Bucket: bucket,
       Policy: JSON.stringify({ Version: '2012-10-17', Statement: [
         { Effect: 'Deny', Principal: { AWS: key.accessKeyId }, Action: 's3:PutObject', Resource: `arn:aws:s3:::${bucket}/photos/raw/*` },
@@ -133,7 +119,7 @@ describe('key lifecycle on the S3 plane', () => {
     const bucket = await newBucket();
     const key = await createKey({ permissions: { scope: { bucket } } });
     await put(clientFor(key), bucket, 'a.txt');
-    const rotated = await adminCall(server, token, 'POST', `/keys/${key.accessKeyId}/rotate`);
+    const rotated = await store.adminCall('POST', `/keys/${key.accessKeyId}/rotate`);
     const fresh = { accessKeyId: key.accessKeyId, secretAccessKey: (rotated.body as Issued).secretAccessKey };
     secrets.push(fresh.secretAccessKey);
     await expectS3Error(put(clientFor(key), bucket, 'b.txt'), 'SignatureDoesNotMatch', 403);
@@ -145,11 +131,11 @@ describe('key lifecycle on the S3 plane', () => {
     const key = await createKey({ permissions: { scope: { bucket } } });
     const s3 = clientFor(key);
     await put(s3, bucket, 'a.txt');
-    await adminCall(server, token, 'PATCH', `/keys/${key.accessKeyId}`, { enabled: false });
+    await store.adminCall('PATCH', `/keys/${key.accessKeyId}`, { enabled: false });
     await expectS3Error(put(s3, bucket, 'b.txt'), 'InvalidAccessKeyId', 403);
-    await adminCall(server, token, 'PATCH', `/keys/${key.accessKeyId}`, { enabled: true });
+    await store.adminCall('PATCH', `/keys/${key.accessKeyId}`, { enabled: true });
     await put(s3, bucket, 'b.txt');
-    expect((await adminCall(server, token, 'DELETE', `/keys/${key.accessKeyId}`)).status).toBe(204);
+    expect((await store.adminCall('DELETE', `/keys/${key.accessKeyId}`)).status).toBe(204);
     await expectS3Error(put(s3, bucket, 'c.txt'), 'InvalidAccessKeyId', 403);
     await expectS3Error(put(clientFor({ accessKeyId: 'UNKNOWNKEY0000000000', secretAccessKey: key.secretAccessKey }), bucket, 'd.txt'),
       'InvalidAccessKeyId', 403);
@@ -159,17 +145,17 @@ describe('key lifecycle on the S3 plane', () => {
     const bucket = await newBucket();
     const key = await createKey({ permissions: { scope: { bucket } } });
     await put(clientFor(key), bucket, 'docs/a.txt');
-    await adminCall(server, token, 'PATCH', `/keys/${key.accessKeyId}`, { permissions: { scope: { bucket, prefix: 'photos/' } } });
+    await store.adminCall('PATCH', `/keys/${key.accessKeyId}`, { permissions: { scope: { bucket, prefix: 'photos/' } } });
     await expectS3Error(put(clientFor(key), bucket, 'docs/b.txt'), 'AccessDenied', 403);
   });
 
   it('records the last use', async () => {
     const bucket = await newBucket();
     const key = await createKey({ permissions: { scope: { bucket } } });
-    const before = (await adminCall(server, token, 'GET', `/keys/${key.accessKeyId}`)).body as { lastUsedAt: string | null };
+    const before = (await store.adminCall('GET', `/keys/${key.accessKeyId}`)).body as { lastUsedAt: string | null };
     expect(before.lastUsedAt).toBeNull();
     await put(clientFor(key), bucket, 'a.txt');
-    const after = (await adminCall(server, token, 'GET', `/keys/${key.accessKeyId}`)).body as { lastUsedAt: string | null };
+    const after = (await store.adminCall('GET', `/keys/${key.accessKeyId}`)).body as { lastUsedAt: string | null };
     expect(Date.parse(after.lastUsedAt ?? '')).not.toBeNaN();
   });
 });
@@ -185,9 +171,9 @@ function filesUnder(dir: string): string[] {
 describe('secrets at rest and in logs', () => {
   it('no secret issued in this file appears in the data directory (meta.db and its WAL) or the server output', async () => {
     expect(secrets.length).toBeGreaterThan(5);
-    const files = filesUnder(server.dataDir);
-    expect(files.map((f) => f.slice(server.dataDir.length))).toEqual(expect.arrayContaining(['/meta.db', '/meta.db-wal']));
-    const wal = readFileSync(join(server.dataDir, 'meta.db-wal'));
+    const files = filesUnder(store.server.dataDir);
+    expect(files.map((f) => f.slice(store.server.dataDir.length))).toEqual(expect.arrayContaining(['/meta.db', '/meta.db-wal']));
+    const wal = readFileSync(join(store.server.dataDir, 'meta.db-wal'));
     // The WAL holds the recent commits: the key rows are there, sealed.
     expect(wal.includes(Buffer.from('test key'))).toBe(true);
     for (const file of files) {
@@ -195,6 +181,6 @@ describe('secrets at rest and in logs', () => {
       for (const secret of secrets) expect({ file, found: bytes.includes(Buffer.from(secret)) }).toEqual({ file, found: false });
     }
     await new Promise((r) => setTimeout(r, 200));
-    for (const secret of secrets) expect(server.output()).not.toContain(secret);
+    for (const secret of secrets) expect(store.server.output()).not.toContain(secret);
   });
 });

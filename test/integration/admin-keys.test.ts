@@ -3,20 +3,12 @@
 // when KEY_ENCRYPTION_SECRET no longer opens the stored keys.
 
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { restartServer, runServeExpectingExit, startServer, type RunningServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { adminCall } from '../helpers/admin-session.js';
+import { runServeExpectingExit } from '../helpers/server.js';
+import { startStore, useStore } from '../helpers/store.js';
 
-let server: RunningServer;
-let token: string;
-
-beforeAll(async () => {
-  server = await startServer();
-  token = await adminLogin(server);
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const store = useStore();
 
 interface KeyBody {
   accessKeyId: string;
@@ -28,7 +20,7 @@ interface KeyBody {
   lastUsedAt: string | null;
 }
 
-const call = (method: string, path: string, body?: unknown) => adminCall(server, token, method, path, body);
+const call = (method: string, path: string, body?: unknown) => store.adminCall(method, path, body);
 const photos = { scope: { bucket: 'media', prefix: 'photos/' } };
 
 async function createKey(body: Record<string, unknown>): Promise<KeyBody> {
@@ -95,7 +87,7 @@ describe('creating and reading keys', () => {
     for (const [method, path] of [['GET', '/keys'], ['POST', '/keys'], ['GET', `/keys/${id}`], ['PATCH', `/keys/${id}`],
       ['POST', `/keys/${id}/rotate`], ['DELETE', `/keys/${id}`], ['GET', `/keys/${id}/permissions`], ['POST', `/keys/${id}/simulate`]] as const) {
       for (const bad of [undefined, 'abc.def.ghi']) {
-        const res = await adminCall(server, bad, method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
+        const res = await adminCall(store.server, bad, method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
         expect({ method, path, status: res.status, error: (res.body as { error?: string }).error }).toEqual({ method, path, status: 401, error: 'Unauthorized' });
       }
     }
@@ -175,36 +167,28 @@ describe('audit and logs', () => {
     const rotated = (await call('POST', `/keys/${key.accessKeyId}/rotate`)).body as KeyBody;
     await call('DELETE', `/keys/${key.accessKeyId}`);
     await new Promise((r) => setTimeout(r, 200)); // pino writes asynchronously
-    const records = server.output().split('\n').filter((l) => l.includes('"audit":true') && l.includes(key.accessKeyId))
+    const records = store.server.output().split('\n').filter((l) => l.includes('"audit":true') && l.includes(key.accessKeyId))
       .map((l) => JSON.parse(l) as { event: string; subject: string; details: Record<string, unknown> });
     expect(records.map((r) => r.event)).toEqual(['key.created', 'key.updated', 'key.rotated', 'key.revoked']);
     for (const r of records) expect(r).toMatchObject({ subject: 'admin', details: { accessKeyId: key.accessKeyId, name: 'audited' } });
     expect(Object.keys(records[0]?.details ?? {}).sort()).toEqual(['accessKeyId', 'name']);
-    expect(server.output()).not.toContain(key.secretAccessKey);
-    expect(server.output()).not.toContain(rotated.secretAccessKey);
+    expect(store.server.output()).not.toContain(key.secretAccessKey);
+    expect(store.server.output()).not.toContain(rotated.secretAccessKey);
   });
 });
 
 describe('the key-encryption secret', () => {
   it('refuses to boot with a KEY_ENCRYPTION_SECRET that cannot open the stored keys, and boots again with the right one', async () => {
-    const first = await startServer({ keepDataDir: true });
-    try {
-      const adminToken = await adminLogin(first);
-      expect((await adminCall(first, adminToken, 'POST', '/keys', { name: 'sealed' })).status).toBe(201);
-    } finally {
-      await first.stop();
-    }
+    const first = await startStore();
+    expect((await first.adminCall('POST', '/keys', { name: 'sealed' })).status).toBe(201);
+    await first.stop();
     // The default is the root secret: setting KEY_ENCRYPTION_SECRET to anything else now refuses to start.
-    const refused = await runServeExpectingExit({ ...first.env, KEY_ENCRYPTION_SECRET: randomBytes(32).toString('base64url') });
+    const refused = await runServeExpectingExit({ ...first.server.env, KEY_ENCRYPTION_SECRET: randomBytes(32).toString('base64url') });
     expect(refused.code).toBe(73);
     expect(refused.output).toContain('KEY_ENCRYPTION_SECRET');
     // The same secret given explicitly is the same key.
-    const again = await restartServer(first, { KEY_ENCRYPTION_SECRET: first.env['ROOT_SECRET_ACCESS_KEY'] ?? '' });
-    try {
-      const list = await adminCall(again, await adminLogin(again), 'GET', '/keys');
-      expect((list.body as { items: KeyBody[] }).items.map((k) => k.name)).toEqual(['sealed']);
-    } finally {
-      await again.stop();
-    }
+    await first.restart({ KEY_ENCRYPTION_SECRET: first.server.env['ROOT_SECRET_ACCESS_KEY'] ?? '' });
+    const list = await first.adminCall('GET', '/keys');
+    expect((list.body as { items: KeyBody[] }).items.map((k) => k.name)).toEqual(['sealed']);
   });
 });

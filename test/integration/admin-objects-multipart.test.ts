@@ -3,34 +3,21 @@
 // its key to restore it; audit records; read-only admins refused. The objects are read back with the S3 SDK.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { adminFixture, expectError, keyQuery as q, type Json } from './admin-storage-fixture.js';
 
 const MiB = 1024 * 1024;
-let server: RunningServer;
-let token: string;
-let s3: S3Client;
+const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
 
-beforeAll(async () => {
-  server = await startServer({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
-  token = await adminLogin(server);
-  s3 = sdkClient(server);
-});
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
-});
-
-const { call, auditEvents, newBucket, upload, download } = adminFixture(() => server, () => token);
+const { call, auditEvents, newBucket, upload, download } = adminFixture(store);
 const md5 = (data: Uint8Array): string => createHash('md5').update(data).digest('hex');
 
-async function sendPart(bucket: string, key: string, uploadId: string, partNumber: number, body: Buffer, auth = token): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/uploads/part?${q(key, `&uploadId=${uploadId}&partNumber=${partNumber}`)}`, {
-    method: 'PUT', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body,
+async function sendPart(bucket: string, key: string, uploadId: string, partNumber: number, body: Buffer, auth?: string): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/uploads/part?${q(key, `&uploadId=${uploadId}&partNumber=${partNumber}`)}`, {
+    method: 'PUT', headers: { authorization: `Bearer ${auth ?? (await store.admin())}`, 'content-type': 'application/json' }, body,
   });
   return { status: res.status, body: (await res.json()) as Json };
 }
@@ -61,7 +48,7 @@ describe('multipart uploads through the admin API', () => {
     const expectedEtag = `${md5(Buffer.concat(parts.map((p) => createHash('md5').update(p).digest())))}-3`;
     expect(done.body).toEqual({ etag: expectedEtag, size: whole.length });
 
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     expect(Buffer.from(await got.Body!.transformToByteArray()).equals(whole)).toBe(true);
     expect(got.ContentType).toBe('video/mp4');
     expect(got.ETag).toBe(`"${expectedEtag}"`);
@@ -105,8 +92,8 @@ describe('multipart uploads through the admin API', () => {
     expectError(await call('POST', `/buckets/${bucket}/uploads`, { key: 'k'.repeat(1025) }), 400, 'KeyTooLongError');
     const uploadId = await start(bucket, 'k');
     for (const partNumber of [0, 'abc'] as const) {
-      const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/uploads/part?${q('k', `&uploadId=${uploadId}&partNumber=${partNumber}`)}`, {
-        method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: randomBytes(10),
+      const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/uploads/part?${q('k', `&uploadId=${uploadId}&partNumber=${partNumber}`)}`, {
+        method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}` }, body: randomBytes(10),
       });
       field({ status: res.status, body: await res.json() }, 'partNumber');
     }
@@ -125,12 +112,12 @@ describe('multipart uploads through the admin API', () => {
   it('is refused to a read-only admin, as every write is', async () => {
     const bucket = await newBucket();
     expect((await call('POST', '/users', { username: 'mp-reader', role: 'read-only', password: 'quiet-observer-42' })).status).toBe(201);
-    const reader = await adminLogin(server, 'mp-reader', 'quiet-observer-42');
-    expectError(await adminCall(server, reader, 'POST', `/buckets/${bucket}/uploads`, { key: 'k' }), 403, 'Forbidden');
+    const reader = await adminLogin(store.server, 'mp-reader', 'quiet-observer-42');
+    expectError(await adminCall(store.server, reader, 'POST', `/buckets/${bucket}/uploads`, { key: 'k' }), 403, 'Forbidden');
     const uploadId = await start(bucket, 'k');
     expect((await sendPart(bucket, 'k', uploadId, 1, randomBytes(10), reader)).status).toBe(403);
-    expectError(await adminCall(server, reader, 'POST', `/buckets/${bucket}/uploads/complete`, { key: 'k', uploadId, parts: [{ partNumber: 1, etag: 'x' }] }), 403, 'Forbidden');
-    expectError(await adminCall(server, reader, 'POST', `/buckets/${bucket}/objects/copy`, { key: 'k', sourceKey: 'j' }), 403, 'Forbidden');
+    expectError(await adminCall(store.server, reader, 'POST', `/buckets/${bucket}/uploads/complete`, { key: 'k', uploadId, parts: [{ partNumber: 1, etag: 'x' }] }), 403, 'Forbidden');
+    expectError(await adminCall(store.server, reader, 'POST', `/buckets/${bucket}/objects/copy`, { key: 'k', sourceKey: 'j' }), 403, 'Forbidden');
   });
 });
 

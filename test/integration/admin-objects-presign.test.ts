@@ -1,25 +1,14 @@
 // Presigned S3 URLs from the admin API, used with plain fetch: GET and PUT, a chosen version, the TTL bounds, and a
-// server under a MOUNT_PATH (started alongside the first: boot time is most of this file's time).
+// server under a MOUNT_PATH (a second server, for the last describe block).
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminLogin } from '../helpers/admin-session.js';
+import { describe, expect, it } from 'vitest';
 import { uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { adminFixture, expectError, type Json } from './admin-storage-fixture.js';
 
-let server: RunningServer;
-let mounted: RunningServer;
-let token: string;
+const store = useStore();
 
-beforeAll(async () => {
-  [server, mounted] = await Promise.all([startServer(), startServer({ env: { MOUNT_PATH: '/store' } })]);
-  token = await adminLogin(server);
-});
-afterAll(async () => {
-  await Promise.all([server?.stop(), mounted?.stop()]);
-});
-
-const { call, auditEvents, newBucket, upload, download } = adminFixture(() => server, () => token);
+const { call, auditEvents, newBucket, upload, download } = adminFixture(store);
 
 describe('presigned URLs', () => {
   it('gives GET and PUT URLs that plain fetch can use, for keys with spaces and Unicode', async () => {
@@ -28,7 +17,7 @@ describe('presigned URLs', () => {
     const put = await call('POST', `/buckets/${bucket}/objects/presign`, { key, method: 'PUT', expiresIn: 300 });
     expect(put.status).toBe(200);
     const { url: putUrl, expiresAt } = put.body as { url: string; expiresAt: string };
-    expect(putUrl.startsWith(`${server.url}/${bucket}/`)).toBe(true);
+    expect(putUrl.startsWith(`${store.server.url}/${bucket}/`)).toBe(true);
     expect(Math.abs(Date.parse(expiresAt) - (Date.now() + 300_000))).toBeLessThan(30_000);
     expect((await fetch(putUrl, { method: 'PUT', body: 'via presigned PUT' })).status).toBe(200);
     expect(await (await download(bucket, key)).text()).toBe('via presigned PUT');
@@ -63,20 +52,22 @@ describe('presigned URLs', () => {
 });
 
 describe('under a MOUNT_PATH', () => {
+  const mounted = useStore({ env: { MOUNT_PATH: '/store' } });
+
   it('presigns URLs under the mount path that work', async () => {
     {
-      const res = await fetch(`${mounted.url}/store/api/admin/auth/login`, {
+      const res = await fetch(`${mounted.server.url}/store/api/admin/auth/login`, {
         method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'admin', password: mounted.credentials.adminPassword }),
+        body: JSON.stringify({ username: 'admin', password: mounted.server.credentials.adminPassword }),
       });
       const { accessToken } = (await res.json()) as { accessToken: string };
-      const admin = (method: string, path: string, body?: unknown) => fetch(`${mounted.url}/store/api/admin${path}`, {
+      const admin = (method: string, path: string, body?: unknown) => fetch(`${mounted.server.url}/store/api/admin${path}`, {
         method, headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       expect((await admin('POST', '/buckets', { name: 'mounted' })).status).toBe(201);
       const presigned = (await (await admin('POST', '/buckets/mounted/objects/presign', { key: 'a/b', method: 'PUT', expiresIn: 60 })).json()) as { url: string };
-      expect(presigned.url.startsWith(`${mounted.url}/store/mounted/a/b?`)).toBe(true);
+      expect(presigned.url.startsWith(`${mounted.server.url}/store/mounted/a/b?`)).toBe(true);
       expect((await fetch(presigned.url, { method: 'PUT', body: 'mounted bytes' })).status).toBe(200);
       expect(await (await admin('GET', '/buckets/mounted/objects/content?key=a/b')).text()).toBe('mounted bytes');
     }

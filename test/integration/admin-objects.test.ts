@@ -4,28 +4,15 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { GetObjectCommand, GetObjectTaggingCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminLogin } from '../helpers/admin-session.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { GetObjectCommand, GetObjectTaggingCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
+import { uniqueBucket } from '../helpers/clients.js';
+import { useStore } from '../helpers/store.js';
 import { adminFixture, expectError, keyQuery as q, type Json } from './admin-storage-fixture.js';
 
-let server: RunningServer;
-let token: string;
-let s3: S3Client;
+const store = useStore();
 
-beforeAll(async () => {
-  server = await startServer();
-  token = await adminLogin(server);
-  s3 = sdkClient(server);
-});
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
-});
-
-const { call, auditEvents, newBucket, upload, download } = adminFixture(() => server, () => token);
+const { call, auditEvents, newBucket, upload, download } = adminFixture(store);
 
 const md5 = (data: Uint8Array): string => createHash('md5').update(data).digest('hex');
 
@@ -33,7 +20,7 @@ describe('browse and versions', () => {
   it('pages through keys with a delimiter and an opaque cursor, prefixes and objects in S3 order', async () => {
     const bucket = await newBucket();
     const keys = ['a.txt', 'b/1', 'b/2', 'c/x/y', 'd', 'e/', 'f', 'g/1', 'h'];
-    for (const key of keys) await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
+    for (const key of keys) await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -74,7 +61,7 @@ describe('browse and versions', () => {
       ids.push(((await res.json()) as { versionId: string }).versionId);
     }
     await upload(bucket, 'other', 'x');
-    const marker = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=doc`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    const marker = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=doc`, { method: 'DELETE', headers: { authorization: `Bearer ${await store.admin()}` } });
     expect(marker.status).toBe(204);
     expect(marker.headers.get('x-amz-delete-marker')).toBe('true');
     const markerId = marker.headers.get('x-amz-version-id');
@@ -104,7 +91,7 @@ describe('browse and versions', () => {
 
   it("reports one version's metadata, tags and lock state", async () => {
     const bucket = await newBucket({ objectLock: true });
-    await s3.send(new PutObjectCommand({
+    await store.s3.send(new PutObjectCommand({
       Bucket: bucket, Key: 'k', Body: 'body', ContentType: 'text/plain', Metadata: { owner: 'me' }, Tagging: 'a=1',
       ObjectLockLegalHoldStatus: 'ON',
     }));
@@ -160,7 +147,7 @@ describe('tagging, retention and legal hold', () => {
     expect((await call('GET', path)).body).toEqual({ versionId: 'null', tags: [] });
     const tags = [{ key: 'kind', value: 'report' }];
     expect((await call('PUT', path, { tags })).body).toEqual({ versionId: 'null', tags });
-    const fromS3 = await s3.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: 'dir/t' }));
+    const fromS3 = await store.s3.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: 'dir/t' }));
     expect(fromS3.TagSet).toEqual([{ Key: 'kind', Value: 'report' }]);
     const eleven = Array.from({ length: 11 }, (_, i) => ({ key: `k${i}`, value: 'v' }));
     expectError(await call('PUT', path, { tags: eleven }), 400, 'InvalidTag');
@@ -214,7 +201,7 @@ describe('tagging, retention and legal hold', () => {
 describe('raw content', () => {
   it('serves ranges (206), refuses unsatisfiable ones (416), and never lets content render', async () => {
     const bucket = await newBucket();
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'page.html', Body: '0123456789', ContentType: 'text/html' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'page.html', Body: '0123456789', ContentType: 'text/html' }));
     const whole = await download(bucket, 'page.html');
     expect(whole.status).toBe(200);
     expect(await whole.text()).toBe('0123456789');
@@ -233,7 +220,7 @@ describe('raw content', () => {
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe('bytes */10');
     expect(await beyond.json()).toMatchObject({ error: 'InvalidRange', statusCode: 416 });
-    const head = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=page.html`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+    const head = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=page.html`, { method: 'HEAD', headers: { authorization: `Bearer ${await store.admin()}` } });
     expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, '10', '']);
     const missing = await download(bucket, 'nope');
     expect([missing.status, ((await missing.json()) as Json)['error']]).toEqual([404, 'NoSuchKey']);
@@ -246,10 +233,10 @@ describe('raw content', () => {
     for (const key of keys) {
       const res = await upload(bucket, key, `admin:${key}`, { 'content-type': 'text/plain; charset=utf-8' });
       expect(res.status, key).toBe(200);
-      const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       expect(await got.Body?.transformToString(), key).toBe(`admin:${key}`);
       expect(got.ContentType).toBe('text/plain; charset=utf-8');
-      await s3.send(new PutObjectCommand({ Bucket: fromSdk, Key: key, Body: `sdk:${key}` }));
+      await store.s3.send(new PutObjectCommand({ Bucket: fromSdk, Key: key, Body: `sdk:${key}` }));
       expect(await (await download(fromSdk, key)).text(), key).toBe(`sdk:${key}`);
     }
     const listed = await call('GET', `/buckets/${bucket}/objects?limit=1000`);
@@ -270,7 +257,7 @@ describe('raw content', () => {
     expect(await res.json()).toEqual({ etag: md5(data), size: data.length });
     const back = Buffer.from(await (await download(bucket, 'big.bin')).arrayBuffer());
     expect(back.equals(data)).toBe(true);
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'big.bin' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'big.bin' }));
     expect(got.ETag).toBe(`"${md5(data)}"`);
     expect(got.ContentType).toBe('application/x-big');
     const tail = await download(bucket, 'big.bin', { range: `bytes=${data.length - 5}-` });

@@ -5,9 +5,10 @@
 
 import { execFileSync } from 'node:child_process';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { REPO_ROOT, startServer, type RunningServer } from '../helpers/server.js';
+import { REPO_ROOT } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 /** The only state-changing operations a read-only admin may call: on their own account. */
 const SELF_SERVICE = ['POST /api/admin/auth/logout', 'POST /api/admin/settings/change-password'];
@@ -30,7 +31,7 @@ interface Operation {
 }
 interface Doc { openapi: string; paths: Record<string, Record<string, Operation>> }
 
-let server: RunningServer;
+const store = useStore();
 let admin: string;
 let reader: string;
 let doc: Doc;
@@ -46,29 +47,25 @@ const concrete = (path: string): string => path.replace(/\{[^}]+\}/g, 'dummy-val
 async function send(method: string, path: string, token: string | undefined): Promise<number> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-  const res = await fetch(`${server.url}${concrete(path)}`, { method: method.toUpperCase(), headers, body: WRITES.has(method) ? '{}' : undefined });
+  const res = await fetch(`${store.server.url}${concrete(path)}`, { method: method.toUpperCase(), headers, body: WRITES.has(method) ? '{}' : undefined });
   await res.arrayBuffer();
   return res.status;
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  admin = await adminLogin(server);
-  const created = await adminCall(server, admin, 'POST', '/users', { username: 'reader', role: 'read-only', password: 'quiet-observer-42' });
+  admin = await store.admin();
+  const created = await adminCall(store.server, admin, 'POST', '/users', { username: 'reader', role: 'read-only', password: 'quiet-observer-42' });
   expect(created.status).toBe(201);
-  reader = await adminLogin(server, 'reader', 'quiet-observer-42');
-  const res = await adminCall(server, admin, 'GET', '/openapi.json');
+  reader = await adminLogin(store.server, 'reader', 'quiet-observer-42');
+  const res = await adminCall(store.server, admin, 'GET', '/openapi.json');
   expect(res.status).toBe(200);
   doc = res.body as Doc;
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 describe('the OpenAPI document', () => {
   it('needs a token', async () => {
-    expect((await adminCall(server, undefined, 'GET', '/openapi.json')).status).toBe(401);
-    expect((await adminCall(server, reader, 'GET', '/openapi.json')).status).toBe(200);
+    expect((await adminCall(store.server, undefined, 'GET', '/openapi.json')).status).toBe(401);
+    expect((await adminCall(store.server, reader, 'GET', '/openapi.json')).status).toBe(200);
   });
 
   it('passes a real OpenAPI validator', async () => {
@@ -140,7 +137,7 @@ describe('every operation in the document', () => {
 
 describe('GET /version', () => {
   it('answers the package version, the git commit and the Node version', async () => {
-    const res = await adminCall(server, reader, 'GET', '/version');
+    const res = await adminCall(store.server, reader, 'GET', '/version');
     expect(res.status).toBe(200);
     let head = 'unknown';
     try {
@@ -149,7 +146,7 @@ describe('GET /version', () => {
       // no git on this machine: the server cannot know either
     }
     expect(res.body).toEqual({ version: '0.1.0', build: head, node: process.version });
-    expect((await adminCall(server, undefined, 'GET', '/version')).status).toBe(401);
+    expect((await adminCall(store.server, undefined, 'GET', '/version')).status).toBe(401);
   });
 });
 
@@ -158,7 +155,7 @@ describe('the login limit without a trusted proxy', () => {
   it('ignores X-Forwarded-For, so rotating it does not dodge the limit', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await fetch(`${server.url}/api/admin/auth/login`, {
+      const res = await fetch(`${store.server.url}/api/admin/auth/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i + 1}` },
         body: JSON.stringify({ username: 'admin', password: 'wrong-password' }),

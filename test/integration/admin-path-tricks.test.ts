@@ -13,7 +13,8 @@ import { signIn } from '../helpers/admin-flow.js';
 import { adminCall } from '../helpers/admin-session.js';
 import { hostileTokens, inParallel, pathTricks, sendRaw, type TrickRequest } from '../helpers/admin-tricks.js';
 import { sdkClient } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import type { RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 type Route = [method: string, path: string, body?: unknown];
 
@@ -30,8 +31,7 @@ interface Fixture {
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-async function setUp(mount: string): Promise<Fixture> {
-  const server = await startServer({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250', ...(mount ? { MOUNT_PATH: mount } : {}) } });
+async function setUp(server: RunningServer, mount: string): Promise<Fixture> {
   const { token: admin, cookie: adminCookie } = await signIn(server, { mount });
   const call = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
     const res = await fetch(`${server.url}${mount}/api/admin${path}`, {
@@ -161,20 +161,16 @@ async function violations(fx: Fixture, requests: Array<{ label: string; req: Tri
  * same code, what that suite adds is the mount-path tricks.
  */
 function guardSuite(mount: string, every = 1): void {
+  const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250', ...(mount ? { MOUNT_PATH: mount } : {}) } });
   let fx: Fixture;
   let before: unknown;
   beforeAll(async () => {
-    fx = await setUp(mount);
+    fx = await setUp(store.server, mount);
     before = await snapshot(fx);
   });
   afterAll(async () => {
     // The very last check: after every hostile request of this suite, nothing an admin or S3 client can see changed.
-    if (fx === undefined) return;
-    try {
-      expect(await snapshot(fx)).toEqual(before);
-    } finally {
-      await fx.server.stop();
-    }
+    if (fx !== undefined) expect(await snapshot(fx)).toEqual(before);
   });
 
   it('the controls: the plain routes answer 401 without a token and 403 to the read-only admin; a full admin reads', async () => {

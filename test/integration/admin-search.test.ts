@@ -3,15 +3,13 @@
 
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CreateBucketCommand, DeleteObjectCommand, PutBucketVersioningCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { CreateBucketCommand, DeleteObjectCommand, PutBucketVersioningCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminCall } from '../helpers/admin-session.js';
+import { uniqueBucket } from '../helpers/clients.js';
+import { useStore } from '../helpers/store.js';
 
-let server: RunningServer;
-let token: string;
-let s3: S3Client;
+const store = useStore();
 const plain = uniqueBucket('search-a');
 const versioned = uniqueBucket('search-b');
 const OBJECTS: Array<[string, string, number]> = [
@@ -25,8 +23,8 @@ interface Item { bucket: string; key: string; size: number; etag: string; lastMo
 interface Page { items: Item[]; nextCursor: string | null }
 
 /** A search with the admin token, or with `t` (null: no Authorization header). */
-const search = async (params: Record<string, string | number | boolean>, t: string | null = token) =>
-  adminCall(server, t ?? undefined, 'GET', `/objects/search?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`);
+const search = async (params: Record<string, string | number | boolean>, t?: string | null) =>
+  adminCall(store.server, t === null ? undefined : (t ?? (await store.admin())), 'GET', `/objects/search?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`);
 
 async function keys(params: Record<string, string | number | boolean>): Promise<string[]> {
   const res = await search(params);
@@ -35,19 +33,12 @@ async function keys(params: Record<string, string | number | boolean>): Promise<
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  token = await adminLogin(server);
-  s3 = sdkClient(server);
   started = Date.now() - 1000;
-  await s3.send(new CreateBucketCommand({ Bucket: plain }));
-  await s3.send(new CreateBucketCommand({ Bucket: versioned }));
-  await s3.send(new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: 'Enabled' } }));
-  for (const [bucket, key, size] of OBJECTS) await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: Buffer.alloc(size, 1) }));
-  await s3.send(new DeleteObjectCommand({ Bucket: versioned, Key: 'img/deleted.png' }));
-});
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
+  await store.s3.send(new CreateBucketCommand({ Bucket: plain }));
+  await store.s3.send(new CreateBucketCommand({ Bucket: versioned }));
+  await store.s3.send(new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: 'Enabled' } }));
+  for (const [bucket, key, size] of OBJECTS) await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: Buffer.alloc(size, 1) }));
+  await store.s3.send(new DeleteObjectCommand({ Bucket: versioned, Key: 'img/deleted.png' }));
 });
 
 describe('GET /api/admin/objects/search', () => {
@@ -100,7 +91,7 @@ describe('GET /api/admin/objects/search', () => {
   });
 
   it('indexes the written objects in the background (the search-index loop runs in the server)', async () => {
-    const db = new BetterSqlite3(join(server.dataDir, 'meta.db'), { readonly: true });
+    const db = new BetterSqlite3(join(store.server.dataDir, 'meta.db'), { readonly: true });
     try {
       const count = (sql: string) => db.prepare(sql).pluck().get() as number;
       for (let waited = 0; count('SELECT count(*) FROM object_search_queue') > 0; waited += 50) {
@@ -115,7 +106,7 @@ describe('GET /api/admin/objects/search', () => {
 
   it('answers 401 without a token or with a bad one', async () => {
     expect((await search({ q: 'img' }, null)).status).toBe(401);
-    const bad = await search({ q: 'img' }, `${token.slice(0, -4)}AAAA`);
+    const bad = await search({ q: 'img' }, `${(await store.admin()).slice(0, -4)}AAAA`);
     expect(bad.status).toBe(401);
     expect(bad.body).toMatchObject({ error: 'Unauthorized', statusCode: 401 });
   });

@@ -2,9 +2,9 @@
 // audit records the server logged, new buckets, and raw object uploads and downloads through the admin API.
 
 import { expect } from 'vitest';
-import { adminCall } from '../helpers/admin-session.js';
+import type { adminCall } from '../helpers/admin-session.js';
 import { uniqueBucket } from '../helpers/clients.js';
-import type { RunningServer } from '../helpers/server.js';
+import type { Store } from '../helpers/store.js';
 
 export type Json = Record<string, unknown>;
 export type CallResult = Awaited<ReturnType<typeof adminCall>>;
@@ -31,14 +31,14 @@ export interface AdminFixture {
   download(bucket: string, key: string, headers?: Record<string, string>, extra?: string): Promise<Response>;
 }
 
-/** Helpers bound to the server and token a test file sets up in beforeAll (hence the getters). */
-export function adminFixture(server: () => RunningServer, token: () => string): AdminFixture {
-  const base = (): string => `${server().url}/api/admin`;
-  const call = (method: string, path: string, body?: unknown) => adminCall(server(), token(), method, path, body);
+/** Helpers bound to a test file's store, as its bootstrap admin. */
+export function adminFixture(store: Store): AdminFixture {
+  const base = (): string => `${store.server.url}/api/admin`;
+  const call = (method: string, path: string, body?: unknown) => store.adminCall(method, path, body);
   return {
     call,
     auditEvents() {
-      return server().output().split('\n').flatMap((line) => {
+      return store.server.output().split('\n').flatMap((line) => {
         try {
           const parsed = JSON.parse(line) as Json;
           return parsed['audit'] === true ? [parsed] : [];
@@ -53,13 +53,13 @@ export function adminFixture(server: () => RunningServer, token: () => string): 
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return name;
     },
-    upload(bucket, key, body, headers = {}) {
+    async upload(bucket, key, body, headers = {}) {
       return fetch(`${base()}/buckets/${bucket}/objects/content?${keyQuery(key)}`, {
-        method: 'PUT', headers: { authorization: `Bearer ${token()}`, ...headers }, body, duplex: 'half',
+        method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, ...headers }, body, duplex: 'half',
       } as RequestInit);
     },
-    download(bucket, key, headers = {}, extra = '') {
-      return fetch(`${base()}/buckets/${bucket}/objects/content?${keyQuery(key, extra)}`, { headers: { authorization: `Bearer ${token()}`, ...headers } });
+    async download(bucket, key, headers = {}, extra = '') {
+      return fetch(`${base()}/buckets/${bucket}/objects/content?${keyQuery(key, extra)}`, { headers: { authorization: `Bearer ${await store.admin()}`, ...headers } });
     },
   };
 }

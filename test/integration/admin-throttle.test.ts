@@ -3,30 +3,17 @@
 // mount, aws:SourceIp / aws:SecureTransport from the proxy's headers on the S3 plane, and the audit buffer flushed
 // at SIGTERM (AUDIT_FLUSH_MS is 10 minutes here, so only the shutdown flush can have written anything).
 
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { freshClient, login, refresh, signIn } from '../helpers/admin-flow.js';
 import { rawRequest } from '../helpers/signed-http.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 const MOUNT = '/storage';
-let server: RunningServer;
-let stopped = false;
+const store = useStore({ env: { MOUNT_PATH: MOUNT, STORE_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8', AUDIT_FLUSH_MS: '600000' } });
 
-beforeAll(async () => {
-  server = await startServer({
-    env: { MOUNT_PATH: MOUNT, STORE_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8', AUDIT_FLUSH_MS: '600000' },
-    keepDataDir: true,
-  });
-});
-afterAll(async () => {
-  if (!stopped) await server.stop();
-  rmSync(server.dataDir, { recursive: true, force: true });
-});
-
-const wrongLogin = (forwardedFor: string) => login(server, { mount: MOUNT, forwardedFor, password: 'wrong-password' });
+const wrongLogin = (forwardedFor: string) => login(store.server, { mount: MOUNT, forwardedFor, password: 'wrong-password' });
 
 describe('the login limit', () => {
   it('allows 5 attempts per minute per client, then 429 with Retry-After, even for the right password', async () => {
@@ -40,9 +27,9 @@ describe('the login limit', () => {
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(60 - Math.ceil((Date.now() - started) / 1000));
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect((await login(server, { mount: MOUNT, forwardedFor: client })).status).toBe(429);
+    expect((await login(store.server, { mount: MOUNT, forwardedFor: client })).status).toBe(429);
     // Another client is not affected.
-    expect((await login(server, { mount: MOUNT, forwardedFor: freshClient() })).status).toBe(200);
+    expect((await login(store.server, { mount: MOUNT, forwardedFor: freshClient() })).status).toBe(200);
   });
 
   it('reads X-Forwarded-For from the right: a forged left part neither dodges nor borrows a limit', async () => {
@@ -56,10 +43,10 @@ describe('the login limit', () => {
 
   it('counts password changes too (the current password is a guessing target)', async () => {
     const client = freshClient();
-    const { token } = await signIn(server, { mount: MOUNT, forwardedFor: freshClient() });
+    const { token } = await signIn(store.server, { mount: MOUNT, forwardedFor: freshClient() });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await fetch(`${server.url}${MOUNT}/api/admin/settings/change-password`, {
+      const res = await fetch(`${store.server.url}${MOUNT}/api/admin/settings/change-password`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-forwarded-for': client },
         body: JSON.stringify({ currentPassword: `guess-${i}`, newPassword: 'a-good-new-password' }),
@@ -73,10 +60,10 @@ describe('the login limit', () => {
 
 describe('the general admin throttle', () => {
   it('allows a burst of 600 requests per client, then 429 with Retry-After; probes are never throttled', async () => {
-    const { token } = await signIn(server, { mount: MOUNT, forwardedFor: freshClient() });
+    const { token } = await signIn(store.server, { mount: MOUNT, forwardedFor: freshClient() });
     const client = freshClient();
     const get = (path: string, from = client) =>
-      fetch(`${server.url}${MOUNT}/api/admin${path}`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': from } });
+      fetch(`${store.server.url}${MOUNT}/api/admin${path}`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': from } });
     let allowed = 0;
     let refused: Response | undefined;
     const started = Date.now();
@@ -102,10 +89,10 @@ describe('the general admin throttle', () => {
 
 describe('the refresh cookie under MOUNT_PATH', () => {
   it('is scoped to the mounted auth path and refreshes there', async () => {
-    const res = await login(server, { mount: MOUNT });
+    const res = await login(store.server, { mount: MOUNT });
     expect(res.status).toBe(200);
     expect(res.setCookie).toContain(`Path=${MOUNT}/api/admin/auth;`);
-    const rotated = await refresh(server, res.cookie, { mount: MOUNT, forwardedFor: freshClient() });
+    const rotated = await refresh(store.server, res.cookie, { mount: MOUNT, forwardedFor: freshClient() });
     expect(rotated.status).toBe(200);
     expect(rotated.setCookie).toContain(`Path=${MOUNT}/api/admin/auth;`);
   });
@@ -113,12 +100,12 @@ describe('the refresh cookie under MOUNT_PATH', () => {
 
 describe('the S3 plane behind a trusted proxy', () => {
   const bucket = `proxied-${Date.now()}`;
-  const anonymousGet = (key: string, headers: Record<string, string> = {}) => rawRequest(server, { method: 'GET', path: `${MOUNT}/${bucket}/${key}`, headers });
+  const anonymousGet = (key: string, headers: Record<string, string> = {}) => rawRequest(store.server, { method: 'GET', path: `${MOUNT}/${bucket}/${key}`, headers });
 
   beforeAll(async () => {
-    expect((await rawRequest(server, { method: 'PUT', path: `${MOUNT}/${bucket}`, sign: true })).status).toBe(200);
+    expect((await rawRequest(store.server, { method: 'PUT', path: `${MOUNT}/${bucket}`, sign: true })).status).toBe(200);
     for (const key of ['by-ip.txt', 'by-tls.txt']) {
-      expect((await rawRequest(server, { method: 'PUT', path: `${MOUNT}/${bucket}/${key}`, body: key, sign: true })).status).toBe(200);
+      expect((await rawRequest(store.server, { method: 'PUT', path: `${MOUNT}/${bucket}/${key}`, body: key, sign: true })).status).toBe(200);
     }
     const policy = {
       Version: '2012-10-17',
@@ -127,7 +114,7 @@ describe('the S3 plane behind a trusted proxy', () => {
         { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/by-tls.txt`, Condition: { Bool: { 'aws:SecureTransport': 'true' } } },
       ],
     };
-    const put = await rawRequest(server, { method: 'PUT', path: `${MOUNT}/${bucket}?policy`, body: JSON.stringify(policy), sign: true });
+    const put = await rawRequest(store.server, { method: 'PUT', path: `${MOUNT}/${bucket}?policy`, body: JSON.stringify(policy), sign: true });
     expect(put.status, put.text).toBe(204);
   });
 
@@ -148,9 +135,8 @@ describe('the S3 plane behind a trusted proxy', () => {
 
 describe('shutdown', () => {
   it('flushes the buffered audit records at SIGTERM', async () => {
-    expect(await server.stop()).toBe(0);
-    stopped = true;
-    const db = new Database(join(server.dataDir, 'meta.db'), { readonly: true });
+    expect(await store.stop()).toBe(0);
+    const db = new Database(join(store.server.dataDir, 'meta.db'), { readonly: true });
     try {
       const counts = db.prepare('SELECT event, count(*) AS n FROM audit GROUP BY event').all() as { event: string; n: number }[];
       const byEvent = Object.fromEntries(counts.map((c) => [c.event, c.n]));

@@ -2,27 +2,23 @@
 // demotion applying to the very next request, the last-full-admin and self-deletion rules, password reset ending the
 // user's sessions, deletion ending them too, and self-service password change.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { login, refresh, signIn } from '../helpers/admin-flow.js';
 import { adminCall } from '../helpers/admin-session.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 interface User { id: string; username: string; role: string; mustChangePassword: boolean }
 interface Created { user: User; temporaryPassword?: string }
 
-let server: RunningServer;
+// Loopback is a trusted proxy: each sign-in comes from its own X-Forwarded-For address (see admin-flow.ts).
+const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
 let admin: string;
 
 beforeAll(async () => {
-  // Loopback is a trusted proxy: each sign-in comes from its own X-Forwarded-For address (see admin-flow.ts).
-  server = await startServer({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
-  admin = (await signIn(server)).token;
-});
-afterAll(async () => {
-  await server.stop();
+  admin = await store.admin();
 });
 
-const call = (token: string | undefined, method: string, path: string, body?: unknown) => adminCall(server, token, method, path, body);
+const call = (token: string | undefined, method: string, path: string, body?: unknown) => adminCall(store.server, token, method, path, body);
 
 async function createUser(username: string, role: 'full-admin' | 'read-only', password?: string): Promise<Created> {
   const res = await call(admin, 'POST', '/users', password === undefined ? { username, role } : { username, role, password });
@@ -46,7 +42,7 @@ describe('creating users', () => {
     const got = await call(admin, 'GET', `/users/${user.id}`);
     expect(got.body).toEqual(expect.objectContaining({ id: user.id, username: 'reader' }));
     expect(JSON.stringify(got.body)).not.toContain(temporaryPassword);
-    const session = await signIn(server, { username: 'reader', password: temporaryPassword });
+    const session = await signIn(store.server, { username: 'reader', password: temporaryPassword });
     expect((await call(session.token, 'GET', '/auth/me')).body).toMatchObject({ username: 'reader', role: 'read-only', mustChangePassword: true });
   });
 
@@ -54,7 +50,7 @@ describe('creating users', () => {
     const created = await createUser('chosen', 'read-only', 'my-first-password-42');
     expect(created.temporaryPassword).toBeUndefined();
     expect(created.user.mustChangePassword).toBe(true);
-    await signIn(server, { username: 'chosen', password: 'my-first-password-42' });
+    await signIn(store.server, { username: 'chosen', password: 'my-first-password-42' });
   });
 
   it('refuses a taken name (any case) with 409, and bad input with 400 naming the field', async () => {
@@ -96,7 +92,7 @@ describe('creating users', () => {
 describe('roles', () => {
   it('a read-only admin reads users but gets 403 on every change', async () => {
     const { user, temporaryPassword } = await createUser('viewer', 'read-only');
-    const viewer = (await signIn(server, { username: 'viewer', password: temporaryPassword })).token;
+    const viewer = (await signIn(store.server, { username: 'viewer', password: temporaryPassword })).token;
     expect((await call(viewer, 'GET', '/users')).status).toBe(200);
     expect((await call(viewer, 'GET', `/users/${user.id}`)).status).toBe(200);
     for (const [method, path, body] of [
@@ -112,7 +108,7 @@ describe('roles', () => {
 
   it('a demotion applies to the next request of an already signed-in admin, and a promotion too', async () => {
     const { user, temporaryPassword } = await createUser('ops', 'full-admin');
-    const ops = (await signIn(server, { username: 'ops', password: temporaryPassword })).token;
+    const ops = (await signIn(store.server, { username: 'ops', password: temporaryPassword })).token;
     const probe = () => call(ops, 'POST', '/users', { username: 'probe', role: 'read-only', password: 'short' });
     expect((await probe()).status).toBe(400); // past the gate: only the body is wrong
     expect((await call(admin, 'PATCH', `/users/${user.id}`, { role: 'read-only' })).body).toMatchObject({ role: 'read-only' });
@@ -125,7 +121,7 @@ describe('roles', () => {
 describe('the last full admin and self-deletion', () => {
   it('nobody deletes themselves; the last full admin is neither demoted nor deleted; deletion ends sessions', async () => {
     const { user: boss, temporaryPassword } = await createUser('boss', 'full-admin');
-    const bossSession = await signIn(server, { username: 'boss', password: temporaryPassword });
+    const bossSession = await signIn(store.server, { username: 'boss', password: temporaryPassword });
     const adminId = ((await call(admin, 'GET', '/auth/me')).body as User).id;
 
     expect((await call(admin, 'DELETE', `/users/${adminId}`)).status).toBe(409);
@@ -146,29 +142,29 @@ describe('the last full admin and self-deletion', () => {
     expect((await call(admin, 'GET', `/users/${boss.id}`)).status).toBe(404);
     // The deleted user's access token and refresh cookie are dead.
     expect((await call(bossSession.token, 'GET', '/auth/me')).status).toBe(401);
-    expect((await refresh(server, bossSession.cookie)).status).toBe(401);
+    expect((await refresh(store.server, bossSession.cookie)).status).toBe(401);
   });
 });
 
 describe('passwords', () => {
   it('reset gives a new temporary password and ends every session of the user', async () => {
     const { user, temporaryPassword } = await createUser('forgetful', 'read-only');
-    const session = await signIn(server, { username: 'forgetful', password: temporaryPassword });
+    const session = await signIn(store.server, { username: 'forgetful', password: temporaryPassword });
     const res = await call(admin, 'POST', `/users/${user.id}/reset-password`, {});
     expect(res.status).toBe(200);
     const reset = res.body as Created;
     expect(reset.user.mustChangePassword).toBe(true);
     expect(reset.temporaryPassword).toBeDefined();
     expect((await call(session.token, 'GET', '/auth/me')).status).toBe(401);
-    expect((await refresh(server, session.cookie)).status).toBe(401);
-    expect((await login(server, { username: 'forgetful', password: temporaryPassword })).status).toBe(401);
-    await signIn(server, { username: 'forgetful', password: reset.temporaryPassword });
+    expect((await refresh(store.server, session.cookie)).status).toBe(401);
+    expect((await login(store.server, { username: 'forgetful', password: temporaryPassword })).status).toBe(401);
+    await signIn(store.server, { username: 'forgetful', password: reset.temporaryPassword });
   });
 
   it('change-password is self-service: checks the current password and the strength rule, clears the flag, ends other sessions', async () => {
     const { temporaryPassword } = await createUser('changer', 'read-only');
-    const first = await signIn(server, { username: 'changer', password: temporaryPassword });
-    const current = await signIn(server, { username: 'changer', password: temporaryPassword });
+    const first = await signIn(store.server, { username: 'changer', password: temporaryPassword });
+    const current = await signIn(store.server, { username: 'changer', password: temporaryPassword });
     const change = (body: unknown) => call(current.token, 'POST', '/settings/change-password', body);
 
     const wrong = await change({ currentPassword: 'not-it-at-all', newPassword: 'a-much-better-password' });
@@ -183,11 +179,11 @@ describe('passwords', () => {
     expect(ok.status).toBe(204);
     expect((await call(current.token, 'GET', '/auth/me')).body).toMatchObject({ mustChangePassword: false });
     // This session lives on; the other one is over.
-    expect((await refresh(server, current.cookie)).status).toBe(200);
+    expect((await refresh(store.server, current.cookie)).status).toBe(200);
     expect((await call(first.token, 'GET', '/auth/me')).status).toBe(401);
-    expect((await refresh(server, first.cookie)).status).toBe(401);
-    expect((await login(server, { username: 'changer', password: temporaryPassword })).status).toBe(401);
-    await signIn(server, { username: 'changer', password: 'a-much-better-password' });
+    expect((await refresh(store.server, first.cookie)).status).toBe(401);
+    expect((await login(store.server, { username: 'changer', password: temporaryPassword })).status).toBe(401);
+    await signIn(store.server, { username: 'changer', password: 'a-much-better-password' });
     expect((await call(undefined, 'POST', '/settings/change-password', { currentPassword: 'x', newPassword: 'y' })).status).toBe(401);
   });
 });

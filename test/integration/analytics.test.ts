@@ -3,12 +3,11 @@
 // stays within 500 points whatever the range, and bad parameters are 400s naming the field.
 
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { restartServer, startServer, type RunningServer } from '../helpers/server.js';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminCall } from '../helpers/admin-session.js';
+import { uniqueBucket } from '../helpers/clients.js';
+import { useStore } from '../helpers/store.js';
 
 interface Operation { surface: string; operation: string; requests: number; clientErrors: number; serverErrors: number }
 interface RequestsBody {
@@ -22,34 +21,24 @@ interface StorageBody { step: number; bucket: string | null; points: { t: string
 const s3Op = (body: RequestsBody, name: string): Operation | undefined => body.operations.find((o) => o.surface === 's3' && o.operation === name);
 
 describe('analytics through the real server', () => {
-  let server: RunningServer;
-  let s3: S3Client;
-  let token: string;
+  const store = useStore();
   const bucket = uniqueBucket('stats');
   let stored = 0;
   const started = new Date(Date.now() - 60_000).toISOString();
 
   beforeAll(async () => {
-    server = await startServer({ keepDataDir: true });
-    s3 = sdkClient(server);
-    token = await adminLogin(server);
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
     for (let i = 0; i < 12; i++) {
       const body = randomBytes(1000 + i);
       stored += body.length;
-      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `k${i}`, Body: body }));
+      await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `k${i}`, Body: body }));
     }
-    for (let i = 0; i < 5; i++) await s3.send(new GetObjectCommand({ Bucket: bucket, Key: `k${i}` })).then((r) => r.Body?.transformToByteArray());
-    for (let i = 0; i < 3; i++) await s3.send(new GetObjectCommand({ Bucket: bucket, Key: `missing${i}` })).catch(() => undefined);
+    for (let i = 0; i < 5; i++) await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: `k${i}` })).then((r) => r.Body?.transformToByteArray());
+    for (let i = 0; i < 3; i++) await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: `missing${i}` })).catch(() => undefined);
   }, 60_000);
 
-  afterAll(async () => {
-    await server?.stop();
-    if (server) await rm(server.dataDir, { recursive: true, force: true });
-  });
-
   it('counts the workload per operation and error class, live (before any flush)', async () => {
-    const res = await adminCall(server, token, 'GET', `/analytics/requests?from=${started}&step=1m`);
+    const res = await store.adminCall('GET', `/analytics/requests?from=${started}&step=1m`);
     expect(res.status).toBe(200);
     const body = res.body as RequestsBody;
     expect(body.step).toBe(60);
@@ -65,23 +54,23 @@ describe('analytics through the real server', () => {
   });
 
   it('shows storage over time for the instance and the bucket, and the per-bucket breakdown', async () => {
-    const total = (await adminCall(server, token, 'GET', '/analytics/storage')).body as StorageBody;
+    const total = (await store.adminCall('GET', '/analytics/storage')).body as StorageBody;
     expect(total.bucket).toBeNull();
     expect(total.points.length).toBeLessThanOrEqual(501);
     expect(total.points.at(-1)).toMatchObject({ bytes: stored, objects: 12 });
-    const one = (await adminCall(server, token, 'GET', `/analytics/storage?bucket=${bucket}&from=${started}`)).body as StorageBody;
+    const one = (await store.adminCall('GET', `/analytics/storage?bucket=${bucket}&from=${started}`)).body as StorageBody;
     expect(one.bucket).toBe(bucket);
     expect(one.step).toBe(900);
     expect(one.points.at(-1)).toMatchObject({ bytes: stored, objects: 12 });
-    const breakdown = (await adminCall(server, token, 'GET', '/analytics/buckets?limit=5')).body as { totals: { buckets: number; bytes: number }; buckets: { bucket: string; bytes: number; objects: number; share: number }[] };
+    const breakdown = (await store.adminCall('GET', '/analytics/buckets?limit=5')).body as { totals: { buckets: number; bytes: number }; buckets: { bucket: string; bytes: number; objects: number; share: number }[] };
     expect(breakdown.totals).toMatchObject({ buckets: 1, bytes: stored });
     expect(breakdown.buckets).toEqual([expect.objectContaining({ bucket, bytes: stored, objects: 12, versions: 12, share: 1 })]);
   });
 
   it('bounds every series to 500 points whatever the range', async () => {
-    const storage = (await adminCall(server, token, 'GET', '/analytics/storage?from=1990-01-01&step=1m')).body as StorageBody;
+    const storage = (await store.adminCall('GET', '/analytics/storage?from=1990-01-01&step=1m')).body as StorageBody;
     expect(storage.points.length).toBeLessThanOrEqual(500);
-    const requests = (await adminCall(server, token, 'GET', '/analytics/requests?from=2000-01-01T00:00:00Z&step=60')).body as RequestsBody;
+    const requests = (await store.adminCall('GET', '/analytics/requests?from=2000-01-01T00:00:00Z&step=60')).body as RequestsBody;
     expect(requests.points.length).toBeLessThanOrEqual(500);
     expect(requests.step).toBeGreaterThan(60);
   });
@@ -103,7 +92,7 @@ describe('analytics through the real server', () => {
       ['/analytics/storage?from=2020-01-02&to=2020-01-01', /^to: /],
     ];
     for (const [path, message] of cases) {
-      const res = await adminCall(server, token, 'GET', path);
+      const res = await store.adminCall('GET', path);
       expect({ path, status: res.status }).toEqual({ path, status: 400 });
       expect((res.body as { error: string; message: string }).error).toBe('ValidationError');
       expect((res.body as { message: string }).message).toMatch(message);
@@ -111,14 +100,12 @@ describe('analytics through the real server', () => {
   });
 
   it('keeps the counts across a restart (flushed at shutdown), and reads need a token', async () => {
-    await server.stop();
-    server = await restartServer(server);
-    token = await adminLogin(server);
-    const body = (await adminCall(server, token, 'GET', `/analytics/requests?from=${started}`)).body as RequestsBody;
+    await store.restart();
+    const body = (await store.adminCall('GET', `/analytics/requests?from=${started}`)).body as RequestsBody;
     expect(s3Op(body, 'PutObject')).toMatchObject({ requests: 12 });
     expect(s3Op(body, 'GetObject')).toMatchObject({ requests: 8, clientErrors: 3 });
-    expect((await adminCall(server, undefined, 'GET', '/analytics/requests')).status).toBe(401);
-    const storage = (await adminCall(server, token, 'GET', `/analytics/storage?bucket=${bucket}&from=${started}`)).body as StorageBody;
+    expect((await adminCall(store.server, undefined, 'GET', '/analytics/requests')).status).toBe(401);
+    const storage = (await store.adminCall('GET', `/analytics/storage?bucket=${bucket}&from=${started}`)).body as StorageBody;
     expect(storage.points.at(-1)).toMatchObject({ bytes: stored });
   });
 });

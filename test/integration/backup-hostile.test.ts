@@ -5,29 +5,30 @@
 import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { CreateBucketCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminLogin } from '../helpers/admin-session.js';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { downloadArchive, uploadArchive, viewInstance, type InstanceView } from '../helpers/backup-fixture.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { patchDeclaredSize, renameEntry, unzip, zip, type Entries } from '../helpers/zip-craft.js';
 
 const MiB = 1024 * 1024;
-let server: RunningServer;
-let s3: S3Client;
-let token: string;
+const store = useStore({
+  env: {
+    RESTORE_MAX_TOTAL_BYTES: String(64 * MiB), RESTORE_MAX_ENTRY_BYTES: String(10 * MiB),
+    RESTORE_MAX_ENTRIES: '50', RESTORE_MAX_MANIFEST_BYTES: '4096',
+  },
+});
 let bucket: string;
 let base: Buffer;
 let entries: Map<string, Buffer>;
 let before: { view: InstanceView; blobs: string[] };
 
 function blobFiles(): string[] {
-  return readdirSync(join(server.dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+  return readdirSync(join(store.server.dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
 }
 
 async function state(): Promise<{ view: InstanceView; blobs: string[] }> {
-  return { view: await viewInstance(s3), blobs: blobFiles() };
+  return { view: await viewInstance(store.s3), blobs: blobFiles() };
 }
 
 /** The archive's entries with changes: `null` removes an entry; the order is the original one, then new names. */
@@ -49,20 +50,11 @@ const jsonl = (lines: unknown[]): Buffer => Buffer.from(`${lines.map((l) => JSON
 const manifest = (): Record<string, unknown> => JSON.parse((entries.get('manifest.json') as Buffer).toString()) as Record<string, unknown>;
 
 beforeAll(async () => {
-  server = await startServer({
-    env: {
-      RESTORE_MAX_TOTAL_BYTES: String(64 * MiB), RESTORE_MAX_ENTRY_BYTES: String(10 * MiB),
-      RESTORE_MAX_ENTRIES: '50', RESTORE_MAX_MANIFEST_BYTES: '4096',
-    },
-  });
-  s3 = sdkClient(server);
-  token = await adminLogin(server);
-  bucket = uniqueBucket('victim');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'small', Body: 'tiny object' }));
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'larger', Body: Buffer.alloc(100_000, 7) }));
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'third', Body: Buffer.alloc(30_000, 9) }));
-  const res = await downloadArchive(server, token, `/buckets/${bucket}/backup`);
+  bucket = await store.bucket('victim');
+  await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'small', Body: 'tiny object' }));
+  await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'larger', Body: Buffer.alloc(100_000, 7) }));
+  await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'third', Body: Buffer.alloc(30_000, 9) }));
+  const res = await downloadArchive(store.server, await store.admin(), `/buckets/${bucket}/backup`);
   expect(res.status).toBe(200);
   base = res.bytes;
   entries = await unzip(base);
@@ -70,17 +62,12 @@ beforeAll(async () => {
   before = await state();
 });
 
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
-});
-
 async function expectRefused(archive: Buffer, code = 'InvalidArchive', path = `/buckets/${bucket}/restore`): Promise<string> {
-  const res = await uploadArchive(server, token, archive, path);
+  const res = await uploadArchive(store.server, await store.admin(), archive, path);
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(res.body['error']).toBe(code);
   expect(await state()).toEqual(before);
-  expect(readdirSync(join(server.dataDir, 'tmp'))).toEqual([]);
+  expect(readdirSync(join(store.server.dataDir, 'tmp'))).toEqual([]);
   return String(res.body['message']);
 }
 
@@ -138,8 +125,9 @@ describe('archives refused with 400 and the instance unchanged', () => {
     expect(await expectRefused(await rebuild(flood))).toMatch(/RESTORE_MAX_ENTRIES/);
     // Refused from Content-Length alone, before a byte of the body is read: the headers go first, and the answer is
     // read before any body is sent (a client still sending when the server closes might see a reset instead).
+    const token = await store.admin();
     const early = await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-      const req = request(`${server.url}/api/admin/buckets/${bucket}/restore`, {
+      const req = request(`${store.server.url}/api/admin/buckets/${bucket}/restore`, {
         method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/zip', 'content-length': String(65 * MiB) },
       }, (res) => {
         const chunks: Buffer[] = [];
@@ -196,9 +184,9 @@ describe('archives refused with 400 and the instance unchanged', () => {
   });
 
   it('the unmodified archive restores (the control)', async () => {
-    const res = await uploadArchive(server, token, base, `/buckets/${bucket}/restore`);
+    const res = await uploadArchive(store.server, await store.admin(), base, `/buckets/${bucket}/restore`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ objectsRestored: 3 });
-    expect((await viewInstance(s3)).buckets).toEqual(before.view.buckets);
+    expect((await viewInstance(store.s3)).buckets).toEqual(before.view.buckets);
   });
 });

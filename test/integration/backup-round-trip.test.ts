@@ -9,23 +9,18 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand, ListMultipartUploadsCommand, PutObjectCommand,
-  UploadPartCommand, type S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { downloadArchive, MARKER, populateRichInstance, uploadArchive, viewInstance } from '../helpers/backup-fixture.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { uniqueBucket } from '../helpers/clients.js';
+import { startStore, useStore } from '../helpers/store.js';
 
 const sseKey = (): string => randomBytes(32).toString('base64');
 const names = { plain: uniqueBucket('plain'), versioned: uniqueBucket('versioned'), locked: uniqueBucket('locked') };
 
-let source: RunningServer;
-let target: RunningServer;
-let s3: S3Client;
-let s3Target: S3Client;
-let sourceToken: string;
-let targetToken: string;
+const source = useStore({ env: { STORE_SSE_KEY: sseKey() } });
+const target = useStore({ env: { STORE_SSE_KEY: sseKey() } });
 let archive: Buffer;
 
 function filesUnder(dir: string): string[] {
@@ -33,27 +28,14 @@ function filesUnder(dir: string): string[] {
 }
 
 beforeAll(async () => {
-  [source, target] = await Promise.all([
-    startServer({ env: { STORE_SSE_KEY: sseKey() } }),
-    startServer({ env: { STORE_SSE_KEY: sseKey() } }),
-  ]);
-  s3 = sdkClient(source);
-  s3Target = sdkClient(target);
-  [sourceToken, targetToken] = await Promise.all([adminLogin(source), adminLogin(target)]);
-  await populateRichInstance(s3, names);
+  await populateRichInstance(source.s3, names);
   // An upload in progress is not part of a backup.
-  await s3.send(new CreateMultipartUploadCommand({ Bucket: names.plain, Key: 'unfinished' }));
-});
-
-afterAll(async () => {
-  s3?.destroy();
-  s3Target?.destroy();
-  await Promise.all([source?.stop(), target?.stop()]);
+  await source.s3.send(new CreateMultipartUploadCommand({ Bucket: names.plain, Key: 'unfinished' }));
 });
 
 describe('a full backup restored into a fresh instance with another SSE key', () => {
   it('downloads as a zip attachment', async () => {
-    const res = await downloadArchive(source, sourceToken);
+    const res = await downloadArchive(source.server, await source.admin());
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="store-instance-\d{8}T\d{9}Z\.zip"$/);
@@ -65,31 +47,31 @@ describe('a full backup restored into a fresh instance with another SSE key', ()
     // The target holds things the archive lacks: an extra bucket, an extra object in a bucket of the same name, and
     // an upload in progress there. All of it goes.
     const extra = uniqueBucket('extra');
-    await s3Target.send(new CreateBucketCommand({ Bucket: extra }));
-    await s3Target.send(new PutObjectCommand({ Bucket: extra, Key: 'gone', Body: 'x' }));
-    await s3Target.send(new CreateBucketCommand({ Bucket: names.plain }));
-    await s3Target.send(new PutObjectCommand({ Bucket: names.plain, Key: 'not-in-archive', Body: 'y' }));
-    const upload = await s3Target.send(new CreateMultipartUploadCommand({ Bucket: names.plain, Key: 'pending' }));
-    await s3Target.send(new UploadPartCommand({ Bucket: names.plain, Key: 'pending', UploadId: upload.UploadId, PartNumber: 1, Body: 'z' }));
+    await target.s3.send(new CreateBucketCommand({ Bucket: extra }));
+    await target.s3.send(new PutObjectCommand({ Bucket: extra, Key: 'gone', Body: 'x' }));
+    await target.s3.send(new CreateBucketCommand({ Bucket: names.plain }));
+    await target.s3.send(new PutObjectCommand({ Bucket: names.plain, Key: 'not-in-archive', Body: 'y' }));
+    const upload = await target.s3.send(new CreateMultipartUploadCommand({ Bucket: names.plain, Key: 'pending' }));
+    await target.s3.send(new UploadPartCommand({ Bucket: names.plain, Key: 'pending', UploadId: upload.UploadId, PartNumber: 1, Body: 'z' }));
 
-    const res = await uploadArchive(target, targetToken, archive);
+    const res = await uploadArchive(target.server, await target.admin(), archive);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ bucketsRestored: 3, objectsRestored: expect.any(Number) as number });
 
-    const [before, after] = await Promise.all([viewInstance(s3), viewInstance(s3Target)]);
+    const [before, after] = await Promise.all([viewInstance(source.s3), viewInstance(target.s3)]);
     expect(after).toEqual(before);
     expect(after.buckets.map((b) => b.name)).toEqual([names.locked, names.plain, names.versioned].sort());
     const versioned = after.buckets.find((b) => b.name === names.versioned);
     expect(versioned?.versions.filter((v) => v.key === 'history.txt')).toHaveLength(3);
     expect(versioned?.versions.filter((v) => v.deleteMarker)).toHaveLength(2);
-    const uploads = await s3Target.send(new ListMultipartUploadsCommand({ Bucket: names.plain }));
+    const uploads = await target.s3.send(new ListMultipartUploadsCommand({ Bucket: names.plain }));
     expect(uploads.Uploads ?? []).toEqual([]);
     expect(res.body['objectsRestored']).toBe(after.buckets.flatMap((b) => b.versions).filter((v) => !v.deleteMarker).length);
   });
 
   it('stores the restored bytes encrypted under the new key: no plaintext anywhere in the data directory', () => {
-    const files = filesUnder(target.dataDir);
-    expect(files.some((f) => f.includes(`${join(target.dataDir, 'blobs')}`))).toBe(true);
+    const files = filesUnder(target.server.dataDir);
+    expect(files.some((f) => f.includes(`${join(target.server.dataDir, 'blobs')}`))).toBe(true);
     for (const file of files) {
       if (statSync(file).size > 64 * 1024 * 1024) continue;
       expect(readFileSync(file).includes(MARKER), file).toBe(false);
@@ -98,45 +80,45 @@ describe('a full backup restored into a fresh instance with another SSE key', ()
 
   it('records the restore in the audit log', async () => {
     await new Promise((r) => setTimeout(r, 2500)); // AUDIT_FLUSH_MS
-    const audit = await adminCall(target, targetToken, 'GET', '/audit?event=backup.restored');
+    const audit = await target.adminCall('GET', '/audit?event=backup.restored');
     expect((audit.body as { items: unknown[] }).items).toHaveLength(1);
-    const exported = await adminCall(source, sourceToken, 'GET', '/audit?event=backup.exported');
+    const exported = await source.adminCall('GET', '/audit?event=backup.exported');
     expect((exported.body as { items: unknown[] }).items.length).toBeGreaterThanOrEqual(1);
   });
 });
 
 describe('bucket backups', () => {
   it('a bucket restore resets only that bucket', async () => {
-    const bucketArchive = await downloadArchive(source, sourceToken, `/buckets/${names.versioned}/backup`);
+    const bucketArchive = await downloadArchive(source.server, await source.admin(), `/buckets/${names.versioned}/backup`);
     expect(bucketArchive.status).toBe(200);
-    await s3Target.send(new PutObjectCommand({ Bucket: names.versioned, Key: 'added-later', Body: 'a' }));
-    await s3Target.send(new DeleteObjectCommand({ Bucket: names.versioned, Key: 'history.txt' }));
-    await s3Target.send(new PutObjectCommand({ Bucket: names.plain, Key: 'other-bucket-change', Body: 'b' }));
-    const res = await uploadArchive(target, targetToken, bucketArchive.bytes, `/buckets/${names.versioned}/restore`);
+    await target.s3.send(new PutObjectCommand({ Bucket: names.versioned, Key: 'added-later', Body: 'a' }));
+    await target.s3.send(new DeleteObjectCommand({ Bucket: names.versioned, Key: 'history.txt' }));
+    await target.s3.send(new PutObjectCommand({ Bucket: names.plain, Key: 'other-bucket-change', Body: 'b' }));
+    const res = await uploadArchive(target.server, await target.admin(), bucketArchive.bytes, `/buckets/${names.versioned}/restore`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const [before, after] = await Promise.all([viewInstance(s3), viewInstance(s3Target)]);
+    const [before, after] = await Promise.all([viewInstance(source.s3), viewInstance(target.s3)]);
     expect(after.buckets.find((b) => b.name === names.versioned)).toEqual(before.buckets.find((b) => b.name === names.versioned));
     expect(after.buckets.find((b) => b.name === names.plain)?.versions.map((v) => v.key)).toContain('other-bucket-change');
   });
 
   it('restores a bucket archive under another name, and a bucket out of an instance archive', async () => {
     const copy = uniqueBucket('copy');
-    const bucketArchive = await downloadArchive(source, sourceToken, `/buckets/${names.versioned}/backup`);
-    const res = await uploadArchive(target, targetToken, bucketArchive.bytes, `/buckets/${copy}/restore`);
+    const bucketArchive = await downloadArchive(source.server, await source.admin(), `/buckets/${names.versioned}/backup`);
+    const res = await uploadArchive(target.server, await target.admin(), bucketArchive.bytes, `/buckets/${copy}/restore`);
     expect(res.status).toBe(200);
-    const one = await uploadArchive(target, targetToken, archive, `/buckets/${names.locked}/restore`);
+    const one = await uploadArchive(target.server, await target.admin(), archive, `/buckets/${names.locked}/restore`);
     expect(one.status, JSON.stringify(one.body)).toBe(200);
-    const view = await viewInstance(s3Target);
+    const view = await viewInstance(target.s3);
     const versionsOf = (v: typeof view, name: string) => v.buckets.find((b) => b.name === name)?.versions;
-    const sourceView = await viewInstance(s3);
+    const sourceView = await viewInstance(source.s3);
     expect(versionsOf(view, copy)).toEqual(versionsOf(sourceView, names.versioned));
     expect(versionsOf(view, names.locked)).toEqual(versionsOf(sourceView, names.locked));
   });
 
   it('answers 404 for a bucket that does not exist, and refuses a bucket archive as an instance restore', async () => {
-    expect((await downloadArchive(source, sourceToken, '/buckets/no-such-bucket-here/backup')).status).toBe(404);
-    const bucketArchive = await downloadArchive(source, sourceToken, `/buckets/${names.plain}/backup`);
-    const res = await uploadArchive(target, targetToken, bucketArchive.bytes);
+    expect((await downloadArchive(source.server, await source.admin(), '/buckets/no-such-bucket-here/backup')).status).toBe(404);
+    const bucketArchive = await downloadArchive(source.server, await source.admin(), `/buckets/${names.plain}/backup`);
+    const res = await uploadArchive(target.server, await target.admin(), bucketArchive.bytes);
     expect(res.status).toBe(400);
     expect(res.body['error']).toBe('InvalidArchive');
   });
@@ -145,23 +127,23 @@ describe('bucket backups', () => {
 describe('a backup taken while clients write', () => {
   it('shows the moment it began: later overwrites and deletes neither break it nor appear in it', async () => {
     const bucket = uniqueBucket('busy');
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await source.s3.send(new CreateBucketCommand({ Bucket: bucket }));
     const big = randomBytes(24 * 1024 * 1024);
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'a-big', Body: big }));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'b-overwritten', Body: randomBytes(300_000) }));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'c-deleted', Body: randomBytes(300_000) }));
-    const before = await viewInstance(s3);
+    await source.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'a-big', Body: big }));
+    await source.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'b-overwritten', Body: randomBytes(300_000) }));
+    await source.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'c-deleted', Body: randomBytes(300_000) }));
+    const before = await viewInstance(source.s3);
 
-    const res = await fetch(`${source.url}/api/admin/buckets/${bucket}/backup`, { headers: { authorization: `Bearer ${sourceToken}` } });
+    const res = await fetch(`${source.server.url}/api/admin/buckets/${bucket}/backup`, { headers: { authorization: `Bearer ${await source.admin()}` } });
     const reader = res.body!.getReader();
     const chunks: Uint8Array[] = [];
     const first = await reader.read();
     if (first.value) chunks.push(first.value);
     // Writes after the backup began: the replaced blobs are queued for the GC, which must not unlink them while the
     // backup still needs them (it drains every second; give it time to try).
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'b-overwritten', Body: 'new' }));
-    await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'c-deleted' }));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'd-added', Body: 'late' }));
+    await source.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'b-overwritten', Body: 'new' }));
+    await source.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'c-deleted' }));
+    await source.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'd-added', Body: 'late' }));
     await new Promise((r) => setTimeout(r, 2500));
     for (;;) {
       const next = await reader.read();
@@ -170,17 +152,10 @@ describe('a backup taken while clients write', () => {
     }
     const zip = Buffer.concat(chunks);
 
-    const fresh = await startServer();
-    try {
-      const token = await adminLogin(fresh);
-      const restored = await uploadArchive(fresh, token, zip, `/buckets/${bucket}/restore`);
-      expect(restored.status, JSON.stringify(restored.body)).toBe(200);
-      const client = sdkClient(fresh);
-      const view = await viewInstance(client);
-      client.destroy();
-      expect(view.buckets[0]).toEqual(before.buckets.find((b) => b.name === bucket));
-    } finally {
-      await fresh.stop();
-    }
+    const fresh = await startStore();
+    const restored = await uploadArchive(fresh.server, await fresh.admin(), zip, `/buckets/${bucket}/restore`);
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    const view = await viewInstance(fresh.s3);
+    expect(view.buckets[0]).toEqual(before.buckets.find((b) => b.name === bucket));
   });
 });

@@ -6,50 +6,40 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  CreateBucketCommand, CreateMultipartUploadCommand, GetObjectCommand, ListObjectsV2Command, ListMultipartUploadsCommand,
-  PutObjectCommand, UploadPartCommand, AbortMultipartUploadCommand, type S3Client,
+  CreateMultipartUploadCommand, GetObjectCommand, ListObjectsV2Command, ListMultipartUploadsCommand,
+  PutObjectCommand, UploadPartCommand, AbortMultipartUploadCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chunkContextFromHeaders, encodeAwsChunked } from '../../src/sigv4/chunked-encoder.js';
 import { adminLogin } from '../helpers/admin-session.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
 import { rawRequest, sha256Hex, signedHeaders, type RawResponse } from '../helpers/signed-http.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 const md5b64 = (data: Buffer | string): string => createHash('md5').update(data).digest('base64');
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore();
 let bucket: string;
 /** What the bucket must hold after every case: key -> SHA-256 of its bytes. */
 const seeded = new Map<string, string>();
 
 beforeAll(async () => {
-  server = await startServer();
-  s3 = sdkClient(server);
-  bucket = uniqueBucket();
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  bucket = await store.bucket();
   for (const [key, size] of [['small.txt', 11], ['existing.bin', 100_000], ['dir/nested', 0]] as const) {
     const body = randomBytes(size);
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
     seeded.set(key, sha256Hex(body));
   }
 });
 
-afterAll(async () => {
-  s3.destroy();
-  await server.stop();
-});
-
 // The invariants every case must leave intact.
 afterEach(async () => {
-  const list = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
+  const list = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket }));
   expect((list.Contents ?? []).map((c) => c.Key).sort()).toEqual([...seeded.keys()].sort());
   for (const [key, hash] of seeded) {
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     expect(sha256Hex(Buffer.from(await got.Body!.transformToByteArray())), key).toBe(hash);
   }
-  const health = await fetch(`${server.url}/api/admin/health`);
+  const health = await fetch(`${store.server.url}/api/admin/health`);
   expect(health.status).toBe(200);
 });
 
@@ -60,7 +50,7 @@ function expectError(res: RawResponse, status: number, code: string): void {
 }
 
 const put = (key: string, body: Buffer | string, opts: { headers?: Record<string, string>; sign?: Parameters<typeof rawRequest>[1]['sign'] } = {}): Promise<RawResponse> =>
-  rawRequest(server, { method: 'PUT', path: `/${bucket}/${key}`, body, headers: opts.headers ?? {}, sign: opts.sign ?? true });
+  rawRequest(store.server, { method: 'PUT', path: `/${bucket}/${key}`, body, headers: opts.headers ?? {}, sign: opts.sign ?? true });
 
 describe('malformed or wrong authentication', () => {
   const date = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
@@ -77,7 +67,7 @@ describe('malformed or wrong authentication', () => {
     ['no Signature', 'AWS4-HMAC-SHA256 Credential=AKIDTESTAKIDTEST/20250101/us-east-1/s3/aws4_request, SignedHeaders=host', MALFORMED],
   ])('rejects an Authorization header with %s as a 400', async (_label, authorization, codes) => {
     for (const method of ['GET', 'PUT'] as const) {
-      const res = await rawRequest(server, {
+      const res = await rawRequest(store.server, {
         method,
         path: `/${bucket}/small.txt`,
         headers: { authorization, 'x-amz-date': date, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' },
@@ -98,7 +88,7 @@ describe('malformed or wrong authentication', () => {
 
   it('rejects a wrong secret with SignatureDoesNotMatch', async () => {
     expectError(await put('small.txt', 'x', { sign: { secretAccessKey: randomBytes(30).toString('base64url') } }), 403, 'SignatureDoesNotMatch');
-    const get = await rawRequest(server, { method: 'GET', path: `/${bucket}/small.txt`, sign: { secretAccessKey: 'wrong'.repeat(8) } });
+    const get = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/small.txt`, sign: { secretAccessKey: 'wrong'.repeat(8) } });
     expectError(get, 403, 'SignatureDoesNotMatch');
   });
 
@@ -111,9 +101,9 @@ describe('malformed or wrong authentication', () => {
 
   it('rejects a header changed after signing with SignatureDoesNotMatch', async () => {
     const path = `/${bucket}/small.txt`;
-    const headers = signedHeaders(server, { method: 'PUT', path, headers: { 'content-length': '1', 'content-type': 'text/plain' }, sign: { payloadHash: sha256Hex('x') } });
+    const headers = signedHeaders(store.server, { method: 'PUT', path, headers: { 'content-length': '1', 'content-type': 'text/plain' }, sign: { payloadHash: sha256Hex('x') } });
     headers['content-type'] = 'text/html';
-    expectError(await rawRequest(server, { method: 'PUT', path, headers, body: 'x' }), 403, 'SignatureDoesNotMatch');
+    expectError(await rawRequest(store.server, { method: 'PUT', path, headers, body: 'x' }), 403, 'SignatureDoesNotMatch');
   });
 });
 
@@ -136,7 +126,7 @@ describe('bodies that do not match what was declared', () => {
   /** Sends the request head and the first 50,000 bytes of `full`, then closes the connection. */
   function sendCutShort(head: string, full: Buffer): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const socket = connect(server.port, '127.0.0.1', () => {
+      const socket = connect(store.server.port, '127.0.0.1', () => {
         socket.write(head);
         socket.write(full.subarray(0, 50_000), () => setTimeout(() => socket.destroy(), 100));
       });
@@ -148,24 +138,24 @@ describe('bodies that do not match what was declared', () => {
   /** The aborted uploads' staging files are removed once the server notices the close. */
   async function expectNoStagingFiles(): Promise<void> {
     const deadline = Date.now() + 3000;
-    while (readdirSync(join(server.dataDir, 'tmp')).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(readdirSync(join(server.dataDir, 'tmp'))).toEqual([]);
+    while (readdirSync(join(store.server.dataDir, 'tmp')).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(join(store.server.dataDir, 'tmp'))).toEqual([]);
   }
 
   it('stores nothing when the client closes the connection before sending Content-Length bytes', async () => {
     for (const key of ['cut-short.bin', 'existing.bin']) {
       const path = `/${bucket}/${key}`;
       const full = randomBytes(200_000);
-      const headers = signedHeaders(server, { method: 'PUT', path, headers: { 'content-length': String(full.length) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
+      const headers = signedHeaders(store.server, { method: 'PUT', path, headers: { 'content-length': String(full.length) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
       await sendCutShort(`PUT ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`, full);
     }
     await expectNoStagingFiles();
   });
 
   it('stores nothing, and logs no error, when an admin upload is cut short (test/fault/hostile-clients.test.ts has the rest)', async () => {
-    const token = await adminLogin(server);
+    const token = await adminLogin(store.server);
     const full = randomBytes(200_000);
-    const head = `PUT /api/admin/buckets/${bucket}/objects/content?key=admin-cut.bin HTTP/1.1\r\nhost: 127.0.0.1:${server.port}\r\n` +
+    const head = `PUT /api/admin/buckets/${bucket}/objects/content?key=admin-cut.bin HTTP/1.1\r\nhost: 127.0.0.1:${store.server.port}\r\n` +
       `authorization: Bearer ${token}\r\ncontent-type: application/octet-stream\r\ncontent-length: ${full.length}\r\n\r\n`;
     await sendCutShort(head, full);
     await expectNoStagingFiles();
@@ -176,20 +166,20 @@ describe('bodies that do not match what was declared', () => {
     const send = async (key: string, tamper: (encoded: Buffer) => void): Promise<RawResponse> => {
       const path = `/${bucket}/${key}`;
       const length = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: { signingKey: Buffer.alloc(32), seedSignature: '0'.repeat(64), amzDate: '20250101T000000Z', scope: 'x' } }).length;
-      const headers = signedHeaders(server, {
+      const headers = signedHeaders(store.server, {
         method: 'PUT', path,
         headers: { 'content-encoding': 'aws-chunked', 'x-amz-decoded-content-length': String(data.length), 'content-length': String(length) },
         sign: { payloadHash: 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD' },
       });
-      const encoded = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: chunkContextFromHeaders(headers, server.credentials.secretAccessKey) });
+      const encoded = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: chunkContextFromHeaders(headers, store.server.credentials.secretAccessKey) });
       expect(encoded.length).toBe(length);
       tamper(encoded);
-      return rawRequest(server, { method: 'PUT', path, headers, body: encoded });
+      return rawRequest(store.server, { method: 'PUT', path, headers, body: encoded });
     };
     // the untampered body is accepted: the framing above is right, so the failures below are the signatures
     const ok = await send('chunked-ok.bin', () => undefined);
     expect(ok.status, ok.text).toBe(200);
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'chunked-ok.bin' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'chunked-ok.bin' }));
     expect(Buffer.from(await got.Body!.transformToByteArray()).equals(data)).toBe(true);
     seeded.set('chunked-ok.bin', sha256Hex(data));
 
@@ -218,17 +208,17 @@ describe('bodies that do not match what was declared', () => {
       const path = `/no-such-bucket-${i}/key.bin`;
       const framing = { signingKey: Buffer.alloc(32), seedSignature: '0'.repeat(64), amzDate: '20250101T000000Z', scope: 'x' };
       const length = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: framing }).length;
-      const headers = signedHeaders(server, {
+      const headers = signedHeaders(store.server, {
         method: 'PUT', path,
         headers: { 'content-encoding': 'aws-chunked', 'x-amz-decoded-content-length': String(data.length), 'content-length': String(length) },
         sign: { payloadHash: 'STREAMING-AWS4-HMAC-SHA256-PAYLOAD' },
       });
       // Chunks signed from another seed: every one of them fails verification, whether or not the handler reads it.
-      const forged = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: { ...chunkContextFromHeaders(headers, server.credentials.secretAccessKey), seedSignature: 'f'.repeat(64) } });
-      expectError(await rawRequest(server, { method: 'PUT', path, headers, body: forged }), 404, 'NoSuchBucket');
+      const forged = encodeAwsChunked({ data, chunkSize: 64 * 1024, context: { ...chunkContextFromHeaders(headers, store.server.credentials.secretAccessKey), seedSignature: 'f'.repeat(64) } });
+      expectError(await rawRequest(store.server, { method: 'PUT', path, headers, body: forged }), 404, 'NoSuchBucket');
     }
-    expect(server.process.exitCode).toBeNull();
-    expect((await rawRequest(server, { method: 'GET', path: '/', sign: true })).status).toBe(200);
+    expect(store.server.process.exitCode).toBeNull();
+    expect((await rawRequest(store.server, { method: 'GET', path: '/', sign: true })).status).toBe(200);
   });
 });
 
@@ -236,7 +226,7 @@ describe('names and paths', () => {
   it.each(['AB', 'ab', 'has_underscore', '-lead', 'trail-', 'a..b', '192.168.1.1', 'x'.repeat(64), 'xn--punycode', 'ends-s3alias', 'UPPER'])(
     'refuses to create bucket %j with InvalidBucketName',
     async (name) => {
-      expectError(await rawRequest(server, { method: 'PUT', path: `/${name}`, sign: true }), 400, 'InvalidBucketName');
+      expectError(await rawRequest(store.server, { method: 'PUT', path: `/${name}`, sign: true }), 400, 'InvalidBucketName');
     },
   );
 
@@ -251,32 +241,32 @@ describe('names and paths', () => {
   });
 
   it.each([`/%zz`, `/%E0%A4%A`, `/%`, `/%C3%28`])('answers InvalidURI for a malformed percent-encoding in the key (%s)', async (suffix) => {
-    const res = await rawRequest(server, { method: 'PUT', path: `/${bucket}${suffix}`, body: 'x', sign: true });
+    const res = await rawRequest(store.server, { method: 'PUT', path: `/${bucket}${suffix}`, body: 'x', sign: true });
     expectError(res, 400, 'InvalidURI');
-    const get = await rawRequest(server, { method: 'GET', path: `/${bucket}${suffix}`, sign: true });
+    const get = await rawRequest(store.server, { method: 'GET', path: `/${bucket}${suffix}`, sign: true });
     expectError(get, 400, 'InvalidURI');
   });
 
   it('answers InvalidURI for a malformed bucket name encoding and query', async () => {
-    expectError(await rawRequest(server, { method: 'GET', path: '/%zzbucket', sign: true }), 400, 'InvalidURI');
-    expectError(await rawRequest(server, { method: 'GET', path: `/${bucket}?list-type=2&prefix=%zz`, sign: true }), 400, 'InvalidURI');
+    expectError(await rawRequest(store.server, { method: 'GET', path: '/%zzbucket', sign: true }), 400, 'InvalidURI');
+    expectError(await rawRequest(store.server, { method: 'GET', path: `/${bucket}?list-type=2&prefix=%zz`, sign: true }), 400, 'InvalidURI');
   });
 
   it.each(['analytics', 'inventory', 'metrics', 'intelligent-tiering'])('answers 501 NotImplemented for the unsupported subresource ?%s', async (sub) => {
-    expectError(await rawRequest(server, { method: 'GET', path: `/${bucket}?${sub}`, sign: true }), 501, 'NotImplemented');
+    expectError(await rawRequest(store.server, { method: 'GET', path: `/${bucket}?${sub}`, sign: true }), 501, 'NotImplemented');
     const body = '<Configuration><Status>Enabled</Status></Configuration>';
-    expectError(await rawRequest(server, { method: 'PUT', path: `/${bucket}?${sub}`, body, sign: true }), 501, 'NotImplemented');
+    expectError(await rawRequest(store.server, { method: 'PUT', path: `/${bucket}?${sub}`, body, sign: true }), 501, 'NotImplemented');
   });
 
   it('answers 405 MethodNotAllowed for a method the resource does not support', async () => {
-    const res = await rawRequest(server, { method: 'PATCH', path: `/${bucket}/small.txt`, body: 'x', sign: true });
+    const res = await rawRequest(store.server, { method: 'PATCH', path: `/${bucket}/small.txt`, body: 'x', sign: true });
     expectError(res, 405, 'MethodNotAllowed');
   });
 });
 
 describe('copy sources', () => {
   const copy = (source: string, extra: Record<string, string> = {}) =>
-    rawRequest(server, { method: 'PUT', path: `/${bucket}/copy-target`, headers: { 'x-amz-copy-source': source, ...extra }, sign: true });
+    rawRequest(store.server, { method: 'PUT', path: `/${bucket}/copy-target`, headers: { 'x-amz-copy-source': source, ...extra }, sign: true });
 
   it.each(['no-slash-at-all', `${bucket}/`, '/', '%zz/key'])('refuses the malformed x-amz-copy-source %j with InvalidArgument', async (source) => {
     expectError(await copy(source), 400, 'InvalidArgument');
@@ -285,7 +275,7 @@ describe('copy sources', () => {
   it('answers NoSuchBucket and NoSuchKey for a source that does not exist, and stores nothing', async () => {
     expectError(await copy('no-such-bucket-for-copy/small.txt'), 404, 'NoSuchBucket');
     expectError(await copy(`${bucket}/no-such-source-key`), 404, 'NoSuchKey');
-    expect((await rawRequest(server, { method: 'HEAD', path: `/${bucket}/copy-target`, sign: true })).status).toBe(404);
+    expect((await rawRequest(store.server, { method: 'HEAD', path: `/${bucket}/copy-target`, sign: true })).status).toBe(404);
   });
 
   it('refuses an unknown metadata directive with InvalidArgument', async () => {
@@ -309,24 +299,24 @@ describe('malformed XML bodies', () => {
   ];
 
   it.each(bodies)('DeleteObjects with a %s body is MalformedXML and deletes nothing', async (_label, body) => {
-    const res = await rawRequest(server, { method: 'POST', path: `/${bucket}?delete`, body, headers: { 'content-md5': md5b64(body) }, sign: true });
+    const res = await rawRequest(store.server, { method: 'POST', path: `/${bucket}?delete`, body, headers: { 'content-md5': md5b64(body) }, sign: true });
     expectError(res, 400, 'MalformedXML');
   });
 
   it.each(bodies)('CompleteMultipartUpload with a %s body is MalformedXML and completes nothing', async (_label, body) => {
     const key = 'mpu-target.bin';
-    const created = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+    const created = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
     const uploadId = created.UploadId as string;
     try {
-      await s3.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: 1, Body: randomBytes(1000) }));
+      await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: 1, Body: randomBytes(1000) }));
       const xml = body.replace(/<(\/?)Delete>/g, '<$1CompleteMultipartUpload>');
-      const res = await rawRequest(server, { method: 'POST', path: `/${bucket}/${key}?uploadId=${encodeURIComponent(uploadId)}`, body: xml, sign: true });
+      const res = await rawRequest(store.server, { method: 'POST', path: `/${bucket}/${key}?uploadId=${encodeURIComponent(uploadId)}`, body: xml, sign: true });
       expectError(res, 400, 'MalformedXML');
       // the upload is still there, untouched
-      const uploads = await s3.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
+      const uploads = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
       expect(uploads.Uploads?.map((u) => u.UploadId)).toContain(uploadId);
     } finally {
-      await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
+      await store.s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
     }
   });
 });
@@ -334,7 +324,7 @@ describe('malformed XML bodies', () => {
 describe('the server log after every mistake above', () => {
   it('records no server error: no error-level line and no 500 in the access log', async () => {
     await new Promise((r) => setTimeout(r, 200)); // pino writes asynchronously
-    const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = store.server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
     const errors = lines.filter((l) => l['level'] === 'error' || l['level'] === 'fatal').map((l) => `${String(l['msg'])}: ${JSON.stringify(l['err'] ?? '').slice(0, 120)}`);
     expect(errors).toEqual([]);
     expect(lines.filter((l) => l['msg'] === 'request completed' && l['status'] === 500)).toEqual([]);

@@ -10,8 +10,9 @@ import { GetObjectCommand, ListBucketsCommand, PutObjectCommand, S3Client, Creat
 import argon2 from 'argon2';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDotenv } from '../../src/config/dotenv.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { REPO_ROOT, baseEnv, restartServer, runServeExpectingExit, startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { sdkClient } from '../helpers/clients.js';
+import { REPO_ROOT, baseEnv, runServeExpectingExit, tempDir, type RunningServer } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
 
 const BIN = join(REPO_ROOT, 'bin/store.js');
 const cleanup: string[] = [];
@@ -100,28 +101,21 @@ describe('boot refusals', () => {
     } finally {
       blocker.close();
     }
-    const server = await startServer({ dataDir: env['DATA_DIR'] as string });
-    await server.stop();
+    const store = await startStore({ dataDir: env['DATA_DIR'] as string });
+    await store.stop();
   });
 
   it('refuses a second instance on the same data directory while the first runs, and not after it is killed', async () => {
-    const first = await startServer({ dataDir: freshDataDir() });
-    try {
-      const second = await runServeExpectingExit(first.env);
-      expect(second.code).not.toBe(0);
-      expect(second.code).not.toBeNull();
-      expect(second.output).toMatch(/another Store process/);
-      // the first instance is unharmed
-      expect((await fetch(`${first.url}/api/admin/health`)).status).toBe(200);
-    } finally {
-      await first.kill();
-    }
-    const third = await restartServer(first);
-    try {
-      expect((await fetch(`${third.url}/api/admin/health`)).status).toBe(200);
-    } finally {
-      await third.stop();
-    }
+    const store = await startStore();
+    const second = await runServeExpectingExit(store.server.env);
+    expect(second.code).not.toBe(0);
+    expect(second.code).not.toBeNull();
+    expect(second.output).toMatch(/another Store process/);
+    // the first instance is unharmed
+    expect((await fetch(`${store.server.url}/api/admin/health`)).status).toBe(200);
+    await store.kill();
+    await store.restart();
+    expect((await fetch(`${store.server.url}/api/admin/health`)).status).toBe(200);
   });
 });
 
@@ -204,7 +198,7 @@ describe('what stays fatal', () => {
     // A preloaded module that throws outside any request when told to: the one way to reach that handler from outside.
     const preload = join(tempDir('store-preload-'), 'throw-on-sigusr2.mjs');
     writeFileSync(preload, "process.on('SIGUSR2', () => setImmediate(() => { throw new Error('injected failure'); }));\n");
-    const server = await startServer({ env: { NODE_OPTIONS: `--import=${preload}` } });
+    const { server } = await startStore({ env: { NODE_OPTIONS: `--import=${preload}` } });
     const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)));
     server.process.kill('SIGUSR2');
     expect(await exited).toBe(70);
@@ -213,65 +207,44 @@ describe('what stays fatal', () => {
     expect(fatal).toContain('uncaught exception: exiting');
     expect(fatal).toContain('injected failure');
     expect(fatal).toContain('"stack":');
-    await server.kill();
   });
 });
 
 describe('the data directory across restarts', () => {
   it('creates sse.key 0600, reuses it after a restart, and refuses a different STORE_SSE_KEY', async () => {
-    const first = await startServer({ dataDir: freshDataDir() });
-    const bucket = uniqueBucket();
+    const store = await startStore();
+    const bucket = await store.bucket();
     const body = randomBytes(70_000);
-    let keyText: string;
-    try {
-      const s3 = sdkClient(first);
-      await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-      s3.destroy();
-      expect((await putAndGet(first, bucket, 'k', body)).equals(body)).toBe(true);
-      const keyFile = join(first.dataDir, 'sse.key');
-      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-      keyText = readFileSync(keyFile, 'utf8');
-    } finally {
-      expect(await first.stop()).toBe(0);
-    }
+    expect((await putAndGet(store.server, bucket, 'k', body)).equals(body)).toBe(true);
+    const keyFile = join(store.dataDir, 'sse.key');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const keyText = readFileSync(keyFile, 'utf8');
+    expect(await store.stop()).toBe(0);
 
-    const second = await restartServer(first);
-    try {
-      expect((await putAndGet(second, bucket, 'k')).equals(body)).toBe(true);
-      expect(readFileSync(join(second.dataDir, 'sse.key'), 'utf8')).toBe(keyText);
-    } finally {
-      await second.stop();
-    }
+    await store.restart();
+    expect((await putAndGet(store.server, bucket, 'k')).equals(body)).toBe(true);
+    expect(readFileSync(join(store.dataDir, 'sse.key'), 'utf8')).toBe(keyText);
+    await store.stop();
 
     const other = randomBytes(32).toString('base64');
-    const refused = await runServeExpectingExit({ ...first.env, STORE_SSE_KEY: other });
+    const refused = await runServeExpectingExit({ ...store.server.env, STORE_SSE_KEY: other });
     expect(refused.code).not.toBe(0);
     expect(refused.code).not.toBeNull();
     expect(refused.output).toMatch(/SSE master key/);
     expect(refused.output).not.toContain(other);
 
     // the same key given through STORE_SSE_KEY is accepted
-    const third = await restartServer(first, { STORE_SSE_KEY: keyText.trim() });
-    try {
-      expect((await putAndGet(third, bucket, 'k')).equals(body)).toBe(true);
-    } finally {
-      await third.stop();
-    }
+    await store.restart({ STORE_SSE_KEY: keyText.trim() });
+    expect((await putAndGet(store.server, bucket, 'k')).equals(body)).toBe(true);
   });
 
   it('cleans tmp/ and removes orphan blobs at boot while referenced blobs survive', async () => {
-    const first = await startServer({ dataDir: freshDataDir() });
-    const bucket = uniqueBucket();
+    const store = await startStore();
+    const bucket = await store.bucket();
     const bodies = [randomBytes(10), randomBytes(200_000), Buffer.alloc(0)];
-    try {
-      const s3 = sdkClient(first);
-      await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-      s3.destroy();
-      for (const [i, body] of bodies.entries()) await putAndGet(first, bucket, `obj-${i}`, body);
-    } finally {
-      await first.stop();
-    }
-    const dataDir = first.dataDir;
+    for (const [i, body] of bodies.entries()) await putAndGet(store.server, bucket, `obj-${i}`, body);
+    await store.stop();
+    const dataDir = store.dataDir;
     const referenced = listFiles(join(dataDir, 'blobs'));
     expect(referenced.length).toBeGreaterThan(0);
 
@@ -289,17 +262,13 @@ describe('the data directory across restarts', () => {
     writeFileSync(foreign, 'not a blob');
     utimesSync(foreign, old, old);
 
-    const second = await restartServer(first);
-    try {
-      expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
-      const deadline = Date.now() + 5000;
-      while (existsSync(orphan) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(existsSync(orphan)).toBe(false);
-      expect(existsSync(foreign)).toBe(true);
-      for (const file of referenced) expect(existsSync(join(dataDir, 'blobs', file))).toBe(true);
-      for (const [i, body] of bodies.entries()) expect((await putAndGet(second, bucket, `obj-${i}`)).equals(body)).toBe(true);
-    } finally {
-      await second.stop();
-    }
+    await store.restart();
+    expect(readdirSync(join(dataDir, 'tmp'))).toEqual([]);
+    const deadline = Date.now() + 5000;
+    while (existsSync(orphan) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(orphan)).toBe(false);
+    expect(existsSync(foreign)).toBe(true);
+    for (const file of referenced) expect(existsSync(join(dataDir, 'blobs', file))).toBe(true);
+    for (const [i, body] of bodies.entries()) expect((await putAndGet(store.server, bucket, `obj-${i}`)).equals(body)).toBe(true);
   });
 });

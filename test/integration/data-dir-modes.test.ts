@@ -3,17 +3,17 @@
 // snapshots) is 0600 and every directory 0700, while the server runs and after it stops.
 
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { adminCall } from '../helpers/admin-session.js';
 import { downloadArchive, uploadArchive } from '../helpers/backup-fixture.js';
-import { sdkClient } from '../helpers/clients.js';
 import { waitFor } from '../helpers/replication.js';
-import { startServer, tempDir } from '../helpers/server.js';
+import { tempDir } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
 
 /** Every path under `dir` (itself included) whose permission bits are not 0600 (files) or 0700 (directories). */
 function wrongModes(dir: string): string[] {
@@ -34,32 +34,30 @@ function wrongModes(dir: string): string[] {
 
 describe('data directory permissions', () => {
   it('makes every file 0600 and every directory 0700 under umask 000, in a data directory made 0755', async () => {
-    const dataDir = join(tempDir(), 'data');
+    const root = tempDir();
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+    const dataDir = join(root, 'data');
     mkdirSync(dataDir);
     chmodSync(dataDir, 0o755);
-    const server = await startServer({
-      dataDir, keepDataDir: false, umask: '000',
+    const store = await startStore({
+      dataDir, umask: '000',
       env: { STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_INTERVAL_MINUTES: '60' },
     });
-    const s3 = sdkClient(server);
-    try {
-      await s3.send(new CreateBucketCommand({ Bucket: 'modes' }));
-      await s3.send(new PutObjectCommand({ Bucket: 'modes', Key: 'inline', Body: 'tiny' }));
-      await s3.send(new PutObjectCommand({ Bucket: 'modes', Key: 'file', Body: randomBytes(2 * 1024 * 1024) }));
-      const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'modes', Key: 'parts' }));
-      const part = await s3.send(new UploadPartCommand({ Bucket: 'modes', Key: 'parts', UploadId, PartNumber: 1, Body: randomBytes(100_000) }));
-      await s3.send(new CompleteMultipartUploadCommand({ Bucket: 'modes', Key: 'parts', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } }));
-      const token = await adminLogin(server);
-      expect((await adminCall(server, token, 'POST', '/backup/schedule/run-now')).status).toBe(202);
-      await waitFor('a scheduled snapshot', () => readdirSync(join(dataDir, 'backups')).some((f) => f.endsWith('.zip')));
-      const archive = await downloadArchive(server, token, '/buckets/modes/backup');
-      expect((await uploadArchive(server, token, archive.bytes, '/buckets/modes/restore')).status).toBe(200);
+    const { server, s3 } = store;
+    await s3.send(new CreateBucketCommand({ Bucket: 'modes' }));
+    await s3.send(new PutObjectCommand({ Bucket: 'modes', Key: 'inline', Body: 'tiny' }));
+    await s3.send(new PutObjectCommand({ Bucket: 'modes', Key: 'file', Body: randomBytes(2 * 1024 * 1024) }));
+    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'modes', Key: 'parts' }));
+    const part = await s3.send(new UploadPartCommand({ Bucket: 'modes', Key: 'parts', UploadId, PartNumber: 1, Body: randomBytes(100_000) }));
+    await s3.send(new CompleteMultipartUploadCommand({ Bucket: 'modes', Key: 'parts', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } }));
+    const token = await store.admin();
+    expect((await adminCall(server, token, 'POST', '/backup/schedule/run-now')).status).toBe(202);
+    await waitFor('a scheduled snapshot', () => readdirSync(join(dataDir, 'backups')).some((f) => f.endsWith('.zip')));
+    const archive = await downloadArchive(server, token, '/buckets/modes/backup');
+    expect((await uploadArchive(server, token, archive.bytes, '/buckets/modes/restore')).status).toBe(200);
 
-      expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['meta.db', 'meta.db-wal', 'meta.db-shm', 'store.lock', 'sse.key', 'blobs', 'tmp', 'backups']));
-      expect(wrongModes(dataDir)).toEqual([]);
-    } finally {
-      s3.destroy();
-      expect(await server.stop()).toBe(0);
-    }
+    expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['meta.db', 'meta.db-wal', 'meta.db-shm', 'store.lock', 'sse.key', 'blobs', 'tmp', 'backups']));
+    expect(wrongModes(dataDir)).toEqual([]);
+    expect(await store.stop()).toBe(0);
   });
 });

@@ -3,25 +3,13 @@
 
 import { request, Agent, type ClientRequest, type IncomingMessage } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
 import { sha256Hex, signedHeaders } from '../helpers/signed-http.js';
-import { restartServer, startServer, tempDir, type RunningServer } from '../helpers/server.js';
-
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-/** A data directory under a fresh temp root that afterAll removes (restart tests keep it between runs). */
-function keptDataDir(): string {
-  const root = tempDir();
-  roots.push(root);
-  return join(root, 'data');
-}
+import type { RunningServer } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -56,18 +44,11 @@ function exitOf(server: RunningServer): Promise<number | null> {
   return new Promise((r) => child.once('exit', (code) => r(code)));
 }
 
-async function createBucket(server: RunningServer): Promise<string> {
-  const bucket = uniqueBucket();
-  const s3 = sdkClient(server);
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  s3.destroy();
-  return bucket;
-}
-
 describe('SIGTERM drain', () => {
   it('answers readiness 503 while an in-flight upload completes, commits it, and exits 0', async () => {
-    const server = await startServer({ dataDir: keptDataDir() });
-    const bucket = await createBucket(server);
+    const store = await startStore();
+    const server = store.server;
+    const bucket = await store.bucket();
     const body = randomBytes(1024 * 1024);
     const put = startPut(server, bucket, 'slow.bin', body);
     const pieces = 10;
@@ -94,19 +75,13 @@ describe('SIGTERM drain', () => {
     expect(await exited).toBe(0);
     expect(server.output()).toMatch(/"drained":true/);
 
-    const again = await restartServer(server);
-    try {
-      const s3 = sdkClient(again);
-      const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'slow.bin' }));
-      expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body)).toBe(true);
-      s3.destroy();
-    } finally {
-      await again.stop();
-    }
+    await store.restart();
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'slow.bin' }));
+    expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body)).toBe(true);
   });
 
   it('exits promptly with nothing in flight, even with an idle keep-alive connection open', async () => {
-    const server = await startServer();
+    const { server } = await startStore();
     const agent = new Agent({ keepAlive: true });
     try {
       await new Promise<void>((resolve, reject) => {
@@ -122,13 +97,13 @@ describe('SIGTERM drain', () => {
       expect(Date.now() - started).toBeLessThan(1500);
     } finally {
       agent.destroy();
-      await server.stop();
     }
   });
 
   it('gives up on an upload that never finishes at SHUTDOWN_DRAIN_MS and stores nothing of it', async () => {
-    const server = await startServer({ dataDir: keptDataDir(), env: { SHUTDOWN_DRAIN_MS: '1000' } });
-    const bucket = await createBucket(server);
+    const store = await startStore({ env: { SHUTDOWN_DRAIN_MS: '1000' } });
+    const server = store.server;
+    const bucket = await store.bucket();
     const body = randomBytes(512 * 1024);
     const put = startPut(server, bucket, 'stalled.bin', body);
     put.response.catch(() => undefined); // the server cuts the connection at the deadline
@@ -148,14 +123,8 @@ describe('SIGTERM drain', () => {
     expect(server.output()).not.toMatch(/"level":"(error|fatal)"/);
     put.req.destroy();
 
-    const again = await restartServer(server);
-    try {
-      const s3 = sdkClient(again);
-      await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'stalled.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
-      s3.destroy();
-      expect(readdirSync(join(again.dataDir, 'tmp'))).toEqual([]);
-    } finally {
-      await again.stop();
-    }
+    await store.restart();
+    await expect(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'stalled.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
+    expect(readdirSync(join(store.dataDir, 'tmp'))).toEqual([]);
   });
 });

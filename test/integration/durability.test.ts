@@ -5,25 +5,15 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand, GetObjectCommand,
+  CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, GetObjectCommand,
   ListObjectsV2Command, PutObjectCommand, UploadPartCommand, type S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { INLINE_MAX_BYTES } from '../../src/services/objects/body-ingest.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { sdkClient } from '../helpers/clients.js';
 import { allFiles, filesContaining, inlineBlobRows, sha256Hex } from '../helpers/data-dir-inspect.js';
-import { restartServer, startServer, tempDir, type RunningServer } from '../helpers/server.js';
-
-const roots: string[] = [];
-afterAll(() => {
-  for (const root of roots) rmSync(root, { recursive: true, force: true });
-});
-
-function keptDataDir(): string {
-  const root = tempDir();
-  roots.push(root);
-  return join(root, 'data');
-}
+import { tempDir, type RunningServer } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
 
 const hashOf = sha256Hex;
 
@@ -49,38 +39,35 @@ describe('encryption at rest', () => {
     const needle = pattern.subarray(0, 32);
     const repeated = (bytes: number): Buffer => Buffer.alloc(bytes, pattern);
     // the scan can fail: it finds the needle at an odd offset of a nested file
-    const controlDir = join(keptDataDir(), 'a', 'b');
+    const controlRoot = tempDir();
+    onTestFinished(() => rmSync(controlRoot, { recursive: true, force: true }));
+    const controlDir = join(controlRoot, 'data', 'a', 'b');
     mkdirSync(controlDir, { recursive: true });
     writeFileSync(join(controlDir, 'f'), Buffer.concat([randomBytes(12_345), repeated(200)]));
     expect(filesContaining(join(controlDir, '..', '..'), needle)).toEqual([join(controlDir, 'f')]);
 
-    const server = await startServer({ dataDir: keptDataDir() });
-    const s3 = sdkClient(server);
-    const bucket = uniqueBucket();
-    try {
-      await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'tiny', Body: pattern }));
-      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'single', Body: repeated(1024 * 1024 + 17) }));
-      const mpu = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'multi' }));
-      const parts = [];
-      for (const [i, size] of [5 * 1024 * 1024, 300_000].entries()) {
-        const part = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'multi', UploadId: mpu.UploadId, PartNumber: i + 1, Body: repeated(size) }));
-        parts.push({ PartNumber: i + 1, ETag: part.ETag });
-      }
-      await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'multi', UploadId: mpu.UploadId, MultipartUpload: { Parts: parts } }));
-      await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'copied', CopySource: `${bucket}/single` }));
-      expect((await getBytes(s3, bucket, 'multi')).equals(Buffer.concat([repeated(5 * 1024 * 1024), repeated(300_000)]))).toBe(true);
-      expect((await getBytes(s3, bucket, 'copied')).equals(repeated(1024 * 1024 + 17))).toBe(true);
-
-      // while running (the WAL holds recent pages) and after a clean stop (checkpointed into meta.db)
-      const files = allFiles(server.dataDir).map((f) => f.slice(server.dataDir.length + 1));
-      expect(files).toEqual(expect.arrayContaining(['meta.db', 'sse.key']));
-      expect(filesContaining(server.dataDir, needle)).toEqual([]);
-    } finally {
-      s3.destroy();
-      await server.stop();
+    const store = await startStore();
+    const { s3, dataDir } = store;
+    const bucket = await store.bucket();
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'tiny', Body: pattern }));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'single', Body: repeated(1024 * 1024 + 17) }));
+    const mpu = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'multi' }));
+    const parts = [];
+    for (const [i, size] of [5 * 1024 * 1024, 300_000].entries()) {
+      const part = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'multi', UploadId: mpu.UploadId, PartNumber: i + 1, Body: repeated(size) }));
+      parts.push({ PartNumber: i + 1, ETag: part.ETag });
     }
-    expect(filesContaining(server.dataDir, needle)).toEqual([]);
+    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'multi', UploadId: mpu.UploadId, MultipartUpload: { Parts: parts } }));
+    await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'copied', CopySource: `${bucket}/single` }));
+    expect((await getBytes(s3, bucket, 'multi')).equals(Buffer.concat([repeated(5 * 1024 * 1024), repeated(300_000)]))).toBe(true);
+    expect((await getBytes(s3, bucket, 'copied')).equals(repeated(1024 * 1024 + 17))).toBe(true);
+
+    // while running (the WAL holds recent pages) and after a clean stop (checkpointed into meta.db)
+    const files = allFiles(dataDir).map((f) => f.slice(dataDir.length + 1));
+    expect(files).toEqual(expect.arrayContaining(['meta.db', 'sse.key']));
+    expect(filesContaining(dataDir, needle)).toEqual([]);
+    await store.stop();
+    expect(filesContaining(dataDir, needle)).toEqual([]);
   });
 });
 
@@ -126,24 +113,21 @@ async function putUntilKilled(server: RunningServer, bucket: string, keys: strin
 
 describe('crash safety', () => {
   it('keeps every acknowledged PUT and no torn object across three kill -9s mid-stream', async () => {
-    let server = await startServer({ dataDir: keptDataDir() });
-    const bucket = uniqueBucket();
-    const setup = sdkClient(server);
-    await setup.send(new CreateBucketCommand({ Bucket: bucket }));
-    setup.destroy();
+    const store = await startStore();
+    const bucket = await store.bucket();
     /** The bucket's verified content after the previous round: key -> hash. */
     let state = new Map<string, string>();
     const pool = Array.from({ length: 400 }, (_, i) => `obj/${String(i).padStart(3, '0')}`);
 
     for (let round = 0; round < 3; round++) {
       const keys = [...pool].sort(() => Math.random() - 0.5).slice(0, 300); // one attempt per key per round
-      const attempts = await putUntilKilled(server, bucket, keys, randomInt(20, 280));
+      const attempts = await putUntilKilled(store.server, bucket, keys, randomInt(20, 280));
       const ackedCount = [...attempts.values()].filter((a) => a.acked).length;
       expect(ackedCount).toBeGreaterThanOrEqual(20);
 
-      server = await restartServer(server);
-      expect(readdirSync(join(server.dataDir, 'tmp'))).toEqual([]);
-      const s3 = sdkClient(server);
+      await store.restart();
+      expect(readdirSync(join(store.dataDir, 'tmp'))).toEqual([]);
+      const s3 = store.s3;
       const listed = await listKeys(s3, bucket);
       const observed = new Map<string, string>();
       let fileBacked = 0; // larger objects are blob files; small ones are inline blobs in the database
@@ -169,14 +153,13 @@ describe('crash safety', () => {
 
       // blobs of replaced objects and of uploads the crash cut off are collected: one blob per object, a file for
       // each larger object and an inline row for each small one
-      const blobs = (): number => allFiles(join(server.dataDir, 'blobs')).length;
+      const blobs = (): number => allFiles(join(store.dataDir, 'blobs')).length;
       const deadline = Date.now() + 8000;
       while (blobs() !== fileBacked && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(blobs()).toBe(fileBacked);
-      expect(inlineBlobRows(server.dataDir)).toBe(listed.length - fileBacked);
-      s3.destroy();
+      expect(inlineBlobRows(store.dataDir)).toBe(listed.length - fileBacked);
       state = observed;
     }
-    expect(await server.stop()).toBe(0);
+    expect(await store.stop()).toBe(0);
   });
 });

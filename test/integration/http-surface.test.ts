@@ -3,12 +3,13 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presignUrl } from '../../src/sigv4/sign.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { uniqueBucket } from '../helpers/clients.js';
 import { rawRequest, type RawResponse } from '../helpers/signed-http.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import type { RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -43,22 +44,18 @@ async function linesFor(server: RunningServer, reqId: string): Promise<Array<Rec
 }
 
 describe('at the root mount', () => {
-  let server: RunningServer;
+  const store = useStore();
   let bucket: string;
   beforeAll(async () => {
-    server = await startServer();
-    bucket = uniqueBucket();
-    const s3 = sdkClient(server);
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'hello.txt', Body: 'hello' }));
-    s3.destroy();
+    bucket = await store.bucket();
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'hello.txt', Body: 'hello' }));
   });
   afterAll(async () => {
-    const secret = server.credentials.secretAccessKey;
-    expect(await server.stop()).toBe(0);
+    const secret = store.server.credentials.secretAccessKey;
+    expect(await store.stop()).toBe(0);
     // the root secret never appears anywhere in a whole run's output
-    expect(server.output()).not.toContain(secret);
-    expect(server.output()).not.toContain(server.env['JWT_SECRET']);
+    expect(store.server.output()).not.toContain(secret);
+    expect(store.server.output()).not.toContain(store.server.env['JWT_SECRET']);
   });
 
   const surfaces: Array<[string, (s: RunningServer, headers: Record<string, string>) => Promise<RawResponse>, number]> = [
@@ -76,23 +73,23 @@ describe('at the root mount', () => {
   ];
 
   it.each(surfaces)('%s carries one request id in both headers, a new UUID v7 by default', async (_label, send, status) => {
-    const res = await send(server, {});
+    const res = await send(store.server, {});
     expect(res.status).toBe(status);
     expect(idOf(res)).toMatch(UUID_V7);
-    const again = await send(server, {});
+    const again = await send(store.server, {});
     expect(idOf(again)).not.toBe(idOf(res));
   });
 
   it.each(surfaces)('%s reuses a UUID-shaped incoming X-Request-Id', async (_label, send) => {
     const incoming = randomUUID();
-    expect(idOf(await send(server, { 'X-Request-Id': incoming }))).toBe(incoming);
+    expect(idOf(await send(store.server, { 'X-Request-Id': incoming }))).toBe(incoming);
     const upper = randomUUID().toUpperCase();
-    expect(idOf(await send(server, { 'X-Request-Id': upper })).toLowerCase()).toBe(upper.toLowerCase());
+    expect(idOf(await send(store.server, { 'X-Request-Id': upper })).toLowerCase()).toBe(upper.toLowerCase());
   });
 
   it.each(surfaces)('%s replaces a malformed incoming X-Request-Id with a UUID v7', async (_label, send) => {
     for (const bad of ['abc', `${randomUUID()}x`, 'g'.repeat(8) + randomUUID().slice(8), randomUUID().replace(/-/g, ''), '<script>', `${randomUUID()},${randomUUID()}`]) {
-      const id = idOf(await send(server, { 'X-Request-Id': bad }));
+      const id = idOf(await send(store.server, { 'X-Request-Id': bad }));
       expect(id).toMatch(UUID_V7);
       expect(id).not.toBe(bad);
     }
@@ -100,7 +97,7 @@ describe('at the root mount', () => {
 
   it('answers requests Node cannot parse with an S3 error carrying a request id', async () => {
     const send = (text: string): Promise<string> => new Promise((resolve, reject) => {
-      const socket = connect(server.port, '127.0.0.1', () => socket.write(text));
+      const socket = connect(store.server.port, '127.0.0.1', () => socket.write(text));
       let out = '';
       socket.on('data', (d: Buffer) => { out += d.toString('latin1'); });
       socket.on('close', () => resolve(out));
@@ -119,15 +116,15 @@ describe('at the root mount', () => {
       expect(out).toContain(`\r\nX-Amz-Request-Id: ${id as string}\r\n`);
       expect(out).toContain(`<Code>${code}</Code>`);
       expect(out).toContain(`<RequestId>${id as string}</RequestId>`);
-      expect(await linesFor(server, id as string)).toHaveLength(1);
+      expect(await linesFor(store.server, id as string)).toHaveLength(1);
     }
-    expect((await fetch(`${server.url}/api/admin/health`)).status).toBe(200);
+    expect((await fetch(`${store.server.url}/api/admin/health`)).status).toBe(200);
   });
 
   it('keeps an idle keep-alive connection for 30 s, and says so', async () => {
     // A client that stays busy for longer than Node's 5 s default, then sends on the same connection, is answered.
     const answers = await new Promise<string[]>((resolve, reject) => {
-      const socket = connect(server.port, '127.0.0.1');
+      const socket = connect(store.server.port, '127.0.0.1');
       const seen: string[] = [];
       let text = '';
       socket.on('error', reject);
@@ -148,27 +145,27 @@ describe('at the root mount', () => {
   }, 15_000);
 
   it('S3 error bodies carry the same request id', async () => {
-    const res = await rawRequest(server, { method: 'GET', path: `/${bucket}/missing`, sign: true });
+    const res = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/missing`, sign: true });
     expect(res.code).toBe('NoSuchKey');
     expect(res.text).toContain(`<RequestId>${idOf(res)}</RequestId>`);
   });
 
   it('health and readiness have the documented shapes', async () => {
-    const health = await fetch(`${server.url}/api/admin/health`);
+    const health = await fetch(`${store.server.url}/api/admin/health`);
     expect(health.status).toBe(200);
     const body = (await health.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['status', 'uptime']);
     expect(body['status']).toBe('ok');
     expect(typeof body['uptime']).toBe('number');
     expect(body['uptime']).toBeGreaterThanOrEqual(0);
-    const ready = await fetch(`${server.url}/api/admin/ready`);
+    const ready = await fetch(`${store.server.url}/api/admin/ready`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready' });
   });
 
   it('an unknown admin route is a 404 JSON envelope', async () => {
     for (const path of ['/api/admin/nope', '/api/admin', '/api/admin/health/extra']) {
-      const res = await fetch(`${server.url}${path}`, { method: path === '/api/admin' ? 'POST' : 'GET' });
+      const res = await fetch(`${store.server.url}${path}`, { method: path === '/api/admin' ? 'POST' : 'GET' });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       const body = (await res.json()) as Record<string, unknown>;
@@ -179,17 +176,17 @@ describe('at the root mount', () => {
 
   it('sends only reads of /admin and /metrics to those surfaces; other methods are S3 requests for a reserved name', async () => {
     for (const path of ['/admin', '/metrics', '/api']) {
-      const res = await rawRequest(server, { method: 'PUT', path, sign: true });
+      const res = await rawRequest(store.server, { method: 'PUT', path, sign: true });
       expectS3Code(res, 400, 'InvalidBucketName');
     }
     // the metrics endpoint is not served here (METRICS_MODE off): a 404 in the admin envelope, no registry body
-    const metrics = await rawRequest(server, { method: 'GET', path: '/metrics' });
+    const metrics = await rawRequest(store.server, { method: 'GET', path: '/metrics' });
     expect(metrics.status).toBe(404);
     expect(JSON.parse(metrics.text)).toMatchObject({ error: 'NotFound', statusCode: 404 });
     expect(metrics.text).not.toMatch(/store_process|# HELP/);
     // the console answers its reads (test/integration/console.test.ts)
     for (const path of ['/admin', '/admin/index.html']) {
-      const res = await rawRequest(server, { method: 'GET', path });
+      const res = await rawRequest(store.server, { method: 'GET', path });
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     }
@@ -197,12 +194,12 @@ describe('at the root mount', () => {
 
   it('admin paths in another case never reach the admin API', async () => {
     for (const path of ['/api/Admin/health', '/API/ADMIN/health', '/Api/admin/ready']) {
-      const res = await rawRequest(server, { method: 'GET', path });
+      const res = await rawRequest(store.server, { method: 'GET', path });
       expect(res.status).not.toBe(200);
       expect(res.headers['content-type']).not.toMatch(/json/);
       expect(res.text).not.toContain('"status"');
       // signed, it is an ordinary S3 request for bucket "api" (or "API"), which does not exist
-      const signed = await rawRequest(server, { method: 'GET', path, sign: true });
+      const signed = await rawRequest(store.server, { method: 'GET', path, sign: true });
       expect(signed.status).toBeGreaterThanOrEqual(400);
       expect(signed.status).toBeLessThan(500);
       expect(signed.text).not.toContain('"status"');
@@ -211,15 +208,15 @@ describe('at the root mount', () => {
 
   it('logs exactly one JSON line per request, carrying its request id, for every surface', async () => {
     const cases: Array<[string, () => Promise<RawResponse>]> = [
-      ['s3', () => rawRequest(server, { method: 'GET', path: `/${bucket}/hello.txt`, sign: true })],
-      ['s3', () => rawRequest(server, { method: 'GET', path: `/${bucket}/missing`, sign: true })],
-      ['admin', () => rawRequest(server, { method: 'GET', path: '/api/admin/health' })],
-      ['admin', () => rawRequest(server, { method: 'GET', path: '/api/admin/nope?x=1' })],
+      ['s3', () => rawRequest(store.server, { method: 'GET', path: `/${bucket}/hello.txt`, sign: true })],
+      ['s3', () => rawRequest(store.server, { method: 'GET', path: `/${bucket}/missing`, sign: true })],
+      ['admin', () => rawRequest(store.server, { method: 'GET', path: '/api/admin/health' })],
+      ['admin', () => rawRequest(store.server, { method: 'GET', path: '/api/admin/nope?x=1' })],
     ];
     for (const [surface, send] of cases) {
       const res = await send();
       const id = idOf(res);
-      const lines = await linesFor(server, id);
+      const lines = await linesFor(store.server, id);
       expect(lines, `${surface} ${id}`).toHaveLength(1);
       expect(lines[0]).toMatchObject({ reqId: id, surface, status: res.status, method: 'GET' });
     }
@@ -228,9 +225,9 @@ describe('at the root mount', () => {
   it('never logs the signature or credential of a presigned URL or an Authorization header', async () => {
     const url = presignUrl({
       method: 'GET',
-      url: new URL(`${server.url}/${bucket}/hello.txt?response-content-type=text%2Fplain`),
-      accessKeyId: server.credentials.accessKeyId,
-      secretAccessKey: server.credentials.secretAccessKey,
+      url: new URL(`${store.server.url}/${bucket}/hello.txt?response-content-type=text%2Fplain`),
+      accessKeyId: store.server.credentials.accessKeyId,
+      secretAccessKey: store.server.credentials.secretAccessKey,
       region: 'us-east-1',
       expiresSeconds: 300,
     });
@@ -244,10 +241,10 @@ describe('at the root mount', () => {
     tampered.searchParams.set('X-Amz-Signature', '0'.repeat(64));
     expect((await fetch(tampered)).status).toBe(403);
 
-    const headerSigned = await rawRequest(server, { method: 'GET', path: `/${bucket}/hello.txt`, sign: true });
+    const headerSigned = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/hello.txt`, sign: true });
     expect(headerSigned.status).toBe(200);
-    await linesFor(server, idOf(headerSigned));
-    const output = server.output();
+    await linesFor(store.server, idOf(headerSigned));
+    const output = store.server.output();
     expect(output).toContain('response-content-type');
     expect(output).not.toContain(signature);
     expect(output).not.toContain(credential);
@@ -260,52 +257,41 @@ describe('at the root mount', () => {
 });
 
 describe('under MOUNT_PATH=/storage', () => {
-  let server: RunningServer;
-  let s3: S3Client;
-  beforeAll(async () => {
-    server = await startServer({ env: { MOUNT_PATH: '/storage' } });
-    s3 = new S3Client({
-      endpoint: `${server.url}/storage`, region: 'us-east-1', forcePathStyle: true, maxAttempts: 1,
-      credentials: { accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey },
-    });
-  });
-  afterAll(async () => {
-    s3.destroy();
-    await server.stop();
-  });
+  // The store's SDK client has its endpoint below the mount: http://127.0.0.1:<port>/storage.
+  const store = useStore({ env: { MOUNT_PATH: '/storage' } });
 
   it('serves S3 through the SDK with the prefixed endpoint', async () => {
     const bucket = uniqueBucket();
     const body = randomBytes(3000);
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'dir/a b.bin', Body: body }));
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'dir/a b.bin' }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'dir/a b.bin', Body: body }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'dir/a b.bin' }));
     expect(Buffer.from(await got.Body!.transformToByteArray()).equals(body)).toBe(true);
-    const list = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
+    const list = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket }));
     expect(list.Contents?.map((c) => c.Key)).toEqual(['dir/a b.bin']);
   });
 
   it('serves the admin API under the prefix', async () => {
-    const health = await fetch(`${server.url}/storage/api/admin/health`);
+    const health = await fetch(`${store.server.url}/storage/api/admin/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok' });
-    expect((await fetch(`${server.url}/storage/api/admin/ready`)).status).toBe(200);
-    const nope = await fetch(`${server.url}/storage/api/admin/nope`);
+    expect((await fetch(`${store.server.url}/storage/api/admin/ready`)).status).toBe(200);
+    const nope = await fetch(`${store.server.url}/storage/api/admin/nope`);
     expect(nope.status).toBe(404);
     expect(await nope.json()).toMatchObject({ error: 'NotFound', statusCode: 404 });
   });
 
   it('answers 404 for everything outside the prefix, with a request id and a log line', async () => {
     for (const path of ['/api/admin/health', '/api/admin/ready', '/bucket', '/bucket/key', '/', '/storagefoo/x', '/Storage/api/admin/health']) {
-      const res = await rawRequest(server, { method: 'GET', path });
+      const res = await rawRequest(store.server, { method: 'GET', path });
       expect(res.status, path).toBe(404);
       expect(res.text).not.toContain('"status"');
       const id = idOf(res);
       expect(id).toMatch(UUID_V7);
-      expect(await linesFor(server, id)).toHaveLength(1);
+      expect(await linesFor(store.server, id)).toHaveLength(1);
     }
     // signing does not help: the path outside the mount is not an S3 resource
-    const signed = await rawRequest(server, { method: 'GET', path: '/', sign: true });
+    const signed = await rawRequest(store.server, { method: 'GET', path: '/', sign: true });
     expect(signed.status).toBe(404);
   });
 });

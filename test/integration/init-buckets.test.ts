@@ -8,8 +8,8 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sdkClient } from '../helpers/clients.js';
-import { baseEnv, restartServer, runServeExpectingExit, startServer, tempDir } from '../helpers/server.js';
+import { baseEnv, runServeExpectingExit, tempDir } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
 
 const roots: string[] = [];
 afterAll(() => {
@@ -27,32 +27,18 @@ async function state(s3: S3Client, bucket: string): Promise<{ versioning: string
 
 describe('STORE_INIT_BUCKETS', () => {
   it('creates the missing buckets at start with their settings, and leaves existing ones as they are', async () => {
-    const root = tempDir('store-initb-');
-    roots.push(root);
-    const first = await startServer({ dataDir: join(root, 'data'), env: { STORE_INIT_BUCKETS: 'plain, history:versioned ,vault:locked' } });
-    try {
-      const s3 = sdkClient(first);
-      expect(((await s3.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name)).toEqual(['history', 'plain', 'vault']);
-      expect(await state(s3, 'plain')).toEqual({ versioning: 'Unversioned', lock: 'ObjectLockConfigurationNotFoundError' });
-      expect(await state(s3, 'history')).toEqual({ versioning: 'Enabled', lock: 'ObjectLockConfigurationNotFoundError' });
-      expect(await state(s3, 'vault')).toEqual({ versioning: 'Enabled', lock: 'Enabled' });
-      await s3.send(new PutObjectCommand({ Bucket: 'plain', Key: 'kept.txt', Body: 'still here' }));
-      await s3.send(new PutBucketVersioningCommand({ Bucket: 'history', VersioningConfiguration: { Status: 'Suspended' } }));
-      s3.destroy();
-    } finally {
-      await first.stop();
-    }
-    const second = await restartServer(first, { STORE_INIT_BUCKETS: 'plain,history:versioned,vault:locked,later' });
-    try {
-      const s3 = sdkClient(second);
-      expect(((await s3.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name)).toEqual(['history', 'later', 'plain', 'vault']);
-      expect(await state(s3, 'history')).toEqual({ versioning: 'Suspended', lock: 'ObjectLockConfigurationNotFoundError' });
-      expect(second.output()).toMatch(/"bucket":"history".*exists with other settings; left as it is/);
-      s3.destroy();
-      expect((await fetch(`${second.url}/plain/kept.txt`)).status).toBe(403); // still there (anonymous: denied, not 404)
-    } finally {
-      await second.stop();
-    }
+    const store = await startStore({ env: { STORE_INIT_BUCKETS: 'plain, history:versioned ,vault:locked' } });
+    expect(((await store.s3.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name)).toEqual(['history', 'plain', 'vault']);
+    expect(await state(store.s3, 'plain')).toEqual({ versioning: 'Unversioned', lock: 'ObjectLockConfigurationNotFoundError' });
+    expect(await state(store.s3, 'history')).toEqual({ versioning: 'Enabled', lock: 'ObjectLockConfigurationNotFoundError' });
+    expect(await state(store.s3, 'vault')).toEqual({ versioning: 'Enabled', lock: 'Enabled' });
+    await store.s3.send(new PutObjectCommand({ Bucket: 'plain', Key: 'kept.txt', Body: 'still here' }));
+    await store.s3.send(new PutBucketVersioningCommand({ Bucket: 'history', VersioningConfiguration: { Status: 'Suspended' } }));
+    const second = await store.restart({ STORE_INIT_BUCKETS: 'plain,history:versioned,vault:locked,later' });
+    expect(((await store.s3.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name)).toEqual(['history', 'later', 'plain', 'vault']);
+    expect(await state(store.s3, 'history')).toEqual({ versioning: 'Suspended', lock: 'ObjectLockConfigurationNotFoundError' });
+    expect(second.output()).toMatch(/"bucket":"history".*exists with other settings; left as it is/);
+    expect((await fetch(`${second.url}/plain/kept.txt`)).status).toBe(403); // still there (anonymous: denied, not 404)
   });
 
   it('refuses a name S3 would refuse, naming it, before anything is written', async () => {

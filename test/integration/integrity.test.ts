@@ -8,16 +8,17 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { rm, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startInProcess, type InProcessApp } from '../helpers/in-process.js';
+import { useInProcess } from '../helpers/in-process.js';
 import { blobPath, FakeRepairSource, fileOffset, flipByte } from '../helpers/integrity.js';
 import { parseSamples, scrape, valueOf } from '../helpers/metrics-scrape.js';
-import { restartServer, startServer, type RunningServer } from '../helpers/server.js';
+import type { RunningServer } from '../helpers/server.js';
 import { signedHeaders } from '../helpers/signed-http.js';
+import { useStore } from '../helpers/store.js';
 
 /** One object per 100 ms tick: a pass over a few objects lasts long enough to be seen running. */
 const FAST = {
@@ -81,9 +82,7 @@ function blobIdOf(dataDir: string, bucket: string, key: string): string {
 }
 
 describe('corrupt objects through the real server', () => {
-  let server: RunningServer;
-  let s3: S3Client;
-  let token: string;
+  const store = useStore({ env: { ...FAST, METRICS_MODE: 'public' } });
   const bucket = uniqueBucket('integrity');
   const data: Record<string, Buffer> = {
     'flip-early': randomBytes(300_000),
@@ -95,23 +94,20 @@ describe('corrupt objects through the real server', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer({ keepDataDir: true, env: { ...FAST, METRICS_MODE: 'public' } });
-    s3 = sdkClient(server);
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    for (const [key, body] of Object.entries(data)) await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
-    token = await adminLogin(server);
+    await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    for (const [key, body] of Object.entries(data)) await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
     // The enabled scrubber starts a scheduled pass at boot, which may still be running (409) or may have passed
     // before the writes: wait for it, then run passes until every object has been checked once.
     let first: Status | undefined;
     for (let i = 0; i < 5 && first?.counts['unchecked'] !== 0; i++) {
-      const started = await adminCall(server, token, 'POST', '/integrity/scrub');
+      const started = await store.adminCall('POST', '/integrity/scrub');
       expect([202, 409]).toContain(started.status);
-      first = await waitFor('the pass to end', async () => (await adminCall(server, token, 'GET', '/integrity')).body as Status, (st) => st.currentPass === null);
+      first = await waitFor('the pass to end', async () => (await store.adminCall('GET', '/integrity')).body as Status, (st) => st.currentPass === null);
     }
     expect(first?.counts).toEqual({ ok: 6, corrupt: 0, unchecked: 0 });
-    await server.stop();
+    await store.stop();
     // Damage, with the server down (the inline row is in its database).
-    const dir = server.dataDir;
+    const dir = store.dataDir;
     await flipByte(blobPath(dir, blobIdOf(dir, bucket, 'flip-early')), fileOffset(1000));
     await flipByte(blobPath(dir, blobIdOf(dir, bucket, 'flip-late')), fileOffset(2_600_000));
     await truncate(blobPath(dir, blobIdOf(dir, bucket, 'trunc')), 100_000);
@@ -122,28 +118,21 @@ describe('corrupt objects through the real server', () => {
     sealed[500] = (sealed[500] as number) ^ 0x40;
     db.prepare('UPDATE inline_blobs SET sealed = ? WHERE blob_id = ?').run(sealed, tinyId);
     db.close();
-    server = await restartServer(server);
-    s3 = sdkClient(server);
-    token = await adminLogin(server);
+    await store.restart();
   }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    if (server) await rm(server.dataDir, { recursive: true, force: true });
-  });
 
   it('answers 500 before any header when the damage is found on open or in the first read', async () => {
     for (const key of ['flip-early', 'trunc', 'gone', 'tiny']) {
-      const res = await rawGet(server, `/${bucket}/${key}`);
+      const res = await rawGet(store.server, `/${bucket}/${key}`);
       expect({ key, status: res.status }).toEqual({ key, status: 500 });
       expect(res.body).toContain('<Code>InternalError</Code>');
       expect(res.received.includes((data[key] as Buffer).subarray(0, 64))).toBe(false);
     }
-    await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'gone' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 500 } });
+    await expect(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'gone' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 500 } });
     // Each is an internal error: counted, and logged once with its request id and stack.
-    const samples = parseSamples((await scrape(server)).text);
+    const samples = parseSamples((await scrape(store.server)).text);
     const counted = valueOf(samples, 'store_internal_errors_total', { surface: 's3' }) ?? 0;
-    const logged = server.output().split('\n').filter((l) => l.includes('"msg":"S3 request failed"'));
+    const logged = store.server.output().split('\n').filter((l) => l.includes('"msg":"S3 request failed"'));
     expect(counted).toBeGreaterThanOrEqual(5);
     expect(logged.length).toBe(counted);
     for (const line of logged) {
@@ -153,7 +142,7 @@ describe('corrupt objects through the real server', () => {
   });
 
   it('cuts the connection mid-body at damage deep in an object: a correct prefix, never a wrong byte', async () => {
-    const res = await rawGet(server, `/${bucket}/flip-late`);
+    const res = await rawGet(store.server, `/${bucket}/flip-late`);
     expect(res.status).toBe(200);
     expect(res.cut).toBe(true);
     expect(res.received.length).toBeLessThan(2_600_000);
@@ -161,61 +150,61 @@ describe('corrupt objects through the real server', () => {
   });
 
   it('still serves intact objects, and ranges before the damage', async () => {
-    const intact = await rawGet(server, `/${bucket}/intact`);
+    const intact = await rawGet(store.server, `/${bucket}/intact`);
     expect(intact.status).toBe(200);
     expect(intact.received.equals(data['intact'] as Buffer)).toBe(true);
   });
 
   it('the GETs marked what they found corrupt, and the log says so', async () => {
-    const list = await adminCall(server, token, 'GET', '/integrity/corrupt');
+    const list = await store.adminCall('GET', '/integrity/corrupt');
     expect(list.status).toBe(200);
     const items = (list.body as { items: { key: string; reason: string; versionId: string; bucket: string }[] }).items;
     expect(items.map((i) => [i.key, i.reason]).sort()).toEqual([
       ['flip-early', 'tampered'], ['flip-late', 'tampered'], ['gone', 'missing'], ['tiny', 'tampered'], ['trunc', 'truncated'],
     ]);
     expect(items[0]).toMatchObject({ bucket, versionId: 'null' });
-    expect(server.output()).toContain('a read found an object version corrupt; marked corrupt');
+    expect(store.server.output()).toContain('a read found an object version corrupt; marked corrupt');
   });
 
   it('the admin raw download of a corrupt object is a 500 envelope', async () => {
-    const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=gone`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=gone`, { headers: { authorization: `Bearer ${await store.admin()}` } });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: 'InternalError', statusCode: 500 });
   });
 
   it('a manual scrub finds them all, is refused while it runs, is audited, and the gauges count them', async () => {
-    const started = await adminCall(server, token, 'POST', '/integrity/scrub');
+    const started = await store.adminCall('POST', '/integrity/scrub');
     expect(started.status).toBe(202);
     expect(started.body).toMatchObject({ started: true, pass: { trigger: 'manual', objectsTotal: 6 } });
-    const again = await adminCall(server, token, 'POST', '/integrity/scrub');
+    const again = await store.adminCall('POST', '/integrity/scrub');
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
-    const status = await waitFor('the pass to end', async () => (await adminCall(server, token, 'GET', '/integrity')).body as Status, (s) => s.currentPass === null);
+    const status = await waitFor('the pass to end', async () => (await store.adminCall('GET', '/integrity')).body as Status, (s) => s.currentPass === null);
     expect(status.counts).toEqual({ ok: 1, corrupt: 5, unchecked: 0 });
     expect(status.lastFullPass).toMatchObject({ trigger: 'manual', objectsChecked: 6, corruptFound: 5 });
-    const samples = parseSamples((await scrape(server)).text);
+    const samples = parseSamples((await scrape(store.server)).text);
     const gauge = (status: string) => samples.find((s) => s.name === 'store_integrity_objects' && s.labels['status'] === status)?.value;
-    await waitFor('the gauges', async () => parseSamples((await scrape(server)).text), (all) => all.some((s) => s.name === 'store_integrity_objects' && s.labels['status'] === 'corrupt' && s.value === 5));
+    await waitFor('the gauges', async () => parseSamples((await scrape(store.server)).text), (all) => all.some((s) => s.name === 'store_integrity_objects' && s.labels['status'] === 'corrupt' && s.value === 5));
     expect(gauge('ok')).toBeDefined();
-    const lastRun = parseSamples((await scrape(server)).text).find((s) => s.name === 'store_integrity_last_run_timestamp')?.value ?? 0;
+    const lastRun = parseSamples((await scrape(store.server)).text).find((s) => s.name === 'store_integrity_last_run_timestamp')?.value ?? 0;
     expect(lastRun).toBeGreaterThan(Date.now() / 1000 - 600);
-    const audit = await waitFor('the audit record', async () => (await adminCall(server, token, 'GET', '/audit?event=integrity.scrub_started')).body as { items: unknown[] }, (b) => b.items.length > 0);
+    const audit = await waitFor('the audit record', async () => (await store.adminCall('GET', '/audit?event=integrity.scrub_started')).body as { items: unknown[] }, (b) => b.items.length > 0);
     expect(audit.items[0]).toMatchObject({ event: 'integrity.scrub_started', subject: 'admin' });
   });
 
   it('refuses a bad cursor by name and pages the list', async () => {
-    const bad = await adminCall(server, token, 'GET', '/integrity/corrupt?cursor=nope!');
+    const bad = await store.adminCall('GET', '/integrity/corrupt?cursor=nope!');
     expect(bad.status).toBe(400);
     expect((bad.body as { message: string }).message).toMatch(/^cursor: /);
     // Well-formed base64url of the wrong shape, and page sizes out of range, are refused by name too.
-    const wrongShape = await adminCall(server, token, 'GET', `/integrity/corrupt?cursor=${Buffer.from('{"d":1}').toString('base64url')}`);
+    const wrongShape = await store.adminCall('GET', `/integrity/corrupt?cursor=${Buffer.from('{"d":1}').toString('base64url')}`);
     expect(wrongShape.body).toMatchObject({ error: 'ValidationError', message: expect.stringMatching(/^cursor: /) });
     for (const limit of [0, 201]) {
-      const res = await adminCall(server, token, 'GET', `/integrity/corrupt?limit=${limit}`);
+      const res = await store.adminCall('GET', `/integrity/corrupt?limit=${limit}`);
       expect(res.body).toMatchObject({ error: 'ValidationError', statusCode: 400, message: expect.stringContaining('limit') });
     }
-    const first = (await adminCall(server, token, 'GET', '/integrity/corrupt?limit=2')).body as { items: { key: string }[]; nextCursor: string };
-    const second = (await adminCall(server, token, 'GET', `/integrity/corrupt?limit=10&cursor=${first.nextCursor}`)).body as { items: { key: string }[]; nextCursor: string | null };
+    const first = (await store.adminCall('GET', '/integrity/corrupt?limit=2')).body as { items: { key: string }[]; nextCursor: string };
+    const second = (await store.adminCall('GET', `/integrity/corrupt?limit=10&cursor=${first.nextCursor}`)).body as { items: { key: string }[]; nextCursor: string | null };
     expect(first.items).toHaveLength(2);
     expect(second.items).toHaveLength(3);
     expect(second.nextCursor).toBeNull();
@@ -224,39 +213,24 @@ describe('corrupt objects through the real server', () => {
 });
 
 describe('a disabled scrubber', () => {
-  let server: RunningServer;
-
-  beforeAll(async () => {
-    server = await startServer({ env: { METRICS_MODE: 'public', STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100' } });
-  });
-
-  afterAll(() => server?.stop());
+  const store = useStore({ env: { METRICS_MODE: 'public', STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100' } });
 
   it('exports no integrity gauges, starts no pass by itself, but runs a manual one', async () => {
-    const text = (await scrape(server)).text;
+    const text = (await scrape(store.server)).text;
     expect(text).not.toContain('store_integrity_');
-    const s3 = sdkClient(server);
-    const bucket = uniqueBucket('idle');
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'a', Body: 'hello' }));
-    const token = await adminLogin(server);
-    const before = (await adminCall(server, token, 'GET', '/integrity')).body as Status & { nextPassAt: unknown };
+    const bucket = await store.bucket('idle');
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'a', Body: 'hello' }));
+    const before = (await store.adminCall('GET', '/integrity')).body as Status & { nextPassAt: unknown };
     expect(before).toMatchObject({ enabled: false, counts: { ok: 0, corrupt: 0, unchecked: 1 }, currentPass: null, lastFullPass: null, nextPassAt: null });
-    const status = await scrubToEnd(server, token);
+    const status = await scrubToEnd(store.server, await store.admin());
     expect(status.counts).toEqual({ ok: 1, corrupt: 0, unchecked: 0 });
-    expect((await scrape(server)).text).not.toContain('store_integrity_');
+    expect((await scrape(store.server)).text).not.toContain('store_integrity_');
   });
 });
 
 describe('repair from a replica (in-process fake source)', () => {
-  let app: InProcessApp;
   const source = new FakeRepairSource();
-
-  beforeAll(async () => {
-    app = await startInProcess({ STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', AUDIT_FLUSH_MS: '250' }, { integrityRepairSource: source });
-  });
-
-  afterAll(() => app?.stop());
+  const app = useInProcess({ STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', AUDIT_FLUSH_MS: '250' }, { integrityRepairSource: source });
 
   it('repairs a flipped blob from the good copy, audits it, and the object reads back intact', async () => {
     const s3 = sdkClient(app.server);

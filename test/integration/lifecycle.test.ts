@@ -2,11 +2,10 @@
 // services and storage in a temp directory; plus one end-to-end pass of the real server's worker.
 // Run bounds, resumption, races and failures are in lifecycle-runs.test.ts.
 
-import { CreateBucketCommand, HeadObjectCommand, PutBucketLifecycleConfigurationCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutBucketLifecycleConfigurationCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer } from '../helpers/server.js';
 import { body } from '../helpers/services.js';
+import { useStore } from '../helpers/store.js';
 import { DAY, openHarness, rule, type LifecycleHarness } from './lifecycle-fixture.js';
 import { failure } from './s3-assert.js';
 import { INLINE_MAX_BYTES } from '../../src/services/objects/body-ingest.js';
@@ -269,33 +268,29 @@ describe('object lock', () => {
 });
 
 describe('the server\'s lifecycle worker', () => {
+  const store = useStore({ env: { STORE_LIFECYCLE_INTERVAL_MS: '500' } });
+
   it('expires an object end to end on its interval (STORE_LIFECYCLE_INTERVAL_MS)', async () => {
-    const server = await startServer({ env: { STORE_LIFECYCLE_INTERVAL_MS: '500' } });
-    try {
-      const s3 = sdkClient(server);
-      const bucket = uniqueBucket('lc');
-      await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'keep/me', Body: 'x' }));
-      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'old/doc', Body: 'x' }));
-      await s3.send(new PutBucketLifecycleConfigurationCommand({
-        Bucket: bucket,
-        LifecycleConfiguration: {
-          Rules: [{ ID: 'past', Status: 'Enabled', Filter: { Prefix: 'old/' }, Expiration: { Date: new Date('2020-01-01T00:00:00Z') } }],
-        },
-      }));
-      const deadline = Date.now() + 10_000;
-      let gone = false;
-      while (!gone && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-        const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'old/doc' })).then(() => undefined, (err: unknown) => err);
-        gone = head !== undefined;
-      }
-      const err = await failure(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'old/doc' })));
-      expect(err.$metadata?.httpStatusCode).toBe(404);
-      const kept = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'keep/me' }));
-      expect(kept.$metadata.httpStatusCode).toBe(200);
-    } finally {
-      await server.stop();
+    const s3 = store.s3;
+    const bucket = await store.bucket('lc');
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'keep/me', Body: 'x' }));
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'old/doc', Body: 'x' }));
+    await s3.send(new PutBucketLifecycleConfigurationCommand({
+      Bucket: bucket,
+      LifecycleConfiguration: {
+        Rules: [{ ID: 'past', Status: 'Enabled', Filter: { Prefix: 'old/' }, Expiration: { Date: new Date('2020-01-01T00:00:00Z') } }],
+      },
+    }));
+    const deadline = Date.now() + 10_000;
+    let gone = false;
+    while (!gone && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'old/doc' })).then(() => undefined, (err: unknown) => err);
+      gone = head !== undefined;
     }
+    const err = await failure(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'old/doc' })));
+    expect(err.$metadata?.httpStatusCode).toBe(404);
+    const kept = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'keep/me' }));
+    expect(kept.$metadata.httpStatusCode).toBe(200);
   });
 });

@@ -4,10 +4,11 @@
 // (observability-in-process.test.ts) and after a restart in test/e2e/metrics-promtool.test.ts.
 
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually, parseSamples, scrape, valueOf, type Sample } from '../helpers/metrics-scrape.js';
 import { mixedWorkload, type WorkloadTrace } from '../helpers/mixed-workload.js';
-import { baseEnv, runServeExpectingExit, startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { baseEnv, runServeExpectingExit, tempDir } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 const EXPOSITION = 'text/plain; version=0.0.4; charset=utf-8';
 const REQUEST_LABELS = ['method', 'route_class', 'status_class', 'surface'];
@@ -32,14 +33,12 @@ function expectNotServed(res: { status: number; text: string }): void {
 }
 
 describe('METRICS_MODE=off (the default)', () => {
-  let server: RunningServer;
-  beforeAll(async () => { server = await startServer(); });
-  afterAll(async () => { await server.stop(); });
+  const store = useStore();
 
   it('does not serve /metrics: a 404 in the admin envelope, no registry body, for GET and HEAD, with or without a token', async () => {
-    expectNotServed(await scrape(server));
-    expectNotServed(await scrape(server, { authorization: `Bearer ${randomBytes(32).toString('base64url')}` }));
-    const head = await scrape(server, { method: 'HEAD' });
+    expectNotServed(await scrape(store.server));
+    expectNotServed(await scrape(store.server, { authorization: `Bearer ${randomBytes(32).toString('base64url')}` }));
+    const head = await scrape(store.server, { method: 'HEAD' });
     expect(head.status).toBe(404);
     expect(head.text).toBe('');
   });
@@ -61,11 +60,7 @@ describe('boot refusals', () => {
 
 describe('METRICS_MODE=token under MOUNT_PATH=/storage', () => {
   const token = randomBytes(36).toString('base64url');
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ env: { METRICS_MODE: 'token', METRICS_TOKEN: token, MOUNT_PATH: '/storage' } });
-  });
-  afterAll(async () => { await server.stop(); });
+  const store = useStore({ env: { METRICS_MODE: 'token', METRICS_TOKEN: token, MOUNT_PATH: '/storage' } });
 
   it.each([
     ['no Authorization header', undefined],
@@ -75,7 +70,7 @@ describe('METRICS_MODE=token under MOUNT_PATH=/storage', () => {
     ['the token as Basic credentials', `Basic ${token}`],
     ['the bare token', token],
   ])('answers 401 in the envelope, with no registry body, to %s', async (_label, authorization) => {
-    const res = await scrape(server, { mountPath: '/storage', authorization });
+    const res = await scrape(store.server, { mountPath: '/storage', authorization });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
     expect(JSON.parse(res.text)).toMatchObject({ error: 'Unauthorized', statusCode: 401 });
@@ -84,7 +79,7 @@ describe('METRICS_MODE=token under MOUNT_PATH=/storage', () => {
 
   it('serves the exposition to the right Bearer token (scheme in any case)', async () => {
     for (const scheme of ['Bearer', 'bearer']) {
-      const res = await scrape(server, { mountPath: '/storage', authorization: `${scheme} ${token}` });
+      const res = await scrape(store.server, { mountPath: '/storage', authorization: `${scheme} ${token}` });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe(EXPOSITION);
       expect(res.text).toContain('# TYPE store_http_requests_total counter');
@@ -92,12 +87,12 @@ describe('METRICS_MODE=token under MOUNT_PATH=/storage', () => {
   });
 
   it('is only under the mount path, and labels admin routes without the mount prefix', async () => {
-    const outside = await scrape(server, { authorization: `Bearer ${token}` });
+    const outside = await scrape(store.server, { authorization: `Bearer ${token}` });
     expect(outside.status).toBe(404);
     expect(outside.text).not.toMatch(/store_|# HELP/);
-    expect((await fetch(`${server.url}/storage/api/admin/health`)).status).toBe(200);
+    expect((await fetch(`${store.server.url}/storage/api/admin/health`)).status).toBe(200);
     const samples = parseSamples((await eventually(
-      () => scrape(server, { mountPath: '/storage', authorization: `Bearer ${token}` }),
+      () => scrape(store.server, { mountPath: '/storage', authorization: `Bearer ${token}` }),
       (r) => r.text.includes('route_class="/api/admin/health"'),
     )).text);
     expect(valueOf(samples, 'store_http_requests_total', { surface: 'admin', route_class: '/api/admin/health', status_class: '2xx' })).toBe(1);
@@ -107,34 +102,32 @@ describe('METRICS_MODE=token under MOUNT_PATH=/storage', () => {
   });
 
   it('records a mixed workload under the mount path', async () => {
-    await mixedWorkload(server, { mountPath: '/storage' });
-    const samples = parseSamples((await scrape(server, { mountPath: '/storage', authorization: `Bearer ${token}` })).text);
+    await mixedWorkload(store.server, { mountPath: '/storage' });
+    const samples = parseSamples((await scrape(store.server, { mountPath: '/storage', authorization: `Bearer ${token}` })).text);
     expect(valueOf(samples, 'store_s3_operations_total', { operation: 'PutObject' })).toBe(2);
     expect(valueOf(samples, 'store_http_requests_total', { surface: 'admin', route_class: '/api/admin/keys/:id', status_class: '4xx' })).toBe(1);
   });
 });
 
 describe('METRICS_MODE=public after a mixed workload', () => {
-  let server: RunningServer;
+  const store = useStore({ env: { METRICS_MODE: 'public' } });
   let trace: WorkloadTrace;
   let samples: Sample[];
   let text: string;
   beforeAll(async () => {
-    server = await startServer({ env: { METRICS_MODE: 'public' } });
-    trace = await mixedWorkload(server);
+    trace = await mixedWorkload(store.server);
     // The last request (a console route) is recorded when its response closes, just after the client has it.
-    const res = await eventually(() => scrape(server), (r) => r.text.includes('surface="console"'));
+    const res = await eventually(() => scrape(store.server), (r) => r.text.includes('surface="console"'));
     text = res.text;
     samples = parseSamples(text);
   });
-  afterAll(async () => { await server.stop(); });
 
   it('serves the 0.0.4 text exposition, uncached, to GET and HEAD without credentials', async () => {
-    const res = await scrape(server);
+    const res = await scrape(store.server);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(EXPOSITION);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const head = await scrape(server, { method: 'HEAD' });
+    const head = await scrape(store.server, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
   });
@@ -176,7 +169,7 @@ describe('METRICS_MODE=public after a mixed workload', () => {
   });
 
   it('counts the scrapes themselves under surface metrics', async () => {
-    const later = parseSamples((await eventually(() => scrape(server), (r) => r.text.includes('surface="metrics"'))).text);
+    const later = parseSamples((await eventually(() => scrape(store.server), (r) => r.text.includes('surface="metrics"'))).text);
     expect(valueOf(later, 'store_http_requests_total', { surface: 'metrics', method: 'GET', route_class: '/metrics', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
   });
 

@@ -7,20 +7,20 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CompleteMultipartUploadCommand, GetBucketCorsCommand, GetBucketLifecycleConfigurationCommand, GetBucketTaggingCommand,
   GetObjectCommand, GetObjectLegalHoldCommand, GetObjectRetentionCommand, GetObjectTaggingCommand, DeleteObjectCommand,
-  ListMultipartUploadsCommand, ListObjectVersionsCommand, ListPartsCommand, PutObjectCommand, S3Client,
+  ListMultipartUploadsCommand, ListObjectVersionsCommand, ListPartsCommand, PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDotenv } from '../../src/config/dotenv.js';
 import { MIGRATIONS } from '../../src/storage/db/migrations.js';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { sdkClient } from '../helpers/clients.js';
-import { REPO_ROOT, restartServer, runServeExpectingExit, startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { REPO_ROOT, runServeExpectingExit, tempDir, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 interface FixtureObject {
   bucket: string; key: string; versionId: string | null; etag: string; size: number; sha256: string;
@@ -68,98 +68,102 @@ const migratedLines = (server: RunningServer): Array<Record<string, unknown>> =>
 
 describe('a data directory from schema version 5', () => {
   let fixture: { dataDir: string; env: Record<string, string> };
-  let server: RunningServer;
-  let s3: S3Client;
   let schemaAfterFirstBoot: { version: number; ddl: string[] };
-
-  beforeAll(async () => {
+  beforeAll(() => {
     fixture = unpackFixture();
     expect(schemaOf(fixture.dataDir).version).toBe(EXPECTED.schemaVersion);
-    server = await startServer({ dataDir: fixture.dataDir, env: { ...fixture.env, STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100' } });
-    s3 = sdkClient(server, { accessKeyId: fixture.env['ROOT_ACCESS_KEY_ID'] as string, secretAccessKey: fixture.env['ROOT_SECRET_ACCESS_KEY'] as string });
-    schemaAfterFirstBoot = schemaOf(fixture.dataDir);
   });
+  afterAll(() => {
+    if (fixture !== undefined) rmSync(join(fixture.dataDir, '..'), { recursive: true, force: true });
+  });
+  // The fixture's own keys and admin password: its .env sets them.
+  const store = useStore(() => ({
+    dataDir: fixture.dataDir,
+    env: { ...fixture.env, STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100' },
+    credentials: {
+      accessKeyId: fixture.env['ROOT_ACCESS_KEY_ID'], secretAccessKey: fixture.env['ROOT_SECRET_ACCESS_KEY'], adminPassword: EXPECTED.adminPassword,
+    },
+  }));
 
-  afterAll(async () => {
-    await server?.stop();
+  beforeAll(() => {
+    schemaAfterFirstBoot = schemaOf(fixture.dataDir);
   });
 
   it('is migrated to the latest schema at boot, and the log says from which version', async () => {
     expect(schemaAfterFirstBoot.version).toBe(LATEST);
-    await expect.poll(() => migratedLines(server)).toHaveLength(1);
-    expect(migratedLines(server)[0]).toMatchObject({ fromVersion: EXPECTED.schemaVersion, toVersion: LATEST });
+    await expect.poll(() => migratedLines(store.server)).toHaveLength(1);
+    expect(migratedLines(store.server)[0]).toMatchObject({ fromVersion: EXPECTED.schemaVersion, toVersion: LATEST });
   });
 
   it('serves every object version the old build wrote, byte-exact, with its ETag, type, metadata and tags', async () => {
     for (const o of EXPECTED.objects) {
       const versionId = o.versionId ?? undefined;
-      const got = await s3.send(new GetObjectCommand({ Bucket: o.bucket, Key: o.key, VersionId: versionId }));
+      const got = await store.s3.send(new GetObjectCommand({ Bucket: o.bucket, Key: o.key, VersionId: versionId }));
       const body = await got.Body!.transformToByteArray();
       const what = `${o.bucket}/${o.key}@${o.versionId}`;
       expect({ size: body.length, sha256: sha256(body), etag: got.ETag }, what).toEqual({ size: o.size, sha256: o.sha256, etag: o.etag });
       if (o.contentType) expect(got.ContentType, what).toBe(o.contentType);
       expect(got.Metadata ?? {}, what).toEqual(o.metadata);
-      const tags = await s3.send(new GetObjectTaggingCommand({ Bucket: o.bucket, Key: o.key, VersionId: versionId }));
+      const tags = await store.s3.send(new GetObjectTaggingCommand({ Bucket: o.bucket, Key: o.key, VersionId: versionId }));
       expect(new URLSearchParams((tags.TagSet ?? []).map((t): [string, string] => [t.Key ?? '', t.Value ?? ''])).toString(), what).toBe(o.tagging ?? '');
     }
   });
 
   it('keeps the version history and the delete marker on top', async () => {
     const { bucket, key, versionId } = EXPECTED.deleteMarker;
-    const list = await s3.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: key }));
+    const list = await store.s3.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: key }));
     expect(list.DeleteMarkers?.map((m) => [m.VersionId, m.IsLatest])).toEqual([[versionId, true]]);
     const written = EXPECTED.objects.filter((o) => o.bucket === bucket && o.key === key).map((o) => o.versionId).reverse();
     expect(list.Versions?.map((v) => v.VersionId)).toEqual(written); // newest first
-    await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    await expect(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).rejects.toMatchObject({ name: 'NoSuchKey' });
   });
 
   it('keeps bucket configuration, retention and legal hold', async () => {
     const plain = EXPECTED.buckets[0] as string;
-    expect((await s3.send(new GetBucketTaggingCommand({ Bucket: plain }))).TagSet).toEqual([{ Key: 'team', Value: 'ops' }]);
-    expect((await s3.send(new GetBucketCorsCommand({ Bucket: plain }))).CORSRules?.[0]?.AllowedOrigins).toEqual(['https://app.example.com']);
-    expect((await s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: plain }))).Rules?.[0]).toMatchObject({ ID: 'tmp-expiry', Expiration: { Days: 30 } });
+    expect((await store.s3.send(new GetBucketTaggingCommand({ Bucket: plain }))).TagSet).toEqual([{ Key: 'team', Value: 'ops' }]);
+    expect((await store.s3.send(new GetBucketCorsCommand({ Bucket: plain }))).CORSRules?.[0]?.AllowedOrigins).toEqual(['https://app.example.com']);
+    expect((await store.s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: plain }))).Rules?.[0]).toMatchObject({ ID: 'tmp-expiry', Expiration: { Days: 30 } });
     const locked = 'legacy-locked';
-    const retention = await s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'contract.pdf', VersionId: EXPECTED.lockedVersions.retained }));
+    const retention = await store.s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'contract.pdf', VersionId: EXPECTED.lockedVersions.retained }));
     expect(retention.Retention).toMatchObject({ Mode: 'GOVERNANCE', RetainUntilDate: new Date('2099-01-01T00:00:00Z') });
-    await expect(s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'contract.pdf', VersionId: EXPECTED.lockedVersions.retained })))
+    await expect(store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'contract.pdf', VersionId: EXPECTED.lockedVersions.retained })))
       .rejects.toMatchObject({ name: 'AccessDenied' });
-    const hold = await s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'evidence.txt', VersionId: EXPECTED.lockedVersions.held }));
+    const hold = await store.s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'evidence.txt', VersionId: EXPECTED.lockedVersions.held }));
     expect(hold.LegalHold?.Status).toBe('ON');
   });
 
   it('honours the scoped access keys the old build issued (secrets sealed under the same root secret)', async () => {
-    const reader = sdkClient(server, EXPECTED.keys.reader);
+    const reader = sdkClient(store.server, EXPECTED.keys.reader);
     const got = await reader.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'nested/ünïcødé key (1).txt' }));
     expect((await got.Body!.transformToByteArray()).length).toBe(20_000);
     await expect(reader.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'small.txt' }))).rejects.toMatchObject({ name: 'AccessDenied' });
     await expect(reader.send(new PutObjectCommand({ Bucket: 'legacy-plain', Key: 'nested/new', Body: 'x' }))).rejects.toMatchObject({ name: 'AccessDenied' });
-    const disabled = sdkClient(server, EXPECTED.keys.disabled);
+    const disabled = sdkClient(store.server, EXPECTED.keys.disabled);
     await expect(disabled.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'small.txt' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
   });
 
   it('completes the multipart upload the old build left unfinished', async () => {
     const u = EXPECTED.unfinishedUpload;
-    const uploads = await s3.send(new ListMultipartUploadsCommand({ Bucket: u.bucket }));
+    const uploads = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: u.bucket }));
     expect(uploads.Uploads?.map((x) => x.UploadId)).toEqual([u.uploadId]);
-    const parts = await s3.send(new ListPartsCommand({ Bucket: u.bucket, Key: u.key, UploadId: u.uploadId }));
+    const parts = await store.s3.send(new ListPartsCommand({ Bucket: u.bucket, Key: u.key, UploadId: u.uploadId }));
     expect(parts.Parts?.map((p) => [p.PartNumber, p.ETag, p.Size])).toEqual([[1, u.etag, u.size]]);
-    await s3.send(new CompleteMultipartUploadCommand({ Bucket: u.bucket, Key: u.key, UploadId: u.uploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: u.etag }] } }));
-    const body = await (await s3.send(new GetObjectCommand({ Bucket: u.bucket, Key: u.key }))).Body!.transformToByteArray();
+    await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: u.bucket, Key: u.key, UploadId: u.uploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: u.etag }] } }));
+    const body = await (await store.s3.send(new GetObjectCommand({ Bucket: u.bucket, Key: u.key }))).Body!.transformToByteArray();
     expect(sha256(body)).toBe(u.sha256);
   });
 
   it('accepts new writes beside the old data, in old and new buckets', async () => {
-    await s3.send(new PutObjectCommand({ Bucket: 'legacy-versioned', Key: 'doc.txt', Body: 'written after the upgrade\n' }));
-    const latest = await s3.send(new GetObjectCommand({ Bucket: 'legacy-versioned', Key: 'doc.txt' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: 'legacy-versioned', Key: 'doc.txt', Body: 'written after the upgrade\n' }));
+    const latest = await store.s3.send(new GetObjectCommand({ Bucket: 'legacy-versioned', Key: 'doc.txt' }));
     expect(await latest.Body!.transformToString()).toBe('written after the upgrade\n');
     const big = Buffer.alloc(200_000, 7);
-    await s3.send(new PutObjectCommand({ Bucket: 'legacy-plain', Key: 'after-upgrade.bin', Body: big }));
-    expect(sha256(await (await s3.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'after-upgrade.bin' }))).Body!.transformToByteArray())).toBe(sha256(big));
+    await store.s3.send(new PutObjectCommand({ Bucket: 'legacy-plain', Key: 'after-upgrade.bin', Body: big }));
+    expect(sha256(await (await store.s3.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'after-upgrade.bin' }))).Body!.transformToByteArray())).toBe(sha256(big));
   });
 
   it('signs the old admin in, and backfills what later schemas added: usage counters, the search index', async () => {
-    const token = await adminLogin(server, 'admin', EXPECTED.adminPassword);
-    const buckets = (await adminCall(server, token, 'GET', '/buckets')).body as { buckets: Array<{ name: string; objectCount: number }> };
+    const buckets = (await store.adminCall('GET', '/buckets')).body as { buckets: Array<{ name: string; objectCount: number }> };
     const current = (bucket: string): number => new Set(EXPECTED.objects.filter((o) => o.bucket === bucket).map((o) => o.key)).size;
     // legacy-plain: its objects plus the upload completed and the object written above; legacy-versioned: doc.txt is
     // current again (written above) beside kept.txt.
@@ -167,17 +171,16 @@ describe('a data directory from schema version 5', () => {
       'legacy-plain': current('legacy-plain') + 2, 'legacy-versioned': 2, 'legacy-locked': current('legacy-locked'),
     });
     await expect.poll(async () => {
-      const found = (await adminCall(server, token, 'GET', `/objects/search?q=${encodeURIComponent('ünïcødé')}`)).body as { items: Array<{ key: string }> };
+      const found = (await store.adminCall('GET', `/objects/search?q=${encodeURIComponent('ünïcødé')}`)).body as { items: Array<{ key: string }> };
       return found.items.map((i) => i.key);
     }, { timeout: 15_000 }).toEqual(['nested/ünïcødé key (1).txt']);
   });
 
   it('passes a full integrity scrub: every old blob and inline row decrypts and matches its digest', async () => {
-    const token = await adminLogin(server, 'admin', EXPECTED.adminPassword);
-    expect((await adminCall(server, token, 'POST', '/integrity/scrub')).status).toBe(202);
+    expect((await store.adminCall('POST', '/integrity/scrub')).status).toBe(202);
     let status: { counts: Record<string, number>; currentPass: unknown } = { counts: {}, currentPass: {} };
     await expect.poll(async () => {
-      status = (await adminCall(server, token, 'GET', '/integrity')).body as typeof status;
+      status = (await store.adminCall('GET', '/integrity')).body as typeof status;
       return status.currentPass;
     }, { timeout: 30_000 }).toBeNull();
     // Every version but the delete marker: the fixture's, the completed upload, and the two written above.
@@ -185,13 +188,11 @@ describe('a data directory from schema version 5', () => {
   });
 
   it('boots a second time without migrating or changing the schema', async () => {
-    await server.stop();
-    server = await restartServer(server);
-    s3 = sdkClient(server, { accessKeyId: fixture.env['ROOT_ACCESS_KEY_ID'] as string, secretAccessKey: fixture.env['ROOT_SECRET_ACCESS_KEY'] as string });
+    await store.restart();
     const first = EXPECTED.objects[0] as FixtureObject;
-    const got = await s3.send(new GetObjectCommand({ Bucket: first.bucket, Key: first.key }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: first.bucket, Key: first.key }));
     expect(sha256(await got.Body!.transformToByteArray())).toBe(first.sha256);
-    expect(migratedLines(server)).toEqual([]);
+    expect(migratedLines(store.server)).toEqual([]);
     expect(schemaOf(fixture.dataDir)).toEqual(schemaAfterFirstBoot);
   });
 });

@@ -8,15 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import {
   CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, ListObjectVersionsCommand,
-  PutBucketVersioningCommand, UploadPartCommand, type S3Client,
+  PutBucketVersioningCommand, UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompletePart } from '../../src/services/objects/multipart-service.js';
 import type { WriteLease } from '../../src/services/objects/write-reserve.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import type { RunningServer } from '../helpers/server.js';
+import { uniqueBucket } from '../helpers/clients.js';
 import { body, openServices, type ServiceFixture } from '../helpers/services.js';
-import { expectS3Error, startServerOnTmpfs } from './s3-assert.js';
+import { useStore } from '../helpers/store.js';
+import { expectS3Error } from './s3-assert.js';
 
 const MINUTE = 60_000;
 let fx: ServiceFixture;
@@ -135,30 +135,22 @@ describe('two UploadPart of the same part number', () => {
 });
 
 describe('through the AWS SDK', () => {
-  let server: RunningServer;
-  let s3: S3Client;
-  beforeAll(async () => {
-    server = await startServerOnTmpfs();
-    s3 = sdkClient(server);
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const store = useStore({ tmpfs: true });
 
   it('a repeated CompleteMultipartUpload answers 200 with the same ETag and version id, and makes no second version', async () => {
     const bucket = uniqueBucket('retry');
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    await s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
-    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'k' }));
-    const part = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'k', UploadId, PartNumber: 1, Body: 'bytes' }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await store.s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
+    const { UploadId } = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'k' }));
+    const part = await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'k', UploadId, PartNumber: 1, Body: 'bytes' }));
     const request = { Bucket: bucket, Key: 'k', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } };
-    const first = await s3.send(new CompleteMultipartUploadCommand(request));
-    const again = await s3.send(new CompleteMultipartUploadCommand(request));
+    const first = await store.s3.send(new CompleteMultipartUploadCommand(request));
+    const again = await store.s3.send(new CompleteMultipartUploadCommand(request));
     expect(again.$metadata.httpStatusCode).toBe(200);
     expect({ etag: again.ETag, versionId: again.VersionId }).toEqual({ etag: first.ETag, versionId: first.VersionId });
-    const versions = await s3.send(new ListObjectVersionsCommand({ Bucket: bucket }));
+    const versions = await store.s3.send(new ListObjectVersionsCommand({ Bucket: bucket }));
     expect(versions.Versions).toHaveLength(1);
-    await expectS3Error(s3.send(new CompleteMultipartUploadCommand({
+    await expectS3Error(store.s3.send(new CompleteMultipartUploadCommand({
       ...request, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: '"ffffffffffffffffffffffffffffffff"' }] },
     })), 'NoSuchUpload', 404);
   });

@@ -2,57 +2,40 @@
 // OpenTelemetry SDK with the in-memory exporter, and per-bucket gauges following a fast usage-rollup tick (the
 // interval is set below the configuration's 60 s floor after validation, which only a test can do).
 
-import { join } from 'node:path';
-import { rmSync } from 'node:fs';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import {
   CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
-import { loadConfig } from '../../src/config/config.js';
-import { createLogger } from '../../src/observability/logger.js';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { useInProcess } from '../helpers/in-process.js';
 import { eventually, parseSamples, scrape, valueOf } from '../helpers/metrics-scrape.js';
-import { baseEnv, tempDir, type RunningServer } from '../helpers/server.js';
 
 const exporter = new InMemorySpanExporter();
-let app: App;
-let server: RunningServer;
-let dir: string;
-
-beforeAll(async () => {
+beforeAll(() => {
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-  dir = tempDir();
-  const { env, credentials } = await baseEnv(join(dir, 'data'));
-  const config = { ...loadConfig({ ...env, METRICS_MODE: 'public', OTEL_TRACING_ENABLED: 'true' }), USAGE_ROLLUP_INTERVAL_MS: 50 };
-  app = await buildApp(config, createLogger('silent'));
-  const address = await app.start();
-  // Enough of a RunningServer for the clients and helpers, which only read url, port and credentials.
-  server = { url: `http://127.0.0.1:${address.port}`, port: address.port, credentials } as RunningServer;
 });
-
-afterAll(async () => {
-  await app.stop();
+afterAll(() => {
   trace.disable();
-  rmSync(dir, { recursive: true, force: true });
 });
+// The usage-rollup interval is set below the configuration's 60 s floor, after validation.
+const store = useInProcess({ METRICS_MODE: 'public', OTEL_TRACING_ENABLED: 'true' }, {}, { USAGE_ROLLUP_INTERVAL_MS: 50 });
 
 describe('OTEL_TRACING_ENABLED=true with an SDK registered', () => {
   it('wraps each request in a span named by surface and route class, with only the bounded attributes', async () => {
     exporter.reset();
     const bucket = uniqueBucket('traced');
     const key = 'trace-secret-key/with space.txt';
-    const s3 = sdkClient(server);
+    const s3 = sdkClient(store.server);
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'traced' }));
     await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'trace-missing-key' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
     s3.destroy();
-    const token = await adminLogin(server);
-    await adminCall(server, token, 'GET', '/keys/AKIDTRACENOPE0000000');
-    await scrape(server);
+    const token = await adminLogin(store.server);
+    await adminCall(store.server, token, 'GET', '/keys/AKIDTRACENOPE0000000');
+    await scrape(store.server);
     const spans = (await eventually(async () => exporter.getFinishedSpans(), (s) => s.some((x) => x.name === 'metrics /metrics'))).map((s) => ({
       name: s.name, attributes: s.attributes, status: s.status.code,
     }));
@@ -78,14 +61,14 @@ describe('per-bucket gauges on the usage-rollup tick', () => {
     const kept = uniqueBucket('kept');
     const gone = uniqueBucket('gone');
     const empty = uniqueBucket('empty');
-    const s3 = sdkClient(server);
+    const s3 = sdkClient(store.server);
     try {
       await s3.send(new CreateBucketCommand({ Bucket: kept }));
       await s3.send(new CreateBucketCommand({ Bucket: gone }));
       await s3.send(new CreateBucketCommand({ Bucket: empty }));
       await s3.send(new PutObjectCommand({ Bucket: kept, Key: 'a', Body: 'x'.repeat(1000) }));
       await s3.send(new PutObjectCommand({ Bucket: gone, Key: 'b', Body: 'y'.repeat(10) }));
-      const seen = parseSamples((await eventually(() => scrape(server), (r) => r.text.includes(`bucket="${gone}"} 10`))).text);
+      const seen = parseSamples((await eventually(() => scrape(store.server), (r) => r.text.includes(`bucket="${gone}"} 10`))).text);
       expect(valueOf(seen, 'store_storage_bytes', { bucket: kept })).toBe(1000);
       expect(valueOf(seen, 'store_object_count', { bucket: kept })).toBe(1);
       expect(valueOf(seen, 'store_object_count', { bucket: gone })).toBe(1);
@@ -94,7 +77,7 @@ describe('per-bucket gauges on the usage-rollup tick', () => {
 
       await s3.send(new DeleteObjectCommand({ Bucket: gone, Key: 'b' }));
       await s3.send(new DeleteBucketCommand({ Bucket: gone }));
-      const after = parseSamples((await eventually(() => scrape(server), (r) => !r.text.includes(`bucket="${gone}"`))).text);
+      const after = parseSamples((await eventually(() => scrape(store.server), (r) => !r.text.includes(`bucket="${gone}"`))).text);
       expect(after.filter((s) => s.labels['bucket'] === gone)).toEqual([]);
       expect(valueOf(after, 'store_storage_bytes', { bucket: kept })).toBe(1000);
     } finally {

@@ -10,10 +10,11 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { configEnv } from '../helpers/config-env.js';
-import { REPO_ROOT, startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { REPO_ROOT, tempDir } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 const DEFAULTS = loadConfig(configEnv());
 
@@ -65,10 +66,7 @@ describe('Dockerfile', () => {
   const stages = dockerStages(text);
   const runtime = stages[stages.length - 1] as Stage;
   const build = stages[0] as Stage;
-  let server: RunningServer;
-
-  beforeAll(async () => { server = await startServer({ env: { MOUNT_PATH: '/storage' } }); });
-  afterAll(async () => { await server?.stop(); });
+  const store = useStore({ env: { MOUNT_PATH: '/storage' } });
 
   /** The HEALTHCHECK's command, run as Docker would (exec form), with this environment. */
   const healthcheck = (env: Record<string, string>): Promise<number> => {
@@ -124,8 +122,8 @@ describe('Dockerfile', () => {
 
   it('HEALTHCHECK passes on the readiness probe, under MOUNT_PATH, and fails when it cannot reach it', async () => {
     expect(argsOf(runtime, 'HEALTHCHECK')[0]).toContain('/api/admin/ready');
-    expect(await healthcheck({ PORT: String(server.port), MOUNT_PATH: '/storage' })).toBe(0);
-    expect(await healthcheck({ PORT: String(server.port) })).toBe(1); // 404 outside the mount
+    expect(await healthcheck({ PORT: String(store.server.port), MOUNT_PATH: '/storage' })).toBe(0);
+    expect(await healthcheck({ PORT: String(store.server.port) })).toBe(1); // 404 outside the mount
     const closed = await new Promise<number>((res) => {
       const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => res(port)); });
     });

@@ -3,27 +3,20 @@
 
 import { connect } from 'node:net';
 import { CreateBucketCommand, GetObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../helpers/signed-http.js';
+import { useStore } from '../helpers/store.js';
 
-let server: RunningServer;
+const store = useStore();
 
 beforeAll(async () => {
-  server = await startServer();
-  const s3 = sdkClient(server);
-  await s3.send(new CreateBucketCommand({ Bucket: 'order' }));
-  s3.destroy();
-});
-afterAll(async () => {
-  await server?.stop();
+  await store.s3.send(new CreateBucketCommand({ Bucket: 'order' }));
 });
 
 /** Writes `bytes` on a fresh connection and collects everything the server sends until it closes the connection. */
 function exchange(bytes: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => socket.write(bytes));
+    const socket = connect(store.server.port, '127.0.0.1', () => socket.write(bytes));
     let text = '';
     socket.on('data', (d: Buffer) => { text += d.toString('latin1'); });
     socket.on('error', reject);
@@ -36,16 +29,14 @@ describe('pipelined garbage', () => {
     for (let i = 0; i < 5; i++) {
       const body = Buffer.from(`object ${i}`);
       const path = `/order/k${i}`;
-      const headers = signedHeaders(server, { method: 'PUT', path, headers: { 'content-length': String(body.length) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
+      const headers = signedHeaders(store.server, { method: 'PUT', path, headers: { 'content-length': String(body.length) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
       const head = `PUT ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
       const answers = await exchange(Buffer.concat([Buffer.from(head), body, Buffer.from('\x01\x02 NOT HTTP AT ALL\r\n\r\n')]));
       expect(answers.startsWith('HTTP/1.1 200 '), answers.slice(0, 200)).toBe(true);
       expect(answers).not.toContain('HTTP/1.1 400');
     }
-    const s3 = sdkClient(server);
-    const got = await s3.send(new GetObjectCommand({ Bucket: 'order', Key: 'k4' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: 'order', Key: 'k4' }));
     expect(await got.Body?.transformToString()).toBe('object 4');
-    s3.destroy();
   });
 
   it('alone on a connection, is still answered 400 with a request id', async () => {

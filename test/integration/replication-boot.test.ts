@@ -4,16 +4,11 @@
 
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, PutObjectCommand, RestoreObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient } from '../helpers/clients.js';
+import { describe, expect, it } from 'vitest';
+import { adminCall } from '../helpers/admin-session.js';
 import { freePort, replicationStatus } from '../helpers/replication.js';
-import { baseEnv, runServeExpectingExit, startServer, tempDir } from '../helpers/server.js';
-
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c().catch(() => undefined);
-});
+import { baseEnv, runServeExpectingExit, tempDir } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
 
 describe('replication at boot', () => {
   it('refuses a partial configuration and tiering without a target, naming keys but no value', async () => {
@@ -31,15 +26,15 @@ describe('replication at boot', () => {
   it('starts with a warning for a plaintext http endpoint, and reports the unreachable target in status', async () => {
     const port = await freePort();
     const secret = randomBytes(30).toString('base64url');
-    const server = await startServer({
+    const store = await startStore({
       env: {
         STORE_REPLICATION_ENABLED: 'true', STORE_REPLICATION_BUCKET: 'mirror', STORE_REPLICATION_ACCESS_KEY_ID: 'AKIADOWNTARGET0001',
         STORE_REPLICATION_SECRET_ACCESS_KEY: secret, STORE_REPLICATION_ENDPOINT: `http://127.0.0.1:${port}`,
       },
     });
-    cleanups.push(() => server.stop());
+    const server = store.server;
     expect(server.output()).toContain('STORE_REPLICATION_ENDPOINT is plaintext http');
-    const token = await adminLogin(server);
+    const token = await store.admin();
     const deadline = Date.now() + 10_000;
     let st = await replicationStatus(server, token);
     while (st.targetBucket === 'unchecked' && Date.now() < deadline) {
@@ -52,13 +47,11 @@ describe('replication at boot', () => {
   });
 
   it('with no configuration: outbox empty, status disabled, tiering inert, RestoreObject refused', async () => {
-    const server = await startServer({ env: { METRICS_MODE: 'public' } });
-    cleanups.push(() => server.stop());
-    const s3 = sdkClient(server);
-    cleanups.push(async () => s3.destroy());
+    const store = await startStore({ env: { METRICS_MODE: 'public' } });
+    const { server, s3 } = store;
     await s3.send(new CreateBucketCommand({ Bucket: 'plain' }));
     for (let i = 0; i < 5; i++) await s3.send(new PutObjectCommand({ Bucket: 'plain', Key: `k${i}`, Body: 'x' }));
-    const token = await adminLogin(server);
+    const token = await store.admin();
     const st = await replicationStatus(server, token);
     expect(st).toMatchObject({
       enabled: false, targetBucket: 'not-configured', outbox: { pending: 0, inflight: 0, failed: 0 }, lastDrain: null,

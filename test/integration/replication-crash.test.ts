@@ -4,42 +4,30 @@
 // the remote holds no tier copy that no version refers to once the tier GC has run.
 
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { CreateBucketCommand, GetObjectCommand, PutBucketLifecycleConfigurationCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient } from '../helpers/clients.js';
+import { describe, expect, it } from 'vitest';
 import { remoteListing, remoteObject, replicationEnv, replicationStatus, sha256, startStoreTarget, waitFor } from '../helpers/replication.js';
-import { restartServer, startServer, type RunningServer } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
 
 const MIB = 1024 * 1024;
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c().catch(() => undefined);
-});
 
 describe('kill -9', () => {
   it('during a drain: after the restart the outbox drains and the remote equals the local objects', async () => {
     const t = await startStoreTarget();
-    cleanups.push(async () => { t.target.client.destroy(); await t.server.stop(); });
-    let source = await startServer({
+    const source = await startStore({
       env: replicationEnv(t.target, { STORE_REPLICATION_BATCH_KEYS: '4', STORE_REPLICATION_LARGE_OBJECT_THRESHOLD_BYTES: String(5 * MIB) }),
     });
-    cleanups.push(async () => { await source.stop(); rmSync(source.dataDir, { recursive: true, force: true }); });
-    const s3 = sdkClient(source);
-    await s3.send(new CreateBucketCommand({ Bucket: 'data' }));
+    await source.s3.send(new CreateBucketCommand({ Bucket: 'data' }));
     const bodies = new Map<string, Buffer>();
     for (let i = 0; i < 24; i++) bodies.set(`obj-${i}`, randomBytes(i % 4 === 0 ? 6 * MIB : 256 * 1024));
-    for (const [key, body] of bodies) await s3.send(new PutObjectCommand({ Bucket: 'data', Key: key, Body: body }));
-    s3.destroy();
+    for (const [key, body] of bodies) await source.s3.send(new PutObjectCommand({ Bucket: 'data', Key: key, Body: body }));
     // Some keys are on the remote, the rest still pending or in flight: kill now.
     await waitFor('a drain in progress', async () => (await remoteListing(t.target, 'data/')).size >= 2, 20_000, 10);
     await source.kill();
 
-    source = await restartServer(source);
-    const token = await adminLogin(source);
+    await source.restart();
     await waitFor('the outbox to drain after the restart', async () => {
-      const st = await replicationStatus(source, token);
+      const st = await replicationStatus(source.server, await source.admin());
       return st.outbox.pending + st.outbox.inflight + st.outbox.failed === 0;
     }, 60_000, 200);
     const listing = await remoteListing(t.target, 'data/');
@@ -49,30 +37,23 @@ describe('kill -9', () => {
 
   it('during a tier sweep: every object reads back, every stub has its remote copy, and no remote copy is orphaned', async () => {
     const t = await startStoreTarget();
-    cleanups.push(async () => { t.target.client.destroy(); await t.server.stop(); });
-    let source = await startServer({
+    const source = await startStore({
       env: replicationEnv(t.target, { STORE_REPLICATION_ENABLED: 'false', STORE_TIER_ENABLED: 'true', STORE_LIFECYCLE_INTERVAL_MS: '100' }),
     });
-    cleanups.push(async () => { await source.stop(); rmSync(source.dataDir, { recursive: true, force: true }); });
-    let s3 = sdkClient(source);
-    await s3.send(new CreateBucketCommand({ Bucket: 'cold' }));
+    await source.s3.send(new CreateBucketCommand({ Bucket: 'cold' }));
     const bodies = new Map<string, Buffer>();
     for (let i = 0; i < 30; i++) bodies.set(`o-${i}`, randomBytes(MIB));
-    for (const [key, body] of bodies) await s3.send(new PutObjectCommand({ Bucket: 'cold', Key: key, Body: body }));
-    await s3.send(new PutBucketLifecycleConfigurationCommand({
+    for (const [key, body] of bodies) await source.s3.send(new PutObjectCommand({ Bucket: 'cold', Key: key, Body: body }));
+    await source.s3.send(new PutBucketLifecycleConfigurationCommand({
       Bucket: 'cold',
       LifecycleConfiguration: { Rules: [{ ID: 'all', Status: 'Enabled', Filter: { Prefix: '' }, Transitions: [{ Date: new Date('2020-01-01T00:00:00Z'), StorageClass: 'DEEP_ARCHIVE' }] }] },
     }));
-    s3.destroy();
     await waitFor('the sweep to start uploading', async () => (await remoteListing(t.target, '.store/tier/')).size >= 1, 20_000, 5);
     await source.kill();
 
-    source = await restartServer(source);
-    s3 = sdkClient(source);
-    cleanups.push(async () => s3.destroy());
-    const token = await adminLogin(source);
+    await source.restart();
     const tiering = async (): Promise<{ stubs: number; restored: number; pendingRemoteDeletes: number }> =>
-      (await adminCall(source, token, 'GET', '/tiering/status')).body as { stubs: number; restored: number; pendingRemoteDeletes: number };
+      (await source.adminCall('GET', '/tiering/status')).body as { stubs: number; restored: number; pendingRemoteDeletes: number };
     await waitFor('every object tiered and the tier GC done', async () => {
       const st = await tiering();
       return st.stubs === 30 && st.pendingRemoteDeletes === 0;
@@ -80,7 +61,7 @@ describe('kill -9', () => {
     // Exactly one remote copy per stub: copies of uploads the crash cut short were deleted.
     await waitFor('no orphaned remote copy', async () => (await remoteListing(t.target, '.store/tier/')).size === 30, 20_000, 200);
     for (const [key, body] of bodies) {
-      const res = await s3.send(new GetObjectCommand({ Bucket: 'cold', Key: key }));
+      const res = await source.s3.send(new GetObjectCommand({ Bucket: 'cold', Key: key }));
       const bytes = Buffer.from(await (res.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
       expect(sha256(bytes)).toBe(sha256(body));
       expect(res.StorageClass).toBe('DEEP_ARCHIVE');

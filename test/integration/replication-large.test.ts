@@ -6,18 +6,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { adminLogin } from '../helpers/admin-session.js';
-import { sdkClient } from '../helpers/clients.js';
+import { describe, expect, it } from 'vitest';
 import { remoteListing, remoteObject, replicationEnv, replicationStatus, startStoreTarget, waitFor } from '../helpers/replication.js';
-import { startServer } from '../helpers/server.js';
+import { startStore } from '../helpers/store.js';
 
 const MIB = 1024 * 1024;
 const SIZE = 200 * MIB;
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c().catch(() => undefined);
-});
 
 function rssBytes(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -27,14 +21,9 @@ function rssBytes(pid: number): number {
 describe('a 200 MiB object', () => {
   it('arrives whole, streamed as a multipart upload, with the source memory bounded', async () => {
     const t = await startStoreTarget();
-    cleanups.push(async () => { t.target.client.destroy(); await t.server.stop(); });
-    const source = await startServer({ env: replicationEnv(t.target) });
-    cleanups.push(() => source.stop());
-    const s3 = sdkClient(source);
-    cleanups.push(async () => s3.destroy());
-    const token = await adminLogin(source);
-    await s3.send(new CreateBucketCommand({ Bucket: 'big' }));
-    const pid = source.process.pid as number;
+    const source = await startStore({ env: replicationEnv(t.target) });
+    await source.s3.send(new CreateBucketCommand({ Bucket: 'big' }));
+    const pid = source.server.process.pid as number;
     const baseline = rssBytes(pid);
     let peak = baseline;
     const sampler = setInterval(() => { peak = Math.max(peak, rssBytes(pid)); }, 50);
@@ -51,10 +40,10 @@ describe('a 200 MiB object', () => {
         }
       })());
       const t0 = Date.now();
-      await s3.send(new PutObjectCommand({ Bucket: 'big', Key: 'video.bin', Body: body, ContentLength: SIZE }));
+      await source.s3.send(new PutObjectCommand({ Bucket: 'big', Key: 'video.bin', Body: body, ContentLength: SIZE }));
       const written = Date.now();
       await waitFor('the 200 MiB object to replicate', async () => {
-        const st = await replicationStatus(source, token);
+        const st = await replicationStatus(source.server, await source.admin());
         return st.outbox.pending + st.outbox.inflight + st.outbox.failed === 0 && st.lastDrain !== null;
       }, 120_000, 100);
       const replicated = Date.now();

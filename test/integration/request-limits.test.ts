@@ -8,29 +8,19 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import {
-  CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectsCommand, ListObjectsV2Command,
-  HeadObjectCommand, PutObjectCommand, type S3Client,
+  CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectsCommand, ListObjectsV2Command,
+  HeadObjectCommand, PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../helpers/signed-http.js';
+import { useStore } from '../helpers/store.js';
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore();
 let bucket: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  s3 = sdkClient(server);
-  bucket = uniqueBucket('limits');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'keep', Body: 'kept' }));
-});
-
-afterAll(async () => {
-  s3.destroy();
-  await server.stop();
+  bucket = await store.bucket('limits');
+  await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'keep', Body: 'kept' }));
 });
 
 interface Exchange {
@@ -47,7 +37,7 @@ interface Exchange {
  */
 function exchange(head: string, opts: { body?: Buffer; endless?: boolean; cap?: number } = {}): Promise<Exchange> {
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
+    const socket = connect(store.server.port, '127.0.0.1');
     let text = '';
     let sent = 0;
     let sentBeforeAnswer = -1;
@@ -95,7 +85,7 @@ function exchange(head: string, opts: { body?: Buffer; endless?: boolean; cap?: 
 
 /** A signed request head (UNSIGNED-PAYLOAD) with the given framing headers. */
 function signedHead(method: string, path: string, headers: Record<string, string>): string {
-  const signed = signedHeaders(server, { method, path, headers, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
+  const signed = signedHeaders(store.server, { method, path, headers, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
   return `${method} ${path} HTTP/1.1\r\n${Object.entries(signed).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
 }
 
@@ -112,7 +102,7 @@ describe('the header section limit (16 KiB)', () => {
       'content-length': String(body.length), ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-amz-meta-m${i}`, 'm'.repeat(1000)])),
     }), { body });
     expect({ status: put.status, code: codeOf(put.text) }).toEqual({ status: 400, code: 'RequestHeaderSectionTooLarge' });
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
+    const listed = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket }));
     expect((listed.Contents ?? []).map((c) => c.Key)).toEqual(['keep']);
   });
 
@@ -125,17 +115,17 @@ describe('the header section limit (16 KiB)', () => {
 describe('XML body limits', () => {
   it('accepts a DeleteObjects of 1,000 keys of 1,024 escaped characters (~5 MB; it was refused over 1 MiB)', async () => {
     const objects = Array.from({ length: 1000 }, (_, i) => ({ Key: `${String(i).padStart(4, '0')}${'&'.repeat(1020)}` }));
-    const res = await s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects } }));
+    const res = await store.s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects } }));
     expect(res.Errors ?? []).toEqual([]);
     expect(res.Deleted).toHaveLength(1000);
   });
 
   it('parses a CompleteMultipartUpload of 10,000 parts with CRC32 checksums (~1.4 MB; it was refused over 1 MiB)', async () => {
     const key = 'ten-thousand';
-    const created = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+    const created = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
     const parts = Array.from({ length: 10_000 }, (_, i) => ({ PartNumber: i + 1, ETag: `"${randomBytes(16).toString('hex')}"`, ChecksumCRC32: 'AAAAAA==' }));
     // The parts were never uploaded: the document was read and parsed, and its first part is missing.
-    await expect(s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: created.UploadId, MultipartUpload: { Parts: parts } })))
+    await expect(store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: created.UploadId, MultipartUpload: { Parts: parts } })))
       .rejects.toMatchObject({ name: 'InvalidPart' });
   });
 
@@ -171,7 +161,7 @@ describe('XML body limits', () => {
     const pipelined = Buffer.from('never stored');
     const next = signedHead('PUT', `/${bucket}/pipelined`, { 'content-length': String(pipelined.length) });
     const res = await new Promise<string>((resolve) => {
-      const socket = connect(server.port, '127.0.0.1');
+      const socket = connect(store.server.port, '127.0.0.1');
       let text = '';
       socket.on('error', () => undefined);
       socket.on('connect', () => socket.write(signedHead('PUT', `/${bucket}?policy`, { 'content-length': String(limit + 1) })));
@@ -181,13 +171,13 @@ describe('XML body limits', () => {
     });
     expect(codeOf(res)).toBe('MaxMessageLengthExceeded');
     expect(res.match(/HTTP\/1\.1 /g)).toHaveLength(1);
-    await expect(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'pipelined' }))).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'pipelined' }))).rejects.toMatchObject({ name: 'NotFound' });
   });
 
   it('left the bucket as it was and the server answering', async () => {
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket }));
+    const listed = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket }));
     expect((listed.Contents ?? []).map((c) => c.Key)).toEqual(['keep']);
-    expect((await fetch(`${server.url}/api/admin/health`)).status).toBe(200);
+    expect((await fetch(`${store.server.url}/api/admin/health`)).status).toBe(200);
   });
 });
 
@@ -200,12 +190,12 @@ describe('an upload refused before its body is read', () => {
     const chunk = Buffer.alloc(1024 * 1024, 0x61);
     const outcomes: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const headers = signedHeaders(server, {
+      const headers = signedHeaders(store.server, {
         method: 'PUT', path: `/${bucket}/refused-${i}`, headers: { 'content-length': String(size) },
         sign: { payloadHash: 'UNSIGNED-PAYLOAD', secretAccessKey: 'not-the-secret-key-000000000000000000000' },
       });
       outcomes.push(await new Promise<string>((resolve) => {
-        const req = httpRequest({ host: '127.0.0.1', port: server.port, method: 'PUT', path: `/${bucket}/refused-${i}`, headers, agent: false }, (res) => {
+        const req = httpRequest({ host: '127.0.0.1', port: store.server.port, method: 'PUT', path: `/${bucket}/refused-${i}`, headers, agent: false }, (res) => {
           let text = '';
           res.on('data', (d: Buffer) => { text += d.toString(); });
           res.on('end', () => resolve(`${res.statusCode} ${codeOf(text) ?? ''}`));

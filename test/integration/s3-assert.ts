@@ -2,28 +2,7 @@
 // and small body helpers. Codes come from the parsed S3 error (`err.name` / `err.Code`), never from messages.
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'vitest';
-import { startServer, type RunningServer } from '../helpers/server.js';
-
-/**
- * Starts the server with its data directory on tmpfs (/dev/shm) when there is one. Every write fsyncs three times,
- * which on this machine's disk costs ~15 ms a request: tests that make thousands of objects or hundreds of MiB
- * (and are not about durability) run on tmpfs, where fsync is free. Falls back to the default temp directory.
- */
-export async function startServerOnTmpfs(): Promise<RunningServer> {
-  if (!existsSync('/dev/shm')) return startServer();
-  const parent = mkdtempSync('/dev/shm/store-it-');
-  const server = await startServer({ dataDir: join(parent, 'data'), keepDataDir: false });
-  const stop = server.stop.bind(server);
-  server.stop = async (timeoutMs?: number) => {
-    const code = await stop(timeoutMs);
-    rmSync(parent, { recursive: true, force: true });
-    return code;
-  };
-  return server;
-}
 
 export interface S3CallError {
   name: string;

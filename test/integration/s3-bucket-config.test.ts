@@ -3,54 +3,37 @@
 // Policy, versioning, ACLs and the fixed answers are in s3-bucket-config-access.test.ts.
 
 import {
-  CreateBucketCommand, DeleteBucketCorsCommand, DeleteBucketEncryptionCommand, DeleteBucketLifecycleCommand,
+  DeleteBucketCorsCommand, DeleteBucketEncryptionCommand, DeleteBucketLifecycleCommand,
   DeleteBucketTaggingCommand, GetBucketCorsCommand, GetBucketEncryptionCommand, GetBucketLifecycleConfigurationCommand,
   GetBucketTaggingCommand, PutBucketCorsCommand, PutBucketEncryptionCommand, PutBucketLifecycleConfigurationCommand,
-  PutBucketTaggingCommand, type CORSRule, type LifecycleRule, type S3Client, type Tag,
+  PutBucketTaggingCommand, type CORSRule, type LifecycleRule, type Tag,
 } from '@aws-sdk/client-s3';
-import type * as Minio from 'minio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minioClient, sdkClient, uniqueBucket } from '../helpers/clients.js';
-import type { RunningServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/signed-http.js';
-import { expectS3Error, failure, startServerOnTmpfs } from './s3-assert.js';
+import { useStore } from '../helpers/store.js';
+import { expectS3Error, failure } from './s3-assert.js';
 
-let server: RunningServer;
-let s3: S3Client;
-let minio: Minio.Client;
+const store = useStore({ tmpfs: true });
 
-beforeAll(async () => {
-  server = await startServerOnTmpfs();
-  s3 = sdkClient(server);
-  minio = minioClient(server);
-});
-afterAll(async () => {
-  await server?.stop();
-});
-
-async function newBucket(): Promise<string> {
-  const bucket = uniqueBucket('cfg');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  return bucket;
-}
+const newBucket = (): Promise<string> => store.bucket('cfg');
 
 const MISSING = 'no-such-bucket-cfg-0';
 
 describe('bucket tagging', () => {
-  const putTags = (Bucket: string, TagSet: Tag[]) => s3.send(new PutBucketTaggingCommand({ Bucket, Tagging: { TagSet } }));
+  const putTags = (Bucket: string, TagSet: Tag[]) => store.s3.send(new PutBucketTaggingCommand({ Bucket, Tagging: { TagSet } }));
 
   it('round-trips a tag set in the order given, replaces it on the next put, and deletes it', async () => {
     const bucket = await newBucket();
-    await expectS3Error(s3.send(new GetBucketTaggingCommand({ Bucket: bucket })), 'NoSuchTagSet', 404);
+    await expectS3Error(store.s3.send(new GetBucketTaggingCommand({ Bucket: bucket })), 'NoSuchTagSet', 404);
     const tags = [{ Key: 'team', Value: 'storage' }, { Key: 'cost center', Value: 'A-1 :/=+-@_.' }, { Key: 'empty', Value: '' }];
     const put = await putTags(bucket, tags);
     expect(put.$metadata.httpStatusCode).toBe(200); // minio-js accepts only 200 here (docs/decisions.md)
-    expect((await s3.send(new GetBucketTaggingCommand({ Bucket: bucket }))).TagSet).toEqual(tags);
+    expect((await store.s3.send(new GetBucketTaggingCommand({ Bucket: bucket }))).TagSet).toEqual(tags);
     await putTags(bucket, [{ Key: 'only', Value: 'one' }]);
-    expect((await s3.send(new GetBucketTaggingCommand({ Bucket: bucket }))).TagSet).toEqual([{ Key: 'only', Value: 'one' }]);
-    const deleted = await s3.send(new DeleteBucketTaggingCommand({ Bucket: bucket }));
+    expect((await store.s3.send(new GetBucketTaggingCommand({ Bucket: bucket }))).TagSet).toEqual([{ Key: 'only', Value: 'one' }]);
+    const deleted = await store.s3.send(new DeleteBucketTaggingCommand({ Bucket: bucket }));
     expect(deleted.$metadata.httpStatusCode).toBe(204);
-    await expectS3Error(s3.send(new GetBucketTaggingCommand({ Bucket: bucket })), 'NoSuchTagSet', 404);
+    await expectS3Error(store.s3.send(new GetBucketTaggingCommand({ Bucket: bucket })), 'NoSuchTagSet', 404);
   });
 
   it('accepts 50 tags and refuses 51 with InvalidTag, keeping the previous set', async () => {
@@ -58,7 +41,7 @@ describe('bucket tagging', () => {
     const many = (n: number) => Array.from({ length: n }, (_, i) => ({ Key: `k${i}`, Value: `v${i}` }));
     await putTags(bucket, many(50));
     await expectS3Error(putTags(bucket, many(51)), 'InvalidTag', 400);
-    expect((await s3.send(new GetBucketTaggingCommand({ Bucket: bucket }))).TagSet).toHaveLength(50);
+    expect((await store.s3.send(new GetBucketTaggingCommand({ Bucket: bucket }))).TagSet).toHaveLength(50);
   });
 
   it.each([
@@ -73,31 +56,31 @@ describe('bucket tagging', () => {
   ])('refuses %s with InvalidTag', async (_why, tags) => {
     const bucket = await newBucket();
     await expectS3Error(putTags(bucket, tags), 'InvalidTag', 400);
-    await expectS3Error(s3.send(new GetBucketTaggingCommand({ Bucket: bucket })), 'NoSuchTagSet', 404);
+    await expectS3Error(store.s3.send(new GetBucketTaggingCommand({ Bucket: bucket })), 'NoSuchTagSet', 404);
   });
 
   it('answers MalformedXML for a Tagging document without a TagSet, NoSuchBucket for a missing bucket', async () => {
     const bucket = await newBucket();
-    const res = await rawRequest(server, { method: 'PUT', path: `/${bucket}?tagging`, body: '<Tagging><Tag/></Tagging>', sign: true });
+    const res = await rawRequest(store.server, { method: 'PUT', path: `/${bucket}?tagging`, body: '<Tagging><Tag/></Tagging>', sign: true });
     expect({ status: res.status, code: res.code }).toEqual({ status: 400, code: 'MalformedXML' });
     await expectS3Error(putTags(MISSING, [{ Key: 'k', Value: 'v' }]), 'NoSuchBucket', 404);
-    await expectS3Error(s3.send(new GetBucketTaggingCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
-    await expectS3Error(s3.send(new DeleteBucketTaggingCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
+    await expectS3Error(store.s3.send(new GetBucketTaggingCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
+    await expectS3Error(store.s3.send(new DeleteBucketTaggingCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
   });
 
   it('works with minio-js', async () => {
     const bucket = await newBucket();
-    await minio.setBucketTagging(bucket, { env: 'prod', owner: 'me' });
-    const tags = await minio.getBucketTagging(bucket);
+    await store.minio.setBucketTagging(bucket, { env: 'prod', owner: 'me' });
+    const tags = await store.minio.getBucketTagging(bucket);
     expect(tags).toEqual([{ Key: 'env', Value: 'prod' }, { Key: 'owner', Value: 'me' }]);
-    await minio.removeBucketTagging(bucket);
-    await expectS3Error(s3.send(new GetBucketTaggingCommand({ Bucket: bucket })), 'NoSuchTagSet', 404);
+    await store.minio.removeBucketTagging(bucket);
+    await expectS3Error(store.s3.send(new GetBucketTaggingCommand({ Bucket: bucket })), 'NoSuchTagSet', 404);
   });
 });
 
 describe('bucket default encryption', () => {
   const putSse = (Bucket: string, SSEAlgorithm: string, extra: { BucketKeyEnabled?: boolean; KMSMasterKeyID?: string } = {}) =>
-    s3.send(new PutBucketEncryptionCommand({
+    store.s3.send(new PutBucketEncryptionCommand({
       Bucket,
       ServerSideEncryptionConfiguration: {
         Rules: [{
@@ -113,16 +96,16 @@ describe('bucket default encryption', () => {
   it('round-trips AES256 (with BucketKeyEnabled) and removes it', async () => {
     const bucket = await newBucket();
     await expectS3Error(
-      s3.send(new GetBucketEncryptionCommand({ Bucket: bucket })), 'ServerSideEncryptionConfigurationNotFoundError', 404,
+      store.s3.send(new GetBucketEncryptionCommand({ Bucket: bucket })), 'ServerSideEncryptionConfigurationNotFoundError', 404,
     );
     expect((await putSse(bucket, 'AES256', { BucketKeyEnabled: true })).$metadata.httpStatusCode).toBe(200);
-    const got = await s3.send(new GetBucketEncryptionCommand({ Bucket: bucket }));
+    const got = await store.s3.send(new GetBucketEncryptionCommand({ Bucket: bucket }));
     expect(got.ServerSideEncryptionConfiguration?.Rules).toEqual([
       { ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' }, BucketKeyEnabled: true },
     ]);
-    expect((await s3.send(new DeleteBucketEncryptionCommand({ Bucket: bucket }))).$metadata.httpStatusCode).toBe(204);
+    expect((await store.s3.send(new DeleteBucketEncryptionCommand({ Bucket: bucket }))).$metadata.httpStatusCode).toBe(204);
     await expectS3Error(
-      s3.send(new GetBucketEncryptionCommand({ Bucket: bucket })), 'ServerSideEncryptionConfigurationNotFoundError', 404,
+      store.s3.send(new GetBucketEncryptionCommand({ Bucket: bucket })), 'ServerSideEncryptionConfigurationNotFoundError', 404,
     );
   });
 
@@ -133,7 +116,7 @@ describe('bucket default encryption', () => {
       expect((err as { message?: string }).message).toMatch(/AES256/);
     }
     await expectS3Error(
-      s3.send(new GetBucketEncryptionCommand({ Bucket: bucket })), 'ServerSideEncryptionConfigurationNotFoundError', 404,
+      store.s3.send(new GetBucketEncryptionCommand({ Bucket: bucket })), 'ServerSideEncryptionConfigurationNotFoundError', 404,
     );
   });
 
@@ -146,21 +129,21 @@ describe('bucket default encryption', () => {
 
   it('works with minio-js', async () => {
     const bucket = await newBucket();
-    await minio.setBucketEncryption(bucket, { Rule: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] });
-    const got = (await minio.getBucketEncryption(bucket)) as { Rule: unknown[] };
+    await store.minio.setBucketEncryption(bucket, { Rule: [{ ApplyServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] });
+    const got = (await store.minio.getBucketEncryption(bucket)) as { Rule: unknown[] };
     expect(JSON.stringify(got)).toContain('AES256');
-    await minio.removeBucketEncryption(bucket);
+    await store.minio.removeBucketEncryption(bucket);
     await expectS3Error(
-      s3.send(new GetBucketEncryptionCommand({ Bucket: bucket })), 'ServerSideEncryptionConfigurationNotFoundError', 404,
+      store.s3.send(new GetBucketEncryptionCommand({ Bucket: bucket })), 'ServerSideEncryptionConfigurationNotFoundError', 404,
     );
   });
 });
 
 describe('bucket lifecycle configuration', () => {
   const putRules = (Bucket: string, Rules: LifecycleRule[]) =>
-    s3.send(new PutBucketLifecycleConfigurationCommand({ Bucket, LifecycleConfiguration: { Rules } }));
+    store.s3.send(new PutBucketLifecycleConfigurationCommand({ Bucket, LifecycleConfiguration: { Rules } }));
   const getRules = async (Bucket: string) =>
-    (await s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket }))).Rules;
+    (await store.s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket }))).Rules;
 
   const FULL: LifecycleRule[] = [
     {
@@ -189,7 +172,7 @@ describe('bucket lifecycle configuration', () => {
     const rules = await getRules(bucket);
     // The SDK omits empty optionals; an empty Filter comes back as {} or absent Prefix.
     expect(rules).toEqual(FULL.map((r) => (r.ID === 'markers' ? { ...r, Filter: expect.anything() } : r)));
-    expect((await s3.send(new DeleteBucketLifecycleCommand({ Bucket: bucket }))).$metadata.httpStatusCode).toBe(204);
+    expect((await store.s3.send(new DeleteBucketLifecycleCommand({ Bucket: bucket }))).$metadata.httpStatusCode).toBe(204);
     await expectS3Error(getRules(bucket), 'NoSuchLifecycleConfiguration', 404);
   });
 
@@ -244,7 +227,7 @@ describe('bucket lifecycle configuration', () => {
 
   it('answers MalformedXML for documents the schema refuses and MissingRequestBodyError for an empty body', async () => {
     const bucket = await newBucket();
-    const put = (body: string) => rawRequest(server, { method: 'PUT', path: `/${bucket}?lifecycle`, body, sign: true });
+    const put = (body: string) => rawRequest(store.server, { method: 'PUT', path: `/${bucket}?lifecycle`, body, sign: true });
     const twoPredicates = '<LifecycleConfiguration><Rule><ID>a</ID><Status>Enabled</Status><Filter><Prefix>a</Prefix>'
       + '<ObjectSizeGreaterThan>1</ObjectSizeGreaterThan></Filter><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>';
     for (const body of ['<LifecycleConfiguration><Rule>', '<Other/>', twoPredicates,
@@ -259,28 +242,28 @@ describe('bucket lifecycle configuration', () => {
 
   it('answers NoSuchBucket for a missing bucket before looking at the document', async () => {
     await expectS3Error(putRules(MISSING, [{ ID: 'a', Status: 'Enabled', Filter: {}, Expiration: { Days: 0 } }]), 'NoSuchBucket', 404);
-    const res = await rawRequest(server, { method: 'PUT', path: `/${MISSING}?lifecycle`, body: '<garbage', sign: true });
+    const res = await rawRequest(store.server, { method: 'PUT', path: `/${MISSING}?lifecycle`, body: '<garbage', sign: true });
     expect({ status: res.status, code: res.code }).toEqual({ status: 404, code: 'NoSuchBucket' });
-    await expectS3Error(s3.send(new DeleteBucketLifecycleCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
+    await expectS3Error(store.s3.send(new DeleteBucketLifecycleCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
   });
 
   it('states the 128 KiB transition minimum it applies, and refuses varies_by_storage_class', async () => {
     const bucket = await newBucket();
     const rules: LifecycleRule[] = [{ ID: 'a', Status: 'Enabled', Filter: {}, Transitions: [{ Days: 1, StorageClass: 'GLACIER' }] }];
-    const put = await s3.send(new PutBucketLifecycleConfigurationCommand({
+    const put = await store.s3.send(new PutBucketLifecycleConfigurationCommand({
       Bucket: bucket, LifecycleConfiguration: { Rules: rules }, TransitionDefaultMinimumObjectSize: 'all_storage_classes_128K',
     }));
     expect(put.TransitionDefaultMinimumObjectSize).toBe('all_storage_classes_128K');
-    const got = await s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: bucket }));
+    const got = await store.s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: bucket }));
     expect(got.TransitionDefaultMinimumObjectSize).toBe('all_storage_classes_128K');
-    await expectS3Error(s3.send(new PutBucketLifecycleConfigurationCommand({
+    await expectS3Error(store.s3.send(new PutBucketLifecycleConfigurationCommand({
       Bucket: bucket, LifecycleConfiguration: { Rules: rules }, TransitionDefaultMinimumObjectSize: 'varies_by_storage_class',
     })), 'NotImplemented', 501);
   });
 
   it('refuses a body whose Content-MD5 does not match (BadDigest)', async () => {
     const bucket = await newBucket();
-    const res = await rawRequest(server, {
+    const res = await rawRequest(store.server, {
       method: 'PUT', path: `/${bucket}?lifecycle`, sign: true, headers: { 'content-md5': '1B2M2Y8AsgTpgAmY7PhCfg==' },
       body: '<LifecycleConfiguration><Rule><ID>a</ID><Status>Enabled</Status><Filter/><Expiration><Days>1</Days></Expiration></Rule></LifecycleConfiguration>',
     });
@@ -290,13 +273,13 @@ describe('bucket lifecycle configuration', () => {
 
   it('works with minio-js', async () => {
     const bucket = await newBucket();
-    await minio.setBucketLifecycle(bucket, {
+    await store.minio.setBucketLifecycle(bucket, {
       Rule: [{ ID: 'minio-rule', Status: 'Enabled', Filter: { Prefix: 'm/' }, Expiration: { Days: 5 } }],
     });
-    const got = await minio.getBucketLifecycle(bucket);
+    const got = await store.minio.getBucketLifecycle(bucket);
     expect(JSON.stringify(got)).toContain('minio-rule');
     expect((await getRules(bucket))?.[0]).toMatchObject({ ID: 'minio-rule', Filter: { Prefix: 'm/' }, Expiration: { Days: 5 } });
-    await minio.removeBucketLifecycle(bucket);
+    await store.minio.removeBucketLifecycle(bucket);
     await expectS3Error(getRules(bucket), 'NoSuchLifecycleConfiguration', 404);
   });
 });
@@ -312,11 +295,11 @@ describe('bucket CORS', () => {
 
   it('round-trips rules and deletes them', async () => {
     const bucket = await newBucket();
-    await expectS3Error(s3.send(new GetBucketCorsCommand({ Bucket: bucket })), 'NoSuchCORSConfiguration', 404);
-    await s3.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: RULES } }));
-    expect((await s3.send(new GetBucketCorsCommand({ Bucket: bucket }))).CORSRules).toEqual(RULES);
-    expect((await s3.send(new DeleteBucketCorsCommand({ Bucket: bucket }))).$metadata.httpStatusCode).toBe(204);
-    await expectS3Error(s3.send(new GetBucketCorsCommand({ Bucket: bucket })), 'NoSuchCORSConfiguration', 404);
+    await expectS3Error(store.s3.send(new GetBucketCorsCommand({ Bucket: bucket })), 'NoSuchCORSConfiguration', 404);
+    await store.s3.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: RULES } }));
+    expect((await store.s3.send(new GetBucketCorsCommand({ Bucket: bucket }))).CORSRules).toEqual(RULES);
+    expect((await store.s3.send(new DeleteBucketCorsCommand({ Bucket: bucket }))).$metadata.httpStatusCode).toBe(204);
+    await expectS3Error(store.s3.send(new GetBucketCorsCommand({ Bucket: bucket })), 'NoSuchCORSConfiguration', 404);
   });
 
   it.each<[string, CORSRule[], string]>([
@@ -327,15 +310,15 @@ describe('bucket CORS', () => {
     ['a rule without an origin', [{ AllowedOrigins: [], AllowedMethods: ['GET'] }], 'MalformedXML'],
   ])('refuses %s', async (_why, rules, code) => {
     const bucket = await newBucket();
-    await expectS3Error(s3.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: rules } })), code, 400);
-    await expectS3Error(s3.send(new GetBucketCorsCommand({ Bucket: bucket })), 'NoSuchCORSConfiguration', 404);
+    await expectS3Error(store.s3.send(new PutBucketCorsCommand({ Bucket: bucket, CORSConfiguration: { CORSRules: rules } })), code, 400);
+    await expectS3Error(store.s3.send(new GetBucketCorsCommand({ Bucket: bucket })), 'NoSuchCORSConfiguration', 404);
   });
 
   it('refuses an empty body and answers NoSuchBucket for a missing bucket', async () => {
     const bucket = await newBucket();
-    const res = await rawRequest(server, { method: 'PUT', path: `/${bucket}?cors`, body: '', sign: true });
+    const res = await rawRequest(store.server, { method: 'PUT', path: `/${bucket}?cors`, body: '', sign: true });
     expect({ status: res.status, code: res.code }).toEqual({ status: 400, code: 'MissingRequestBodyError' });
-    const err = await failure(s3.send(new GetBucketCorsCommand({ Bucket: MISSING })));
+    const err = await failure(store.s3.send(new GetBucketCorsCommand({ Bucket: MISSING })));
     expect(err.name).toBe('NoSuchBucket');
   });
 });

@@ -2,30 +2,24 @@
 // take it) is stored with the size that arrived; a body with neither a length nor chunked framing is 411
 // MissingContentLength, as AWS answers.
 
-import { CreateBucketCommand, GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signRequest } from '../../src/sigv4/sign.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import type { RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { bodyBytes } from './s3-assert.js';
 
+const store = useStore();
 let server: RunningServer;
 let s3: S3Client;
 let bucket: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  s3 = sdkClient(server);
-  bucket = uniqueBucket('te-chunked');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-});
-
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
+  ({ server, s3 } = store);
+  bucket = await store.bucket('te-chunked');
 });
 
 function signedHeaders(method: string, path: string, payloadHash?: string): Record<string, string> {

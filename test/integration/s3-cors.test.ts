@@ -1,28 +1,23 @@
 // CORS on the S3 plane: OPTIONS preflights answered from the bucket's rules without authentication (matched,
 // wildcard origins, refused, malformed), and the Access-Control-* headers on actual requests, errors included.
 
-import { CreateBucketCommand, PutBucketCorsCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { PutBucketCorsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueBucket } from '../helpers/clients.js';
 import { rawRequest, type RawResponse } from '../helpers/signed-http.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore();
 let bucket: string;
 let plain: string;
 
 const VARY = 'Origin, Access-Control-Request-Headers, Access-Control-Request-Method';
 
 beforeAll(async () => {
-  server = await startServer();
-  s3 = sdkClient(server);
-  bucket = uniqueBucket('cors');
-  plain = uniqueBucket('nocors');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  await s3.send(new CreateBucketCommand({ Bucket: plain }));
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'a.txt', Body: 'hello' }));
-  await s3.send(new PutBucketCorsCommand({
+  bucket = await store.bucket('cors');
+  plain = await store.bucket('nocors');
+  await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'a.txt', Body: 'hello' }));
+  await store.s3.send(new PutBucketCorsCommand({
     Bucket: bucket,
     CORSConfiguration: {
       CORSRules: [
@@ -37,12 +32,8 @@ beforeAll(async () => {
   }));
 });
 
-afterAll(async () => {
-  await server?.stop();
-});
-
 function preflight(path: string, headers: Record<string, string>): Promise<RawResponse> {
-  return rawRequest(server, { method: 'OPTIONS', path, headers });
+  return rawRequest(store.server, { method: 'OPTIONS', path, headers });
 }
 
 const corsHeaders = (res: RawResponse): Record<string, string | undefined> => {
@@ -120,7 +111,7 @@ describe('preflight (OPTIONS)', () => {
 
 describe('actual requests with an Origin', () => {
   it('carry the CORS headers of the matching rule on success', async () => {
-    const res = await rawRequest(server, { method: 'GET', path: `/${bucket}/a.txt`, headers: { origin: 'https://app.example.com' }, sign: true });
+    const res = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/a.txt`, headers: { origin: 'https://app.example.com' }, sign: true });
     expect(res.status).toBe(200);
     expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(res.headers['access-control-expose-headers']).toBe('ETag, x-amz-version-id');
@@ -129,29 +120,29 @@ describe('actual requests with an Origin', () => {
 
   it('carry them on errors too: a missing key, an anonymous AccessDenied, a bad signature', async () => {
     const origin = { origin: 'https://app.example.com' };
-    const missing = await rawRequest(server, { method: 'GET', path: `/${bucket}/missing.txt`, headers: origin, sign: true });
+    const missing = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/missing.txt`, headers: origin, sign: true });
     expect({ status: missing.status, code: missing.code }).toEqual({ status: 404, code: 'NoSuchKey' });
     expect(missing.headers['access-control-allow-origin']).toBe('https://app.example.com');
-    const anonymous = await rawRequest(server, { method: 'GET', path: `/${bucket}/a.txt`, headers: origin });
+    const anonymous = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/a.txt`, headers: origin });
     expect({ status: anonymous.status, code: anonymous.code }).toEqual({ status: 403, code: 'AccessDenied' });
     expect(anonymous.headers['access-control-allow-origin']).toBe('https://app.example.com');
-    const forged = await rawRequest(server, { method: 'GET', path: `/${bucket}/a.txt`, headers: origin, sign: { secretAccessKey: 'wrong-secret' } });
+    const forged = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/a.txt`, headers: origin, sign: { secretAccessKey: 'wrong-secret' } });
     expect({ status: forged.status, code: forged.code }).toEqual({ status: 403, code: 'SignatureDoesNotMatch' });
     expect(forged.headers['access-control-allow-origin']).toBe('https://app.example.com');
   });
 
   it('get no Access-Control headers for an origin or method no rule allows, but still Vary', async () => {
-    const other = await rawRequest(server, { method: 'GET', path: `/${bucket}/a.txt`, headers: { origin: 'https://evil.test' }, sign: true });
+    const other = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/a.txt`, headers: { origin: 'https://evil.test' }, sign: true });
     expect(other.status).toBe(200);
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
     expect(other.headers.vary).toBe(VARY);
-    const del = await rawRequest(server, { method: 'DELETE', path: `/${bucket}/nothing.txt`, headers: { origin: 'https://app.example.com' }, sign: true });
+    const del = await rawRequest(store.server, { method: 'DELETE', path: `/${bucket}/nothing.txt`, headers: { origin: 'https://app.example.com' }, sign: true });
     expect(del.status).toBe(204);
     expect(del.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('get nothing CORS-related from a bucket without CORS configuration', async () => {
-    const res = await rawRequest(server, { method: 'GET', path: `/${plain}?list-type=2`, headers: { origin: 'https://app.example.com' }, sign: true });
+    const res = await rawRequest(store.server, { method: 'GET', path: `/${plain}?list-type=2`, headers: { origin: 'https://app.example.com' }, sign: true });
     expect(res.status).toBe(200);
     expect(corsHeaders(res)).toEqual({});
   });

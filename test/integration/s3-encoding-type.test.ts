@@ -6,16 +6,14 @@
 // ListMultipartUploads (the same).
 
 import {
-  CreateBucketCommand, CreateMultipartUploadCommand, PutBucketVersioningCommand, PutObjectCommand, type S3Client,
+  CreateBucketCommand, CreateMultipartUploadCommand, PutBucketVersioningCommand, PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import type { RunningServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueBucket } from '../helpers/clients.js';
+import { useStore } from '../helpers/store.js';
 import { rawRequest } from '../helpers/signed-http.js';
-import { startServerOnTmpfs } from './s3-assert.js';
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore({ tmpfs: true });
 let bucket: string;
 
 /** Under `p/`: a space, a plus, a percent, UTF-8, control characters and every punctuation mark AWS encodes. */
@@ -40,24 +38,19 @@ function awsUrlEncode(text: string): string {
 }
 
 beforeAll(async () => {
-  server = await startServerOnTmpfs();
-  s3 = sdkClient(server);
   bucket = uniqueBucket('enc');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  await s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
+  await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  await store.s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
   for (const key of KEYS) {
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x' }));
-    await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x' }));
+    await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
   }
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const q = (value: string): string => encodeURIComponent(value);
 
 async function list(query: string): Promise<string> {
-  const res = await rawRequest(server, { method: 'GET', path: `/${bucket}?${query}&encoding-type=url`, sign: true });
+  const res = await rawRequest(store.server, { method: 'GET', path: `/${bucket}?${query}&encoding-type=url`, sign: true });
   expect(res.status).toBe(200);
   expect(res.text).toContain('<EncodingType>url</EncodingType>');
   return res.text;

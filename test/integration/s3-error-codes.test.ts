@@ -6,43 +6,35 @@
 import { createHash } from 'node:crypto';
 import {
   CreateBucketCommand, CreateMultipartUploadCommand, CompleteMultipartUploadCommand, PutObjectCommand, UploadPartCommand,
-  type S3Client,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import type { RunningServer } from '../helpers/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueBucket } from '../helpers/clients.js';
+import { useStore } from '../helpers/store.js';
 import { rawRequest, type RawResponse } from '../helpers/signed-http.js';
-import { startServerOnTmpfs } from './s3-assert.js';
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore({ tmpfs: true });
 let bucket: string;
 let locked: string;
 const MiB = 1024 * 1024;
 
 beforeAll(async () => {
-  server = await startServerOnTmpfs();
-  s3 = sdkClient(server);
   bucket = uniqueBucket('err');
   locked = uniqueBucket('errlock');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  await s3.send(new CreateBucketCommand({ Bucket: locked, ObjectLockEnabledForBucket: true }));
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'single', Body: 'single part body' }));
-  const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'two-parts' }));
+  await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  await store.s3.send(new CreateBucketCommand({ Bucket: locked, ObjectLockEnabledForBucket: true }));
+  await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'single', Body: 'single part body' }));
+  const { UploadId } = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'two-parts' }));
   const bodies = [Buffer.alloc(5 * MiB, 1), Buffer.from('tail')];
   const parts = [];
   for (const [i, body] of bodies.entries()) {
-    const part = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'two-parts', UploadId, PartNumber: i + 1, Body: body }));
+    const part = await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'two-parts', UploadId, PartNumber: i + 1, Body: body }));
     parts.push({ PartNumber: i + 1, ETag: part.ETag });
   }
-  await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'two-parts', UploadId, MultipartUpload: { Parts: parts } }));
-});
-afterAll(async () => {
-  await server?.stop();
+  await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'two-parts', UploadId, MultipartUpload: { Parts: parts } }));
 });
 
 const signed = (method: string, path: string, extra: { headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> =>
-  rawRequest(server, { method, path, sign: true, ...extra });
+  rawRequest(store.server, { method, path, sign: true, ...extra });
 
 function expectError(res: RawResponse, status: number, code: string, details: Record<string, string> = {}): void {
   expect({ status: res.status, code: res.code }).toEqual({ status, code });
@@ -77,7 +69,7 @@ describe('object lock retention periods', () => {
   });
 
   it('a retain-until date in the past on PutObjectRetention is InvalidArgument', async () => {
-    await s3.send(new PutObjectCommand({ Bucket: locked, Key: 'kept', Body: 'x' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: locked, Key: 'kept', Body: 'x' }));
     const body = `<Retention><Mode>GOVERNANCE</Mode><RetainUntilDate>${past}</RetainUntilDate></Retention>`;
     expectError(await signed('PUT', `/${locked}/kept?retention`, { body }), 400, 'InvalidArgument');
   });
@@ -104,7 +96,7 @@ describe('ListObjectsV2 continuation-token', () => {
 
 describe('UploadPartCopy with a bad x-amz-copy-source-range', () => {
   it('is 400 InvalidArgument for a malformed range and for one past the end of the source', async () => {
-    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'copy-target' }));
+    const { UploadId } = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'copy-target' }));
     const copy = (range: string): Promise<RawResponse> => signed('PUT', `/${bucket}/copy-target?partNumber=1&uploadId=${UploadId}`, {
       headers: { 'x-amz-copy-source': `/${bucket}/single`, 'x-amz-copy-source-range': range },
     });

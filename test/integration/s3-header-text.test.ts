@@ -2,24 +2,15 @@
 // (through HEAD, GET, CopyObject and the admin API), and a Content-Encoding list comes back as sent.
 
 import { connect } from 'node:net';
-import { CopyObjectCommand, CreateBucketCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { CopyObjectCommand, CreateBucketCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signedHeaders } from '../helpers/signed-http.js';
+import { useStore } from '../helpers/store.js';
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore();
 
 beforeAll(async () => {
-  server = await startServer();
-  s3 = sdkClient(server);
-  await s3.send(new CreateBucketCommand({ Bucket: 'text' }));
-});
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
+  await store.s3.send(new CreateBucketCommand({ Bucket: 'text' }));
 });
 
 /**
@@ -29,14 +20,14 @@ afterAll(async () => {
 function rawExchange(method: string, path: string, headers: Record<string, Buffer | string>, body = ''): Promise<{ status: number; raw: Buffer[] }> {
   // Node hands header bytes to the server one character per byte (latin1): sign them in that form.
   const asText = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('latin1') : v]));
-  const signed = signedHeaders(server, { method, path, headers: { ...asText, 'content-length': String(Buffer.byteLength(body)) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
+  const signed = signedHeaders(store.server, { method, path, headers: { ...asText, 'content-length': String(Buffer.byteLength(body)) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
   const head = Buffer.concat([
     Buffer.from(`${method} ${path} HTTP/1.1\r\n`),
     ...Object.entries(signed).map(([k, v]) => Buffer.concat([Buffer.from(`${k}: `), Buffer.from(v, 'latin1'), Buffer.from('\r\n')])),
     Buffer.from('connection: close\r\n\r\n'),
   ]);
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => socket.write(Buffer.concat([head, Buffer.from(body)])));
+    const socket = connect(store.server.port, '127.0.0.1', () => socket.write(Buffer.concat([head, Buffer.from(body)])));
     const chunks: Buffer[] = [];
     socket.on('data', (d: Buffer) => chunks.push(d));
     socket.on('error', reject);
@@ -70,10 +61,10 @@ describe('non-ASCII header values', () => {
   });
 
   it('the AWS SDK reads back the metadata it wrote, and a copy keeps it', async () => {
-    await s3.send(new PutObjectCommand({ Bucket: 'text', Key: 'sdk', Body: 'x', Metadata: { city: 'Zürich' } }));
-    await s3.send(new CopyObjectCommand({ Bucket: 'text', Key: 'sdk-copy', CopySource: 'text/sdk' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: 'text', Key: 'sdk', Body: 'x', Metadata: { city: 'Zürich' } }));
+    await store.s3.send(new CopyObjectCommand({ Bucket: 'text', Key: 'sdk-copy', CopySource: 'text/sdk' }));
     for (const key of ['sdk', 'sdk-copy']) {
-      const head = await s3.send(new HeadObjectCommand({ Bucket: 'text', Key: key }));
+      const head = await store.s3.send(new HeadObjectCommand({ Bucket: 'text', Key: key }));
       // The SDK sends metadata as UTF-8 bytes and reads header bytes back one character per byte (as against AWS):
       // the bytes are exact, and decode to what was written.
       expect(Buffer.from(head.Metadata?.['city'] ?? '', 'latin1').toString('utf8')).toBe('Zürich');
@@ -81,8 +72,7 @@ describe('non-ASCII header values', () => {
   });
 
   it('the admin API shows the metadata as the UTF-8 text it is', async () => {
-    const token = await adminLogin(server);
-    const res = await adminCall(server, token, 'GET', '/buckets/text/objects/info?key=utf8');
+    const res = await store.adminCall('GET', '/buckets/text/objects/info?key=utf8');
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).toContain('Grüße, 東京 — naïve ✓');
   });

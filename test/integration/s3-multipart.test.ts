@@ -4,39 +4,31 @@
 import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand,
   GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, PutObjectCommand,
-  UploadPartCommand, UploadPartCopyCommand, type ChecksumAlgorithm, type CompletedPart, type S3Client,
+  UploadPartCommand, UploadPartCopyCommand, type ChecksumAlgorithm, type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { computeChecksum } from '../../src/core/checksums.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { uniqueBucket } from '../helpers/clients.js';
 import { rawRequest } from '../helpers/signed-http.js';
-import type { RunningServer } from '../helpers/server.js';
-import { bodyBytes, expectS3Error, md5Hex, startServerOnTmpfs } from './s3-assert.js';
+import { useStore } from '../helpers/store.js';
+import { bodyBytes, expectS3Error, md5Hex } from './s3-assert.js';
 
 const MiB = 1024 * 1024;
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore({ tmpfs: true });
 let bucket: string;
 /** Three parts: 5 MiB, 5 MiB and 1 MiB + 7 bytes. */
 let parts: Buffer[];
 let whole: Buffer;
 
 beforeAll(async () => {
-  server = await startServerOnTmpfs();
-  s3 = sdkClient(server);
-  bucket = uniqueBucket('mpu');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  bucket = await store.bucket('mpu');
   parts = [randomBytes(5 * MiB), randomBytes(5 * MiB), randomBytes(MiB + 7)];
   whole = Buffer.concat(parts);
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 /** S3's multipart ETag: MD5 of the concatenated binary part MD5s, '-', the part count. */
@@ -46,7 +38,7 @@ function multipartEtag(bodies: Buffer[]): string {
 }
 
 async function createUpload(key: string, extra: { ChecksumAlgorithm?: ChecksumAlgorithm; ChecksumType?: 'COMPOSITE' | 'FULL_OBJECT' } = {}): Promise<string> {
-  const out = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ...extra }));
+  const out = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ...extra }));
   expect(out.ServerSideEncryption).toBe('AES256');
   return out.UploadId as string;
 }
@@ -54,7 +46,7 @@ async function createUpload(key: string, extra: { ChecksumAlgorithm?: ChecksumAl
 async function uploadAll(key: string, uploadId: string, bodies: Buffer[], algorithm?: ChecksumAlgorithm): Promise<CompletedPart[]> {
   const done: CompletedPart[] = [];
   for (const [i, body] of bodies.entries()) {
-    const out = await s3.send(new UploadPartCommand({
+    const out = await store.s3.send(new UploadPartCommand({
       Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: i + 1, Body: body, ...(algorithm ? { ChecksumAlgorithm: algorithm } : {}),
     }));
     expect(out.ETag).toBe(`"${md5Hex(body)}"`);
@@ -72,7 +64,7 @@ async function uploadAll(key: string, uploadId: string, bodies: Buffer[], algori
 async function multipartObject(key: string, bodies: Buffer[]): Promise<string> {
   const uploadId = await createUpload(key);
   const done = await uploadAll(key, uploadId, bodies);
-  const out = await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: done } }));
+  const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: done } }));
   return out.ETag as string;
 }
 
@@ -80,26 +72,26 @@ describe('multipart upload', () => {
   it('assembles 5 MiB parts into one object whose ETag is the MD5 of the part MD5s with -N', async () => {
     const uploadId = await createUpload('mp/basic');
     const done = await uploadAll('mp/basic', uploadId, parts);
-    const out = await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/basic', UploadId: uploadId, MultipartUpload: { Parts: done } }));
+    const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/basic', UploadId: uploadId, MultipartUpload: { Parts: done } }));
     expect(out.ETag).toBe(multipartEtag(parts));
     expect(out.Key).toBe('mp/basic');
     expect(out.Bucket).toBe(bucket);
     expect(out.ServerSideEncryption).toBe('AES256');
 
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/basic' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/basic' }));
     expect(got.ETag).toBe(multipartEtag(parts));
     expect(got.ContentLength).toBe(whole.length);
     expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(whole));
-    await expectS3Error(s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/basic', UploadId: uploadId })), 'NoSuchUpload', 404);
+    await expectS3Error(store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/basic', UploadId: uploadId })), 'NoSuchUpload', 404);
   });
 
   it('keeps the metadata given at creation', async () => {
-    const out = await s3.send(new CreateMultipartUploadCommand({
+    const out = await store.s3.send(new CreateMultipartUploadCommand({
       Bucket: bucket, Key: 'mp/meta', ContentType: 'video/x-test', Metadata: { owner: 'tests' }, CacheControl: 'no-cache',
     }));
     const done = await uploadAll('mp/meta', out.UploadId as string, [Buffer.from('only part')]);
-    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/meta', UploadId: out.UploadId, MultipartUpload: { Parts: done } }));
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/meta' }));
+    await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/meta', UploadId: out.UploadId, MultipartUpload: { Parts: done } }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/meta' }));
     expect(head.ContentType).toBe('video/x-test');
     expect(head.Metadata).toEqual({ owner: 'tests' });
     expect(head.CacheControl).toBe('no-cache');
@@ -108,10 +100,10 @@ describe('multipart upload', () => {
 
   it('uses the latest upload of a part number that was uploaded twice', async () => {
     const uploadId = await createUpload('mp/reupload');
-    await s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/reupload', UploadId: uploadId, PartNumber: 1, Body: 'first try' }));
+    await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/reupload', UploadId: uploadId, PartNumber: 1, Body: 'first try' }));
     const done = await uploadAll('mp/reupload', uploadId, [Buffer.from('second try')]);
-    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/reupload', UploadId: uploadId, MultipartUpload: { Parts: done } }));
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/reupload' }));
+    await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/reupload', UploadId: uploadId, MultipartUpload: { Parts: done } }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/reupload' }));
     expect((await bodyBytes(got.Body)).toString()).toBe('second try');
   });
 
@@ -120,9 +112,9 @@ describe('multipart upload', () => {
     const uploadId = await createUpload('mp/subset');
     const done = await uploadAll('mp/subset', uploadId, small);
     const chosen = [done[0], done[2]] as CompletedPart[];
-    const out = await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/subset', UploadId: uploadId, MultipartUpload: { Parts: chosen } }));
+    const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/subset', UploadId: uploadId, MultipartUpload: { Parts: chosen } }));
     expect(out.ETag).toBe(multipartEtag([small[0] as Buffer, small[2] as Buffer]));
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/subset' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/subset' }));
     expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(Buffer.concat([small[0] as Buffer, small[2] as Buffer])));
   });
 });
@@ -132,11 +124,11 @@ describe('completion errors', () => {
     const uploadId = await createUpload('mp/too-small');
     const done = await uploadAll('mp/too-small', uploadId, [Buffer.alloc(1024, 1), Buffer.alloc(1024, 2)]);
     await expectS3Error(
-      s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/too-small', UploadId: uploadId, MultipartUpload: { Parts: done } })),
+      store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/too-small', UploadId: uploadId, MultipartUpload: { Parts: done } })),
       'EntityTooSmall', 400,
     );
     // The upload survives a failed completion.
-    const listed = await s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/too-small', UploadId: uploadId }));
+    const listed = await store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/too-small', UploadId: uploadId }));
     expect(listed.Parts?.length).toBe(2);
   });
 
@@ -144,25 +136,25 @@ describe('completion errors', () => {
     const uploadId = await createUpload('mp/invalid-part');
     const done = await uploadAll('mp/invalid-part', uploadId, [Buffer.from('one')]);
     await expectS3Error(
-      s3.send(new CompleteMultipartUploadCommand({
+      store.s3.send(new CompleteMultipartUploadCommand({
         Bucket: bucket, Key: 'mp/invalid-part', UploadId: uploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: '"0123456789abcdef0123456789abcdef"' }] },
       })),
       'InvalidPart', 400,
     );
     await expectS3Error(
-      s3.send(new CompleteMultipartUploadCommand({
+      store.s3.send(new CompleteMultipartUploadCommand({
         Bucket: bucket, Key: 'mp/invalid-part', UploadId: uploadId, MultipartUpload: { Parts: [...done, { PartNumber: 2, ETag: done[0]?.ETag }] },
       })),
       'InvalidPart', 400,
     );
-    await expectS3Error(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/invalid-part' })), 'NotFound', 404);
+    await expectS3Error(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/invalid-part' })), 'NotFound', 404);
   });
 
   it('refuses parts out of ascending order with InvalidPartOrder', async () => {
     const uploadId = await createUpload('mp/order');
     const done = await uploadAll('mp/order', uploadId, [randomBytes(5 * MiB), Buffer.from('two')]);
     await expectS3Error(
-      s3.send(new CompleteMultipartUploadCommand({
+      store.s3.send(new CompleteMultipartUploadCommand({
         Bucket: bucket, Key: 'mp/order', UploadId: uploadId, MultipartUpload: { Parts: [done[1] as CompletedPart, done[0] as CompletedPart] },
       })),
       'InvalidPartOrder', 400,
@@ -171,7 +163,7 @@ describe('completion errors', () => {
 
   it('answers NoSuchUpload for an unknown upload id', async () => {
     await expectS3Error(
-      s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/unknown', UploadId: 'no-such-upload', PartNumber: 1, Body: 'x' })),
+      store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/unknown', UploadId: 'no-such-upload', PartNumber: 1, Body: 'x' })),
       'NoSuchUpload', 404,
     );
   });
@@ -180,7 +172,7 @@ describe('completion errors', () => {
     const uploadId = await createUpload('mp/part-number');
     for (const n of [0, 10_001]) {
       await expectS3Error(
-        s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/part-number', UploadId: uploadId, PartNumber: n, Body: 'x' })),
+        store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/part-number', UploadId: uploadId, PartNumber: n, Body: 'x' })),
         'InvalidArgument', 400,
       );
     }
@@ -191,23 +183,23 @@ describe('AbortMultipartUpload', () => {
   it('aborts with 204, after which every use of the upload id answers NoSuchUpload', async () => {
     const uploadId = await createUpload('mp/abort');
     const done = await uploadAll('mp/abort', uploadId, [Buffer.from('part')]);
-    const out = await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId }));
+    const out = await store.s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId }));
     expect(out.$metadata.httpStatusCode).toBe(204);
-    await expectS3Error(s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId })), 'NoSuchUpload', 404);
+    await expectS3Error(store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId })), 'NoSuchUpload', 404);
     await expectS3Error(
-      s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId, PartNumber: 2, Body: 'x' })),
+      store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId, PartNumber: 2, Body: 'x' })),
       'NoSuchUpload', 404,
     );
     await expectS3Error(
-      s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId, MultipartUpload: { Parts: done } })),
+      store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId, MultipartUpload: { Parts: done } })),
       'NoSuchUpload', 404,
     );
-    await expectS3Error(s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId })), 'NoSuchUpload', 404);
+    await expectS3Error(store.s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId })), 'NoSuchUpload', 404);
   });
 
   it('answers NoSuchUpload for an upload id used with another key', async () => {
     const uploadId = await createUpload('mp/abort-key');
-    await expectS3Error(s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/other-key', UploadId: uploadId })), 'NoSuchUpload', 404);
+    await expectS3Error(store.s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/other-key', UploadId: uploadId })), 'NoSuchUpload', 404);
   });
 });
 
@@ -219,7 +211,7 @@ describe('ListParts and ListMultipartUploads', () => {
     const seen: number[] = [];
     let marker: string | undefined;
     for (let pages = 0; pages < 10; pages++) {
-      const out = await s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/list-parts', UploadId: uploadId, MaxParts: 2, PartNumberMarker: marker }));
+      const out = await store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/list-parts', UploadId: uploadId, MaxParts: 2, PartNumberMarker: marker }));
       expect(out.MaxParts).toBe(2);
       for (const part of out.Parts ?? []) {
         seen.push(part.PartNumber as number);
@@ -242,7 +234,7 @@ describe('ListParts and ListMultipartUploads', () => {
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (let pages = 0; pages < 10; pages++) {
-      const out = await s3.send(new ListMultipartUploadsCommand({
+      const out = await store.s3.send(new ListMultipartUploadsCommand({
         Bucket: bucket, Prefix: 'list-uploads/', MaxUploads: 2, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker,
       }));
       expect((out.Uploads ?? []).length).toBeGreaterThan(0);
@@ -263,9 +255,9 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
   const keys = ['d/a.txt', 'd/photos/2024/x.jpg', 'd/photos/2024/y.jpg', 'd/photos/2024/y.jpg', 'd/photos/2025/q.jpg', 'd/photos/z.jpg', 'd/videos/v.mp4', 'd/zz top.txt'];
   beforeAll(async () => {
     own = uniqueBucket('mpu-delim');
-    await s3.send(new CreateBucketCommand({ Bucket: own }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: own }));
     for (const key of keys) {
-      const out = await s3.send(new CreateMultipartUploadCommand({ Bucket: own, Key: key }));
+      const out = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: own, Key: key }));
       ids.set(key, [...(ids.get(key) ?? []), out.UploadId as string].sort());
     }
   });
@@ -277,7 +269,7 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (let pages = 0; pages < 20; pages++) {
-      const out = await s3.send(new ListMultipartUploadsCommand({ Bucket: own, ...params, MaxUploads: maxUploads, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
+      const out = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: own, ...params, MaxUploads: maxUploads, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
       const page = [...(out.Uploads ?? []).map((u) => ({ at: u.Key as string, entry: `${u.Key}#${u.UploadId}` })), ...(out.CommonPrefixes ?? []).map((p) => ({ at: p.Prefix as string, entry: p.Prefix as string }))];
       expect(page.length).toBeLessThanOrEqual(maxUploads);
       seen.push(...page.sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : 0)).map((e) => e.entry));
@@ -290,12 +282,12 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
   const up = (key: string): string[] => (ids.get(key) as string[]).map((id) => `${key}#${id}`);
 
   it('rolls keys up into common prefixes at the delimiter, after the prefix', async () => {
-    const out = await s3.send(new ListMultipartUploadsCommand({ Bucket: own, Prefix: 'd/', Delimiter: '/' }));
+    const out = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: own, Prefix: 'd/', Delimiter: '/' }));
     expect(out.Delimiter).toBe('/');
     expect((out.Uploads ?? []).map((u) => u.Key)).toEqual(['d/a.txt', 'd/zz top.txt']);
     expect((out.CommonPrefixes ?? []).map((p) => p.Prefix)).toEqual(['d/photos/', 'd/videos/']);
     expect(out.IsTruncated).toBe(false);
-    const deeper = await s3.send(new ListMultipartUploadsCommand({ Bucket: own, Prefix: 'd/photos/', Delimiter: '/' }));
+    const deeper = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: own, Prefix: 'd/photos/', Delimiter: '/' }));
     expect((deeper.Uploads ?? []).map((u) => u.Key)).toEqual(['d/photos/z.jpg']);
     expect((deeper.CommonPrefixes ?? []).map((p) => p.Prefix)).toEqual(['d/photos/2024/', 'd/photos/2025/']);
   });
@@ -308,15 +300,15 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
   });
 
   it('reads key-marker as S3 does: without upload-id-marker the marker key itself is passed over', async () => {
-    const after = await s3.send(new ListMultipartUploadsCommand({ Bucket: own, KeyMarker: 'd/photos/2024/y.jpg' }));
+    const after = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: own, KeyMarker: 'd/photos/2024/y.jpg' }));
     expect((after.Uploads ?? []).map((u) => u.Key)).toEqual(['d/photos/2025/q.jpg', 'd/photos/z.jpg', 'd/videos/v.mp4', 'd/zz top.txt']);
     const [first, second] = ids.get('d/photos/2024/y.jpg') as string[];
-    const within = await s3.send(new ListMultipartUploadsCommand({ Bucket: own, KeyMarker: 'd/photos/2024/y.jpg', UploadIdMarker: first, MaxUploads: 2 }));
+    const within = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: own, KeyMarker: 'd/photos/2024/y.jpg', UploadIdMarker: first, MaxUploads: 2 }));
     expect((within.Uploads ?? []).map((u) => `${u.Key}#${u.UploadId}`)).toEqual([`d/photos/2024/y.jpg#${second}`, `d/photos/2025/q.jpg#${(ids.get('d/photos/2025/q.jpg') as string[])[0]}`]);
   });
 
   it('URL-encodes keys, prefixes and markers with encoding-type=url, and refuses any other encoding', async () => {
-    const res = await rawRequest(server, { method: 'GET', path: `/${own}?uploads=&prefix=d%2Fz&delimiter=%20&encoding-type=url&key-marker=d%2Fy`, sign: true });
+    const res = await rawRequest(store.server, { method: 'GET', path: `/${own}?uploads=&prefix=d%2Fz&delimiter=%20&encoding-type=url&key-marker=d%2Fy`, sign: true });
     expect(res.status).toBe(200);
     const xml = res.body.toString();
     expect(xml).toContain('<EncodingType>url</EncodingType>');
@@ -324,7 +316,7 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
     expect(xml).toContain('<Delimiter>+</Delimiter>');
     expect(xml).toContain('<KeyMarker>d/y</KeyMarker>');
     expect(xml).toContain('<CommonPrefixes><Prefix>d/zz+</Prefix></CommonPrefixes>');
-    const bad = await rawRequest(server, { method: 'GET', path: `/${own}?uploads=&encoding-type=base64`, sign: true });
+    const bad = await rawRequest(store.server, { method: 'GET', path: `/${own}?uploads=&encoding-type=base64`, sign: true });
     expect(bad.status).toBe(400);
     expect(bad.body.toString()).toContain('<Code>InvalidArgument</Code>');
   });
@@ -334,14 +326,14 @@ describe('ListMultipartUploads and ListParts paging parameters', () => {
   it('refuses a max-uploads, max-parts or part-number-marker that is not a non-negative integer, and caps the page at 1,000', async () => {
     const uploadId = await createUpload('mp/params');
     for (const query of ['uploads=&max-uploads=abc', 'uploads=&max-uploads=-1', 'uploads=&max-uploads=1.5']) {
-      const res = await rawRequest(server, { method: 'GET', path: `/${bucket}?${query}`, sign: true });
+      const res = await rawRequest(store.server, { method: 'GET', path: `/${bucket}?${query}`, sign: true });
       expect([query, res.status, res.code]).toEqual([query, 400, 'InvalidArgument']);
     }
     for (const query of ['max-parts=x', 'part-number-marker=-3']) {
-      const res = await rawRequest(server, { method: 'GET', path: `/${bucket}/mp/params?uploadId=${uploadId}&${query}`, sign: true });
+      const res = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/mp/params?uploadId=${uploadId}&${query}`, sign: true });
       expect([query, res.status, res.code]).toEqual([query, 400, 'InvalidArgument']);
     }
-    const capped = await rawRequest(server, { method: 'GET', path: `/${bucket}?uploads=&max-uploads=5000`, sign: true });
+    const capped = await rawRequest(store.server, { method: 'GET', path: `/${bucket}?uploads=&max-uploads=5000`, sign: true });
     expect(capped.status).toBe(200);
     expect(capped.text).toContain('<MaxUploads>1000</MaxUploads>');
   });
@@ -356,7 +348,7 @@ describe('UploadPartCopy and ranged reads across parts', () => {
   it('serves Range GETs that cross part boundaries', async () => {
     const boundary = 5 * MiB;
     for (const [start, end] of [[boundary - 10, boundary + 9], [boundary - 1, 2 * boundary], [3, whole.length - 4]] as [number, number][]) {
-      const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/source', Range: `bytes=${start}-${end}` }));
+      const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/source', Range: `bytes=${start}-${end}` }));
       expect(got.$metadata.httpStatusCode).toBe(206);
       expect(got.ContentRange).toBe(`bytes ${start}-${end}/${whole.length}`);
       expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(whole.subarray(start, end + 1)));
@@ -364,7 +356,7 @@ describe('UploadPartCopy and ranged reads across parts', () => {
   });
 
   it('serves a single part with PartNumber and reports the part count', async () => {
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/source', PartNumber: 2 }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/source', PartNumber: 2 }));
     expect(got.$metadata.httpStatusCode).toBe(206);
     expect(got.PartsCount).toBe(3);
     expect(got.ContentRange).toBe(`bytes ${5 * MiB}-${10 * MiB - 1}/${whole.length}`);
@@ -375,26 +367,26 @@ describe('UploadPartCopy and ranged reads across parts', () => {
     const start = 5 * MiB - 1000;
     const end = 10 * MiB + 999;
     const uploadId = await createUpload('mp/part-copy');
-    const copied = await s3.send(new UploadPartCopyCommand({
+    const copied = await store.s3.send(new UploadPartCopyCommand({
       Bucket: bucket, Key: 'mp/part-copy', UploadId: uploadId, PartNumber: 1,
       CopySource: `${bucket}/mp/source`, CopySourceRange: `bytes=${start}-${end}`, CopySourceIfMatch: sourceEtag,
     }));
     const slice = whole.subarray(start, end + 1);
     expect(copied.CopyPartResult?.ETag).toBe(`"${md5Hex(slice)}"`);
-    const tail = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/part-copy', UploadId: uploadId, PartNumber: 2, Body: 'tail' }));
-    const out = await s3.send(new CompleteMultipartUploadCommand({
+    const tail = await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/part-copy', UploadId: uploadId, PartNumber: 2, Body: 'tail' }));
+    const out = await store.s3.send(new CompleteMultipartUploadCommand({
       Bucket: bucket, Key: 'mp/part-copy', UploadId: uploadId,
       MultipartUpload: { Parts: [{ PartNumber: 1, ETag: copied.CopyPartResult?.ETag }, { PartNumber: 2, ETag: tail.ETag }] },
     }));
     expect(out.ETag).toBe(multipartEtag([slice, Buffer.from('tail')]));
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/part-copy' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/part-copy' }));
     expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(Buffer.concat([slice, Buffer.from('tail')])));
   });
 
   it('copies a whole object into a part when no range is given', async () => {
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'mp/small-source', Body: 'small source' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'mp/small-source', Body: 'small source' }));
     const uploadId = await createUpload('mp/part-copy-whole');
-    const copied = await s3.send(new UploadPartCopyCommand({
+    const copied = await store.s3.send(new UploadPartCopyCommand({
       Bucket: bucket, Key: 'mp/part-copy-whole', UploadId: uploadId, PartNumber: 1, CopySource: `${bucket}/mp/small-source`,
     }));
     expect(copied.CopyPartResult?.ETag).toBe(`"${md5Hex(Buffer.from('small source'))}"`);
@@ -403,8 +395,8 @@ describe('UploadPartCopy and ranged reads across parts', () => {
   it('refuses a copy range past the end of the source with InvalidArgument and a failing condition with 412', async () => {
     const uploadId = await createUpload('mp/part-copy-bad');
     const base = { Bucket: bucket, Key: 'mp/part-copy-bad', UploadId: uploadId, PartNumber: 1, CopySource: `${bucket}/mp/source` };
-    await expectS3Error(s3.send(new UploadPartCopyCommand({ ...base, CopySourceRange: `bytes=0-${whole.length}` })), 'InvalidArgument', 400);
-    await expectS3Error(s3.send(new UploadPartCopyCommand({ ...base, CopySourceIfNoneMatch: sourceEtag })), 'PreconditionFailed', 412);
+    await expectS3Error(store.s3.send(new UploadPartCopyCommand({ ...base, CopySourceRange: `bytes=0-${whole.length}` })), 'InvalidArgument', 400);
+    await expectS3Error(store.s3.send(new UploadPartCopyCommand({ ...base, CopySourceIfNoneMatch: sourceEtag })), 'PreconditionFailed', 412);
   });
 });
 
@@ -420,18 +412,18 @@ describe('multipart checksums', () => {
     const uploadId = await createUpload('mp/crc32-composite', { ChecksumAlgorithm: 'CRC32' });
     const done = await uploadAll('mp/crc32-composite', uploadId, parts, 'CRC32');
     done.forEach((p, i) => expect(p.ChecksumCRC32).toBe(crc32(parts[i] as Buffer).toString('base64')));
-    const listed = await s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/crc32-composite', UploadId: uploadId }));
+    const listed = await store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/crc32-composite', UploadId: uploadId }));
     expect(listed.ChecksumAlgorithm).toBe('CRC32');
     expect(listed.Parts?.map((p) => p.ChecksumCRC32)).toEqual(done.map((p) => p.ChecksumCRC32));
-    const out = await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/crc32-composite', UploadId: uploadId, MultipartUpload: { Parts: done } }));
+    const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/crc32-composite', UploadId: uploadId, MultipartUpload: { Parts: done } }));
     const expected = `${crc32(Buffer.concat(parts.map(crc32))).toString('base64')}-3`;
     expect(out.ChecksumCRC32).toBe(expected);
     expect(out.ChecksumType).toBe('COMPOSITE');
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/crc32-composite', ChecksumMode: 'ENABLED' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/crc32-composite', ChecksumMode: 'ENABLED' }));
     expect(head.ChecksumCRC32).toBe(expected);
     expect(head.ChecksumType).toBe('COMPOSITE');
     // The SDK skips validating a composite value and still returns the right bytes.
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/crc32-composite', ChecksumMode: 'ENABLED' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/crc32-composite', ChecksumMode: 'ENABLED' }));
     expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(whole));
   });
 
@@ -445,13 +437,13 @@ describe('multipart checksums', () => {
     const done = await uploadAll(key, uploadId, parts, algorithm);
     const expected = checksumOf(whole);
     const field = `Checksum${algorithm}` as const;
-    const out = await s3.send(new CompleteMultipartUploadCommand({
+    const out = await store.s3.send(new CompleteMultipartUploadCommand({
       Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: done }, ChecksumType: 'FULL_OBJECT', [field]: expected,
     }));
     expect(out[field]).toBe(expected);
     expect(out.ChecksumType).toBe('FULL_OBJECT');
     // A full-object value is validated by the SDK against the bytes it reads.
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }));
     expect(got[field]).toBe(expected);
     expect(got.ChecksumType).toBe('FULL_OBJECT');
     expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(whole));
@@ -461,7 +453,7 @@ describe('multipart checksums', () => {
     const uploadId = await createUpload('mp/full-wrong', { ChecksumAlgorithm: 'CRC32', ChecksumType: 'FULL_OBJECT' });
     const done = await uploadAll('mp/full-wrong', uploadId, parts.slice(1), 'CRC32');
     await expectS3Error(
-      s3.send(new CompleteMultipartUploadCommand({
+      store.s3.send(new CompleteMultipartUploadCommand({
         Bucket: bucket, Key: 'mp/full-wrong', UploadId: uploadId, MultipartUpload: { Parts: done }, ChecksumType: 'FULL_OBJECT',
         ChecksumCRC32: crc32(Buffer.from('not the object')).toString('base64'),
       })),
@@ -473,19 +465,19 @@ describe('multipart checksums', () => {
     const uploadId = await createUpload('mp/stated-mismatch', { ChecksumAlgorithm: 'CRC32' });
     const done = await uploadAll('mp/stated-mismatch', uploadId, [Buffer.from('only')], 'CRC32');
     const base = { Bucket: bucket, Key: 'mp/stated-mismatch', UploadId: uploadId, MultipartUpload: { Parts: done } };
-    await expectS3Error(s3.send(new CompleteMultipartUploadCommand({ ...base, ChecksumType: 'FULL_OBJECT' })), 'InvalidRequest', 400);
+    await expectS3Error(store.s3.send(new CompleteMultipartUploadCommand({ ...base, ChecksumType: 'FULL_OBJECT' })), 'InvalidRequest', 400);
     await expectS3Error(
-      s3.send(new CompleteMultipartUploadCommand({ ...base, ChecksumSHA256: createHash('sha256').update('only').digest('base64') })),
+      store.s3.send(new CompleteMultipartUploadCommand({ ...base, ChecksumSHA256: createHash('sha256').update('only').digest('base64') })),
       'InvalidRequest', 400,
     );
-    const ok = await s3.send(new CompleteMultipartUploadCommand({ ...base, ChecksumType: 'COMPOSITE' }));
+    const ok = await store.s3.send(new CompleteMultipartUploadCommand({ ...base, ChecksumType: 'COMPOSITE' }));
     expect(ok.ChecksumCRC32).toBe(`${crc32(crc32(Buffer.from('only'))).toString('base64')}-1`);
   });
 
   it('refuses a part uploaded with another algorithm than the upload declared with InvalidRequest', async () => {
     const uploadId = await createUpload('mp/alg-mismatch', { ChecksumAlgorithm: 'SHA256' });
     await expectS3Error(
-      s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/alg-mismatch', UploadId: uploadId, PartNumber: 1, Body: 'x', ChecksumAlgorithm: 'CRC32C' })),
+      store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/alg-mismatch', UploadId: uploadId, PartNumber: 1, Body: 'x', ChecksumAlgorithm: 'CRC32C' })),
       'InvalidRequest', 400,
     );
   });
@@ -515,7 +507,7 @@ describe('@aws-sdk/lib-storage', () => {
     const total = 200 * MiB;
     const sent = createHash('sha256');
     const upload = new Upload({
-      client: s3,
+      client: store.s3,
       params: { Bucket: bucket, Key: 'mp/lib-storage-200MiB', Body: generatedStream(total, sent) },
       partSize: 8 * MiB,
       queueSize: 4,
@@ -523,11 +515,11 @@ describe('@aws-sdk/lib-storage', () => {
     const out = await upload.done();
     expect(out.ETag).toMatch(/^"[0-9a-f]{32}-25"$/);
     // lib-storage asks for CRC32 part checksums by default: the object carries their composite.
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/lib-storage-200MiB', ChecksumMode: 'ENABLED' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/lib-storage-200MiB', ChecksumMode: 'ENABLED' }));
     expect(head.ChecksumType).toBe('COMPOSITE');
     expect(head.ChecksumCRC32).toMatch(/^[A-Za-z0-9+/]{6}==-25$/);
 
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/lib-storage-200MiB' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/lib-storage-200MiB' }));
     expect(got.ContentLength).toBe(total);
     const received = createHash('sha256');
     let size = 0;

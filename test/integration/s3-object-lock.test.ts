@@ -8,36 +8,24 @@ import {
   DeleteObjectCommand, DeleteObjectsCommand, GetBucketVersioningCommand, GetObjectLegalHoldCommand,
   GetObjectLockConfigurationCommand, GetObjectRetentionCommand, HeadObjectCommand, PutBucketVersioningCommand,
   PutObjectCommand, PutObjectLegalHoldCommand, PutObjectLockConfigurationCommand, PutObjectRetentionCommand,
-  UploadPartCommand, type S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import type * as Minio from 'minio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minioClient, sdkClient, uniqueBucket } from '../helpers/clients.js';
-import type { RunningServer } from '../helpers/server.js';
-import { expectS3Error, startServerOnTmpfs } from './s3-assert.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueBucket } from '../helpers/clients.js';
+import { useStore } from '../helpers/store.js';
+import { expectS3Error } from './s3-assert.js';
 
 const DAY = 86_400_000;
 
-let server: RunningServer;
-let s3: S3Client;
-let minio: Minio.Client;
+const store = useStore({ tmpfs: true });
 let locked: string;
 
 beforeAll(async () => {
-  server = await startServerOnTmpfs();
-  s3 = sdkClient(server);
-  minio = minioClient(server);
   locked = await lockBucket();
 });
 
-afterAll(async () => {
-  await server?.stop();
-});
-
-async function lockBucket(): Promise<string> {
-  const bucket = uniqueBucket('lock');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket, ObjectLockEnabledForBucket: true }));
-  return bucket;
+function lockBucket(): Promise<string> {
+  return store.bucket('lock', { ObjectLockEnabledForBucket: true });
 }
 
 function inDays(days: number): Date {
@@ -46,62 +34,62 @@ function inDays(days: number): Date {
 }
 
 async function putLocked(key: string, extra: Partial<ConstructorParameters<typeof PutObjectCommand>[0]> = {}, bucket = locked): Promise<string> {
-  const out = await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'locked bytes', ...extra }));
+  const out = await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'locked bytes', ...extra }));
   return out.VersionId as string;
 }
 
 describe('object lock configuration', () => {
   it('a bucket created with object lock has versioning Enabled for good and an empty lock configuration', async () => {
     const bucket = await lockBucket();
-    expect((await s3.send(new GetBucketVersioningCommand({ Bucket: bucket }))).Status).toBe('Enabled');
-    const config = await s3.send(new GetObjectLockConfigurationCommand({ Bucket: bucket }));
+    expect((await store.s3.send(new GetBucketVersioningCommand({ Bucket: bucket }))).Status).toBe('Enabled');
+    const config = await store.s3.send(new GetObjectLockConfigurationCommand({ Bucket: bucket }));
     expect(config.ObjectLockConfiguration).toEqual({ ObjectLockEnabled: 'Enabled' });
     await expectS3Error(
-      s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Suspended' } })),
+      store.s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Suspended' } })),
       'InvalidBucketState', 409,
     );
   });
 
   it('a bucket without object lock answers ObjectLockConfigurationNotFoundError', async () => {
     const bucket = uniqueBucket('nolock');
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    await expectS3Error(s3.send(new GetObjectLockConfigurationCommand({ Bucket: bucket })), 'ObjectLockConfigurationNotFoundError', 404);
+    await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await expectS3Error(store.s3.send(new GetObjectLockConfigurationCommand({ Bucket: bucket })), 'ObjectLockConfigurationNotFoundError', 404);
   });
 
   it('object lock can be turned on only where versioning is Enabled', async () => {
     const bucket = uniqueBucket('later');
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    const enable = (): Promise<unknown> => s3.send(new PutObjectLockConfigurationCommand({ Bucket: bucket, ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled' } }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    const enable = (): Promise<unknown> => store.s3.send(new PutObjectLockConfigurationCommand({ Bucket: bucket, ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled' } }));
     await expectS3Error(enable(), 'InvalidBucketState', 409);
-    await s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
+    await store.s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
     await enable();
-    expect((await s3.send(new GetObjectLockConfigurationCommand({ Bucket: bucket }))).ObjectLockConfiguration?.ObjectLockEnabled).toBe('Enabled');
+    expect((await store.s3.send(new GetObjectLockConfigurationCommand({ Bucket: bucket }))).ObjectLockConfiguration?.ObjectLockEnabled).toBe('Enabled');
   });
 
   it('a default retention (Days or Years) is applied to every new version, and can be cleared', async () => {
     const bucket = await lockBucket();
-    await s3.send(new PutObjectLockConfigurationCommand({
+    await store.s3.send(new PutObjectLockConfigurationCommand({
       Bucket: bucket, ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'GOVERNANCE', Days: 2 } } },
     }));
-    const config = await s3.send(new GetObjectLockConfigurationCommand({ Bucket: bucket }));
+    const config = await store.s3.send(new GetObjectLockConfigurationCommand({ Bucket: bucket }));
     expect(config.ObjectLockConfiguration?.Rule?.DefaultRetention).toEqual({ Mode: 'GOVERNANCE', Days: 2 });
     const before = Date.now();
     const v = await putLocked('defaulted', {}, bucket);
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'defaulted' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'defaulted' }));
     expect(head.ObjectLockMode).toBe('GOVERNANCE');
     expect((head.ObjectLockRetainUntilDate as Date).getTime()).toBeGreaterThanOrEqual(before + 2 * DAY - 1000);
     expect((head.ObjectLockRetainUntilDate as Date).getTime()).toBeLessThanOrEqual(Date.now() + 2 * DAY);
-    await expectS3Error(s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'defaulted', VersionId: v })), 'AccessDenied', 403);
+    await expectS3Error(store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'defaulted', VersionId: v })), 'AccessDenied', 403);
     // An explicit retention wins over the default.
     await putLocked('explicit', { ObjectLockMode: 'COMPLIANCE', ObjectLockRetainUntilDate: inDays(1) }, bucket);
-    expect((await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'explicit' }))).ObjectLockMode).toBe('COMPLIANCE');
-    await s3.send(new PutObjectLockConfigurationCommand({ Bucket: bucket, ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled' } }));
+    expect((await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'explicit' }))).ObjectLockMode).toBe('COMPLIANCE');
+    await store.s3.send(new PutObjectLockConfigurationCommand({ Bucket: bucket, ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled' } }));
     await putLocked('plain', {}, bucket);
-    expect((await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'plain' }))).ObjectLockMode).toBeUndefined();
+    expect((await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'plain' }))).ObjectLockMode).toBeUndefined();
   });
 
   it('refuses invalid default retention rules', async () => {
-    const put = (rule: object): Promise<unknown> => s3.send(new PutObjectLockConfigurationCommand({
+    const put = (rule: object): Promise<unknown> => store.s3.send(new PutObjectLockConfigurationCommand({
       Bucket: locked, ObjectLockConfiguration: { ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: rule } },
     }));
     await expectS3Error(put({ Mode: 'GOVERNANCE', Days: 1, Years: 1 }), 'MalformedXML', 400);
@@ -114,14 +102,14 @@ describe('object lock configuration', () => {
 describe('GOVERNANCE retention', () => {
   it('blocks deleting the version without bypass and allows it with x-amz-bypass-governance-retention', async () => {
     const v = await putLocked('gov', { ObjectLockMode: 'GOVERNANCE', ObjectLockRetainUntilDate: inDays(1) });
-    await expectS3Error(s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'gov', VersionId: v })), 'AccessDenied', 403);
-    await s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'gov', VersionId: v, BypassGovernanceRetention: true }));
-    await expectS3Error(s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'gov', VersionId: v })), 'NotFound', 404);
+    await expectS3Error(store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'gov', VersionId: v })), 'AccessDenied', 403);
+    await store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'gov', VersionId: v, BypassGovernanceRetention: true }));
+    await expectS3Error(store.s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'gov', VersionId: v })), 'NotFound', 404);
   });
 
   it('can be extended freely, shortened or switched to COMPLIANCE only with bypass', async () => {
     const v = await putLocked('gov-change', { ObjectLockMode: 'GOVERNANCE', ObjectLockRetainUntilDate: inDays(2) });
-    const set = (mode: 'GOVERNANCE' | 'COMPLIANCE', until: Date, bypass?: boolean): Promise<unknown> => s3.send(new PutObjectRetentionCommand({
+    const set = (mode: 'GOVERNANCE' | 'COMPLIANCE', until: Date, bypass?: boolean): Promise<unknown> => store.s3.send(new PutObjectRetentionCommand({
       Bucket: locked, Key: 'gov-change', VersionId: v, Retention: { Mode: mode, RetainUntilDate: until }, BypassGovernanceRetention: bypass,
     }));
     await set('GOVERNANCE', inDays(3));
@@ -129,19 +117,19 @@ describe('GOVERNANCE retention', () => {
     await expectS3Error(set('COMPLIANCE', inDays(5)), 'AccessDenied', 403);
     const shorter = inDays(1);
     await set('GOVERNANCE', shorter, true);
-    const got = await s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'gov-change', VersionId: v }));
+    const got = await store.s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'gov-change', VersionId: v }));
     expect(got.Retention).toEqual({ Mode: 'GOVERNANCE', RetainUntilDate: shorter });
   });
 
   it('can be removed (an empty Retention) only with bypass', async () => {
     const v = await putLocked('gov-remove', { ObjectLockMode: 'GOVERNANCE', ObjectLockRetainUntilDate: inDays(1) });
-    const remove = (bypass?: boolean): Promise<unknown> => s3.send(new PutObjectRetentionCommand({
+    const remove = (bypass?: boolean): Promise<unknown> => store.s3.send(new PutObjectRetentionCommand({
       Bucket: locked, Key: 'gov-remove', VersionId: v, Retention: {}, BypassGovernanceRetention: bypass,
     }));
     await expectS3Error(remove(), 'AccessDenied', 403);
     await remove(true);
-    await expectS3Error(s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'gov-remove' })), 'NoSuchObjectLockConfiguration', 404);
-    await s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'gov-remove', VersionId: v }));
+    await expectS3Error(store.s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'gov-remove' })), 'NoSuchObjectLockConfiguration', 404);
+    await store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'gov-remove', VersionId: v }));
   });
 });
 
@@ -152,62 +140,62 @@ describe('COMPLIANCE retention', () => {
   });
 
   it('shows on HEAD and GetObjectRetention', async () => {
-    const head = await s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'comp' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'comp' }));
     expect(head.ObjectLockMode).toBe('COMPLIANCE');
     expect(head.ObjectLockRetainUntilDate).toBeInstanceOf(Date);
-    const got = await s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'comp' }));
+    const got = await store.s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'comp' }));
     expect(got.Retention?.Mode).toBe('COMPLIANCE');
   });
 
   it('blocks deleting the version, bypass or not', async () => {
-    await expectS3Error(s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'comp', VersionId: v })), 'AccessDenied', 403);
+    await expectS3Error(store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'comp', VersionId: v })), 'AccessDenied', 403);
     await expectS3Error(
-      s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'comp', VersionId: v, BypassGovernanceRetention: true })), 'AccessDenied', 403,
+      store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'comp', VersionId: v, BypassGovernanceRetention: true })), 'AccessDenied', 403,
     );
   });
 
   it('can be extended but never shortened or weakened to GOVERNANCE, even with bypass', async () => {
-    await s3.send(new PutObjectRetentionCommand({ Bucket: locked, Key: 'comp', VersionId: v, Retention: { Mode: 'COMPLIANCE', RetainUntilDate: inDays(3) } }));
-    await expectS3Error(s3.send(new PutObjectRetentionCommand({
+    await store.s3.send(new PutObjectRetentionCommand({ Bucket: locked, Key: 'comp', VersionId: v, Retention: { Mode: 'COMPLIANCE', RetainUntilDate: inDays(3) } }));
+    await expectS3Error(store.s3.send(new PutObjectRetentionCommand({
       Bucket: locked, Key: 'comp', VersionId: v, Retention: { Mode: 'COMPLIANCE', RetainUntilDate: inDays(2) }, BypassGovernanceRetention: true,
     })), 'AccessDenied', 403);
-    await expectS3Error(s3.send(new PutObjectRetentionCommand({
+    await expectS3Error(store.s3.send(new PutObjectRetentionCommand({
       Bucket: locked, Key: 'comp', VersionId: v, Retention: { Mode: 'GOVERNANCE', RetainUntilDate: inDays(10) }, BypassGovernanceRetention: true,
     })), 'AccessDenied', 403);
   });
 
   it('a DELETE without a version id only adds a delete marker, which can itself be removed', async () => {
-    const del = await s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'comp' }));
+    const del = await store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'comp' }));
     expect(del.DeleteMarker).toBe(true);
-    await s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'comp', VersionId: del.VersionId }));
-    expect((await s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'comp' }))).VersionId).toBe(v);
+    await store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'comp', VersionId: del.VersionId }));
+    expect((await store.s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'comp' }))).VersionId).toBe(v);
   });
 
   it('keeps the bucket from being deleted while the version exists', async () => {
-    await expectS3Error(s3.send(new DeleteBucketCommand({ Bucket: locked })), 'BucketNotEmpty', 409);
+    await expectS3Error(store.s3.send(new DeleteBucketCommand({ Bucket: locked })), 'BucketNotEmpty', 409);
   });
 });
 
 describe('legal hold', () => {
   it('blocks deletion even with bypass until it is removed, by version id', async () => {
     const v = await putLocked('held', { ObjectLockLegalHoldStatus: 'ON' });
-    expect((await s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'held' }))).ObjectLockLegalHoldStatus).toBe('ON');
-    expect((await s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'held', VersionId: v }))).LegalHold?.Status).toBe('ON');
+    expect((await store.s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'held' }))).ObjectLockLegalHoldStatus).toBe('ON');
+    expect((await store.s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'held', VersionId: v }))).LegalHold?.Status).toBe('ON');
     await expectS3Error(
-      s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'held', VersionId: v, BypassGovernanceRetention: true })), 'AccessDenied', 403,
+      store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'held', VersionId: v, BypassGovernanceRetention: true })), 'AccessDenied', 403,
     );
-    await s3.send(new PutObjectLegalHoldCommand({ Bucket: locked, Key: 'held', VersionId: v, LegalHold: { Status: 'OFF' } }));
-    expect((await s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'held' }))).LegalHold?.Status).toBe('OFF');
-    await s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'held', VersionId: v }));
+    await store.s3.send(new PutObjectLegalHoldCommand({ Bucket: locked, Key: 'held', VersionId: v, LegalHold: { Status: 'OFF' } }));
+    expect((await store.s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'held' }))).LegalHold?.Status).toBe('OFF');
+    await store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'held', VersionId: v }));
   });
 
   it('can be put on an older version without touching the current one', async () => {
     const old = await putLocked('two-versions');
     await putLocked('two-versions');
-    await s3.send(new PutObjectLegalHoldCommand({ Bucket: locked, Key: 'two-versions', VersionId: old, LegalHold: { Status: 'ON' } }));
-    expect((await s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'two-versions' }))).LegalHold?.Status).toBe('OFF');
-    expect((await s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'two-versions', VersionId: old }))).LegalHold?.Status).toBe('ON');
-    await expectS3Error(s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'two-versions', VersionId: old })), 'AccessDenied', 403);
+    await store.s3.send(new PutObjectLegalHoldCommand({ Bucket: locked, Key: 'two-versions', VersionId: old, LegalHold: { Status: 'ON' } }));
+    expect((await store.s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'two-versions' }))).LegalHold?.Status).toBe('OFF');
+    expect((await store.s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'two-versions', VersionId: old }))).LegalHold?.Status).toBe('ON');
+    await expectS3Error(store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'two-versions', VersionId: old })), 'AccessDenied', 403);
   });
 });
 
@@ -215,12 +203,12 @@ describe('DeleteObjects on locked versions', () => {
   it('reports the locked versions as AccessDenied and deletes the rest', async () => {
     const gov = await putLocked('batch/gov', { ObjectLockMode: 'GOVERNANCE', ObjectLockRetainUntilDate: inDays(1) });
     const free = await putLocked('batch/free');
-    const out = await s3.send(new DeleteObjectsCommand({
+    const out = await store.s3.send(new DeleteObjectsCommand({
       Bucket: locked, Delete: { Objects: [{ Key: 'batch/gov', VersionId: gov }, { Key: 'batch/free', VersionId: free }, { Key: 'batch/gov' }] },
     }));
     expect(out.Errors?.map((e) => [e.Key, e.VersionId, e.Code])).toEqual([['batch/gov', gov, 'AccessDenied']]);
     expect(out.Deleted?.map((d) => [d.Key, d.DeleteMarker ?? false])).toEqual([['batch/free', false], ['batch/gov', true]]);
-    const bypassed = await s3.send(new DeleteObjectsCommand({
+    const bypassed = await store.s3.send(new DeleteObjectsCommand({
       Bucket: locked, BypassGovernanceRetention: true, Delete: { Objects: [{ Key: 'batch/gov', VersionId: gov }] },
     }));
     expect(bypassed.Errors).toBeUndefined();
@@ -231,28 +219,28 @@ describe('DeleteObjects on locked versions', () => {
 describe('lock headers on COPY and multipart', () => {
   it('CopyObject gives the copy the request lock settings, never the source lock', async () => {
     await putLocked('copy-src', { ObjectLockMode: 'COMPLIANCE', ObjectLockRetainUntilDate: inDays(1) });
-    await s3.send(new CopyObjectCommand({ Bucket: locked, Key: 'copy-plain', CopySource: `${locked}/copy-src` }));
-    expect((await s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'copy-plain' }))).ObjectLockMode).toBeUndefined();
-    await s3.send(new CopyObjectCommand({
+    await store.s3.send(new CopyObjectCommand({ Bucket: locked, Key: 'copy-plain', CopySource: `${locked}/copy-src` }));
+    expect((await store.s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'copy-plain' }))).ObjectLockMode).toBeUndefined();
+    await store.s3.send(new CopyObjectCommand({
       Bucket: locked, Key: 'copy-held', CopySource: `${locked}/copy-src`, ObjectLockLegalHoldStatus: 'ON',
       ObjectLockMode: 'GOVERNANCE', ObjectLockRetainUntilDate: inDays(1),
     }));
-    const head = await s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'copy-held' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'copy-held' }));
     expect(head).toMatchObject({ ObjectLockMode: 'GOVERNANCE', ObjectLockLegalHoldStatus: 'ON' });
   });
 
   it('CreateMultipartUpload keeps the lock settings for the completed object', async () => {
     const retainUntil = inDays(1);
-    const { UploadId } = await s3.send(new CreateMultipartUploadCommand({
+    const { UploadId } = await store.s3.send(new CreateMultipartUploadCommand({
       Bucket: locked, Key: 'mp-locked', ObjectLockMode: 'COMPLIANCE', ObjectLockRetainUntilDate: retainUntil, ObjectLockLegalHoldStatus: 'ON',
     }));
-    const part = await s3.send(new UploadPartCommand({ Bucket: locked, Key: 'mp-locked', UploadId, PartNumber: 1, Body: 'part' }));
-    const done = await s3.send(new CompleteMultipartUploadCommand({
+    const part = await store.s3.send(new UploadPartCommand({ Bucket: locked, Key: 'mp-locked', UploadId, PartNumber: 1, Body: 'part' }));
+    const done = await store.s3.send(new CompleteMultipartUploadCommand({
       Bucket: locked, Key: 'mp-locked', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
     }));
-    const head = await s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'mp-locked' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: locked, Key: 'mp-locked' }));
     expect(head).toMatchObject({ ObjectLockMode: 'COMPLIANCE', ObjectLockLegalHoldStatus: 'ON', ObjectLockRetainUntilDate: retainUntil });
-    await expectS3Error(s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'mp-locked', VersionId: done.VersionId })), 'AccessDenied', 403);
+    await expectS3Error(store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'mp-locked', VersionId: done.VersionId })), 'AccessDenied', 403);
   });
 });
 
@@ -260,46 +248,46 @@ describe('lock request errors', () => {
   let plain: string;
   beforeAll(async () => {
     plain = uniqueBucket('plain');
-    await s3.send(new CreateBucketCommand({ Bucket: plain }));
-    await s3.send(new PutObjectCommand({ Bucket: plain, Key: 'k', Body: 'x' }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: plain }));
+    await store.s3.send(new PutObjectCommand({ Bucket: plain, Key: 'k', Body: 'x' }));
   });
 
   it('lock headers and lock operations on a bucket without object lock are InvalidRequest', async () => {
-    await expectS3Error(s3.send(new PutObjectCommand({ Bucket: plain, Key: 'k2', Body: 'x', ObjectLockLegalHoldStatus: 'ON' })), 'InvalidRequest', 400);
-    await expectS3Error(s3.send(new CreateMultipartUploadCommand({
+    await expectS3Error(store.s3.send(new PutObjectCommand({ Bucket: plain, Key: 'k2', Body: 'x', ObjectLockLegalHoldStatus: 'ON' })), 'InvalidRequest', 400);
+    await expectS3Error(store.s3.send(new CreateMultipartUploadCommand({
       Bucket: plain, Key: 'k2', ObjectLockMode: 'GOVERNANCE', ObjectLockRetainUntilDate: inDays(1),
     })), 'InvalidRequest', 400);
-    await expectS3Error(s3.send(new CopyObjectCommand({ Bucket: plain, Key: 'k3', CopySource: `${plain}/k`, ObjectLockLegalHoldStatus: 'ON' })), 'InvalidRequest', 400);
-    await expectS3Error(s3.send(new GetObjectRetentionCommand({ Bucket: plain, Key: 'k' })), 'InvalidRequest', 400);
-    await expectS3Error(s3.send(new PutObjectLegalHoldCommand({ Bucket: plain, Key: 'k', LegalHold: { Status: 'ON' } })), 'InvalidRequest', 400);
+    await expectS3Error(store.s3.send(new CopyObjectCommand({ Bucket: plain, Key: 'k3', CopySource: `${plain}/k`, ObjectLockLegalHoldStatus: 'ON' })), 'InvalidRequest', 400);
+    await expectS3Error(store.s3.send(new GetObjectRetentionCommand({ Bucket: plain, Key: 'k' })), 'InvalidRequest', 400);
+    await expectS3Error(store.s3.send(new PutObjectLegalHoldCommand({ Bucket: plain, Key: 'k', LegalHold: { Status: 'ON' } })), 'InvalidRequest', 400);
   });
 
   it('refuses bad lock headers with InvalidArgument', async () => {
-    await expectS3Error(s3.send(new PutObjectCommand({ Bucket: locked, Key: 'bad', Body: 'x', ObjectLockMode: 'GOVERNANCE' })), 'InvalidArgument', 400);
-    await expectS3Error(s3.send(new PutObjectCommand({
+    await expectS3Error(store.s3.send(new PutObjectCommand({ Bucket: locked, Key: 'bad', Body: 'x', ObjectLockMode: 'GOVERNANCE' })), 'InvalidArgument', 400);
+    await expectS3Error(store.s3.send(new PutObjectCommand({
       Bucket: locked, Key: 'bad', Body: 'x', ObjectLockMode: 'GOVERNANCE', ObjectLockRetainUntilDate: new Date(Date.now() - DAY),
     })), 'InvalidArgument', 400);
-    await expectS3Error(s3.send(new PutObjectCommand({
+    await expectS3Error(store.s3.send(new PutObjectCommand({
       Bucket: locked, Key: 'bad', Body: 'x', ObjectLockMode: 'FOREVER' as 'GOVERNANCE', ObjectLockRetainUntilDate: inDays(1),
     })), 'InvalidArgument', 400);
   });
 
   it('a retention in the past is InvalidArgument; a version without one is NoSuchObjectLockConfiguration', async () => {
     const v = await putLocked('no-retention');
-    await expectS3Error(s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'no-retention' })), 'NoSuchObjectLockConfiguration', 404);
-    await expectS3Error(s3.send(new PutObjectRetentionCommand({
+    await expectS3Error(store.s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'no-retention' })), 'NoSuchObjectLockConfiguration', 404);
+    await expectS3Error(store.s3.send(new PutObjectRetentionCommand({
       Bucket: locked, Key: 'no-retention', VersionId: v, Retention: { Mode: 'GOVERNANCE', RetainUntilDate: new Date(Date.now() - DAY) },
     })), 'InvalidArgument', 400);
   });
 
   it('retention and legal hold of a missing key, an unknown version, or a delete marker', async () => {
-    await expectS3Error(s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'missing' })), 'NoSuchKey', 404);
-    await expectS3Error(s3.send(new GetObjectLegalHoldCommand({
+    await expectS3Error(store.s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'missing' })), 'NoSuchKey', 404);
+    await expectS3Error(store.s3.send(new GetObjectLegalHoldCommand({
       Bucket: locked, Key: 'no-retention', VersionId: '0190a0a0-0000-7000-8000-000000000000',
     })), 'NoSuchVersion', 404);
     await putLocked('marked');
-    const marker = await s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'marked' }));
-    await expectS3Error(s3.send(new PutObjectLegalHoldCommand({
+    const marker = await store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'marked' }));
+    await expectS3Error(store.s3.send(new PutObjectLegalHoldCommand({
       Bucket: locked, Key: 'marked', VersionId: marker.VersionId, LegalHold: { Status: 'ON' },
     })), 'MethodNotAllowed', 405);
   });
@@ -308,22 +296,22 @@ describe('lock request errors', () => {
 describe('minio-js', () => {
   it('makes a lock bucket, sets the default rule, retention and legal hold, and removes with governance bypass', async () => {
     const bucket = uniqueBucket('mlock');
-    await minio.makeBucket(bucket, 'us-east-1', { ObjectLocking: true });
-    await minio.setObjectLockConfig(bucket, { mode: 'GOVERNANCE', unit: 'Days', validity: 1 });
-    expect(await minio.getObjectLockConfig(bucket)).toMatchObject({ objectLockEnabled: 'Enabled', mode: 'GOVERNANCE', unit: 'Days', validity: 1 });
-    const { versionId } = await minio.putObject(bucket, 'obj', Buffer.from('minio locked'));
-    const retention = await minio.getObjectRetention(bucket, 'obj', { versionId: versionId as string });
+    await store.minio.makeBucket(bucket, 'us-east-1', { ObjectLocking: true });
+    await store.minio.setObjectLockConfig(bucket, { mode: 'GOVERNANCE', unit: 'Days', validity: 1 });
+    expect(await store.minio.getObjectLockConfig(bucket)).toMatchObject({ objectLockEnabled: 'Enabled', mode: 'GOVERNANCE', unit: 'Days', validity: 1 });
+    const { versionId } = await store.minio.putObject(bucket, 'obj', Buffer.from('minio locked'));
+    const retention = await store.minio.getObjectRetention(bucket, 'obj', { versionId: versionId as string });
     expect(retention).toMatchObject({ mode: 'GOVERNANCE' });
-    await minio.putObjectRetention(bucket, 'obj', {
+    await store.minio.putObjectRetention(bucket, 'obj', {
       versionId: versionId as string, mode: 'GOVERNANCE', retainUntilDate: inDays(2).toISOString(),
     });
-    await minio.setObjectLegalHold(bucket, 'obj', { versionId: versionId as string, status: 'ON' });
+    await store.minio.setObjectLegalHold(bucket, 'obj', { versionId: versionId as string, status: 'ON' });
     // minio-js types the answer as the status string but hands over the parsed <LegalHold> element.
-    expect(await minio.getObjectLegalHold(bucket, 'obj', { versionId: versionId as string })).toEqual({ Status: 'ON' });
-    await expect(minio.removeObject(bucket, 'obj', { versionId: versionId as string, governanceBypass: true })).rejects.toMatchObject({ code: 'AccessDenied' });
-    await minio.setObjectLegalHold(bucket, 'obj', { versionId: versionId as string, status: 'OFF' });
-    await expect(minio.removeObject(bucket, 'obj', { versionId: versionId as string })).rejects.toMatchObject({ code: 'AccessDenied' });
-    await minio.removeObject(bucket, 'obj', { versionId: versionId as string, governanceBypass: true });
-    await minio.removeBucket(bucket);
+    expect(await store.minio.getObjectLegalHold(bucket, 'obj', { versionId: versionId as string })).toEqual({ Status: 'ON' });
+    await expect(store.minio.removeObject(bucket, 'obj', { versionId: versionId as string, governanceBypass: true })).rejects.toMatchObject({ code: 'AccessDenied' });
+    await store.minio.setObjectLegalHold(bucket, 'obj', { versionId: versionId as string, status: 'OFF' });
+    await expect(store.minio.removeObject(bucket, 'obj', { versionId: versionId as string })).rejects.toMatchObject({ code: 'AccessDenied' });
+    await store.minio.removeObject(bucket, 'obj', { versionId: versionId as string, governanceBypass: true });
+    await store.minio.removeBucket(bucket);
   });
 });

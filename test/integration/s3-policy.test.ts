@@ -3,44 +3,33 @@
 // sources, DeleteObjects key by key, PutBucketPolicy validation and GetBucketPolicyStatus.
 
 import {
-  CopyObjectCommand, CreateBucketCommand, DeleteBucketPolicyCommand, DeleteObjectCommand, DeleteObjectsCommand, GetBucketPolicyCommand,
-  GetBucketPolicyStatusCommand, GetObjectCommand, PutBucketPolicyCommand, PutObjectCommand, type S3Client,
+  CopyObjectCommand, DeleteBucketPolicyCommand, DeleteObjectCommand, DeleteObjectsCommand, GetBucketPolicyCommand,
+  GetBucketPolicyStatusCommand, GetObjectCommand, PutBucketPolicyCommand, PutObjectCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueBucket } from '../helpers/clients.js';
 import { rawRequest } from '../helpers/signed-http.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { bodyBytes, expectS3Error } from './s3-assert.js';
 
-let server: RunningServer;
-let s3: S3Client;
-
-beforeAll(async () => {
-  server = await startServer();
-  s3 = sdkClient(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const store = useStore();
 
 type Statement = Record<string, unknown>;
 
 /** A new bucket holding `objects` (each with the body `body of <key>`), without a policy. */
 async function newBucket(objects: string[] = []): Promise<string> {
-  const bucket = uniqueBucket('pol');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  for (const key of objects) await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: `body of ${key}` }));
+  const bucket = await store.bucket('pol');
+  for (const key of objects) await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: `body of ${key}` }));
   return bucket;
 }
 
 async function setPolicy(bucket: string, statements: Statement[]): Promise<void> {
-  await s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: JSON.stringify({ Version: '2012-10-17', Statement: statements }) }));
+  await store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: JSON.stringify({ Version: '2012-10-17', Statement: statements }) }));
 }
 
 /** An anonymous request, as a browser or curl would send it. */
 async function anonymous(path: string, init: RequestInit = {}): Promise<{ status: number; code: string | undefined; text: string }> {
-  const res = await fetch(`${server.url}${path}`, init);
+  const res = await fetch(`${store.server.url}${path}`, init);
   const text = await res.text();
   return { status: res.status, code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1], text };
 }
@@ -58,14 +47,14 @@ describe('anonymous requests', () => {
     expect(await anonymous(`/${uniqueBucket('nope')}/a.txt`)).toMatchObject({ status: 403, code: 'AccessDenied' });
     expect(await anonymous('/')).toMatchObject({ status: 403, code: 'AccessDenied' });
     // The root key is told the truth.
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: uniqueBucket('nope'), Key: 'a.txt' })), 'NoSuchBucket', 404);
+    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: uniqueBucket('nope'), Key: 'a.txt' })), 'NoSuchBucket', 404);
   });
 
   it('read only what a public-read policy on a prefix allows', async () => {
     const bucket = await newBucket();
     await setPolicy(bucket, [allow('s3:GetObject', `arn:aws:s3:::${bucket}/public/*`)]);
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'public/a.txt', Body: 'shared' }));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'private/b.txt', Body: 'secret' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'public/a.txt', Body: 'shared' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'private/b.txt', Body: 'secret' }));
     expect(await anonymous(`/${bucket}/public/a.txt`)).toMatchObject({ status: 200, text: 'shared' });
     expect(await anonymous(`/${bucket}/private/b.txt`)).toMatchObject({ status: 403, code: 'AccessDenied' });
     // Writing and listing are not granted.
@@ -104,21 +93,21 @@ describe('anonymous requests', () => {
     const bucket = await newBucket();
     await setPolicy(bucket, [allow('s3:PutObject', `arn:aws:s3:::${bucket}/drop/*`)]);
     expect((await anonymous(`/${bucket}/drop/a.txt`, { method: 'PUT', body: 'dropped' })).status).toBe(200);
-    const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'drop/a.txt' }));
+    const out = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'drop/a.txt' }));
     expect((await bodyBytes(out.Body)).toString()).toBe('dropped');
     expect(await anonymous(`/${bucket}/elsewhere.txt`, { method: 'PUT', body: 'x' })).toMatchObject({ status: 403, code: 'AccessDenied' });
   });
 
   it('are not covered by a statement naming an access key, nor by a Deny-only policy', async () => {
     const bucket = await newBucket(['a.txt']);
-    await setPolicy(bucket, [{ Effect: 'Allow', Principal: { AWS: server.credentials.accessKeyId }, Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/*` }]);
+    await setPolicy(bucket, [{ Effect: 'Allow', Principal: { AWS: store.server.credentials.accessKeyId }, Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/*` }]);
     expect(await anonymous(`/${bucket}/a.txt`)).toMatchObject({ status: 403, code: 'AccessDenied' });
   });
 
   it('get AccessDenied rather than NotImplemented for an unimplemented subresource', async () => {
     const bucket = await newBucket();
     expect(await anonymous(`/${bucket}?inventory`)).toMatchObject({ status: 403, code: 'AccessDenied' });
-    const signed = await rawRequest(server, { method: 'GET', path: `/${bucket}?inventory`, sign: true });
+    const signed = await rawRequest(store.server, { method: 'GET', path: `/${bucket}?inventory`, sign: true });
     expect({ status: signed.status, code: signed.code }).toEqual({ status: 501, code: 'NotImplemented' });
   });
 });
@@ -127,29 +116,29 @@ describe('the root key', () => {
   it('is refused by an explicit Deny, and can always read, replace and delete the policy', async () => {
     const bucket = await newBucket(['a.txt']);
     await setPolicy(bucket, [deny('s3:*', [`arn:aws:s3:::${bucket}`, `arn:aws:s3:::${bucket}/*`])]);
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'a.txt' })), 'AccessDenied', 403);
-    await expectS3Error(s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'b.txt', Body: 'x' })), 'AccessDenied', 403);
-    const policy = await s3.send(new GetBucketPolicyCommand({ Bucket: bucket }));
+    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'a.txt' })), 'AccessDenied', 403);
+    await expectS3Error(store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'b.txt', Body: 'x' })), 'AccessDenied', 403);
+    const policy = await store.s3.send(new GetBucketPolicyCommand({ Bucket: bucket }));
     expect(policy.Policy).toContain('"Deny"');
-    await s3.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
-    const out = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'a.txt' }));
+    await store.s3.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
+    const out = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'a.txt' }));
     expect((await bodyBytes(out.Body)).toString()).toBe('body of a.txt');
   });
 
   it('is refused plain HTTP by a Deny on aws:SecureTransport false (Store without a TLS proxy is plain HTTP)', async () => {
     const bucket = await newBucket(['a.txt']);
     await setPolicy(bucket, [deny('s3:GetObject', `arn:aws:s3:::${bucket}/*`, { Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]);
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'a.txt' })), 'AccessDenied', 403);
+    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'a.txt' })), 'AccessDenied', 403);
     // Other actions are untouched.
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'b.txt', Body: 'x' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'b.txt', Body: 'x' }));
   });
 
   it('is refused by a Deny conditioned on the user agent, and only for matching agents', async () => {
     const bucket = await newBucket(['a.txt']);
     await setPolicy(bucket, [deny('s3:GetObject', `arn:aws:s3:::${bucket}/*`, { Condition: { StringLike: { 'aws:UserAgent': '*BadBot*' } } })]);
-    const bad = await rawRequest(server, { method: 'GET', path: `/${bucket}/a.txt`, headers: { 'user-agent': 'Mozilla BadBot/1.0' }, sign: true });
+    const bad = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/a.txt`, headers: { 'user-agent': 'Mozilla BadBot/1.0' }, sign: true });
     expect({ status: bad.status, code: bad.code }).toEqual({ status: 403, code: 'AccessDenied' });
-    const good = await rawRequest(server, { method: 'GET', path: `/${bucket}/a.txt`, headers: { 'user-agent': 'curl/8' }, sign: true });
+    const good = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/a.txt`, headers: { 'user-agent': 'curl/8' }, sign: true });
     expect(good.status).toBe(200);
   });
 
@@ -158,23 +147,23 @@ describe('the root key', () => {
     await setPolicy(source, [deny('s3:GetObject', `arn:aws:s3:::${source}/secret/*`)]);
     const target = await newBucket();
     await expectS3Error(
-      s3.send(new CopyObjectCommand({ Bucket: target, Key: 'copy.txt', CopySource: `${source}/secret/a.txt` })),
+      store.s3.send(new CopyObjectCommand({ Bucket: target, Key: 'copy.txt', CopySource: `${source}/secret/a.txt` })),
       'AccessDenied', 403,
     );
-    await s3.send(new CopyObjectCommand({ Bucket: target, Key: 'copy.txt', CopySource: `${source}/open/b.txt` }));
+    await store.s3.send(new CopyObjectCommand({ Bucket: target, Key: 'copy.txt', CopySource: `${source}/open/b.txt` }));
   });
 
   it('gets AccessDenied per key in DeleteObjects for the keys a Deny covers, and deletes the rest', async () => {
     const bucket = await newBucket(['keep/a', 'keep/b', 'tmp/c']);
     await setPolicy(bucket, [deny('s3:DeleteObject', `arn:aws:s3:::${bucket}/keep/*`)]);
-    await expectS3Error(s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'keep/a' })), 'AccessDenied', 403);
-    const out = await s3.send(new DeleteObjectsCommand({
+    await expectS3Error(store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'keep/a' })), 'AccessDenied', 403);
+    const out = await store.s3.send(new DeleteObjectsCommand({
       Bucket: bucket, Delete: { Objects: [{ Key: 'keep/a' }, { Key: 'tmp/c' }, { Key: 'keep/b' }] },
     }));
     expect(out.Deleted?.map((d) => d.Key)).toEqual(['tmp/c']);
     expect(out.Errors?.map((e) => [e.Key, e.Code])).toEqual([['keep/a', 'AccessDenied'], ['keep/b', 'AccessDenied']]);
-    await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'keep/a' }));
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'tmp/c' })), 'NoSuchKey', 404);
+    await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'keep/a' }));
+    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'tmp/c' })), 'NoSuchKey', 404);
   });
 });
 
@@ -206,17 +195,17 @@ describe('PutBucketPolicy validation and GetBucketPolicyStatus', () => {
   it.each(malformed)('refuses %s with MalformedPolicy and keeps the previous policy', async (_name, policyOf) => {
     const bucket = await newBucket(['a.txt']);
     await setPolicy(bucket, [allow('s3:GetObject', `arn:aws:s3:::${bucket}/*`)]);
-    await expectS3Error(s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policyOf(bucket) })), 'MalformedPolicy', 400);
+    await expectS3Error(store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policyOf(bucket) })), 'MalformedPolicy', 400);
     expect((await anonymous(`/${bucket}/a.txt`)).status).toBe(200);
   });
 
   it('reports public for an unconditioned grant to "*" and not public when limited to an address range', async () => {
     const bucket = await newBucket();
     await setPolicy(bucket, [allow('s3:GetObject', `arn:aws:s3:::${bucket}/*`)]);
-    expect((await s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket }))).PolicyStatus?.IsPublic).toBe(true);
+    expect((await store.s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket }))).PolicyStatus?.IsPublic).toBe(true);
     await setPolicy(bucket, [allow('s3:GetObject', `arn:aws:s3:::${bucket}/*`, { Condition: { IpAddress: { 'aws:SourceIp': '10.1.0.0/16' } } })]);
-    expect((await s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket }))).PolicyStatus?.IsPublic).toBe(false);
-    await s3.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
-    await expectS3Error(s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket })), 'NoSuchBucketPolicy', 404);
+    expect((await store.s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket }))).PolicyStatus?.IsPublic).toBe(false);
+    await store.s3.send(new DeleteBucketPolicyCommand({ Bucket: bucket }));
+    await expectS3Error(store.s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket })), 'NoSuchBucketPolicy', 404);
   });
 });

@@ -2,48 +2,40 @@
 // ${filename}, content-length-range enforced while the file streams, and every way a form can be refused.
 
 import {
-  CreateBucketCommand, GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutBucketPolicyCommand, type S3Client,
+  CreateBucketCommand, GetObjectCommand, GetObjectTaggingCommand, HeadObjectCommand, PutBucketPolicyCommand,
 } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { uniqueBucket } from '../helpers/clients.js';
 import { formWithFile, multipartBody, signedPolicyFields, signPolicy, type PolicyOptions } from '../helpers/post-form.js';
 import { rawRequest, type RawResponse } from '../helpers/signed-http.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { bodyBytes, expectS3Error, expectSameBytes, md5Hex } from './s3-assert.js';
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore();
 let bucket: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  s3 = sdkClient(server);
-  bucket = uniqueBucket('post');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-});
-
-afterAll(async () => {
-  await server?.stop();
+  bucket = await store.bucket('post');
 });
 
 function policy(conditions: unknown[], extra: Partial<PolicyOptions> = {}): Record<string, string> {
   return signedPolicyFields({
-    bucket, accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey, conditions, ...extra,
+    bucket, accessKeyId: store.server.credentials.accessKeyId, secretAccessKey: store.server.credentials.secretAccessKey, conditions, ...extra,
   });
 }
 
 function post(form: { body: Buffer; contentType: string }, target = bucket): Promise<RawResponse> {
-  return rawRequest(server, { method: 'POST', path: `/${target}`, headers: { 'content-type': form.contentType }, body: form.body });
+  return rawRequest(store.server, { method: 'POST', path: `/${target}`, headers: { 'content-type': form.contentType }, body: form.body });
 }
 
 async function stored(key: string): Promise<Buffer | undefined> {
   try {
-    return await bodyBytes((await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body);
+    return await bodyBytes((await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body);
   } catch {
     return undefined;
   }
@@ -64,8 +56,8 @@ describe('a valid signed form', () => {
     const res = await post(formWithFile(fields, { filename: 'a.bin', content }));
     expect(res.status).toBe(204);
     expect(res.headers.etag).toBe(`"${md5Hex(content)}"`);
-    expect(res.headers.location).toBe(`${server.url}/${bucket}/forms/a.bin`);
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'forms/a.bin' }));
+    expect(res.headers.location).toBe(`${store.server.url}/${bucket}/forms/a.bin`);
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'forms/a.bin' }));
     expect({ type: head.ContentType, meta: head.Metadata }).toEqual({ type: 'image/png', meta: { color: 'blue' } });
     expectSameBytes((await stored('forms/a.bin')) as Buffer, content);
   });
@@ -79,7 +71,7 @@ describe('a valid signed form', () => {
     expect(text(created)).toContain(`<Bucket>${bucket}</Bucket>`);
     expect(text(created)).toContain('<Key>forms/201.txt</Key>');
     expect(text(created)).toContain(`<ETag>"${md5Hex(Buffer.from('created'))}"</ETag>`);
-    expect(text(created)).toContain(`<Location>${server.url}/${bucket}/forms/201.txt</Location>`);
+    expect(text(created)).toContain(`<Location>${store.server.url}/${bucket}/forms/201.txt</Location>`);
     const ok = await post(formWithFile(
       { key: 'forms/200.txt', success_action_status: '200', ...policy([{ key: 'forms/200.txt' }, { success_action_status: '200' }]) },
       { filename: 'x.txt', content: 'ok' },
@@ -119,7 +111,7 @@ describe('a valid signed form', () => {
       { filename: 'x.txt', content: 'tagged' },
     ));
     expect(res.status).toBe(204);
-    const tags = await s3.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: 'forms/tagged.txt' }));
+    const tags = await store.s3.send(new GetObjectTaggingCommand({ Bucket: bucket, Key: 'forms/tagged.txt' }));
     expect(tags.TagSet).toEqual([{ Key: 'team', Value: 'web' }]);
   });
 
@@ -139,7 +131,7 @@ describe('a valid signed form', () => {
       { name: 'x-amz-meta-late', value: 'not covered by the policy, and ignored' },
     ]);
     expect((await post(form)).status).toBe(204);
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'forms/late.txt' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'forms/late.txt' }));
     expect(head.Metadata).toEqual({});
   });
 });
@@ -194,10 +186,10 @@ describe('policy checks', () => {
 
   it('refuses a signed policy that is not a valid document with InvalidPolicyDocument', async () => {
     const amzDate = signedPolicyFields({ bucket, accessKeyId: 'x', secretAccessKey: 'y' })['x-amz-date'] as string;
-    const credential = `${server.credentials.accessKeyId}/${amzDate.slice(0, 8)}/us-east-1/s3/aws4_request`;
+    const credential = `${store.server.credentials.accessKeyId}/${amzDate.slice(0, 8)}/us-east-1/s3/aws4_request`;
     for (const document of ['not json', '{"conditions": []}', '{"expiration": "tomorrow", "conditions": []}']) {
       const fields = signPolicy(Buffer.from(document).toString('base64'), {
-        secretAccessKey: server.credentials.secretAccessKey, region: 'us-east-1', amzDate, credential,
+        secretAccessKey: store.server.credentials.secretAccessKey, region: 'us-east-1', amzDate, credential,
       });
       const res = await post(formWithFile({ key: 'forms/x.txt', ...fields }, { filename: 'x', content: 'x' }));
       expect({ status: res.status, code: res.code }).toEqual({ status: 400, code: 'InvalidPolicyDocument' });
@@ -223,15 +215,15 @@ describe('authentication', () => {
 
   it('refuses an anonymous form unless the bucket policy lets "*" put objects there', async () => {
     const open = uniqueBucket('postanon');
-    await s3.send(new CreateBucketCommand({ Bucket: open }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: open }));
     const form = () => formWithFile({ key: 'inbox/anon.txt' }, { filename: 'x.txt', content: 'from anyone' });
     expect(denied(await post(form(), open))).toEqual({ status: 403, code: 'AccessDenied' });
-    await s3.send(new PutBucketPolicyCommand({
+    await store.s3.send(new PutBucketPolicyCommand({
       Bucket: open,
       Policy: JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:PutObject', Resource: `arn:aws:s3:::${open}/inbox/*` }] }),
     }));
     expect((await post(form(), open)).status).toBe(204);
-    const out = await s3.send(new GetObjectCommand({ Bucket: open, Key: 'inbox/anon.txt' }));
+    const out = await store.s3.send(new GetObjectCommand({ Bucket: open, Key: 'inbox/anon.txt' }));
     expect((await bodyBytes(out.Body)).toString()).toBe('from anyone');
     const outside = formWithFile({ key: 'elsewhere.txt' }, { filename: 'x.txt', content: 'x' });
     expect(denied(await post(outside, open))).toEqual({ status: 403, code: 'AccessDenied' });
@@ -244,8 +236,8 @@ describe('authentication', () => {
 
   it('refuses a signed form when the bucket policy denies the key PutObject', async () => {
     const locked = uniqueBucket('postdeny');
-    await s3.send(new CreateBucketCommand({ Bucket: locked }));
-    await s3.send(new PutBucketPolicyCommand({
+    await store.s3.send(new CreateBucketCommand({ Bucket: locked }));
+    await store.s3.send(new PutBucketPolicyCommand({
       Bucket: locked,
       Policy: JSON.stringify({ Statement: [{ Effect: 'Deny', Principal: '*', Action: 's3:PutObject', Resource: `arn:aws:s3:::${locked}/*` }] }),
     }));
@@ -256,10 +248,10 @@ describe('authentication', () => {
 
 describe('malformed forms', () => {
   it('answers 412 PreconditionFailed for a body that is not multipart/form-data', async () => {
-    const res = await rawRequest(server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': 'text/plain' }, body: 'key=x' });
+    const res = await rawRequest(store.server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': 'text/plain' }, body: 'key=x' });
     expect({ status: res.status, code: res.code }).toEqual({ status: 412, code: 'PreconditionFailed' });
     expect(text(res)).toContain('enclosure-type multipart/form-data');
-    const noBoundary = await rawRequest(server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': 'multipart/form-data' }, body: 'x' });
+    const noBoundary = await rawRequest(store.server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': 'multipart/form-data' }, body: 'x' });
     expect({ status: noBoundary.status, code: noBoundary.code }).toEqual({ status: 400, code: 'MalformedPOSTRequest' });
   });
 
@@ -280,7 +272,7 @@ describe('malformed forms', () => {
       const res = await post({ body: form.body.subarray(0, cut), contentType: form.contentType });
       expect({ status: res.status, code: res.code }).toEqual({ status: 400, code: 'MalformedPOSTRequest' });
     }
-    expect(server.process.exitCode).toBeNull();
+    expect(store.server.process.exitCode).toBeNull();
     expect((await post(formWithFile({ key: 'forms/ok.txt', ...policy([{ key: 'forms/ok.txt' }]) }, { filename: 'x', content: 'ok' }))).status).toBe(204);
   });
 
@@ -308,7 +300,7 @@ describe('malformed forms', () => {
       { filename: 'x', content: 'x' },
     ));
     expect({ status: kms.status, code: kms.code }).toEqual({ status: 501, code: 'NotImplemented' });
-    await expectS3Error(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'forms/acl.txt' })), 'NotFound', 404);
+    await expectS3Error(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'forms/acl.txt' })), 'NotFound', 404);
   });
 });
 
@@ -317,14 +309,14 @@ describe('robustness', () => {
     const form = formWithFile({ key: 'forms/abandoned.bin', ...policy([{ key: 'forms/abandoned.bin' }]) }, { filename: 'a', content: randomBytes(4 * 1024 * 1024) });
     await new Promise<void>((resolve) => {
       const req = request({
-        host: '127.0.0.1', port: server.port, method: 'POST', path: `/${bucket}`,
+        host: '127.0.0.1', port: store.server.port, method: 'POST', path: `/${bucket}`,
         headers: { 'content-type': form.contentType, 'content-length': String(form.body.length) },
       });
       req.on('error', () => resolve());
       req.write(form.body.subarray(0, 1024 * 1024), () => setTimeout(() => { req.destroy(); resolve(); }, 100));
     });
-    for (let i = 0; i < 50 && readdirSync(join(server.dataDir, 'tmp')).length > 0; i++) await sleep(20);
-    expect(readdirSync(join(server.dataDir, 'tmp'))).toEqual([]);
+    for (let i = 0; i < 50 && readdirSync(join(store.server.dataDir, 'tmp')).length > 0; i++) await sleep(20);
+    expect(readdirSync(join(store.server.dataDir, 'tmp'))).toEqual([]);
     expect(await stored('forms/abandoned.bin')).toBeUndefined();
     const after = await post(formWithFile({ key: 'forms/after.txt', ...policy([{ key: 'forms/after.txt' }]) }, { filename: 'x', content: 'still here' }));
     expect(after.status).toBe(204);
@@ -336,21 +328,21 @@ describe('robustness', () => {
     // Everything but the closing delimiter's last bytes: the file part is complete, the request is not.
     await new Promise<void>((resolve) => {
       const req = request({
-        host: '127.0.0.1', port: server.port, method: 'POST', path: `/${bucket}`,
+        host: '127.0.0.1', port: store.server.port, method: 'POST', path: `/${bucket}`,
         headers: { 'content-type': form.contentType, 'content-length': String(form.body.length) },
       });
       req.on('error', () => resolve());
       req.write(form.body.subarray(0, form.body.length - 3), () => {
         // The server has the file's last byte once it holds a staged copy of it and the request is still open.
         const poll = setInterval(() => {
-          if (readdirSync(join(server.dataDir, 'tmp')).length === 0) return;
+          if (readdirSync(join(store.server.dataDir, 'tmp')).length === 0) return;
           clearInterval(poll);
           setTimeout(() => { req.destroy(); resolve(); }, 200);
         }, 10);
       });
     });
-    for (let i = 0; i < 200 && readdirSync(join(server.dataDir, 'tmp')).length > 0; i++) await sleep(20);
-    expect(readdirSync(join(server.dataDir, 'tmp'))).toEqual([]);
+    for (let i = 0; i < 200 && readdirSync(join(store.server.dataDir, 'tmp')).length > 0; i++) await sleep(20);
+    expect(readdirSync(join(store.server.dataDir, 'tmp'))).toEqual([]);
     for (let i = 0; i < 10; i++) {
       expect(await stored(key)).toBeUndefined();
       await sleep(100);
@@ -358,6 +350,6 @@ describe('robustness', () => {
   });
 
   it('never answered a form with a server error', () => {
-    expect(server.output()).not.toContain('S3 request failed');
+    expect(store.server.output()).not.toContain('S3 request failed');
   });
 });

@@ -2,13 +2,13 @@
 // accepted and the signature is computed with the region the client named (git-annex signs with the host name).
 // Header signatures (aws-chunked bodies included), presigned URLs and POST forms alike.
 
-import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueBucket } from '../helpers/clients.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { formWithFile, signedPolicyFields } from '../helpers/post-form.js';
 import { rawRequest } from '../helpers/signed-http.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import type { RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { bodyBytes, expectS3Error } from './s3-assert.js';
 
 const OTHER_REGION = 'localhost'; // a host name, as git-annex signs (the SDK takes no dots in a region)
@@ -44,17 +44,12 @@ function postIn(server: RunningServer, region: string, bucket: string) {
 }
 
 describe('STORE_REGION_STRICT unset (true): signatures name STORE_REGION', () => {
+  const store = useStore();
   let server: RunningServer;
   let bucket: string;
   beforeAll(async () => {
-    server = await startServer();
-    bucket = uniqueBucket('strict');
-    const s3 = clientIn(server, 'us-east-1');
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    s3.destroy();
-  });
-  afterAll(async () => {
-    await server?.stop();
+    server = store.server;
+    bucket = await store.bucket('strict');
   });
 
   it('refuses a header signature, a presigned URL and a POST form that name another region, naming the expected one', async () => {
@@ -77,18 +72,13 @@ describe('STORE_REGION_STRICT unset (true): signatures name STORE_REGION', () =>
 });
 
 describe('STORE_REGION_STRICT=false: any signing region', () => {
+  const store = useStore({ env: { STORE_REGION_STRICT: 'false' } });
   let server: RunningServer;
   let bucket: string;
   beforeAll(async () => {
-    server = await startServer({ env: { STORE_REGION_STRICT: 'false' } });
-    bucket = uniqueBucket('loose');
-    // (The SDK would send the region as CreateBucket's LocationConstraint: the bucket lives in STORE_REGION.)
-    const s3 = clientIn(server, 'us-east-1');
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    s3.destroy();
-  });
-  afterAll(async () => {
-    await server?.stop();
+    server = store.server;
+    // Made by the fixture's us-east-1 client (the SDK would send another region as the LocationConstraint).
+    bucket = await store.bucket('loose');
   });
 
   it('accepts header signatures and presigned URLs in the host-name region and in its own', async () => {

@@ -2,16 +2,15 @@
 // listing computed here: pagination, common prefixes across page boundaries, markers, url encoding, owners.
 
 import {
-  CreateBucketCommand, ListObjectsCommand, ListObjectsV2Command, PutObjectCommand, type ListObjectsCommandOutput,
-  type ListObjectsV2CommandOutput, type S3Client,
+  ListObjectsCommand, ListObjectsV2Command, PutObjectCommand, type ListObjectsCommandOutput,
+  type ListObjectsV2CommandOutput,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import type { RunningServer } from '../helpers/server.js';
-import { expectS3Error, startServerOnTmpfs } from './s3-assert.js';
+import { useStore } from '../helpers/store.js';
+import { expectS3Error } from './s3-assert.js';
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore({ tmpfs: true });
 let bucket: string;
 
 /** Keys that need escaping in XML or URL-encoding in a listing (CR/LF and a control character included). */
@@ -98,23 +97,16 @@ async function putAll(keys: string[], concurrency = 12): Promise<void> {
   const worker = async (): Promise<void> => {
     while (next < keys.length) {
       const key = keys[next++] as string;
-      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bodyOf(key) }));
+      await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bodyOf(key) }));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
 beforeAll(async () => {
-  server = await startServerOnTmpfs();
-  s3 = sdkClient(server);
-  bucket = uniqueBucket('list');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+  bucket = await store.bucket('list');
   await putAll(KEYS, 4);
 }, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 const CASES: [string, string, number][] = [
   ['', '', 100],
@@ -139,7 +131,7 @@ describe('ListObjectsV2', () => {
     const seen = new Set<string>();
     for (let pages = 0; ; pages++) {
       expect(pages).toBeLessThan(300);
-      const out = await s3.send(new ListObjectsV2Command({
+      const out = await store.s3.send(new ListObjectsV2Command({
         Bucket: bucket, Prefix: prefix || undefined, Delimiter: delimiter || undefined, MaxKeys: maxKeys, ContinuationToken: token,
       }));
       const model = modelPage(keys, { prefix, delimiter, after, maxKeys });
@@ -164,7 +156,7 @@ describe('ListObjectsV2', () => {
 
   it('starts after StartAfter (a key, or a string between keys) and echoes it', async () => {
     for (const startAfter of ['dir10/file025', 'dir10/file025x', 'dir1', 'top-099']) {
-      const out = await s3.send(new ListObjectsV2Command({ Bucket: bucket, StartAfter: startAfter, MaxKeys: 100 }));
+      const out = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, StartAfter: startAfter, MaxKeys: 100 }));
       const model = modelPage(KEYS, { prefix: '', delimiter: '', after: startAfter, maxKeys: 100 });
       expect(pageOf(out, false)).toEqual({ keys: model.keys, prefixes: model.prefixes, isTruncated: model.isTruncated });
       expect(out.StartAfter).toBe(startAfter);
@@ -172,9 +164,9 @@ describe('ListObjectsV2', () => {
   });
 
   it('ignores StartAfter once a continuation token is given', async () => {
-    const first = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'dir03/', MaxKeys: 10, StartAfter: 'dir03/file010' }));
+    const first = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'dir03/', MaxKeys: 10, StartAfter: 'dir03/file010' }));
     expect(first.Contents?.[0]?.Key).toBe('dir03/file011');
-    const second = await s3.send(new ListObjectsV2Command({
+    const second = await store.s3.send(new ListObjectsV2Command({
       Bucket: bucket, Prefix: 'dir03/', MaxKeys: 10, StartAfter: 'dir03/file000', ContinuationToken: first.NextContinuationToken,
     }));
     expect(second.Contents?.[0]?.Key).toBe('dir03/file021');
@@ -185,7 +177,7 @@ describe('ListObjectsV2', () => {
     const keys: string[] = [];
     const prefixes: string[] = [];
     for (let pages = 0; pages < 50; pages++) {
-      const out = await s3.send(new ListObjectsV2Command({
+      const out = await store.s3.send(new ListObjectsV2Command({
         Bucket: bucket, Prefix: 'odd/', Delimiter: '/', MaxKeys: 3, EncodingType: 'url', ContinuationToken: token, StartAfter: 'odd/ ',
       }));
       expect(out.EncodingType).toBe('url');
@@ -204,12 +196,12 @@ describe('ListObjectsV2', () => {
   });
 
   it('returns CR/LF and control characters in keys exactly without encoding (as character references)', async () => {
-    const out = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'odd/c' }));
+    const out = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'odd/c' }));
     expect((out.Contents ?? []).map((c) => c.Key)).toEqual(['odd/cr\r\nlf', 'odd/ctl\u0001key']);
   });
 
   it('includes the owner only with FetchOwner, and sizes, ETags and dates always', async () => {
-    const plain = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'top-00', MaxKeys: 6 }));
+    const plain = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'top-00', MaxKeys: 6 }));
     expect(plain.Contents?.[0]?.Owner).toBeUndefined();
     const first = plain.Contents?.[0];
     expect(first?.Key).toBe('top-000');
@@ -218,12 +210,12 @@ describe('ListObjectsV2', () => {
     expect(first?.ETag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(first?.StorageClass).toBe('STANDARD');
     expect(first?.LastModified).toBeInstanceOf(Date);
-    const owned = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'top-00', MaxKeys: 3, FetchOwner: true }));
+    const owned = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'top-00', MaxKeys: 3, FetchOwner: true }));
     expect(owned.Contents?.[0]?.Owner?.ID).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('answers an empty, untruncated page for MaxKeys 0', async () => {
-    const out = await s3.send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: 0 }));
+    const out = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: 0 }));
     expect(out.KeyCount).toBe(0);
     expect(out.Contents ?? []).toEqual([]);
     expect(out.MaxKeys).toBe(0);
@@ -231,11 +223,11 @@ describe('ListObjectsV2', () => {
   });
 
   it('refuses a negative MaxKeys with InvalidArgument', async () => {
-    await expectS3Error(s3.send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: -1 })), 'InvalidArgument', 400);
+    await expectS3Error(store.s3.send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: -1 })), 'InvalidArgument', 400);
   });
 
   it('refuses a non-numeric max-keys with InvalidArgument', async () => {
-    const client = sdkClient(server);
+    const client = sdkClient(store.server);
     client.middlewareStack.add(
       (next) => async (args) => {
         (args.request as { query: Record<string, string> }).query['max-keys'] = 'ten';
@@ -247,11 +239,11 @@ describe('ListObjectsV2', () => {
   });
 
   it('refuses a malformed continuation token with InvalidArgument', async () => {
-    await expectS3Error(s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: 'not a token!' })), 'InvalidArgument', 400);
+    await expectS3Error(store.s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: 'not a token!' })), 'InvalidArgument', 400);
   });
 
   it('answers NoSuchBucket for a missing bucket', async () => {
-    await expectS3Error(s3.send(new ListObjectsV2Command({ Bucket: uniqueBucket('missing') })), 'NoSuchBucket', 404);
+    await expectS3Error(store.s3.send(new ListObjectsV2Command({ Bucket: uniqueBucket('missing') })), 'NoSuchBucket', 404);
   });
 });
 
@@ -261,7 +253,7 @@ describe('ListObjects (v1)', () => {
     let marker = '';
     for (let pages = 0; ; pages++) {
       expect(pages).toBeLessThan(300);
-      const out = await s3.send(new ListObjectsCommand({
+      const out = await store.s3.send(new ListObjectsCommand({
         Bucket: bucket, Prefix: prefix || undefined, Delimiter: delimiter || undefined, MaxKeys: maxKeys, Marker: marker || undefined,
       }));
       const model = modelPage(keys, { prefix, delimiter, after: marker, maxKeys });
@@ -280,7 +272,7 @@ describe('ListObjects (v1)', () => {
   });
 
   it('always includes the owner', async () => {
-    const out = await s3.send(new ListObjectsCommand({ Bucket: bucket, Prefix: 'top-00', MaxKeys: 2 }));
+    const out = await store.s3.send(new ListObjectsCommand({ Bucket: bucket, Prefix: 'top-00', MaxKeys: 2 }));
     expect(out.Contents?.[0]?.Owner?.ID).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -289,7 +281,7 @@ describe('ListObjects (v1)', () => {
     const keys: string[] = [];
     const prefixes: string[] = [];
     for (let pages = 0; pages < 50; pages++) {
-      const out = await s3.send(new ListObjectsCommand({ Bucket: bucket, Prefix: 'odd/', Delimiter: '/', MaxKeys: 2, EncodingType: 'url', Marker: marker }));
+      const out = await store.s3.send(new ListObjectsCommand({ Bucket: bucket, Prefix: 'odd/', Delimiter: '/', MaxKeys: 2, EncodingType: 'url', Marker: marker }));
       const page = pageOf(out, true);
       keys.push(...page.keys);
       prefixes.push(...page.prefixes);
@@ -302,6 +294,6 @@ describe('ListObjects (v1)', () => {
   });
 
   it('refuses an invalid max-keys with InvalidArgument', async () => {
-    await expectS3Error(s3.send(new ListObjectsCommand({ Bucket: bucket, MaxKeys: -5 })), 'InvalidArgument', 400);
+    await expectS3Error(store.s3.send(new ListObjectsCommand({ Bucket: bucket, MaxKeys: -5 })), 'InvalidArgument', 400);
   });
 });

@@ -8,30 +8,22 @@ import {
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { computeChecksum, type ChecksumAlgorithm } from '../../src/core/checksums.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { bodyBytes, errorHeaders, expectBodilessError, expectS3Error, expectSameBytes, md5Base64, md5Hex } from './s3-assert.js';
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore();
 let bucket: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  s3 = sdkClient(server);
-  bucket = uniqueBucket('obj');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-});
-
-afterAll(async () => {
-  await server?.stop();
+  bucket = await store.bucket('obj');
 });
 
 /** A client that records the headers of every request it sends (after signing), to prove which wire form was used. */
 function recordingClient(): { client: S3Client; sent: Record<string, string>[] } {
-  const client = sdkClient(server);
+  const client = sdkClient(store.server);
   const sent: Record<string, string>[] = [];
   client.middlewareStack.add(
     (next) => async (args) => {
@@ -45,7 +37,7 @@ function recordingClient(): { client: S3Client; sent: Record<string, string>[] }
 }
 
 async function put(key: string, body: string | Buffer = 'hello world'): Promise<string> {
-  const out = await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+  const out = await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
   return out.ETag as string;
 }
 
@@ -53,7 +45,7 @@ describe('PutObject and GetObject', () => {
   it('round-trips the body, user metadata and every stored system header, and reports AES256 everywhere', async () => {
     const body = randomBytes(3000);
     const expires = new Date('2030-01-02T03:04:05Z');
-    const out = await s3.send(new PutObjectCommand({
+    const out = await store.s3.send(new PutObjectCommand({
       Bucket: bucket, Key: 'meta/object.bin', Body: body,
       Metadata: { color: 'blue', 'Mixed-Case': 'Value With Spaces' },
       ContentType: 'application/x-test', ContentEncoding: 'identity', ContentDisposition: 'attachment; filename="a.bin"',
@@ -62,7 +54,7 @@ describe('PutObject and GetObject', () => {
     expect(out.ETag).toBe(`"${md5Hex(body)}"`);
     expect(out.ServerSideEncryption).toBe('AES256');
 
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'meta/object.bin' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'meta/object.bin' }));
     expectSameBytes(await bodyBytes(got.Body), body);
     expect(got.ETag).toBe(out.ETag);
     expect(got.ContentLength).toBe(3000);
@@ -80,7 +72,7 @@ describe('PutObject and GetObject', () => {
 
   it('defaults Content-Type to binary/octet-stream when none was sent', async () => {
     // The SDK sends application/octet-stream for a Buffer body: remove it before signing.
-    const client = sdkClient(server);
+    const client = sdkClient(store.server);
     client.middlewareStack.add(
       (next) => async (args) => {
         const request = args.request as { headers: Record<string, string> };
@@ -90,13 +82,13 @@ describe('PutObject and GetObject', () => {
       { step: 'build', name: 'dropContentType' },
     );
     await client.send(new PutObjectCommand({ Bucket: bucket, Key: 'no-type', Body: Buffer.from('x') }));
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'no-type' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'no-type' }));
     expect(head.ContentType).toBe('binary/octet-stream');
   });
 
   it('stores an empty object', async () => {
     await put('empty', '');
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'empty' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'empty' }));
     expect(got.ContentLength).toBe(0);
     expect(got.ETag).toBe('"d41d8cd98f00b204e9800998ecf8427e"');
     expect((await bodyBytes(got.Body)).length).toBe(0);
@@ -105,59 +97,59 @@ describe('PutObject and GetObject', () => {
   it('overwrites an existing key with the new body', async () => {
     await put('overwrite', 'first');
     await put('overwrite', 'second');
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'overwrite' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'overwrite' }));
     expect((await bodyBytes(got.Body)).toString()).toBe('second');
   });
 
   it('accepts a matching Content-MD5', async () => {
     const body = Buffer.from('md5 checked body');
-    const out = await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'md5-ok', Body: body, ContentMD5: md5Base64(body) }));
+    const out = await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'md5-ok', Body: body, ContentMD5: md5Base64(body) }));
     expect(out.ETag).toBe(`"${md5Hex(body)}"`);
   });
 
   it('refuses a wrong Content-MD5 with BadDigest and stores nothing', async () => {
     await expectS3Error(
-      s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'md5-bad', Body: 'the body', ContentMD5: md5Base64(Buffer.from('other')) })),
+      store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'md5-bad', Body: 'the body', ContentMD5: md5Base64(Buffer.from('other')) })),
       'BadDigest', 400,
     );
-    await expectBodilessError(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'md5-bad' })), 404);
+    await expectBodilessError(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'md5-bad' })), 404);
   });
 
   it('refuses a malformed Content-MD5 with InvalidDigest', async () => {
     await expectS3Error(
-      s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'md5-malformed', Body: 'x', ContentMD5: 'not-base64' })),
+      store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'md5-malformed', Body: 'x', ContentMD5: 'not-base64' })),
       'InvalidDigest', 400,
     );
   });
 
   it('answers NoSuchBucket for a put into a missing bucket', async () => {
-    await expectS3Error(s3.send(new PutObjectCommand({ Bucket: uniqueBucket('missing'), Key: 'k', Body: 'x' })), 'NoSuchBucket', 404);
+    await expectS3Error(store.s3.send(new PutObjectCommand({ Bucket: uniqueBucket('missing'), Key: 'k', Body: 'x' })), 'NoSuchBucket', 404);
   });
 
   it('answers NoSuchKey (404) for a GET of a missing key', async () => {
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'missing-key' })), 'NoSuchKey', 404);
+    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'missing-key' })), 'NoSuchKey', 404);
   });
 });
 
 describe('conditional writes', () => {
   it('If-None-Match: * creates a missing key and answers 412 when it exists, leaving it unchanged', async () => {
-    const created = await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'cond/inm', Body: 'one', IfNoneMatch: '*' }));
+    const created = await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'cond/inm', Body: 'one', IfNoneMatch: '*' }));
     expect(created.$metadata.httpStatusCode).toBe(200);
     await expectS3Error(
-      s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'cond/inm', Body: 'two', IfNoneMatch: '*' })),
+      store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'cond/inm', Body: 'two', IfNoneMatch: '*' })),
       'PreconditionFailed', 412,
     );
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/inm' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/inm' }));
     expect((await bodyBytes(got.Body)).toString()).toBe('one');
   });
 
   it('If-Match with the current ETag overwrites; a stale ETag answers 412; a missing key answers NoSuchKey', async () => {
     const etag = await put('cond/im', 'v1');
-    const out = await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'cond/im', Body: 'v2', IfMatch: etag }));
+    const out = await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'cond/im', Body: 'v2', IfMatch: etag }));
     expect(out.ETag).toBe(`"${md5Hex(Buffer.from('v2'))}"`);
-    await expectS3Error(s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'cond/im', Body: 'v3', IfMatch: etag })), 'PreconditionFailed', 412);
-    await expectS3Error(s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'cond/none', Body: 'x', IfMatch: etag })), 'NoSuchKey', 404);
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/im' }));
+    await expectS3Error(store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'cond/im', Body: 'v3', IfMatch: etag })), 'PreconditionFailed', 412);
+    await expectS3Error(store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'cond/none', Body: 'x', IfMatch: etag })), 'NoSuchKey', 404);
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/im' }));
     expect((await bodyBytes(got.Body)).toString()).toBe('v2');
   });
 });
@@ -175,7 +167,7 @@ describe('GetObject ranges', () => {
     ['bytes=500-999999', 500, 999],
     ['bytes=-5000', 0, 999],
   ])('serves %s as 206 with the right bytes and Content-Range', async (range, start, end) => {
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'range', Range: range }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'range', Range: range }));
     expect(got.$metadata.httpStatusCode).toBe(206);
     expect(got.ContentRange).toBe(`bytes ${start}-${end}/1000`);
     expect(got.ContentLength).toBe(end - start + 1);
@@ -185,11 +177,11 @@ describe('GetObject ranges', () => {
   });
 
   it('answers 416 InvalidRange for a range starting past the end', async () => {
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'range', Range: 'bytes=1000-' })), 'InvalidRange', 416);
+    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'range', Range: 'bytes=1000-' })), 'InvalidRange', 416);
   });
 
   it('serves a HEAD with a range as 206 with the range length', async () => {
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'range', Range: 'bytes=100-199' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'range', Range: 'bytes=100-199' }));
     expect(head.$metadata.httpStatusCode).toBe(206);
     expect(head.ContentLength).toBe(100);
     expect(head.ContentRange).toBe('bytes 100-199/1000');
@@ -201,50 +193,50 @@ describe('GetObject conditions and overrides', () => {
   let lastModified: Date;
   beforeAll(async () => {
     etag = await put('cond/read', 'conditional body');
-    lastModified = (await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'cond/read' }))).LastModified as Date;
+    lastModified = (await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'cond/read' }))).LastModified as Date;
   });
   const past = new Date('2000-01-01T00:00:00Z');
   const future = (): Date => new Date(Date.now() + 3_600_000);
 
   it('serves the object when every condition holds', async () => {
-    const got = await s3.send(new GetObjectCommand({
+    const got = await store.s3.send(new GetObjectCommand({
       Bucket: bucket, Key: 'cond/read', IfMatch: etag, IfNoneMatch: '"other"', IfModifiedSince: past, IfUnmodifiedSince: future(),
     }));
     expect((await bodyBytes(got.Body)).toString()).toBe('conditional body');
   });
 
   it('answers 412 for If-Match with another ETag', async () => {
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/read', IfMatch: '"0123"' })), 'PreconditionFailed', 412);
+    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/read', IfMatch: '"0123"' })), 'PreconditionFailed', 412);
   });
 
   it('answers 304 with the ETag and Last-Modified for If-None-Match with the current ETag', async () => {
-    const err = await expectBodilessError(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/read', IfNoneMatch: etag })), 304);
+    const err = await expectBodilessError(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/read', IfNoneMatch: etag })), 304);
     // RFC 9110 15.4.5: a 304 carries the validators a 200 would have.
     expect(errorHeaders(err)['etag']).toBe(etag);
     expect(errorHeaders(err)['last-modified']).toBe(lastModified.toUTCString());
   });
 
   it('answers 304 for If-Modified-Since at or after Last-Modified', async () => {
-    await expectBodilessError(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/read', IfModifiedSince: lastModified })), 304);
+    await expectBodilessError(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/read', IfModifiedSince: lastModified })), 304);
   });
 
   it('answers 412 for If-Unmodified-Since before Last-Modified', async () => {
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/read', IfUnmodifiedSince: past })), 'PreconditionFailed', 412);
+    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/read', IfUnmodifiedSince: past })), 'PreconditionFailed', 412);
   });
 
   it('lets If-Match win over a failing If-Unmodified-Since, as S3 documents', async () => {
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/read', IfMatch: etag, IfUnmodifiedSince: past }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'cond/read', IfMatch: etag, IfUnmodifiedSince: past }));
     expect(got.$metadata.httpStatusCode).toBe(200);
     await got.Body?.transformToByteArray();
   });
 
   it('answers HeadObject conditions with the same statuses', async () => {
-    await expectBodilessError(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'cond/read', IfNoneMatch: etag })), 304);
-    await expectBodilessError(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'cond/read', IfMatch: '"nope"' })), 412);
+    await expectBodilessError(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'cond/read', IfNoneMatch: etag })), 304);
+    await expectBodilessError(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'cond/read', IfMatch: '"nope"' })), 412);
   });
 
   it('applies response-content-* overrides to the response headers', async () => {
-    const got = await s3.send(new GetObjectCommand({
+    const got = await store.s3.send(new GetObjectCommand({
       Bucket: bucket, Key: 'cond/read',
       ResponseContentType: 'text/x-override', ResponseContentDisposition: 'inline; filename="o.txt"',
       ResponseCacheControl: 'no-store', ResponseContentLanguage: 'fr', ResponseContentEncoding: 'identity',
@@ -263,8 +255,8 @@ describe('GetObject conditions and overrides', () => {
 describe('HeadObject', () => {
   it('answers size, ETag, metadata and AES256 without a body', async () => {
     const body = randomBytes(1234);
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'head', Body: body, Metadata: { a: '1' } }));
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'head' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'head', Body: body, Metadata: { a: '1' } }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'head' }));
     expect(head.ContentLength).toBe(1234);
     expect(head.ETag).toBe(`"${md5Hex(body)}"`);
     expect(head.Metadata).toEqual({ a: '1' });
@@ -272,48 +264,48 @@ describe('HeadObject', () => {
   });
 
   it('answers 404 NotFound for a missing key', async () => {
-    await expectBodilessError(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'head-missing' })), 404);
+    await expectBodilessError(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'head-missing' })), 404);
   });
 });
 
 describe('DeleteObject and DeleteObjects', () => {
   it('deletes a key with 204, after which GET answers NoSuchKey', async () => {
     await put('del/one');
-    const out = await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'del/one' }));
+    const out = await store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'del/one' }));
     expect(out.$metadata.httpStatusCode).toBe(204);
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'del/one' })), 'NoSuchKey', 404);
+    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'del/one' })), 'NoSuchKey', 404);
   });
 
   it('answers 204 for a key that does not exist', async () => {
-    const out = await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'del/never-existed' }));
+    const out = await store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'del/never-existed' }));
     expect(out.$metadata.httpStatusCode).toBe(204);
   });
 
   it('answers NoSuchBucket for a delete in a missing bucket', async () => {
-    await expectS3Error(s3.send(new DeleteObjectCommand({ Bucket: uniqueBucket('missing'), Key: 'k' })), 'NoSuchBucket', 404);
+    await expectS3Error(store.s3.send(new DeleteObjectCommand({ Bucket: uniqueBucket('missing'), Key: 'k' })), 'NoSuchBucket', 404);
   });
 
   it('DeleteObjects reports existing and missing keys as deleted and a bad key as an error', async () => {
     await put('multi/a');
     await put('multi/b');
-    const out = await s3.send(new DeleteObjectsCommand({
+    const out = await store.s3.send(new DeleteObjectsCommand({
       Bucket: bucket,
       Delete: { Objects: [{ Key: 'multi/a' }, { Key: 'multi/missing' }, { Key: 'x'.repeat(1025) }, { Key: 'multi/b' }] },
     }));
     expect((out.Deleted ?? []).map((d) => d.Key).sort()).toEqual(['multi/a', 'multi/b', 'multi/missing']);
     expect((out.Errors ?? []).map((e) => [e.Key, e.Code])).toEqual([['x'.repeat(1025), 'KeyTooLongError']]);
-    const left = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'multi/' }));
+    const left = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'multi/' }));
     expect(left.KeyCount).toBe(0);
   });
 
   it('DeleteObjects in Quiet mode reports only errors', async () => {
     await put('quiet/a');
-    const out = await s3.send(new DeleteObjectsCommand({
+    const out = await store.s3.send(new DeleteObjectsCommand({
       Bucket: bucket, Delete: { Quiet: true, Objects: [{ Key: 'quiet/a' }, { Key: 'quiet/missing' }] },
     }));
     expect(out.Deleted ?? []).toEqual([]);
     expect(out.Errors ?? []).toEqual([]);
-    await expectBodilessError(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'quiet/a' })), 404);
+    await expectBodilessError(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'quiet/a' })), 404);
   });
 });
 
@@ -327,35 +319,35 @@ describe('CopyObject', () => {
   const sourceBody = Buffer.from('copy me, please');
   let sourceEtag: string;
   beforeAll(async () => {
-    const out = await s3.send(new PutObjectCommand({
+    const out = await store.s3.send(new PutObjectCommand({
       Bucket: bucket, Key: sourceKey, Body: sourceBody, ContentType: 'text/plain', Metadata: { origin: 'source' },
     }));
     sourceEtag = out.ETag as string;
   });
 
   it('copies bytes and metadata (COPY directive, the default) from a key that needs URL encoding', async () => {
-    const out = await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'copy/dest-copy', CopySource: copySource(bucket, sourceKey) }));
+    const out = await store.s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'copy/dest-copy', CopySource: copySource(bucket, sourceKey) }));
     expect(out.CopyObjectResult?.ETag).toBe(sourceEtag);
     expect(out.ServerSideEncryption).toBe('AES256');
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'copy/dest-copy' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'copy/dest-copy' }));
     expectSameBytes(await bodyBytes(got.Body), sourceBody);
     expect(got.ContentType).toBe('text/plain');
     expect(got.Metadata).toEqual({ origin: 'source' });
   });
 
   it('ignores request metadata under COPY and takes it under REPLACE', async () => {
-    await s3.send(new CopyObjectCommand({
+    await store.s3.send(new CopyObjectCommand({
       Bucket: bucket, Key: 'copy/dest-ignored', CopySource: copySource(bucket, sourceKey), Metadata: { ignored: 'yes' }, ContentType: 'text/ignored',
     }));
-    const copied = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'copy/dest-ignored' }));
+    const copied = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'copy/dest-ignored' }));
     expect(copied.Metadata).toEqual({ origin: 'source' });
     expect(copied.ContentType).toBe('text/plain');
 
-    await s3.send(new CopyObjectCommand({
+    await store.s3.send(new CopyObjectCommand({
       Bucket: bucket, Key: 'copy/dest-replace', CopySource: copySource(bucket, sourceKey), MetadataDirective: 'REPLACE',
       Metadata: { fresh: 'yes' }, ContentType: 'application/json',
     }));
-    const replaced = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'copy/dest-replace' }));
+    const replaced = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'copy/dest-replace' }));
     expect(replaced.Metadata).toEqual({ fresh: 'yes' });
     expect(replaced.ContentType).toBe('application/json');
     expect(replaced.ETag).toBe(sourceEtag);
@@ -363,35 +355,35 @@ describe('CopyObject', () => {
 
   it('copies across buckets', async () => {
     const other = uniqueBucket('copy');
-    await s3.send(new CreateBucketCommand({ Bucket: other }));
-    await s3.send(new CopyObjectCommand({ Bucket: other, Key: 'k', CopySource: copySource(bucket, sourceKey) }));
-    const got = await s3.send(new GetObjectCommand({ Bucket: other, Key: 'k' }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: other }));
+    await store.s3.send(new CopyObjectCommand({ Bucket: other, Key: 'k', CopySource: copySource(bucket, sourceKey) }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: other, Key: 'k' }));
     expectSameBytes(await bodyBytes(got.Body), sourceBody);
   });
 
   it('answers 412 for each failing x-amz-copy-source-if-* condition', async () => {
     const src = copySource(bucket, sourceKey);
     const dest = { Bucket: bucket, Key: 'copy/dest-cond', CopySource: src };
-    await expectS3Error(s3.send(new CopyObjectCommand({ ...dest, CopySourceIfMatch: '"00000000000000000000000000000000"' })), 'PreconditionFailed', 412);
-    await expectS3Error(s3.send(new CopyObjectCommand({ ...dest, CopySourceIfNoneMatch: sourceEtag })), 'PreconditionFailed', 412);
-    await expectS3Error(s3.send(new CopyObjectCommand({ ...dest, CopySourceIfModifiedSince: new Date(Date.now() + 3_600_000) })), 'PreconditionFailed', 412);
-    await expectS3Error(s3.send(new CopyObjectCommand({ ...dest, CopySourceIfUnmodifiedSince: new Date('2000-01-01') })), 'PreconditionFailed', 412);
-    await expectBodilessError(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'copy/dest-cond' })), 404);
-    const ok = await s3.send(new CopyObjectCommand({ ...dest, CopySourceIfMatch: sourceEtag }));
+    await expectS3Error(store.s3.send(new CopyObjectCommand({ ...dest, CopySourceIfMatch: '"00000000000000000000000000000000"' })), 'PreconditionFailed', 412);
+    await expectS3Error(store.s3.send(new CopyObjectCommand({ ...dest, CopySourceIfNoneMatch: sourceEtag })), 'PreconditionFailed', 412);
+    await expectS3Error(store.s3.send(new CopyObjectCommand({ ...dest, CopySourceIfModifiedSince: new Date(Date.now() + 3_600_000) })), 'PreconditionFailed', 412);
+    await expectS3Error(store.s3.send(new CopyObjectCommand({ ...dest, CopySourceIfUnmodifiedSince: new Date('2000-01-01') })), 'PreconditionFailed', 412);
+    await expectBodilessError(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'copy/dest-cond' })), 404);
+    const ok = await store.s3.send(new CopyObjectCommand({ ...dest, CopySourceIfMatch: sourceEtag }));
     expect(ok.CopyObjectResult?.ETag).toBe(sourceEtag);
   });
 
   it('refuses a copy onto itself without REPLACE with InvalidRequest, and allows it with REPLACE', async () => {
     const self = { Bucket: bucket, Key: sourceKey, CopySource: copySource(bucket, sourceKey) };
-    await expectS3Error(s3.send(new CopyObjectCommand(self)), 'InvalidRequest', 400);
-    const out = await s3.send(new CopyObjectCommand({ ...self, MetadataDirective: 'REPLACE', Metadata: { origin: 'source' }, ContentType: 'text/plain' }));
+    await expectS3Error(store.s3.send(new CopyObjectCommand(self)), 'InvalidRequest', 400);
+    const out = await store.s3.send(new CopyObjectCommand({ ...self, MetadataDirective: 'REPLACE', Metadata: { origin: 'source' }, ContentType: 'text/plain' }));
     expect(out.CopyObjectResult?.ETag).toBe(sourceEtag);
   });
 
   it('answers NoSuchKey for a missing source and NoSuchBucket for a missing destination bucket', async () => {
-    await expectS3Error(s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'd', CopySource: `${bucket}/copy/absent` })), 'NoSuchKey', 404);
+    await expectS3Error(store.s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'd', CopySource: `${bucket}/copy/absent` })), 'NoSuchKey', 404);
     await expectS3Error(
-      s3.send(new CopyObjectCommand({ Bucket: uniqueBucket('missing'), Key: 'd', CopySource: copySource(bucket, sourceKey) })),
+      store.s3.send(new CopyObjectCommand({ Bucket: uniqueBucket('missing'), Key: 'd', CopySource: copySource(bucket, sourceKey) })),
       'NoSuchBucket', 404,
     );
   });
@@ -431,7 +423,7 @@ describe('flexible checksums', () => {
     expect(headers['content-encoding']).toContain('aws-chunked');
     expect(out.ChecksumCRC32).toBe(expectedChecksum('CRC32', data));
 
-    const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'sum/default-stream', ChecksumMode: 'ENABLED' }));
+    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'sum/default-stream', ChecksumMode: 'ENABLED' }));
     expectSameBytes(await bodyBytes(got.Body), data);
     expect(got.ChecksumCRC32).toBe(expectedChecksum('CRC32', data));
     expect(got.ChecksumType).toBe('FULL_OBJECT');
@@ -440,14 +432,14 @@ describe('flexible checksums', () => {
 
   it("stores the SDK's default CRC32 for a buffered body", async () => {
     const data = Buffer.from('buffered body with default checksum');
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'sum/default-buffer', Body: data }));
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'sum/default-buffer', ChecksumMode: 'ENABLED' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'sum/default-buffer', Body: data }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'sum/default-buffer', ChecksumMode: 'ENABLED' }));
     expect(head.ChecksumCRC32).toBe(expectedChecksum('CRC32', data));
   });
 
   it('omits checksums from GetObject unless ChecksumMode is ENABLED', async () => {
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'sum/mode', Body: 'abc' }));
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'sum/mode' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'sum/mode', Body: 'abc' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'sum/mode' }));
     expect(head.ChecksumCRC32).toBeUndefined();
   });
 
@@ -457,17 +449,17 @@ describe('flexible checksums', () => {
       const data = randomBytes(50_000);
       const expected = expectedChecksum(algorithm, data);
       const field = CHECKSUM_FIELD[algorithm];
-      const buffered = await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `sum/${algorithm}`, Body: data, ChecksumAlgorithm: algorithm }));
+      const buffered = await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `sum/${algorithm}`, Body: data, ChecksumAlgorithm: algorithm }));
       expect(buffered[field]).toBe(expected);
-      const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: `sum/${algorithm}`, ChecksumMode: 'ENABLED' }));
+      const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: `sum/${algorithm}`, ChecksumMode: 'ENABLED' }));
       expectSameBytes(await bodyBytes(got.Body), data);
       expect(got[field]).toBe(expected);
 
-      const streamed = await s3.send(new PutObjectCommand({
+      const streamed = await store.s3.send(new PutObjectCommand({
         Bucket: bucket, Key: `sum/${algorithm}-stream`, Body: Readable.from([data]), ContentLength: data.length, ChecksumAlgorithm: algorithm,
       }));
       expect(streamed[field]).toBe(expected);
-      const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: `sum/${algorithm}-stream`, ChecksumMode: 'ENABLED' }));
+      const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: `sum/${algorithm}-stream`, ChecksumMode: 'ENABLED' }));
       expect(head[field]).toBe(expected);
     },
   );
@@ -477,10 +469,10 @@ describe('flexible checksums', () => {
     async (algorithm) => {
       const wrong = expectedChecksum(algorithm, Buffer.from('something else'));
       await expectS3Error(
-        s3.send(new PutObjectCommand({ Bucket: bucket, Key: `sum/bad-${algorithm}`, Body: 'the real body', [CHECKSUM_FIELD[algorithm]]: wrong })),
+        store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `sum/bad-${algorithm}`, Body: 'the real body', [CHECKSUM_FIELD[algorithm]]: wrong })),
         'BadDigest', 400,
       );
-      await expectBodilessError(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: `sum/bad-${algorithm}` })), 404);
+      await expectBodilessError(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: `sum/bad-${algorithm}` })), 404);
     },
   );
 });
@@ -495,19 +487,19 @@ describe('keys', () => {
     'round-trips the key %s exactly through PUT, GET, HEAD, list and delete',
     async (_label, key) => {
       const body = Buffer.from(`body of ${key}`);
-      await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
-      const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+      const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       expectSameBytes(await bodyBytes(got.Body), body);
-      await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-      const listed = await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: key }));
+      await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      const listed = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: key }));
       expect((listed.Contents ?? []).map((c) => c.Key)).toContain(key);
-      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
-      await expectBodilessError(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key })), 404);
+      await store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      await expectBodilessError(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key })), 404);
     },
   );
 
   it('refuses a 1025-byte key with KeyTooLongError', async () => {
-    await expectS3Error(s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'k'.repeat(1025), Body: 'x' })), 'KeyTooLongError', 400);
-    await expectS3Error(s3.send(new PutObjectCommand({ Bucket: bucket, Key: `${'é'.repeat(512)}x`, Body: 'x' })), 'KeyTooLongError', 400);
+    await expectS3Error(store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'k'.repeat(1025), Body: 'x' })), 'KeyTooLongError', 400);
+    await expectS3Error(store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `${'é'.repeat(512)}x`, Body: 'x' })), 'KeyTooLongError', 400);
   });
 });

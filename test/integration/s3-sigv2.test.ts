@@ -4,14 +4,15 @@
 // sign this way by default (boto3, the AWS CLI v1, s3cmd signurl) are driven in test/e2e.
 
 import { CreateBucketCommand, GetObjectCommand, PutBucketPolicyCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signatureV2, stringToSignV2 } from '../../src/sigv4/sigv2.js';
 import type { SignedRequest } from '../../src/sigv4/types.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { uniqueBucket } from '../helpers/clients.js';
 import { parseSamples, scrape, valueOf } from '../helpers/metrics-scrape.js';
 import { formWithFile } from '../helpers/post-form.js';
 import { rawRequest, type RawResponse } from '../helpers/signed-http.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import type { RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { bodyBytes } from './s3-assert.js';
 
 interface Credentials { accessKeyId: string; secretAccessKey: string }
@@ -44,18 +45,13 @@ function formV2(creds: Credentials, bucket: string, key: string, content: string
 }
 
 describe('SigV2 on (the default)', () => {
+  const store = useStore({ env: { METRICS_MODE: 'public' } });
   let server: RunningServer;
   let s3: S3Client;
   let bucket: string;
   beforeAll(async () => {
-    server = await startServer({ env: { METRICS_MODE: 'public' } });
-    s3 = sdkClient(server);
-    bucket = uniqueBucket('sigv2');
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  });
-  afterAll(async () => {
-    s3?.destroy();
-    await server?.stop();
+    ({ server, s3 } = store);
+    bucket = await store.bucket('sigv2');
   });
 
   it('takes header-signed PUT and GET with metadata and a sub-resource, and counts them as sigv2', async () => {
@@ -141,18 +137,13 @@ describe('SigV2 on (the default)', () => {
 });
 
 describe('STORE_SIGV2=off', () => {
+  const store = useStore({ env: { STORE_SIGV2: 'off' } });
   let server: RunningServer;
   let bucket: string;
   beforeAll(async () => {
-    server = await startServer({ env: { STORE_SIGV2: 'off' } });
-    const s3 = sdkClient(server);
-    bucket = uniqueBucket('nov2');
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'k', Body: 'v' }));
-    s3.destroy();
-  });
-  afterAll(async () => {
-    await server?.stop();
+    server = store.server;
+    bucket = await store.bucket('nov2');
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'k', Body: 'v' }));
   });
 
   it('refuses header, query and form SigV2 with InvalidRequest, naming SigV4', async () => {

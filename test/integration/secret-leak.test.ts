@@ -15,9 +15,10 @@ import { presignUrl } from '../../src/sigv4/sign.js';
 import { signIn } from '../helpers/admin-flow.js';
 import { sdkClient } from '../helpers/clients.js';
 import { startFailingTarget, waitFor } from '../helpers/replication.js';
-import { startServer, tempDir, type RunningServer } from '../helpers/server.js';
+import { tempDir } from '../helpers/server.js';
 import { rawRequest } from '../helpers/signed-http.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { useStore } from '../helpers/store.js';
+import { useWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /** One answer seen by a client: its label, and everything in it (status line, headers, body). */
 interface Seen {
@@ -28,9 +29,6 @@ interface Seen {
 }
 
 const seen: Seen[] = [];
-let server: RunningServer;
-let failing: Awaited<ReturnType<typeof startFailingTarget>>;
-let receiver: WebhookReceiver;
 const secrets = new Map<string, string>();
 const sseKeyBytes = randomBytes(32);
 /** A random value of `n` characters (base64url); `strongSecret` for what the boot checks (at least 32 characters). */
@@ -43,7 +41,7 @@ function record(label: string, status: number, headers: Headers | Record<string,
 
 /** An admin call whose whole answer is recorded. */
 async function admin(token: string | undefined, method: string, path: string, body?: unknown, mayHold: (b: Record<string, unknown>) => string[] = () => []): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${server.url}/api/admin${path}`, {
+  const res = await fetch(`${store.server.url}/api/admin${path}`, {
     method,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -65,55 +63,58 @@ function forms(value: string): string[] {
   return [...new Set([value, bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex'), encodeURIComponent(value)])];
 }
 
+const webhookSecret = strongSecret(36);
+const hookPassword = randomSecret(24);
+const receiver = useWebhookReceiver(webhookSecret);
+let failing: Awaited<ReturnType<typeof startFailingTarget>>;
 beforeAll(async () => {
   failing = await startFailingTarget();
-  const target = { ...failing.target, secretAccessKey: strongSecret(36) };
-  const webhookSecret = strongSecret(36);
-  const hookPassword = randomSecret(24);
-  receiver = await WebhookReceiver.start(webhookSecret);
   receiver.respond = () => ({ status: 500 });
-  const env: Record<string, string> = {
-    LOG_LEVEL: 'debug',
-    STORE_SSE_KEY: sseKeyBytes.toString('base64'),
-    KEY_ENCRYPTION_SECRET: strongSecret(36),
-    METRICS_MODE: 'token', METRICS_TOKEN: strongSecret(36),
-    WEBHOOK_URL: receiver.url.replace('http://', `http://hook-user:${hookPassword}@`), WEBHOOK_SECRET: webhookSecret,
-    WEBHOOK_POLL_MS: '100', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_MAX_ATTEMPTS: '2',
-    STORE_REPLICATION_ENABLED: 'true', STORE_REPLICATION_ENDPOINT: target.url, STORE_REPLICATION_BUCKET: target.bucket,
-    STORE_REPLICATION_ACCESS_KEY_ID: target.accessKeyId, STORE_REPLICATION_SECRET_ACCESS_KEY: target.secretAccessKey,
-    STORE_REPLICATION_REGION: 'us-east-1', STORE_REPLICATION_DRAIN_INTERVAL_MS: '100', STORE_REPLICATION_RETRY_BASE_MS: '50',
-    STORE_REPLICATION_MAX_ATTEMPTS: '2',
-    STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *',
-    STORE_SCHEDULED_BACKUP_DIR: tempDir('store-leak-backups-'), STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION: 'true',
-    STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250',
+});
+afterAll(() => failing?.stop());
+
+const store = useStore(() => {
+  const target = { ...failing.target, secretAccessKey: strongSecret(36) };
+  return {
+    env: {
+      LOG_LEVEL: 'debug',
+      STORE_SSE_KEY: sseKeyBytes.toString('base64'),
+      KEY_ENCRYPTION_SECRET: strongSecret(36),
+      METRICS_MODE: 'token', METRICS_TOKEN: strongSecret(36),
+      WEBHOOK_URL: receiver.url.replace('http://', `http://hook-user:${hookPassword}@`), WEBHOOK_SECRET: webhookSecret,
+      WEBHOOK_POLL_MS: '100', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_MAX_ATTEMPTS: '2',
+      STORE_REPLICATION_ENABLED: 'true', STORE_REPLICATION_ENDPOINT: target.url, STORE_REPLICATION_BUCKET: target.bucket,
+      STORE_REPLICATION_ACCESS_KEY_ID: target.accessKeyId, STORE_REPLICATION_SECRET_ACCESS_KEY: target.secretAccessKey,
+      STORE_REPLICATION_REGION: 'us-east-1', STORE_REPLICATION_DRAIN_INTERVAL_MS: '100', STORE_REPLICATION_RETRY_BASE_MS: '50',
+      STORE_REPLICATION_MAX_ATTEMPTS: '2',
+      STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *',
+      STORE_SCHEDULED_BACKUP_DIR: tempDir('store-leak-backups-'), STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION: 'true',
+      STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250',
+    },
   };
-  server = await startServer({ env });
+});
+
+beforeAll(() => {
   for (const name of ['ROOT_SECRET_ACCESS_KEY', 'JWT_SECRET', 'ADMIN_PASSWORD_HASH', 'STORE_SSE_KEY', 'KEY_ENCRYPTION_SECRET', 'METRICS_TOKEN', 'WEBHOOK_SECRET', 'STORE_REPLICATION_SECRET_ACCESS_KEY']) {
-    secrets.set(name, server.env[name] as string);
+    secrets.set(name, store.server.env[name] as string);
   }
-  secrets.set('admin password', server.credentials.adminPassword);
+  secrets.set('admin password', store.server.credentials.adminPassword);
   secrets.set('webhook URL password', hookPassword);
   secrets.set('SSE key bytes (hex)', sseKeyBytes.toString('hex'));
   secrets.set('SSE key bytes (base64url)', sseKeyBytes.toString('base64url'));
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-  await failing?.stop();
-  await receiver?.close();
 });
 
 describe('a full run with every secret configured and every remote failing', () => {
   it('exercises the S3 plane, the admin API, replication, webhooks, backups and metrics', async () => {
-    const s3: S3Client = sdkClient(server);
+    const s3: S3Client = sdkClient(store.server);
     await s3.send(new CreateBucketCommand({ Bucket: 'leaky' }));
     await s3.send(new PutObjectCommand({ Bucket: 'leaky', Key: 'a.txt', Body: 'hello' }));
     await s3.send(new PutObjectCommand({ Bucket: 'leaky', Key: 'big.bin', Body: randomBytes(200_000) }));
     await (await s3.send(new GetObjectCommand({ Bucket: 'leaky', Key: 'a.txt' }))).Body?.transformToString();
     s3.destroy();
     const presigned = presignUrl({
-      method: 'GET', url: new URL(`${server.url}/leaky/a.txt`), accessKeyId: server.credentials.accessKeyId,
-      secretAccessKey: server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 60,
+      method: 'GET', url: new URL(`${store.server.url}/leaky/a.txt`), accessKeyId: store.server.credentials.accessKeyId,
+      secretAccessKey: store.server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 60,
     });
     secrets.set('a presigned URL signature', presigned.searchParams.get('X-Amz-Signature') as string);
     const shared = await fetch(presigned);
@@ -126,18 +127,18 @@ describe('a full run with every secret configured and every remote failing', () 
       ['anonymous', { method: 'GET', path: '/leaky/a.txt' }],
       ['tampered presigned', { method: 'GET', path: `${presigned.pathname}${presigned.search.replace(/Signature=./, 'Signature=0')}` }],
     ] as const) {
-      const res = await rawRequest(server, opts);
+      const res = await rawRequest(store.server, opts);
       record(`S3 ${label}`, res.status, res.headers, res.text);
     }
 
     // Admin: a failed sign-in (its password must not be logged), then a session.
     const wrongPassword = randomSecret(20);
     secrets.set('a mistyped admin password', wrongPassword);
-    const failed = await fetch(`${server.url}/api/admin/auth/login`, {
+    const failed = await fetch(`${store.server.url}/api/admin/auth/login`, {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.18.0.9' }, body: JSON.stringify({ username: 'admin', password: wrongPassword }),
     });
     record('failed login', failed.status, failed.headers, await failed.text());
-    const session = await signIn(server);
+    const session = await signIn(store.server);
     secrets.set('admin access token', session.token);
     secrets.set('admin refresh cookie', session.cookie);
     const t = session.token;
@@ -154,7 +155,7 @@ describe('a full run with every secret configured and every remote failing', () 
     secrets.set('a new user password', userPassword);
     secrets.set('a changed password', newPassword);
     await admin(t, 'POST', '/users', { username: 'operator', role: 'read-only', password: userPassword });
-    const operator = await signIn(server, { username: 'operator', password: userPassword });
+    const operator = await signIn(store.server, { username: 'operator', password: userPassword });
     await admin(operator.token, 'POST', '/settings/change-password', { currentPassword: userPassword, newPassword });
     await admin(operator.token, 'POST', '/settings/change-password', { currentPassword: userPassword, newPassword: randomSecret(20) });
 
@@ -163,7 +164,7 @@ describe('a full run with every secret configured and every remote failing', () 
     const keySecret = String(created.body['secretAccessKey']);
     expect(keySecret.length).toBeGreaterThan(20);
     secrets.set('scoped key secret', keySecret);
-    const scoped = sdkClient(server, { accessKeyId: keyId, secretAccessKey: keySecret });
+    const scoped = sdkClient(store.server, { accessKeyId: keyId, secretAccessKey: keySecret });
     await scoped.send(new PutObjectCommand({ Bucket: 'leaky', Key: 'by-key.txt', Body: 'x' }));
     await scoped.send(new ListBucketsCommand({})).catch(() => undefined);
     scoped.destroy();
@@ -206,10 +207,10 @@ describe('a full run with every secret configured and every remote failing', () 
     await admin(t, 'GET', '/nope');
 
     const scrapes: Array<[string, string]> = [
-      ['metrics scrape', `Bearer ${server.env['METRICS_TOKEN'] as string}`], ['metrics wrong token', `Bearer ${randomSecret(40)}`], ['metrics no token', ''],
+      ['metrics scrape', `Bearer ${store.server.env['METRICS_TOKEN'] as string}`], ['metrics wrong token', `Bearer ${randomSecret(40)}`], ['metrics no token', ''],
     ];
     for (const [label, authorization] of scrapes) {
-      const res = await fetch(`${server.url}/metrics`, { headers: authorization ? { authorization } : {} });
+      const res = await fetch(`${store.server.url}/metrics`, { headers: authorization ? { authorization } : {} });
       record(label, res.status, res.headers, await res.text());
     }
     expect(seen.find((s) => s.label === 'metrics scrape')?.text).toMatch(/^200\n/);
@@ -218,9 +219,9 @@ describe('a full run with every secret configured and every remote failing', () 
   }, 120_000);
 
   it('no secret appears in any answer (except where it is handed out) or in any log line', async () => {
-    const stopped = await server.stop();
+    const stopped = await store.stop();
     expect(stopped).toBe(0);
-    const log = server.output();
+    const log = store.server.output();
     expect(log.split('\n').length).toBeGreaterThan(50);
     // The run did go through the failure paths this test is about.
     expect(log).toContain('replication intent dead-lettered');

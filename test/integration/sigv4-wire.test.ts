@@ -2,25 +2,16 @@
 // (what the client signed), however Node merges repeated headers for the rest of the request.
 
 import { connect } from 'node:net';
-import { CreateBucketCommand, HeadObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex, signedHeaders } from '../helpers/signed-http.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
-let server: RunningServer;
-let s3: S3Client;
+const store = useStore();
 let bucket: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  s3 = sdkClient(server);
-  bucket = uniqueBucket('wire');
-  await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-});
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
+  bucket = await store.bucket('wire');
 });
 
 /**
@@ -30,11 +21,11 @@ afterAll(async () => {
 function putWithLines(key: string, signedAs: Record<string, string>, lines: Array<[string, string]>): Promise<string> {
   const path = `/${bucket}/${key}`;
   const body = 'hello';
-  const headers = signedHeaders(server, { method: 'PUT', path, headers: { 'content-length': String(body.length), ...signedAs }, sign: { payloadHash: sha256Hex(body) } });
+  const headers = signedHeaders(store.server, { method: 'PUT', path, headers: { 'content-length': String(body.length), ...signedAs }, sign: { payloadHash: sha256Hex(body) } });
   for (const name of Object.keys(signedAs)) delete headers[name];
   const head = [...Object.entries(headers), ...lines].map(([n, v]) => `${n}: ${v}\r\n`).join('');
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => socket.write(`PUT ${path} HTTP/1.1\r\n${head}Connection: close\r\n\r\n${body}`));
+    const socket = connect(store.server.port, '127.0.0.1', () => socket.write(`PUT ${path} HTTP/1.1\r\n${head}Connection: close\r\n\r\n${body}`));
     let out = '';
     socket.on('data', (d: Buffer) => { out += d.toString('latin1'); });
     socket.on('close', () => resolve(out));
@@ -46,7 +37,7 @@ describe('repeated signed headers', () => {
   it('accepts a signed header sent twice, signed as its values joined by a comma', async () => {
     const out = await putWithLines('twice', { 'x-amz-meta-tag': 'a,b' }, [['x-amz-meta-tag', 'a'], ['X-Amz-Meta-Tag', 'b']]);
     expect(out).toMatch(/^HTTP\/1\.1 200 /);
-    const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'twice' }));
+    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'twice' }));
     expect(head.ContentLength).toBe(5);
   });
 

@@ -5,13 +5,12 @@
 // sandbox CSP, whatever the type: a share link displays and runs nothing); response-* overrides need a signature.
 // The console itself answers with its strict CSP.
 
-import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { presignUrl } from '../../src/sigv4/sign.js';
-import { adminLogin } from '../helpers/admin-session.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { uniqueBucket } from '../helpers/clients.js';
 import { formWithFile, signedPolicyFields } from '../helpers/post-form.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
 const SCRIPT = `fetch('/api/admin/auth/refresh',{method:'POST',credentials:'include'})`;
 const ACTIVE: Array<[key: string, contentType: string | undefined, body: string]> = [
@@ -28,39 +27,30 @@ const ACTIVE: Array<[key: string, contentType: string | undefined, body: string]
 ];
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
-let server: RunningServer;
-let s3: S3Client;
-let token: string;
+const store = useStore();
 let bucket: string;
 
 beforeAll(async () => {
-  server = await startServer();
-  s3 = sdkClient(server);
-  token = await adminLogin(server);
   bucket = uniqueBucket('xss');
-  const created = await fetch(`${server.url}/api/admin/buckets`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: bucket }),
+  const created = await fetch(`${store.server.url}/api/admin/buckets`, {
+    method: 'POST', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: bucket }),
   });
   expect(created.status).toBe(201);
   for (const [key, contentType, body] of ACTIVE) {
-    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `s3/${key}`, Body: body, ...(contentType ? { ContentType: contentType } : {}) }));
-    const put = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(`admin/${key}`)}`, {
-      method: 'PUT', headers: { authorization: `Bearer ${token}`, ...(contentType ? { 'content-type': contentType } : {}) }, body,
+    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `s3/${key}`, Body: body, ...(contentType ? { ContentType: contentType } : {}) }));
+    const put = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(`admin/${key}`)}`, {
+      method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, ...(contentType ? { 'content-type': contentType } : {}) }, body,
     });
     expect(put.status).toBe(200);
   }
-  await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'photo.png', Body: PNG, ContentType: 'image/png' }));
-});
-afterAll(async () => {
-  s3?.destroy();
-  await server?.stop();
+  await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'photo.png', Body: PNG, ContentType: 'image/png' }));
 });
 
 function presigned(key: string, query = ''): string {
   const path = `/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
   return presignUrl({
-    method: 'GET', url: new URL(`${server.url}${path}${query}`), rawPath: path, accessKeyId: server.credentials.accessKeyId,
-    secretAccessKey: server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 300,
+    method: 'GET', url: new URL(`${store.server.url}${path}${query}`), rawPath: path, accessKeyId: store.server.credentials.accessKeyId,
+    secretAccessKey: store.server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 300,
   }).toString();
 }
 
@@ -73,8 +63,8 @@ describe('the admin raw GET', () => {
   it.each(ACTIVE)('serves %s (%s) as an attachment, nosniff, sandboxed, from either upload path', async (key) => {
     for (const prefix of ['s3', 'admin']) {
       for (const method of ['GET', 'HEAD']) {
-        const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(`${prefix}/${key}`)}`, {
-          method, headers: { authorization: `Bearer ${token}` },
+        const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(`${prefix}/${key}`)}`, {
+          method, headers: { authorization: `Bearer ${await store.admin()}` },
         });
         expect(res.status).toBe(200);
         expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
@@ -96,8 +86,8 @@ describe('presigned share links on the S3 plane (the console’s origin)', () =>
   });
 
   it('the share link the admin API presigns is sandboxed too; so is a HEAD', async () => {
-    const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/presign`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/presign`, {
+      method: 'POST', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' },
       body: JSON.stringify({ key: 's3/page.html', method: 'GET', expiresIn: 300 }),
     });
     const { url } = (await res.json()) as { url: string };
@@ -106,8 +96,8 @@ describe('presigned share links on the S3 plane (the console’s origin)', () =>
     expectSandboxed(got, 'admin share link');
     const path = `/${bucket}/s3/page.html`;
     const head = presignUrl({
-      method: 'HEAD', url: new URL(`${server.url}${path}`), rawPath: path, accessKeyId: server.credentials.accessKeyId,
-      secretAccessKey: server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 300,
+      method: 'HEAD', url: new URL(`${store.server.url}${path}`), rawPath: path, accessKeyId: store.server.credentials.accessKeyId,
+      secretAccessKey: store.server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 300,
     });
     const headed = await fetch(head, { method: 'HEAD' });
     expect(headed.status).toBe(200);
@@ -128,32 +118,32 @@ describe('presigned share links on the S3 plane (the console’s origin)', () =>
       Version: '2012-10-17',
       Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/s3/*` }],
     };
-    const put = await fetch(`${server.url}/api/admin/buckets/${bucket}/policy`, {
-      method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(policy),
+    const put = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/policy`, {
+      method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' }, body: JSON.stringify(policy),
     });
     expect(put.status).toBe(200);
     try {
       for (const override of ['response-content-type=text%2Fhtml', 'response-content-disposition=inline', 'response-cache-control=no-store']) {
-        const refused = await fetch(`${server.url}/${bucket}/s3/app.js?${override}`);
+        const refused = await fetch(`${store.server.url}/${bucket}/s3/app.js?${override}`);
         expect(refused.status, override).toBe(400);
         expect(await refused.text()).toContain('<Code>InvalidRequest</Code>');
       }
-      const plain = await fetch(`${server.url}/${bucket}/s3/app.js`);
+      const plain = await fetch(`${store.server.url}/${bucket}/s3/app.js`);
       expect(plain.status).toBe(200);
       expectSandboxed(plain, 'anonymous GET');
     } finally {
-      await fetch(`${server.url}/api/admin/buckets/${bucket}/policy`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+      await fetch(`${store.server.url}/api/admin/buckets/${bucket}/policy`, { method: 'DELETE', headers: { authorization: `Bearer ${await store.admin()}` } });
     }
   });
 
   it('an HTML page uploaded through a POST form is served sandboxed', async () => {
     const key = 'form/page.html';
     const fields = signedPolicyFields({
-      bucket, accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey,
+      bucket, accessKeyId: store.server.credentials.accessKeyId, secretAccessKey: store.server.credentials.secretAccessKey,
       conditions: [{ key }, ['starts-with', '$Content-Type', '']],
     });
     const form = formWithFile({ key, 'Content-Type': 'text/html', ...fields }, { filename: 'x.html', content: `<script>${SCRIPT}</script>` });
-    const posted = await fetch(`${server.url}/${bucket}`, { method: 'POST', headers: { 'content-type': form.contentType }, body: form.body });
+    const posted = await fetch(`${store.server.url}/${bucket}`, { method: 'POST', headers: { 'content-type': form.contentType }, body: form.body });
     expect(posted.status).toBe(204);
     const res = await fetch(presigned(key));
     expect(res.headers.get('content-type')).toBe('text/html');
@@ -163,7 +153,7 @@ describe('presigned share links on the S3 plane (the console’s origin)', () =>
 
 describe('the console', () => {
   it('has a strict CSP: scripts of its own origin only, no inline script, no framing', async () => {
-    const res = await fetch(`${server.url}/admin/`);
+    const res = await fetch(`${store.server.url}/admin/`);
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");

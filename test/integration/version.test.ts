@@ -2,19 +2,18 @@
 
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signIn } from '../helpers/admin-flow.js';
-import { REPO_ROOT, startServer, type RunningServer } from '../helpers/server.js';
+import { REPO_ROOT } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 
-let server: RunningServer;
-beforeAll(async () => { server = await startServer(); });
-afterAll(async () => { await server?.stop(); });
+const store = useStore();
 
 describe('the version', () => {
   it('is the same from the command line and from the admin API', async () => {
     const line = execFileSync(process.execPath, [join(REPO_ROOT, 'bin/store.js'), '--version'], { cwd: REPO_ROOT }).toString().trim();
-    const { token } = await signIn(server);
-    const api = (await (await fetch(`${server.url}/api/admin/version`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, string>;
+    const { token } = await signIn(store.server);
+    const api = (await (await fetch(`${store.server.url}/api/admin/version`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, string>;
     expect(line).toBe(`store ${api['version']} (commit ${api['build']})`);
     expect(api['version']).toMatch(/^\d+\.\d+\.\d+/);
     expect(api['build']).toMatch(/^([0-9a-f]{40}|unknown)$/);

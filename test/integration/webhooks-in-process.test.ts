@@ -10,13 +10,13 @@ import Database from 'better-sqlite3';
 import {
   CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand, PutObjectCommand, UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ObjectEvent } from '../../src/core/object-event.js';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startInProcess, type InProcessApp } from '../helpers/in-process.js';
+import { useInProcess } from '../helpers/in-process.js';
 import { putBurst } from '../helpers/put-burst.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { useWebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const SECRET = randomBytes(36).toString('base64url');
 
@@ -38,20 +38,11 @@ async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
 }
 
 describe('retries against a real receiver', () => {
-  let receiver: WebhookReceiver;
-  let store: InProcessApp;
-
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start(SECRET);
-    store = await startInProcess(
-      { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_POLL_MS: '100', WEBHOOK_MAX_ATTEMPTS: '5' },
-      { webhookRandom: () => 0 },
-    );
-  });
-  afterAll(async () => {
-    await store?.stop();
-    await receiver?.close();
-  });
+  const receiver = useWebhookReceiver(SECRET);
+  const store = useInProcess(
+    () => ({ WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_POLL_MS: '100', WEBHOOK_MAX_ATTEMPTS: '5' }),
+    { webhookRandom: () => 0 },
+  );
 
   it('retries a 500, a 302 (never followed) and a timeout, and delivers once the receiver answers 200', async () => {
     const doomed = new Set<string>();
@@ -99,18 +90,9 @@ describe('retries against a real receiver', () => {
 });
 
 describe('in-process handlers', () => {
-  let receiver: WebhookReceiver;
-  let store: InProcessApp;
-
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start(SECRET);
-    // Webhooks for deletes only: in-process handlers still hear every type.
-    store = await startInProcess({ WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_EVENTS: 'object.deleted', WEBHOOK_POLL_MS: '100' });
-  });
-  afterAll(async () => {
-    await store?.stop();
-    await receiver?.close();
-  });
+  const receiver = useWebhookReceiver(SECRET);
+  // Webhooks for deletes only: in-process handlers still hear every type.
+  const store = useInProcess(() => ({ WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_EVENTS: 'object.deleted', WEBHOOK_POLL_MS: '100' }));
 
   it('keeps writes fast and successful with a throwing and a hanging handler, and hands every event to the others', async () => {
     const s3 = sdkClient(store.server);

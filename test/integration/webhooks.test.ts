@@ -3,18 +3,18 @@
 // commit and delivery, a 1,000-PUT burst, and the boot refusals.
 
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand,
-  DeleteObjectsCommand, PutBucketVersioningCommand, PutObjectCommand, UploadPartCommand, type S3Client,
+  DeleteObjectsCommand, PutBucketVersioningCommand, PutObjectCommand, UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../helpers/admin-session.js';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
+import { describe, expect, it } from 'vitest';
+import { adminCall } from '../helpers/admin-session.js';
+import { uniqueBucket } from '../helpers/clients.js';
 import { putBurst } from '../helpers/put-burst.js';
-import { baseEnv, restartServer, runServeExpectingExit, startServer, tempDir, type RunningServer } from '../helpers/server.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { baseEnv, runServeExpectingExit, tempDir } from '../helpers/server.js';
+import { startStore, useStore } from '../helpers/store.js';
+import { useWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const SECRET = randomBytes(36).toString('base64url');
 /** Credentials in the URL: sent as Basic auth, never shown or logged. */
@@ -25,41 +25,29 @@ const webhookEnv = (receiver: WebhookReceiver): Record<string, string> => ({
 const MD5_HELLO = '5d41402abc4b2a76b9719d911017c592';
 
 describe('webhooks against a running server', () => {
-  let receiver: WebhookReceiver;
-  let server: RunningServer;
-  let s3: S3Client;
-
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start(SECRET);
-    server = await startServer({ env: webhookEnv(receiver) });
-    s3 = sdkClient(server);
-  });
-  afterAll(async () => {
-    s3?.destroy();
-    await server?.stop();
-    await receiver?.close();
-  });
+  const receiver = useWebhookReceiver(SECRET);
+  const store = useStore(() => ({ env: webhookEnv(receiver) }));
 
   it('delivers one signed event per committed change, from every emission point', async () => {
     const plain = uniqueBucket('wh');
     const versioned = uniqueBucket('whv');
-    await s3.send(new CreateBucketCommand({ Bucket: plain }));
-    await s3.send(new CreateBucketCommand({ Bucket: versioned }));
-    await s3.send(new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: 'Enabled' } }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: plain }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: versioned }));
+    await store.s3.send(new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: 'Enabled' } }));
 
-    await s3.send(new PutObjectCommand({ Bucket: plain, Key: 'a.txt', Body: 'hello' }));
-    await s3.send(new CopyObjectCommand({ Bucket: plain, Key: 'copy.txt', CopySource: `${plain}/a.txt` }));
-    await s3.send(new DeleteObjectCommand({ Bucket: plain, Key: 'copy.txt' }));
-    await s3.send(new PutObjectCommand({ Bucket: plain, Key: 'bulk/1', Body: 'x' }));
-    await s3.send(new PutObjectCommand({ Bucket: plain, Key: 'bulk/2', Body: 'y' }));
-    await s3.send(new DeleteObjectsCommand({ Bucket: plain, Delete: { Objects: [{ Key: 'bulk/1' }, { Key: 'bulk/2' }, { Key: 'bulk/never' }] } }));
-    const mpu = await s3.send(new CreateMultipartUploadCommand({ Bucket: plain, Key: 'multi' }));
-    const part = await s3.send(new UploadPartCommand({ Bucket: plain, Key: 'multi', UploadId: mpu.UploadId, PartNumber: 1, Body: 'only part' }));
-    const done = await s3.send(new CompleteMultipartUploadCommand({
+    await store.s3.send(new PutObjectCommand({ Bucket: plain, Key: 'a.txt', Body: 'hello' }));
+    await store.s3.send(new CopyObjectCommand({ Bucket: plain, Key: 'copy.txt', CopySource: `${plain}/a.txt` }));
+    await store.s3.send(new DeleteObjectCommand({ Bucket: plain, Key: 'copy.txt' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: plain, Key: 'bulk/1', Body: 'x' }));
+    await store.s3.send(new PutObjectCommand({ Bucket: plain, Key: 'bulk/2', Body: 'y' }));
+    await store.s3.send(new DeleteObjectsCommand({ Bucket: plain, Delete: { Objects: [{ Key: 'bulk/1' }, { Key: 'bulk/2' }, { Key: 'bulk/never' }] } }));
+    const mpu = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: plain, Key: 'multi' }));
+    const part = await store.s3.send(new UploadPartCommand({ Bucket: plain, Key: 'multi', UploadId: mpu.UploadId, PartNumber: 1, Body: 'only part' }));
+    const done = await store.s3.send(new CompleteMultipartUploadCommand({
       Bucket: plain, Key: 'multi', UploadId: mpu.UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
     }));
-    const v1 = await s3.send(new PutObjectCommand({ Bucket: versioned, Key: 'k', Body: 'hello' }));
-    const marker = await s3.send(new DeleteObjectCommand({ Bucket: versioned, Key: 'k' }));
+    const v1 = await store.s3.send(new PutObjectCommand({ Bucket: versioned, Key: 'k', Body: 'hello' }));
+    const marker = await store.s3.send(new DeleteObjectCommand({ Bucket: versioned, Key: 'k' }));
 
     await receiver.waitForAccepted(10);
     await new Promise((r) => setTimeout(r, 300)); // nothing more may come
@@ -103,12 +91,11 @@ describe('webhooks against a running server', () => {
   });
 
   it('reports status without the URL, its credentials or the secret', async () => {
-    const token = await adminLogin(server);
-    let res = await adminCall(server, token, 'GET', '/webhooks/status');
+    let res = await store.adminCall('GET', '/webhooks/status');
     // Outcomes are written in batches a few milliseconds after the receiver's answer.
     for (let i = 0; i < 50 && (res.body as { counts: { pending: number } }).counts.pending > 0; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      res = await adminCall(server, token, 'GET', '/webhooks/status');
+      res = await store.adminCall('GET', '/webhooks/status');
     }
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -116,16 +103,16 @@ describe('webhooks against a running server', () => {
     });
     const text = JSON.stringify(res.body);
     for (const hidden of ['hook-user', 'hook-pass-9f2', SECRET, '127.0.0.1']) expect(text).not.toContain(hidden);
-    expect((await adminCall(server, undefined, 'GET', '/webhooks/status')).status).toBe(401);
-    for (const hidden of ['hook-pass-9f2', SECRET]) expect(server.output()).not.toContain(hidden);
+    expect((await adminCall(store.server, undefined, 'GET', '/webhooks/status')).status).toBe(401);
+    for (const hidden of ['hook-pass-9f2', SECRET]) expect(store.server.output()).not.toContain(hidden);
   });
 
   it('delivers every event of a 1,000-PUT burst exactly once after dedupe', async () => {
     const bucket = uniqueBucket('burst');
-    await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
     const before = receiver.accepted.size;
     const keys = Array.from({ length: 1000 }, (_, i) => `k/${String(i).padStart(4, '0')}`);
-    await putBurst(server, bucket, keys, 32);
+    await putBurst(store.server, bucket, keys, 32);
     await receiver.waitForAccepted(before + keys.length, 60_000);
     const got = receiver.events().filter((e) => e['bucket'] === bucket).map((e) => e['key'] as string);
     expect(got.length).toBe(keys.length);
@@ -135,40 +122,27 @@ describe('webhooks against a running server', () => {
 });
 
 describe('a crash between commit and delivery', () => {
-  const roots: string[] = [];
-  afterAll(() => { for (const r of roots) rmSync(r, { recursive: true, force: true }); });
-
+  const receiver = useWebhookReceiver(SECRET);
   it('delivers the committed events after kill -9 and a restart', async () => {
-    const receiver = await WebhookReceiver.start(SECRET);
-    const root = tempDir();
-    roots.push(root);
     // The receiver holds the first delivery open: the process dies with it in flight and nothing marked delivered.
     receiver.respond = () => 'hang';
-    let server = await startServer({ dataDir: join(root, 'data'), env: { ...webhookEnv(receiver), WEBHOOK_TIMEOUT_MS: '30000' } });
-    try {
-      const s3 = sdkClient(server);
-      const bucket = uniqueBucket('crash');
-      await s3.send(new CreateBucketCommand({ Bucket: bucket }));
-      const keys = ['one', 'two', 'three'];
-      for (const key of keys) await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
-      s3.destroy();
-      const deadline = Date.now() + 10_000;
-      while (receiver.requests.length < keys.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(receiver.accepted.size).toBe(0);
-      await server.kill();
+    const store = await startStore({ env: { ...webhookEnv(receiver), WEBHOOK_TIMEOUT_MS: '30000' } });
+    const bucket = await store.bucket('crash');
+    const keys = ['one', 'two', 'three'];
+    for (const key of keys) await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: key }));
+    const deadline = Date.now() + 10_000;
+    while (receiver.requests.length < keys.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(receiver.accepted.size).toBe(0);
+    await store.kill();
 
-      receiver.respond = () => ({ status: 200 });
-      server = await restartServer(server);
-      await receiver.waitForAccepted(keys.length);
-      expect(receiver.events().map((e) => e['key']).sort()).toEqual([...keys].sort());
-      // The re-sent requests carry the delivery ids of the ones the crash cut off.
-      const firstIds = new Set(receiver.requests.slice(0, keys.length).map((r) => r.deliveryId));
-      expect(new Set(receiver.accepted.keys())).toEqual(firstIds);
-      expect(receiver.badSignatures).toBe(0);
-    } finally {
-      await server.stop();
-      await receiver.close();
-    }
+    receiver.respond = () => ({ status: 200 });
+    await store.restart();
+    await receiver.waitForAccepted(keys.length);
+    expect(receiver.events().map((e) => e['key']).sort()).toEqual([...keys].sort());
+    // The re-sent requests carry the delivery ids of the ones the crash cut off.
+    const firstIds = new Set(receiver.requests.slice(0, keys.length).map((r) => r.deliveryId));
+    expect(new Set(receiver.accepted.keys())).toEqual(firstIds);
+    expect(receiver.badSignatures).toBe(0);
   });
 });
 

@@ -2,46 +2,38 @@
 // light and the dark theme, with no serious or critical violation; the sign-in and password-change screens too;
 // and a phone-width pass. Each page is saved as test-artifacts/console/<page>-<theme>.png.
 
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../helpers/server.js';
-import { consoleUrl, launchBrowser, newContext, screenshot, seriousViolations, settle, signIn, waitForShell, watchProblems, type AxeViolation } from './console-browser.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStore } from '../../helpers/store.js';
+import { consoleUrl, newContext, screenshot, seriousViolations, settle, signIn, type AxeViolation, useBrowser, waitForShell, watchProblems } from './console-browser.js';
 import { CONSOLE_PAGES } from './console-pages.js';
 import { seedConsoleData, type Seeded } from './console-seed.js';
 
-let server: RunningServer;
-let browser: Browser;
+const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250' } });
 let seeded: Seeded;
-
 beforeAll(async () => {
-  server = await startServer({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250' } });
-  seeded = await seedConsoleData(server);
-  browser = await launchBrowser();
+  seeded = await seedConsoleData(store.server);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const chromium = useBrowser();
 
 const describeViolations = (page: string, v: AxeViolation[]): string[] =>
   v.map((x) => `${page}: ${x.id} (${x.impact}) ${x.help} at ${x.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 
 async function walk(theme: 'light' | 'dark', viewport?: { width: number; height: number }, only?: string[]): Promise<string[]> {
-  const context = await newContext(browser, { colorScheme: theme, ...(viewport ? { viewport } : {}) });
+  const context = await newContext(chromium.browser, { colorScheme: theme, ...(viewport ? { viewport } : {}) });
   const page: Page = await context.newPage();
   const problems = watchProblems(page);
   const suffix = viewport ? `${theme}-phone` : theme;
   const found: string[] = [];
 
-  await page.goto(consoleUrl(server));
+  await page.goto(consoleUrl(store.server));
   await page.getByRole('heading', { name: 'Sign in to Store' }).waitFor();
   found.push(...describeViolations('sign-in', await seriousViolations(page)));
   await screenshot(page, `sign-in-${suffix}`);
-  await signIn(page, server);
+  await signIn(page, store.server);
 
   for (const p of CONSOLE_PAGES.filter((x) => !only || only.includes(x.name))) {
-    await page.goto(consoleUrl(server, p.route(seeded)));
+    await page.goto(consoleUrl(store.server, p.route(seeded)));
     await waitForShell(page);
     await settle(page);
     if (p.open) {
@@ -70,9 +62,9 @@ describe('accessibility and screenshots', () => {
   });
 
   it('checks the forced password change screen', async () => {
-    const context = await newContext(browser, { colorScheme: 'dark' });
+    const context = await newContext(chromium.browser, { colorScheme: 'dark' });
     const page = await context.newPage();
-    const created = await fetch(`${server.url}/api/admin/users`, {
+    const created = await fetch(`${store.server.url}/api/admin/users`, {
       method: 'POST', headers: { authorization: `Bearer ${seeded.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'newcomer', role: 'read-only' }),
     });
@@ -86,7 +78,7 @@ describe('accessibility and screenshots', () => {
 });
 
 async function signInAs(page: Page, username: string, password: string): Promise<void> {
-  await page.goto(consoleUrl(server));
+  await page.goto(consoleUrl(store.server));
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -8,8 +8,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { REPO_ROOT, type RunningServer } from '../../helpers/server.js';
+import type { Store } from '../../helpers/store.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -36,6 +37,48 @@ export function newContext(browser: Browser, opts: ContextOptions = {}): Promise
     acceptDownloads: true,
     extraHTTPHeaders: { 'x-forwarded-for': `198.18.${randomInt(256)}.${randomInt(1, 255)}` },
   });
+}
+
+export interface BrowserSession {
+  readonly browser: Browser;
+  /** A context of its own (see newContext), with `page` or `signIn` only. */
+  readonly context: BrowserContext;
+  /** A page in that context, watched for problems from its start. */
+  readonly page: Page;
+  /** What watchProblems saw on `page`. */
+  readonly problems: string[];
+}
+
+/**
+ * Chromium for the tests of the enclosing file or describe block: launched in beforeAll, closed in afterAll. With
+ * `page`, a page in a fresh context, watched for problems; with `signIn`, that page signed in to the store's console
+ * (under its MOUNT_PATH) as the bootstrap admin. Hooks declared before this one (seeding data) run first.
+ */
+export function useBrowser(opts: { page?: boolean; signIn?: Store } = {}): BrowserSession {
+  let browser: Browser | undefined;
+  let session: { context: BrowserContext; page: Page; problems: string[] } | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    if (!opts.page && opts.signIn === undefined) return;
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    session = { context, page, problems: watchProblems(page) };
+    if (opts.signIn !== undefined) await signIn(page, opts.signIn.server, { mount: opts.signIn.server.env['MOUNT_PATH'] ?? '' });
+  });
+  afterAll(() => browser?.close());
+  const page = (): { context: BrowserContext; page: Page; problems: string[] } => {
+    if (session === undefined) throw new Error('no page: useBrowser({ page: true }) makes one in beforeAll');
+    return session;
+  };
+  return {
+    get browser() {
+      if (browser === undefined) throw new Error('the browser has not started: useBrowser() launches it in beforeAll');
+      return browser;
+    },
+    get context() { return page().context; },
+    get page() { return page().page; },
+    get problems() { return page().problems; },
+  };
 }
 
 /** Page errors, console errors and CSP violations seen so far. */

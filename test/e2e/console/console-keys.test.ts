@@ -3,21 +3,16 @@
 // secret; revoking stops the key.
 
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, adminLogin } from '../../helpers/admin-session.js';
-import { startServer, type RunningServer } from '../../helpers/server.js';
-import { launchBrowser, newContext, settle, signIn, watchProblems } from './console-browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStore } from '../../helpers/store.js';
+import { settle, useBrowser } from './console-browser.js';
 
-let server: RunningServer;
-let browser: Browser;
-let page: Page;
-let problems: string[];
+const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
 let keyId = '';
 let secret = '';
 
 const client = (accessKeyId: string, secretAccessKey: string): S3Client => new S3Client({
-  endpoint: server.url, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId, secretAccessKey }, maxAttempts: 1,
+  endpoint: store.server.url, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId, secretAccessKey }, maxAttempts: 1,
 });
 
 /** The S3 error code of a rejected call, or 'ok'. */
@@ -31,43 +26,33 @@ async function outcome(call: Promise<unknown>): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startServer({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
-  const token = await adminLogin(server);
-  for (const name of ['team-data', 'other-data']) expect((await adminCall(server, token, 'POST', '/buckets', { name })).status).toBe(201);
+  for (const name of ['team-data', 'other-data']) expect((await store.adminCall('POST', '/buckets', { name })).status).toBe(201);
   for (const [bucket, key] of [['team-data', 'team/a.txt'], ['team-data', 'private/b.txt'], ['other-data', 'team/c.txt']] as const) {
-    const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
-      method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: `contents of ${key}`,
+    const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
+      method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}` }, body: `contents of ${key}`,
     });
     expect(res.status).toBe(200);
   }
-  browser = await launchBrowser();
-  page = await (await newContext(browser)).newPage();
-  problems = watchProblems(page);
-  await signIn(page, server);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const chromium = useBrowser({ signIn: store });
 
 describe('an access key with a scope', () => {
   it('is created in the console, its secret shown once', async () => {
-    await page.getByRole('link', { name: 'Access keys' }).click();
-    await page.getByRole('button', { name: 'Create access key' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create an access key' });
+    await chromium.page.getByRole('link', { name: 'Access keys' }).click();
+    await chromium.page.getByRole('button', { name: 'Create access key' }).click();
+    const dialog = chromium.page.getByRole('dialog', { name: 'Create an access key' });
     await dialog.getByLabel('Name', { exact: true }).fill('team uploader');
     await dialog.getByLabel('Bucket', { exact: true }).selectOption('team-data');
     await dialog.getByLabel('Only keys starting with').fill('team/');
     await dialog.getByLabel(/Delete objects/).uncheck();
     await dialog.getByRole('button', { name: 'Create key' }).click();
-    const created = page.getByRole('dialog', { name: 'Access key created' });
+    const created = chromium.page.getByRole('dialog', { name: 'Access key created' });
     keyId = await created.getByLabel('Access key ID').inputValue();
     secret = await created.getByLabel('Secret access key').inputValue();
     expect(keyId).toMatch(/^[A-Z0-9]{20}$/);
     expect(secret.length).toBeGreaterThanOrEqual(32);
     await created.getByRole('button', { name: 'Done' }).click();
-    await page.getByRole('link', { name: 'team uploader' }).waitFor();
+    await chromium.page.getByRole('link', { name: 'team uploader' }).waitFor();
   });
 
   it('lets the AWS SDK do what the scope allows and denies the rest', async () => {
@@ -85,9 +70,9 @@ describe('an access key with a scope', () => {
   });
 
   it('answers the simulator the same way', async () => {
-    await page.getByRole('link', { name: 'team uploader' }).click();
-    await settle(page);
-    const sim = page.getByRole('region', { name: 'Simulator' });
+    await chromium.page.getByRole('link', { name: 'team uploader' }).click();
+    await settle(chromium.page);
+    const sim = chromium.page.getByRole('region', { name: 'Simulator' });
     await sim.getByLabel('Key (or listing prefix)').fill('team/a.txt');
     await sim.getByRole('button', { name: 'Simulate' }).click();
     await sim.getByText('Allowed').waitFor();
@@ -97,9 +82,9 @@ describe('an access key with a scope', () => {
   });
 
   it('stops the old secret when rotated, and the whole key when revoked', async () => {
-    await page.getByRole('button', { name: 'Rotate secret' }).click();
-    await page.getByRole('dialog', { name: 'Rotate the secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
-    const shown = page.getByRole('dialog', { name: 'New secret' });
+    await chromium.page.getByRole('button', { name: 'Rotate secret' }).click();
+    await chromium.page.getByRole('dialog', { name: 'Rotate the secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    const shown = chromium.page.getByRole('dialog', { name: 'New secret' });
     const fresh = await shown.getByLabel('Secret access key').inputValue();
     await shown.getByRole('button', { name: 'Done' }).click();
     expect(fresh).not.toBe(secret);
@@ -108,14 +93,14 @@ describe('an access key with a scope', () => {
     const rotated = client(keyId, fresh);
     expect(await outcome(rotated.send(new GetObjectCommand({ Bucket: 'team-data', Key: 'team/a.txt' })))).toBe('ok');
 
-    await page.getByRole('button', { name: 'Revoke' }).click();
-    const confirm = page.getByRole('dialog', { name: 'Revoke this key?' });
+    await chromium.page.getByRole('button', { name: 'Revoke' }).click();
+    const confirm = chromium.page.getByRole('dialog', { name: 'Revoke this key?' });
     await confirm.getByLabel(/Type/).fill('team uploader');
     await confirm.getByRole('button', { name: 'Revoke key' }).click();
-    await page.getByRole('heading', { name: 'Access keys' }).waitFor();
+    await chromium.page.getByRole('heading', { name: 'Access keys' }).waitFor();
     expect(await outcome(rotated.send(new GetObjectCommand({ Bucket: 'team-data', Key: 'team/a.txt' })))).toBe('InvalidAccessKeyId');
     old.destroy();
     rotated.destroy();
-    expect(problems).toEqual([]);
+    expect(chromium.problems).toEqual([]);
   });
 });

@@ -4,24 +4,13 @@
 
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, GetObjectCommand } from '@aws-sdk/client-s3';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3ClientVia, startProxiedStore, type ProxiedStore } from '../reverse-proxy.js';
-import { launchBrowser, signIn, watchProblems } from './console-browser.js';
+import { describe, expect, it } from 'vitest';
+import { s3ClientVia, useProxiedStore } from '../reverse-proxy.js';
+import { signIn, useBrowser, watchProblems } from './console-browser.js';
 
 const MOUNT = '/storage';
-let proxied: ProxiedStore;
-let browser: Browser;
-
-beforeAll(async () => {
-  proxied = await startProxiedStore({ mount: MOUNT, env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await proxied?.stop();
-});
+const proxied = useProxiedStore({ mount: MOUNT, env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
+const chromium = useBrowser();
 
 describe('the console through nginx', () => {
   it('loads under the mount, signs in, lists a bucket and uploads, all on the proxy origin', async () => {
@@ -30,7 +19,7 @@ describe('the console through nginx', () => {
     const bucket = `nginx-console-${randomBytes(3).toString('hex')}`;
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     // The certificate is the test's own; Chromium is told to accept it rather than taught to trust it.
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 860 } });
+    const context = await chromium.browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
     const problems = watchProblems(page);
     const requested: string[] = [];

@@ -3,27 +3,19 @@
 // that finds no enabled control that would change anything, sends no state-changing request, and meets no 403.
 // The same walk as a full admin finds write controls where there are some, so the check is not vacuous.
 
-import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../helpers/server.js';
-import { consoleUrl, launchBrowser, newContext, settle, signIn, waitForShell, watchProblems } from './console-browser.js';
+import type { Page, Request } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStore } from '../../helpers/store.js';
+import { consoleUrl, newContext, settle, signIn, useBrowser, waitForShell, watchProblems } from './console-browser.js';
 import { CONSOLE_PAGES } from './console-pages.js';
 import { seedConsoleData, type Seeded } from './console-seed.js';
 
-let server: RunningServer;
-let browser: Browser;
+const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250' } });
 let seeded: Seeded;
-
 beforeAll(async () => {
-  server = await startServer({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250' } });
-  seeded = await seedConsoleData(server);
-  browser = await launchBrowser();
+  seeded = await seedConsoleData(store.server);
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const chromium = useBrowser();
 
 /** Requests a read-only admin may send that are not GETs: their own session and password, and simulations. */
 const SELF_SERVICE = /\/api\/admin\/(auth\/(login|refresh|logout)|settings\/change-password|keys\/[A-Z0-9]+\/simulate)$/;
@@ -49,7 +41,7 @@ function enabledControls(page: Page): Promise<Control[]> {
 }
 
 async function visit(page: Page, p: (typeof CONSOLE_PAGES)[number]): Promise<void> {
-  await page.goto(consoleUrl(server, p.route(seeded)));
+  await page.goto(consoleUrl(store.server, p.route(seeded)));
   await waitForShell(page);
   await settle(page);
   if (p.open) {
@@ -64,7 +56,7 @@ describe('a read-only admin', () => {
   const refused: string[] = [];
 
   beforeAll(async () => {
-    const context = await newContext(browser);
+    const context = await newContext(chromium.browser);
     page = await context.newPage();
     page.on('request', (req: Request) => {
       const url = new URL(req.url());
@@ -77,13 +69,13 @@ describe('a read-only admin', () => {
 
   it('must choose a new password at first sign-in', async () => {
     // An admin reset the reader's password: a temporary one, which must be changed before anything else.
-    const reset = await fetch(`${server.url}/api/admin/users`, { headers: { authorization: `Bearer ${seeded.token}` } });
+    const reset = await fetch(`${store.server.url}/api/admin/users`, { headers: { authorization: `Bearer ${seeded.token}` } });
     const reader = ((await reset.json()) as { items: Array<{ id: string; username: string }> }).items.find((u) => u.username === 'reader');
-    const res = await fetch(`${server.url}/api/admin/users/${reader?.id}/reset-password`, {
+    const res = await fetch(`${store.server.url}/api/admin/users/${reader?.id}/reset-password`, {
       method: 'POST', headers: { authorization: `Bearer ${seeded.token}`, 'content-type': 'application/json' }, body: '{}',
     });
     const temporary = ((await res.json()) as { temporaryPassword: string }).temporaryPassword;
-    await page.goto(consoleUrl(server));
+    await page.goto(consoleUrl(store.server));
     await page.getByLabel('Username').fill('reader');
     await page.getByLabel('Password').fill(temporary);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -115,9 +107,9 @@ describe('a read-only admin', () => {
 
 describe('a full admin, on the same pages', () => {
   it('has write controls wherever the read-only walk found none', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(chromium.browser);
     const page = await context.newPage();
-    await signIn(page, server);
+    await signIn(page, store.server);
     const missing: string[] = [];
     for (const p of CONSOLE_PAGES.filter((x) => x.hasWrites)) {
       await visit(page, p);

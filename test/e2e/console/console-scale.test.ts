@@ -1,69 +1,56 @@
 // The object browser with 100,000 keys under one prefix: the first page shows at once, the DOM holds only the rows
 // in view (virtualized), and scrolling to the end pages through every key with the API's cursor.
 
-import type { Browser, Page } from 'playwright-core';
-import { rmSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, tempDir, type RunningServer } from '../../helpers/server.js';
-import { consoleUrl, launchBrowser, newContext, screenshot, signIn, watchProblems } from './console-browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useStore, useTempDir } from '../../helpers/store.js';
+import { consoleUrl, screenshot, signIn, useBrowser, watchProblems } from './console-browser.js';
 import { manyKey, seedManyKeys } from './seed-many-keys.js';
 
 const COUNT = 100_000;
 const BUCKET = 'big-bucket';
 const PREFIX = 'logs/';
-let root: string;
-let server: RunningServer;
-let browser: Browser;
-let page: Page;
-
+const root = useTempDir('console-scale-');
+const dataDir = join(root, 'data');
 beforeAll(async () => {
-  root = tempDir('console-scale-');
-  const dataDir = join(root, 'data');
   await seedManyKeys({ dataDir, bucket: BUCKET, prefix: PREFIX, count: COUNT });
-  server = await startServer({ dataDir, env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
-  browser = await launchBrowser();
-  page = await (await newContext(browser)).newPage();
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+const store = useStore({ dataDir, env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
+const chromium = useBrowser({ page: true });
 
 const renderedRows = (p: Page): Promise<number> => p.locator('.olist-item').count();
 
 describe('the object browser at scale', () => {
   it('shows the first rows of a 100,000-key prefix quickly and keeps the DOM small', async () => {
-    const problems = watchProblems(page);
-    await signIn(page, server);
+    const problems = watchProblems(chromium.page);
+    await signIn(chromium.page, store.server);
     const started = Date.now();
-    await page.goto(consoleUrl(server, `buckets/${BUCKET}/browse?prefix=${encodeURIComponent(PREFIX)}`));
-    await page.getByRole('button', { name: 'obj-000000.txt' }).waitFor();
+    await chromium.page.goto(consoleUrl(store.server, `buckets/${BUCKET}/browse?prefix=${encodeURIComponent(PREFIX)}`));
+    await chromium.page.getByRole('button', { name: 'obj-000000.txt' }).waitFor();
     const firstPaintMs = Date.now() - started;
     console.log(`first rows of ${COUNT} keys after ${firstPaintMs} ms (page load, refresh, first page of 1000)`);
     expect(firstPaintMs).toBeLessThan(10_000);
-    expect(await renderedRows(page)).toBeLessThan(80);
-    await screenshot(page, 'objects-100k');
+    expect(await renderedRows(chromium.page)).toBeLessThan(80);
+    await screenshot(chromium.page, 'objects-100k');
     expect(problems).toEqual([]);
   });
 
   it('pages through every key by cursor as the list is scrolled to the end', { timeout: 300_000 }, async () => {
-    const body = page.locator('.olist-body');
+    const body = chromium.page.locator('.olist-body');
     const last = manyKey('', COUNT - 1);
     const started = Date.now();
     let maxRows = 0;
     for (let i = 0; i < 400; i++) {
       await body.evaluate((el) => { el.scrollTop = el.scrollHeight; });
-      maxRows = Math.max(maxRows, await renderedRows(page));
-      if (await page.getByRole('button', { name: last }).count() > 0) break;
-      await page.waitForTimeout(50);
+      maxRows = Math.max(maxRows, await renderedRows(chromium.page));
+      if (await chromium.page.getByRole('button', { name: last }).count() > 0) break;
+      await chromium.page.waitForTimeout(50);
     }
-    await page.getByRole('button', { name: last }).waitFor({ timeout: 10_000 });
+    await chromium.page.getByRole('button', { name: last }).waitFor({ timeout: 10_000 });
     console.log(`scrolled through ${COUNT} keys in ${Date.now() - started} ms; at most ${maxRows} rows in the DOM`);
     expect(maxRows).toBeLessThan(80);
     // The table says how many rows it has once the listing is complete.
-    expect(await page.getByRole('table').getAttribute('aria-rowcount')).toBe(String(COUNT + 1));
+    expect(await chromium.page.getByRole('table').getAttribute('aria-rowcount')).toBe(String(COUNT + 1));
   });
 });
