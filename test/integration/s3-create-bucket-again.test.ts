@@ -2,21 +2,14 @@
 // every other region (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateBucket.html).
 
 import { CreateBucketCommand, HeadBucketCommand, PutObjectCommand, S3Client, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdkClient, uniqueBucket } from '../helpers/clients.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueBucket } from '../helpers/clients.js';
+import type { RunningServer } from '../helpers/server.js';
+import { useStore } from '../helpers/store.js';
 import { expectS3Error } from './s3-assert.js';
 
-let usEast1: RunningServer;
-let euWest1: RunningServer;
-
-beforeAll(async () => {
-  [usEast1, euWest1] = await Promise.all([startServer(), startServer({ env: { STORE_REGION: 'eu-west-1' } })]);
-});
-
-afterAll(async () => {
-  await Promise.all([usEast1?.stop(), euWest1?.stop()]);
-});
+const usEast1 = useStore();
+const euWest1 = useStore({ env: { STORE_REGION: 'eu-west-1' } });
 
 function regionalClient(server: RunningServer, region: string): S3Client {
   return new S3Client({
@@ -30,7 +23,7 @@ function regionalClient(server: RunningServer, region: string): S3Client {
 
 describe('CreateBucket of a bucket you already own', () => {
   it('answers 200 in us-east-1 and leaves the bucket and its objects as they were', async () => {
-    const s3 = sdkClient(usEast1);
+    const s3 = usEast1.s3;
     const bucket = uniqueBucket();
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'kept', Body: 'x' }));
@@ -42,7 +35,7 @@ describe('CreateBucket of a bucket you already own', () => {
   });
 
   it('answers 409 BucketAlreadyOwnedByYou in any other region', async () => {
-    const s3 = regionalClient(euWest1, 'eu-west-1');
+    const s3 = regionalClient(euWest1.server, 'eu-west-1');
     const bucket = uniqueBucket();
     const config = { LocationConstraint: 'eu-west-1' as const };
     await s3.send(new CreateBucketCommand({ Bucket: bucket, CreateBucketConfiguration: config }));
