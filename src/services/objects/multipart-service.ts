@@ -11,6 +11,7 @@ import type { HashPool } from '../../lib/hash-pool.js';
 import { multipartEtag } from '../../core/etag.js';
 import { validateObjectKey } from '../../core/names.js';
 import { checkObjectLockEnabled, type RequestedObjectLock } from '../../core/object-lock.js';
+import type { StorageClass } from '../../core/storage-class.js';
 import type { TagSet } from '../../core/tagging.js';
 import { uuidv7 } from '../../lib/ids.js';
 import type { BlobStore } from '../../storage/blobs/blob-store.js';
@@ -86,6 +87,8 @@ export class MultipartService {
     checksumType?: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
     tags?: TagSet | undefined;
     lock?: RequestedObjectLock | undefined;
+    /** x-amz-storage-class (default STANDARD), given to the object at completion. */
+    storageClass?: StorageClass | undefined;
   }): UploadRow {
     validateObjectKey(input.key);
     const bucket = this.getBucket(input.bucket);
@@ -102,7 +105,7 @@ export class MultipartService {
       userMeta: input.userMeta,
       checksumAlgorithm: input.checksumAlgorithm,
       checksumType: input.checksumAlgorithm ? (input.checksumType ?? 'COMPOSITE') : undefined,
-      storageClass: 'STANDARD',
+      storageClass: input.storageClass ?? 'STANDARD',
       tags: input.tags,
       lock: input.lock,
     };

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import type { ChecksumAlgorithm } from '../../core/checksums.js';
 import { checkReadConditions, type ReadConditions } from '../../core/conditions.js';
 import { AppError, isAppError, type ErrorCode } from '../../core/errors.js';
+import type { StorageClass } from '../../core/storage-class.js';
 import { etagMatches } from '../../core/etag.js';
 import { validateObjectKey } from '../../core/names.js';
 import { objectEvent, type ObjectEvent } from '../../core/object-event.js';
@@ -50,6 +51,8 @@ export interface PutObjectInput {
   tags?: TagSet | undefined;
   /** x-amz-object-lock-* (the bucket must have object lock). */
   lock?: RequestedObjectLock | undefined;
+  /** x-amz-storage-class (default STANDARD). */
+  storageClass?: StorageClass | undefined;
 }
 
 /** An open object version: its row, its byte extents, and a way to stream any range of it. */
@@ -222,7 +225,7 @@ export class ObjectService {
       checksumType: body.checksum ? 'FULL_OBJECT' : undefined,
       blobId: body.staged.id,
       partCount: undefined,
-      storageClass: 'STANDARD',
+      storageClass: input.storageClass ?? 'STANDARD',
       tags: input.tags,
       ...lockFields(input.lock),
     }, input.conditions);
@@ -523,7 +526,8 @@ export class ObjectService {
       checksumType: body.checksum ? 'FULL_OBJECT' : undefined,
       blobId: body.staged.id,
       partCount: undefined,
-      storageClass: 'STANDARD',
+      // As AWS: a copy is STANDARD unless the request names a class (the source's is not carried over).
+      storageClass: input.storageClass ?? 'STANDARD',
       tags: input.taggingDirective === 'REPLACE' ? input.tags : source.row.tags,
       ...lockFields(input.lock),
     });
@@ -546,4 +550,6 @@ export interface CopyObjectInput {
   /** Used with tagging directive REPLACE. */
   tags?: TagSet | undefined;
   lock?: RequestedObjectLock | undefined;
+  /** x-amz-storage-class of the copy (default STANDARD). */
+  storageClass?: StorageClass | undefined;
 }

@@ -2,6 +2,7 @@
 
 import { parseChecksumAlgorithm } from '../../../core/checksums.js';
 import { AppError } from '../../../core/errors.js';
+import { parseStorageClass } from '../../../core/storage-class.js';
 import type { ObjectOp } from '../endpoints.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { copySourceConditions, parseCopySource } from '../copy-source.js';
@@ -40,6 +41,7 @@ export async function copyObject(ctx: ObjectCtx): Promise<S3Response> {
     // S3 reads x-amz-tagging only with the REPLACE directive.
     tags: taggingDirective === 'REPLACE' ? (taggingHeader(ctx) ?? []) : undefined,
     lock: lockHeaders(ctx),
+    storageClass: parseStorageClass(headerOf(ctx.req, 'x-amz-storage-class')),
   });
   return xmlResponse(
     buildCopyObjectResult({

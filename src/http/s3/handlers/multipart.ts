@@ -3,6 +3,7 @@
 
 import { CHECKSUM_ALGORITHMS, checksumHeader, parseChecksumAlgorithm, type ChecksumAlgorithm } from '../../../core/checksums.js';
 import { AppError } from '../../../core/errors.js';
+import { parseStorageClass } from '../../../core/storage-class.js';
 import { parseCopySourceRange } from '../../../core/range.js';
 import { checkReadConditions } from '../../../core/conditions.js';
 import type { BucketOp, ObjectOp } from '../endpoints.js';
@@ -82,6 +83,7 @@ export async function createMultipartUpload(ctx: ObjectCtx): Promise<S3Response>
     checksumType: typeHeader,
     tags: taggingHeader(ctx),
     lock: lockHeaders(ctx),
+    storageClass: parseStorageClass(headerOf(ctx.req, 'x-amz-storage-class')),
   });
   return xmlResponse(buildInitiateMultipartUploadResult({ bucket: upload.bucket, key: upload.key, uploadId: upload.uploadId }), 200, {
     ...SSE,
@@ -173,6 +175,7 @@ export async function listParts(ctx: ObjectCtx): Promise<S3Response> {
       parts: parts.map((p) => ({ partNumber: p.partNumber, lastModified: new Date(p.lastModified), etag: p.etag, size: p.size, checksums: p.checksums })),
       initiator: ctx.owner,
       owner: ctx.owner,
+      storageClass: upload.storageClass,
       ...(upload.checksumAlgorithm ? { checksumAlgorithm: parseChecksumAlgorithm(upload.checksumAlgorithm) } : {}),
       ...(upload.checksumType ? { checksumType: upload.checksumType } : {}),
     }),
@@ -191,7 +194,7 @@ export async function listMultipartUploads(ctx: BucketCtx): Promise<S3Response> 
     buildListMultipartUploadsResult({
       bucket: ctx.endpoint.bucket, keyMarker, uploadIdMarker, prefix, delimiter, maxUploads, isTruncated: page.isTruncated,
       ...(page.isTruncated ? { nextKeyMarker: page.nextKeyMarker, nextUploadIdMarker: page.nextUploadIdMarker } : {}),
-      uploads: page.uploads.map((u) => ({ key: u.key, uploadId: u.uploadId, initiated: new Date(u.initiated), owner: ctx.owner })),
+      uploads: page.uploads.map((u) => ({ key: u.key, uploadId: u.uploadId, initiated: new Date(u.initiated), owner: ctx.owner, storageClass: u.storageClass })),
       commonPrefixes: page.commonPrefixes,
       ...(encodingType ? { encodingType } : {}),
     }),

@@ -3,6 +3,7 @@
 import { Readable } from 'node:stream';
 import { checkReadConditions } from '../../../core/conditions.js';
 import { AppError, isAppError } from '../../../core/errors.js';
+import { parseStorageClass } from '../../../core/storage-class.js';
 import { asHeaderBytes, isHeaderValue } from '../../../core/header-text.js';
 import { parseRange } from '../../../core/range.js';
 import { firstBytes } from '../../../lib/stream-ready.js';
@@ -48,6 +49,7 @@ export async function putObject(ctx: ObjectCtx): Promise<S3Response> {
     conditions: { ifMatch: headerOf(ctx.req, 'if-match'), ifNoneMatch: headerOf(ctx.req, 'if-none-match') },
     tags: taggingHeader(ctx),
     lock: lockHeaders(ctx),
+    storageClass: parseStorageClass(headerOf(ctx.req, 'x-amz-storage-class')),
   });
   const headers: Record<string, string | undefined> = {
     ETag: `"${row.etag}"`,

@@ -4,6 +4,7 @@
 
 import { reportedVersionId } from '../../../core/versioning.js';
 import { AppError, isAppError } from '../../../core/errors.js';
+import { parseStorageClass, type StorageClass } from '../../../core/storage-class.js';
 import { asHeaderBytes, isHeaderName, isHeaderValue } from '../../../core/header-text.js';
 import type { Tag } from '../../../core/tagging.js';
 import { checkUserMetaSize } from '../../../core/user-metadata.js';
@@ -66,6 +67,7 @@ interface Upload {
   headers: ObjectHeaders;
   userMeta: Record<string, string>;
   tags: Tag[] | undefined;
+  storageClass: StorageClass;
 }
 
 /**
@@ -96,6 +98,7 @@ export async function postObject(ctx: BucketCtx, deps: PostObjectDeps): Promise<
       headers: upload.headers,
       userMeta: upload.userMeta,
       tags: upload.tags,
+      storageClass: upload.storageClass,
     });
     return successResponse(fields, { bucket, key: upload.key, etag: row.etag, versionId: row.versionId, location: deps.objectUrl(bucket, upload.key) });
   });
@@ -139,7 +142,8 @@ function prepareUpload(ctx: BucketCtx, deps: PostObjectDeps, fields: FormFields,
   authz.require(operationChecks({ op: 'PostObject', bucket: ctx.endpoint.bucket, key, header }));
   if (tagError !== undefined) throw tagError;
   checkStorableFields(fields);
-  return { key, size, headers: objectHeaders(fields), userMeta: userMeta(fields), tags };
+  const storageClass = parseStorageClass(fields.get('x-amz-storage-class'));
+  return { key, size, headers: objectHeaders(fields), userMeta: userMeta(fields), tags, storageClass };
 }
 
 /** Fields Store cannot honour are refused, never ignored. */
