@@ -197,6 +197,9 @@ export function parsePresignedQuery(params: Map<string, string>): SignatureClaim
   };
 }
 
+/** S3 accepts a request time at most 15 minutes away from its own clock (SigV4 and SigV2 alike). */
+export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
+
 /**
  * Which signing regions this server accepts: its own only (strict, as AWS), or any (STORE_REGION_STRICT=false, for
  * tools such as git-annex that sign with the host name as the region).

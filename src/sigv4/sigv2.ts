@@ -6,11 +6,10 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
+import { MAX_CLOCK_SKEW_MS } from './auth-params.js';
 import { percentDecode } from './canonical.js';
 import type { SecretLookup, SignedRequest, VerifiedRequest } from './types.js';
 
-/** S3 accepts a request time at most 15 minutes away from its own clock (as verify.ts's MAX_CLOCK_SKEW_MS). */
-const MAX_SKEW_MS = 15 * 60 * 1000;
 
 /**
  * The query parameters that are part of the canonicalized resource: AWS's list as botocore and MinIO sign it. Every
@@ -97,11 +96,11 @@ export function verifyV2Header(req: SignedRequest, authorization: string, opts: 
   if (Number.isNaN(time)) {
     throw new AppError('AccessDenied', { message: 'AWS authentication requires a valid Date or x-amz-date header' });
   }
-  if (Math.abs(time - opts.now.getTime()) > MAX_SKEW_MS) {
+  if (Math.abs(time - opts.now.getTime()) > MAX_CLOCK_SKEW_MS) {
     throw new AppError('RequestTimeTooSkewed', {
       details: {
         RequestTime: amzDate !== '' ? amzDate : dateHeader, ServerTime: opts.now.toISOString(),
-        MaxAllowedSkewMilliseconds: String(MAX_SKEW_MS),
+        MaxAllowedSkewMilliseconds: String(MAX_CLOCK_SKEW_MS),
       },
     });
   }

@@ -11,13 +11,12 @@ import {
   parsePresignedQuery,
   queryParams,
   validateScope,
+  MAX_CLOCK_SKEW_MS,
   type RegionRule,
 } from './auth-params.js';
 import { payloadModeOf } from './payload-mode.js';
 import { verifyV2Header, verifyV2Query } from './sigv2.js';
 
-/** S3 accepts a request time at most 15 minutes away from its own clock. */
-export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000;
 
 export interface VerifyOptions {
   lookup: SecretLookup;
