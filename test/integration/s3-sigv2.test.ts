@@ -112,6 +112,14 @@ describe('SigV2 on (the default)', () => {
     const refused = await rawRequest(server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': forged.contentType }, body: forged.body });
     expect(refused.status).toBe(403);
     expect(refused.code).toBe('SignatureDoesNotMatch');
+    // A SigV2 form missing one of its three fields names it.
+    for (const missing of ['AWSAccessKeyId', 'signature', 'policy']) {
+      const fields: Record<string, string> = { key: 'partial.txt', AWSAccessKeyId: store.server.credentials.accessKeyId, policy: 'e30=', signature: 'x' };
+      delete fields[missing];
+      const partial = formWithFile(fields, { filename: 'f.txt', content: 'x' });
+      const res = await rawRequest(server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': partial.contentType }, body: partial.body });
+      expect({ status: res.status, code: res.code }, missing).toEqual({ status: 400, code: 'InvalidArgument' });
+    }
   });
 
   it('authorizes a SigV2 request as the same key: a bucket policy denying it applies, s3:signatureversion is AWS', async () => {
