@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, type ErrorCode } from '../core/errors.js';
 import type { SignedRequest } from './types.js';
-import { verifyRequest } from './verify.js';
+import { hostWithoutPort, verifyRequest } from './verify.js';
 import { presignUrl, signRequest } from './sign.js';
 import { canonicalRequest, credentialScope, stringToSign } from './canonical.js';
 import { deriveSigningKey, signatureHex } from './signature.js';
@@ -194,6 +194,34 @@ describe('round trips through signRequest', () => {
     expect(verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-meta-note': 'a b' } }, opts)).toBeDefined();
     const withList = signed('GET', 'http://h/b/k', { headers: { 'x-amz-meta-list': 'a,b' } });
     expect(verifyRequest({ ...withList, headers: { ...withList.headers, 'x-amz-meta-list': ['a', ' b'] } }, opts)).toBeDefined();
+  });
+
+  it('accepts a signature over the Host without its port (git-annex), and nothing looser', () => {
+    // Signed as if Host were "127.0.0.1", sent with "Host: 127.0.0.1:9000", as the Haskell aws library does.
+    const portless = signed('PUT', 'http://127.0.0.1/b/k', { headers: { 'content-type': 'text/plain' } });
+    const sent = { ...portless, headers: { ...portless.headers, host: '127.0.0.1:9000' } };
+    expect(verifyRequest(sent, opts)).toMatchObject({ accessKeyId: AKID, scheme: 'sigv4' });
+    const query = presigned('http://[::1]/b/k');
+    expect(verifyRequest({ ...query, headers: { host: '[::1]:9000' } }, opts)).toMatchObject({ via: 'presigned' });
+    // Another host name, another port signed, or a port added where none was sent: still a mismatch.
+    expectCode(() => verifyRequest({ ...sent, headers: { ...sent.headers, host: '127.0.0.2:9000' } }, opts), 'SignatureDoesNotMatch');
+    const port1 = signed('GET', 'http://127.0.0.1:9001/b/k');
+    expectCode(() => verifyRequest({ ...port1, headers: { ...port1.headers, host: '127.0.0.1:9000' } }, opts), 'SignatureDoesNotMatch');
+    const withPort = signed('GET', 'http://127.0.0.1:9000/b/k');
+    expectCode(() => verifyRequest({ ...withPort, headers: { ...withPort.headers, host: '127.0.0.1' } }, opts), 'SignatureDoesNotMatch');
+    // The rest is still bound: a changed path fails under either form.
+    expectCode(() => verifyRequest({ ...sent, rawPath: '/b/other' }, opts), 'SignatureDoesNotMatch');
+  });
+
+  it.each([
+    ['127.0.0.1:9000', '127.0.0.1'],
+    ['[::1]:9000', '[::1]'],
+    ['s3.example.com:443', 's3.example.com'],
+    ['s3.example.com', undefined],
+    ['[::1]', undefined],
+    ['host:port', undefined],
+  ])('hostWithoutPort(%s) is %s', (host, expected) => {
+    expect(hostWithoutPort(host)).toBe(expected);
   });
 
   it('verifies a request dated only by the Date header', () => {

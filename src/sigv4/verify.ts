@@ -3,7 +3,7 @@
 // https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-authenticating-requests.html
 import { AppError } from '../core/errors.js';
 import type { SecretLookup, SignedRequest, VerifiedRequest } from './types.js';
-import { ALGORITHM, UNSIGNED_PAYLOAD, canonicalRequest, credentialScope, stringToSign } from './canonical.js';
+import { ALGORITHM, UNSIGNED_PAYLOAD, type CanonicalInput, canonicalRequest, credentialScope, stringToSign } from './canonical.js';
 import { deriveSigningKey, signatureBytes, signatureMatches } from './signature.js';
 import {
   type SignatureClaim,
@@ -145,7 +145,7 @@ function verifyClaim(req: SignedRequest, claim: SignatureClaim, opts: VerifyOpti
     throw new AppError('InvalidAccessKeyId', { details: { AWSAccessKeyId: claim.accessKeyId } });
   }
   const scope = credentialScope(claim.scopeDate, claim.region, claim.service);
-  const canonical = canonicalRequest({
+  const input: CanonicalInput = {
     method: req.method,
     rawPath: req.rawPath,
     rawQuery: req.rawQuery,
@@ -153,10 +153,13 @@ function verifyClaim(req: SignedRequest, claim: SignatureClaim, opts: VerifyOpti
     signedHeaders: claim.signedHeaders,
     payloadHash,
     isPresigned: claim.via === 'presigned',
-  });
+  };
+  const canonical = canonicalRequest(input);
   const toSign = stringToSign(claim.amzDate, scope, canonical);
   const signingKey = deriveSigningKey(secret, claim.scopeDate, claim.region, claim.service);
-  if (!signatureMatches(signatureBytes(signingKey, toSign), claim.signature)) {
+  const matches = (canonicalForm: string): boolean =>
+    signatureMatches(signatureBytes(signingKey, stringToSign(claim.amzDate, scope, canonicalForm)), claim.signature);
+  if (!matches(canonical) && !matchesWithoutPort(input, matches)) {
     // AWS returns these so a client author can see which side canonicalised differently.
     throw new AppError('SignatureDoesNotMatch', {
       details: {
@@ -174,4 +177,21 @@ function verifyClaim(req: SignedRequest, claim: SignatureClaim, opts: VerifyOpti
     payload,
     chunkContext: { signingKey, seedSignature: claim.signature.toLowerCase(), amzDate: claim.amzDate, scope },
   };
+}
+
+/** The Host header's name without its port ("127.0.0.1:9000" -> "127.0.0.1", "[::1]:9000" -> "[::1]"), if it has one. */
+export function hostWithoutPort(host: string | undefined): string | undefined {
+  const m = host === undefined ? null : /^(\[[^\]]*\]|[^:]+):\d+$/.exec(host.trim());
+  return m === null ? undefined : m[1];
+}
+
+// Some SigV4 signers put the Host header's name without its port in the canonical request while sending
+// "Host: name:port": the Haskell aws library (git-annex's S3 remote, signature=v4) and older ex_aws, fog and
+// aws.s3 releases. On AWS the two never differ (default ports), so AWS never had to decide; Store accepts the
+// port-less form as a second try, only after the signature over the Host as sent has failed. Everything else
+// the client signed (method, path, query, headers, payload hash, time, scope) is still bound by the signature;
+// only the port is not (docs/decisions.md, "SigV4 signed without the Host's port").
+function matchesWithoutPort(input: CanonicalInput, matches: (canonicalForm: string) => boolean): boolean {
+  const host = hostWithoutPort(first(input.headers['host']));
+  return host !== undefined && matches(canonicalRequest({ ...input, headers: { ...input.headers, host } }));
 }
