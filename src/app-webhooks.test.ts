@@ -91,7 +91,7 @@ function start(restartDelayMs = 20): { webhooks: WebhookService; repo: WebhookOu
   const logger = createLogger('info', sink);
   const repo = new WebhookOutboxRepo(meta.db);
   const target = { url: 'http://127.0.0.1:9/in', secret: SECRET, events: ['object.created' as const], maxAttempts: 3, timeoutMs: 1000 };
-  const webhooks = new WebhookService({ repo, durable: () => meta.durable(), target, delivery: 'thread', userAgent: 'store-webhooks/9.9.9', logger, now: () => clock });
+  const webhooks = new WebhookService({ repo, durable: () => meta.durable(), target, userAgent: 'store-webhooks/9.9.9', logger, now: () => clock });
   loop = startWebhookThread({
     webhooks, target, file: join(dir, 'meta.db'), userAgent: 'store-webhooks/9.9.9', pollMs: 1000, logLevel: 'info', logger,
     script: pathToFileURL(join(dir, 'thread.mjs')), restartDelayMs,

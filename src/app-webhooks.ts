@@ -6,7 +6,9 @@
 // Why a thread: with delivery on the event loop (claims, outcome batches, signing, handing requests to a sender
 // thread), webhooks cost a 4 KiB PUT 15–30% of its throughput at concurrency 16; see docs/performance.md, "Webhooks".
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from './lib/start-thread.js';
+import type { BackoffPolicy } from './lib/backoff.js';
 import type { Logger } from './observability/logger.js';
 import type { WebhookService, WebhookTarget } from './services/events/webhook-service.js';
 import type { DeliveryThreadData, MainToThread, ThreadToMain } from './webhook-delivery-thread.js';
@@ -23,6 +25,8 @@ export interface WebhookThreadOptions {
   logger: Logger;
   /** The thread's script (default: webhook-delivery-thread.js beside this file); tests substitute a scripted one. */
   script?: URL;
+  /** The retry backoff (default WEBHOOK_BACKOFF); tests retry at once. */
+  backoff?: BackoffPolicy;
   /** A dead thread is started again after this long (default 1 s). */
   restartDelayMs?: number;
 }
@@ -42,7 +46,7 @@ export function startWebhookThread(opts: WebhookThreadOptions): RunningLoop {
   });
   const data: DeliveryThreadData = {
     file: opts.file, target: opts.target, userAgent: opts.userAgent, pollMs: opts.pollMs, logLevel: opts.logLevel,
-    watermark: watermark.buffer as SharedArrayBuffer,
+    watermark: watermark.buffer as SharedArrayBuffer, ...(opts.backoff === undefined ? {} : { backoff: opts.backoff }),
   };
 
   const script = opts.script ?? new URL('./webhook-delivery-thread.js', import.meta.url);
@@ -54,7 +58,7 @@ export function startWebhookThread(opts: WebhookThreadOptions): RunningLoop {
   let worker = start();
 
   function start(): Worker {
-    const thread = new Worker(script, { workerData: data });
+    const thread = startThread(script, { workerData: data });
     exited = false;
     const reply = (message: MainToThread): void => thread.postMessage(message);
     thread.on('message', (message: ThreadToMain) => {

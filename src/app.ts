@@ -53,8 +53,8 @@ import { startLifecycleWorker } from './workers/lifecycle-worker.js';
 import { startSearchIndexWorker } from './workers/search-index-worker.js';
 import { startLoop, type RunningLoop } from './workers/runner.js';
 import { startUsageRollupWorker } from './workers/usage-rollup-worker.js';
-import { startWebhookWorker } from './workers/webhook-worker.js';
 import { startWebhookThread } from './app-webhooks.js';
+import type { BackoffPolicy } from './lib/backoff.js';
 import { AnalyticsService } from './services/analytics/analytics-service.js';
 import { RequestCounters } from './services/analytics/request-counters.js';
 import { IntegrityService, type RepairSource } from './services/integrity/integrity-service.js';
@@ -80,13 +80,8 @@ export interface App {
 
 /** Seams for tests; production passes none. */
 export interface BuildOptions {
-  /**
-   * Where webhook delivery runs (default 'thread', src/app-webhooks.ts). Tests that build the app from its TypeScript
-   * sources pass 'here' (the event loop): a thread cannot load them.
-   */
-  webhookDelivery?: 'here' | 'thread';
-  /** The webhook backoff's jitter source, in [0, 1) (default Math.random): 0 retries at once. Delivery 'here' only. */
-  webhookRandom?: () => number;
+  /** The webhook retry backoff (default WEBHOOK_BACKOFF: full jitter from 2 s to 1 h); `{ baseMs: 0, capMs: 0 }` retries at once. */
+  webhookBackoff?: BackoffPolicy;
   /** Where the integrity scrubber repairs corrupt versions from (tests pass an in-process fake). */
   integrityRepairSource?: RepairSource;
   /** The scheduled-backup wake tick (default 60 s). */
@@ -129,10 +124,9 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     createInitBuckets(buckets, config, logger);
     // Events: the webhook outbox row commits with each change; in-process handlers run once it is durable.
     const handlers = new EventHandlers(logger);
-    const hooks = { target: webhookTarget(config), userAgent: `store-webhooks/${packageVersion()}`, delivery: options.webhookDelivery ?? 'thread' } as const;
+    const hooks = { target: webhookTarget(config), userAgent: `store-webhooks/${packageVersion()}` } as const;
     const webhooks = new WebhookService({
-      repo: new WebhookOutboxRepo(meta.db), durable: () => metaStore.durable(), target: hooks.target, userAgent: hooks.userAgent,
-      delivery: hooks.delivery, logger, ...(options.webhookRandom ? { random: options.webhookRandom } : {}),
+      repo: new WebhookOutboxRepo(meta.db), durable: () => metaStore.durable(), target: hooks.target, userAgent: hooks.userAgent, logger,
     });
     const pipeline = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
     // Replication and tiering (app-replication.ts): the replication intent joins the webhook row in each commit.
@@ -257,19 +251,13 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       // The console's build (npm run build: web/ -> dist/web), from dist/app.js and src/app.ts alike.
       consoleDir: fileURLToPath(new URL('../dist/web/', import.meta.url)),
     });
-    // Webhook delivery, started with the other loops: on its thread, or here (tests built from the sources).
-    const startWebhookDelivery = (): RunningLoop | undefined => {
-      if (!hooks.target) return undefined;
-      if (hooks.delivery === 'thread') {
-        return startWebhookThread({
-          webhooks, target: hooks.target, file: join(config.DATA_DIR, 'meta.db'), userAgent: hooks.userAgent,
-          pollMs: config.WEBHOOK_POLL_MS, logLevel: config.LOG_LEVEL, logger,
-        });
-      }
-      const runner = startWebhookWorker({ service: webhooks, pollMs: config.WEBHOOK_POLL_MS, logger });
-      webhooks.setWakeListener(() => runner.wake());
-      return runner;
-    };
+    // Webhook delivery, started with the other loops, on its thread (src/app-webhooks.ts).
+    const startWebhookDelivery = (): RunningLoop | undefined =>
+      hooks.target && startWebhookThread({
+        webhooks, target: hooks.target, file: join(config.DATA_DIR, 'meta.db'), userAgent: hooks.userAgent,
+        pollMs: config.WEBHOOK_POLL_MS, logLevel: config.LOG_LEVEL, logger,
+        ...(options.webhookBackoff === undefined ? {} : { backoff: options.webhookBackoff }),
+      });
     return assemble({
       config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,
       integrity, analytics, backupScheduler, backupTickMs: options.backupTickMs ?? 60_000, startWebhookDelivery,
@@ -336,7 +324,6 @@ function assemble(parts: {
       const drained = await http.drain.start(http.server, config.SHUTDOWN_DRAIN_MS);
       sweep.abort();
       await Promise.all(loops.map((l) => l.stop()));
-      webhooks.close();
       await backupScheduler.close();
       await remoteFeatures.close();
       await orphanSweep;

@@ -12,6 +12,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { WebhookClient } from './clients/webhook-client.js';
+import type { BackoffPolicy } from './lib/backoff.js';
 import { createLogger } from './observability/logger.js';
 import { WebhookDispatcher, type WebhookTarget } from './services/events/webhook-dispatcher.js';
 import { WEBHOOK_BACKOFF, WEBHOOK_BATCH_SIZE, WEBHOOK_CONCURRENCY } from './services/events/webhook-service.js';
@@ -26,6 +27,8 @@ export interface DeliveryThreadData {
   userAgent: string;
   pollMs: number;
   logLevel: string;
+  /** The retry backoff; default WEBHOOK_BACKOFF. */
+  backoff?: BackoffPolicy;
   /** A BigInt64Array(1) over it holds the id up to which rows are durable; the event loop notifies on each advance. */
   watermark: SharedArrayBuffer;
 }
@@ -61,7 +64,7 @@ let seen = Atomics.load(watermark, 0);
 
 const dispatcher = new WebhookDispatcher({
   repo: new WebhookOutboxRepo(db), target: data.target, transport, userAgent: data.userAgent, logger,
-  now: Date.now, random: Math.random, concurrency: WEBHOOK_CONCURRENCY, batchSize: WEBHOOK_BATCH_SIZE, backoff: WEBHOOK_BACKOFF,
+  now: Date.now, random: Math.random, concurrency: WEBHOOK_CONCURRENCY, batchSize: WEBHOOK_BATCH_SIZE, backoff: data.backoff ?? WEBHOOK_BACKOFF,
   // Not every row present: after a restart of this thread the newest rows may not be durable yet.
   durableUpTo: Number(seen),
   record: (outcomes) => new Promise<void>((resolve, reject) => {

@@ -6,7 +6,9 @@
 
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import type { Md5Reply as Reply, Md5Request } from './md5-thread.js';
+import { startThread } from './start-thread.js';
 
 /** A running MD5: feed it chunks in order, then ask for the digest once. */
 export interface AsyncHasher {
@@ -17,27 +19,6 @@ export interface AsyncHasher {
   /** Ends the hasher without a digest (the body failed). Idempotent. */
   discard(): void;
 }
-
-// Plain JavaScript run with `eval` (like the checkpointer's worker), so it needs no separate file next to the
-// compiled one or the TypeScript one in tests.
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const hashes = new Map();
-parentPort.on('message', (m) => {
-  if (m.op === 'update') {
-    let hash = hashes.get(m.session);
-    if (hash === undefined) hashes.set(m.session, (hash = createHash('md5')));
-    hash.update(new Uint8Array(m.bytes, 0, m.length));
-    parentPort.postMessage({ id: m.id, bytes: m.bytes }, [m.bytes]);
-  } else {
-    const hash = hashes.get(m.session);
-    hashes.delete(m.session);
-    const md5 = m.op === 'digest' ? (hash || createHash('md5')).digest() : undefined;
-    parentPort.postMessage({ id: m.id, md5 });
-  }
-});
-`;
 
 /** Bytes per message to a thread: large enough that messaging costs nothing, small enough to bound memory. */
 const BATCH_BYTES = 1024 * 1024;
@@ -64,11 +45,7 @@ class BatchShelf {
   }
 }
 
-interface Reply {
-  id: number;
-  bytes?: ArrayBuffer;
-  md5?: Uint8Array;
-}
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** One thread, started on first use. A thread that dies fails what it was doing; the next use starts a new one. */
 class HashThread {
@@ -76,14 +53,14 @@ class HashThread {
   private readonly pending = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
   private nextId = 1;
 
-  call(message: { op: 'update' | 'digest' | 'discard'; session: number; bytes?: ArrayBuffer; length?: number }): Promise<Reply> {
+  call(message: DistributiveOmit<Md5Request, 'id'>): Promise<Reply> {
     const worker = this.live();
     const id = this.nextId++;
     return new Promise<Reply>((resolve, reject) => {
       // Referenced only while it has work, so an idle pool never keeps the process alive.
       if (this.pending.size === 0) worker.ref();
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...message, id }, message.bytes ? [message.bytes] : []);
+      worker.postMessage({ ...message, id } satisfies Md5Request, message.op === 'update' ? [message.bytes] : []);
     });
   }
 
@@ -95,7 +72,7 @@ class HashThread {
 
   private live(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const worker = startThread(new URL('./md5-thread.js', import.meta.url));
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const waiter = this.pending.get(reply.id);

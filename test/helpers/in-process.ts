@@ -34,8 +34,8 @@ export async function startInProcess(env: Record<string, string> = {}, options: 
       done();
     },
   });
-  // Built from the TypeScript sources, which a worker thread cannot load: webhooks are delivered on the event loop.
-  const app = await buildApp(config, createLogger(config.LOG_LEVEL, sink), { webhookDelivery: 'here', ...options });
+  // Built from the TypeScript sources; its threads (webhook delivery, checkpoints, MD5) run them too (lib/start-thread.ts).
+  const app = await buildApp(config, createLogger(config.LOG_LEVEL, sink), options);
   const address = await app.start();
   const server = { url: `http://127.0.0.1:${address.port}`, port: address.port, credentials: base.credentials, dataDir: config.DATA_DIR } as RunningServer;
   return {

@@ -41,7 +41,7 @@ describe('retries against a real receiver', () => {
   const receiver = useWebhookReceiver(SECRET);
   const store = useInProcess(
     () => ({ WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_POLL_MS: '100', WEBHOOK_MAX_ATTEMPTS: '5' }),
-    { webhookRandom: () => 0 },
+    { webhookBackoff: { baseMs: 0, capMs: 0 } },
   );
 
   it('retries a 500, a 302 (never followed) and a timeout, and delivers once the receiver answers 200', async () => {

@@ -65,7 +65,6 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  outbox.close();
   await meta.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,6 +1,8 @@
-// WebhookService against a real outbox table with a recording transport, an injected clock and an injected random
-// source: headers and signature, due-time order, the retry schedule (full jitter, base 2 s, cap 1 h), 3xx and
-// network failures, dead-lettering, the durability barrier, bounded concurrency, pruning and status.
+// WebhookService and the WebhookDispatcher wired as the delivery thread wires them (webhook-delivery-thread.ts: the
+// dispatcher told of durable commits, its outcomes written back by the service), against a real outbox table with a
+// recording transport, an injected clock and an injected random source: headers and signature, due-time order, the
+// retry schedule (full jitter, base 2 s, cap 1 h), 3xx and network failures, dead-lettering, the durability barrier,
+// bounded concurrency, pruning and status. The thread itself runs in app-webhooks.test.ts and the integration tests.
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +13,8 @@ import type { WebhookPost, WebhookPostResult, WebhookTransport } from '../../cli
 import type { ObjectEvent } from '../../core/object-event.js';
 import { MetadataStore } from '../../storage/db/metadata-store.js';
 import { WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
-import { WebhookDispatcher } from './webhook-dispatcher.js';
-import { WEBHOOK_BACKOFF, WebhookService, type WebhookServiceOptions } from './webhook-service.js';
+import { WebhookDispatcher, type DeliveryRun } from './webhook-dispatcher.js';
+import { WEBHOOK_BACKOFF, WEBHOOK_BATCH_SIZE, WEBHOOK_CONCURRENCY, WebhookService, type WebhookServiceOptions } from './webhook-service.js';
 import { verifySignature } from './webhook-signature.js';
 
 const logger = pino({ level: 'silent' });
@@ -62,10 +64,72 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function service(overrides: Partial<WebhookServiceOptions> = {}): WebhookService {
-  return new WebhookService({
-    repo, durable: () => meta.durable(), logger, userAgent: 'store-webhooks/9.9.9', transport,
-    now: () => clock, random: () => randoms.shift() ?? 0.5,
+interface DeliveryOptions {
+  concurrency?: number;
+  batchSize?: number;
+}
+
+/**
+ * The service with a dispatcher on this thread, wired as webhook-delivery-thread.ts wires them across the thread
+ * boundary, plus deliverDue(): send everything due and wait for the outcomes.
+ */
+class Delivered extends WebhookService {
+  readonly dispatcher: WebhookDispatcher | undefined;
+
+  constructor(opts: WebhookServiceOptions & DeliveryOptions) {
+    super(opts);
+    const target = opts.target;
+    this.dispatcher = target && new WebhookDispatcher({
+      repo: opts.repo, target, transport, userAgent: opts.userAgent, logger, now: () => clock, random: () => randoms.shift() ?? 0.5,
+      concurrency: opts.concurrency ?? WEBHOOK_CONCURRENCY, batchSize: opts.batchSize ?? WEBHOOK_BATCH_SIZE, backoff: WEBHOOK_BACKOFF,
+      durableUpTo: this.durableUpTo, record: async (outcomes) => this.recordOutcomes(outcomes),
+    });
+    this.setDurableListener((rowId) => {
+      this.dispatcher?.advance(rowId);
+      this.onWake();
+    });
+  }
+
+  private onWake: () => void = () => undefined;
+
+  /** Called after a durable commit and when the requests in flight finish with nothing left claimed (the runner's wake-up). */
+  setWakeListener(listener: () => void): void {
+    this.onWake = listener;
+    this.dispatcher?.setDrainedListener(listener);
+  }
+
+  poll(signal: AbortSignal): Promise<number> {
+    return Promise.resolve(this.dispatcher?.poll(signal) ?? 0);
+  }
+
+  idle(): Promise<void> {
+    return this.dispatcher?.idle() ?? Promise.resolve();
+  }
+
+  nextDueAt(): number | undefined {
+    return this.dispatcher?.nextDueAt();
+  }
+
+  /** Polls and waits until nothing is due now (at most 16 batches); the attempts made. */
+  async deliverDue(signal: AbortSignal): Promise<DeliveryRun> {
+    if (!this.dispatcher) return { attempted: 0, delivered: 0, retried: 0, failed: 0 };
+    const before = { ...this.dispatcher.totals };
+    for (let i = 0; i < 16 && !signal.aborted; i++) {
+      const claimed = this.dispatcher.poll(signal);
+      await this.dispatcher.idle();
+      if (claimed === 0) break;
+    }
+    const after = this.dispatcher.totals;
+    return {
+      attempted: after.attempted - before.attempted, delivered: after.delivered - before.delivered,
+      retried: after.retried - before.retried, failed: after.failed - before.failed,
+    };
+  }
+}
+
+function service(overrides: Partial<WebhookServiceOptions> & DeliveryOptions = {}): Delivered {
+  return new Delivered({
+    repo, durable: () => meta.durable(), logger, userAgent: 'store-webhooks/9.9.9', now: () => clock,
     target: { url: 'https://user:pw@hooks.example/in?x=1', secret: SECRET, events: ['object.created', 'object.deleted'], maxAttempts: 4, timeoutMs: 1234 },
     ...overrides,
   });
@@ -88,7 +152,7 @@ async function enqueueMany(svc: WebhookService, count: number): Promise<void> {
   await Promise.all(ids.map((id) => svc.committed(id)));
 }
 
-const run = (svc: WebhookService) => svc.deliverDue(new AbortController().signal);
+const run = (svc: Delivered) => svc.deliverDue(new AbortController().signal);
 const keyOf = (post: WebhookPost): string => (JSON.parse(post.body) as { key: string }).key;
 
 describe('a delivery', () => {

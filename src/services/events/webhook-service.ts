@@ -1,19 +1,18 @@
 // Signed webhooks (SPEC "Signed webhooks"): the outbox row written with the commit, the outcomes of delivery written
 // back, pruning, and the status the admin API shows. Delivery itself (webhook-dispatcher.ts, driven by the runner in
-// workers/webhook-worker.ts) runs either here, on the event loop (`delivery: 'here'`, for tests and tools), or on the
-// delivery thread (`delivery: 'thread'`, what `store serve` does: src/app-webhooks.ts), which is then told of each
-// durable commit through `setDurableListener` and hands its outcomes to `recordOutcomes`.
+// workers/webhook-worker.ts) runs on the delivery thread (src/webhook-delivery-thread.ts, started by
+// src/app-webhooks.ts), which is told of each durable commit through `setDurableListener` and hands its outcomes to
+// `recordOutcomes`.
 
 import { randomUUID } from 'node:crypto';
 import { serializeEvent, type ObjectEvent, type ObjectEventType } from '../../core/object-event.js';
 import type { BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';
 import type { OutboxOutcome, OutboxTotals, WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
-import { WebhookClient, type WebhookTransport } from '../../clients/webhook-client.js';
 import type { EventOutbox } from './event-pipeline.js';
-import { WebhookDispatcher, type DeliveryRun, type WebhookTarget } from './webhook-dispatcher.js';
+import type { WebhookTarget } from './webhook-dispatcher.js';
 
-export type { DeliveryRun, WebhookTarget };
+export type { WebhookTarget };
 
 /** Outbox rows by status (SPEC "Outbox and status labels": pending, delivered, failed). */
 export interface OutboxCounts {
@@ -31,18 +30,7 @@ export interface WebhookServiceOptions {
   /** `store-webhooks/<version>`. */
   userAgent: string;
   logger: Logger;
-  /** Where delivery runs: on this thread (the default; tests) or on the delivery thread (src/app-webhooks.ts). */
-  delivery?: 'here' | 'thread';
-  /** Delivery here only: the sender (default: WebhookClient). */
-  transport?: WebhookTransport;
   now?: () => number;
-  /** In [0, 1): the backoff jitter. */
-  random?: () => number;
-  /** Requests in flight at once, at most. Default WEBHOOK_CONCURRENCY. */
-  concurrency?: number;
-  /** Rows claimed at a time. Default WEBHOOK_BATCH_SIZE. */
-  batchSize?: number;
-  backoff?: BackoffPolicy;
   /** Delivered and failed rows are kept this long. Default 7 days. */
   retentionMs?: number;
 }
@@ -61,18 +49,12 @@ export const WEBHOOK_BACKOFF: BackoffPolicy = { baseMs: 2000, capMs: 3_600_000 }
 export const WEBHOOK_CONCURRENCY = 8;
 export const WEBHOOK_BATCH_SIZE = 64;
 export const WEBHOOK_RETENTION_MS = 7 * 24 * 3_600_000;
-/** Claims per deliverDue() call, so a long backlog still returns to its caller regularly. */
-const MAX_POLLS_PER_RUN = 16;
 const PRUNE_BATCH = 1000;
 
 export class WebhookService implements EventOutbox {
   private readonly opts: WebhookServiceOptions;
   private readonly types: ReadonlySet<ObjectEventType>;
-  private readonly transport: WebhookTransport | undefined;
   private readonly now: () => number;
-  /** Delivery on this thread (undefined when off or on the delivery thread). */
-  private readonly dispatcher: WebhookDispatcher | undefined;
-  private onCommitted: () => void = () => undefined;
   /** Told of each durable commit's row id (the delivery thread's watermark). */
   private onDurable: (rowId: number) => void = () => undefined;
   /** Rows with ids up to here are durable: at boot every row present (read back from the data files), then commits. */
@@ -89,15 +71,6 @@ export class WebhookService implements EventOutbox {
     this.counts = { pending: opts.repo.pendingCount(), delivered: totals.delivered, failed: totals.failed };
     this.lastError = totals.lastError;
     this.durableId = opts.repo.maxId();
-    const target = (opts.delivery ?? 'here') === 'here' ? opts.target : undefined;
-    const concurrency = opts.concurrency ?? WEBHOOK_CONCURRENCY;
-    this.transport = target && (opts.transport ?? new WebhookClient({ maxSockets: concurrency }));
-    this.dispatcher = target && this.transport && new WebhookDispatcher({
-      repo: opts.repo, target, transport: this.transport, userAgent: opts.userAgent,
-      logger: opts.logger, now: this.now, random: opts.random ?? Math.random, concurrency, batchSize: opts.batchSize ?? WEBHOOK_BATCH_SIZE,
-      backoff: opts.backoff ?? WEBHOOK_BACKOFF,
-      record: async (outcomes) => this.recordOutcomes(outcomes),
-    });
   }
 
   get enabled(): boolean {
@@ -124,9 +97,7 @@ export class WebhookService implements EventOutbox {
       () => {
         if (rowId <= this.durableId) return;
         this.durableId = rowId;
-        this.dispatcher?.advance(rowId);
         this.onDurable(rowId);
-        this.onCommitted();
       },
       (err: unknown) => this.opts.logger.error({ err }, 'durability barrier failed; webhook delivery waits for the next commit'),
     );
@@ -137,7 +108,7 @@ export class WebhookService implements EventOutbox {
     return this.durableId;
   }
 
-  /** Delivery on the delivery thread: told of the row id of each commit once it is durable. */
+  /** The delivery thread's watermark: told of the row id of each commit once it is durable. One listener. */
   setDurableListener(listener: (rowId: number) => void): void {
     this.onDurable = listener;
   }
@@ -154,57 +125,6 @@ export class WebhookService implements EventOutbox {
     this.counts.delivered = after.delivered;
     this.counts.failed = after.failed;
     this.lastError = after.lastError;
-  }
-
-  /**
-   * The runner's wake-up: called after a row commits, and when the requests in flight finish with nothing left
-   * claimed. One listener; the last one set wins.
-   */
-  setWakeListener(listener: () => void): void {
-    this.onCommitted = listener;
-    this.dispatcher?.setDrainedListener(listener);
-  }
-
-  /**
-   * Claims due rows whose commit is durable (a batch) and starts sending them, at most `concurrency` at a time;
-   * resolves without waiting for the requests. Returns the rows claimed (0 when off or nothing is due).
-   */
-  poll(signal: AbortSignal): Promise<number> {
-    return Promise.resolve(this.dispatcher ? this.dispatcher.poll(signal) : 0);
-  }
-
-  /** Resolves once no request is in flight. */
-  idle(): Promise<void> {
-    return this.dispatcher ? this.dispatcher.idle() : Promise.resolve();
-  }
-
-  /**
-   * Sends everything due now and waits for the outcomes (up to 16 batches); the attempts made by this call. For
-   * tests and tools; the runner uses poll().
-   */
-  async deliverDue(signal: AbortSignal): Promise<DeliveryRun> {
-    if (!this.dispatcher) return { attempted: 0, delivered: 0, retried: 0, failed: 0 };
-    const before = { ...this.dispatcher.totals };
-    for (let i = 0; i < MAX_POLLS_PER_RUN && !signal.aborted; i++) {
-      const claimed = this.dispatcher.poll(signal);
-      await this.dispatcher.idle();
-      if (claimed === 0) break;
-    }
-    const after = this.dispatcher.totals;
-    return {
-      attempted: after.attempted - before.attempted, delivered: after.delivered - before.delivered,
-      retried: after.retried - before.retried, failed: after.failed - before.failed,
-    };
-  }
-
-  /** True while deliveries are under way; the wake listener is called when they are done. */
-  isBusy(): boolean {
-    return this.dispatcher?.isBusy ?? false;
-  }
-
-  /** The earliest due time (epoch ms) of a pending row not already being sent, or undefined. */
-  nextDueAt(): number | undefined {
-    return this.dispatcher?.nextDueAt();
   }
 
   /** Deletes delivered and failed rows older than the retention (7 days), in batches; returns how many. */
@@ -236,10 +156,5 @@ export class WebhookService implements EventOutbox {
       oldestPendingAgeSeconds: oldest === undefined ? null : Math.max(0, Math.floor((this.now() - oldest) / 1000)),
       lastError: last ? { message: last.message, at: new Date(last.at).toISOString() } : null,
     };
-  }
-
-  /** Closes idle keep-alive sockets. Call after the runner stopped. */
-  close(): void {
-    this.transport?.close();
   }
 }

@@ -5,8 +5,9 @@
 // watches it, and a server that has written little has no thread's heap to carry (about 9 MiB of RSS).
 
 import { stat } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../lib/start-thread.js';
+import type { CheckpointThreadData, CheckpointThreadMessage } from './checkpoint-thread.js';
 import type { Db } from './database.js';
 
 /** The main connection's automatic checkpoint stays on as a safety net, far above what the worker lets build up. */
@@ -18,35 +19,6 @@ export interface CheckpointerOptions {
   /** How often the worker looks at the WAL size (ms). */
   intervalMs?: number;
 }
-
-// Plain JavaScript run with `eval`, so it needs no separate file next to the compiled one (or the TypeScript one in
-// tests). PASSIVE never waits for or blocks the writer: frames the main connection is appending are left for the
-// next round; once everything is copied, the writer restarts the WAL from its beginning on its next commit.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { statSync } = require('node:fs');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-db.pragma('busy_timeout = 5000');
-db.pragma('synchronous = NORMAL');
-let stopped = false;
-function tick() {
-  if (stopped) return;
-  try {
-    let size = 0;
-    try { size = statSync(workerData.file + '-wal').size; } catch {}
-    if (size >= workerData.thresholdBytes) {
-      const [row] = db.pragma('wal_checkpoint(PASSIVE)');
-      parentPort.postMessage({ checkpointed: row.checkpointed, log: row.log });
-    }
-  } catch (err) {
-    parentPort.postMessage({ error: String(err && err.message || err) });
-  }
-  setTimeout(tick, workerData.intervalMs);
-}
-parentPort.on('message', (m) => { if (m === 'stop') { stopped = true; db.close(); parentPort.postMessage({ stopped: true }); } });
-tick();
-`;
 
 export class Checkpointer {
   private worker: Worker | undefined;
@@ -76,9 +48,9 @@ export class Checkpointer {
   private startWorker(): void {
     this.watch = undefined;
     const worker = this.start();
-    worker.on('message', (m: { checkpointed?: number; error?: string }) => {
-      if (m.error !== undefined) this.lastError = m.error;
-      else if (m.checkpointed !== undefined) this.checkpoints++;
+    worker.on('message', (m: CheckpointThreadMessage) => {
+      if ('error' in m) this.lastError = m.error;
+      else if ('checkpointed' in m) this.checkpoints++;
     });
     // A dead worker only means checkpoints fall back to the main connection's safety net.
     worker.on('error', (err) => { this.lastError = err.message; });
@@ -89,10 +61,10 @@ export class Checkpointer {
   /** Starts checkpointing `file` (the main connection `db` keeps only the safety-net automatic checkpoint). */
   static start(db: Db, file: string, opts: CheckpointerOptions = {}): Checkpointer {
     db.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     const thresholdBytes = opts.thresholdBytes ?? 8 * 1024 * 1024;
     const intervalMs = opts.intervalMs ?? 200;
-    const start = (): Worker => new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, thresholdBytes, intervalMs } });
+    const workerData: CheckpointThreadData = { file, thresholdBytes, intervalMs };
+    const start = (): Worker => startThread(new URL('./checkpoint-thread.js', import.meta.url), { workerData });
     return new Checkpointer(start, { file, thresholdBytes, intervalMs });
   }
 
@@ -120,7 +92,7 @@ export class Checkpointer {
     const stopped = new Promise<void>((resolve) => {
       const done = (): void => resolve();
       worker.once('exit', done);
-      worker.on('message', (m: { stopped?: boolean }) => { if (m.stopped) done(); });
+      worker.on('message', (m: CheckpointThreadMessage) => { if ('stopped' in m) done(); });
     });
     // The worker is unref'd while it runs; waiting for it must keep the process alive, or a caller awaiting stop()
     // with nothing else pending (a refused boot) would see the process exit with code 0 in the middle.
