@@ -2,8 +2,8 @@
 // the app, listen, and drain on SIGTERM/SIGINT.
 
 import { resolve } from 'node:path';
-import { buildApp } from './app.js';
-import { initBucketProblems } from './app-init-buckets.js';
+import { buildApp } from './app/app.js';
+import { initBucketProblems } from './app/init-buckets.js';
 import { planStart, type StartPlan } from './cli/first-start.js';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { withDotenv } from './config/dotenv.js';

@@ -3,7 +3,7 @@
 // MAX_DISCARDED_BODY_BYTES of it), and describes a failure without the URL, its credentials or any header value, so
 // the reason can be stored.
 //
-// In `store serve` it runs on the webhook delivery thread (src/webhook-delivery-thread.ts), beside the rest of
+// In `store serve` it runs on the webhook delivery thread (src/app/webhook-delivery-thread.ts), beside the rest of
 // delivery; node:http's client machinery costs about 0.1 ms of CPU per request, which the event loop does not pay.
 
 import http from 'node:http';

@@ -1,6 +1,6 @@
 // STORE_INIT_BUCKETS, buckets created at start when they do not exist yet (for dev and CI): `name`, `name:versioned`
 // or `name:locked` (object lock, which implies versioning), comma-separated. This file checks the list's form; the
-// names get S3's full naming rules from core/names.ts at boot (src/app-init-buckets.ts), before anything is written.
+// names get S3's full naming rules from core/names.ts at boot (src/app/init-buckets.ts), before anything is written.
 
 import { Type } from '@sinclair/typebox';
 

@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { buildApp, type App, type BuildOptions } from '../../src/app.js';
+import { buildApp, type App, type BuildOptions } from '../../src/app/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { baseEnv, tempDir, type RunningServer } from './server.js';

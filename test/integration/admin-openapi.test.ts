@@ -80,6 +80,7 @@ describe('the OpenAPI document', () => {
       'GET /api/admin/users', 'POST /api/admin/users', 'GET /api/admin/users/{id}', 'PATCH /api/admin/users/{id}',
       'POST /api/admin/users/{id}/reset-password', 'DELETE /api/admin/users/{id}', 'POST /api/admin/settings/change-password',
       'GET /api/admin/audit', 'GET /api/admin/audit/catalog', 'GET /api/admin/version', 'GET /api/admin/openapi.json',
+      'GET /api/admin/workers',
     ]) expect(names).toContain(name);
   });
 
@@ -147,6 +148,22 @@ describe('GET /version', () => {
     }
     expect(res.body).toEqual({ version: '0.1.0', build: head, node: process.version });
     expect((await adminCall(store.server, undefined, 'GET', '/version')).status).toBe(401);
+  });
+});
+
+describe('GET /workers', () => {
+  it('lists every background worker in start order, the ones this configuration runs running', async () => {
+    const res = await adminCall(store.server, reader, 'GET', '/workers');
+    expect(res.status).toBe(200);
+    const workers = (res.body as { workers: { name: string; enabled: boolean; running: boolean }[] }).workers;
+    expect(workers.map((w) => w.name)).toEqual([
+      'blob-gc', 'lifecycle', 'audit-flush', 'usage-rollup', 'request-analytics', 'integrity', 'search-index', 'webhooks',
+      'replication-tiering', 'backup-schedule',
+    ]);
+    // No WEBHOOK_URL, no remote target, no backup schedule here: those are off; the rest run.
+    const off = new Set(['webhooks', 'replication-tiering', 'backup-schedule']);
+    for (const w of workers) expect(w, w.name).toEqual({ name: w.name, enabled: !off.has(w.name), running: !off.has(w.name) });
+    expect((await adminCall(store.server, undefined, 'GET', '/workers')).status).toBe(401);
   });
 });
 

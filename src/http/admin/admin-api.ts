@@ -42,6 +42,7 @@ export interface AdminDeps
   users: UsersRouteDeps['users'];
   auditLog: AuditRouteDeps['auditLog'];
   build: MetaRouteDeps['build'];
+  workers: MetaRouteDeps['workers'];
   /** MOUNT_PATH: scopes the refresh cookie. */
   mountPath: string;
   /** STORE_TRUSTED_PROXIES, parsed: whose X-Forwarded-For / -Proto to believe. */

@@ -8,7 +8,7 @@
 // durability barrier advances it (WebhookService.committed), so delivery never asks for an fsync of its own.
 //
 // The dispatcher only reads the outbox, so it can run on the delivery thread with a connection of its own
-// (src/webhook-delivery-thread.ts, as `store serve` does) or on the event loop (WebhookService, for tests).
+// (src/app/webhook-delivery-thread.ts).
 
 import { fullJitterDelay, type BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';

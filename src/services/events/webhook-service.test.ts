@@ -2,7 +2,7 @@
 // dispatcher told of durable commits, its outcomes written back by the service), against a real outbox table with a
 // recording transport, an injected clock and an injected random source: headers and signature, due-time order, the
 // retry schedule (full jitter, base 2 s, cap 1 h), 3xx and network failures, dead-lettering, the durability barrier,
-// bounded concurrency, pruning and status. The thread itself runs in app-webhooks.test.ts and the integration tests.
+// bounded concurrency, pruning and status. The thread itself runs in app/webhook-thread.test.ts and the integration tests.
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // Signed webhooks (SPEC "Signed webhooks"): the outbox row written with the commit, the outcomes of delivery written
 // back, pruning, and the status the admin API shows. Delivery itself (webhook-dispatcher.ts, driven by the runner in
-// workers/webhook-worker.ts) runs on the delivery thread (src/webhook-delivery-thread.ts, started by
-// src/app-webhooks.ts), which is told of each durable commit through `setDurableListener` and hands its outcomes to
+// workers/webhook-worker.ts) runs on the delivery thread (src/app/webhook-delivery-thread.ts, started by
+// src/app/webhook-thread.ts), which is told of each durable commit through `setDurableListener` and hands its outcomes to
 // `recordOutcomes`.
 
 import { randomUUID } from 'node:crypto';

@@ -117,6 +117,8 @@ export interface ObjectServiceOptions {
   onReadError?: (row: ObjectRow, err: unknown) => void;
   /** The data volume's free-space reserve (write-reserve.ts); without it, writes are refused only when the disk is full. */
   reserve?: WriteReserve | undefined;
+  /** How tiered stubs' bytes are read (tiering/stub-reader.ts); without it, reading a stub fails InvalidObjectState. */
+  stubReader?: StubReader | undefined;
 }
 
 /** True when a request carries any x-amz-object-lock-* setting (which needs a bucket with object lock). */
@@ -142,7 +144,7 @@ export class ObjectService {
   readonly tagging: ObjectTaggingService;
   /** Retention and legal hold of versions. */
   readonly lock: ObjectLockService;
-  private stubReader: StubReader | undefined;
+  private readonly stubReader: StubReader | undefined;
 
   constructor(opts: ObjectServiceOptions) {
     this.meta = opts.meta;
@@ -153,6 +155,7 @@ export class ObjectService {
     this.hashes = opts.hashes;
     this.onReadError = opts.onReadError;
     this.reserve = opts.reserve;
+    this.stubReader = opts.stubReader;
     this.tagging = new ObjectTaggingService(this.meta, (bucket, key) => this.events.tagsChanged?.(bucket, key));
     this.lock = new ObjectLockService(this.meta, this.now);
   }
@@ -185,11 +188,6 @@ export class ObjectService {
     } finally {
       source.off('error', held);
     }
-  }
-
-  /** Sets how the bytes of tiered stubs are read (tiering is built after this service). */
-  attachStubReader(reader: StubReader): void {
-    this.stubReader = reader;
   }
 
   private bucket(name: string): BucketRow {

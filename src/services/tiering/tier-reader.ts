@@ -1,16 +1,13 @@
 // The read side of tiering (docs/replication.md "Tiering"): a GET of a stub rehydrates it (up to
 // STORE_TIER_INLINE_MAX_BYTES) or redirects to a presigned remote URL; RestoreObject rehydrates on request; internal
-// readers stream a stub's bytes from the remote (StubReader).
+// readers stream a stub's bytes from the remote through stub-reader.ts.
 
-import { PassThrough, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../core/errors.js';
 import { DAY_MS } from '../../core/iso8601.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { TierRepo } from '../../storage/db/tier-repo.js';
-import type { StubReader } from '../objects/object-service.js';
-import { RemoteError, remoteErrorClass, type RemoteStore } from '../replication/remote-store.js';
+import { remoteErrorClass, type RemoteStore } from '../replication/remote-store.js';
 import type { Rehydrator } from './rehydrator.js';
 
 export interface TierReaderOptions {
@@ -34,7 +31,7 @@ export type ReadThrough = { kind: 'local' } | { kind: 'redirect'; url: string };
 /** How long a read-through rehydration keeps the version local before the sweep makes it a stub again. */
 export const READ_RESTORE_DAYS = 1;
 
-export class TierReader implements StubReader {
+export class TierReader {
   private readonly opts: TierReaderOptions;
   private readonly enabled: boolean;
   private readonly rehydrator: Rehydrator | undefined;
@@ -45,27 +42,6 @@ export class TierReader implements StubReader {
     this.enabled = opts.enabled;
     this.rehydrator = opts.rehydrator;
     this.now = opts.now;
-  }
-
-  /** StubReader: a stub's bytes (or a range) streamed from its remote copy, for internal readers. */
-  stream(row: ObjectRow, range?: { start: number; end: number }): Readable {
-    const out = new PassThrough({ highWaterMark: 1024 * 1024 });
-    const remote = this.opts.remote;
-    if (!remote || row.tierKey === undefined) {
-      queueMicrotask(() => out.destroy(new AppError('InvalidObjectState', { message: 'The object is tiered and tiering is not enabled.' })));
-      return out;
-    }
-    // A reader that goes away (an aborted copy or backup) cancels the request, even one still waiting for its answer.
-    const cancel = new AbortController();
-    out.once('close', () => cancel.abort());
-    remote.get(row.tierKey, { ...(range ? { range } : {}), signal: cancel.signal }).then(
-      (body) => {
-        if (out.destroyed) body.destroy();
-        else pipeline(body, out).catch((err: unknown) => out.destroy(err instanceof Error ? err : new RemoteError('unknown')));
-      },
-      (err: unknown) => out.destroy(err instanceof Error ? err : new RemoteError('unknown')),
-    );
-    return out;
   }
 
   /**

@@ -10,7 +10,7 @@ import type { LifecycleRepo } from '../../storage/db/lifecycle-repo.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { TierRepo } from '../../storage/db/tier-repo.js';
-import type { ObjectService, StubReader } from '../objects/object-service.js';
+import type { ObjectService } from '../objects/object-service.js';
 import type { RemoteStore } from '../replication/remote-store.js';
 import { Rehydrator } from './rehydrator.js';
 import { TierReader, type ReadThrough } from './tier-reader.js';
@@ -45,7 +45,7 @@ export interface TieringStatus {
   lastSweep: LastSweep;
 }
 
-export class TierService implements StubReader {
+export class TierService {
   private readonly repo: TierRepo;
   private readonly rehydrator: Rehydrator | undefined;
   private readonly reader: TierReader;
@@ -72,11 +72,6 @@ export class TierService implements StubReader {
       meta: opts.meta, repo: opts.repo, lifecycle: opts.lifecycle, objects: opts.objects, remote: opts.remote,
       enabled: this.enabled, logger: opts.logger, maxPerSweep: opts.maxPerSweep, now,
     });
-  }
-
-  /** StubReader: a stub's bytes (or a range) streamed from its remote copy, for internal readers. */
-  stream(row: ObjectRow, range?: { start: number; end: number }): Readable {
-    return this.reader.stream(row, range);
   }
 
   /** GET of a stub (TierReader.readThrough). */

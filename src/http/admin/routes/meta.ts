@@ -1,12 +1,29 @@
-// About the admin API itself: GET /version and GET /openapi.json (both need a token; SPEC lists only health,
-// ready, login and refresh as public).
+// About the server itself: GET /version, GET /workers and GET /openapi.json (each needs a token; SPEC lists only
+// health, ready, login and refresh as public).
 
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 
+/** One background worker (src/app/workers.ts). */
+export interface WorkerState {
+  name: string;
+  enabled: boolean;
+  running: boolean;
+}
+
 export interface MetaRouteDeps {
   build: { version: string; build: string };
+  /** The background workers, in start order. */
+  workers: () => WorkerState[];
 }
+
+const Workers = Type.Object({
+  workers: Type.Array(Type.Object({
+    name: Type.String({ description: 'blob-gc, lifecycle, audit-flush, usage-rollup, request-analytics, integrity, search-index, webhooks, replication-tiering or backup-schedule' }),
+    enabled: Type.Boolean({ description: 'Whether this configuration runs it' }),
+    running: Type.Boolean({ description: 'Whether it runs now (false before start and after stop)' }),
+  })),
+});
 
 const Version = Type.Object({
   version: Type.String({ description: 'The package version' }),
@@ -18,6 +35,10 @@ export function metaRoutes(app: FastifyInstance, deps: MetaRouteDeps): void {
   app.get('/version', {
     schema: { operationId: 'version', tags: ['meta'], summary: 'Version, build and Node.js version', response: { 200: Version } },
   }, async () => ({ version: deps.build.version, build: deps.build.build, node: process.version }));
+
+  app.get('/workers', {
+    schema: { operationId: 'workers', tags: ['meta'], summary: 'The background workers: which this configuration runs', response: { 200: Workers } },
+  }, async () => ({ workers: deps.workers() }));
 
   app.get('/openapi.json', {
     schema: {

@@ -1,4 +1,4 @@
-// The webhook delivery thread (started by app-webhooks.ts): the dispatcher and its runner, with a connection of its own
+// The webhook delivery thread (started by webhook-thread.ts): the dispatcher and its runner, with a connection of its own
 // to meta.db that only reads (PRAGMA query_only), so claiming rows, signing, sending and the backoff never run on the
 // event loop. The event loop keeps the two things only it may do: it writes each outbox row in the commit that makes
 // the change, and it writes the outcomes this thread hands back (SQLite has one writer: a second one could make a
@@ -11,15 +11,15 @@
 
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { WebhookClient } from './clients/webhook-client.js';
-import type { BackoffPolicy } from './lib/backoff.js';
-import { createLogger } from './observability/logger.js';
-import { WebhookDispatcher, type WebhookTarget } from './services/events/webhook-dispatcher.js';
-import { WEBHOOK_BACKOFF, WEBHOOK_BATCH_SIZE, WEBHOOK_CONCURRENCY } from './services/events/webhook-service.js';
-import { WebhookOutboxRepo, type OutboxOutcome } from './storage/db/webhook-outbox-repo.js';
-import { startWebhookWorker } from './workers/webhook-worker.js';
+import { WebhookClient } from '../clients/webhook-client.js';
+import type { BackoffPolicy } from '../lib/backoff.js';
+import { createLogger } from '../observability/logger.js';
+import { WebhookDispatcher, type WebhookTarget } from '../services/events/webhook-dispatcher.js';
+import { WEBHOOK_BACKOFF, WEBHOOK_BATCH_SIZE, WEBHOOK_CONCURRENCY } from '../services/events/webhook-service.js';
+import { WebhookOutboxRepo, type OutboxOutcome } from '../storage/db/webhook-outbox-repo.js';
+import { startWebhookWorker } from '../workers/webhook-worker.js';
 
-/** What app-webhooks.ts passes in `workerData`. */
+/** What webhook-thread.ts passes in `workerData`. */
 export interface DeliveryThreadData {
   /** meta.db */
   file: string;

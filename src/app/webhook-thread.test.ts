@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startWebhookThread } from './app-webhooks.js';
-import { createLogger } from './observability/logger.js';
-import { WebhookService } from './services/events/webhook-service.js';
-import { MetadataStore } from './storage/db/metadata-store.js';
-import { WebhookOutboxRepo } from './storage/db/webhook-outbox-repo.js';
-import type { RunningLoop } from './workers/runner.js';
+import { startWebhookThread } from './webhook-thread.js';
+import { createLogger } from '../observability/logger.js';
+import { WebhookService } from '../services/events/webhook-service.js';
+import { MetadataStore } from '../storage/db/metadata-store.js';
+import { WebhookOutboxRepo } from '../storage/db/webhook-outbox-repo.js';
+import type { RunningLoop } from '../workers/runner.js';
 
 // Dies at its first start (a marker file remembers); then, for each row id up to the watermark, hands back a
 // 'delivered' outcome, asks for a prune once that is written, and logs what it saw (with a secret to be redacted).

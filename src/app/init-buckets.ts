@@ -2,12 +2,12 @@
 // rules before anything is written, then each bucket that does not exist yet created through the bucket service,
 // so versioning and object lock are the real thing. An existing bucket is left as it is, whatever the list says.
 
-import { isAppError } from './core/errors.js';
-import { validateBucketName } from './core/names.js';
-import { initBuckets } from './config/init-buckets-config.js';
-import type { Config } from './config/config.js';
-import type { Logger } from './observability/logger.js';
-import type { BucketService } from './services/bucket-service.js';
+import { isAppError } from '../core/errors.js';
+import { validateBucketName } from '../core/names.js';
+import { initBuckets } from '../config/init-buckets-config.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../observability/logger.js';
+import type { BucketService } from '../services/bucket-service.js';
 
 /** The listed names S3 would refuse, each as a refusal naming the bucket and the rule. */
 export function initBucketProblems(config: Pick<Config, 'STORE_INIT_BUCKETS'>): string[] {

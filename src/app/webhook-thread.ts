@@ -7,12 +7,12 @@
 // thread), webhooks cost a 4 KiB PUT 15–30% of its throughput at concurrency 16; see docs/performance.md, "Webhooks".
 
 import type { Worker } from 'node:worker_threads';
-import { startThread } from './lib/start-thread.js';
-import type { BackoffPolicy } from './lib/backoff.js';
-import type { Logger } from './observability/logger.js';
-import type { WebhookService, WebhookTarget } from './services/events/webhook-service.js';
+import { startThread } from '../lib/start-thread.js';
+import type { BackoffPolicy } from '../lib/backoff.js';
+import type { Logger } from '../observability/logger.js';
+import type { WebhookService, WebhookTarget } from '../services/events/webhook-service.js';
 import type { DeliveryThreadData, MainToThread, ThreadToMain } from './webhook-delivery-thread.js';
-import type { RunningLoop } from './workers/runner.js';
+import type { RunningLoop } from '../workers/runner.js';
 
 export interface WebhookThreadOptions {
   webhooks: WebhookService;

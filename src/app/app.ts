@@ -5,64 +5,57 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createInitBuckets } from './app-init-buckets.js';
-import { buildRemoteFeatures, type RemoteFeatures } from './app-replication.js';
-import { decodeSseKey, type Config } from './config/config.js';
-import { webhookEventNames } from './config/webhook-config.js';
-import { createHttpServer, type HttpServer } from './http/http-server.js';
-import { S3PlaneHandler } from './http/s3/s3-plane.js';
-import { parseTrustedProxies } from './http/shared/client-address.js';
-import { readBuildInfo } from './lib/build-info.js';
-import { HashPool } from './lib/hash-pool.js';
-import type { Logger } from './observability/logger.js';
-import { MetricsRegistry } from './observability/metrics-registry.js';
-import { RequestTracer } from './observability/request-tracer.js';
-import { AccessKeyService } from './services/identity/access-key-service.js';
-import { AdminAuthService } from './services/identity/admin-auth-service.js';
-import { AdminUsersService } from './services/identity/admin-users-service.js';
-import { AuditService } from './services/audit/audit-service.js';
-import { BlobGcService } from './services/blob-gc-service.js';
-import { BackupScheduler, type SnapshotPusher } from './services/backup/backup-scheduler.js';
-import { BackupService } from './services/backup/backup-service.js';
-import { RestoreService } from './services/backup/restore-service.js';
-import { SnapshotDir } from './services/backup/snapshot-dir.js';
-import { RemoteSnapshotPusher } from './services/backup/remote-snapshot-pusher.js';
-import { statfsFreeBytes } from './services/free-space.js';
-import { BucketService } from './services/bucket-service.js';
-import { EventHandlers, type ObjectEventRegistry } from './services/events/event-handlers.js';
-import { EventPipeline } from './services/events/event-pipeline.js';
-import { WebhookService, type WebhookTarget } from './services/events/webhook-service.js';
-import { packageVersion } from './lib/package-version.js';
-import { LifecycleService } from './services/lifecycle-service.js';
-import { ListingService } from './services/objects/listing-service.js';
-import { MultipartService } from './services/objects/multipart-service.js';
-import { ReadPins } from './services/objects/object-reader.js';
-import { ObjectSearchService } from './services/objects/object-search-service.js';
-import { ObjectService } from './services/objects/object-service.js';
-import { argon2CostOf } from './services/identity/password-hashing.js';
-import { RefreshSessionService } from './services/identity/refresh-session-service.js';
-import { UsageService } from './services/usage-service.js';
-import { WriteReserve } from './services/objects/write-reserve.js';
-import { BlobStore } from './storage/blobs/blob-store.js';
-import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from './storage/data-dir.js';
-import { LifecycleRepo } from './storage/db/lifecycle-repo.js';
-import { MetadataSnapshot } from './storage/db/metadata-snapshot.js';
-import { MetadataStore } from './storage/db/metadata-store.js';
-import { WebhookOutboxRepo } from './storage/db/webhook-outbox-repo.js';
-import { startLifecycleWorker } from './workers/lifecycle-worker.js';
-import { startSearchIndexWorker } from './workers/search-index-worker.js';
-import { startLoop, type RunningLoop } from './workers/runner.js';
-import { startUsageRollupWorker } from './workers/usage-rollup-worker.js';
-import { startWebhookThread } from './app-webhooks.js';
-import type { BackoffPolicy } from './lib/backoff.js';
-import { AnalyticsService } from './services/analytics/analytics-service.js';
-import { RequestCounters } from './services/analytics/request-counters.js';
-import { IntegrityService, type RepairSource } from './services/integrity/integrity-service.js';
-import { mirrorRepairSource } from './services/replication/mirror-repair-source.js';
-import { startIntegrityWorker } from './workers/integrity-worker.js';
-import { startRequestAnalyticsWorker } from './workers/request-analytics-worker.js';
-import { startBackupScheduleWorker } from './workers/backup-schedule-worker.js';
-import { backupSchedule } from './config/backup-config.js';
+import { createInitBuckets } from './init-buckets.js';
+import { buildRemoteFeatures, type RemoteFeatures } from './remote-features.js';
+import { decodeSseKey, type Config } from '../config/config.js';
+import { webhookEventNames } from '../config/webhook-config.js';
+import { createHttpServer, type HttpServer } from '../http/http-server.js';
+import { S3PlaneHandler } from '../http/s3/s3-plane.js';
+import { parseTrustedProxies } from '../http/shared/client-address.js';
+import { readBuildInfo } from '../lib/build-info.js';
+import { HashPool } from '../lib/hash-pool.js';
+import type { Logger } from '../observability/logger.js';
+import { MetricsRegistry } from '../observability/metrics-registry.js';
+import { RequestTracer } from '../observability/request-tracer.js';
+import { AccessKeyService } from '../services/identity/access-key-service.js';
+import { AdminAuthService } from '../services/identity/admin-auth-service.js';
+import { AdminUsersService } from '../services/identity/admin-users-service.js';
+import { AuditService } from '../services/audit/audit-service.js';
+import { BlobGcService } from '../services/blob-gc-service.js';
+import { BackupScheduler, type SnapshotPusher } from '../services/backup/backup-scheduler.js';
+import { BackupService } from '../services/backup/backup-service.js';
+import { RestoreService } from '../services/backup/restore-service.js';
+import { SnapshotDir } from '../services/backup/snapshot-dir.js';
+import { RemoteSnapshotPusher } from '../services/backup/remote-snapshot-pusher.js';
+import { statfsFreeBytes } from '../services/free-space.js';
+import { BucketService } from '../services/bucket-service.js';
+import { EventHandlers, type ObjectEventRegistry } from '../services/events/event-handlers.js';
+import { EventPipeline } from '../services/events/event-pipeline.js';
+import { WebhookService, type WebhookTarget } from '../services/events/webhook-service.js';
+import { packageVersion } from '../lib/package-version.js';
+import { LifecycleService } from '../services/lifecycle-service.js';
+import { ListingService } from '../services/objects/listing-service.js';
+import { MultipartService } from '../services/objects/multipart-service.js';
+import { ReadPins } from '../services/objects/object-reader.js';
+import { ObjectSearchService } from '../services/objects/object-search-service.js';
+import { ObjectService } from '../services/objects/object-service.js';
+import { argon2CostOf } from '../services/identity/password-hashing.js';
+import { RefreshSessionService } from '../services/identity/refresh-session-service.js';
+import { UsageService } from '../services/usage-service.js';
+import { WriteReserve } from '../services/objects/write-reserve.js';
+import { BlobStore } from '../storage/blobs/blob-store.js';
+import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from '../storage/data-dir.js';
+import { LifecycleRepo } from '../storage/db/lifecycle-repo.js';
+import { MetadataSnapshot } from '../storage/db/metadata-snapshot.js';
+import { MetadataStore } from '../storage/db/metadata-store.js';
+import { WebhookOutboxRepo } from '../storage/db/webhook-outbox-repo.js';
+import { WorkerSet, type WorkerDeps, type WorkerStatus } from './workers.js';
+import type { BackoffPolicy } from '../lib/backoff.js';
+import { AnalyticsService } from '../services/analytics/analytics-service.js';
+import { RequestCounters } from '../services/analytics/request-counters.js';
+import { IntegrityService, type RepairSource } from '../services/integrity/integrity-service.js';
+import { mirrorRepairSource } from '../services/replication/mirror-repair-source.js';
+import { backupSchedule } from '../config/backup-config.js';
 
 export interface App {
   readonly config: Config;
@@ -72,6 +65,8 @@ export interface App {
    * committed and durable, fire-and-forget.
    */
   readonly events: ObjectEventRegistry;
+  /** The background workers (workers.ts): which this configuration runs, and which run now. */
+  workers(): WorkerStatus[];
   /** Listens on HOST:PORT and starts the background workers. Resolves with the bound address. */
   start(): Promise<AddressInfo>;
   /** Drains in-flight requests (up to SHUTDOWN_DRAIN_MS), stops workers, closes the database and the lock. */
@@ -129,21 +124,35 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       repo: new WebhookOutboxRepo(meta.db), durable: () => metaStore.durable(), target: hooks.target, userAgent: hooks.userAgent, logger,
     });
     const pipeline = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
-    // Replication and tiering (app-replication.ts): the replication intent joins the webhook row in each commit.
+    // Replication and tiering (remote-features.ts): the replication intent joins the webhook row in each commit.
     const remoteFeatures = await buildRemoteFeatures({ config, logger, meta, blobs, inner: pipeline });
     // MD5 of large bodies on threads beside the event loop; they start on the first large body.
     const hashes = new HashPool();
-    // A read that finds a version's bytes corrupt marks it (integrity, below); a successful read costs nothing more.
+    const metrics = new MetricsRegistry({ integrity: config.STORE_INTEGRITY_SCRUB_ENABLED });
+    const audit = new AuditService({ meta, logger, retentionDays: config.AUDIT_RETENTION_DAYS });
+    // Integrity and analytics (docs/integrity-analytics.md). Corrupt versions are repaired from the replication mirror
+    // when there is one; otherwise they stay listed.
+    const mirror = config.STORE_REPLICATION_ENABLED ? remoteFeatures.remote : undefined;
+    const repairSource: RepairSource | undefined = options.integrityRepairSource ?? (mirror && mirrorRepairSource(mirror));
+    const integrity = new IntegrityService({
+      meta, blobs, pins, logger, audit, metrics, repairSource, enabled: config.STORE_INTEGRITY_SCRUB_ENABLED,
+      limits: {
+        intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, objectsPerTick: config.STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK,
+        bytesPerTick: config.STORE_INTEGRITY_SCRUB_BYTES_PER_TICK,
+      },
+      passIntervalMs: config.STORE_INTEGRITY_SCRUB_PASS_INTERVAL_HOURS * 3_600_000,
+    });
+    // A read that finds a version's bytes corrupt marks it (integrity); a successful read costs nothing more.
     const objects = new ObjectService({
       meta, blobs, pins, events: remoteFeatures.events, hashes, onReadError: (row, err) => integrity.reportCorruptRead(row, err),
+      stubReader: remoteFeatures.stubReader,
       // Writes stop at STORE_MIN_FREE_BYTES of free space, so deletes can still commit on a nearly full volume.
       reserve: new WriteReserve({ path: config.DATA_DIR, reserveBytes: config.STORE_MIN_FREE_BYTES }),
     });
     const listing = new ListingService(meta);
     const multipart = new MultipartService({ meta, blobs, objects, hashes });
     const blobGc = new BlobGcService({ meta, blobs, pins });
-    const metrics = new MetricsRegistry({ integrity: config.STORE_INTEGRITY_SCRUB_ENABLED });
-    const { replication, reconcile, tiering } = remoteFeatures.attach(objects, metrics);
+    const { replication, reconcile, tiering } = remoteFeatures.build(objects, metrics);
     const lifecycle = new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, logger });
 
     // Scoped access keys: secrets sealed under KEY_ENCRYPTION_SECRET (default: the root secret); boot refuses a
@@ -172,7 +181,6 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       trustedProxies,
       onInternalError: () => metrics.countInternalError('s3'),
     });
-    const audit = new AuditService({ meta, logger, retentionDays: config.AUDIT_RETENTION_DAYS });
     const sessions = new RefreshSessionService({ meta, audit });
     // One argon2id cost for every admin password: the operator's, as ADMIN_PASSWORD_HASH carries it.
     const hashCost = argon2CostOf(config.ADMIN_PASSWORD_HASH);
@@ -185,12 +193,12 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     metrics.registerReadPins(() => pins.count);
     metrics.registerWebhookOutbox(() => webhooks.outboxCounts());
     const usage = new UsageService(buckets);
-    // Backup and restore (issue 8, docs/backup.md): archives read a point-in-time snapshot of the metadata on a second
+    // Backup and restore (docs/backup.md): archives read a point-in-time snapshot of the metadata on a second
     // connection; restores stage into DATA_DIR/tmp and reset in one transaction through the same event sink as writes.
     const backups = new BackupService({
       openSnapshot: () => MetadataSnapshot.open(join(config.DATA_DIR, 'meta.db')), blobs, pins, storeVersion: packageVersion(),
       // Tiered stubs are read from the remote without rehydrating them (the object service's stub reader).
-      stubReader: remoteFeatures.remote ? tiering : undefined, holds: [tiering],
+      stubReader: remoteFeatures.stubReader, holds: [tiering],
     });
     // Through the same sink as every write: a reset reaches the webhook outbox and the replication outbox.
     const restores = new RestoreService({
@@ -214,23 +222,12 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     });
     await backupScheduler.init();
     const search = new ObjectSearchService({ meta });
-    // Integrity and analytics (issue 10, docs/integrity-analytics.md).
-    // Corrupt versions are repaired from the replication mirror when there is one; otherwise they stay listed.
-    const mirror = config.STORE_REPLICATION_ENABLED ? remoteFeatures.remote : undefined;
-    const repairSource: RepairSource | undefined = options.integrityRepairSource ?? (mirror && mirrorRepairSource(mirror));
-    const integrity = new IntegrityService({
-      meta, blobs, pins, logger, audit, metrics, repairSource, enabled: config.STORE_INTEGRITY_SCRUB_ENABLED,
-      limits: {
-        intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, objectsPerTick: config.STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK,
-        bytesPerTick: config.STORE_INTEGRITY_SCRUB_BYTES_PER_TICK,
-      },
-      passIntervalMs: config.STORE_INTEGRITY_SCRUB_PASS_INTERVAL_HOURS * 3_600_000,
-    });
     const requestCounts = new RequestCounters();
     const analytics = new AnalyticsService({
       meta, usage: buckets, counters: requestCounts, retentionMs: config.STORE_ANALYTICS_RETENTION_DAYS * 86_400_000,
       storageResolutionMs: config.USAGE_ROLLUP_INTERVAL_MS,
     });
+    const workerSet = new WorkerSet();
     const http = await createHttpServer({
       mountPath: config.MOUNT_PATH, logger, s3,
       admin: {
@@ -241,27 +238,22 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
         sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
         onInternalError: () => metrics.countInternalError('admin'),
-        build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
+        build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))), workers: () => workerSet.status(),
         search, webhooks, replication, reconcile, tiering, integrity, analytics, backups, restores, backupSchedule: backupScheduler,
       },
       metrics,
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
       tracer: new RequestTracer({ enabled: config.OTEL_TRACING_ENABLED }),
       requestCounts,
-      // The console's build (npm run build: web/ -> dist/web), from dist/app.js and src/app.ts alike.
-      consoleDir: fileURLToPath(new URL('../dist/web/', import.meta.url)),
+      // The console's build (npm run build: web/ -> dist/web), from dist/app/app.js and src/app/app.ts alike.
+      consoleDir: fileURLToPath(new URL('../../dist/web/', import.meta.url)),
     });
-    // Webhook delivery, started with the other loops, on its thread (src/app-webhooks.ts).
-    const startWebhookDelivery = (): RunningLoop | undefined =>
-      hooks.target && startWebhookThread({
-        webhooks, target: hooks.target, file: join(config.DATA_DIR, 'meta.db'), userAgent: hooks.userAgent,
-        pollMs: config.WEBHOOK_POLL_MS, logLevel: config.LOG_LEVEL, logger,
-        ...(options.webhookBackoff === undefined ? {} : { backoff: options.webhookBackoff }),
-      });
-    return assemble({
-      config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,
-      integrity, analytics, backupScheduler, backupTickMs: options.backupTickMs ?? 60_000, startWebhookDelivery,
-    });
+    const workers: WorkerDeps = {
+      config, logger, blobGc, lifecycle, audit, analytics, usage, metrics, integrity, search, webhooks, webhookTarget: hooks.target,
+      webhookUserAgent: hooks.userAgent, webhookBackoff: options.webhookBackoff, remoteFeatures, backupScheduler,
+      backupTickMs: options.backupTickMs ?? 60_000,
+    };
+    return assemble({ config, http, meta, lock, hashes, bootTime, handlers, blobGc, remoteFeatures, backupScheduler, audit, workers, workerSet });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -269,18 +261,27 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
   }
 }
 
-function assemble(parts: {
-  config: Config; logger: Logger; http: HttpServer; meta: MetadataStore; lock: DataDirLock; hashes: HashPool; blobGc: BlobGcService;
-  lifecycle: LifecycleService; audit: AuditService; bootTime: number; metrics: MetricsRegistry; usage: UsageService;
-  search: ObjectSearchService; handlers: EventHandlers; webhooks: WebhookService; remoteFeatures: RemoteFeatures;
-  integrity: IntegrityService; analytics: AnalyticsService; backupScheduler: BackupScheduler; backupTickMs: number;
-  startWebhookDelivery: () => RunningLoop | undefined;
-}): App {
-  const {
-    config, logger, http, meta, lock, hashes, blobGc, lifecycle, audit, bootTime, metrics, usage, search, handlers, webhooks, remoteFeatures,
-    integrity, analytics, backupScheduler, backupTickMs, startWebhookDelivery,
-  } = parts;
-  const loops: RunningLoop[] = [];
+/** What the running app holds on to: to start, to stop, and to close in order. */
+interface Assembly {
+  config: Config;
+  http: HttpServer;
+  meta: MetadataStore;
+  lock: DataDirLock;
+  hashes: HashPool;
+  bootTime: number;
+  handlers: EventHandlers;
+  blobGc: BlobGcService;
+  remoteFeatures: RemoteFeatures;
+  backupScheduler: BackupScheduler;
+  audit: AuditService;
+  workers: WorkerDeps;
+  workerSet: WorkerSet;
+}
+
+function assemble(parts: Assembly): App {
+  const { config, http, meta, lock, hashes, bootTime, handlers, blobGc, remoteFeatures, backupScheduler, audit } = parts;
+  const { logger } = parts.workers;
+  const workers = parts.workerSet;
   const sweep = new AbortController();
   let orphanSweep: Promise<unknown> = Promise.resolve();
 
@@ -288,6 +289,7 @@ function assemble(parts: {
     config,
     http,
     events: handlers,
+    workers: () => workers.status(),
     async start() {
       await new Promise<void>((resolve, reject) => {
         http.server.once('error', reject);
@@ -296,23 +298,7 @@ function assemble(parts: {
           resolve();
         });
       });
-      loops.push(startLoop({ name: 'blob-gc', intervalMs: 1000, logger, tick: async () => void (await blobGc.drainQueue()) }));
-      loops.push(startLifecycleWorker({ service: lifecycle, intervalMs: config.STORE_LIFECYCLE_INTERVAL_MS, logger }));
-      loops.push(startLoop({ name: 'audit-flush', intervalMs: config.AUDIT_FLUSH_MS, logger, tick: async () => void audit.flush() }));
-      // Never a reason not to serve: on a full disk the run is recorded by its first usage tick that can write.
-      try {
-        analytics.startRun();
-      } catch (err) {
-        logger.warn({ err }, 'could not record the start of this run for analytics; serving anyway');
-      }
-      loops.push(startUsageRollupWorker({ usage, metrics, samples: analytics, intervalMs: config.USAGE_ROLLUP_INTERVAL_MS, logger }));
-      loops.push(startRequestAnalyticsWorker({ analytics, logger }));
-      loops.push(startIntegrityWorker({ service: integrity, intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, logger }));
-      loops.push(startSearchIndexWorker({ service: search, logger }));
-      const delivery = startWebhookDelivery();
-      if (delivery) loops.push(delivery);
-      loops.push(...remoteFeatures.start());
-      if (backupScheduler.enabled) loops.push(startBackupScheduleWorker({ scheduler: backupScheduler, tickMs: backupTickMs, logger }));
+      workers.start(parts.workers);
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
@@ -323,7 +309,7 @@ function assemble(parts: {
     async stop() {
       const drained = await http.drain.start(http.server, config.SHUTDOWN_DRAIN_MS);
       sweep.abort();
-      await Promise.all(loops.map((l) => l.stop()));
+      await workers.stop();
       await backupScheduler.close();
       await remoteFeatures.close();
       await orphanSweep;
