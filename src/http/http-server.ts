@@ -30,7 +30,7 @@ export interface S3Plane {
   /** `onOp` receives the S3 operation once resolved: the request's route class in metrics, logs and spans. */
   handle(
     req: IncomingMessage, res: ServerResponse,
-    ctx: { requestId: string; mountPath: string; onOp: (op: string) => void; hostBucket?: string },
+    ctx: { requestId: string; mountPath: string; onOp: (op: string) => void; hostBucket?: string; expectsContinue?: boolean },
   ): void;
 }
 
@@ -130,7 +130,15 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     res.writeHead(err.statusCode, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(JSON.stringify(envelope(err)));
   };
 
-  const dispatch = (req: IncomingMessage, res: ServerResponse, fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void): void => {
+  /**
+   * `expectsContinue`: the request came with `Expect: 100-continue` (Node's 'checkContinue'), and its client waits for
+   * `100 Continue` before sending the body. The surface that reads the body sends it first: the admin plane at once,
+   * the S3 plane once the request is authenticated and authorized, so a refused upload hears its error before sending
+   * a byte (docs/decisions.md "Expect: 100-continue").
+   */
+  const dispatch = (
+    req: IncomingMessage, res: ServerResponse, to: { fastify: (req: IncomingMessage, res: ServerResponse) => void; expectsContinue: boolean },
+  ): void => {
     if (isLingering(req.socket)) {
       req.socket.destroy();
       return;
@@ -151,13 +159,14 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     if (surface !== undefined) {
       setRequestIdHeaders(res, requestId);
       const span = observer.watch(req, res, { requestId, surface, routeClass: () => observer.patternOf(req) });
-      RequestTracer.within(span, () => fastifyHandler(req, res));
+      if (to.expectsContinue) res.writeContinue();
+      RequestTracer.within(span, () => to.fastify(req, res));
       return;
     }
     let op = 'Unknown';
     const span = observer.watch(req, res, { requestId, surface: 's3', routeClass: () => op, logOp: true });
     RequestTracer.within(span, () => opts.s3.handle(req, res, {
-      requestId, mountPath: mount, hostBucket, onOp: (resolved) => { op = resolved; },
+      requestId, mountPath: mount, hostBucket, expectsContinue: to.expectsContinue, onOp: (resolved) => { op = resolved; },
     }));
   };
 
@@ -189,8 +198,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
           // that as unlikely as it is against AWS, and silent connections are let go within ~35 s either way.
           keepAliveTimeout: 30_000,
         },
-        (req, res) => dispatch(req, res, handler),
+        (req, res) => dispatch(req, res, { fastify: handler, expectsContinue: false }),
       );
+      // With a 'checkContinue' listener Node no longer answers `100 Continue` by itself (nor emits 'request'): the
+      // dispatcher decides when, or whether, the body is asked for.
+      server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res, { fastify: handler, expectsContinue: true }));
       // An idle socket (no bytes either way) is closed after two minutes.
       server.setTimeout(120_000);
       return server;

@@ -4,7 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { AppError, isAppError } from '../../core/errors.js';
+import { AppError, isAppError, noSuchBucket } from '../../core/errors.js';
 import type { Logger } from '../../observability/logger.js';
 import type { BucketRow } from '../../services/bucket-service.js';
 import { parseAmzDate, type RegionRule } from '../../sigv4/auth-params.js';
@@ -65,6 +65,8 @@ interface RequestInfo {
   onOp: (op: string) => void;
   /** The bucket the Host names (virtual-hosted style, STORE_DOMAIN); undefined: path-style. */
   hostBucket?: string;
+  /** The client sent `Expect: 100-continue` and waits for `100 Continue` before the body. */
+  expectsContinue?: boolean;
 }
 
 export class S3PlaneHandler {
@@ -124,6 +126,11 @@ export class S3PlaneHandler {
     const rawPath = (q < 0 ? url : url.slice(0, q)).slice(info.mountPath.length) || '/';
     const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
     const bucketRow = memoBuckets(this.opts.services);
+    // Asks for the body of an `Expect: 100-continue` request, once it has passed every check that needs no body: an
+    // answer before this point (a bad signature, AccessDenied, NoSuchBucket) reaches the client before it sends a byte.
+    const readyForBody = (): void => {
+      if (info.expectsContinue === true && !res.headersSent) res.writeContinue();
+    };
     if (req.method === 'OPTIONS') {
       // Preflights carry no credentials: answered from the CORS rules alone, before authentication.
       onOp('PreflightRequest');
@@ -150,6 +157,8 @@ export class S3PlaneHandler {
       const anonymous = this.authorizer(req, ANONYMOUS, policies, {
         op: endpoint.op, query, authType: undefined, header: (name) => headerOf(req, name),
       });
+      // A form carries its signature in the body: nothing more can be checked before reading it.
+      readyForBody();
       const response = await postObject(context(anonymousRequest(req), anonymous) as S3Context<typeof endpoint>, {
         lookup: this.opts.lookup,
         region: this.signingRegion,
@@ -191,6 +200,11 @@ export class S3PlaneHandler {
     }));
     const handler = HANDLERS[endpoint.op] as (c: S3Context) => Promise<S3Response>;
     let response: S3Response;
+    // A body for a bucket that does not exist is not worth receiving: the handler would answer NoSuchBucket after it.
+    if (info.expectsContinue === true && bucket !== undefined && endpoint.op !== 'CreateBucket' && bucketRow(bucket) === undefined) {
+      throw noSuchBucket(bucket);
+    }
+    readyForBody();
     try {
       response = await handler(context(verified ?? anonymousRequest(req), authz));
     } catch (err) {
