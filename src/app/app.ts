@@ -9,8 +9,10 @@ import { createInitBuckets } from './init-buckets.js';
 import { buildRemoteFeatures, type RemoteFeatures } from './remote-features.js';
 import { decodeSseKey, type Config } from '../config/config.js';
 import { webhookEventNames } from '../config/webhook-config.js';
+import { domainList } from '../config/domain-config.js';
 import { createHttpServer, type HttpServer } from '../http/http-server.js';
 import { S3PlaneHandler } from '../http/s3/s3-plane.js';
+import { VirtualHosts } from '../http/s3/virtual-hosts.js';
 import { parseTrustedProxies } from '../http/shared/client-address.js';
 import { readBuildInfo } from '../lib/build-info.js';
 import { HashPool } from '../lib/hash-pool.js';
@@ -229,7 +231,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     });
     const workerSet = new WorkerSet();
     const http = await createHttpServer({
-      mountPath: config.MOUNT_PATH, logger, s3,
+      mountPath: config.MOUNT_PATH, logger, s3, virtualHosts: new VirtualHosts(domainList(config.STORE_DOMAIN)),
       admin: {
         startedAt: bootTime, durable: () => metaStore.durable(), auth, audit, keys,
         // Buckets and objects (routes/buckets.ts, routes/objects.ts): the S3 plane's services; presigned URLs are

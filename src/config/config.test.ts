@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, decodeSseKey, loadConfig } from './config.js';
+import { domainList } from './domain-config.js';
 
 const ARGON2ID = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHRzYWx0$RdescudvJCsgt3ub+b+dWRWJTmaaJObGzz8hq0pSzmE';
 
@@ -188,4 +189,20 @@ describe('loadConfig: admin plane keys (trusted proxies, audit)', () => {
     refusal({ AUDIT_RETENTION_DAYS: '1.5' }, 'AUDIT_RETENTION_DAYS');
     expect(loadConfig({ ...goodEnv(), AUDIT_FLUSH_MS: '250', AUDIT_RETENTION_DAYS: '1' })).toMatchObject({ AUDIT_FLUSH_MS: 250, AUDIT_RETENTION_DAYS: 1 });
   });
+});
+
+describe('loadConfig: STORE_DOMAIN (virtual-hosted–style addressing)', () => {
+  it('is empty by default (path-style only) and keeps a list of DNS names', () => {
+    expect(loadConfig(goodEnv()).STORE_DOMAIN).toBe('');
+    const cfg = loadConfig({ ...goodEnv(), STORE_DOMAIN: 'S3.Example.com, localhost,s3.internal' });
+    expect(domainList(cfg.STORE_DOMAIN)).toEqual(['s3.example.com', 'localhost', 's3.internal']);
+  });
+
+  it.each(['s3.example.com:9000', 'http://s3.example.com', 's3.example.com/x', '127.0.0.1', '::1', 's3..example.com', 's3.example.com.', '-s3.example.com', 'a_b.example.com'])(
+    'refuses the entry %s, naming it',
+    (entry) => {
+      const message = refusal({ STORE_DOMAIN: `s3.example.com, ${entry}` }, 'STORE_DOMAIN');
+      expect(message).toContain(entry.toLowerCase());
+    },
+  );
 });

@@ -11,6 +11,7 @@ import { BACKUP_KEYS, backupProblems } from './backup-config.js';
 import { REPLICATION_KEYS, replicationProblems } from './replication-config.js';
 import { ANALYTICS_KEYS, INTEGRITY_KEYS } from './integrity-config.js';
 import { INIT_BUCKETS_KEYS, initBucketsProblems } from './init-buckets-config.js';
+import { malformedDomains } from './domain-config.js';
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 const METRICS_MODES = ['off', 'public', 'token'] as const;
@@ -36,6 +37,9 @@ export const ConfigSchema = Type.Object({
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000, description: 'Drain grace on SIGTERM' }),
   MOUNT_PATH: Type.String({ default: '', description: 'Path prefix for every surface; empty means root' }),
   STORE_ENDPOINT: Type.Optional(Type.String({ description: 'Public DNS hostname reported for endpoint discovery' })),
+  STORE_DOMAIN: Type.String({
+    default: '', description: 'Comma-separated DNS names under which <bucket>.<name> addresses a bucket (virtual-hosted style); empty: path-style only',
+  }),
   STORE_LIFECYCLE_INTERVAL_MS: Type.Integer({
     minimum: 100, maximum: 86_400_000, default: 3_600_000, description: 'How often lifecycle rules are applied (100 ms to 1 day)',
   }),
@@ -153,6 +157,10 @@ function semanticProblems(cfg: Config): string[] {
   if (badProxies.length > 0) {
     // Proxy addresses are not secrets, and naming the bad entry is what makes the refusal actionable.
     problems.push(`STORE_TRUSTED_PROXIES must list IP addresses or CIDR blocks separated by commas; not: ${badProxies.join(', ')}`);
+  }
+  const badDomains = malformedDomains(cfg.STORE_DOMAIN);
+  if (badDomains.length > 0) {
+    problems.push(`STORE_DOMAIN must list DNS names (no port, scheme or IP address) separated by commas; not: ${badDomains.join(', ')}`);
   }
   const mountProblem = mountPathProblem(cfg.MOUNT_PATH);
   if (mountProblem) problems.push(mountProblem);

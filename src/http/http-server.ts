@@ -1,7 +1,7 @@
 // The one listener: a raw node:http dispatcher in front of Fastify. It assigns the request id, enforces MOUNT_PATH,
 // tracks requests for the drain, watches every request to its end (access log, metrics, span), and sends /api/admin,
 // /admin and /metrics to Fastify and everything else to the framework-free S3 plane (docs/decisions.md: "S3 plane as
-// a raw dispatcher").
+// a raw dispatcher"). A request whose Host names a bucket (STORE_DOMAIN) is the S3 plane's whatever its path.
 
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -21,13 +21,17 @@ import { RequestObserver, type RequestObserverOptions } from './shared/request-o
 import { SlowBodyGuard } from './shared/slow-body-guard.js';
 import { assignRequestId, requestIdOf, setRequestIdHeaders } from './shared/request-id.js';
 import { sendS3Error } from './s3/respond.js';
+import { VirtualHosts } from './s3/virtual-hosts.js';
 import { buildAppErrorXml } from './s3/xml/error.js';
 import { AppError } from '../core/errors.js';
 import { uuidv7 } from '../lib/ids.js';
 
 export interface S3Plane {
   /** `onOp` receives the S3 operation once resolved: the request's route class in metrics, logs and spans. */
-  handle(req: IncomingMessage, res: ServerResponse, ctx: { requestId: string; mountPath: string; onOp: (op: string) => void }): void;
+  handle(
+    req: IncomingMessage, res: ServerResponse,
+    ctx: { requestId: string; mountPath: string; onOp: (op: string) => void; hostBucket?: string; expectsContinue?: boolean },
+  ): void;
 }
 
 export interface HttpServerOptions {
@@ -44,6 +48,8 @@ export interface HttpServerOptions {
   requestCounts?: RequestObserverOptions['requestCounts'];
   /** The admin console's build directory (web/ built by Vite), served at MOUNT_PATH/admin; unset: no console. */
   consoleDir?: string;
+  /** STORE_DOMAIN: Hosts that name a bucket (virtual-hosted style); default: none, path-style only. */
+  virtualHosts?: VirtualHosts;
 }
 
 export interface HttpServer {
@@ -103,6 +109,11 @@ function clientErrorHandler(logger: Logger, observer: RequestObserver): (err: No
 export async function createHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
   const drain = new Drain();
   const mount = opts.mountPath;
+  const virtualHosts = opts.virtualHosts ?? new VirtualHosts([]);
+  // The Fastify surface of a request, or undefined for the S3 plane: on a Host that names a bucket, every path is that
+  // bucket's (the console and admin API stay on the other Hosts: docs/decisions.md "Virtual-host addressing").
+  const surfaceOf = (req: IncomingMessage, path: string, hostBucket: string | undefined): Surface | undefined =>
+    hostBucket === undefined ? fastifySurface(req.method ?? 'GET', path) : undefined;
   const tracer = opts.tracer ?? new RequestTracer({ enabled: false });
   const observer = new RequestObserver({
     logger: opts.logger, metrics: opts.metrics, tracer, mountPath: mount, requestCounts: opts.requestCounts, trustedProxies: opts.admin.trustedProxies,
@@ -112,14 +123,22 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   const slowBodies = new SlowBodyGuard();
   const answerSlowBody = (req: IncomingMessage, res: ServerResponse, requestId: string): void => {
     const err = new AppError('RequestTimeout');
-    if (fastifySurface(req.method ?? 'GET', (req.url ?? '/').slice(mount.length) || '/') === undefined) {
+    if (surfaceOf(req, (req.url ?? '/').slice(mount.length) || '/', virtualHosts.bucketOf(req.headers.host)) === undefined) {
       sendS3Error(req, res, err, requestId);
       return;
     }
     res.writeHead(err.statusCode, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(JSON.stringify(envelope(err)));
   };
 
-  const dispatch = (req: IncomingMessage, res: ServerResponse, fastifyHandler: (req: IncomingMessage, res: ServerResponse) => void): void => {
+  /**
+   * `expectsContinue`: the request came with `Expect: 100-continue` (Node's 'checkContinue'), and its client waits for
+   * `100 Continue` before sending the body. The surface that reads the body sends it first: the admin plane at once,
+   * the S3 plane once the request is authenticated and authorized, so a refused upload hears its error before sending
+   * a byte (docs/decisions.md "Expect: 100-continue").
+   */
+  const dispatch = (
+    req: IncomingMessage, res: ServerResponse, to: { fastify: (req: IncomingMessage, res: ServerResponse) => void; expectsContinue: boolean },
+  ): void => {
     if (isLingering(req.socket)) {
       req.socket.destroy();
       return;
@@ -135,16 +154,20 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       return;
     }
     const path = url.slice(mount.length) || '/';
-    const surface = fastifySurface(req.method ?? 'GET', path);
+    const hostBucket = virtualHosts.bucketOf(req.headers.host);
+    const surface = surfaceOf(req, path, hostBucket);
     if (surface !== undefined) {
       setRequestIdHeaders(res, requestId);
       const span = observer.watch(req, res, { requestId, surface, routeClass: () => observer.patternOf(req) });
-      RequestTracer.within(span, () => fastifyHandler(req, res));
+      if (to.expectsContinue) res.writeContinue();
+      RequestTracer.within(span, () => to.fastify(req, res));
       return;
     }
     let op = 'Unknown';
     const span = observer.watch(req, res, { requestId, surface: 's3', routeClass: () => op, logOp: true });
-    RequestTracer.within(span, () => opts.s3.handle(req, res, { requestId, mountPath: mount, onOp: (resolved) => { op = resolved; } }));
+    RequestTracer.within(span, () => opts.s3.handle(req, res, {
+      requestId, mountPath: mount, hostBucket, expectsContinue: to.expectsContinue, onOp: (resolved) => { op = resolved; },
+    }));
   };
 
   let server: Server | undefined;
@@ -175,8 +198,11 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
           // that as unlikely as it is against AWS, and silent connections are let go within ~35 s either way.
           keepAliveTimeout: 30_000,
         },
-        (req, res) => dispatch(req, res, handler),
+        (req, res) => dispatch(req, res, { fastify: handler, expectsContinue: false }),
       );
+      // With a 'checkContinue' listener Node no longer answers `100 Continue` by itself (nor emits 'request'): the
+      // dispatcher decides when, or whether, the body is asked for.
+      server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res, { fastify: handler, expectsContinue: true }));
       // An idle socket (no bytes either way) is closed after two minutes.
       server.setTimeout(120_000);
       return server;

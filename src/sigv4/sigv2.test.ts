@@ -47,6 +47,16 @@ describe('SigV2 string to sign and signature', () => {
     expect(stringToSignV2(req, DATE)).toBe(`PUT\nabc==\ntext/plain\n${DATE}\nx-amz-meta-a:x y\nx-amz-meta-b:2,3\n/b/k?partNumber=2&uploadId=a+b`);
     expect(stringToSignV2(request({ rawPath: '/b', rawQuery: 'acl' }), DATE)).toBe(`GET\n\n\n${DATE}\n/b?acl`);
   });
+
+  it("starts the resource with the Host's bucket on a virtual-hosted–style request (AWS's example is one)", () => {
+    // GET /photos/puppy.jpg with Host: awsexamplebucket1.us-west-1.s3.amazonaws.com
+    const hosted = request({ rawPath: '/photos/puppy.jpg', hostBucket: 'awsexamplebucket1' });
+    expect(signatureV2(SECRET, stringToSignV2(hosted, DATE))).toBe('qgk2+6Sv9/oM7G3qLEjTH1a1l1g=');
+    // A bucket operation is the bucket followed by '/', as botocore signs it.
+    expect(stringToSignV2(request({ rawPath: '/', rawQuery: 'acl&prefix=x', hostBucket: 'my.bucket' }), DATE)).toBe(`GET\n\n\n${DATE}\n/my.bucket/?acl`);
+    expect(verifyV2Header(signed(hosted), `AWS ${AKID}:qgk2+6Sv9/oM7G3qLEjTH1a1l1g=`, opts).accessKeyId).toBe(AKID);
+    expect(codeOf(() => verifyV2Header({ ...hosted, hostBucket: 'other' }, `AWS ${AKID}:qgk2+6Sv9/oM7G3qLEjTH1a1l1g=`, opts))).toBe('SignatureDoesNotMatch');
+  });
 });
 
 describe('SigV2 header authentication', () => {

@@ -42,8 +42,8 @@ export function signatureV2Matches(expected: string, provided: string): boolean 
 
 /**
  * The string to sign: the method, Content-MD5, Content-Type, the date (the Date header, empty when x-amz-date is
- * sent, or the Expires of a presigned URL), the x-amz-* headers and the resource (the path as received, with the
- * signed sub-resources, sorted, their values decoded).
+ * sent, or the Expires of a presigned URL), the x-amz-* headers and the resource (the path as received, after
+ * `/bucket` on a virtual-hosted–style request, with the signed sub-resources, sorted, their values decoded).
  */
 export function stringToSignV2(req: SignedRequest, date: string): string {
   const header = (name: string): string => joined(req.headers[name]);
@@ -61,7 +61,13 @@ function amzHeaders(headers: SignedRequest['headers']): string {
   return names.map((name) => `${name}:${joined(headers[name]).replace(/\s*\r?\n\s*/g, ' ')}\n`).join('');
 }
 
+/**
+ * The canonicalized resource. On a virtual-hosted–style request it starts with the bucket from the Host: "If the
+ * request addresses a bucket using the HTTP Host header (virtual hosted-style), append the bucket name preceded by a
+ * `/`", then the path (so `GET /` of bucket b is `/b/`, as botocore signs it).
+ */
 function resource(req: SignedRequest): string {
+  const path = req.hostBucket === undefined ? req.rawPath : `/${req.hostBucket}${req.rawPath}`;
   const signed: [string, string | undefined][] = [];
   for (const pair of req.rawQuery === '' ? [] : req.rawQuery.split('&')) {
     const eq = pair.indexOf('=');
@@ -69,9 +75,9 @@ function resource(req: SignedRequest): string {
     if (!SIGNED_SUBRESOURCES.has(name)) continue;
     signed.push([name, eq < 0 ? undefined : decodeValue(pair.slice(eq + 1))]);
   }
-  if (signed.length === 0) return req.rawPath;
+  if (signed.length === 0) return path;
   signed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return `${req.rawPath}?${signed.map(([name, value]) => (value === undefined ? name : `${name}=${value}`)).join('&')}`;
+  return `${path}?${signed.map(([name, value]) => (value === undefined ? name : `${name}=${value}`)).join('&')}`;
 }
 
 /** A sub-resource's value as signed: percent-decoded (a '+' stays a '+', as botocore signs it). */

@@ -10,6 +10,11 @@ export interface SignedRequest {
   rawQuery: string;
   /** Header names lower-cased (Node's IncomingHttpHeaders). */
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * The bucket the Host names on a virtual-hosted–style request. SigV4 signs the path and Host as sent and needs
+   * nothing more; SigV2's canonicalized resource starts with `/bucket` (sigv2.ts).
+   */
+  hostBucket?: string;
 }
 
 /** Looks up the secret of an access key id; undefined when the key is unknown or disabled. */

@@ -14,6 +14,8 @@ export interface AuthOptions {
   sigv2: boolean;
   lookup: SecretLookup;
   now?: () => Date;
+  /** The bucket the Host names on a virtual-hosted–style request (SigV2 signs it as part of the resource). */
+  hostBucket?: string;
 }
 
 /**
@@ -30,6 +32,7 @@ export function authenticate(req: IncomingMessage, opts: AuthOptions): VerifiedR
       rawPath: q < 0 ? url : url.slice(0, q),
       rawQuery: q < 0 ? '' : url.slice(q + 1),
       headers: signableHeaders(req),
+      hostBucket: opts.hostBucket,
     },
     { region: opts.region, sigv2: opts.sigv2, lookup: opts.lookup, now: opts.now ? opts.now() : new Date() },
   );

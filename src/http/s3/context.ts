@@ -39,6 +39,8 @@ export interface S3Context<E extends Endpoint = Endpoint> {
   services: S3Services;
   owner: Owner;
   region: string;
+  /** The bucket the Host named (virtual-hosted style); undefined for path-style. */
+  hostBucket?: string;
 }
 
 export interface S3Response {

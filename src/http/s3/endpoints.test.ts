@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuery, resolveEndpoint } from './endpoints.js';
+import { parseQuery, resolveEndpoint, resolveResource } from './endpoints.js';
 import { codeOf } from '../../../test/helpers/error-code.js';
 
 const resolve = (method: string, url: string, copy = false) => {
   const q = url.indexOf('?');
-  return resolveEndpoint(method, q < 0 ? url : url.slice(0, q), parseQuery(q < 0 ? '' : url.slice(q + 1)), copy);
+  return resolveEndpoint(method, q < 0 ? url : url.slice(0, q), parseQuery(q < 0 ? '' : url.slice(q + 1)), { hasCopySource: copy });
 };
 
 
@@ -93,5 +93,32 @@ describe('resolveEndpoint', () => {
     expect(codeOf(() => resolve('PATCH', '/b/k'))).toBe('MethodNotAllowed');
     expect(codeOf(() => resolve('POST', '/b/k'))).toBe('MethodNotAllowed');
     expect(codeOf(() => resolve('PUT', '/'))).toBe('MethodNotAllowed');
+  });
+});
+
+describe('resolveEndpoint, virtual-hosted style (the bucket from the Host)', () => {
+  const hosted = (method: string, url: string, hostBucket: string, copy = false) => {
+    const q = url.indexOf('?');
+    return resolveEndpoint(method, q < 0 ? url : url.slice(0, q), parseQuery(q < 0 ? '' : url.slice(q + 1)), { hostBucket, hasCopySource: copy });
+  };
+
+  it('routes bucket operations at / and object operations at /key', () => {
+    expect(hosted('GET', '/', 'b')).toEqual({ op: 'ListObjects', bucket: 'b' });
+    expect(hosted('GET', '/?list-type=2', 'b')).toEqual({ op: 'ListObjectsV2', bucket: 'b' });
+    expect(hosted('PUT', '/', 'b')).toEqual({ op: 'CreateBucket', bucket: 'b' });
+    expect(hosted('POST', '/', 'b')).toEqual({ op: 'PostObject', bucket: 'b' });
+    expect(hosted('POST', '/?delete', 'b')).toEqual({ op: 'DeleteObjects', bucket: 'b' });
+    expect(hosted('GET', '/?versioning', 'my.bucket')).toEqual({ op: 'GetBucketVersioning', bucket: 'my.bucket' });
+    expect(hosted('PUT', '/k', 'b')).toEqual({ op: 'PutObject', bucket: 'b', key: 'k' });
+    expect(hosted('PUT', '/k', 'b', true)).toEqual({ op: 'CopyObject', bucket: 'b', key: 'k' });
+    expect(hosted('POST', '/dir/k?uploadId=u', 'b')).toEqual({ op: 'CompleteMultipartUpload', bucket: 'b', key: 'dir/k' });
+  });
+
+  it('takes the whole path as the key: a bucket-looking first segment is part of it, // keeps its slash', () => {
+    expect(hosted('GET', '/b/k', 'other')).toEqual({ op: 'GetObject', bucket: 'other', key: 'b/k' });
+    expect(hosted('GET', '//a', 'b')).toEqual({ op: 'GetObject', bucket: 'b', key: '/a' });
+    expect(hosted('GET', '/a%20b%2Fc', 'b')).toEqual({ op: 'GetObject', bucket: 'b', key: 'a b/c' });
+    expect(resolveResource('/x/y', 'b')).toEqual({ bucket: 'b', key: 'x/y' });
+    expect(resolveResource('/', 'b')).toEqual({ bucket: 'b', key: '' });
   });
 });

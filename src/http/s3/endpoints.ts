@@ -1,4 +1,5 @@
-// Request -> typed S3 operation, before anything else happens (path-style addressing only).
+// Request -> typed S3 operation, before anything else happens: path-style (`/bucket/key`), or virtual-hosted style
+// (`/key` with the bucket named by the Host, which virtual-hosts.ts resolves).
 // The operation name is the S3 API's verbatim: it is the metric label and the audit action too.
 
 import { CONFIG_PART_SUBRESOURCES } from '../../core/bucket-config-parts.js';
@@ -107,30 +108,38 @@ function unsupported(query: Query, names: readonly string[]): string | undefined
 }
 
 /**
- * The bucket and key a raw path names ('' when absent), decoded. The S3 plane uses it for OPTIONS preflights,
- * which name a resource but no operation. Throws InvalidURI for an undecodable path.
+ * The bucket and key a raw path names ('' when absent), decoded. `hostBucket` is the bucket a virtual-hosted–style
+ * request's Host names: then the whole path is the key (`//a` is the key `/a`, as in S3). The S3 plane uses it for
+ * OPTIONS preflights, which name a resource but no operation. Throws InvalidURI for an undecodable path.
  */
-export function resolveResource(path: string): { bucket: string; key: string } {
+export function resolveResource(path: string, hostBucket?: string): { bucket: string; key: string } {
   const rest = path.startsWith('/') ? path.slice(1) : path;
+  if (hostBucket !== undefined) return { bucket: hostBucket, key: decodeComponent(rest, false) };
   const slash = rest.indexOf('/');
   const bucket = decodeComponent(slash < 0 ? rest : rest.slice(0, slash), false);
   const key = slash < 0 ? '' : decodeComponent(rest.slice(slash + 1), false);
   return { bucket, key };
 }
 
+export interface EndpointOptions {
+  /** An x-amz-copy-source header was sent: a PUT is CopyObject or UploadPartCopy. */
+  hasCopySource?: boolean;
+  /** The bucket the Host names (virtual-hosted style); undefined: path-style. */
+  hostBucket?: string;
+}
+
 /**
  * Resolves the operation. `path` is the raw (still percent-encoded) path below the mount point, without the query.
- * `hasCopySource` (an x-amz-copy-source header) turns a PUT into CopyObject or UploadPartCopy.
  * Throws InvalidURI for an undecodable path and MethodNotAllowed for a method the resource does not support.
  */
-export function resolveEndpoint(method: string, path: string, query: Query, hasCopySource = false): Endpoint {
-  const { bucket, key } = resolveResource(path);
+export function resolveEndpoint(method: string, path: string, query: Query, opts: EndpointOptions = {}): Endpoint {
+  const { bucket, key } = resolveResource(path, opts.hostBucket);
   if (bucket === '') {
     if (method === 'GET') return { op: 'ListBuckets' };
     throw methodNotAllowed(method);
   }
   if (key === '') return bucketEndpoint(method, bucket, query);
-  return objectEndpoint(method, bucket, key, query, hasCopySource);
+  return objectEndpoint(method, bucket, key, query, opts.hasCopySource === true);
 }
 
 function bucketEndpoint(method: string, bucket: string, query: Query): Endpoint {

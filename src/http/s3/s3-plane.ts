@@ -4,7 +4,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { AppError, isAppError } from '../../core/errors.js';
+import { AppError, isAppError, noSuchBucket } from '../../core/errors.js';
 import type { Logger } from '../../observability/logger.js';
 import type { BucketRow } from '../../services/bucket-service.js';
 import { parseAmzDate, type RegionRule } from '../../sigv4/auth-params.js';
@@ -63,6 +63,10 @@ interface RequestInfo {
   mountPath: string;
   /** Called once the operation is known: the route class of the request's log line, metrics and span. */
   onOp: (op: string) => void;
+  /** The bucket the Host names (virtual-hosted style, STORE_DOMAIN); undefined: path-style. */
+  hostBucket?: string;
+  /** The client sent `Expect: 100-continue` and waits for `100 Continue` before the body. */
+  expectsContinue?: boolean;
 }
 
 export class S3PlaneHandler {
@@ -122,15 +126,22 @@ export class S3PlaneHandler {
     const rawPath = (q < 0 ? url : url.slice(0, q)).slice(info.mountPath.length) || '/';
     const query = parseQuery(q < 0 ? '' : url.slice(q + 1));
     const bucketRow = memoBuckets(this.opts.services);
+    // Asks for the body of an `Expect: 100-continue` request, once it has passed every check that needs no body: an
+    // answer before this point (a bad signature, AccessDenied, NoSuchBucket) reaches the client before it sends a byte.
+    const readyForBody = (): void => {
+      if (info.expectsContinue === true && !res.headersSent) res.writeContinue();
+    };
     if (req.method === 'OPTIONS') {
       // Preflights carry no credentials: answered from the CORS rules alone, before authentication.
       onOp('PreflightRequest');
-      const { bucket, key } = resolveResource(rawPath);
+      const { bucket, key } = resolveResource(rawPath, info.hostBucket);
       const cors = bucket === '' ? undefined : bucketRow(bucket)?.config.cors;
       await this.reply(req, res, preflightResponse(req, cors, key === '' ? 'BUCKET' : 'OBJECT'));
       return;
     }
-    const endpoint: Endpoint = resolveEndpoint(req.method ?? 'GET', rawPath, query, req.headers['x-amz-copy-source'] !== undefined);
+    const endpoint: Endpoint = resolveEndpoint(req.method ?? 'GET', rawPath, query, {
+      hasCopySource: req.headers['x-amz-copy-source'] !== undefined, hostBucket: info.hostBucket,
+    });
     onOp(endpoint.op);
     const bucket = 'bucket' in endpoint ? endpoint.bucket : undefined;
     // Set before anything can fail, so that error responses carry the CORS headers too, as S3's do.
@@ -138,7 +149,7 @@ export class S3PlaneHandler {
     const policies = (name: string) => this.policies.view(name, bucketRow(name));
     const context = (auth: VerifiedRequest, authz: RequestAuthorizer): S3Context => ({
       req, endpoint, query, requestId: info.requestId, auth, authz, services: this.opts.services, owner: this.opts.owner,
-      region: this.opts.region,
+      region: this.opts.region, hostBucket: info.hostBucket,
     });
 
     if (endpoint.op === 'PostObject') {
@@ -146,6 +157,8 @@ export class S3PlaneHandler {
       const anonymous = this.authorizer(req, ANONYMOUS, policies, {
         op: endpoint.op, query, authType: undefined, header: (name) => headerOf(req, name),
       });
+      // A form carries its signature in the body: nothing more can be checked before reading it.
+      readyForBody();
       const response = await postObject(context(anonymousRequest(req), anonymous) as S3Context<typeof endpoint>, {
         lookup: this.opts.lookup,
         region: this.signingRegion,
@@ -154,13 +167,15 @@ export class S3PlaneHandler {
         now: this.now,
         principalOf: this.principalOf,
         authorizerFor: (principal, facts) => this.authorizer(req, principal, policies, { op: endpoint.op, query, ...facts }),
-        objectUrl: (b, k) => objectUrl(req, info.mountPath, b, k),
+        objectUrl: (b, k) => objectUrl(req, { mountPath: info.mountPath, hostBucket: info.hostBucket, bucket: b, key: k }),
       });
       await this.reply(req, res, response);
       return;
     }
 
-    const verified = authenticate(req, { region: this.signingRegion, sigv2: this.opts.sigv2, lookup: this.opts.lookup, now: this.now });
+    const verified = authenticate(req, {
+      region: this.signingRegion, sigv2: this.opts.sigv2, lookup: this.opts.lookup, now: this.now, hostBucket: info.hostBucket,
+    });
     this.opts.onAuth?.(verified?.scheme ?? 'anonymous');
     const principal = verified ? this.principalOf(verified.accessKeyId) : ANONYMOUS;
     const header = (name: string): string | undefined => headerOf(req, name);
@@ -185,6 +200,11 @@ export class S3PlaneHandler {
     }));
     const handler = HANDLERS[endpoint.op] as (c: S3Context) => Promise<S3Response>;
     let response: S3Response;
+    // A body for a bucket that does not exist is not worth receiving: the handler would answer NoSuchBucket after it.
+    if (info.expectsContinue === true && bucket !== undefined && endpoint.op !== 'CreateBucket' && bucketRow(bucket) === undefined) {
+      throw noSuchBucket(bucket);
+    }
+    readyForBody();
     try {
       response = await handler(context(verified ?? anonymousRequest(req), authz));
     } catch (err) {
@@ -253,8 +273,12 @@ function isTls(req: IncomingMessage): boolean {
   return (req.socket as Partial<TLSSocket>).encrypted === true;
 }
 
-/** The object's URL as the client addressed this server (path-style, mount path included). */
-function objectUrl(req: IncomingMessage, mountPath: string, bucket: string, key: string): string {
-  const path = key.split('/').map(encodeURIComponent).join('/');
-  return `${isTls(req) ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${mountPath}/${encodeURIComponent(bucket)}/${path}`;
+/**
+ * The object's URL as the client addressed this server, mount path included: `host/bucket/key` path-style, or
+ * `bucket.domain/key` when the Host named the bucket.
+ */
+function objectUrl(req: IncomingMessage, at: { mountPath: string; hostBucket: string | undefined; bucket: string; key: string }): string {
+  const path = at.key.split('/').map(encodeURIComponent).join('/');
+  const origin = `${isTls(req) ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${at.mountPath}`;
+  return at.hostBucket === undefined ? `${origin}/${encodeURIComponent(at.bucket)}/${path}` : `${origin}/${path}`;
 }

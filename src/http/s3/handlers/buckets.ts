@@ -71,7 +71,8 @@ export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
   const objectLock = headerOf(ctx.req, 'x-amz-bucket-object-lock-enabled')?.trim().toLowerCase() === 'true';
   const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
   const config = parseCreateBucketConfiguration(body);
-  const created = { status: 200, headers: { Location: `/${ctx.endpoint.bucket}` } };
+  // Path-style: `/bucket`; virtual-hosted style: the bucket's own URL, as AWS answers each.
+  const created = { status: 200, headers: { Location: ctx.hostBucket === undefined ? `/${ctx.endpoint.bucket}` : bucketUrl(ctx) } };
   try {
     ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint, objectLock });
   } catch (err) {
@@ -96,4 +97,10 @@ export async function deleteBucket(ctx: BucketCtx): Promise<S3Response> {
 export async function getBucketLocation(ctx: BucketCtx): Promise<S3Response> {
   const bucket = ctx.services.buckets.get(ctx.endpoint.bucket);
   return xmlResponse(buildLocationConstraint(bucket.region));
+}
+
+/** The bucket's URL on a virtual-hosted–style request: the Host and the path as sent (the mount path, then `/`). */
+function bucketUrl(ctx: BucketCtx): string {
+  const path = (ctx.req.url ?? '/').split('?')[0] ?? '/';
+  return `http://${headerOf(ctx.req, 'host') ?? 'localhost'}${path.endsWith('/') ? path : `${path}/`}`;
 }
