@@ -4,7 +4,6 @@
 // other Host; the admin API stays on the plain Host.
 
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
-import type { LookupFunction } from 'node:net';
 import {
   CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand, DeleteObjectsCommand,
   GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutBucketCorsCommand, PutObjectCommand, S3Client, UploadPartCommand,
@@ -17,24 +16,14 @@ import { uniqueBucket } from '../helpers/clients.js';
 import { formWithFile, signedPolicyFields } from '../helpers/post-form.js';
 import { rawRequest, sha256Hex, signedHeaders, type RawResponse } from '../helpers/signed-http.js';
 import { useStore } from '../helpers/store.js';
+import { testDns } from '../helpers/test-dns.js';
 import { bodyBytes, expectS3Error } from './s3-assert.js';
 
 const DOMAIN = 's3.test';
 const store = useStore({ env: { STORE_DOMAIN: DOMAIN }, tmpfs: true });
 
-/** Every name the clients asked to resolve: proof that they addressed `<bucket>.s3.test`, not a path. */
-const resolved: string[] = [];
-/** Resolves s3.test and every name under it to the loopback address: a test-only DNS. */
-const lookup = ((hostname: string, options: unknown, callback: (...args: unknown[]) => void) => {
-  resolved.push(hostname);
-  if (hostname !== DOMAIN && !hostname.endsWith(`.${DOMAIN}`)) {
-    callback(Object.assign(new Error(`test lookup: ${hostname} is not under ${DOMAIN}`), { code: 'ENOTFOUND' }));
-    return;
-  }
-  const all = typeof options === 'object' && options !== null && (options as { all?: boolean }).all === true;
-  if (all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
-  else callback(null, '127.0.0.1', 4);
-}) as LookupFunction;
+/** Resolves s3.test and every name under it to the loopback address; `resolved` is proof of what clients addressed. */
+const { lookup, resolved } = testDns(DOMAIN);
 
 let vhost: S3Client;
 let bucket: string;
