@@ -1,12 +1,15 @@
 // Scoped access keys: /keys (list, create), /keys/:id (get, update, revoke), rotate, the effective permissions and the
 // permission simulator. A secret appears only in the create and rotate answers; audit records carry the id and name.
 
-import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
-import type { AccessKeyService, AccessKeyView, IssuedKey } from '../../../services/identity/access-key-service.js';
+import type {
+  AccessKeyService, AccessKeyView, IssuedKey, KeyPermissions,
+} from '../../../services/identity/access-key-service.js';
+import type { KeyScope } from '../../../services/identity/access-key-permissions.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import { principalOf } from '../admin-principal.js';
-import { ErrorBody } from './schemas.js';
+import type { AdminApp } from '../typebox-type-provider.js';
+import { ErrorBody, noContent } from './schemas.js';
 
 export interface KeysRouteDeps {
   keys: AccessKeyService;
@@ -92,10 +95,15 @@ const TAGS = ['keys'];
 const errors = (...codes: number[]): Record<number, typeof ErrorBody> => Object.fromEntries(codes.map((c) => [c, ErrorBody]));
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+/** A scope as its schema types it: the reply schema's array is mutable, the service's is not. */
+const scopeView = ({ actions, ...rest }: KeyScope): Static<typeof Scope> =>
+  (actions ? { ...rest, actions: [...actions] } : rest);
+const permissionsView = (p: KeyPermissions): Static<typeof PermissionsView> =>
+  ('scope' in p ? { scope: scopeView(p.scope) } : p);
 function view(key: AccessKeyView): Static<typeof KeyView> {
   return {
     ...key,
-    permissions: key.permissions as Static<typeof KeyView>['permissions'],
+    permissions: key.permissions === null ? null : permissionsView(key.permissions),
     createdAt: iso(key.createdAt),
     updatedAt: iso(key.updatedAt),
     lastUsedAt: key.lastUsedAt === undefined ? null : iso(key.lastUsedAt),
@@ -103,7 +111,7 @@ function view(key: AccessKeyView): Static<typeof KeyView> {
 }
 const issued = (result: IssuedKey): Static<typeof IssuedKeyView> => ({ ...view(result.key), secretAccessKey: result.secretAccessKey });
 
-export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
+export function keysRoutes(app: AdminApp, deps: KeysRouteDeps): void {
   const record = (event: 'key.created' | 'key.updated' | 'key.rotated' | 'key.revoked', subject: string, key: AccessKeyView): void =>
     deps.audit.record({ event, subject, details: { accessKeyId: key.accessKeyId, name: key.name } });
 
@@ -118,14 +126,14 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
     },
   }, async (req, reply) => {
     const admin = principalOf(req);
-    const result = deps.keys.create(req.body as Static<typeof CreateBody>, admin.username);
+    const result = deps.keys.create(req.body, admin.username);
     record('key.created', admin.username, result.key);
     return reply.status(201).send(issued(result));
   });
 
   app.get('/keys/:id', {
     schema: { operationId: 'getKey', tags: TAGS, summary: 'One access key', params: Params, response: { 200: KeyView, ...errors(400, 401, 404) } },
-  }, async (req) => view(deps.keys.get((req.params as Static<typeof Params>).id)));
+  }, async (req) => view(deps.keys.get(req.params.id)));
 
   app.patch('/keys/:id', {
     schema: {
@@ -134,7 +142,7 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
     },
   }, async (req) => {
     const admin = principalOf(req);
-    const key = deps.keys.update((req.params as Static<typeof Params>).id, req.body as Static<typeof UpdateBody>);
+    const key = deps.keys.update(req.params.id, req.body);
     record('key.updated', admin.username, key);
     return view(key);
   });
@@ -146,7 +154,7 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
     },
   }, async (req) => {
     const admin = principalOf(req);
-    const result = deps.keys.rotate((req.params as Static<typeof Params>).id);
+    const result = deps.keys.rotate(req.params.id);
     record('key.rotated', admin.username, result.key);
     return issued(result);
   });
@@ -154,11 +162,11 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
   app.delete('/keys/:id', {
     schema: {
       operationId: 'revokeKey', tags: TAGS, summary: 'Revoke (delete) an access key; it stops working at once',
-      params: Params, response: { 204: Type.Null({ description: 'Revoked' }), ...errors(400, 401, 403, 404) },
+      params: Params, response: { 204: noContent('Revoked'), ...errors(400, 401, 403, 404) },
     },
   }, async (req, reply) => {
     const admin = principalOf(req);
-    const key = deps.keys.revoke((req.params as Static<typeof Params>).id);
+    const key = deps.keys.revoke(req.params.id);
     record('key.revoked', admin.username, key);
     return reply.status(204).send();
   });
@@ -169,8 +177,9 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
       params: Params, response: { 200: Effective, ...errors(400, 401, 404) },
     },
   }, async (req) => {
-    const { id } = req.params as Static<typeof Params>;
-    return { accessKeyId: id, ...deps.keys.effectivePermissions(id) };
+    const { id } = req.params;
+    const { scope, ...effective } = deps.keys.effectivePermissions(id);
+    return { accessKeyId: id, ...effective, ...(scope ? { scope: scopeView(scope) } : {}) };
   });
 
   app.post('/keys/:id/simulate', {
@@ -181,7 +190,7 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
       params: Params, body: SimulateBody, response: { 200: Simulation, ...errors(400, 401, 404) },
     },
   }, async (req) => {
-    const body = req.body as Static<typeof SimulateBody>;
-    return deps.keys.simulate((req.params as Static<typeof Params>).id, { ...body, bucket: body.bucket ?? '' });
+    const body = req.body;
+    return deps.keys.simulate(req.params.id, { ...body, bucket: body.bucket ?? '' });
   });
 }

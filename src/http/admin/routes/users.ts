@@ -1,14 +1,13 @@
 // Admin users and roles: /users list, create, get, change role, reset password, delete. The gate (admin-auth-hook)
 // already refuses read-only admins here; the service enforces the last-full-admin and no-self-deletion rules.
 
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { AdminRole } from '../../../core/admin-identity.js';
 import { MAX_PASSWORD_LENGTH } from '../../../core/password-policy.js';
 import type { AdminUsersService, WithTemporaryPassword } from '../../../services/identity/admin-users-service.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import { principalOf } from '../admin-principal.js';
-import { ErrorBody } from './schemas.js';
+import type { AdminApp } from '../typebox-type-provider.js';
+import { ErrorBody, noContent } from './schemas.js';
 
 export interface UsersRouteDeps {
   users: AdminUsersService;
@@ -38,7 +37,7 @@ const CreateBody = Type.Object({
 const RoleBody = Type.Object({ role: Role }, { additionalProperties: false });
 const ResetBody = Type.Object({ password: Type.Optional(Password) }, { additionalProperties: false });
 
-export function usersRoutes(app: FastifyInstance, deps: UsersRouteDeps): void {
+export function usersRoutes(app: AdminApp, deps: UsersRouteDeps): void {
   app.get('/users', {
     schema: { operationId: 'listUsers', tags: ['users'], summary: 'List admin users', response: { 200: Type.Object({ items: Type.Array(AdminUser) }) } },
   }, async () => ({ items: deps.users.list() }));
@@ -49,7 +48,7 @@ export function usersRoutes(app: FastifyInstance, deps: UsersRouteDeps): void {
       body: CreateBody, response: { 201: UserWithPassword, 409: ErrorBody },
     },
   }, async (req, reply) => {
-    const body = req.body as { username: string; role: AdminRole; password?: string };
+    const body = req.body;
     const created: WithTemporaryPassword = await deps.users.create(body);
     deps.audit.record({ event: 'user.created', subject: principalOf(req).username, details: { userId: created.user.id, username: created.user.username, role: created.user.role } });
     return reply.status(201).send(created);
@@ -57,7 +56,7 @@ export function usersRoutes(app: FastifyInstance, deps: UsersRouteDeps): void {
 
   app.get('/users/:id', {
     schema: { operationId: 'getUser', tags: ['users'], summary: 'One admin user', params: IdParams, response: { 200: AdminUser, 404: ErrorBody } },
-  }, async (req) => deps.users.get((req.params as { id: string }).id));
+  }, async (req) => deps.users.get(req.params.id));
 
   app.patch('/users/:id', {
     schema: {
@@ -65,8 +64,8 @@ export function usersRoutes(app: FastifyInstance, deps: UsersRouteDeps): void {
       params: IdParams, body: RoleBody, response: { 200: AdminUser, 404: ErrorBody, 409: ErrorBody },
     },
   }, async (req) => {
-    const { id } = req.params as { id: string };
-    const { role } = req.body as { role: AdminRole };
+    const { id } = req.params;
+    const { role } = req.body;
     const { user, previousRole } = deps.users.setRole(id, role);
     if (previousRole !== role) {
       deps.audit.record({ event: 'user.role_changed', subject: principalOf(req).username, details: { userId: id, username: user.username, from: previousRole, to: role } });
@@ -80,7 +79,7 @@ export function usersRoutes(app: FastifyInstance, deps: UsersRouteDeps): void {
       params: IdParams, body: ResetBody, response: { 200: UserWithPassword, 404: ErrorBody },
     },
   }, async (req) => {
-    const { id } = req.params as { id: string };
+    const { id } = req.params;
     const { password } = (req.body ?? {}) as { password?: string };
     const reset = await deps.users.resetPassword(id, password);
     deps.audit.record({ event: 'user.password_reset', subject: principalOf(req).username, details: { userId: id, username: reset.user.username } });
@@ -90,11 +89,11 @@ export function usersRoutes(app: FastifyInstance, deps: UsersRouteDeps): void {
   app.delete('/users/:id', {
     schema: {
       operationId: 'deleteUser', tags: ['users'], summary: 'Delete an admin user (not yourself, not the last full admin)',
-      params: IdParams, response: { 204: Type.Null({ description: 'Deleted' }), 404: ErrorBody, 409: ErrorBody },
+      params: IdParams, response: { 204: noContent('Deleted'), 404: ErrorBody, 409: ErrorBody },
     },
   }, async (req, reply) => {
     const me = principalOf(req);
-    const deleted = deps.users.delete(me.id, (req.params as { id: string }).id);
+    const deleted = deps.users.delete(me.id, req.params.id);
     deps.audit.record({ event: 'user.deleted', subject: me.username, details: { userId: deleted.id, username: deleted.username } });
     return reply.status(204).send();
   });
