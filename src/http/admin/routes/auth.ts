@@ -14,6 +14,7 @@ import type { AdminThrottle } from '../admin-throttle.js';
 import { REFRESH_COOKIE_SCHEME } from '../openapi.js';
 import { sessionIdOf } from '../session-of.js';
 import type { AdminApp } from '../typebox-type-provider.js';
+import { Identity, TokenResponse } from './identity-schemas.js';
 import { ErrorBody, noContent } from './schemas.js';
 
 export const REFRESH_COOKIE = 'store_refresh';
@@ -31,17 +32,10 @@ const LoginBody = Type.Object(
   { username: Type.String({ minLength: 1, maxLength: 256 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
   { additionalProperties: false },
 );
-const TokenResponse = Type.Object({ accessToken: Type.String(), expiresIn: Type.Integer({ description: 'Seconds' }) });
 const withCookie = (description: string) => ({
   ...TokenResponse,
   description,
   headers: { 'set-cookie': Type.String({ description: `${REFRESH_COOKIE}=<token>; HttpOnly; Secure; SameSite=Strict; Path=<mount>/api/admin/auth` }) },
-});
-const Identity = Type.Object({
-  id: Type.String(),
-  username: Type.String(),
-  mustChangePassword: Type.Boolean(),
-  role: Type.Union([Type.Literal('full-admin'), Type.Literal('read-only')]),
 });
 const NoContent = noContent('Done; the refresh cookie is cleared');
 
