@@ -68,7 +68,8 @@ export function usersRoutes(app: AdminApp, deps: UsersRouteDeps): void {
     },
   }, async (req) => {
     const { id } = req.params;
-    const { password } = (req.body ?? {}) as { password?: string };
+    // The body is optional: a POST without one generates a temporary password.
+    const password = req.body?.password;
     const reset = await deps.users.resetPassword(id, password);
     deps.audit.record({ event: 'user.password_reset', subject: principalOf(req).username, details: { userId: id, username: reset.user.username } });
     return reset;
