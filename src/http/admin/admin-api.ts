@@ -13,6 +13,7 @@ import { AdminThrottle } from './admin-throttle.js';
 import { adminErrorHandler, envelope } from './error-json.js';
 import { installJsonDepthLimit } from './json-depth.js';
 import { registerOpenApi } from './openapi.js';
+import type { TypeBoxTypeProvider } from './typebox-type-provider.js';
 import { auditRoutes, type AuditRouteDeps } from './routes/audit.js';
 import { backupRoutes, type BackupRouteDeps } from './routes/backup.js';
 import { authRoutes, type AuthRouteDeps } from './routes/auth.js';
@@ -55,7 +56,9 @@ export interface AdminDeps
   onInternalError?: () => void;
 }
 
-export async function adminApi(app: FastifyInstance, deps: AdminDeps): Promise<void> {
+export async function adminApi(fastify: FastifyInstance, deps: AdminDeps): Promise<void> {
+  // Every route below reads its body, params and query typed from its own schemas.
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler(adminErrorHandler({ onInternalError: deps.onInternalError }));
   installJsonDepthLimit(app);
   // Before any route: swagger must see every route, and the throttle runs before authentication.

@@ -1,65 +1,49 @@
-// The admin API's shapes as the console uses them (the OpenAPI document at /api/admin/openapi.json is the
-// reference). The shapes of routes other sessions are building (replication, backup, integrity, analytics) are
-// typed loosely: every field optional, so a page degrades rather than breaks when a field is absent.
+// The admin API's shapes as the console uses them. The stable ones are the server's own TypeBox schemas
+// (http/admin/routes/*-schemas.ts), imported as types only: erased from the bundle, so no server code reaches it,
+// and a schema change that breaks the console fails `tsc -p web/tsconfig.json` (run by `npm run typecheck`). The
+// shapes of routes other sessions are building (replication, backup, integrity, analytics) are typed loosely: every
+// field optional, so a page degrades rather than breaks when a field is absent.
 
-export type Role = 'full-admin' | 'read-only';
+import type { Static } from '@sinclair/typebox';
+import type * as Buckets from '../../../src/http/admin/routes/bucket-schemas.js';
+import type * as Identity from '../../../src/http/admin/routes/identity-schemas.js';
+import type * as Keys from '../../../src/http/admin/routes/key-schemas.js';
+import type * as Objects from '../../../src/http/admin/routes/object-schemas.js';
 
-export interface Me { id: string; username: string; mustChangePassword: boolean; role: Role }
-export interface TokenResponse { accessToken: string; expiresIn: number }
+export type Role = Static<typeof Identity.Role>;
+export type Me = Static<typeof Identity.Identity>;
+export type TokenResponse = Static<typeof Identity.TokenResponse>;
+export type AdminUser = Static<typeof Identity.AdminUser>;
+export type UserWithPassword = Static<typeof Identity.UserWithPassword>;
 
-export interface AdminUser { id: string; username: string; role: Role; mustChangePassword: boolean; createdAt: string; updatedAt: string }
-export interface UserWithPassword { user: AdminUser; temporaryPassword?: string }
+export type BucketSummary = Static<typeof Buckets.BucketSummary>;
+export type BucketDetails = Static<typeof Buckets.BucketDetails>;
+export type Versioning = BucketSummary['versioning'];
+export type Tag = Static<typeof Buckets.Tag>;
+export type CorsRule = Static<typeof Buckets.CorsBody>['rules'][number];
+export type ObjectLockConfig = Static<typeof Buckets.ObjectLockBody>;
+export type EncryptionConfig = Static<typeof Buckets.EncryptionBody>;
 
-export type Versioning = 'Unversioned' | 'Enabled' | 'Suspended';
-export interface BucketSummary {
-  name: string; createdAt: string; region: string; versioning: Versioning; objectLock: boolean;
-  objectCount: number; bytes: number; versionCount: number; versionBytes: number;
-}
-export interface BucketDetails extends BucketSummary {
-  configs: { tagging: boolean; encryption: boolean; lifecycle: boolean; cors: boolean; policy: boolean; objectLock: boolean };
-}
-
-export interface Tag { key: string; value: string }
-export interface CorsRule {
-  id?: string; allowedOrigins: string[]; allowedMethods: string[]; allowedHeaders?: string[]; exposeHeaders?: string[]; maxAgeSeconds?: number;
-}
-export interface ObjectLockConfig { enabled?: boolean; defaultRetention?: { mode: 'GOVERNANCE' | 'COMPLIANCE'; days?: number; years?: number } }
-export interface EncryptionConfig { sseAlgorithm: string; bucketKeyEnabled?: boolean }
-
-export interface ListedObject { key: string; size: number; etag: string; lastModified: string; storageClass: string }
-export interface BrowsePage { objects: ListedObject[]; prefixes: string[]; nextCursor?: string }
-export interface ObjectVersion {
-  key: string; versionId: string; isLatest: boolean; isDeleteMarker: boolean; size: number; etag: string; lastModified: string; storageClass: string;
-}
-export interface VersionsPage { versions: ObjectVersion[]; prefixes: string[]; nextCursor?: string }
-export interface ObjectInfo {
-  key: string; versionId: string; isLatest: boolean; size: number; etag: string; lastModified: string; storageClass: string;
-  contentType?: string; contentEncoding?: string; contentDisposition?: string; contentLanguage?: string; cacheControl?: string; expires?: string;
-  userMetadata: Record<string, string>; partCount?: number; checksum?: { algorithm: string; value: string; type?: string };
-  tags: Tag[]; retention?: { mode: string; retainUntilDate: string }; legalHold: boolean;
-}
-export interface BatchDeleteResult {
-  deleted: number; failed: number;
-  results: Array<{ key: string; versionId?: string; ok: boolean; deleteMarker?: boolean; error?: string; message?: string }>;
-}
-export interface Presigned { url: string; method: string; expiresAt: string }
+export type ListedObject = Static<typeof Objects.ListedObjectSchema>;
+export type BrowsePage = Static<typeof Objects.BrowsePage>;
+export type VersionsPage = Static<typeof Objects.VersionsPageSchema>;
+export type ObjectVersion = VersionsPage['versions'][number];
+export type ObjectInfo = Static<typeof Objects.ObjectInfo>;
+export type BatchDeleteResult = Static<typeof Objects.BatchDeleteResponse>;
+export type Presigned = Static<typeof Objects.PresignResponse>;
 export interface Upload { key: string; uploadId: string; initiated: string }
 export interface SearchItem { bucket: string; key: string; size: number; etag: string; lastModified: string }
 export interface SearchPage { items: SearchItem[]; nextCursor: string | null }
 
-export type KeyAction = 'GetObject' | 'PutObject' | 'DeleteObject' | 'ListBucket';
+export type KeyAction = Static<typeof Keys.ScopeAction>;
 export const KEY_ACTIONS: readonly KeyAction[] = ['GetObject', 'PutObject', 'DeleteObject', 'ListBucket'];
-export interface KeyScope { bucket: string; prefix?: string; actions?: KeyAction[] }
-export interface KeyPermissions { scope?: KeyScope; policy?: Record<string, unknown> | string }
-export interface AccessKey {
-  accessKeyId: string; name: string; description: string; enabled: boolean; permissions: KeyPermissions | null;
-  createdAt: string; updatedAt: string; createdBy: string; lastUsedAt: string | null;
-}
-export interface AccessKeyWithSecret extends AccessKey { secretAccessKey: string }
-export interface EffectivePermissions { accessKeyId: string; form: 'none' | 'scope' | 'policy'; scope?: KeyScope; policy: Record<string, unknown> | null }
-export interface Simulation {
-  decision: 'allow' | 'deny'; reason: 'explicit-deny' | 'allowed' | 'implicit-deny'; statement?: { source: 'key' | 'bucket'; sid?: string; index: number };
-}
+export type KeyScope = Static<typeof Keys.Scope>;
+/** What the console sends (a policy as a document or as JSON text); a key's own permissions are one of these. */
+export type KeyPermissions = Static<typeof Keys.PermissionsInput>;
+export type AccessKey = Static<typeof Keys.KeyView>;
+export type AccessKeyWithSecret = Static<typeof Keys.IssuedKeyView>;
+export type EffectivePermissions = Static<typeof Keys.Effective>;
+export type Simulation = Static<typeof Keys.Simulation>;
 
 export interface AuditItem { id: string; time: string; event: string; subject: string; bucket: string | null; details: Record<string, unknown> }
 export interface AuditPage { items: AuditItem[]; nextCursor: string | null }

@@ -5,6 +5,7 @@ import { useRef, useState } from 'react';
 import { api, Api, transfers } from '../api';
 import { describeError } from '../api/errors';
 import type { BackupSchedule, BucketSummary, InstanceRestored } from '../api/types';
+import { useAction } from '../hooks/use-action';
 import { useInterval, useResource } from '../hooks/use-resource';
 import { useCanWrite } from '../hooks/use-session';
 import { formatBytes, formatCount, formatTime } from '../lib/format';
@@ -15,23 +16,13 @@ import { Badge, Card, Facts, PageHeader } from '../ui/layout';
 
 function Schedule() {
   const schedule = useResource((signal) => api.get<BackupSchedule>('/backup/schedule', undefined, signal), []);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
   useInterval(schedule.reload, 3000, schedule.data?.running === true);
-  const runNow = async (): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const res = await api.post<{ started?: boolean }>('/backup/schedule/run-now');
-      notify(res?.started === false ? 'A snapshot is already running; this joined it.' : 'Snapshot started.');
-      schedule.reload();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run: runNow, busy, error } = useAction(async () => {
+    const res = await api.post<{ started?: boolean }>('/backup/schedule/run-now');
+    notify(res?.started === false ? 'A snapshot is already running; this joined it.' : 'Snapshot started.');
+    schedule.reload();
+  });
   return (
     <Card title="Scheduled snapshots" actions={schedule.notAvailable ? null : <Button variant="primary" write busy={busy} onClick={() => void runNow()}>Run now</Button>}>
       <Loaded resource={schedule} feature="Backup schedule">

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { api, Api } from '../api';
 import type { BucketDetails, BucketSummary } from '../api/types';
+import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
 import { formatBytes, formatCount, formatTime } from '../lib/format';
 import { bucketNameProblem } from '../lib/object-keys';
@@ -12,28 +13,20 @@ import { Button, Checkbox, TextField } from '../ui/controls';
 import { ConfirmDialog, Dialog } from '../ui/dialog';
 import { Empty, ErrorNote, Loaded, useToast } from '../ui/feedback';
 import { Badge, PageHeader, TableWrap } from '../ui/layout';
-import { describeError } from '../api/errors';
 
 function CreateBucketDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (name: string) => void }) {
   const [name, setName] = useState('');
   const [versioning, setVersioning] = useState(false);
   const [objectLock, setObjectLock] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const [touched, setTouched] = useState(false);
   const problem = bucketNameProblem(name);
+  const { run: create, busy, error } = useAction(async () => {
+    await api.post<BucketDetails>('/buckets', { name, versioning: versioning || objectLock, objectLock });
+    onCreated(name);
+  });
   const submit = async (): Promise<void> => {
     setTouched(true);
-    if (problem) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.post<BucketDetails>('/buckets', { name, versioning: versioning || objectLock, objectLock });
-      onCreated(name);
-    } catch (err) {
-      setError(describeError(err));
-      setBusy(false);
-    }
+    if (!problem) await create();
   };
   return (
     <Dialog title="Create a bucket" onClose={onClose} onSubmit={() => void submit()}

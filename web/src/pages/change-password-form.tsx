@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api';
 import { ApiError, describeError } from '../api/errors';
+import { useAction } from '../hooks/use-action';
 import { Button, TextField } from '../ui/controls';
 import { ErrorNote } from '../ui/feedback';
 
@@ -18,29 +19,21 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const [touched, setTouched] = useState(false);
   const problem = passwordProblem(next, confirm);
 
+  const { run: change, busy, error } = useAction(async () => {
+    await api.post('/settings/change-password', { currentPassword: current, newPassword: next });
+    setCurrent('');
+    setNext('');
+    setConfirm('');
+    setTouched(false);
+    onDone();
+  }, (err) => (err instanceof ApiError && err.code === 'ValidationError' ? err.message : describeError(err)));
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
     setTouched(true);
-    if (problem) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.post('/settings/change-password', { currentPassword: current, newPassword: next });
-      setCurrent('');
-      setNext('');
-      setConfirm('');
-      setTouched(false);
-      onDone();
-    } catch (err) {
-      setError(err instanceof ApiError && err.code === 'ValidationError' ? err.message : describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    if (!problem) await change();
   };
 
   return (

@@ -3,8 +3,8 @@
 
 import { useState } from 'react';
 import { api } from '../api';
-import { describeError } from '../api/errors';
 import type { CorruptPage, IntegrityStatus } from '../api/types';
+import { useAction } from '../hooks/use-action';
 import { useInterval, useResource } from '../hooks/use-resource';
 import { formatBytes, formatCount, formatTime } from '../lib/format';
 import { browseRoute, Link } from '../router';
@@ -44,23 +44,13 @@ function Corrupt() {
 
 export default function IntegrityPage() {
   const status = useResource((signal) => api.get<IntegrityStatus>('/integrity', undefined, signal), []);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
   useInterval(status.reload, 2000, Boolean(status.data?.currentPass));
-  const scrub = async (): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.post('/integrity/scrub');
-      notify('Scrub started.');
-      status.reload();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run: scrub, busy, error } = useAction(async () => {
+    await api.post('/integrity/scrub');
+    notify('Scrub started.');
+    status.reload();
+  });
   return (
     <>
       <PageHeader title="Integrity" subtitle="The scrubber reads every stored version back and checks it against its digest."

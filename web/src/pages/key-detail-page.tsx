@@ -3,8 +3,8 @@
 
 import { useState } from 'react';
 import { api } from '../api';
-import { describeError } from '../api/errors';
 import type { AccessKey, AccessKeyWithSecret, BucketSummary, EffectivePermissions } from '../api/types';
+import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
 import { formatTime } from '../lib/format';
 import { Link, navigate } from '../router';
@@ -20,22 +20,12 @@ function Details({ k, onSaved }: { k: AccessKey; onSaved: () => void }) {
   const [name, setName] = useState(k.name);
   const [description, setDescription] = useState(k.description);
   const [enabled, setEnabled] = useState(k.enabled);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
-  const save = async (): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await api.patch(`/keys/${k.accessKeyId}`, { name, description, enabled });
-      notify('Key saved.');
-      onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run: save, busy, error } = useAction(async () => {
+    await api.patch(`/keys/${k.accessKeyId}`, { name, description, enabled });
+    notify('Key saved.');
+    onSaved();
+  });
   return (
     <Card title="Details">
       <Facts items={[
@@ -59,22 +49,12 @@ function Permissions({ k, onSaved }: { k: AccessKey; onSaved: () => void }) {
   const buckets = useResource((signal) => api.get<{ buckets: BucketSummary[] }>('/buckets', undefined, signal), []);
   const effective = useResource((signal) => api.get<EffectivePermissions>(`/keys/${k.accessKeyId}/permissions`, undefined, signal), [k.updatedAt]);
   const [form, setForm] = useState<PermissionsForm>(formFromPermissions(k.permissions));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
-  const save = async (): Promise<void> => {
-    setError(undefined);
-    setBusy(true);
-    try {
-      await api.patch(`/keys/${k.accessKeyId}`, { permissions: permissionsFromForm(form) });
-      notify('Permissions saved; they apply to the next request.');
-      onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run: save, busy, error } = useAction(async () => {
+    await api.patch(`/keys/${k.accessKeyId}`, { permissions: permissionsFromForm(form) });
+    notify('Permissions saved; they apply to the next request.');
+    onSaved();
+  });
   return (
     <Card title="Permissions">
       <p>{describePermissions(k.permissions)}</p>

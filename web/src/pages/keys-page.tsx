@@ -4,7 +4,8 @@
 import { useState } from 'react';
 import { api } from '../api';
 import { describeError } from '../api/errors';
-import type { AccessKey, AccessKeyWithSecret, BucketSummary } from '../api/types';
+import type { AccessKey, AccessKeyWithSecret, BucketSummary, KeyPermissions } from '../api/types';
+import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
 import { formatTime } from '../lib/format';
 import { Link } from '../router';
@@ -20,9 +21,11 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [perms, setPerms] = useState<PermissionsForm>({ mode: 'scope', bucket: '', prefix: '', actions: ['GetObject', 'PutObject', 'DeleteObject', 'ListBucket'], policy: '' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const [created, setCreated] = useState<AccessKeyWithSecret>();
+  const { run: create, busy, error, setError } = useAction(async (permissions: KeyPermissions | null) => {
+    setCreated(await api.post<AccessKeyWithSecret>('/keys', { name: name.trim(), description, permissions }));
+    onCreated();
+  });
   const submit = async (): Promise<void> => {
     setError(undefined);
     let permissions;
@@ -36,15 +39,7 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
       setError('Name: give the key a name.');
       return;
     }
-    setBusy(true);
-    try {
-      setCreated(await api.post<AccessKeyWithSecret>('/keys', { name: name.trim(), description, permissions }));
-      onCreated();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    await create(permissions);
   };
   if (created) {
     return (

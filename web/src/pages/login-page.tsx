@@ -3,25 +3,21 @@
 import { useState, type FormEvent } from 'react';
 import { session } from '../api';
 import { ApiError, describeError } from '../api/errors';
+import { useAction } from '../hooks/use-action';
 import { Button, TextField } from '../ui/controls';
 import { ErrorNote } from '../ui/feedback';
 
 export function LoginPage({ notice }: { notice?: string }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
 
+  const { run: signIn, busy, error } = useAction(
+    () => session.signIn(username, password),
+    (err) => (err instanceof ApiError && err.status === 401 ? 'Wrong username or password.' : describeError(err)),
+  );
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      await session.signIn(username, password);
-    } catch (err) {
-      setError(err instanceof ApiError && err.status === 401 ? 'Wrong username or password.' : describeError(err));
-      setBusy(false);
-    }
+    await signIn();
   };
 
   return (

@@ -5,6 +5,7 @@
 import { useMemo, useRef, useState, type DragEvent } from 'react';
 import { api, Api } from '../api';
 import type { BucketDetails } from '../api/types';
+import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
 import { useCanWrite } from '../hooks/use-session';
 import { breadcrumbs, folderNameProblem, parentPrefix, uploadKey } from '../lib/object-keys';
@@ -24,24 +25,19 @@ import { useListing, type Row } from './browser/use-listing';
 
 function NewFolderDialog({ bucket, prefix, onClose }: { bucket: string; prefix: string; onClose: () => void }) {
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const problem = folderNameProblem(name);
+  const { run: create, busy, error, setError } = useAction(async () => {
+    // Like the AWS console: an empty object named "<folder>/" keeps the folder while it holds nothing.
+    await api.call('PUT', Api.bucket(bucket, '/objects/content'), { query: { key: `${prefix}${name}/` }, body: new Blob([]), headers: { 'content-type': 'application/x-directory' } });
+    onClose();
+    navigate(browseRoute(bucket, `${prefix}${name}/`));
+  });
   const submit = async (): Promise<void> => {
     if (problem) {
       setError(problem);
       return;
     }
-    setBusy(true);
-    try {
-      // Like the AWS console: an empty object named "<folder>/" keeps the folder while it holds nothing.
-      await api.call('PUT', Api.bucket(bucket, '/objects/content'), { query: { key: `${prefix}${name}/` }, body: new Blob([]), headers: { 'content-type': 'application/x-directory' } });
-      onClose();
-      navigate(browseRoute(bucket, `${prefix}${name}/`));
-    } catch (err) {
-      setError(describeError(err));
-      setBusy(false);
-    }
+    await create();
   };
   return (
     <Dialog title="New folder" onClose={onClose} onSubmit={() => void submit()}

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { api } from '../api';
 import { describeError } from '../api/errors';
 import type { BucketSummary, ReconcileJob, ReplicationFailedPage, ReplicationStatus } from '../api/types';
+import { useAction } from '../hooks/use-action';
 import { useInterval, useResource } from '../hooks/use-resource';
 import { formatCount, formatDuration, formatTime } from '../lib/format';
 import { Button, SelectField } from '../ui/controls';
@@ -34,22 +35,12 @@ function Status({ s }: { s: ReplicationStatus }) {
 function Failed() {
   const [cursor, setCursor] = useState<string>();
   const failed = useResource((signal) => api.get<ReplicationFailedPage>('/replication/failed', { cursor, limit: 100 }, signal), [cursor]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
-  const retry = async (only?: { bucket: string; key: string }): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const res = await api.post<{ retried?: number }>('/replication/failed/retry', only ?? {});
-      notify(`${formatCount(res?.retried ?? 0)} intents queued again.`);
-      failed.reload();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run: retry, busy, error } = useAction(async (only?: { bucket: string; key: string }) => {
+    const res = await api.post<{ retried?: number }>('/replication/failed/retry', only ?? {});
+    notify(`${formatCount(res?.retried ?? 0)} intents queued again.`);
+    failed.reload();
+  });
   return (
     <Card title="Failed intents" actions={failed.data && failed.data.items.length > 0 ? <Button write busy={busy} onClick={() => void retry()}>Retry all</Button> : null}>
       <Loaded resource={failed} feature="Failed replication intents">
@@ -81,24 +72,14 @@ function Failed() {
 function Reconcile({ buckets }: { buckets: string[] }) {
   const [bucket, setBucket] = useState('');
   const [job, setJob] = useState<ReconcileJob>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { run: start, busy, error, setError } = useAction(async () => {
+    setJob(await api.post<ReconcileJob>('/replication/reconcile', bucket ? { bucket } : {}));
+  });
   const running = job !== undefined && (job.state === 'running' || job.state === undefined);
   useInterval(() => {
     if (!job) return;
     api.get<ReconcileJob>(`/replication/reconcile/${encodeURIComponent(job.id)}`).then(setJob, (err: unknown) => setError(describeError(err)));
   }, 1000, running);
-  const start = async (): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      setJob(await api.post<ReconcileJob>('/replication/reconcile', bucket ? { bucket } : {}));
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <Card title="Reconcile">
       <p className="muted">Compares every local object with the target and queues whatever is missing or different. One job runs at a time.</p>

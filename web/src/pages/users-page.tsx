@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { api } from '../api';
 import { ApiError, describeError } from '../api/errors';
 import type { AdminUser, Role, UserWithPassword } from '../api/types';
+import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
 import { useCanWrite, useSession } from '../hooks/use-session';
 import { formatTime } from '../lib/format';
@@ -29,21 +30,11 @@ function CreateUserDialog({ onClose, onCreated }: { onClose: () => void; onCreat
   const [username, setUsername] = useState('');
   const [role, setRole] = useState<Role>('read-only');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const [created, setCreated] = useState<UserWithPassword>();
-  const submit = async (): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      setCreated(await api.post<UserWithPassword>('/users', { username, role, ...(password ? { password } : {}) }));
-      onCreated();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run: submit, busy, error } = useAction(async () => {
+    setCreated(await api.post<UserWithPassword>('/users', { username, role, ...(password ? { password } : {}) }));
+    onCreated();
+  });
   if (created) {
     return (
       <Dialog title={`User ${created.user.username} created`} onClose={onClose} footer={<Button variant="primary" onClick={onClose}>Done</Button>}>

@@ -1,7 +1,7 @@
 // Modal dialogs on the native <dialog> element (focus is kept inside, Escape closes, the page behind is inert).
 
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { describeError } from '../api/errors';
+import { useAction } from '../hooks/use-action';
 import { Button, TextField } from './controls';
 import { ErrorNote } from './feedback';
 
@@ -55,20 +55,13 @@ interface ConfirmProps {
 /** "Are you sure?" with the action's own error shown in place if it fails. */
 export function ConfirmDialog({ title, children, confirmLabel, danger, typeToConfirm, onConfirm, onClose }: ConfirmProps) {
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const ready = typeToConfirm === undefined || typed === typeToConfirm;
+  const { run: confirm, busy, error } = useAction(async () => {
+    await onConfirm();
+    onClose();
+  });
   const submit = async (): Promise<void> => {
-    if (!ready) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onConfirm();
-      onClose();
-    } catch (err) {
-      setError(describeError(err));
-      setBusy(false);
-    }
+    if (ready) await confirm();
   };
   return (
     <Dialog

@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import type { Tag } from '../api/types';
-import { describeError } from '../api/errors';
+import { useAction } from '../hooks/use-action';
 import { useCanWrite } from '../hooks/use-session';
 import { Button, WriteFieldset } from './controls';
 import { ErrorNote, useToast } from './feedback';
@@ -17,11 +17,14 @@ interface Props {
 
 export function TagEditor({ initial, max, onSave, label }: Props) {
   const [tags, setTags] = useState<Tag[]>(initial);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
   const canWrite = useCanWrite();
   const set = (i: number, patch: Partial<Tag>): void => setTags((t) => t.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+  const { run: put, busy, error, setError } = useAction(async (clean: Tag[]) => {
+    await onSave(clean);
+    setTags(clean);
+    notify('Tags saved.');
+  });
   const save = async (): Promise<void> => {
     const clean = tags.filter((t) => t.key.trim() !== '');
     const keys = new Set(clean.map((t) => t.key));
@@ -29,17 +32,7 @@ export function TagEditor({ initial, max, onSave, label }: Props) {
       setError('Each tag key may appear only once.');
       return;
     }
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onSave(clean);
-      setTags(clean);
-      notify('Tags saved.');
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    await put(clean);
   };
   return (
     <div className="stack">

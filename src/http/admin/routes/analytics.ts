@@ -3,12 +3,12 @@
 // rates). Every series has at most MAX_POINTS points: the step is raised to fit. Windows in which the server was
 // down are null. Read-only, so never audited.
 
-import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AppError } from '../../../core/errors.js';
 import { parseIso8601 } from '../../../core/iso8601.js';
 import { TOP_OPERATIONS, type AnalyticsService, type RequestTotals } from '../../../services/analytics/analytics-service.js';
 import { MAX_POINTS, parseStep } from '../../../services/analytics/time-windows.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { ErrorBody } from './schemas.js';
 
 export interface AnalyticsRouteDeps {
@@ -126,14 +126,14 @@ function rate(totals: RequestTotals | null, stepMs: number): Pick<Static<typeof 
   };
 }
 
-export function analyticsRoutes(app: FastifyInstance, deps: AnalyticsRouteDeps): void {
+export function analyticsRoutes(app: AdminApp, deps: AnalyticsRouteDeps): void {
   app.get('/analytics/storage', {
     schema: {
       operationId: 'getStorageAnalytics', tags, summary: 'Bytes, objects and versions over time, for the instance or one bucket',
       querystring: StorageQuery, response: { 200: StorageBody, 400: ErrorBody, 401: ErrorBody },
     },
   }, async (req) => {
-    const q = req.query as Static<typeof StorageQuery>;
+    const q = req.query;
     const series = deps.analytics.storage({ from: instantOf('from', q.from), to: instantOf('to', q.to), step: stepOf(q.step), bucket: bucketOf(q.bucket) });
     return {
       bucket: series.bucket ?? null, from: iso(series.from), to: iso(series.to), step: series.step / 1000, resolution: series.resolution / 1000,
@@ -147,7 +147,7 @@ export function analyticsRoutes(app: FastifyInstance, deps: AnalyticsRouteDeps):
       querystring: BucketsQuery, response: { 200: BucketsBody, 400: ErrorBody, 401: ErrorBody },
     },
   }, async (req) => {
-    const q = req.query as Static<typeof BucketsQuery>;
+    const q = req.query;
     const view = deps.analytics.buckets({ limit: q.limit ?? BUCKETS_DEFAULT, since: instantOf('since', q.since) });
     return {
       at: iso(view.at), since: iso(view.since), totals: view.totals, truncated: view.truncated,
@@ -161,7 +161,7 @@ export function analyticsRoutes(app: FastifyInstance, deps: AnalyticsRouteDeps):
       querystring: RequestsQuery, response: { 200: RequestsBody, 400: ErrorBody, 401: ErrorBody },
     },
   }, async (req) => {
-    const q = req.query as Static<typeof RequestsQuery>;
+    const q = req.query;
     const series = deps.analytics.requests({ from: instantOf('from', q.from), to: instantOf('to', q.to), step: stepOf(q.step) });
     return {
       from: iso(series.from), to: iso(series.to), step: series.step / 1000, resolution: series.resolution / 1000,

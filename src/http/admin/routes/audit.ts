@@ -1,11 +1,11 @@
 // The persisted audit log: GET /audit (filters, keyset paging, newest first) and GET /audit/catalog (event names).
 
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../core/errors.js';
 import { parseIso8601 } from '../../../core/iso8601.js';
 import { AUDIT_EVENTS } from '../../../services/audit/audit-events.js';
 import type { AuditListQuery, AuditPage } from '../../../services/audit/audit-service.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { ErrorBody } from './schemas.js';
 
 export interface AuditRouteDeps {
@@ -40,7 +40,7 @@ function instant(field: 'from' | 'to', value: string | undefined): Date | undefi
   return parsed;
 }
 
-export function auditRoutes(app: FastifyInstance, deps: AuditRouteDeps): void {
+export function auditRoutes(app: AdminApp, deps: AuditRouteDeps): void {
   app.get('/audit', {
     schema: {
       operationId: 'listAudit', tags: ['audit'], summary: 'Audit records, newest first, keyset-paged',
@@ -48,7 +48,7 @@ export function auditRoutes(app: FastifyInstance, deps: AuditRouteDeps): void {
       response: { 200: Type.Object({ items: Type.Array(AuditItem), nextCursor: Type.Union([Type.String(), Type.Null()]) }), 400: ErrorBody },
     },
   }, async (req) => {
-    const q = req.query as { event?: string; subject?: string; bucket?: string; from?: string; to?: string; cursor?: string; limit?: number };
+    const q = req.query;
     const from = instant('from', q.from);
     const to = instant('to', q.to);
     return deps.auditLog.list({ event: q.event, subject: q.subject, bucket: q.bucket, from, to, cursor: q.cursor, limit: q.limit ?? AUDIT_PAGE_DEFAULT });

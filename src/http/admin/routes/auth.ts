@@ -2,7 +2,7 @@
 // The refresh token travels only in the store_refresh cookie (HttpOnly, Secure, SameSite=Strict), scoped to the
 // auth routes under MOUNT_PATH so the browser sends it nowhere else.
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { AppError, isAppError } from '../../../core/errors.js';
 import type { AdminAuthService } from '../../../services/identity/admin-auth-service.js';
@@ -13,7 +13,9 @@ import { principalOf } from '../admin-principal.js';
 import type { AdminThrottle } from '../admin-throttle.js';
 import { REFRESH_COOKIE_SCHEME } from '../openapi.js';
 import { sessionIdOf } from '../session-of.js';
-import { ErrorBody } from './schemas.js';
+import type { AdminApp } from '../typebox-type-provider.js';
+import { Identity, TokenResponse } from './identity-schemas.js';
+import { ErrorBody, noContent } from './schemas.js';
 
 export const REFRESH_COOKIE = 'store_refresh';
 
@@ -30,21 +32,14 @@ const LoginBody = Type.Object(
   { username: Type.String({ minLength: 1, maxLength: 256 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
   { additionalProperties: false },
 );
-const TokenResponse = Type.Object({ accessToken: Type.String(), expiresIn: Type.Integer({ description: 'Seconds' }) });
 const withCookie = (description: string) => ({
   ...TokenResponse,
   description,
   headers: { 'set-cookie': Type.String({ description: `${REFRESH_COOKIE}=<token>; HttpOnly; Secure; SameSite=Strict; Path=<mount>/api/admin/auth` }) },
 });
-const Identity = Type.Object({
-  id: Type.String(),
-  username: Type.String(),
-  mustChangePassword: Type.Boolean(),
-  role: Type.Union([Type.Literal('full-admin'), Type.Literal('read-only')]),
-});
-const NoContent = Type.Null({ description: 'Done; the refresh cookie is cleared' });
+const NoContent = noContent('Done; the refresh cookie is cleared');
 
-export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+export function authRoutes(app: AdminApp, deps: AuthRouteDeps): void {
   const cookiePath = `${deps.mountPath}/api/admin/auth`;
   const setCookie = (reply: FastifyReply, issued: IssuedRefreshToken): void => {
     void reply.header('set-cookie', serializeCookie(REFRESH_COOKIE, issued.token, {
@@ -64,7 +59,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
       body: LoginBody, response: { 200: withCookie('Signed in'), 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
     },
   }, async (req, reply) => {
-    const { username, password } = req.body as { username: string; password: string };
+    const { username, password } = req.body;
     const ip = deps.throttle.clientOf(req);
     let user;
     try {

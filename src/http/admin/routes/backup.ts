@@ -4,7 +4,7 @@
 // snapshots. Downloads are audited too: a backup exports every byte the instance holds.
 
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { isAppError } from '../../../core/errors.js';
 import { validateBucketName } from '../../../core/names.js';
@@ -13,6 +13,7 @@ import type { BackupArchive, BackupScope } from '../../../services/backup/backup
 import type { BackupScheduleStatus, RunOutcome } from '../../../services/backup/backup-scheduler.js';
 import type { RestoreRequest, RestoreResult, RestoreTarget } from '../../../services/backup/restore-service.js';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { BucketNameParams, Strict } from './bucket-schemas.js';
 import { Binary } from './object-schemas.js';
 import { declaredLength, rawBody, rawBodySchema, rawBodyScope } from './raw-body.js';
@@ -79,8 +80,10 @@ function sendArchive(reply: FastifyReply, archive: BackupArchive, label: string)
 }
 
 /** Runs a restore with the request stream; on a failure the connection closes (the body may be left unread). */
-async function runRestore(req: FastifyRequest, deps: BackupRouteDeps, target: RestoreTarget): Promise<RestoreResult> {
-  const { bypassGovernance } = req.query as Static<typeof RestoreQuery>;
+async function runRestore(
+  req: FastifyRequest & { query: Static<typeof RestoreQuery> }, deps: BackupRouteDeps, target: RestoreTarget,
+): Promise<RestoreResult> {
+  const { bypassGovernance } = req.query;
   const body = rawBody(req);
   // A client that hangs up stops the restore (staging up to RESTORE_MAX_TOTAL_BYTES would otherwise go on for nobody).
   const hangUp = new AbortController();
@@ -98,7 +101,7 @@ async function runRestore(req: FastifyRequest, deps: BackupRouteDeps, target: Re
   }
 }
 
-export function backupRoutes(app: FastifyInstance, deps: BackupRouteDeps): void {
+export function backupRoutes(app: AdminApp, deps: BackupRouteDeps): void {
   app.get('/backup', {
     schema: {
       operationId: 'downloadInstanceBackup', tags, summary: 'A .zip snapshot of the whole instance (streamed)',
@@ -119,7 +122,7 @@ export function backupRoutes(app: FastifyInstance, deps: BackupRouteDeps): void 
       params: BucketNameParams, response: { 200: zipResponse, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
     },
   }, async (req, reply) => {
-    const { name } = req.params as Static<typeof BucketNameParams>;
+    const { name } = req.params;
     if (req.method === 'HEAD') return reply.type('application/zip').send(Readable.from([]));
     const archive = deps.backups.createArchive({ kind: 'bucket', bucket: name });
     deps.audit.record({ event: 'backup.exported', subject: principalOf(req).username, bucket: name, details: { kind: 'bucket' } });
@@ -153,7 +156,7 @@ export function backupRoutes(app: FastifyInstance, deps: BackupRouteDeps): void 
         response: { 200: BucketRestored, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 507: ErrorBody },
       },
     }, async (req) => {
-      const { name } = req.params as Static<typeof BucketNameParams>;
+      const { name } = req.params;
       validateBucketName(name);
       const result = await runRestore(req, deps, { kind: 'bucket', bucket: name });
       deps.audit.record({

@@ -3,7 +3,7 @@
 // the same errors (NoSuchBucket, NoSuch*Configuration, InvalidArgument, MalformedPolicy, ...), with MalformedXML
 // reported as ValidationError naming the field (core-validation.ts).
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { AppError } from '../../../core/errors.js';
 import { parseIso8601 } from '../../../core/iso8601.js';
@@ -12,6 +12,7 @@ import { validateLifecycleConfiguration, withRuleIds, type LifecycleConfiguratio
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import type { BucketConfig, BucketService, ConfigPart } from '../../../services/bucket-service.js';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import {
   BucketNameParams, CorsBody, EncryptionBody, LifecycleBody, NoContent, ObjectLockBody, PolicyDocument, TagSetBody,
   VersioningBody, VersioningResponse,
@@ -26,21 +27,21 @@ export interface BucketRouteDeps {
 
 type Value<K extends ConfigPart> = NonNullable<BucketConfig[K]>;
 
-interface Editor<K extends ConfigPart> {
+interface Editor<K extends ConfigPart, S extends TSchema = TSchema> {
   part: K;
   /** The path segment under /buckets/:name and the audit details.kind. */
   kind: string;
   /** Operation id stem: getBucket<Name>, putBucket<Name>, deleteBucket<Name>. */
   name: string;
-  body: TSchema;
+  body: S;
   toJson(value: Value<K>): unknown;
-  fromJson(body: unknown): Value<K>;
+  fromJson(body: Static<S>): Value<K>;
   /** Which field a MalformedXML from core is about. */
   field(value: Value<K>): string;
 }
 
 const tags = ['bucket configuration'];
-const nameOf = (req: FastifyRequest): string => (req.params as Static<typeof BucketNameParams>).name;
+const nameOf = (req: { params: Static<typeof BucketNameParams> }): string => req.params.name;
 
 /** Lifecycle dates as the XML parser stores them (toISOString), so both planes store one form. */
 function normaliseDates(config: LifecycleConfiguration): LifecycleConfiguration {
@@ -57,8 +58,8 @@ function normaliseDates(config: LifecycleConfiguration): LifecycleConfiguration 
 const EDITORS = [
   {
     part: 'tagging', kind: 'tagging', name: 'Tagging', body: TagSetBody,
-    toJson: (tags) => ({ tags }), fromJson: (body) => (body as Static<typeof TagSetBody>).tags, field: () => 'tags',
-  } satisfies Editor<'tagging'>,
+    toJson: (tags) => ({ tags }), fromJson: (body) => body.tags, field: () => 'tags',
+  } satisfies Editor<'tagging', typeof TagSetBody>,
   {
     part: 'encryption', kind: 'encryption', name: 'Encryption', body: EncryptionBody,
     toJson: (v) => v, fromJson: (body) => body as Value<'encryption'>, field: () => 'sseAlgorithm',
@@ -79,9 +80,10 @@ const EDITORS = [
   } satisfies Editor<'policy'>,
 ];
 
-function registerEditor<K extends ConfigPart>(app: FastifyInstance, deps: BucketRouteDeps, e: Editor<K>): void {
+function registerEditor<K extends ConfigPart>(app: AdminApp, deps: BucketRouteDeps, e: Editor<K>): void {
   const path = `/buckets/:name/${e.kind}`;
-  const audit = (req: FastifyRequest, event: 'bucket.config_updated' | 'bucket.config_deleted'): void =>
+  type Req = FastifyRequest & { params: Static<typeof BucketNameParams> };
+  const audit = (req: Req, event: 'bucket.config_updated' | 'bucket.config_deleted'): void =>
     deps.audit.record({ event, subject: principalOf(req).username, bucket: nameOf(req), details: { kind: e.kind } });
 
   app.get(path, {
@@ -118,7 +120,7 @@ function registerEditor<K extends ConfigPart>(app: FastifyInstance, deps: Bucket
 }
 
 /** Versioning (GET/PUT) and object lock (GET/PUT: it can be set and changed but never removed), the other five. */
-export function bucketConfigRoutes(app: FastifyInstance, deps: BucketRouteDeps): void {
+export function bucketConfigRoutes(app: AdminApp, deps: BucketRouteDeps): void {
   app.get('/buckets/:name/versioning', {
     schema: {
       operationId: 'getBucketVersioning', tags, summary: "The bucket's versioning state (Unversioned until first enabled)",
@@ -134,7 +136,7 @@ export function bucketConfigRoutes(app: FastifyInstance, deps: BucketRouteDeps):
       response: { 200: VersioningResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     },
   }, async (req) => {
-    const { status } = req.body as Static<typeof VersioningBody>;
+    const { status } = req.body;
     const bucket = deps.buckets.setVersioning(nameOf(req), status);
     deps.audit.record({ event: 'bucket.config_updated', subject: principalOf(req).username, bucket: bucket.name, details: { kind: 'versioning', status } });
     return { status: bucket.versioning };
@@ -162,7 +164,7 @@ export function bucketConfigRoutes(app: FastifyInstance, deps: BucketRouteDeps):
       response: { 200: ObjectLockBody, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     },
   }, async (req) => {
-    const body = req.body as Static<typeof ObjectLockBody>;
+    const body = req.body;
     if (body.enabled === false) throw new AppError('ValidationError', { message: 'enabled: object lock cannot be turned off' });
     const config = body.defaultRetention ? { enabled: true as const, defaultRetention: body.defaultRetention } : { enabled: true as const };
     const bucket = withFieldErrors('defaultRetention', () => deps.buckets.setObjectLock(nameOf(req), config));

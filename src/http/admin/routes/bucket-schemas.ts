@@ -4,6 +4,7 @@
 
 import { Type, type TBoolean, type TObject, type TProperties, type TUnsafe } from '@sinclair/typebox';
 import { DETAILED_PARTS, type DetailedPart } from '../../../core/bucket-config-parts.js';
+import { noContent } from './schemas.js';
 
 /**
  * An object schema that refuses unknown properties, so a misspelt field (`objectlock`) is a ValidationError naming
@@ -19,8 +20,8 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-/** An empty answer (204): @fastify/swagger documents `type: 'null'` as a response without content. */
-export const NoContent = Type.Unsafe<void>({ type: 'null', description: 'No content' });
+/** An empty answer (204). */
+export const NoContent = noContent('No content');
 
 export const BucketNameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 255, description: 'Bucket name' }) });
 

@@ -1,11 +1,11 @@
 // Buckets in the admin API: list (with object counts and bytes), create, details and delete, plus the per-bucket
 // configuration editors (bucket-configs.ts). Every rule is BucketService's, the same the S3 plane applies.
 
-import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { configPartsSet } from '../../../core/bucket-config-parts.js';
 import type { BucketRow, BucketUsage } from '../../../services/bucket-service.js';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { bucketConfigRoutes, type BucketRouteDeps } from './bucket-configs.js';
 import { BucketDetails, BucketList, BucketNameParams, BucketSummary, CreateBucketBody, NoContent } from './bucket-schemas.js';
 import { ErrorBody } from './schemas.js';
@@ -35,7 +35,7 @@ function details(bucket: BucketRow, usage: BucketUsage): Static<typeof BucketDet
 const tags = ['buckets'];
 
 /** GET/POST /buckets, GET/DELETE /buckets/:name, and the configuration editors under /buckets/:name. */
-export function bucketsRoutes(app: FastifyInstance, deps: BucketRouteDeps): void {
+export function bucketsRoutes(app: AdminApp, deps: BucketRouteDeps): void {
   app.get('/buckets', {
     schema: {
       operationId: 'listBuckets', tags, summary: 'Every bucket with its object count and bytes',
@@ -51,7 +51,7 @@ export function bucketsRoutes(app: FastifyInstance, deps: BucketRouteDeps): void
       response: { 201: BucketDetails, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody },
     },
   }, async (req, reply) => {
-    const body = req.body as Static<typeof CreateBucketBody>;
+    const body = req.body;
     const bucket = deps.buckets.create(body.name, {
       locationConstraint: body.region,
       objectLock: body.objectLock ?? false,
@@ -71,7 +71,7 @@ export function bucketsRoutes(app: FastifyInstance, deps: BucketRouteDeps): void
       response: { 200: BucketDetails, 401: ErrorBody, 404: ErrorBody },
     },
   }, async (req) => {
-    const { name } = req.params as Static<typeof BucketNameParams>;
+    const { name } = req.params;
     return details(deps.buckets.get(name), deps.buckets.usage(name));
   });
 
@@ -83,7 +83,7 @@ export function bucketsRoutes(app: FastifyInstance, deps: BucketRouteDeps): void
       response: { 204: NoContent, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     },
   }, async (req, reply) => {
-    const { name } = req.params as Static<typeof BucketNameParams>;
+    const { name } = req.params;
     deps.buckets.delete(name);
     deps.audit.record({ event: 'bucket.deleted', subject: principalOf(req).username, bucket: name });
     return reply.status(204).send();

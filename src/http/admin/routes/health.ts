@@ -1,8 +1,8 @@
 // Public probes: liveness (/health) and readiness (/ready, 503 while draining).
 
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import '../admin-throttle.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 
 export interface HealthDeps {
   startedAt: number;
@@ -12,7 +12,7 @@ export interface HealthDeps {
 const Health = Type.Object({ status: Type.Literal('ok'), uptime: Type.Number() });
 const Ready = Type.Object({ status: Type.Union([Type.Literal('ready'), Type.Literal('draining')]) });
 
-export function healthRoutes(app: FastifyInstance, deps: HealthDeps): void {
+export function healthRoutes(app: AdminApp, deps: HealthDeps): void {
   app.get('/health', {
     config: { public: true, unthrottled: true },
     schema: { operationId: 'health', tags: ['health'], summary: 'Liveness probe', response: { 200: Health } },

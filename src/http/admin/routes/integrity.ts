@@ -2,12 +2,12 @@
 // pass), GET /integrity/corrupt (the corrupt versions, newest first, keyset-paged) and POST /integrity/scrub (start
 // a pass now: 202, or 409 while one runs; audited).
 
-import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../../../core/errors.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import type { FinishedPass, IntegrityService, PassProgress } from '../../../services/integrity/integrity-service.js';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { ErrorBody } from './schemas.js';
 
 export interface IntegrityRouteDeps {
@@ -103,7 +103,7 @@ function decodeCursor(text: string): { detectedAt: number; objectId: number } {
   throw new AppError('ValidationError', { message: 'cursor: not a cursor this API issued; pass nextCursor back unchanged' });
 }
 
-export function integrityRoutes(app: FastifyInstance, deps: IntegrityRouteDeps): void {
+export function integrityRoutes(app: AdminApp, deps: IntegrityRouteDeps): void {
   app.get('/integrity', {
     schema: {
       operationId: 'getIntegrityStatus', tags, summary: 'Scrub status: counts by status, the pass in progress, the last full pass',
@@ -132,7 +132,7 @@ export function integrityRoutes(app: FastifyInstance, deps: IntegrityRouteDeps):
       response: { 200: Type.Object({ items: Type.Array(CorruptItem), nextCursor: Type.Union([Type.String(), Type.Null()]) }), 400: ErrorBody, 401: ErrorBody },
     },
   }, async (req) => {
-    const q = req.query as Static<typeof CorruptQuery>;
+    const q = req.query;
     const page = deps.integrity.listCorrupt(q.limit ?? CORRUPT_PAGE_DEFAULT, q.cursor === undefined ? undefined : decodeCursor(q.cursor));
     const last = page.items[page.items.length - 1];
     return {

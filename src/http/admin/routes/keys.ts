@@ -1,101 +1,37 @@
 // Scoped access keys: /keys (list, create), /keys/:id (get, update, revoke), rotate, the effective permissions and the
 // permission simulator. A secret appears only in the create and rotate answers; audit records carry the id and name.
 
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
-import type { AccessKeyService, AccessKeyView, IssuedKey } from '../../../services/identity/access-key-service.js';
+import type { Static } from '@sinclair/typebox';
+import type {
+  AccessKeyService, AccessKeyView, IssuedKey, KeyPermissions,
+} from '../../../services/identity/access-key-service.js';
+import type { KeyScope } from '../../../services/identity/access-key-permissions.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import { principalOf } from '../admin-principal.js';
-import { ErrorBody } from './schemas.js';
+import type { AdminApp } from '../typebox-type-provider.js';
+import {
+  Params, Scope, PermissionsView, KeyView, IssuedKeyView, KeyList, CreateBody, UpdateBody, Effective, SimulateBody, Simulation,
+} from './key-schemas.js';
+import { ErrorBody, noContent } from './schemas.js';
 
 export interface KeysRouteDeps {
   keys: AccessKeyService;
   audit: AuditSink;
 }
 
-const KeyId = Type.String({ pattern: '^[A-Z0-9]{20}$', description: 'Access key id: 20 uppercase letters and digits' });
-const Params = Type.Object({ id: KeyId });
-const ScopeAction = Type.Union([Type.Literal('GetObject'), Type.Literal('PutObject'), Type.Literal('DeleteObject'), Type.Literal('ListBucket')]);
-const Scope = Type.Object({
-  bucket: Type.String({ minLength: 1, maxLength: 63, description: 'The one bucket the key may use' }),
-  prefix: Type.Optional(Type.String({ maxLength: 1024, description: 'Only keys starting with this; empty for the whole bucket' })),
-  actions: Type.Optional(Type.Array(ScopeAction, { minItems: 1, maxItems: 4, description: 'Default: all four' })),
-}, { additionalProperties: false, description: 'The prefix-scope shorthand, compiled into a policy' });
-const PolicyDocument = Type.Object({}, {
-  additionalProperties: true,
-  description: 'An IAM-style policy document (Version, Statement with Effect, Action, Resource, Condition; no Principal)',
-});
-const PermissionsInput = Type.Object({
-  scope: Type.Optional(Scope),
-  policy: Type.Optional(Type.Union([PolicyDocument, Type.String({ description: 'The policy as JSON text' })])),
-}, { additionalProperties: false, description: 'Exactly one of scope or policy' });
-const PermissionsView = Type.Object({ scope: Type.Optional(Scope), policy: Type.Optional(PolicyDocument) });
-const Timestamp = Type.String({ format: 'date-time' });
-
-const KeyView = Type.Object({
-  accessKeyId: KeyId,
-  name: Type.String(),
-  description: Type.String(),
-  enabled: Type.Boolean(),
-  permissions: Type.Union([PermissionsView, Type.Null()], { description: 'null: denied everything' }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  createdBy: Type.String(),
-  lastUsedAt: Type.Union([Timestamp, Type.Null()], { description: 'Last authenticated S3 request, to the minute' }),
-});
-const IssuedKeyView = Type.Object({
-  ...KeyView.properties,
-  secretAccessKey: Type.String({ description: 'Shown once, here only; store it now' }),
-});
-const KeyList = Type.Object({ items: Type.Array(KeyView) });
-
-const Name = Type.String({ minLength: 1, maxLength: 128 });
-const Description = Type.String({ maxLength: 1024 });
-const CreateBody = Type.Object({
-  name: Name,
-  description: Type.Optional(Description),
-  enabled: Type.Optional(Type.Boolean({ default: true })),
-  permissions: Type.Optional(Type.Union([PermissionsInput, Type.Null()])),
-}, { additionalProperties: false });
-const UpdateBody = Type.Object({
-  name: Type.Optional(Name),
-  description: Type.Optional(Description),
-  enabled: Type.Optional(Type.Boolean()),
-  permissions: Type.Optional(Type.Union([PermissionsInput, Type.Null()], { description: 'null removes every permission' })),
-}, { additionalProperties: false, minProperties: 1 });
-
-const Effective = Type.Object({
-  accessKeyId: KeyId,
-  form: Type.Union([Type.Literal('none'), Type.Literal('scope'), Type.Literal('policy')]),
-  scope: Type.Optional(Scope),
-  policy: Type.Union([PolicyDocument, Type.Null()], { description: 'The policy in force (compiled from the scope for that form)' }),
-});
-const SimulateBody = Type.Object({
-  action: Type.String({ minLength: 1, maxLength: 128, description: 'An S3 action, e.g. s3:GetObject' }),
-  bucket: Type.Optional(Type.String({ maxLength: 63, description: 'Omitted or empty for account-level actions (ListAllMyBuckets)' })),
-  key: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'Object key; for list actions, the listing prefix' })),
-  context: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
-    description: 'Condition keys such as aws:SourceIp; keys not given are absent',
-  })),
-}, { additionalProperties: false });
-const Simulation = Type.Object({
-  decision: Type.Union([Type.Literal('allow'), Type.Literal('deny')]),
-  reason: Type.Union([Type.Literal('explicit-deny'), Type.Literal('allowed'), Type.Literal('implicit-deny')]),
-  statement: Type.Optional(Type.Object({
-    source: Type.Union([Type.Literal('key'), Type.Literal('bucket')]),
-    sid: Type.Optional(Type.String()),
-    index: Type.Integer({ description: 'Index in the key\'s effective policy or the bucket policy' }),
-  })),
-});
-
 const TAGS = ['keys'];
 const errors = (...codes: number[]): Record<number, typeof ErrorBody> => Object.fromEntries(codes.map((c) => [c, ErrorBody]));
 
 const iso = (ms: number): string => new Date(ms).toISOString();
+/** A scope as its schema types it: the reply schema's array is mutable, the service's is not. */
+const scopeView = ({ actions, ...rest }: KeyScope): Static<typeof Scope> =>
+  (actions ? { ...rest, actions: [...actions] } : rest);
+const permissionsView = (p: KeyPermissions): Static<typeof PermissionsView> =>
+  ('scope' in p ? { scope: scopeView(p.scope) } : p);
 function view(key: AccessKeyView): Static<typeof KeyView> {
   return {
     ...key,
-    permissions: key.permissions as Static<typeof KeyView>['permissions'],
+    permissions: key.permissions === null ? null : permissionsView(key.permissions),
     createdAt: iso(key.createdAt),
     updatedAt: iso(key.updatedAt),
     lastUsedAt: key.lastUsedAt === undefined ? null : iso(key.lastUsedAt),
@@ -103,7 +39,7 @@ function view(key: AccessKeyView): Static<typeof KeyView> {
 }
 const issued = (result: IssuedKey): Static<typeof IssuedKeyView> => ({ ...view(result.key), secretAccessKey: result.secretAccessKey });
 
-export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
+export function keysRoutes(app: AdminApp, deps: KeysRouteDeps): void {
   const record = (event: 'key.created' | 'key.updated' | 'key.rotated' | 'key.revoked', subject: string, key: AccessKeyView): void =>
     deps.audit.record({ event, subject, details: { accessKeyId: key.accessKeyId, name: key.name } });
 
@@ -118,14 +54,14 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
     },
   }, async (req, reply) => {
     const admin = principalOf(req);
-    const result = deps.keys.create(req.body as Static<typeof CreateBody>, admin.username);
+    const result = deps.keys.create(req.body, admin.username);
     record('key.created', admin.username, result.key);
     return reply.status(201).send(issued(result));
   });
 
   app.get('/keys/:id', {
     schema: { operationId: 'getKey', tags: TAGS, summary: 'One access key', params: Params, response: { 200: KeyView, ...errors(400, 401, 404) } },
-  }, async (req) => view(deps.keys.get((req.params as Static<typeof Params>).id)));
+  }, async (req) => view(deps.keys.get(req.params.id)));
 
   app.patch('/keys/:id', {
     schema: {
@@ -134,7 +70,7 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
     },
   }, async (req) => {
     const admin = principalOf(req);
-    const key = deps.keys.update((req.params as Static<typeof Params>).id, req.body as Static<typeof UpdateBody>);
+    const key = deps.keys.update(req.params.id, req.body);
     record('key.updated', admin.username, key);
     return view(key);
   });
@@ -146,7 +82,7 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
     },
   }, async (req) => {
     const admin = principalOf(req);
-    const result = deps.keys.rotate((req.params as Static<typeof Params>).id);
+    const result = deps.keys.rotate(req.params.id);
     record('key.rotated', admin.username, result.key);
     return issued(result);
   });
@@ -154,11 +90,11 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
   app.delete('/keys/:id', {
     schema: {
       operationId: 'revokeKey', tags: TAGS, summary: 'Revoke (delete) an access key; it stops working at once',
-      params: Params, response: { 204: Type.Null({ description: 'Revoked' }), ...errors(400, 401, 403, 404) },
+      params: Params, response: { 204: noContent('Revoked'), ...errors(400, 401, 403, 404) },
     },
   }, async (req, reply) => {
     const admin = principalOf(req);
-    const key = deps.keys.revoke((req.params as Static<typeof Params>).id);
+    const key = deps.keys.revoke(req.params.id);
     record('key.revoked', admin.username, key);
     return reply.status(204).send();
   });
@@ -169,8 +105,9 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
       params: Params, response: { 200: Effective, ...errors(400, 401, 404) },
     },
   }, async (req) => {
-    const { id } = req.params as Static<typeof Params>;
-    return { accessKeyId: id, ...deps.keys.effectivePermissions(id) };
+    const { id } = req.params;
+    const { scope, ...effective } = deps.keys.effectivePermissions(id);
+    return { accessKeyId: id, ...effective, ...(scope ? { scope: scopeView(scope) } : {}) };
   });
 
   app.post('/keys/:id/simulate', {
@@ -181,7 +118,7 @@ export function keysRoutes(app: FastifyInstance, deps: KeysRouteDeps): void {
       params: Params, body: SimulateBody, response: { 200: Simulation, ...errors(400, 401, 404) },
     },
   }, async (req) => {
-    const body = req.body as Static<typeof SimulateBody>;
-    return deps.keys.simulate((req.params as Static<typeof Params>).id, { ...body, bucket: body.bucket ?? '' });
+    const body = req.body;
+    return deps.keys.simulate(req.params.id, { ...body, bucket: body.bucket ?? '' });
   });
 }

@@ -1,8 +1,8 @@
 // About the server itself: GET /version, GET /workers and GET /openapi.json (each needs a token; SPEC lists only
 // health, ready, login and refresh as public).
 
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import type { AdminApp } from '../typebox-type-provider.js';
 
 /** One background worker (src/app/workers.ts). */
 export interface WorkerState {
@@ -31,7 +31,7 @@ const Version = Type.Object({
   node: Type.String({ description: 'The Node.js version running the server' }),
 });
 
-export function metaRoutes(app: FastifyInstance, deps: MetaRouteDeps): void {
+export function metaRoutes(app: AdminApp, deps: MetaRouteDeps): void {
   app.get('/version', {
     schema: { operationId: 'version', tags: ['meta'], summary: 'Version, build and Node.js version', response: { 200: Version } },
   }, async () => ({ version: deps.build.version, build: deps.build.build, node: process.version }));

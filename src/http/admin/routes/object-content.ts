@@ -3,8 +3,7 @@
 // request came to. All under /buckets/:name/objects with the key in the `key` query parameter.
 
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Static } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { reportedVersionId } from '../../../core/versioning.js';
 import { AppError } from '../../../core/errors.js';
 import { validateObjectKey } from '../../../core/names.js';
@@ -13,6 +12,7 @@ import { firstBytes } from '../../../lib/stream-ready.js';
 import { uriEncode } from '../../../sigv4/canonical.js';
 import { presignUrl } from '../../../sigv4/sign.js';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { BucketNameParams, NoContent } from './bucket-schemas.js';
 import { Binary, DeleteObjectQuery, ObjectKeyQuery, PresignBody, PresignResponse, UploadResponse } from './object-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
@@ -65,7 +65,7 @@ function origin(req: FastifyRequest): string {
   return `${scheme}://${host}`;
 }
 
-export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void {
+export function objectContentRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
   app.get('/buckets/:name/objects/content', {
     schema: {
       operationId: 'downloadObject', tags, summary: "A version's bytes, streamed; one Range (206, or 416)",
@@ -78,7 +78,7 @@ export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
       },
     },
   }, async (req, reply) => {
-    const { key, versionId } = req.query as Static<typeof ObjectKeyQuery>;
+    const { key, versionId } = req.query;
     const opened = deps.objects.open(bucketOf(req), key, { versionId });
     const { row } = opened;
     const range = parseRange(req.headers.range, row.size);
@@ -119,7 +119,7 @@ export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
         response: { 200: UploadResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     }, async (req) => {
-      const { key } = req.query as Static<typeof ObjectKeyQuery>;
+      const { key } = req.query;
       const bucket = bucketOf(req);
       const contentType = req.headers['content-type'];
       const row = await deps.objects.put({
@@ -144,7 +144,7 @@ export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
       response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
     },
   }, async (req, reply) => {
-    const { key, versionId, bypassGovernance } = req.query as Static<typeof DeleteObjectQuery>;
+    const { key, versionId, bypassGovernance } = req.query;
     const bucket = bucketOf(req);
     const result = deps.objects.delete(bucket, key, versionId, { bypassGovernance: bypassGovernance ?? false });
     deps.audit.record({
@@ -165,7 +165,7 @@ export function objectContentRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
       response: { 200: PresignResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
     },
   }, async (req) => {
-    const body = req.body as Static<typeof PresignBody>;
+    const body = req.body;
     const bucket = deps.buckets.get(bucketOf(req)).name;
     validateObjectKey(body.key);
     const now = deps.presign.now?.() ?? new Date();

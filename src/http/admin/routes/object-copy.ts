@@ -2,10 +2,10 @@
 // the browser. The console restores an older version by copying it over its own key (what S3's CopyObject with a
 // versionId source does, and what the AWS console's "restore" amounts to).
 
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { reportedVersionId } from '../../../core/versioning.js';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { BucketNameParams, Strict } from './bucket-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
 import { ErrorBody } from './schemas.js';
@@ -24,7 +24,7 @@ const Copied = Type.Object({
 });
 
 /** POST /buckets/:name/objects/copy. */
-export function objectCopyRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void {
+export function objectCopyRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
   app.post('/buckets/:name/objects/copy', {
     schema: {
       operationId: 'copyObject', tags: ['object content'],
@@ -34,7 +34,7 @@ export function objectCopyRoutes(app: FastifyInstance, deps: ObjectRouteDeps): v
       response: { 200: Copied, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
     },
   }, async (req) => {
-    const body = req.body as Static<typeof CopyBody>;
+    const body = req.body;
     const bucket = bucketOf(req);
     const source = { bucket: body.sourceBucket ?? bucket, key: body.sourceKey ?? body.key, versionId: body.sourceVersionId };
     const { row, sourceVersionId } = await deps.objects.copy({

@@ -1,7 +1,6 @@
 // What the admin object routes (objects.ts, object-settings.ts, object-content.ts) are given, and the bucket name
 // of a request under /buckets/:name/objects.
 
-import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import type { BucketService } from '../../../services/bucket-service.js';
@@ -30,4 +29,4 @@ export interface ObjectRouteDeps {
 }
 
 /** The bucket named in the path. */
-export const bucketOf = (req: FastifyRequest): string => (req.params as Static<typeof BucketNameParams>).name;
+export const bucketOf = (req: { params: Static<typeof BucketNameParams> }): string => req.params.name;

@@ -2,11 +2,11 @@
 // bodies (streamed, never buffered), complete it. Listing and aborting uploads live in object-uploads.ts. The
 // MultipartService applies S3's rules (5 MiB minimum part but the last, 10,000 parts, ETags checked on completion).
 
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { reportedVersionId } from '../../../core/versioning.js';
 import { MAX_PART_NUMBER } from '../../../services/objects/multipart-service.js';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { BucketNameParams, Strict } from './bucket-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
 import { UploadResponse } from './object-schemas.js';
@@ -38,7 +38,7 @@ const CompleteBody = Strict({
 const tags = ['object content'];
 
 /** POST /buckets/:name/uploads, PUT /buckets/:name/uploads/part, POST /buckets/:name/uploads/complete. */
-export function objectMultipartRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void {
+export function objectMultipartRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
   app.post('/buckets/:name/uploads', {
     schema: {
       operationId: 'startMultipartUpload', tags, summary: 'Start a multipart upload (for objects too large for one PUT, or sent in parallel parts)',
@@ -46,7 +46,7 @@ export function objectMultipartRoutes(app: FastifyInstance, deps: ObjectRouteDep
       response: { 201: Started, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
     },
   }, async (req, reply) => {
-    const body = req.body as Static<typeof StartBody>;
+    const body = req.body;
     const bucket = bucketOf(req);
     const upload = deps.multipart.create({
       bucket, key: body.key, headers: body.contentType ? { contentType: body.contentType } : {}, userMeta: {},
@@ -66,7 +66,7 @@ export function objectMultipartRoutes(app: FastifyInstance, deps: ObjectRouteDep
         response: { 200: PartStored, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
     }, async (req) => {
-      const q = req.query as Static<typeof PartQuery>;
+      const q = req.query;
       const part = await deps.multipart.uploadPart({
         bucket: bucketOf(req), key: q.key, uploadId: q.uploadId, partNumber: q.partNumber,
         body: { source: uploadBytes(req), size: declaredLength(req) },
@@ -83,7 +83,7 @@ export function objectMultipartRoutes(app: FastifyInstance, deps: ObjectRouteDep
       response: { 200: UploadResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
     },
   }, async (req) => {
-    const body = req.body as Static<typeof CompleteBody>;
+    const body = req.body;
     const bucket = bucketOf(req);
     const row = await deps.multipart.complete({
       bucket, key: body.key, uploadId: body.uploadId,

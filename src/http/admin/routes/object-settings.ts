@@ -2,12 +2,13 @@
 // (GET/PUT), on the current version or the one named by versionId. ObjectService.tagging and .lock apply S3's
 // rules, object lock's included, inside their transactions.
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Static } from '@sinclair/typebox';
 import { AppError } from '../../../core/errors.js';
 import { parseIso8601 } from '../../../core/iso8601.js';
 import type { ObjectRetention } from '../../../core/object-lock.js';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { BucketNameParams, NoContent, TagSetBody } from './bucket-schemas.js';
 import { withFieldErrors } from './core-validation.js';
 import {
@@ -18,10 +19,16 @@ import { ErrorBody } from './schemas.js';
 
 const tags = ['object settings'];
 
+/** What a per-object request carries, as its schemas type it. */
+interface Addressed {
+  params: Static<typeof BucketNameParams>;
+  query: Static<typeof ObjectKeyQuery>;
+}
+
 /** The version a request addresses: bucket from the path, key and versionId from the query. */
-function target(req: FastifyRequest): { bucket: string; key: string; versionId: string | undefined } {
-  const { key, versionId } = req.query as Static<typeof ObjectKeyQuery>;
-  return { bucket: (req.params as Static<typeof BucketNameParams>).name, key, versionId };
+function target(req: Addressed): { bucket: string; key: string; versionId: string | undefined } {
+  const { key, versionId } = req.query;
+  return { bucket: req.params.name, key, versionId };
 }
 
 /** Lookup errors every per-object route may answer: 404 NoSuchBucket/NoSuchKey/NoSuchVersion, 405 a delete marker. */
@@ -41,8 +48,9 @@ function retentionOf(body: Static<typeof RetentionBody>): ObjectRetention | unde
   return { mode: body.mode, retainUntilDate: parseIso8601(body.retainUntilDate)?.toISOString() ?? body.retainUntilDate };
 }
 
-export function objectSettingsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void {
-  const audit = (req: FastifyRequest, event: 'object.tagging_updated' | 'object.retention_updated' | 'object.legal_hold_updated',
+export function objectSettingsRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
+  type Event = 'object.tagging_updated' | 'object.retention_updated' | 'object.legal_hold_updated';
+  const audit = (req: FastifyRequest & Addressed, event: Event,
     versionId: string, details: Record<string, unknown>): void => {
     const t = target(req);
     deps.audit.record({ event, subject: principalOf(req).username, bucket: t.bucket, details: { key: t.key, versionId, ...details } });
@@ -61,7 +69,7 @@ export function objectSettingsRoutes(app: FastifyInstance, deps: ObjectRouteDeps
       params: BucketNameParams, querystring: ObjectKeyQuery, body: TagSetBody, response: { 200: ObjectTagging, ...writeErrors },
     },
   }, async (req) => {
-    const { tags: tagSet } = req.body as Static<typeof TagSetBody>;
+    const { tags: tagSet } = req.body;
     const versionId = deps.objects.tagging.put(target(req), tagSet);
     audit(req, 'object.tagging_updated', versionId, { count: tagSet.length });
     return { versionId, tags: tagSet };
@@ -94,7 +102,7 @@ export function objectSettingsRoutes(app: FastifyInstance, deps: ObjectRouteDeps
       params: BucketNameParams, querystring: ObjectKeyQuery, body: RetentionBody, response: { 200: RetentionResponse, ...writeErrors },
     },
   }, async (req) => {
-    const body = req.body as Static<typeof RetentionBody>;
+    const body = req.body;
     const retention = retentionOf(body);
     const bypassGovernance = body.bypassGovernance ?? false;
     const versionId = withFieldErrors('retainUntilDate', () => deps.objects.lock.putRetention(target(req), retention, { bypassGovernance }));
@@ -115,7 +123,7 @@ export function objectSettingsRoutes(app: FastifyInstance, deps: ObjectRouteDeps
       params: BucketNameParams, querystring: ObjectKeyQuery, body: LegalHoldBody, response: { 200: LegalHoldResponse, ...writeErrors },
     },
   }, async (req) => {
-    const { status } = req.body as Static<typeof LegalHoldBody>;
+    const { status } = req.body;
     const versionId = deps.objects.lock.putLegalHold(target(req), status);
     audit(req, 'object.legal_hold_updated', versionId, { status });
     return { versionId, status };

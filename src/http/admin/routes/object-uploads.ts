@@ -1,9 +1,9 @@
 // Multipart uploads in progress, under /buckets/:name/uploads: list them and abort one. A bucket with an unfinished
 // upload cannot be deleted (BucketNotEmpty), so the console needs both. MultipartService applies S3's rules.
 
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { BucketNameParams, NoContent } from './bucket-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
@@ -27,7 +27,7 @@ const AbortQuery = Type.Object({ key: Type.String({ minLength: 1 }), uploadId: T
 
 const tags = ['objects'];
 
-export function objectUploadsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void {
+export function objectUploadsRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
   app.get('/buckets/:name/uploads', {
     schema: {
       operationId: 'listMultipartUploads', tags, summary: 'Multipart uploads in progress',
@@ -35,7 +35,7 @@ export function objectUploadsRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
       response: { 200: UploadsPage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
     },
   }, async (req) => {
-    const q = req.query as Static<typeof UploadsQuery>;
+    const q = req.query;
     const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
     const page = deps.multipart.listUploads(bucketOf(req), {
       prefix: q.prefix, keyMarker: cursor?.k ?? '', uploadIdMarker: cursor?.v ?? '', maxUploads: q.limit,
@@ -54,7 +54,7 @@ export function objectUploadsRoutes(app: FastifyInstance, deps: ObjectRouteDeps)
       response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
     },
   }, async (req, reply) => {
-    const { key, uploadId } = req.query as Static<typeof AbortQuery>;
+    const { key, uploadId } = req.query;
     const bucket = bucketOf(req);
     deps.multipart.abort(bucket, key, uploadId);
     deps.audit.record({ event: 'object.upload_aborted', subject: principalOf(req).username, bucket, details: { key, uploadId } });

@@ -2,11 +2,10 @@
 // object's metadata, and batch delete, plus the per-object settings (object-settings.ts) and the bytes themselves
 // with presigned URLs (object-content.ts). Listing, deletes and object lock are the S3 plane's own services.
 
-import type { FastifyInstance } from 'fastify';
-import type { Static } from '@sinclair/typebox';
 import { fromHeaderBytes } from '../../../core/header-text.js';
 import { ALLOW_EVERY_KEY } from '../../../services/objects/delete-authorizer.js';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { BucketNameParams } from './bucket-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { objectContentRoutes } from './object-content.js';
@@ -26,7 +25,7 @@ const tags = ['objects'];
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Every route under /buckets/:name/objects, and /buckets/:name/uploads. */
-export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void {
+export function objectsRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
   app.get('/buckets/:name/objects', {
     schema: {
       operationId: 'browseObjects', tags, summary: 'Current objects by prefix, rolled up at a delimiter, one page at a time',
@@ -34,7 +33,7 @@ export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void
       response: { 200: BrowsePage, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
     },
   }, async (req) => {
-    const q = req.query as Static<typeof BrowseQuery>;
+    const q = req.query;
     const page = deps.listing.list({
       bucket: bucketOf(req), prefix: q.prefix, delimiter: q.delimiter, maxKeys: q.limit,
       after: q.cursor === undefined ? '' : decodeCursor(q.cursor).k,
@@ -53,7 +52,7 @@ export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void
       response: { 200: VersionsPageSchema, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
     },
   }, async (req) => {
-    const q = req.query as Static<typeof VersionsQuery>;
+    const q = req.query;
     const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
     const page = deps.listing.listVersions({
       bucket: bucketOf(req), prefix: q.prefix, delimiter: q.delimiter, maxKeys: q.limit,
@@ -78,7 +77,7 @@ export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void
       response: { 200: ObjectInfo, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 405: ErrorBody },
     },
   }, async (req) => {
-    const { key, versionId } = req.query as Static<typeof ObjectKeyQuery>;
+    const { key, versionId } = req.query;
     const { row } = deps.objects.open(bucketOf(req), key, { versionId });
     return {
       key: row.key, versionId: row.versionId, isLatest: row.isLatest, size: row.size, etag: row.etag,
@@ -100,7 +99,7 @@ export function objectsRoutes(app: FastifyInstance, deps: ObjectRouteDeps): void
       response: { 200: BatchDeleteResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
     },
   }, async (req) => {
-    const body = req.body as Static<typeof BatchDeleteBody>;
+    const body = req.body;
     const bucket = bucketOf(req);
     // The role guard authorized the whole request: an admin may delete every key (object lock still applies).
     const outcomes = deps.objects.deleteBatch(bucket, body.keys, { bypassGovernance: body.bypassGovernance ?? false, authorize: ALLOW_EVERY_KEY });

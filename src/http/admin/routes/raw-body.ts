@@ -3,16 +3,17 @@
 // enforce their own size limits while they stream the bytes to disk), plus the declared length they check against.
 
 import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
 import { requestBytes } from '../../shared/request-bytes.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { Binary } from './object-schemas.js';
 
 /**
  * Registers `routes` in an encapsulated scope where every body is the raw request stream (other routes keep their
  * JSON parsing).
  */
-export function rawBodyScope(app: FastifyInstance, routes: (scope: FastifyInstance) => void): void {
+export function rawBodyScope(app: AdminApp, routes: (scope: AdminApp) => void): void {
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));

@@ -1,8 +1,7 @@
 // Replication and tiering (docs/replication.md): status (always 200; never the endpoint, bucket or a credential),
 // dead-lettered intents and their retry, reconcile jobs (one at a time: 409 while one runs), tiering status.
 
-import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { AppError } from '../../../core/errors.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import type { ReconcileService } from '../../../services/replication/reconcile-service.js';
@@ -10,6 +9,7 @@ import type { ReplicationService } from '../../../services/replication/replicati
 import { REMOTE_ERROR_CLASSES } from '../../../services/replication/remote-store.js';
 import type { TierService } from '../../../services/tiering/tier-service.js';
 import { principalOf } from '../admin-principal.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { Strict } from './bucket-schemas.js';
 import { ErrorBody } from './schemas.js';
 
@@ -73,14 +73,14 @@ const Job = Type.Object({
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-function jobView(job: ReturnType<ReconcileService['get']>): Record<string, unknown> {
+function jobView(job: ReturnType<ReconcileService['get']>): Static<typeof Job> {
   return {
     id: job.id, state: job.state, bucket: job.bucket ?? null, scanned: job.scanned, enqueued: job.enqueued, errors: job.errors,
     error: job.error ?? null, startedAt: iso(job.startedAt), finishedAt: job.finishedAt === undefined ? null : iso(job.finishedAt),
   };
 }
 
-export function replicationRoutes(app: FastifyInstance, deps: ReplicationRouteDeps): void {
+export function replicationRoutes(app: AdminApp, deps: ReplicationRouteDeps): void {
   app.get('/replication/status', {
     schema: {
       operationId: 'getReplicationStatus', tags: ['replication'],
@@ -96,7 +96,7 @@ export function replicationRoutes(app: FastifyInstance, deps: ReplicationRouteDe
       response: { 200: Type.Object({ items: Type.Array(FailedItem), nextCursor: Type.Union([Type.String(), Type.Null()]) }), 400: ErrorBody, 401: ErrorBody },
     },
   }, async (req) => {
-    const q = req.query as { cursor?: string; limit?: number };
+    const q = req.query;
     const page = deps.replication.failedPage(Number(q.cursor ?? 0), q.limit ?? 100);
     return {
       items: page.items.map((i) => ({ bucket: i.bucket, key: i.key, attempts: i.attempts, lastError: i.lastError ?? null, failedAt: iso(i.failedAt) })),
@@ -110,7 +110,7 @@ export function replicationRoutes(app: FastifyInstance, deps: ReplicationRouteDe
       body: RetryBody, response: { 200: Type.Object({ retried: Count }), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
     },
   }, async (req) => {
-    const body = req.body as { bucket?: string; key?: string };
+    const body = req.body;
     if ((body.bucket === undefined) !== (body.key === undefined)) {
       throw new AppError('ValidationError', { message: `${body.key === undefined ? 'key' : 'bucket'}: send both bucket and key, or neither` });
     }
@@ -127,7 +127,7 @@ export function replicationRoutes(app: FastifyInstance, deps: ReplicationRouteDe
       body: ReconcileBody, response: { 202: Job, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
     },
   }, async (req, reply) => {
-    const { bucket } = req.body as { bucket?: string };
+    const { bucket } = req.body;
     const job = deps.reconcile.start(bucket);
     deps.audit.record({ event: 'replication.reconcile_started', subject: principalOf(req).username, ...(bucket ? { bucket } : {}), details: { jobId: job.id } });
     return reply.status(202).send(jobView(job));
@@ -139,7 +139,7 @@ export function replicationRoutes(app: FastifyInstance, deps: ReplicationRouteDe
       params: Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 64 }) }),
       response: { 200: Job, 401: ErrorBody, 404: ErrorBody },
     },
-  }, async (req) => jobView(deps.reconcile.get((req.params as { jobId: string }).jobId)));
+  }, async (req) => jobView(deps.reconcile.get(req.params.jobId)));
 
   app.get('/tiering/status', {
     schema: {

@@ -1,9 +1,9 @@
 // GET /objects/search: cross-bucket search of current objects by key substring, prefix, size and last-modified range
 // (docs/admin-search.md). Read-only, so never audited.
 
-import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type ObjectSearchService } from '../../../services/objects/object-search-service.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { ErrorBody } from './schemas.js';
 
 export interface SearchRouteDeps {
@@ -41,7 +41,7 @@ const SearchResponse = Type.Object({
   }),
 });
 
-export function searchRoutes(app: FastifyInstance, deps: SearchRouteDeps): void {
+export function searchRoutes(app: AdminApp, deps: SearchRouteDeps): void {
   app.get('/objects/search', {
     schema: {
       operationId: 'searchObjects', tags: ['objects'],
@@ -49,5 +49,5 @@ export function searchRoutes(app: FastifyInstance, deps: SearchRouteDeps): void 
       querystring: SearchQuerystring,
       response: { 200: SearchResponse, 400: ErrorBody, 401: ErrorBody },
     },
-  }, async (req) => deps.search.search(req.query as Static<typeof SearchQuerystring>));
+  }, async (req) => deps.search.search(req.query));
 }

@@ -1,9 +1,9 @@
 // GET /webhooks/status: whether webhooks are on, the outbox by status, the oldest pending row's age and the last
 // delivery error. Never the URL (it may carry credentials) or the secret.
 
-import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { WebhookStatus } from '../../../services/events/webhook-service.js';
+import type { AdminApp } from '../typebox-type-provider.js';
 import { ErrorBody } from './schemas.js';
 
 export interface WebhooksRouteDeps {
@@ -28,7 +28,7 @@ const Status = Type.Object({
   ], { description: 'The most recent failed attempt; null if none' }),
 }, { additionalProperties: false });
 
-export function webhooksRoutes(app: FastifyInstance, deps: WebhooksRouteDeps): void {
+export function webhooksRoutes(app: AdminApp, deps: WebhooksRouteDeps): void {
   app.get('/webhooks/status', {
     schema: {
       operationId: 'getWebhookStatus',

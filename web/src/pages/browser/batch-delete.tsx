@@ -3,8 +3,8 @@
 
 import { useState } from 'react';
 import { api, Api } from '../../api';
-import { describeError } from '../../api/errors';
 import type { BatchDeleteResult, BrowsePage } from '../../api/types';
+import { useAction } from '../../hooks/use-action';
 import { formatCount } from '../../lib/format';
 import { Button, Checkbox } from '../../ui/controls';
 import { Dialog } from '../../ui/dialog';
@@ -25,45 +25,38 @@ async function keysUnder(bucket: string, prefix: string): Promise<Entry[]> {
 }
 
 export function BatchDeleteDialog({ bucket, rows, versioned, onClose, onDone }: { bucket: string; rows: Row[]; versioned: boolean; onClose: () => void; onDone: () => void }) {
-  const [busy, setBusy] = useState(false);
   const [bypass, setBypass] = useState(false);
   const [status, setStatus] = useState<string>();
   const [failures, setFailures] = useState<BatchDeleteResult['results']>([]);
-  const [error, setError] = useState<string>();
   const folders = rows.filter((r) => r.kind === 'folder');
   const versions = rows.filter((r) => r.kind === 'version');
 
-  const run = async (): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    setFailures([]);
-    try {
-      const entries: Entry[] = [];
-      for (const r of rows) {
-        if (r.kind === 'object') entries.push({ key: r.object.key });
-        else if (r.kind === 'version') entries.push({ key: r.version.key, versionId: r.version.versionId });
-        else {
-          setStatus(`Listing ${r.prefix}…`);
-          entries.push(...(await keysUnder(bucket, r.prefix)));
-        }
+  const { run: deleteAll, busy, error } = useAction(async () => {
+    const entries: Entry[] = [];
+    for (const r of rows) {
+      if (r.kind === 'object') entries.push({ key: r.object.key });
+      else if (r.kind === 'version') entries.push({ key: r.version.key, versionId: r.version.versionId });
+      else {
+        setStatus(`Listing ${r.prefix}…`);
+        entries.push(...(await keysUnder(bucket, r.prefix)));
       }
-      let deleted = 0;
-      const failed: BatchDeleteResult['results'] = [];
-      for (let i = 0; i < entries.length; i += 1000) {
-        setStatus(`Deleting ${formatCount(Math.min(i + 1000, entries.length))} of ${formatCount(entries.length)}…`);
-        const res = await api.post<BatchDeleteResult>(Api.bucket(bucket, '/objects/delete'), { keys: entries.slice(i, i + 1000), bypassGovernance: bypass || undefined });
-        deleted += res.deleted;
-        failed.push(...res.results.filter((r) => !r.ok));
-      }
-      setStatus(`${formatCount(deleted)} deleted${failed.length ? `, ${formatCount(failed.length)} refused` : ''}.`);
-      setFailures(failed);
-      onDone();
-      if (failed.length === 0) onClose();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
     }
+    let deleted = 0;
+    const failed: BatchDeleteResult['results'] = [];
+    for (let i = 0; i < entries.length; i += 1000) {
+      setStatus(`Deleting ${formatCount(Math.min(i + 1000, entries.length))} of ${formatCount(entries.length)}…`);
+      const res = await api.post<BatchDeleteResult>(Api.bucket(bucket, '/objects/delete'), { keys: entries.slice(i, i + 1000), bypassGovernance: bypass || undefined });
+      deleted += res.deleted;
+      failed.push(...res.results.filter((r) => !r.ok));
+    }
+    setStatus(`${formatCount(deleted)} deleted${failed.length ? `, ${formatCount(failed.length)} refused` : ''}.`);
+    setFailures(failed);
+    onDone();
+    if (failed.length === 0) onClose();
+  });
+  const run = async (): Promise<void> => {
+    setFailures([]);
+    await deleteAll();
   };
 
   return (

@@ -2,8 +2,8 @@
 
 import { useState } from 'react';
 import { api, Api } from '../../api';
-import { describeError } from '../../api/errors';
 import type { ObjectInfo } from '../../api/types';
+import { useAction } from '../../hooks/use-action';
 import { formatTime } from '../../lib/format';
 import { Button, Checkbox, SelectField, TextField, WriteFieldset } from '../../ui/controls';
 import { ErrorNote, useToast } from '../../ui/feedback';
@@ -13,25 +13,15 @@ export function LockPanel({ bucket, info, objectLock, onChanged }: { bucket: str
   const [mode, setMode] = useState(info.retention?.mode ?? '');
   const [until, setUntil] = useState(info.retention?.retainUntilDate?.slice(0, 10) ?? '');
   const [bypass, setBypass] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
+  const { run, busy, error } = useAction(async (fn: () => Promise<unknown>, done: string) => {
+    await fn();
+    notify(done);
+    onChanged();
+  });
   if (!objectLock) return <p className="muted">This bucket has no object lock, so versions cannot carry retention or a legal hold.</p>;
   const query = { key: info.key, versionId: info.versionId };
-  const run = async (fn: () => Promise<unknown>, done: string): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await fn();
-      notify(done);
-      onChanged();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  const saveRetention = (): Promise<void> => run(() => api.call('PUT', Api.bucket(bucket, '/objects/retention'), {
+  const saveRetention = (): Promise<boolean> => run(() => api.call('PUT', Api.bucket(bucket, '/objects/retention'), {
     query,
     json: mode === '' ? { bypassGovernance: bypass || undefined } : { mode, retainUntilDate: new Date(`${until}T00:00:00Z`).toISOString(), bypassGovernance: bypass || undefined },
   }), mode === '' ? 'Retention removed.' : 'Retention saved.');

@@ -3,8 +3,8 @@
 
 import { useState } from 'react';
 import { api, Api } from '../../api';
-import { describeError } from '../../api/errors';
 import type { Presigned } from '../../api/types';
+import { useAction } from '../../hooks/use-action';
 import { useCanWrite } from '../../hooks/use-session';
 import { formatTime } from '../../lib/format';
 import { Button, SelectField } from '../../ui/controls';
@@ -19,21 +19,11 @@ const EXPIRIES = [
 export function SharePanel({ bucket, objectKey, versionId }: { bucket: string; objectKey: string; versionId?: string }) {
   const [expires, setExpires] = useState('3600');
   const [link, setLink] = useState<Presigned>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
+  const { run: create, busy, error } = useAction(async () => {
+    setLink(await api.post<Presigned>(Api.bucket(bucket, '/objects/presign'), { key: objectKey, method: 'GET', expiresIn: Number(expires), ...(versionId ? { versionId } : {}) }));
+  });
   const canWrite = useCanWrite();
   if (!canWrite) return <p className="muted">Share links are signed with the root key; only full admins can create them.</p>;
-  const create = async (): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      setLink(await api.post<Presigned>(Api.bucket(bucket, '/objects/presign'), { key: objectKey, method: 'GET', expiresIn: Number(expires), ...(versionId ? { versionId } : {}) }));
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <div className="stack">
       <p className="muted">Anyone with the link can download {versionId ? 'this version of ' : ''}the object until the link expires. It cannot be revoked early except by rotating the root key.</p>

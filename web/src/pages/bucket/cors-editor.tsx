@@ -2,8 +2,8 @@
 
 import { useState } from 'react';
 import { deleteConfig, getConfig, putConfig } from '../../api/configs';
-import { describeError } from '../../api/errors';
 import type { CorsRule } from '../../api/types';
+import { useAction } from '../../hooks/use-action';
 import { useResource } from '../../hooks/use-resource';
 import { Button, Checkbox, TextArea, TextField, WriteFieldset } from '../../ui/controls';
 import { Empty, ErrorNote, Loaded, useToast } from '../../ui/feedback';
@@ -43,25 +43,15 @@ export function CorsEditor({ bucket }: { bucket: string }) {
 
 function Editor({ bucket, initial, onSaved }: { bucket: string; initial: CorsRule[]; onSaved: () => void }) {
   const [forms, setForms] = useState<CorsForm[]>(initial.map(toForm));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
   const set = (i: number, patch: Partial<CorsForm>): void => setForms((all) => all.map((x, j) => (j === i ? { ...x, ...patch } : x)));
-  const save = async (): Promise<void> => {
-    setError(undefined);
-    setBusy(true);
-    try {
-      const rules = forms.map(toRule);
-      if (rules.length === 0) await deleteConfig(bucket, 'cors');
-      else await putConfig(bucket, 'cors', { rules });
-      notify(rules.length === 0 ? 'CORS configuration removed.' : 'CORS rules saved.');
-      onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run: save, busy, error } = useAction(async () => {
+    const rules = forms.map(toRule);
+    if (rules.length === 0) await deleteConfig(bucket, 'cors');
+    else await putConfig(bucket, 'cors', { rules });
+    notify(rules.length === 0 ? 'CORS configuration removed.' : 'CORS rules saved.');
+    onSaved();
+  });
   return (
     <div className="stack">
       {forms.length === 0 ? <Empty>No CORS rules: browsers on other origins cannot call this bucket.</Empty> : null}

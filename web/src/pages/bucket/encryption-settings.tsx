@@ -1,10 +1,9 @@
 // Default encryption (the S3 configuration). Every object is encrypted at rest with the server's key whatever this
 // says; the setting is what S3 clients see and ask for.
 
-import { useState } from 'react';
 import { deleteConfig, getConfig, putConfig } from '../../api/configs';
-import { describeError } from '../../api/errors';
 import type { EncryptionConfig } from '../../api/types';
+import { useAction } from '../../hooks/use-action';
 import { useResource } from '../../hooks/use-resource';
 import { Button } from '../../ui/controls';
 import { ErrorNote, Loaded, useToast } from '../../ui/feedback';
@@ -12,22 +11,12 @@ import { Badge, Card } from '../../ui/layout';
 
 export function EncryptionSettings({ bucket }: { bucket: string }) {
   const config = useResource((signal) => getConfig<EncryptionConfig>(bucket, 'encryption', signal), [bucket]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
-  const run = async (fn: () => Promise<unknown>, done: string): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await fn();
-      notify(done);
-      config.reload();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { run, busy, error } = useAction(async (fn: () => Promise<unknown>, done: string) => {
+    await fn();
+    notify(done);
+    config.reload();
+  });
   return (
     <Card title="Default encryption">
       <p className="muted">Objects are always encrypted at rest (SSE-S3, AES-256) with this server's key. The bucket's default encryption configuration is what S3 clients read back.</p>

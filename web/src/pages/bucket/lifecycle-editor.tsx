@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import { deleteConfig, getConfig, putConfig } from '../../api/configs';
 import { describeError } from '../../api/errors';
+import { useAction } from '../../hooks/use-action';
 import { useResource } from '../../hooks/use-resource';
 import { useCanWrite } from '../../hooks/use-session';
 import { describeRule, emptyRule, formToRule, ruleToForm, STORAGE_CLASSES, type LifecycleRule, type RuleForm, type TransitionForm } from '../../lib/lifecycle-form';
@@ -62,10 +63,14 @@ function RuleFields({ form, index, onChange, onRemove }: { form: RuleForm; index
 
 function Editor({ bucket, initial, onSaved }: { bucket: string; initial: LifecycleRule[]; onSaved: () => void }) {
   const [forms, setForms] = useState<RuleForm[]>(initial.map(ruleToForm));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
   const canWrite = useCanWrite();
+  const { run: put, busy, error, setError } = useAction(async (rules: LifecycleRule[]) => {
+    if (rules.length === 0) await deleteConfig(bucket, 'lifecycle');
+    else await putConfig(bucket, 'lifecycle', { rules });
+    notify(rules.length === 0 ? 'Lifecycle configuration removed.' : 'Lifecycle rules saved.');
+    onSaved();
+  });
   const save = async (): Promise<void> => {
     setError(undefined);
     let rules: LifecycleRule[];
@@ -75,17 +80,7 @@ function Editor({ bucket, initial, onSaved }: { bucket: string; initial: Lifecyc
       setError(describeError(err));
       return;
     }
-    setBusy(true);
-    try {
-      if (rules.length === 0) await deleteConfig(bucket, 'lifecycle');
-      else await putConfig(bucket, 'lifecycle', { rules });
-      notify(rules.length === 0 ? 'Lifecycle configuration removed.' : 'Lifecycle rules saved.');
-      onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    await put(rules);
   };
   return (
     <div className="stack">

@@ -3,7 +3,7 @@
 
 import { useMemo, useState } from 'react';
 import { deleteConfig, getConfig, putConfig } from '../../api/configs';
-import { describeError } from '../../api/errors';
+import { useAction } from '../../hooks/use-action';
 import { useResource } from '../../hooks/use-resource';
 import { parseJson, policyProblems } from '../../lib/json-check';
 import { Button, TextArea, WriteFieldset } from '../../ui/controls';
@@ -19,27 +19,17 @@ function template(bucket: string): string {
 
 function Editor({ bucket, initial, onSaved }: { bucket: string; initial: unknown; onSaved: () => void }) {
   const [text, setText] = useState(initial === null ? '' : JSON.stringify(initial, null, 2));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
+  const { run, busy, error } = useAction(async (fn: () => Promise<unknown>, done: string) => {
+    await fn();
+    notify(done);
+    onSaved();
+  });
   const problems = useMemo(() => {
     if (text.trim() === '') return [];
     const parsed = parseJson(text);
     return parsed.ok ? policyProblems(parsed.value, { requirePrincipal: true }) : [parsed.message];
   }, [text]);
-  const run = async (fn: () => Promise<unknown>, done: string): Promise<void> => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await fn();
-      notify(done);
-      onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
   const parsed = parseJson(text);
   return (
     <div className="stack">

@@ -2,8 +2,8 @@
 
 import { useState } from 'react';
 import { getConfig, putConfig } from '../../api/configs';
-import { describeError } from '../../api/errors';
 import type { BucketDetails, ObjectLockConfig } from '../../api/types';
+import { useAction } from '../../hooks/use-action';
 import { useResource } from '../../hooks/use-resource';
 import { Button, SelectField, TextField, WriteFieldset } from '../../ui/controls';
 import { ConfirmDialog } from '../../ui/dialog';
@@ -15,9 +15,12 @@ function DefaultRetention({ bucket, config, onSaved }: { bucket: string; config:
   const [mode, setMode] = useState<string>(current?.mode ?? '');
   const [unit, setUnit] = useState<'days' | 'years'>(current?.years !== undefined ? 'years' : 'days');
   const [amount, setAmount] = useState(String(current?.years ?? current?.days ?? ''));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { notify } = useToast();
+  const { run: put, busy, error, setError } = useAction(async (n: number) => {
+    await putConfig(bucket, 'object-lock', mode === '' ? { enabled: true } : { enabled: true, defaultRetention: { mode, [unit]: n } });
+    notify('Default retention saved.');
+    onSaved();
+  });
   const save = async (): Promise<void> => {
     setError(undefined);
     const n = Number(amount);
@@ -25,16 +28,7 @@ function DefaultRetention({ bucket, config, onSaved }: { bucket: string; config:
       setError('Enter a whole number of days or years, at least 1.');
       return;
     }
-    setBusy(true);
-    try {
-      await putConfig(bucket, 'object-lock', mode === '' ? { enabled: true } : { enabled: true, defaultRetention: { mode, [unit]: n } });
-      notify('Default retention saved.');
-      onSaved();
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    await put(n);
   };
   return (
     <div className="stack">

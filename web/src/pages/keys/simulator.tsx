@@ -3,8 +3,8 @@
 
 import { useState, type FormEvent } from 'react';
 import { api } from '../../api';
-import { describeError } from '../../api/errors';
 import type { Simulation } from '../../api/types';
+import { useAction } from '../../hooks/use-action';
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { ErrorNote } from '../../ui/feedback';
 import { Badge, Card } from '../../ui/layout';
@@ -17,21 +17,14 @@ export function Simulator({ accessKeyId, defaultBucket }: { accessKeyId: string;
   const [key, setKey] = useState('');
   const [sourceIp, setSourceIp] = useState('');
   const [result, setResult] = useState<Simulation>();
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const { run: simulate, busy, error } = useAction(async () => {
+    setResult(await api.post<Simulation>(`/keys/${accessKeyId}/simulate`, {
+      action, ...(bucket ? { bucket } : {}), ...(key ? { key } : {}), ...(sourceIp ? { context: { 'aws:SourceIp': sourceIp } } : {}),
+    }));
+  });
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      setResult(await api.post<Simulation>(`/keys/${accessKeyId}/simulate`, {
-        action, ...(bucket ? { bucket } : {}), ...(key ? { key } : {}), ...(sourceIp ? { context: { 'aws:SourceIp': sourceIp } } : {}),
-      }));
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    await simulate();
   };
   return (
     <Card title="Simulator">
