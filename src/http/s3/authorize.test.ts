@@ -103,7 +103,10 @@ describe('BucketPolicyCache', () => {
   it('reports missing buckets and buckets without a policy', () => {
     const cache = new BucketPolicyCache();
     expect(cache.view('b', undefined)).toEqual({ exists: false });
-    expect(cache.view('b', row())).toEqual({ exists: true });
+    expect(cache.view('b', { config: { ownershipControls: 'BucketOwnerEnforced' } })).toEqual({ exists: true });
+    // ACLs enabled (no ownership controls: ObjectWriter): the view carries the bucket ACL for the ACL check.
+    expect(cache.view('b', { config: { publicAccessBlock: { blockPublicAcls: false, ignorePublicAcls: true, blockPublicPolicy: false, restrictPublicBuckets: true } } }))
+      .toEqual({ exists: true, acl: { bucketAcl: undefined, ignorePublicAcls: true }, restrictPublicBuckets: true });
   });
 });
 
