@@ -12,6 +12,9 @@ import type { FailedIntent, IntentKind, OutboxStatus, ReplicationIntent, Replica
 import type { ObjectService } from '../objects/object-service.js';
 import { mirrorKey, RemoteError, remoteErrorClass, type RemoteErrorClass, type RemoteStore, type TargetBucketState } from './remote-store.js';
 
+/** Canned ACLs that grant others: the ones a copy needs (private and bucket-owner-* are any target's default). */
+const REPLICATED_CANNED_ACLS = new Set(['public-read', 'public-read-write', 'authenticated-read']);
+
 export interface ReplicationServiceOptions {
   meta: MetadataStore;
   outbox: ReplicationOutboxRepo;
@@ -200,6 +203,13 @@ export class ReplicationService {
       await remote.put({ key, body, size: row.size, headers: row.headers, metadata: row.userMeta, tags: row.tags ?? [], signal });
     } catch (err) {
       throw localFailed ? new RemoteError('local-read') : err;
+    }
+    // The copy's ACL (docs/decisions.md, "ACLs, ownership and public access"): a canned ACL granting others is set
+    // after the bytes, where the target takes ACLs; a target refusing them keeps the copy private, never a failure.
+    const canned = row.acl?.canned;
+    if (canned !== undefined && REPLICATED_CANNED_ACLS.has(canned) && remote.putCannedAcl) {
+      const applied = await remote.putCannedAcl(key, canned, signal);
+      if (!applied) this.opts.logger.debug({ bucket: intent.bucket, key: intent.key, acl: canned }, 'replication target refuses ACLs; copy kept private');
     }
   }
 
