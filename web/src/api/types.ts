@@ -16,7 +16,12 @@ export interface BucketSummary {
   objectCount: number; bytes: number; versionCount: number; versionBytes: number;
 }
 export interface BucketDetails extends BucketSummary {
-  configs: { tagging: boolean; encryption: boolean; lifecycle: boolean; cors: boolean; policy: boolean; objectLock: boolean };
+  configs: {
+    tagging: boolean; encryption: boolean; lifecycle: boolean; cors: boolean; policy: boolean; objectLock: boolean; publicAccessBlock: boolean;
+  };
+  objectOwnership: 'BucketOwnerEnforced' | 'BucketOwnerPreferred' | 'ObjectWriter';
+  /** Whether anyone may access the bucket without credentials (or with any key), and why. */
+  public: { isPublic: boolean; reasons: ('policy' | 'acl')[] };
 }
 
 export interface Tag { key: string; value: string }

@@ -3,7 +3,12 @@
 
 import type { FastifyInstance } from 'fastify';
 import type { Static } from '@sinclair/typebox';
+import { bucketPublicity } from '../../../core/acl/bucket-publicity.js';
+import { effectiveOwnership } from '../../../core/acl/ownership.js';
 import { configPartsSet } from '../../../core/bucket-config-parts.js';
+import { isAppError } from '../../../core/errors.js';
+import type { PolicyDocument } from '../../../core/policy/model.js';
+import { parseBucketPolicy } from '../../../core/policy/policy-document.js';
 import type { BucketRow, BucketUsage } from '../../../services/bucket-service.js';
 import { principalOf } from '../admin-principal.js';
 import { bucketConfigRoutes, type BucketRouteDeps } from './bucket-configs.js';
@@ -29,7 +34,22 @@ function summary(bucket: BucketRow, usage: BucketUsage): Summary {
 }
 
 function details(bucket: BucketRow, usage: BucketUsage): Static<typeof BucketDetails> {
-  return { ...summary(bucket, usage), configs: configPartsSet(bucket) };
+  const { isPublic, reasons } = bucketPublicity(bucket.config, readablePolicy(bucket));
+  return {
+    ...summary(bucket, usage), configs: configPartsSet(bucket), objectOwnership: effectiveOwnership(bucket.config.ownershipControls),
+    public: { isPublic, reasons: [...reasons] },
+  };
+}
+
+/** The bucket's policy, parsed; undefined when it has none or it no longer parses (then it grants nothing). */
+function readablePolicy(bucket: BucketRow): PolicyDocument | undefined {
+  if (bucket.config.policy === undefined) return undefined;
+  try {
+    return parseBucketPolicy(bucket.config.policy, bucket.name);
+  } catch (err) {
+    if (isAppError(err)) return undefined;
+    throw err;
+  }
 }
 
 const tags = ['buckets'];
