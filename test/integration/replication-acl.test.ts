@@ -1,8 +1,9 @@
 // Replication carries an object's canned ACL where the target takes ACLs (a second Store whose mirror bucket has ACLs
-// enabled): a public-read object is public on the target too, a private one stays private. A target that refuses ACLs
+// enabled): a public-read object is public on the target too, a private one stays private, and a PutObjectAcl on the
+// current version follows. A target that refuses ACLs
 // (BucketOwnerEnforced) gets the bytes all the same, its copy private, and the intent does not fail.
 
-import { CreateBucketCommand, PutBucketOwnershipControlsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, PutBucketOwnershipControlsCommand, PutObjectAclCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { remoteObject, replicationEnv, replicationStatus, sha256, useStoreTarget, waitFor } from '../helpers/replication.js';
 import { useStore } from '../helpers/store.js';
@@ -31,6 +32,15 @@ describe('replication of ACLs', () => {
     await drained();
     expect(await remoteObject(target.target, 'shared/public.txt')).toMatchObject({ sha256: sha256('for everyone') });
     expect(await anonymousOnTarget('shared/public.txt')).toBe(200);
+    expect(await anonymousOnTarget('shared/private.txt')).toBe(403);
+  });
+
+  it('follows PutObjectAcl on the current version: public on the target, then private again', async () => {
+    await source.s3.send(new PutObjectAclCommand({ Bucket: 'shared', Key: 'private.txt', ACL: 'public-read' }));
+    await drained();
+    expect(await anonymousOnTarget('shared/private.txt')).toBe(200);
+    await source.s3.send(new PutObjectAclCommand({ Bucket: 'shared', Key: 'private.txt', ACL: 'private' }));
+    await drained();
     expect(await anonymousOnTarget('shared/private.txt')).toBe(403);
   });
 

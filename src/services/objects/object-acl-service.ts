@@ -7,7 +7,11 @@ import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import { getBucket, getObjectVersion, type VersionTarget } from './object-versions.js';
 
 export class ObjectAclService {
-  constructor(private readonly meta: MetadataStore) {}
+  /** `onCurrentChanged` is called inside the transaction that changes the ACL of a key's current version. */
+  constructor(
+    private readonly meta: MetadataStore,
+    private readonly onCurrentChanged: (bucket: string, key: string) => void = () => undefined,
+  ) {}
 
   /**
    * The version's stored ACL (undefined: the owner's FULL_CONTROL), its version id and its bucket's configuration.
@@ -29,6 +33,7 @@ export class ObjectAclService {
       const bucket = getBucket(this.meta, target.bucket);
       const row = getObjectVersion(this.meta, target, 'PUT');
       this.meta.objects.setAcl(row.id, decide(bucket.config));
+      if (row.isLatest) this.onCurrentChanged(target.bucket, target.key);
       return row.versionId;
     });
   }

@@ -158,7 +158,7 @@ export class ObjectService {
     this.hashes = opts.hashes;
     this.onReadError = opts.onReadError;
     this.reserve = opts.reserve;
-    this.acl = new ObjectAclService(this.meta);
+    this.acl = new ObjectAclService(this.meta, (bucket, key) => this.events.aclChanged?.(bucket, key));
     this.tagging = new ObjectTaggingService(this.meta, (bucket, key) => this.events.tagsChanged?.(bucket, key));
     this.lock = new ObjectLockService(this.meta, this.now);
   }

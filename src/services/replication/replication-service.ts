@@ -188,6 +188,8 @@ export class ReplicationService {
     if (intent.kind === 'tags') {
       try {
         await remote.putTags(key, row.tags ?? [], signal);
+        // A metadata intent follows tag and ACL changes alike: the ACL goes too, back to private when it is no longer public.
+        await this.sendAcl(intent, row.acl?.canned, signal);
         return;
       } catch (err) {
         if (!(err instanceof RemoteError && err.errorClass === 'not-found')) throw err;
@@ -204,13 +206,21 @@ export class ReplicationService {
     } catch (err) {
       throw localFailed ? new RemoteError('local-read') : err;
     }
-    // The copy's ACL (docs/decisions.md, "ACLs, ownership and public access"): a canned ACL granting others is set
-    // after the bytes, where the target takes ACLs; a target refusing them keeps the copy private, never a failure.
+    // A new copy is private on any target: only an ACL granting others needs sending.
     const canned = row.acl?.canned;
-    if (canned !== undefined && REPLICATED_CANNED_ACLS.has(canned) && remote.putCannedAcl) {
-      const applied = await remote.putCannedAcl(key, canned, signal);
-      if (!applied) this.opts.logger.debug({ bucket: intent.bucket, key: intent.key, acl: canned }, 'replication target refuses ACLs; copy kept private');
-    }
+    if (canned !== undefined && REPLICATED_CANNED_ACLS.has(canned)) await this.sendAcl(intent, canned, signal);
+  }
+
+  /**
+   * Sets the copy's canned ACL (docs/decisions.md, "ACLs, ownership and public access"): `canned` when it grants
+   * others, else private. A target refusing ACLs keeps the copy private, never a failure.
+   */
+  private async sendAcl(intent: ReplicationIntent, canned: string | undefined, signal: AbortSignal): Promise<void> {
+    const remote = this.opts.remote as RemoteStore;
+    if (!remote.putCannedAcl) return;
+    const acl = canned !== undefined && REPLICATED_CANNED_ACLS.has(canned) ? canned : 'private';
+    const applied = await remote.putCannedAcl(mirrorKey(intent.bucket, intent.key), acl, signal);
+    if (!applied) this.opts.logger.debug({ bucket: intent.bucket, key: intent.key, acl }, 'replication target refuses ACLs; copy kept private');
   }
 
   /** Outbox depth by status (a count over the status index). */
