@@ -239,6 +239,15 @@ describe('configuration editors', () => {
     expectError(await call('GET', `/buckets/${name}/policy`), 404, 'NoSuchBucketPolicy');
   });
 
+  it('creates a bucket with the object ownership it names', async () => {
+    const name = uniqueBucket('adm');
+    const created = await call('POST', '/buckets', { name, objectOwnership: 'BucketOwnerPreferred' });
+    expect(created.body).toMatchObject({ objectOwnership: 'BucketOwnerPreferred' });
+    await store.s3.send(new PutObjectCommand({ Bucket: name, Key: 'k', Body: 'x', ACL: 'public-read' }));
+    expect((await fetch(`${store.server.url}/${name}/k`)).status).toBe(200);
+    expectError(await call('POST', '/buckets', { name: uniqueBucket('adm'), objectOwnership: 'Anyone' }), 400, 'ValidationError');
+  });
+
   it('says whether a bucket is public and why: its policy, its ACL, neither once the public access block says so', async () => {
     const name = uniqueBucket('adm');
     await store.s3.send(new CreateBucketCommand({ Bucket: name, ObjectOwnership: 'ObjectWriter', ACL: 'public-read' }));

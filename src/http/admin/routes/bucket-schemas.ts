@@ -69,6 +69,9 @@ export const CreateBucketBody = Strict({
   region: Type.Optional(Type.String({ description: "Must be this server's region (InvalidLocationConstraint)" })),
   objectLock: Type.Optional(Type.Boolean({ description: 'Create with object lock (versioning is then Enabled for good)' })),
   versioning: Type.Optional(Type.Boolean({ description: 'Create with versioning Enabled' })),
+  objectOwnership: Type.Optional(StringEnum(['BucketOwnerEnforced', 'BucketOwnerPreferred', 'ObjectWriter'] as const, {
+    description: "Object ownership (default STORE_DEFAULT_OBJECT_OWNERSHIP): BucketOwnerPreferred or ObjectWriter enable ACLs",
+  })),
 });
 
 export const Tag = Strict({ key: Type.String(), value: Type.String() });

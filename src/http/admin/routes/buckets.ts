@@ -76,6 +76,7 @@ export function bucketsRoutes(app: FastifyInstance, deps: BucketRouteDeps): void
       locationConstraint: body.region,
       objectLock: body.objectLock ?? false,
       versioning: body.versioning ?? false,
+      ownership: body.objectOwnership,
     });
     deps.audit.record({
       event: 'bucket.created', subject: principalOf(req).username, bucket: bucket.name,
