@@ -117,7 +117,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
 
     const trustedProxies = parseTrustedProxies(config.STORE_TRUSTED_PROXIES);
     const pins = new ReadPins();
-    const buckets = new BucketService({ meta, region: config.STORE_REGION });
+    const buckets = new BucketService({ meta, region: config.STORE_REGION, defaultOwnership: config.STORE_DEFAULT_OBJECT_OWNERSHIP });
     createInitBuckets(buckets, config, logger);
     // Events: the webhook outbox row commits with each change; in-process handlers run once it is durable.
     const handlers = new EventHandlers(logger);

@@ -8,7 +8,7 @@
 import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsCommand, PutObjectCommand,
-  PutObjectTaggingCommand, S3Client,
+  PutObjectAclCommand, PutObjectTaggingCommand, S3Client, type ObjectCannedACL,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -212,6 +212,20 @@ export class S3RemoteStore implements RemoteStore {
       const e = classifyRemoteError(err);
       if (e.errorClass !== 'not-found') throw e;
     }
+  }
+
+  async putCannedAcl(key: string, acl: string, signal?: AbortSignal): Promise<boolean> {
+    return this.bounded(signal, 0, async (abortSignal) => {
+      try {
+        await this.client.send(new PutObjectAclCommand({ Bucket: this.bucket, Key: key, ACL: acl as ObjectCannedACL }), { abortSignal });
+        return true;
+      } catch (err) {
+        // A target with ACLs disabled (AWS's default BucketOwnerEnforced, Store's too) or without ACL support.
+        const name = (err as SdkErrorShape | undefined)?.name;
+        if (name === 'AccessControlListNotSupported' || name === 'NotImplemented') return false;
+        throw err;
+      }
+    });
   }
 
   async putTags(key: string, tags: readonly { key: string; value: string }[], signal?: AbortSignal): Promise<void> {

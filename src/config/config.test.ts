@@ -139,6 +139,12 @@ describe('loadConfig: refusals name the key, never the value', () => {
     refusal({ STORE_SSE_KEY: value }, 'STORE_SSE_KEY', value);
   });
 
+  it('defaults STORE_DEFAULT_OBJECT_OWNERSHIP to BucketOwnerEnforced, takes the other two, refuses anything else', () => {
+    expect(loadConfig(goodEnv()).STORE_DEFAULT_OBJECT_OWNERSHIP).toBe('BucketOwnerEnforced');
+    expect(loadConfig({ ...goodEnv(), STORE_DEFAULT_OBJECT_OWNERSHIP: 'ObjectWriter' }).STORE_DEFAULT_OBJECT_OWNERSHIP).toBe('ObjectWriter');
+    refusal({ STORE_DEFAULT_OBJECT_OWNERSHIP: 'public' }, 'STORE_DEFAULT_OBJECT_OWNERSHIP');
+  });
+
   it('refuses LOG_LEVEL verbose', () => {
     refusal({ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL', 'verbose');
   });

@@ -32,6 +32,10 @@ export const ConfigSchema = Type.Object({
   STORE_REGION_STRICT: Type.Boolean({
     default: true, description: 'true or false: signatures must name STORE_REGION; false accepts any signing region (tools that sign with the host name)',
   }),
+  STORE_DEFAULT_OBJECT_OWNERSHIP: Type.Union(
+    [Type.Literal('BucketOwnerEnforced'), Type.Literal('BucketOwnerPreferred'), Type.Literal('ObjectWriter')],
+    { default: 'BucketOwnerEnforced', description: 'Object ownership of new buckets that CreateBucket does not name: BucketOwnerEnforced (ACLs disabled), BucketOwnerPreferred or ObjectWriter' },
+  ),
   STORE_SSE_KEY: Type.Optional(Type.String({ description: 'Base64 of 32 bytes; generated to DATA_DIR/sse.key if unset' })),
   KEY_ENCRYPTION_SECRET: Type.Optional(Type.String({ description: 'Encrypts scoped key secrets; defaults to the root secret' })),
   SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000, description: 'Drain grace on SIGTERM' }),

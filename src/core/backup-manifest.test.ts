@@ -29,6 +29,23 @@ describe('parseManifest', () => {
     expect(m.buckets[0]?.name).toBe('photos');
   });
 
+  it('carries ownership, bucket ACL and public access block; an archive from before ACLs restores as BucketOwnerEnforced', () => {
+    const acl = { canned: 'public-read', grants: [{ grantee: { kind: 'group', group: 'AllUsers' }, permission: 'READ' }] };
+    const block = { blockPublicAcls: true, ignorePublicAcls: false, blockPublicPolicy: false, restrictPublicBuckets: true };
+    const config = { ownershipControls: 'ObjectWriter', acl, publicAccessBlock: block };
+    const configOf = (text: string): unknown => {
+      const m = parseManifest(text);
+      return m.version === 2 ? m.buckets[0]?.config : undefined;
+    };
+    expect(configOf(v2({ acls: true, buckets: [bucket({ config } as never)] }))).toEqual(config);
+    expect(configOf(v2({ acls: true }))).toEqual({});
+    expect(configOf(v2())).toEqual({ ownershipControls: 'BucketOwnerEnforced' });
+    refused(() => parseManifest(v2({ acls: 'yes' })));
+    refused(() => parseManifest(v2({ buckets: [bucket({ config: { ownershipControls: 'Everyone' } } as never)] })));
+    refused(() => parseManifest(v2({ buckets: [bucket({ config: { acl: { grants: [{ grantee: { kind: 'user' }, permission: 'READ' }] } } } as never)] })));
+    refused(() => parseManifest(v2({ buckets: [bucket({ config: { publicAccessBlock: { blockPublicAcls: 'on' } } } as never)] })));
+  });
+
   it('reads a v1 manifest (current versions, no configuration)', () => {
     const m = parseManifest(JSON.stringify({
       version: 1, createdAt: '2023-01-01T00:00:00Z',
@@ -99,6 +116,13 @@ describe('parseVersionLine', () => {
     ['a retention in a bucket without object lock', () => line({ retention: { mode: 'COMPLIANCE', retainUntilDate: '2030-01-01T00:00:00Z' } })],
     ['a bad storage class', () => line({ storageClass: 'cheap!' })],
   ])('refuses %s', (_name, make) => refused(() => parseVersionLine(make(), buckets(), 'l')));
+
+  it('reads a version\'s ACL and refuses a bad one or one on a delete marker', () => {
+    const acl = { grants: [{ grantee: { kind: 'owner' }, permission: 'FULL_CONTROL' }, { grantee: { kind: 'group', group: 'AuthenticatedUsers' }, permission: 'READ' }] };
+    expect(parseVersionLine(line({ acl }), buckets(), 'l1').acl).toEqual(acl);
+    refused(() => parseVersionLine(line({ acl: { grants: [{ grantee: { kind: 'owner' }, permission: 'EVERYTHING' }] } }), buckets(), 'l1'));
+    refused(() => parseVersionLine(line({ acl, deleteMarker: true, size: 0, etag: '', entry: undefined, sha256: undefined }), buckets(), 'l1'));
+  });
 
   it('refuses a non-null version in an unversioned bucket', () => {
     refused(() => parseVersionLine(line(), buckets(bucket({ versioning: 'Unversioned' })), 'l'));

@@ -3,6 +3,7 @@
 // only), and their validation. Everything an archive says is checked here before a restore changes anything;
 // every failure is AppError InvalidArchive (400) naming what is wrong.
 
+import { validateAcl, type Acl } from './acl/acl.js';
 import { BACKED_UP_PARTS, isTextPart, validateConfigPart, type BucketConfig } from './bucket-config-parts.js';
 import { CHECKSUM_ALGORITHMS, isChecksumAlgorithm, isValidChecksumValue, type ChecksumAlgorithm, type ChecksumType } from './checksums.js';
 import { AppError, isAppError } from './errors.js';
@@ -42,6 +43,11 @@ export interface ManifestV2 {
   /** ISO 8601: the point in time the snapshot shows. */
   createdAt: string;
   storeVersion: string;
+  /**
+   * Written by Stores that keep ACLs (issue 28): a bucket without `config.ownershipControls` had none (ObjectWriter).
+   * Absent in older archives, whose buckets all behaved as BucketOwnerEnforced: parseManifest gives them that.
+   */
+  acls?: true;
   buckets: ArchivedBucket[];
   /** The index entries (JSON Lines of ArchivedVersion), in history order. */
   indexes: string[];
@@ -72,6 +78,8 @@ export interface ArchivedVersion {
   tags?: TagSet;
   retention?: ObjectRetention;
   legalHold?: boolean;
+  /** The version's ACL (absent: the owner's FULL_CONTROL). */
+  acl?: Acl;
   /** Multipart objects: the part boundaries (the bytes are one entry; each part becomes its own blob again). */
   parts?: ArchivedPart[];
   /** The data entry with the decrypted bytes (absent for a delete marker). */
@@ -237,9 +245,14 @@ export function parseManifest(text: string): Manifest {
     if (!Array.isArray(indexes)) throw invalid('manifest.indexes must be an array');
     const totals = raw['totals'];
     if (!isObject(totals)) throw invalid('manifest.totals must be an object');
+    const acls = raw['acls'];
+    if (acls !== undefined && acls !== true) throw invalid('manifest.acls must be true when present');
+    const buckets = raw['buckets'].map((b, i) => archivedBucket(b, `manifest.buckets[${i}]`));
+    // An archive from before ACLs: every bucket behaved as BucketOwnerEnforced, and restores as it.
+    if (acls !== true) for (const bucket of buckets) bucket.config.ownershipControls ??= 'BucketOwnerEnforced';
     manifest = {
-      version: 2, kind, createdAt, storeVersion: str(raw, 'storeVersion', 'manifest'),
-      buckets: raw['buckets'].map((b, i) => archivedBucket(b, `manifest.buckets[${i}]`)),
+      version: 2, kind, createdAt, storeVersion: str(raw, 'storeVersion', 'manifest'), ...(acls === true ? { acls } : {}),
+      buckets,
       indexes: indexes.map((_, i) => entryName(indexes as unknown as Json, String(i), 'manifest.indexes')),
       totals: { versions: count(totals, 'versions', 'manifest.totals'), entries: count(totals, 'entries', 'manifest.totals'), bytes: count(totals, 'bytes', 'manifest.totals') },
     };
@@ -323,6 +336,12 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
     version.tags = tags;
   }
   lockFields(raw, version, bucket, where);
+  if (raw['acl'] !== undefined) {
+    if (deleteMarker) throw invalid(`${where}: a delete marker has no ACL`);
+    const acl = raw['acl'];
+    checked(`${where}.acl`, () => void validateAcl(acl));
+    version.acl = acl as Acl;
+  }
   if (deleteMarker) {
     if (size !== 0 || raw['entry'] !== undefined || raw['parts'] !== undefined) throw invalid(`${where}: a delete marker has no bytes`);
     if (etag !== '') throw invalid(`${where}: a delete marker has no ETag`);

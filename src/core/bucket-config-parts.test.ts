@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   backedUpConfig, BACKED_UP_PARTS, BUCKET_CONFIG_PARTS, CONFIG_PART_ACTIONS, CONFIG_PART_SUBRESOURCES, CONFIG_PARTS,
-  configPartsSet, DETAILED_PARTS, missingConfigPart, validateConfigPart,
+  checkConfigPartWith, configPartsSet, DETAILED_PARTS, missingConfigPart, validateConfigPart,
 } from './bucket-config-parts.js';
+import { codeOf } from '../../test/helpers/error-code.js';
 import { statusOf } from './errors.js';
 import { canonicalAction, S3_ACTIONS } from './policy/s3-actions.js';
 
 describe('the bucket configuration parts', () => {
   it('name, for each part S3 serves, its subresource operations and the IAM action each needs', () => {
-    expect(CONFIG_PARTS).toEqual(['tagging', 'encryption', 'lifecycle', 'cors', 'policy']);
+    expect(CONFIG_PARTS).toEqual(['tagging', 'encryption', 'lifecycle', 'cors', 'policy', 'ownershipControls', 'publicAccessBlock']);
+    expect(CONFIG_PART_SUBRESOURCES.ownershipControls.DELETE).toBe('DeleteBucketOwnershipControls');
+    expect(CONFIG_PART_ACTIONS.get('DeletePublicAccessBlock')).toBe('s3:PutBucketPublicAccessBlock');
     expect(CONFIG_PART_SUBRESOURCES.lifecycle).toEqual({
       GET: 'GetBucketLifecycleConfiguration', PUT: 'PutBucketLifecycleConfiguration', DELETE: 'DeleteBucketLifecycle',
     });
@@ -18,8 +21,8 @@ describe('the bucket configuration parts', () => {
     for (const action of CONFIG_PART_ACTIONS.values()) expect(S3_ACTIONS.has(canonicalAction(action) ?? '')).toBe(true);
   });
 
-  it('answer a part read while unset with its own 404, naming the bucket', () => {
-    for (const name of Object.keys(BUCKET_CONFIG_PARTS) as (keyof typeof BUCKET_CONFIG_PARTS)[]) {
+  it('answer a part read while unset with its own 404, naming the bucket (the ACL has a default, never read unset)', () => {
+    for (const name of [...CONFIG_PARTS, 'objectLock'] as const) {
       expect(statusOf(BUCKET_CONFIG_PARTS[name].missing)).toBe(404);
     }
     const err = missingConfigPart('cors', 'b');
@@ -34,12 +37,24 @@ describe('the bucket configuration parts', () => {
   });
 
   it('are all carried by backups, unchanged, and all shown in the admin details (object lock by the bucket flag)', () => {
-    expect(BACKED_UP_PARTS).toEqual(['tagging', 'encryption', 'lifecycle', 'cors', 'policy', 'objectLock']);
-    expect(DETAILED_PARTS).toEqual(BACKED_UP_PARTS);
+    expect(BACKED_UP_PARTS).toEqual([
+      'tagging', 'encryption', 'lifecycle', 'cors', 'policy', 'objectLock', 'ownershipControls', 'acl', 'publicAccessBlock',
+    ]);
+    expect(DETAILED_PARTS).toEqual(['tagging', 'encryption', 'lifecycle', 'cors', 'policy', 'objectLock', 'publicAccessBlock']);
     const config = { cors: { rules: [] }, tagging: [] };
     expect(backedUpConfig(config)).toBe(config);
     expect(configPartsSet({ objectLock: true, config })).toEqual({
-      tagging: true, encryption: false, lifecycle: false, cors: true, policy: false, objectLock: true,
+      tagging: true, encryption: false, lifecycle: false, cors: true, policy: false, objectLock: true, publicAccessBlock: false,
     });
+  });
+
+  it('check a part against the rest of the configuration: BlockPublicPolicy, and BucketOwnerEnforced with a public bucket ACL', () => {
+    const block = { blockPublicAcls: false, ignorePublicAcls: false, blockPublicPolicy: true, restrictPublicBuckets: false };
+    const publicPolicy = JSON.stringify({ Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/*' }] });
+    expect(codeOf(() => checkConfigPartWith('policy', publicPolicy, { config: { publicAccessBlock: block }, bucket: 'b' }))).toBe('AccessDenied');
+    expect(() => checkConfigPartWith('policy', publicPolicy, { config: {}, bucket: 'b' })).not.toThrow();
+    const publicAcl = { grants: [{ grantee: { kind: 'group', group: 'AllUsers' }, permission: 'READ' }] } as const;
+    expect(codeOf(() => checkConfigPartWith('ownershipControls', 'BucketOwnerEnforced', { config: { acl: publicAcl }, bucket: 'b' }))).toBe('InvalidBucketAclWithObjectOwnership');
+    expect(() => checkConfigPartWith('ownershipControls', 'ObjectWriter', { config: { acl: publicAcl }, bucket: 'b' })).not.toThrow();
   });
 });

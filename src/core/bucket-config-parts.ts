@@ -3,12 +3,16 @@
 // the IAM actions they need) that read, set and remove it. The bucket service, the bucket repository, the backup
 // manifest, the admin API and the S3 plane (routing, authorization, handlers) all read it.
 
+import { grantsToOthers, validateAcl, type Acl } from './acl/acl.js';
+import { parseObjectOwnership, type ObjectOwnership } from './acl/ownership.js';
+import { validatePublicAccessBlock, type PublicAccessBlock } from './acl/public-access-block.js';
 import { validateBucketEncryption, type BucketEncryption } from './bucket-encryption.js';
 import { validateCorsConfiguration, type CorsConfiguration } from './cors.js';
 import { AppError, type ErrorCode } from './errors.js';
 import { validateLifecycleConfiguration, type LifecycleConfiguration } from './lifecycle.js';
 import { validateObjectLockConfiguration, type ObjectLockConfiguration } from './object-lock.js';
 import { parseBucketPolicy } from './policy/policy-document.js';
+import { isPublic } from './policy/policy-status.js';
 import { validateTagSet, type TagSet } from './tagging.js';
 
 /** Per-bucket configuration, stored as one JSON document; each part is validated by its rule below before it is set. */
@@ -21,6 +25,12 @@ export interface BucketConfig {
   policy?: string;
   /** Present once object lock is enabled; holds the default retention rule if one is set. */
   objectLock?: ObjectLockConfiguration;
+  /** Object ownership controls (absent: ObjectWriter, as AWS after DeleteBucketOwnershipControls; core/acl/ownership.ts). */
+  ownershipControls?: ObjectOwnership;
+  /** The bucket's ACL (absent: the owner's FULL_CONTROL). */
+  acl?: Acl;
+  /** Block Public Access (absent: no block). */
+  publicAccessBlock?: PublicAccessBlock;
 }
 
 export type ConfigPartName = keyof BucketConfig;
@@ -34,6 +44,11 @@ interface S3PartOperations {
 interface PartRule<T> {
   /** Throws the part's AppError (MalformedXML, InvalidTag, MalformedPolicy, ...) for a value S3 would refuse. */
   readonly validate: (value: T, bucket: string) => void;
+  /**
+   * Checked against the rest of the bucket's configuration, in the transaction that sets the part: throws the S3
+   * error for a value the other parts forbid (a public policy under BlockPublicPolicy, ...).
+   */
+  readonly checkWith?: (value: T, config: BucketConfig, bucket: string) => void;
   /** What S3 answers when the part is read but was never set. */
   readonly missing: ErrorCode;
   /** Backups carry it (core/backup-manifest.ts validates it like a PUT) and restores put it back. */
@@ -95,6 +110,12 @@ export const BUCKET_CONFIG_PARTS = {
   policy: {
     validate: (json, bucket) => void parseBucketPolicy(json, bucket), missing: 'NoSuchBucketPolicy', isBackedUp: true,
     isShownInDetails: true, isText: true,
+    // BlockPublicAcls' sibling: "PUT Bucket policy calls fail if the specified bucket policy allows public access".
+    checkWith: (json, config, bucket) => {
+      if (config.publicAccessBlock?.blockPublicPolicy === true && isPublic(parseBucketPolicy(json, bucket))) {
+        throw new AppError('AccessDenied', { message: 'The bucket policy is public and BlockPublicPolicy is on for this bucket.' });
+      }
+    },
     s3: {
       ops: { GET: 'GetBucketPolicy', PUT: 'PutBucketPolicy', DELETE: 'DeleteBucketPolicy' },
       actions: { GET: 's3:GetBucketPolicy', PUT: 's3:PutBucketPolicy', DELETE: 's3:DeleteBucketPolicy' },
@@ -105,6 +126,33 @@ export const BUCKET_CONFIG_PARTS = {
     isBackedUp: true, isShownInDetails: true,
     // The bucket's flag is what turns object lock on; the document (present whenever the flag is) holds the default.
     isSet: (bucket) => bucket.objectLock,
+  },
+  ownershipControls: {
+    validate: (value) => void parseObjectOwnership(String(value), 'ObjectOwnership'), missing: 'OwnershipControlsNotFoundError',
+    isBackedUp: true, isShownInDetails: false,
+    // "If your bucket ACL grants access outside of your account, the request fails with InvalidBucketAclWithObjectOwnership"
+    // (User Guide, Object Ownership troubleshooting): reset the bucket ACL first. Object ACLs are simply no longer used.
+    checkWith: (value, config) => {
+      if (value === 'BucketOwnerEnforced' && config.acl !== undefined && grantsToOthers(config.acl)) {
+        throw new AppError('InvalidBucketAclWithObjectOwnership');
+      }
+    },
+    s3: {
+      ops: { GET: 'GetBucketOwnershipControls', PUT: 'PutBucketOwnershipControls', DELETE: 'DeleteBucketOwnershipControls' },
+      actions: { GET: 's3:GetBucketOwnershipControls', PUT: 's3:PutBucketOwnershipControls', DELETE: 's3:PutBucketOwnershipControls' },
+    },
+  },
+  acl: {
+    // Set by CreateBucket and PutBucketAcl (BucketService.setAcl), never through a generic part operation.
+    validate: (acl) => void validateAcl(acl), missing: 'AccessDenied', isBackedUp: true, isShownInDetails: false,
+  },
+  publicAccessBlock: {
+    validate: (value) => validatePublicAccessBlock(value), missing: 'NoSuchPublicAccessBlockConfiguration',
+    isBackedUp: true, isShownInDetails: true,
+    s3: {
+      ops: { GET: 'GetPublicAccessBlock', PUT: 'PutPublicAccessBlock', DELETE: 'DeletePublicAccessBlock' },
+      actions: { GET: 's3:GetBucketPublicAccessBlock', PUT: 's3:PutBucketPublicAccessBlock', DELETE: 's3:PutBucketPublicAccessBlock' },
+    },
   },
 } as const satisfies Rules;
 
@@ -137,6 +185,13 @@ export const CONFIG_PART_ACTIONS: ReadonlyMap<string, string> = new Map(CONFIG_P
 export function validateConfigPart<K extends ConfigPartName>(name: K, value: NonNullable<BucketConfig[K]>, bucket: string): void {
   // TypeScript cannot correlate RULES[name] with `value` for a generic K (a union of rules): the mapped type says it.
   (RULES[name] as PartRule<NonNullable<BucketConfig[K]>>).validate(value, bucket);
+}
+
+/** Checks a part's value against the rest of the configuration (the part's `checkWith`; throws its AppError). */
+export function checkConfigPartWith<K extends ConfigPartName>(
+  name: K, value: NonNullable<BucketConfig[K]>, within: { config: BucketConfig; bucket: string },
+): void {
+  (RULES[name] as PartRule<NonNullable<BucketConfig[K]>>).checkWith?.(value, within.config, within.bucket);
 }
 
 /** True for a part stored as the text the client sent (the policy). */

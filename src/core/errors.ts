@@ -26,6 +26,9 @@ const REGISTRY = {
   InvalidURI: [400, "Couldn't parse the specified URI."],
   InvalidPartNumber: [416, 'The requested partnumber is not satisfiable'],
   AccessControlListNotSupported: [400, 'The bucket does not allow ACLs'],
+  InvalidBucketAclWithObjectOwnership: [400, "Bucket cannot have ACLs set with ObjectOwnership's BucketOwnerEnforced setting"],
+  MalformedACLError: [400, 'The XML you provided was not well-formed or did not validate against our published schema.'],
+  UnresolvableGrantByEmailAddress: [400, 'The email address you provided does not match any account on record.'],
   InvalidRange: [416, 'The requested range is not satisfiable'],
   InvalidRequest: [400, 'Invalid Request'],
   InvalidLocationConstraint: [400, 'The specified location-constraint is not valid'],
@@ -69,6 +72,8 @@ const REGISTRY = {
   ObjectLockConfigurationNotFoundError: [404, 'Object Lock configuration does not exist for this bucket'],
   NoSuchObjectLockConfiguration: [404, 'The specified object does not have a ObjectLock configuration'],
   NoSuchWebsiteConfiguration: [404, 'The specified bucket does not have a website configuration'],
+  OwnershipControlsNotFoundError: [404, 'The bucket ownership controls were not found'],
+  NoSuchPublicAccessBlockConfiguration: [404, 'The public access block configuration was not found'],
   ReplicationConfigurationNotFoundError: [404, 'The replication configuration was not found'],
   InvalidBucketState: [409, 'The request is not valid with the current state of the bucket.'],
   // S3 answers a refused CORS preflight with this code; its messages begin "CORSResponse:".

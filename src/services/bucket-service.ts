@@ -2,7 +2,9 @@
 // validated by its rule in core/bucket-config-parts.ts (tagging, default encryption, lifecycle, CORS, policy, object
 // lock).
 
-import { missingConfigPart, validateConfigPart, type BucketConfig, type ConfigPart } from '../core/bucket-config-parts.js';
+import { checkConfigPartWith, missingConfigPart, validateConfigPart, type BucketConfig, type ConfigPart } from '../core/bucket-config-parts.js';
+import type { Acl } from '../core/acl/acl.js';
+import type { ObjectOwnership } from '../core/acl/ownership.js';
 import { AppError, noSuchBucket } from '../core/errors.js';
 import { validateBucketName } from '../core/names.js';
 import { validateObjectLockBucketState, type ObjectLockConfiguration } from '../core/object-lock.js';
@@ -21,18 +23,36 @@ export interface BucketWithUsage {
 export interface BucketServiceOptions {
   meta: MetadataStore;
   region: string;
+  /** Object ownership of a new bucket that does not name one (STORE_DEFAULT_OBJECT_OWNERSHIP; default BucketOwnerEnforced). */
+  defaultOwnership?: ObjectOwnership;
   now?: () => number;
+}
+
+export interface CreateBucketOptions {
+  locationConstraint?: string | undefined;
+  objectLock?: boolean;
+  versioning?: boolean;
+  /** x-amz-object-ownership (default: the instance's default). */
+  ownership?: ObjectOwnership | undefined;
+  acl?: Acl | undefined;
 }
 
 export class BucketService {
   private readonly meta: MetadataStore;
   private readonly region: string;
   private readonly now: () => number;
+  private readonly defaultOwnership: ObjectOwnership;
 
   constructor(opts: BucketServiceOptions) {
+    this.defaultOwnership = opts.defaultOwnership ?? 'BucketOwnerEnforced';
     this.meta = opts.meta;
     this.region = opts.region;
     this.now = opts.now ?? Date.now;
+  }
+
+  /** The ownership of a new bucket that names none. */
+  get newBucketOwnership(): ObjectOwnership {
+    return this.defaultOwnership;
   }
 
   /** Returns the bucket or throws NoSuchBucket. */
@@ -63,9 +83,10 @@ export class BucketService {
   /**
    * Creates a bucket. Throws InvalidBucketName, BucketAlreadyOwnedByYou (single-tenant: every existing bucket is
    * the caller's), InvalidLocationConstraint when the constraint names another region. `versioning` starts the
-   * bucket with versioning Enabled (in the same transaction); object lock always does.
+   * bucket with versioning Enabled (in the same transaction); object lock always does. `ownership` defaults to the
+   * instance's; `acl` (already checked against it by the caller, core/acl/acl-write.ts) is the bucket ACL.
    */
-  create(name: string, opts: { locationConstraint?: string | undefined; objectLock?: boolean; versioning?: boolean } = {}): BucketRow {
+  create(name: string, opts: CreateBucketOptions = {}): BucketRow {
     validateBucketName(name);
     const constraint = opts.locationConstraint;
     // AWS: us-east-1 is the empty constraint; any other value must name this endpoint's region.
@@ -76,9 +97,12 @@ export class BucketService {
       });
     }
     // Object lock needs versioning: a bucket created with it starts Enabled and can never be suspended.
+    const access: BucketConfig = {
+      ownershipControls: opts.ownership ?? this.defaultOwnership, ...(opts.acl === undefined ? {} : { acl: opts.acl }),
+    };
     const row: BucketRow = opts.objectLock
-      ? { name, createdAt: this.now(), region: this.region, versioning: 'Enabled', objectLock: true, config: { objectLock: { enabled: true } } }
-      : { name, createdAt: this.now(), region: this.region, versioning: opts.versioning ? 'Enabled' : 'Unversioned', objectLock: false, config: {} };
+      ? { name, createdAt: this.now(), region: this.region, versioning: 'Enabled', objectLock: true, config: { objectLock: { enabled: true }, ...access } }
+      : { name, createdAt: this.now(), region: this.region, versioning: opts.versioning ? 'Enabled' : 'Unversioned', objectLock: false, config: access };
     this.meta.transaction(() => {
       if (this.meta.buckets.find(name)) {
         throw new AppError('BucketAlreadyOwnedByYou', { resource: `/${name}`, details: { BucketName: name } });
@@ -163,7 +187,10 @@ export class BucketService {
     // Each part's validation (core/bucket-config-parts.ts), shared by the S3 plane and the admin API: nothing invalid
     // is ever stored.
     validateConfigPart(part, value, name);
-    this.updateConfig(name, (config) => ({ ...config, [part]: value }));
+    this.updateConfig(name, (config) => {
+      checkConfigPartWith(part, value, { config, bucket: name });
+      return { ...config, [part]: value };
+    });
   }
 
   /** Removes a configuration part (a no-op when unset, as S3 answers 204 either way). Throws NoSuchBucket. */

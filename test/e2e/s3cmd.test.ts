@@ -1,7 +1,7 @@
 // s3cmd (Debian package) against Store with SigV4 and path-style addressing: bucket and object commands, a
 // 30 MiB put that s3cmd sends as a 2-part multipart upload (15 MiB chunks), sync both ways, and its errors.
 
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -173,5 +173,38 @@ describe('s3cmd', () => {
     expect(parseLs((await s3cmdOk(['ls', '--recursive', `s3://${BUCKET}`])).stdout).size).toBe(0);
     await s3cmdOk(['rb', `s3://${BUCKET}`]);
     expect((await s3cmdOk(['ls'])).stdout).not.toContain(`s3://${BUCKET}`);
+  });
+});
+
+describe('s3cmd ACLs on a bucket with ACLs enabled', () => {
+  const ACL_BUCKET = 's3cmd-e2e-acl';
+  const anonymousStatus = async (key: string): Promise<number> => (await fetch(`${store.server.url}/${ACL_BUCKET}/${key}`)).status;
+
+  beforeAll(async () => {
+    await store.s3.send(new CreateBucketCommand({ Bucket: ACL_BUCKET, ObjectOwnership: 'BucketOwnerPreferred' }));
+    await store.s3.send(new CreateBucketCommand({ Bucket: `${ACL_BUCKET}-enforced` }));
+  });
+
+  it('put --acl-public makes an object anyone can read; without it the object stays private', async () => {
+    await s3cmdOk(['put', '--acl-public', join(work, 'small ü+.txt'), `s3://${ACL_BUCKET}/public.txt`]);
+    await s3cmdOk(['put', join(work, 'small ü+.txt'), `s3://${ACL_BUCKET}/private.txt`]);
+    const got = await fetch(`${store.server.url}/${ACL_BUCKET}/public.txt`);
+    expect({ status: got.status, body: await got.text() }).toEqual({ status: 200, body: 'small file\n' });
+    expect(await anonymousStatus('private.txt')).toBe(403);
+  });
+
+  it('setacl --acl-public / --acl-private change the ACL, and info shows it', async () => {
+    await s3cmdOk(['setacl', '--acl-public', `s3://${ACL_BUCKET}/private.txt`]);
+    expect(await anonymousStatus('private.txt')).toBe(200);
+    expect((await s3cmdOk(['info', `s3://${ACL_BUCKET}/private.txt`])).stdout).toMatch(/ACL:\s+\*anon\*: READ/);
+    await s3cmdOk(['setacl', '--acl-private', `s3://${ACL_BUCKET}/private.txt`]);
+    expect(await anonymousStatus('private.txt')).toBe(403);
+    expect((await s3cmdOk(['info', `s3://${ACL_BUCKET}/private.txt`])).stdout).not.toContain('*anon*');
+  });
+
+  it('put --acl-public onto a BucketOwnerEnforced bucket is refused (AccessControlListNotSupported)', async () => {
+    const refused = await s3cmd(['put', '--acl-public', join(work, 'small ü+.txt'), `s3://${ACL_BUCKET}-enforced/public.txt`]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('AccessControlListNotSupported');
   });
 });

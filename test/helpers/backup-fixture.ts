@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import {
   CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand, GetBucketCorsCommand,
-  GetBucketEncryptionCommand, GetBucketLifecycleConfigurationCommand, GetBucketPolicyCommand, GetBucketTaggingCommand,
+  GetBucketAclCommand, GetBucketEncryptionCommand, GetBucketLifecycleConfigurationCommand, GetBucketOwnershipControlsCommand,
+  GetObjectAclCommand, GetPublicAccessBlockCommand, PutPublicAccessBlockCommand, GetBucketPolicyCommand, GetBucketTaggingCommand,
   GetBucketVersioningCommand, GetObjectCommand, GetObjectLegalHoldCommand, GetObjectLockConfigurationCommand,
   GetObjectRetentionCommand, GetObjectTaggingCommand, HeadObjectCommand, ListBucketsCommand, ListObjectVersionsCommand,
   PutBucketCorsCommand, PutBucketEncryptionCommand, PutBucketLifecycleConfigurationCommand, PutBucketPolicyCommand,
@@ -80,10 +81,18 @@ export async function populateRichInstance(s3: S3Client, names: { plain: string;
     MultipartUpload: { Parts: [{ PartNumber: 1, ETag: a.ETag }, { PartNumber: 2, ETag: b.ETag }] },
   }));
 
-  await s3.send(new CreateBucketCommand({ Bucket: versioned }));
+  // ACLs (issue 28): the plain bucket keeps BucketOwnerEnforced and gets a public access block; the versioned one has
+  // ACLs enabled, a bucket ACL and one public version among private ones.
+  await s3.send(new PutPublicAccessBlockCommand({
+    Bucket: plain,
+    PublicAccessBlockConfiguration: { BlockPublicAcls: true, IgnorePublicAcls: true, BlockPublicPolicy: false, RestrictPublicBuckets: false },
+  }));
+  await s3.send(new CreateBucketCommand({ Bucket: versioned, ObjectOwnership: 'BucketOwnerPreferred', ACL: 'authenticated-read' }));
   await s3.send(new PutObjectCommand({ Bucket: versioned, Key: 'pre-versioning', Body: body('null-version', 10) }));
   await s3.send(new PutBucketVersioningCommand({ Bucket: versioned, VersioningConfiguration: { Status: 'Enabled' } }));
-  for (let i = 1; i <= 3; i++) await s3.send(new PutObjectCommand({ Bucket: versioned, Key: 'history.txt', Body: body(`v${i}`, 20 * i) }));
+  for (let i = 1; i <= 3; i++) {
+    await s3.send(new PutObjectCommand({ Bucket: versioned, Key: 'history.txt', Body: body(`v${i}`, 20 * i), ...(i === 2 ? { ACL: 'public-read' } : {}) }));
+  }
   await s3.send(new PutObjectCommand({ Bucket: versioned, Key: 'deleted.txt', Body: body('deleted', 30) }));
   await s3.send(new DeleteObjectCommand({ Bucket: versioned, Key: 'deleted.txt' }));
   await s3.send(new PutObjectCommand({ Bucket: versioned, Key: 'big-file.bin', Body: body('file', 200_000) }));
@@ -117,11 +126,17 @@ export interface VersionView {
   tags?: { Key?: string; Value?: string }[] | undefined;
   retention?: unknown;
   legalHold?: unknown;
+  acl?: unknown;
   sha256?: string | undefined;
 }
 
 export interface InstanceView {
   buckets: { name: string; config: Record<string, unknown>; versions: VersionView[] }[];
+}
+
+/** An ACL's grants as `<grantee> <permission>`, the owner as `owner` (each instance has its own owner id). */
+function grantsOf(acl: { Owner?: { ID?: string }; Grants?: { Grantee?: { ID?: string; URI?: string }; Permission?: string }[] }): string[] {
+  return (acl.Grants ?? []).map((g) => `${g.Grantee?.ID === acl.Owner?.ID ? 'owner' : (g.Grantee?.URI ?? g.Grantee?.ID)} ${g.Permission}`);
 }
 
 /** Everything a client can observe about an instance's buckets and versions (bytes as SHA-256). */
@@ -138,6 +153,9 @@ export async function viewInstance(s3: S3Client): Promise<InstanceView> {
       cors: (await optional(() => s3.send(new GetBucketCorsCommand({ Bucket }))))?.CORSRules ?? null,
       policy: (await optional(() => s3.send(new GetBucketPolicyCommand({ Bucket }))))?.Policy ?? null,
       objectLock: (await optional(() => s3.send(new GetObjectLockConfigurationCommand({ Bucket }))))?.ObjectLockConfiguration ?? null,
+      ownership: (await optional(() => s3.send(new GetBucketOwnershipControlsCommand({ Bucket }))))?.OwnershipControls ?? null,
+      publicAccessBlock: (await optional(() => s3.send(new GetPublicAccessBlockCommand({ Bucket }))))?.PublicAccessBlockConfiguration ?? null,
+      acl: grantsOf(await s3.send(new GetBucketAclCommand({ Bucket }))),
     };
     const versions: VersionView[] = [];
     let keyMarker: string | undefined;
@@ -161,6 +179,7 @@ export async function viewInstance(s3: S3Client): Promise<InstanceView> {
             cacheControl: head.CacheControl, metadata: head.Metadata, checksumCRC32: head.ChecksumCRC32, partsCount: head.PartsCount,
           });
           view.tags = (await s3.send(new GetObjectTaggingCommand({ Bucket, Key: view.key, VersionId }))).TagSet;
+          view.acl = grantsOf(await s3.send(new GetObjectAclCommand({ Bucket, Key: view.key, VersionId })));
           if (config.objectLock) {
             view.retention = (await optional(() => s3.send(new GetObjectRetentionCommand({ Bucket, Key: view.key, VersionId }))))?.Retention ?? null;
             view.legalHold = (await optional(() => s3.send(new GetObjectLegalHoldCommand({ Bucket, Key: view.key, VersionId }))))?.LegalHold ?? null;

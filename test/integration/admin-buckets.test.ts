@@ -2,8 +2,8 @@
 // configuration editor, with their error paths; configurations set here are the ones the S3 plane reads (and back).
 
 import {
-  CreateMultipartUploadCommand, GetBucketCorsCommand, GetBucketLifecycleConfigurationCommand, GetBucketPolicyCommand,
-  GetBucketTaggingCommand, PutBucketTaggingCommand, PutObjectCommand,
+  CreateBucketCommand, CreateMultipartUploadCommand, GetBucketCorsCommand, GetBucketLifecycleConfigurationCommand, GetBucketPolicyCommand,
+  GetBucketTaggingCommand, PutBucketPolicyCommand, PutBucketTaggingCommand, PutObjectCommand, PutPublicAccessBlockCommand,
 } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { adminCall } from '../helpers/admin-session.js';
@@ -22,7 +22,8 @@ describe('buckets', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       name, region: 'us-east-1', versioning: 'Enabled', objectLock: false, objectCount: 0, bytes: 0,
-      configs: { tagging: false, encryption: false, lifecycle: false, cors: false, policy: false, objectLock: false },
+      configs: { tagging: false, encryption: false, lifecycle: false, cors: false, policy: false, objectLock: false, publicAccessBlock: false },
+      objectOwnership: 'BucketOwnerEnforced', public: { isPublic: false, reasons: [] },
     });
     expect(Date.parse((created.body as { createdAt: string }).createdAt)).toBeGreaterThan(Date.now() - 60_000);
     const details = await call('GET', `/buckets/${name}`);
@@ -236,5 +237,35 @@ describe('configuration editors', () => {
     expectError(await call('PUT', `/buckets/${name}/policy`, otherBucket), 400, 'MalformedPolicy');
     expect((await call('DELETE', `/buckets/${name}/policy`)).status).toBe(204);
     expectError(await call('GET', `/buckets/${name}/policy`), 404, 'NoSuchBucketPolicy');
+  });
+
+  it('creates a bucket with the object ownership it names', async () => {
+    const name = uniqueBucket('adm');
+    const created = await call('POST', '/buckets', { name, objectOwnership: 'BucketOwnerPreferred' });
+    expect(created.body).toMatchObject({ objectOwnership: 'BucketOwnerPreferred' });
+    await store.s3.send(new PutObjectCommand({ Bucket: name, Key: 'k', Body: 'x', ACL: 'public-read' }));
+    expect((await fetch(`${store.server.url}/${name}/k`)).status).toBe(200);
+    expectError(await call('POST', '/buckets', { name: uniqueBucket('adm'), objectOwnership: 'Anyone' }), 400, 'ValidationError');
+  });
+
+  it('says whether a bucket is public and why: its policy, its ACL, neither once the public access block says so', async () => {
+    const name = uniqueBucket('adm');
+    await store.s3.send(new CreateBucketCommand({ Bucket: name, ObjectOwnership: 'ObjectWriter', ACL: 'public-read' }));
+    const publicOf = async (): Promise<unknown> => {
+      const body = (await call('GET', `/buckets/${name}`)).body as Json;
+      return { ownership: body['objectOwnership'], public: body['public'] };
+    };
+    expect(await publicOf()).toEqual({ ownership: 'ObjectWriter', public: { isPublic: true, reasons: ['acl'] } });
+    await store.s3.send(new PutBucketPolicyCommand({
+      Bucket: name,
+      Policy: JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${name}/*` }] }),
+    }));
+    expect(await publicOf()).toEqual({ ownership: 'ObjectWriter', public: { isPublic: true, reasons: ['policy', 'acl'] } });
+    await store.s3.send(new PutPublicAccessBlockCommand({
+      Bucket: name,
+      PublicAccessBlockConfiguration: { BlockPublicAcls: false, IgnorePublicAcls: true, BlockPublicPolicy: false, RestrictPublicBuckets: true },
+    }));
+    expect(await publicOf()).toEqual({ ownership: 'ObjectWriter', public: { isPublic: false, reasons: [] } });
+    expect((await call('GET', `/buckets/${name}`)).body).toMatchObject({ configs: { publicAccessBlock: true } });
   });
 });

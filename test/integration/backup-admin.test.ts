@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CreateBucketCommand, GetBucketVersioningCommand, GetObjectCommand, PutObjectCommand, PutObjectRetentionCommand,
+  CreateBucketCommand, GetBucketOwnershipControlsCommand, GetBucketVersioningCommand, GetObjectCommand, PutObjectCommand, PutObjectRetentionCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeV1Backup, V1_CONTENT } from '../fixtures/make-v1-backup.mjs';
@@ -67,6 +67,9 @@ describe('manifest v1 archives', () => {
       expect(got.LastModified?.toISOString()).toBe('2023-05-01T12:00:00.000Z');
     }
     expect((await store.s3.send(new GetBucketVersioningCommand({ Bucket: photos!.name }))).Status).toBeUndefined();
+    // Archives from before ACLs: the buckets behave as they did then, with ACLs disabled.
+    const ownership = await store.s3.send(new GetBucketOwnershipControlsCommand({ Bucket: photos!.name }));
+    expect(ownership.OwnershipControls?.Rules).toEqual([{ ObjectOwnership: 'BucketOwnerEnforced' }]);
     expect((await viewInstance(store.s3)).buckets.map((b) => b.name)).toEqual(['legacy-empty', 'legacy-photos']);
   });
 

@@ -43,7 +43,6 @@ export const S3_ACTION_FOR_OPERATION: Readonly<Record<string, OperationAuthoriza
   PutObjectLockConfiguration: bucket('PutBucketObjectLockConfiguration'),
   GetBucketAcl: bucket('GetBucketAcl'),
   PutBucketAcl: bucket('PutBucketAcl'),
-  GetBucketOwnershipControls: bucket('GetBucketOwnershipControls'),
   GetBucketNotificationConfiguration: bucket('GetBucketNotification'),
   // Features Store never configures, answered with AWS's defaults (handlers/bucket-defaults.ts).
   GetBucketRequestPayment: bucket('GetBucketRequestPayment'),

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { cannedAcl } from '../../core/acl/acl.js';
+import type { BucketConfig } from '../../core/bucket-config-parts.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import { parseIdentityPolicy } from '../../core/policy/scoped-key.js';
 import {
@@ -11,7 +13,7 @@ const doc = (...statements: unknown[]) => ({ Version: '2012-10-17', Statement: s
 const allowAll = (action: string, resource: string, extra = {}) => ({ Effect: 'Allow', Principal: '*', Action: action, Resource: resource, ...extra });
 const denyAll = (action: string, resource: string, extra = {}) => ({ Effect: 'Deny', Principal: '*', Action: action, Resource: resource, ...extra });
 
-function authorizer(principal: Principal, rows: Record<string, { config: { policy?: string } } | undefined>, extra: Partial<ConstructorParameters<typeof RequestAuthorizer>[0]> = {}) {
+function authorizer(principal: Principal, rows: Record<string, { config: BucketConfig } | undefined>, extra: Partial<ConstructorParameters<typeof RequestAuthorizer>[0]> = {}) {
   const cache = new BucketPolicyCache();
   return new RequestAuthorizer({ principal, policies: (b) => cache.view(b, rows[b]), context: {}, ...extra });
 }
@@ -87,6 +89,46 @@ describe('RequestAuthorizer', () => {
   });
 });
 
+describe('RequestAuthorizer with ACLs', () => {
+  const SCOPED: Principal = { type: 'key', accessKeyId: 'SCOPED', isRoot: false, identityPolicy: parseIdentityPolicy(JSON.stringify(doc({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::elsewhere/*' }))) };
+  const objectAcl = (acls: Record<string, string>) => (_bucket: string, key: string) => (acls[key] === undefined ? undefined : cannedAcl(acls[key]));
+  const block = { blockPublicAcls: false, ignorePublicAcls: false, blockPublicPolicy: false, restrictPublicBuckets: false };
+
+  it('grants what the object or bucket ACL grants where ACLs are enabled, never under BucketOwnerEnforced', () => {
+    const rows = { w: { config: { ownershipControls: 'ObjectWriter', acl: cannedAcl('public-read') } as BucketConfig }, e: { config: { ownershipControls: 'BucketOwnerEnforced' } as BucketConfig } };
+    const acls = objectAcl({ pub: 'public-read', members: 'authenticated-read' });
+    const anonymous = authorizer(ANONYMOUS, rows, { objectAcl: acls });
+    expect(anonymous.allows({ action: 's3:GetObject', bucket: 'w', key: 'pub' })).toBe(true);
+    expect(anonymous.allows({ action: 's3:GetObject', bucket: 'w', key: 'members' })).toBe(false);
+    expect(anonymous.allows({ action: 's3:GetObject', bucket: 'w', key: 'none' })).toBe(false);
+    expect(anonymous.allows({ action: 's3:ListBucket', bucket: 'w' })).toBe(true);
+    expect(anonymous.allows({ action: 's3:PutObject', bucket: 'w', key: 'x' })).toBe(false);
+    expect(anonymous.allows({ action: 's3:GetObject', bucket: 'e', key: 'pub' })).toBe(false);
+    const scoped = authorizer(SCOPED, rows, { objectAcl: acls });
+    expect(scoped.allows({ action: 's3:GetObject', bucket: 'w', key: 'members' })).toBe(true);
+  });
+
+  it('lets an explicit policy Deny win over an ACL, and IgnorePublicAcls drop public grants', () => {
+    const deny = { ownershipControls: 'ObjectWriter', policy: JSON.stringify(doc(denyAll('s3:GetObject', 'arn:aws:s3:::d/*'))) } as BucketConfig;
+    const ignore = { ownershipControls: 'ObjectWriter', publicAccessBlock: { ...block, ignorePublicAcls: true } } as BucketConfig;
+    const authz = authorizer(ANONYMOUS, { d: { config: deny }, i: { config: ignore } }, { objectAcl: objectAcl({ pub: 'public-read' }) });
+    expect(authz.allows({ action: 's3:GetObject', bucket: 'd', key: 'pub' })).toBe(false);
+    expect(authz.allows({ action: 's3:GetObject', bucket: 'i', key: 'pub' })).toBe(false);
+  });
+
+  it('RestrictPublicBuckets keeps anonymous callers out of a public policy, not out of a non-public one', () => {
+    const publicPolicy = JSON.stringify(doc(allowAll('s3:GetObject', 'arn:aws:s3:::r/*')));
+    const limited = JSON.stringify(doc(allowAll('s3:GetObject', 'arn:aws:s3:::r/*', { Condition: { IpAddress: { 'aws:SourceIp': '127.0.0.0/8' } } })));
+    const restricted = (policy: string) => ({ r: { config: { ownershipControls: 'BucketOwnerEnforced', policy, publicAccessBlock: { ...block, restrictPublicBuckets: true } } as BucketConfig } });
+    expect(authorizer(ANONYMOUS, restricted(publicPolicy)).allows({ action: 's3:GetObject', bucket: 'r', key: 'k' })).toBe(false);
+    const fromLoopback = new RequestAuthorizer({
+      principal: ANONYMOUS, context: { 'aws:SourceIp': '127.0.0.1' },
+      policies: (b) => new BucketPolicyCache().view(b, restricted(limited)[b as 'r']),
+    });
+    expect(fromLoopback.allows({ action: 's3:GetObject', bucket: 'r', key: 'k' })).toBe(true);
+  });
+});
+
 describe('BucketPolicyCache', () => {
   it('parses a policy text once, and a changed text again', () => {
     const cache = new BucketPolicyCache(2);
@@ -103,7 +145,10 @@ describe('BucketPolicyCache', () => {
   it('reports missing buckets and buckets without a policy', () => {
     const cache = new BucketPolicyCache();
     expect(cache.view('b', undefined)).toEqual({ exists: false });
-    expect(cache.view('b', row())).toEqual({ exists: true });
+    expect(cache.view('b', { config: { ownershipControls: 'BucketOwnerEnforced' } })).toEqual({ exists: true });
+    // ACLs enabled (no ownership controls: ObjectWriter): the view carries the bucket ACL for the ACL check.
+    expect(cache.view('b', { config: { publicAccessBlock: { blockPublicAcls: false, ignorePublicAcls: true, blockPublicPolicy: false, restrictPublicBuckets: true } } }))
+      .toEqual({ exists: true, acl: { bucketAcl: undefined, ignorePublicAcls: true }, restrictPublicBuckets: true });
   });
 });
 

@@ -2,11 +2,16 @@
 // and the decision for every check an operation needs, made by core/policy evaluate(). The plane authorizes each
 // request after authentication and before its handler; POST Object authorizes from its form (post-object.ts).
 
+import type { Acl } from '../../core/acl/acl.js';
+import { aclAllows, aclScopeOf } from '../../core/acl/acl-eval.js';
+import { aclsEnabled } from '../../core/acl/ownership.js';
+import type { BucketConfig } from '../../core/bucket-config-parts.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import type { ContextInput } from '../../core/policy/context.js';
 import { authorizationChecks, evaluate, type AuthzPrincipal, type Decision } from '../../core/policy/evaluate.js';
 import type { PolicyDocument } from '../../core/policy/model.js';
 import { parseBucketPolicy } from '../../core/policy/policy-document.js';
+import { isPublic } from '../../core/policy/policy-status.js';
 import type { Tag } from '../../core/tagging.js';
 import type { DeleteAuthorizer } from '../../services/objects/delete-authorizer.js';
 
@@ -28,12 +33,18 @@ export interface BucketPolicyView {
   readonly unreadable?: boolean;
   /** Some condition reads s3:ExistingObjectTag/<key>: only then are an object's tags looked up. */
   readonly readsObjectTags?: boolean;
+  /** The policy is public (GetBucketPolicyStatus's rule): RestrictPublicBuckets then keeps anonymous callers out. */
+  readonly isPublicPolicy?: boolean;
+  /** Present when the bucket's ACLs take part in authorization (its ownership is not BucketOwnerEnforced). */
+  readonly acl?: { readonly bucketAcl: Acl | undefined; readonly ignorePublicAcls: boolean } | undefined;
+  /** RestrictPublicBuckets: a public policy grants nothing to anonymous callers. */
+  readonly restrictPublicBuckets?: boolean;
 }
 
 const NO_BUCKET: BucketPolicyView = { exists: false };
 const OWNER_POLICY_ACTIONS = new Set(['s3:GetBucketPolicy', 's3:PutBucketPolicy', 's3:DeleteBucketPolicy']);
 
-type CacheEntry = { policy: PolicyDocument; readsObjectTags: boolean } | { unreadable: true };
+type CacheEntry = { policy: PolicyDocument; readsObjectTags: boolean; isPublicPolicy: boolean } | { unreadable: true };
 
 /**
  * Parsed bucket policies, keyed by bucket and the stored JSON text itself: a changed policy is a new key, so the
@@ -45,10 +56,11 @@ export class BucketPolicyCache {
   constructor(private readonly maxEntries = 512) {}
 
   /** The view of a bucket from its row (undefined: the bucket does not exist). */
-  view(bucket: string, row: { config: { policy?: string | undefined } } | undefined): BucketPolicyView {
+  view(bucket: string, row: { config: BucketConfig } | undefined): BucketPolicyView {
     if (row === undefined) return NO_BUCKET;
+    const access = accessOf(row.config);
     const json = row.config.policy;
-    if (json === undefined) return { exists: true };
+    if (json === undefined) return { exists: true, ...access };
     const cacheKey = `${bucket}\n${json}`;
     let entry = this.entries.get(cacheKey);
     if (entry === undefined) {
@@ -59,14 +71,23 @@ export class BucketPolicyCache {
       }
       this.entries.set(cacheKey, entry);
     }
-    return 'unreadable' in entry ? { exists: true, unreadable: true } : { exists: true, ...entry };
+    return 'unreadable' in entry ? { exists: true, unreadable: true } : { exists: true, ...entry, ...access };
   }
+}
+
+/** The ACL and public-access-block parts of a bucket's view (nothing for a bucket with ACLs disabled and no block). */
+function accessOf(config: BucketConfig): Pick<BucketPolicyView, 'acl' | 'restrictPublicBuckets'> {
+  const block = config.publicAccessBlock;
+  return {
+    ...(aclsEnabled(config.ownershipControls) ? { acl: { bucketAcl: config.acl, ignorePublicAcls: block?.ignorePublicAcls === true } } : {}),
+    ...(block?.restrictPublicBuckets === true ? { restrictPublicBuckets: true } : {}),
+  };
 }
 
 function parseEntry(json: string, bucket: string): CacheEntry {
   try {
     const policy = parseBucketPolicy(json, bucket);
-    return { policy, readsObjectTags: readsObjectTags(policy) };
+    return { policy, readsObjectTags: readsObjectTags(policy), isPublicPolicy: isPublic(policy) };
   } catch (err) {
     if (isAppError(err)) return { unreadable: true };
     throw err;
@@ -94,6 +115,8 @@ export interface RequestAuthorizerOptions {
   context: ContextInput | (() => ContextInput);
   /** An object's current tags (or the named version's), for s3:ExistingObjectTag; undefined when it does not exist. */
   objectTags?: (bucket: string, key: string, versionId: string | undefined) => readonly Tag[] | undefined;
+  /** An object version's stored ACL (undefined: none, or no such object), for ACL grants on object actions. */
+  objectAcl?: (bucket: string, key: string, versionId: string | undefined) => Acl | undefined;
 }
 
 /** Decides the checks of one request. Never throws except require(), which throws AccessDenied. */
@@ -106,9 +129,33 @@ export class RequestAuthorizer {
     return this.opts.principal;
   }
 
+  /**
+   * The policies' decision (explicit Deny wins), then, for a caller they do not allow, the bucket's and object's ACL
+   * grants where the bucket's ACLs are enabled: ACLs only ever add access (S3 User Guide, "How Amazon S3 authorizes a
+   * request"), and the public access block limits both (RestrictPublicBuckets, IgnorePublicAcls).
+   */
   decide(check: AuthorizeCheck): Decision {
-    const { principal } = this.opts;
     const view = check.bucket === '' ? NO_BUCKET : this.opts.policies(check.bucket);
+    const decision = this.policyDecision(check, view);
+    if (decision.allowed || decision.reason !== 'implicit-deny' || view.acl === undefined) return decision;
+    return this.aclAllows(check, view.acl) ? { allowed: true, reason: 'allow' } : decision;
+  }
+
+  private aclAllows(check: AuthorizeCheck, acl: NonNullable<BucketPolicyView['acl']>): boolean {
+    const scope = aclScopeOf(check.action);
+    if (scope === undefined) return false;
+    const objectAcl = scope === 'object' && check.key !== undefined ? this.opts.objectAcl?.(check.bucket, check.key, check.versionId) : undefined;
+    return aclAllows({
+      action: check.action,
+      caller: this.opts.principal.type === 'anonymous' ? 'anonymous' : 'authenticated',
+      bucketAcl: acl.bucketAcl,
+      objectAcl,
+      ignorePublicAcls: acl.ignorePublicAcls,
+    });
+  }
+
+  private policyDecision(check: AuthorizeCheck, view: BucketPolicyView): Decision {
+    const { principal } = this.opts;
     // Anonymous callers learn nothing about buckets that do not exist: the same AccessDenied as a private bucket.
     if (principal.type === 'anonymous' && (check.bucket === '' || !view.exists)) return { allowed: false, reason: 'implicit-deny' };
     const isRoot = principal.type === 'key' && principal.isRoot;
@@ -123,7 +170,7 @@ export class RequestAuthorizer {
       return isRoot ? { allowed: true, reason: 'allow' } : { allowed: false, reason: 'implicit-deny' };
     }
     const authzPrincipal: AuthzPrincipal = principal.type === 'key' ? { type: 'key', accessKeyId: principal.accessKeyId } : { type: 'anonymous' };
-    return evaluate(
+    const decision = evaluate(
       {
         action: check.action,
         bucket: check.bucket,
@@ -133,6 +180,12 @@ export class RequestAuthorizer {
       },
       { bucketPolicy: view.policy, identityPolicy, isRoot },
     );
+    // RestrictPublicBuckets: "only AWS service principals and authorized users within the bucket owner's account" may
+    // use what a public policy grants; an anonymous caller is neither.
+    if (decision.allowed && principal.type === 'anonymous' && view.restrictPublicBuckets === true && view.isPublicPolicy === true) {
+      return { allowed: false, reason: 'implicit-deny' };
+    }
+    return decision;
   }
 
   allows(check: AuthorizeCheck): boolean {

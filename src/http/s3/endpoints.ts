@@ -28,7 +28,6 @@ const BUCKET_SUBRESOURCE_OPS = {
   policyStatus: { GET: 'GetBucketPolicyStatus' },
   acl: { GET: 'GetBucketAcl', PUT: 'PutBucketAcl' },
   'object-lock': { GET: 'GetObjectLockConfiguration', PUT: 'PutObjectLockConfiguration' },
-  ownershipControls: { GET: 'GetBucketOwnershipControls' },
   notification: { GET: 'GetBucketNotificationConfiguration' },
 } as const;
 
@@ -85,7 +84,7 @@ function decodeComponent(value: string, plusIsSpace: boolean): string {
 
 /** Subresources Store does not implement (yet): answered 501, never a wrong success. */
 const UNSUPPORTED_BUCKET_SUBRESOURCES = [
-  'analytics', 'inventory', 'metrics', 'intelligent-tiering', 'publicAccessBlock', 'session', 'ownershipControlsDelete',
+  'analytics', 'inventory', 'metrics', 'intelligent-tiering', 'session',
 ];
 const UNSUPPORTED_OBJECT_SUBRESOURCES = ['select', 'torrent'];
 

@@ -237,6 +237,14 @@ export class S3PlaneHandler {
         now: this.now(),
         region: this.opts.region,
       }),
+      objectAcl: (bucket, key, versionId) => {
+        try {
+          return objects.acl.get({ bucket, key, versionId }).acl;
+        } catch (err) {
+          if (isAppError(err)) return undefined;
+          throw err;
+        }
+      },
       objectTags: (bucket, key, versionId) => {
         try {
           return objects.open(bucket, key, { versionId }).row.tags;

@@ -71,6 +71,7 @@ function archivedVersion(row: ObjectRow, parts: readonly ObjectPartRow[]): Archi
   if (row.tags && row.tags.length > 0) version.tags = row.tags;
   if (row.retention) version.retention = row.retention;
   if (row.legalHold) version.legalHold = true;
+  if (row.acl) version.acl = row.acl;
   if (parts.length > 0) {
     version.parts = parts.map((p) => ({ partNumber: p.partNumber, size: p.size, etag: p.etag, ...(p.checksum !== undefined ? { checksum: p.checksum } : {}) }));
   }
@@ -141,7 +142,7 @@ export class BackupService {
         const counts = new Map(inScope.map((b) => [b.name, 0]));
         const summary = await this.writeEntries(zip, snapshot, scope.kind === 'bucket' ? scope.bucket : undefined, counts, abort.signal);
         const manifest: ManifestV2 = {
-          version: 2, kind: scope.kind, createdAt: new Date(createdAt).toISOString(), storeVersion: this.opts.storeVersion,
+          version: 2, kind: scope.kind, createdAt: new Date(createdAt).toISOString(), storeVersion: this.opts.storeVersion, acls: true,
           buckets: inScope.map((b) => ({
             name: b.name, createdAt: new Date(b.createdAt).toISOString(), versioning: b.versioning, objectLock: b.objectLock,
             config: backedUpConfig(b.config), versionCount: counts.get(b.name) ?? 0,

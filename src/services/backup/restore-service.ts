@@ -179,7 +179,9 @@ export class RestoreService {
  */
 function planOf(target: RestoreTarget, manifest: Manifest): RestorePlan {
   const buckets: ArchivedBucket[] = manifest.version === 2 ? manifest.buckets : manifest.buckets.map((b) => ({
-    name: b.name, createdAt: manifest.createdAt, versioning: 'Unversioned', objectLock: false, config: {}, versionCount: b.objects.length,
+    // A v1 archive predates ACLs: its buckets behaved as BucketOwnerEnforced.
+    name: b.name, createdAt: manifest.createdAt, versioning: 'Unversioned', objectLock: false,
+    config: { ownershipControls: 'BucketOwnerEnforced' }, versionCount: b.objects.length,
   }));
   if (target.kind === 'instance') {
     if (manifest.kind !== 'instance') throw invalid('this is a bucket archive: restore it with POST /buckets/{name}/restore');

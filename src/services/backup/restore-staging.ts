@@ -151,7 +151,7 @@ function rowOf(v: ArchivedVersion, bucket: string): NewObjectRow {
     lastModified: Date.parse(v.lastModified), headers: v.headers, userMeta: v.userMeta,
     checksumAlgorithm: v.checksum?.algorithm, checksumValue: v.checksum?.value, checksumType: v.checksum?.type,
     blobId: undefined, partCount: v.parts?.length, storageClass: v.storageClass, tags: v.tags, retention: v.retention,
-    legalHold: v.legalHold ?? false,
+    legalHold: v.legalHold ?? false, acl: v.acl,
   };
 }
 

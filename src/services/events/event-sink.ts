@@ -17,6 +17,8 @@ export interface EventSink {
    * change, but a mirror must follow it). Synchronous; a throw rolls the change back. Optional.
    */
   tagsChanged?(bucket: string, key: string): void;
+  /** As tagsChanged, for a change of the ACL of a key's current version (PutObjectAcl). Optional. */
+  aclChanged?(bucket: string, key: string): void;
 }
 
 /** The sink of a service built without events (unit tests, tools). */

@@ -1,6 +1,7 @@
 // Multipart uploads: create, upload (or copy) parts, complete, abort, list. Each part is its own durable blob;
 // completing only moves part references into the object (bytes are never copied again).
 
+import type { Acl } from '../../core/acl/acl.js';
 import type { Readable } from 'node:stream';
 import {
   combineCrc, compositeChecksum, type ChecksumAlgorithm, type ChecksumType,
@@ -89,6 +90,8 @@ export class MultipartService {
     lock?: RequestedObjectLock | undefined;
     /** x-amz-storage-class (default STANDARD), given to the object at completion. */
     storageClass?: StorageClass | undefined;
+    /** The ACL to give the object at completion (checked against the bucket by the caller). */
+    acl?: Acl | undefined;
   }): UploadRow {
     validateObjectKey(input.key);
     const bucket = this.getBucket(input.bucket);
@@ -108,6 +111,7 @@ export class MultipartService {
       storageClass: input.storageClass ?? 'STANDARD',
       tags: input.tags,
       lock: input.lock,
+      acl: input.acl,
     };
     this.meta.multipart.insert(row);
     return row;
@@ -234,7 +238,7 @@ export class MultipartService {
         bucket: input.bucket, key: input.key, size, etag: unquote(etag), headers: upload.headers, userMeta: upload.userMeta,
         checksumAlgorithm: checksum?.algorithm, checksumValue: checksum?.value, checksumType: checksum?.type,
         blobId: undefined, partCount: chosen.length, storageClass: upload.storageClass,
-        tags: upload.tags, ...lockFields(upload.lock),
+        tags: upload.tags, acl: upload.acl, ...lockFields(upload.lock),
       },
       input.conditions,
       chosen.map((p) => ({

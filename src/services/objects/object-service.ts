@@ -3,6 +3,7 @@
 // Versioning (core/versioning.ts) and object lock (core/object-lock.ts) rules are applied inside that transaction.
 
 import { Readable } from 'node:stream';
+import type { Acl } from '../../core/acl/acl.js';
 import type { ChecksumAlgorithm } from '../../core/checksums.js';
 import { checkReadConditions, type ReadConditions } from '../../core/conditions.js';
 import { AppError, isAppError, type ErrorCode } from '../../core/errors.js';
@@ -23,6 +24,7 @@ import { NO_EVENTS, type EventSink } from '../events/event-sink.js';
 import { ObjectLockService } from './object-lock-service.js';
 import type { HashPool } from '../../lib/hash-pool.js';
 import { extentsOf, readExtents, ReadPins, type BlobExtent } from './object-reader.js';
+import { ObjectAclService } from './object-acl-service.js';
 import { ObjectTaggingService } from './object-tagging-service.js';
 import type { DeleteAuthorizer } from './delete-authorizer.js';
 import { assertRemovable, checkVersionId, getBucket, getObjectVersion, type VersionTarget } from './object-versions.js';
@@ -53,6 +55,8 @@ export interface PutObjectInput {
   lock?: RequestedObjectLock | undefined;
   /** x-amz-storage-class (default STANDARD). */
   storageClass?: StorageClass | undefined;
+  /** The version's ACL (checked against the bucket by the caller, core/acl/acl-write.ts). */
+  acl?: Acl | undefined;
 }
 
 /** An open object version: its row, its byte extents, and a way to stream any range of it. */
@@ -142,6 +146,7 @@ export class ObjectService {
   private readonly reserve: WriteReserve | undefined;
   /** Put/Get/DeleteObjectTagging. */
   readonly tagging: ObjectTaggingService;
+  readonly acl: ObjectAclService;
   /** Retention and legal hold of versions. */
   readonly lock: ObjectLockService;
   private readonly stubReader: StubReader | undefined;
@@ -156,6 +161,7 @@ export class ObjectService {
     this.onReadError = opts.onReadError;
     this.reserve = opts.reserve;
     this.stubReader = opts.stubReader;
+    this.acl = new ObjectAclService(this.meta, (bucket, key) => this.events.aclChanged?.(bucket, key));
     this.tagging = new ObjectTaggingService(this.meta, (bucket, key) => this.events.tagsChanged?.(bucket, key));
     this.lock = new ObjectLockService(this.meta, this.now);
   }
@@ -225,6 +231,7 @@ export class ObjectService {
       partCount: undefined,
       storageClass: input.storageClass ?? 'STANDARD',
       tags: input.tags,
+      acl: input.acl,
       ...lockFields(input.lock),
     }, input.conditions);
   }
@@ -527,6 +534,8 @@ export class ObjectService {
       // As AWS: a copy is STANDARD unless the request names a class (the source's is not carried over).
       storageClass: input.storageClass ?? 'STANDARD',
       tags: input.taggingDirective === 'REPLACE' ? input.tags : source.row.tags,
+      // As AWS: a copy gets the ACL its request names (default private), never the source's.
+      acl: input.acl,
       ...lockFields(input.lock),
     });
     return { row, sourceVersionId: source.row.versionId };
@@ -550,4 +559,6 @@ export interface CopyObjectInput {
   lock?: RequestedObjectLock | undefined;
   /** x-amz-storage-class of the copy (default STANDARD). */
   storageClass?: StorageClass | undefined;
+  /** The copy's ACL (default: private). */
+  acl?: Acl | undefined;
 }

@@ -37,6 +37,11 @@ export interface RemotePutInput {
   /** User metadata (sent as x-amz-meta-*). */
   metadata?: Record<string, string>;
   tags?: readonly { key: string; value: string }[];
+  /**
+   * The object's canned ACL when it is one that grants others (public-read, ...): set on the copy after the upload
+   * (putCannedAcl), where the target accepts ACLs.
+   */
+  cannedAcl?: string | undefined;
   signal?: AbortSignal;
 }
 
@@ -74,6 +79,12 @@ export interface RemoteStore {
   delete(key: string, signal?: AbortSignal): Promise<void>;
   /** Replaces the object's tag set. Throws RemoteError ('not-found' for a missing key). */
   putTags(key: string, tags: readonly { key: string; value: string }[], signal?: AbortSignal): Promise<void>;
+  /**
+   * Sets a canned ACL on an object (x-amz-acl). Resolves false when the target does not take ACLs (it answered
+   * AccessControlListNotSupported or NotImplemented: the copy stays private there). Throws RemoteError otherwise.
+   * Optional: a target without it keeps every copy private.
+   */
+  putCannedAcl?(key: string, acl: string, signal?: AbortSignal): Promise<boolean>;
   /** One page of keys under `prefix` in UTF-8 byte order, after `startAfter` or continuing `token`. Throws RemoteError. */
   list(opts: { prefix: string; startAfter?: string; token?: string; limit: number; signal?: AbortSignal }): Promise<RemoteListPage>;
   /** A presigned GET URL valid for `ttlSeconds` (it names the target and carries the access key id, never the secret). */

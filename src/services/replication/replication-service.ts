@@ -12,6 +12,9 @@ import type { FailedIntent, IntentKind, OutboxStatus, ReplicationIntent, Replica
 import type { ObjectService } from '../objects/object-service.js';
 import { mirrorKey, RemoteError, remoteErrorClass, type RemoteErrorClass, type RemoteStore, type TargetBucketState } from './remote-store.js';
 
+/** Canned ACLs that grant others: the ones a copy needs (private and bucket-owner-* are any target's default). */
+const REPLICATED_CANNED_ACLS = new Set(['public-read', 'public-read-write', 'authenticated-read']);
+
 export interface ReplicationServiceOptions {
   meta: MetadataStore;
   outbox: ReplicationOutboxRepo;
@@ -185,6 +188,8 @@ export class ReplicationService {
     if (intent.kind === 'tags') {
       try {
         await remote.putTags(key, row.tags ?? [], signal);
+        // A metadata intent follows tag and ACL changes alike: the ACL goes too, back to private when it is no longer public.
+        await this.sendAcl(intent, row.acl?.canned, signal);
         return;
       } catch (err) {
         if (!(err instanceof RemoteError && err.errorClass === 'not-found')) throw err;
@@ -201,6 +206,21 @@ export class ReplicationService {
     } catch (err) {
       throw localFailed ? new RemoteError('local-read') : err;
     }
+    // A new copy is private on any target: only an ACL granting others needs sending.
+    const canned = row.acl?.canned;
+    if (canned !== undefined && REPLICATED_CANNED_ACLS.has(canned)) await this.sendAcl(intent, canned, signal);
+  }
+
+  /**
+   * Sets the copy's canned ACL (docs/decisions.md, "ACLs, ownership and public access"): `canned` when it grants
+   * others, else private. A target refusing ACLs keeps the copy private, never a failure.
+   */
+  private async sendAcl(intent: ReplicationIntent, canned: string | undefined, signal: AbortSignal): Promise<void> {
+    const remote = this.opts.remote as RemoteStore;
+    if (!remote.putCannedAcl) return;
+    const acl = canned !== undefined && REPLICATED_CANNED_ACLS.has(canned) ? canned : 'private';
+    const applied = await remote.putCannedAcl(mirrorKey(intent.bucket, intent.key), acl, signal);
+    if (!applied) this.opts.logger.debug({ bucket: intent.bucket, key: intent.key, acl }, 'replication target refuses ACLs; copy kept private');
   }
 
   /** Outbox depth by status (a count over the status index). */

@@ -27,4 +27,10 @@ export class ReplicationEventSink implements EventSink {
     this.inner.tagsChanged?.(bucket, key);
     this.replication.recordChange(bucket, key, 'tags');
   }
+
+  /** An ACL change travels as a metadata intent, like tags (apply() sends both). */
+  aclChanged(bucket: string, key: string): void {
+    this.inner.aclChanged?.(bucket, key);
+    this.replication.recordChange(bucket, key, 'tags');
+  }
 }

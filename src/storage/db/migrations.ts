@@ -430,4 +430,13 @@ export const MIGRATIONS: readonly string[] = [
     DELETE FROM completed_uploads WHERE bucket = old.name;
   END;
   `,
+  // 14: ACLs (issue 28). Each object version and each multipart upload may carry an ACL (JSON of core/acl/acl.ts
+  // Acl; NULL: the owner's FULL_CONTROL). Every existing bucket gets ownership controls BucketOwnerEnforced, which is how
+  // Store behaved before; a bucket without them now behaves as AWS's after DeleteBucketOwnershipControls (ObjectWriter).
+  `
+  ALTER TABLE objects ADD COLUMN acl TEXT;
+  ALTER TABLE multipart_uploads ADD COLUMN acl TEXT;
+  UPDATE buckets SET config = json_set(config, '$.ownershipControls', 'BucketOwnerEnforced')
+    WHERE json_extract(config, '$.ownershipControls') IS NULL;
+  `,
 ];

@@ -1,5 +1,6 @@
 // Multipart uploads in progress and their parts. Completing moves part blobs into object_parts (no byte copy).
 
+import type { Acl } from '../../core/acl/acl.js';
 import type { ChecksumAlgorithm, ChecksumType } from '../../core/checksums.js';
 import type { RequestedObjectLock } from '../../core/object-lock.js';
 import type { TagSet } from '../../core/tagging.js';
@@ -21,6 +22,8 @@ export interface UploadRow {
   tags?: TagSet | undefined;
   /** x-amz-object-lock-* of CreateMultipartUpload, applied to the object at completion. */
   lock?: RequestedObjectLock | undefined;
+  /** x-amz-acl / x-amz-grant-* of CreateMultipartUpload, applied to the object at completion. */
+  acl?: Acl | undefined;
 }
 
 export interface UploadPartRow {
@@ -46,6 +49,7 @@ interface RawUpload {
   storage_class: string;
   tags: string | null;
   lock: string | null;
+  acl: string | null;
 }
 
 interface RawPart {
@@ -70,6 +74,7 @@ function toUpload(raw: RawUpload): UploadRow {
     storageClass: raw.storage_class,
     tags: tagsOf(raw.tags),
     lock: raw.lock ? (JSON.parse(raw.lock) as RequestedObjectLock) : undefined,
+    acl: raw.acl ? (JSON.parse(raw.acl) as Acl) : undefined,
   };
 }
 
@@ -99,9 +104,9 @@ export class MultipartRepo {
     this.findStmt = db.prepare<[string], RawUpload>('SELECT * FROM multipart_uploads WHERE upload_id = ?');
     this.insertStmt = db.prepare(
       `INSERT INTO multipart_uploads (upload_id, bucket, key, initiated, headers, user_meta, checksum_algorithm, checksum_type, storage_class,
-         tags, lock)
+         tags, lock, acl)
        VALUES (@uploadId, @bucket, @key, @initiated, @headers, @userMeta, @checksumAlgorithm, @checksumType, @storageClass,
-         @tags, @lock)`,
+         @tags, @lock, @acl)`,
     );
     this.deleteStmt = db.prepare<[string]>('DELETE FROM multipart_uploads WHERE upload_id = ?');
     // instr(key, prefix) = 1 is "starts with" for any text (substr would count characters, JavaScript UTF-16 units).
@@ -138,6 +143,7 @@ export class MultipartRepo {
       checksumType: row.checksumType ?? null,
       tags: row.tags && row.tags.length > 0 ? JSON.stringify(row.tags) : null,
       lock: row.lock && Object.keys(row.lock).length > 0 ? JSON.stringify(row.lock) : null,
+      acl: row.acl ? JSON.stringify(row.acl) : null,
     });
   }
 

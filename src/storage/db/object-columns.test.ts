@@ -33,12 +33,13 @@ const everyField: NewObjectRow = {
   checksumAlgorithm: 'CRC32C', checksumValue: 'yZRlqg==-2', checksumType: 'COMPOSITE', blobId: 'blob-1', partCount: 2,
   storageClass: 'STANDARD_IA', tags: [{ key: 'team', value: 'storage' }],
   retention: { mode: 'COMPLIANCE', retainUntilDate: '2031-02-03T04:05:06.000Z' }, legalHold: true,
+  acl: { canned: 'public-read', grants: [{ grantee: { kind: 'owner' }, permission: 'FULL_CONTROL' }, { grantee: { kind: 'group', group: 'AllUsers' }, permission: 'READ' }] },
 };
 
 const FIELDS: (keyof ObjectRow)[] = [
   'id', 'bucket', 'key', 'versionId', 'isLatest', 'isDeleteMarker', 'size', 'etag', 'lastModified', 'headers', 'userMeta',
   'checksumAlgorithm', 'checksumValue', 'checksumType', 'blobId', 'partCount', 'storageClass', 'tags', 'retention',
-  'legalHold', 'tierState', 'tierKey', 'tierRestoredUntil', 'tierSha256',
+  'legalHold', 'acl', 'tierState', 'tierKey', 'tierRestoredUntil', 'tierSha256',
 ];
 
 describe('the objects column map', () => {

@@ -1,6 +1,7 @@
 // The objects table's column map: one list of its columns, from which the SELECT lists of a full row and of a point
 // lookup, the decoder's positions and the INSERT are generated (object-columns.test.ts checks them against the table).
 
+import type { Acl } from '../../core/acl/acl.js';
 import type { ChecksumAlgorithm, ChecksumType } from '../../core/checksums.js';
 import type { ObjectRetention, RetentionMode } from '../../core/object-lock.js';
 import type { TagSet } from '../../core/tagging.js';
@@ -59,6 +60,8 @@ export interface ObjectRow {
   tierRestoredUntil?: number | undefined;
   /** Hex SHA-256 of the plaintext, taken when the version was tiered: rehydration verifies it. */
   tierSha256?: string | undefined;
+  /** The version's ACL (absent: the owner's FULL_CONTROL). */
+  acl?: Acl | undefined;
 }
 
 export type NewObjectRow = Omit<ObjectRow, 'id'>;
@@ -90,6 +93,7 @@ interface ObjectColumns {
   tier_state: TierState | null;
   tier_restored_until: number | null;
   tier_sha256: string | null;
+  acl: string | null;
 }
 
 /**
@@ -101,7 +105,7 @@ const COLUMNS = [
   'id', 'bucket', 'key', 'version_id', 'is_latest', 'is_delete_marker', 'size', 'etag', 'last_modified',
   'headers', 'user_meta', 'checksum_algorithm', 'checksum_value', 'checksum_type', 'blob_id', 'part_count',
   'storage_class', 'tags', 'retention_mode', 'retain_until', 'legal_hold',
-  'tier_key', 'tier_state', 'tier_restored_until', 'tier_sha256',
+  'tier_key', 'tier_state', 'tier_restored_until', 'tier_sha256', 'acl',
 ] as const satisfies readonly (keyof ObjectColumns)[];
 
 type Column = (typeof COLUMNS)[number];
@@ -158,6 +162,10 @@ function emptyToNull(record: object): string | null {
   return Object.keys(record).length > 0 ? JSON.stringify(record) : null;
 }
 
+function aclOf(text: string | null): Acl | undefined {
+  return text === null ? undefined : (JSON.parse(text) as Acl);
+}
+
 /** A full row (OBJECT_SELECT) as the domain model. */
 export function objectRowOf(v: ObjectValues): ObjectRow {
   return decode(v, v[AT.bucket], v[AT.key]);
@@ -195,6 +203,7 @@ function decode(v: ObjectValues | LookupValues, bucket: string, key: string): Ob
     tags: tagsOf(v[AT.tags]),
     retention: retentionOf(v[AT.retention_mode], v[AT.retain_until]),
     legalHold: v[AT.legal_hold] === 1,
+    acl: aclOf(v[AT.acl]),
     ...(tierState === null ? {} : {
       tierState, tierKey: v[AT.tier_key] ?? undefined, tierRestoredUntil: v[AT.tier_restored_until] ?? undefined,
       tierSha256: v[AT.tier_sha256] ?? undefined,
@@ -225,6 +234,7 @@ function insertedColumnsOf(row: NewObjectRow): InsertedColumns {
     retention_mode: row.retention?.mode ?? null,
     retain_until: row.retention?.retainUntilDate ?? null,
     legal_hold: row.legalHold ? 1 : 0,
+    acl: row.acl ? JSON.stringify(row.acl) : null,
   };
 }
 

@@ -4,6 +4,7 @@
 
 import type { ChecksumAlgorithm, ChecksumType } from '../../core/checksums.js';
 import type { ObjectRetention } from '../../core/object-lock.js';
+import type { Acl } from '../../core/acl/acl.js';
 import type { TagSet } from '../../core/tagging.js';
 import type { Db } from './database.js';
 import {
@@ -88,6 +89,7 @@ export class ObjectsRepo {
   private readonly deleteStmt;
   private readonly promoteStmt;
   private readonly setTagsStmt;
+  private readonly setAclStmt;
   private readonly setRetentionStmt;
   private readonly setLegalHoldStmt;
   private readonly partsStmt;
@@ -113,6 +115,7 @@ export class ObjectsRepo {
     );
     this.deleteStmt = db.prepare<[number]>('DELETE FROM objects WHERE id = ?');
     this.setTagsStmt = db.prepare<[string | null, number]>('UPDATE objects SET tags = ? WHERE id = ?');
+    this.setAclStmt = db.prepare<[string | null, number]>('UPDATE objects SET acl = ? WHERE id = ?');
     this.setRetentionStmt = db.prepare<[string | null, string | null, number]>(
       'UPDATE objects SET retention_mode = ?, retain_until = ? WHERE id = ?',
     );
@@ -176,6 +179,11 @@ export class ObjectsRepo {
 
   setTags(id: number, tags: TagSet): void {
     this.setTagsStmt.run(tags.length > 0 ? JSON.stringify(tags) : null, id);
+  }
+
+  /** Sets a version's ACL (undefined: none stored, the owner's FULL_CONTROL). */
+  setAcl(id: number, acl: Acl | undefined): void {
+    this.setAclStmt.run(acl === undefined ? null : JSON.stringify(acl), id);
   }
 
   setRetention(id: number, retention: ObjectRetention | undefined): void {

@@ -7,6 +7,7 @@ import { api, Api } from '../api';
 import type { BucketDetails } from '../api/types';
 import { useResource } from '../hooks/use-resource';
 import { formatBytes, formatCount, formatTime } from '../lib/format';
+import { publicAccessText } from '../lib/public-access';
 import { browseRoute, Link, setQuery, useLocation } from '../router';
 import { Loaded } from '../ui/feedback';
 import { Badge, Card, Facts, PageHeader, TabPanel, Tabs } from '../ui/layout';
@@ -35,6 +36,9 @@ function Overview({ bucket }: { bucket: BucketDetails }) {
         ['Versioning', bucket.versioning], ['Object lock', bucket.objectLock ? 'On' : 'Off'], ['Region', bucket.region],
         ['Created', formatTime(bucket.createdAt)], ['Default encryption', set(bucket.configs.encryption)], ['Lifecycle', set(bucket.configs.lifecycle)],
         ['CORS', set(bucket.configs.cors)], ['Policy', set(bucket.configs.policy)], ['Tags', set(bucket.configs.tagging)],
+        ['Public access', <Badge tone={bucket.public.isPublic ? 'warn' : 'ok'}>{publicAccessText(bucket.public)}</Badge>],
+        ['Object ownership', bucket.objectOwnership === 'BucketOwnerEnforced' ? 'BucketOwnerEnforced (ACLs disabled)' : `${bucket.objectOwnership} (ACLs enabled)`],
+        ['Public access block', set(bucket.configs.publicAccessBlock)],
       ]} />
     </Card>
   );

@@ -54,6 +54,15 @@ export const BucketDetails = Type.Object({
     Object.fromEntries(DETAILED_PARTS.map((name) => [name, Type.Boolean()])) as Record<DetailedPart, TBoolean>,
     { description: 'Which configurations are set' },
   ),
+  objectOwnership: StringEnum(['BucketOwnerEnforced', 'BucketOwnerPreferred', 'ObjectWriter'] as const, {
+    description: 'Object ownership: BucketOwnerEnforced disables ACLs; the others enable them (a bucket without ownership controls is ObjectWriter)',
+  }),
+  public: Type.Object({
+    isPublic: Type.Boolean({ description: 'Anyone may read or write something in this bucket without credentials (or with any key)' }),
+    reasons: Type.Array(StringEnum(['policy', 'acl'] as const), {
+      description: 'Why: a public bucket policy (unless RestrictPublicBuckets), a public bucket ACL (where ACLs are enabled, unless IgnorePublicAcls). Object ACLs are not counted. The same rule as GetBucketPolicyStatus',
+    }),
+  }, { description: 'Whether the bucket is public, and why' }),
 });
 
 export const CreateBucketBody = Strict({
@@ -61,6 +70,9 @@ export const CreateBucketBody = Strict({
   region: Type.Optional(Type.String({ description: "Must be this server's region (InvalidLocationConstraint)" })),
   objectLock: Type.Optional(Type.Boolean({ description: 'Create with object lock (versioning is then Enabled for good)' })),
   versioning: Type.Optional(Type.Boolean({ description: 'Create with versioning Enabled' })),
+  objectOwnership: Type.Optional(StringEnum(['BucketOwnerEnforced', 'BucketOwnerPreferred', 'ObjectWriter'] as const, {
+    description: "Object ownership (default STORE_DEFAULT_OBJECT_OWNERSHIP): BucketOwnerPreferred or ObjectWriter enable ACLs",
+  })),
 });
 
 export const Tag = Strict({ key: Type.String(), value: Type.String() });

@@ -2,7 +2,12 @@
 // configuration editors (bucket-configs.ts). Every rule is BucketService's, the same the S3 plane applies.
 
 import type { Static } from '@sinclair/typebox';
+import { bucketPublicity } from '../../../core/acl/bucket-publicity.js';
+import { effectiveOwnership } from '../../../core/acl/ownership.js';
 import { configPartsSet } from '../../../core/bucket-config-parts.js';
+import { isAppError } from '../../../core/errors.js';
+import type { PolicyDocument } from '../../../core/policy/model.js';
+import { parseBucketPolicy } from '../../../core/policy/policy-document.js';
 import type { BucketRow, BucketUsage } from '../../../services/bucket-service.js';
 import { principalOf } from '../admin-principal.js';
 import type { AdminApp } from '../typebox-type-provider.js';
@@ -29,7 +34,22 @@ function summary(bucket: BucketRow, usage: BucketUsage): Summary {
 }
 
 function details(bucket: BucketRow, usage: BucketUsage): Static<typeof BucketDetails> {
-  return { ...summary(bucket, usage), configs: configPartsSet(bucket) };
+  const { isPublic, reasons } = bucketPublicity(bucket.config, readablePolicy(bucket));
+  return {
+    ...summary(bucket, usage), configs: configPartsSet(bucket), objectOwnership: effectiveOwnership(bucket.config.ownershipControls),
+    public: { isPublic, reasons: [...reasons] },
+  };
+}
+
+/** The bucket's policy, parsed; undefined when it has none or it no longer parses (then it grants nothing). */
+function readablePolicy(bucket: BucketRow): PolicyDocument | undefined {
+  if (bucket.config.policy === undefined) return undefined;
+  try {
+    return parseBucketPolicy(bucket.config.policy, bucket.name);
+  } catch (err) {
+    if (isAppError(err)) return undefined;
+    throw err;
+  }
 }
 
 const tags = ['buckets'];
@@ -56,6 +76,7 @@ export function bucketsRoutes(app: AdminApp, deps: BucketRouteDeps): void {
       locationConstraint: body.region,
       objectLock: body.objectLock ?? false,
       versioning: body.versioning ?? false,
+      ownership: body.objectOwnership,
     });
     deps.audit.record({
       event: 'bucket.created', subject: principalOf(req).username, bucket: bucket.name,

@@ -1,11 +1,13 @@
 // Bucket configuration: the configuration parts (core/bucket-config-parts.ts: tagging, default encryption, lifecycle,
-// CORS, policy), the policy's status, versioning, and the fixed answers for ACLs, ownership controls and notifications.
+// CORS, policy, ownership controls, public access block), the policy's status, versioning, the bucket ACL, and the
+// fixed answer for notifications.
 
 import {
   BUCKET_CONFIG_PARTS, CONFIG_PARTS, type BucketConfig, type ConfigPart, type ConfigPartOperation,
 } from '../../../core/bucket-config-parts.js';
 import { AppError } from '../../../core/errors.js';
-import { isPublic } from '../../../core/policy/policy-status.js';
+import { bucketPublicity } from '../../../core/acl/bucket-publicity.js';
+import { aclsEnabled } from '../../../core/acl/ownership.js';
 import { parseBucketPolicy } from '../../../core/policy/policy-document.js';
 import type { BucketOp } from '../endpoints.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
@@ -16,7 +18,10 @@ import {
   parseBucketEncryption, parseCorsConfiguration, parseLifecycleConfiguration, parseTagging, parseVersioningConfiguration,
 } from '../xml/bucket-config.js';
 import { buildAccessControlPolicy, buildSimpleDocument } from '../xml/acl.js';
-import { checkAcceptedAcl, checkAclBody } from './acl-header.js';
+import {
+  buildOwnershipControls, buildPublicAccessBlock, parseOwnershipControls, parsePublicAccessBlock,
+} from '../xml/config-ownership.js';
+import { putAcl } from './acl-header.js';
 import { MAX_XML_BODY_BYTES } from './buckets.js';
 
 type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
@@ -94,6 +99,8 @@ const CODECS: { readonly [K in ConfigPart]: PartCodec<K> } = {
     putResponse: noContent,
     maxBodyBytes: MAX_POLICY_BODY_BYTES,
   },
+  ownershipControls: { parse: parseOwnershipControls, respond: (value) => xmlResponse(buildOwnershipControls(value)) },
+  publicAccessBlock: { parse: parsePublicAccessBlock, respond: (value) => xmlResponse(buildPublicAccessBlock(value)) },
 };
 
 function getPart<K extends ConfigPart>(part: K, codec: PartCodec<K>): (ctx: BucketCtx) => Promise<S3Response> {
@@ -122,9 +129,18 @@ export const CONFIG_PART_HANDLERS = Object.fromEntries(CONFIG_PARTS.flatMap((par
   return [[ops.GET, getPart(part, codec)], [ops.PUT, putPart(part, codec)], [ops.DELETE, deletePart(part)]];
 })) as { readonly [Op in ConfigPartOperation]: (ctx: BucketCtx) => Promise<S3Response> };
 
+/**
+ * IsPublic from the policy and, where ACLs are enabled, the bucket ACL, each unless the public access block says to
+ * disregard it (core/acl/bucket-publicity.ts). Throws NoSuchBucketPolicy when the bucket has neither a policy nor an ACL.
+ */
 export async function getBucketPolicyStatus(ctx: BucketCtx): Promise<S3Response> {
-  const json = ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'policy');
-  const publicly = isPublic(parseBucketPolicy(json, ctx.endpoint.bucket));
+  const { config } = ctx.services.buckets.get(ctx.endpoint.bucket);
+  const json = config.policy;
+  if (json === undefined && (config.acl === undefined || !aclsEnabled(config.ownershipControls))) {
+    ctx.services.buckets.getConfig(ctx.endpoint.bucket, 'policy');
+  }
+  const policy = json === undefined ? undefined : parseBucketPolicy(json, ctx.endpoint.bucket);
+  const publicly = bucketPublicity(config, policy).isPublic;
   return xmlResponse(buildSimpleDocument('PolicyStatus', { IsPublic: publicly ? 'true' : 'false' }));
 }
 
@@ -137,21 +153,26 @@ export async function putBucketVersioning(ctx: BucketCtx): Promise<S3Response> {
   return ok();
 }
 
-/** Store has one owner and no ACLs: every bucket and object is the owner's, with FULL_CONTROL. */
+/**
+ * The bucket ACL: the owner's FULL_CONTROL alone where ACLs are disabled ("requests to read ACLs always return a
+ * response that shows full control for the bucket owner"), else what CreateBucket or PutBucketAcl stored.
+ */
 export async function getBucketAcl(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.get(ctx.endpoint.bucket);
-  return xmlResponse(buildAccessControlPolicy(ctx.owner));
-}
-export async function putBucketAcl(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.get(ctx.endpoint.bucket);
-  checkAcceptedAcl(ctx.req);
-  checkAclBody(await body(ctx), ctx.owner.id, headerOf(ctx.req, 'x-amz-acl') !== undefined);
-  return ok();
+  const { config } = ctx.services.buckets.get(ctx.endpoint.bucket);
+  return xmlResponse(buildAccessControlPolicy(ctx.owner, aclsEnabled(config.ownershipControls) ? config.acl : undefined));
 }
 
-export async function getBucketOwnershipControls(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.get(ctx.endpoint.bucket);
-  return xmlResponse(buildSimpleDocument('OwnershipControls', { Rule: { ObjectOwnership: 'BucketOwnerEnforced' } }));
+/** Sets the bucket ACL from headers or an AccessControlPolicy body, checked in the transaction that stores it. */
+export async function putBucketAcl(ctx: BucketCtx): Promise<S3Response> {
+  const requestBody = await body(ctx);
+  ctx.services.buckets.updateConfig(ctx.endpoint.bucket, (config) => {
+    const acl = putAcl({ header: (name) => headerOf(ctx.req, name), ownerId: ctx.owner.id, config, body: requestBody });
+    const next = { ...config };
+    if (acl === undefined) delete next.acl;
+    else next.acl = acl;
+    return next;
+  });
+  return ok();
 }
 
 /** Event notifications go to Store's own webhooks (admin configuration), never through this API: always empty. */

@@ -7,7 +7,9 @@ import { readSmallPayload } from '../request-body.js';
 import { xmlResponse } from '../respond.js';
 import { buildListAllMyBucketsResult, buildLocationConstraint } from '../xml/buckets.js';
 import { parseCreateBucketConfiguration } from '../xml/parse.js';
-import { checkAcceptedAcl } from './acl-header.js';
+import type { Acl } from '../../../core/acl/acl.js';
+import { parseObjectOwnership } from '../../../core/acl/ownership.js';
+import { writeAcl } from './acl-header.js';
 
 type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
 
@@ -65,8 +67,21 @@ function bucketToken(token: string): string {
   return Buffer.from(token, 'base64url').toString('utf8');
 }
 
+/**
+ * CreateBucket, with x-amz-object-ownership (default STORE_DEFAULT_OBJECT_OWNERSHIP) and an ACL header. Throws
+ * InvalidBucketAclWithObjectOwnership for an ACL granting others on a BucketOwnerEnforced bucket (AWS's answer).
+ */
 export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
-  checkAcceptedAcl(ctx.req);
+  const header = (name: string): string | undefined => headerOf(ctx.req, name);
+  const ownershipHeader = header('x-amz-object-ownership');
+  const ownership = ownershipHeader === undefined ? ctx.services.buckets.newBucketOwnership : parseObjectOwnership(ownershipHeader.trim());
+  let acl: Acl | undefined;
+  try {
+    acl = writeAcl({ header, ownerId: ctx.owner.id, config: { ownershipControls: ownership } });
+  } catch (err) {
+    if (!isAppError(err) || err.code !== 'AccessControlListNotSupported') throw err;
+    throw new AppError('InvalidBucketAclWithObjectOwnership', { cause: err });
+  }
   // Object lock turns versioning on for good (BucketService.create).
   const objectLock = headerOf(ctx.req, 'x-amz-bucket-object-lock-enabled')?.trim().toLowerCase() === 'true';
   const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
@@ -74,7 +89,7 @@ export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
   // Path-style: `/bucket`; virtual-hosted style: the bucket's own URL, as AWS answers each.
   const created = { status: 200, headers: { Location: ctx.hostBucket === undefined ? `/${ctx.endpoint.bucket}` : bucketUrl(ctx) } };
   try {
-    ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint, objectLock });
+    ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint, objectLock, ownership, acl });
   } catch (err) {
     // AWS's legacy us-east-1 behaviour: creating a bucket you already own there answers 200 (and changes nothing);
     // every other region answers 409 BucketAlreadyOwnedByYou. https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateBucket.html

@@ -9,7 +9,7 @@ import { copySourceConditions, parseCopySource } from '../copy-source.js';
 import { readObjectHeaders, readUserMeta } from '../object-headers.js';
 import { xmlResponse } from '../respond.js';
 import { buildCopyObjectResult } from '../xml/objects.js';
-import { checkAcceptedAcl } from './acl-header.js';
+import { requestAcl } from './acl-header.js';
 import { checkSseHeaders } from '../sse-header.js';
 import { reportedVersionId } from '../../../core/versioning.js';
 import { lockHeaders, taggingHeader } from './object-params.js';
@@ -17,7 +17,7 @@ import { lockHeaders, taggingHeader } from './object-params.js';
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
 
 export async function copyObject(ctx: ObjectCtx): Promise<S3Response> {
-  checkAcceptedAcl(ctx.req);
+  const acl = requestAcl(ctx, ctx.endpoint.bucket);
   checkSseHeaders(ctx.req);
   const directive = (headerOf(ctx.req, 'x-amz-metadata-directive') ?? 'COPY').toUpperCase();
   if (directive !== 'COPY' && directive !== 'REPLACE') {
@@ -42,6 +42,7 @@ export async function copyObject(ctx: ObjectCtx): Promise<S3Response> {
     tags: taggingDirective === 'REPLACE' ? (taggingHeader(ctx) ?? []) : undefined,
     lock: lockHeaders(ctx),
     storageClass: parseStorageClass(headerOf(ctx.req, 'x-amz-storage-class')),
+    acl,
   });
   return xmlResponse(
     buildCopyObjectResult({

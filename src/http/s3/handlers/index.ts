@@ -50,7 +50,6 @@ export const HANDLERS: HandlerTable = {
   GetBucketPolicyStatus: config.getBucketPolicyStatus,
   GetBucketAcl: config.getBucketAcl,
   PutBucketAcl: config.putBucketAcl,
-  GetBucketOwnershipControls: config.getBucketOwnershipControls,
   GetBucketNotificationConfiguration: config.getBucketNotificationConfiguration,
   GetBucketRequestPayment: defaults.getBucketRequestPayment,
   PutBucketRequestPayment: defaults.putBucketRequestPayment,

@@ -17,7 +17,7 @@ import {
 } from '../xml/multipart.js';
 import { buildCopyPartResult } from '../xml/objects.js';
 import { parseCompleteMultipartUpload } from '../xml/parse.js';
-import { checkAcceptedAcl } from './acl-header.js';
+import { requestAcl } from './acl-header.js';
 import { encodingOf } from './list.js';
 import { checkSseHeaders } from '../sse-header.js';
 import { MAX_COMPLETE_MULTIPART_BODY_BYTES } from './buckets.js';
@@ -70,7 +70,7 @@ function statedChecksum(ctx: S3Context): { algorithm: ChecksumAlgorithm; value: 
 }
 
 export async function createMultipartUpload(ctx: ObjectCtx): Promise<S3Response> {
-  checkAcceptedAcl(ctx.req);
+  const acl = requestAcl(ctx, ctx.endpoint.bucket);
   checkSseHeaders(ctx.req);
   const algorithmHeader = headerOf(ctx.req, 'x-amz-checksum-algorithm');
   const typeHeader = checksumTypeOf(ctx);
@@ -84,6 +84,7 @@ export async function createMultipartUpload(ctx: ObjectCtx): Promise<S3Response>
     tags: taggingHeader(ctx),
     lock: lockHeaders(ctx),
     storageClass: parseStorageClass(headerOf(ctx.req, 'x-amz-storage-class')),
+    acl,
   });
   return xmlResponse(buildInitiateMultipartUploadResult({ bucket: upload.bucket, key: upload.key, uploadId: upload.uploadId }), 200, {
     ...SSE,

@@ -1,6 +1,7 @@
-// Object subresources: tagging (Get/Put/DeleteObjectTagging), ACLs (Get/PutObjectAcl: the owner's FULL_CONTROL
-// only) and GetObjectAttributes. Each addresses the latest version or one named by versionId.
+// Object subresources: tagging (Get/Put/DeleteObjectTagging), ACLs (Get/PutObjectAcl, kept per version) and
+// GetObjectAttributes. Each addresses the latest version or one named by versionId.
 
+import { aclsEnabled } from '../../../core/acl/ownership.js';
 import { AppError } from '../../../core/errors.js';
 import type { ObjectRow } from '../../../services/objects/object-service.js';
 import type { ObjectOp } from '../endpoints.js';
@@ -11,7 +12,7 @@ import { xmlResponse } from '../respond.js';
 import { buildAccessControlPolicy } from '../xml/acl.js';
 import { buildTagging, parseTagging } from '../xml/bucket-config.js';
 import { buildObjectAttributes, type ObjectAttributesInput } from '../xml/object-attributes.js';
-import { checkAcceptedAcl, checkAclBody } from './acl-header.js';
+import { putAcl } from './acl-header.js';
 import { MAX_XML_BODY_BYTES } from './buckets.js';
 import { versionIdParam } from './object-params.js';
 
@@ -45,18 +46,23 @@ export async function deleteObjectTagging(ctx: ObjectCtx): Promise<S3Response> {
   return { status: 204, headers: versionHeader(ctx, versionId) };
 }
 
-/** Store has one owner and no ACLs: every object is the owner's, with FULL_CONTROL. */
+/**
+ * The version's ACL: the owner's FULL_CONTROL alone where the bucket's ACLs are disabled (AWS: reads "always return
+ * full control for the bucket owner"), else what was stored with the version or by PutObjectAcl.
+ */
 export async function getObjectAcl(ctx: ObjectCtx): Promise<S3Response> {
-  const { row } = ctx.services.objects.open(ctx.endpoint.bucket, ctx.endpoint.key, { versionId: versionIdParam(ctx) });
-  return xmlResponse(buildAccessControlPolicy(ctx.owner), 200, versionHeader(ctx, row.versionId));
+  const { versionId, acl, bucketConfig } = ctx.services.objects.acl.get(target(ctx));
+  const shown = aclsEnabled(bucketConfig.ownershipControls) ? acl : undefined;
+  return xmlResponse(buildAccessControlPolicy(ctx.owner, shown), 200, versionHeader(ctx, versionId));
 }
 
-/** Accepts only what changes nothing: `private`, `bucket-owner-full-control`, or a body granting the owner FULL_CONTROL. */
+/** Sets the version's ACL from headers or an AccessControlPolicy body (handlers/acl-header.ts putAcl). */
 export async function putObjectAcl(ctx: ObjectCtx): Promise<S3Response> {
-  const { row } = ctx.services.objects.open(ctx.endpoint.bucket, ctx.endpoint.key, { versionId: versionIdParam(ctx) });
-  checkAcceptedAcl(ctx.req);
-  checkAclBody(await body(ctx), ctx.owner.id, headerOf(ctx.req, 'x-amz-acl') !== undefined);
-  return { status: 200, headers: versionHeader(ctx, row.versionId) };
+  ctx.services.objects.acl.get(target(ctx));
+  const requestBody = await body(ctx);
+  const header = (name: string): string | undefined => headerOf(ctx.req, name);
+  const versionId = ctx.services.objects.acl.put(target(ctx), (config) => putAcl({ header, ownerId: ctx.owner.id, config, body: requestBody }));
+  return { status: 200, headers: versionHeader(ctx, versionId) };
 }
 
 const ATTRIBUTES = ['ETag', 'Checksum', 'ObjectParts', 'StorageClass', 'ObjectSize'] as const;

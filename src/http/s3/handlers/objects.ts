@@ -12,7 +12,7 @@ import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { bodyInput } from '../request-body.js';
 import { httpDate, objectHeaders, readObjectHeaders, readUserMeta } from '../object-headers.js';
 import type { ObjectRow, OpenedObject } from '../../../services/objects/object-service.js';
-import { checkAcceptedAcl } from './acl-header.js';
+import { requestAcl } from './acl-header.js';
 import { checkSseHeaders } from '../sse-header.js';
 import { isAnonymous } from '../authenticate.js';
 import { OBJECT_SAFETY_HEADERS } from '../content-safety.js';
@@ -38,9 +38,10 @@ function isVersioned(ctx: S3Context, bucket: string): boolean {
 
 export async function putObject(ctx: ObjectCtx): Promise<S3Response> {
   const { bucket, key } = ctx.endpoint;
-  checkAcceptedAcl(ctx.req);
+  const acl = requestAcl(ctx, bucket);
   checkSseHeaders(ctx.req);
   const row = await ctx.services.objects.put({
+    acl,
     bucket,
     key,
     body: bodyInput(ctx.req, ctx.auth),

@@ -2,6 +2,7 @@
 // where the bucket policy allows it. The file streams into the object service; content-length-range is enforced as
 // it streams. https://docs.aws.amazon.com/AmazonS3/latest/API/RESTObjectPOST.html
 
+import type { Acl } from '../../../core/acl/acl.js';
 import { reportedVersionId } from '../../../core/versioning.js';
 import { AppError, isAppError } from '../../../core/errors.js';
 import { parseStorageClass, type StorageClass } from '../../../core/storage-class.js';
@@ -11,6 +12,7 @@ import { checkUserMetaSize } from '../../../core/user-metadata.js';
 import type { ObjectHeaders } from '../../../services/objects/object-service.js';
 import type { RegionRule } from '../../../sigv4/auth-params.js';
 import type { AuthScheme, SecretLookup } from '../../../sigv4/types.js';
+import { writeAcl } from './acl-header.js';
 import { ANONYMOUS, operationChecks, type Principal, type RequestAuthorizer } from '../authorize.js';
 import { headerOf, type S3Context, type S3Response } from '../context.js';
 import type { BucketOp } from '../endpoints.js';
@@ -59,7 +61,6 @@ const HEADER_FIELDS: Readonly<Record<string, keyof ObjectHeaders>> = {
   expires: 'expires',
 };
 const FIELD_FOR_HEADER: Readonly<Record<string, string>> = { 'x-amz-acl': 'acl', 'x-amz-tagging': 'tagging' };
-const ACCEPTED_ACLS = new Set(['private', 'bucket-owner-full-control']);
 
 interface Upload {
   key: string;
@@ -68,6 +69,7 @@ interface Upload {
   userMeta: Record<string, string>;
   tags: Tag[] | undefined;
   storageClass: StorageClass;
+  acl: Acl | undefined;
 }
 
 /**
@@ -99,6 +101,7 @@ export async function postObject(ctx: BucketCtx, deps: PostObjectDeps): Promise<
       userMeta: upload.userMeta,
       tags: upload.tags,
       storageClass: upload.storageClass,
+      acl: upload.acl,
     });
     return successResponse(fields, { bucket, key: upload.key, etag: row.etag, versionId: row.versionId, location: deps.objectUrl(bucket, upload.key) });
   });
@@ -142,16 +145,15 @@ function prepareUpload(ctx: BucketCtx, deps: PostObjectDeps, fields: FormFields,
   authz.require(operationChecks({ op: 'PostObject', bucket: ctx.endpoint.bucket, key, header }));
   if (tagError !== undefined) throw tagError;
   checkStorableFields(fields);
+  // The `acl` field is the form's x-amz-acl (a form has no grant fields).
+  const { config } = ctx.services.buckets.get(ctx.endpoint.bucket);
+  const acl = writeAcl({ header: (name) => (name === 'x-amz-acl' ? fields.get('acl') : undefined), ownerId: ctx.owner.id, config });
   const storageClass = parseStorageClass(fields.get('x-amz-storage-class'));
-  return { key, size, headers: objectHeaders(fields), userMeta: userMeta(fields), tags, storageClass };
+  return { key, size, headers: objectHeaders(fields), userMeta: userMeta(fields), tags, storageClass, acl };
 }
 
 /** Fields Store cannot honour are refused, never ignored. */
 function checkStorableFields(fields: FormFields): void {
-  const acl = fields.get('acl');
-  if (acl !== undefined && !ACCEPTED_ACLS.has(acl.trim())) {
-    throw new AppError('AccessControlListNotSupported', { message: `The canned ACL ${acl} is not supported: Store enforces bucket-owner access only.` });
-  }
   const sse = fields.get('x-amz-server-side-encryption');
   if (sse !== undefined && sse !== 'AES256') {
     throw new AppError('NotImplemented', { message: `Server-side encryption with ${sse} is not supported; objects are always encrypted with AES256.` });
