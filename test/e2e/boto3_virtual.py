@@ -10,15 +10,14 @@ import json
 import os
 import socket
 import sys
-import urllib.error
-import urllib.request
+import urllib.parse
 
 import boto3
 from boto3.s3.transfer import TransferConfig
 from botocore.config import Config
 from botocore.exceptions import ClientError
 
-MIB = 1024 * 1024
+from s3_http import MIB, http, post_form
 DOMAIN, PORT, BUCKET, WORK = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 RESOLVED = []
 
@@ -34,26 +33,6 @@ def test_getaddrinfo(host, *args, **kwargs):
 
 
 socket.getaddrinfo = test_getaddrinfo
-
-
-def http(method, url, data=None, headers=None):
-    req = urllib.request.Request(url, data=data, method=method, headers=headers or {})
-    try:
-        with urllib.request.urlopen(req, timeout=60) as res:
-            return res.status, res.read(), None
-    except urllib.error.HTTPError as err:
-        body = err.read()
-        code = body.split(b'<Code>')[1].split(b'</Code>')[0].decode() if b'<Code>' in body else None
-        return err.code, body, code
-
-
-def post_form(url, fields, filename, content):
-    boundary = 'boto3-vh-' + os.urandom(8).hex()
-    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode() for k, v in fields.items()]
-    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"\r\n'
-                 f'Content-Type: text/plain\r\n\r\n'.encode() + content + b'\r\n')
-    parts.append(f'--{boundary}--\r\n'.encode())
-    return http('POST', url, data=b''.join(parts), headers={'Content-Type': f'multipart/form-data; boundary={boundary}'})
 
 
 def client(**config):
