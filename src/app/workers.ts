@@ -64,6 +64,12 @@ export interface WorkerStatus {
 
 const always = (): boolean => true;
 
+/** The webhook target of a configuration that has one (the webhooks worker is enabled only then). */
+function targetOf(d: WorkerDeps): WebhookTarget {
+  if (d.webhookTarget === undefined) throw new Error('the webhooks worker started without a WEBHOOK_URL');
+  return d.webhookTarget;
+}
+
 /** Every background worker, in start order. */
 export const WORKERS: readonly WorkerSpec[] = [
   {
@@ -101,7 +107,7 @@ export const WORKERS: readonly WorkerSpec[] = [
   {
     name: 'webhooks', enabled: (d) => d.webhookTarget !== undefined,
     start: (d) => startWebhookThread({
-      webhooks: d.webhooks, target: d.webhookTarget as WebhookTarget, file: join(d.config.DATA_DIR, 'meta.db'),
+      webhooks: d.webhooks, target: targetOf(d), file: join(d.config.DATA_DIR, 'meta.db'),
       userAgent: d.webhookUserAgent, pollMs: d.config.WEBHOOK_POLL_MS, logLevel: d.config.LOG_LEVEL, logger: d.logger,
       ...(d.webhookBackoff === undefined ? {} : { backoff: d.webhookBackoff }),
     }),
@@ -117,17 +123,19 @@ export const WORKERS: readonly WorkerSpec[] = [
 /** The workers of one server: started together, stopped together, each one's status. */
 export class WorkerSet {
   private readonly loops = new Map<string, RunningLoop[]>();
+  /** What start() was given: whether a worker is enabled is read from it, not kept apart. */
+  private deps: WorkerDeps | undefined;
 
   constructor(private readonly specs: readonly WorkerSpec[] = WORKERS) {}
 
   /** Starts every enabled worker. */
   start(deps: WorkerDeps): void {
+    this.deps = deps;
     for (const spec of this.specs) {
       if (!spec.enabled(deps)) continue;
       const started = spec.start(deps);
       this.loops.set(spec.name, Array.isArray(started) ? started : [started]);
     }
-    this.enabledByName = new Map(this.specs.map((s) => [s.name, s.enabled(deps)]));
   }
 
   /** Stops them all (each aborts its tick and waits for it). */
@@ -137,10 +145,11 @@ export class WorkerSet {
     await Promise.all(all.map((loop) => loop.stop()));
   }
 
-  /** Each worker: whether this configuration runs it, and whether it runs now. */
+  /** Each worker: whether this configuration runs it (false before start), and whether it runs now. */
   status(): WorkerStatus[] {
-    return this.specs.map((s) => ({ name: s.name, enabled: this.enabledByName.get(s.name) ?? false, running: (this.loops.get(s.name)?.length ?? 0) > 0 }));
+    const deps = this.deps;
+    return this.specs.map((s) => ({
+      name: s.name, enabled: deps !== undefined && s.enabled(deps), running: (this.loops.get(s.name)?.length ?? 0) > 0,
+    }));
   }
-
-  private enabledByName = new Map<string, boolean>();
 }
