@@ -177,7 +177,6 @@ function checked(where: string, validate: () => void): void {
 /** A data entry name a manifest may use: relative, `/`-separated, no `.`/`..` or empty segments, no backslash. */
 export function isSafeEntryName(name: string): boolean {
   if (name.length === 0 || name.length > 4096 || name.includes('\\') || name.startsWith('/') || /^[A-Za-z]:/.test(name)) return false;
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return false;
   return name.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
