@@ -334,7 +334,7 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
     checked(`${where}.tags`, () => validateTagSet(tags, 'object'));
     version.tags = tags;
   }
-  lockFields(raw, version, bucket, where);
+  lockFields(raw, version, { bucket, where });
   if (raw['acl'] !== undefined) {
     if (deleteMarker) throw invalid(`${where}: a delete marker has no ACL`);
     const acl = raw['acl'];
@@ -351,7 +351,7 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
   if (!HEX_SHA256.test(sha256)) throw invalid(`${where}.sha256 must be 64 lowercase hex digits`);
   version.sha256 = sha256;
   if (raw['checksum'] !== undefined) version.checksum = checksumOf(raw['checksum'], `${where}.checksum`);
-  if (raw['parts'] !== undefined) version.parts = partsOf(raw['parts'], size, `${where}.parts`, version.checksum?.algorithm);
+  if (raw['parts'] !== undefined) version.parts = partsOf(raw['parts'], `${where}.parts`, { size, algorithm: version.checksum?.algorithm });
   checkEtag(version, where);
   if (version.checksum?.type === 'COMPOSITE' && version.parts === undefined) throw invalid(`${where}.checksum: a COMPOSITE checksum needs parts`);
   return version;
@@ -371,7 +371,8 @@ function checkEtag(version: ArchivedVersion, where: string): void {
   if (version.etag !== expected) throw invalid(`${where}.etag must be the multipart ETag of its parts (${expected})`);
 }
 
-function lockFields(raw: Json, version: ArchivedVersion, bucket: ArchivedBucket, where: string): void {
+function lockFields(raw: Json, version: ArchivedVersion, at: { bucket: ArchivedBucket; where: string }): void {
+  const { bucket, where } = at;
   const retention = raw['retention'];
   const legalHold = raw['legalHold'];
   if (legalHold !== undefined && typeof legalHold !== 'boolean') throw invalid(`${where}.legalHold must be a boolean`);
@@ -411,7 +412,8 @@ function isPartChecksum(value: string, algorithm: ChecksumAlgorithm | undefined)
   return algorithms.some((alg) => isValidChecksumValue(alg, value));
 }
 
-function partsOf(value: unknown, size: number, where: string, algorithm: ChecksumAlgorithm | undefined): ArchivedPart[] {
+function partsOf(value: unknown, where: string, object: { size: number; algorithm: ChecksumAlgorithm | undefined }): ArchivedPart[] {
+  const { size, algorithm } = object;
   if (!Array.isArray(value) || value.length === 0 || value.length > 10_000) throw invalid(`${where} must be an array of 1 to 10,000 parts`);
   let total = 0;
   let previous = 0;

@@ -279,7 +279,7 @@ export class MultipartService {
     });
     if (upload.checksumType === 'FULL_OBJECT' && algorithm !== 'SHA1' && algorithm !== 'SHA256') {
       let crc = digests[0] as Buffer;
-      for (let i = 1; i < digests.length; i++) crc = combineCrc(algorithm, crc, digests[i] as Buffer, (parts[i] as UploadPartRow).size);
+      for (let i = 1; i < digests.length; i++) crc = combineCrc(algorithm, crc, { crc: digests[i] as Buffer, length: (parts[i] as UploadPartRow).size });
       return { algorithm, value: crc.toString('base64'), type: 'FULL_OBJECT' };
     }
     return { algorithm, value: compositeChecksum(algorithm, digests), type: 'COMPOSITE' };

@@ -340,7 +340,7 @@ export class ObjectService {
   open(bucket: string, key: string, opts: { versionId?: string | undefined; conditions?: ReadConditions } = {}): OpenedObject {
     this.bucket(bucket);
     const row = getObjectVersion(this.meta, { bucket, key, versionId: opts.versionId });
-    if (opts.conditions) checkReadConditions(opts.conditions, row.etag, row.lastModified);
+    if (opts.conditions) checkReadConditions(opts.conditions, row);
     const parts = row.blobId === undefined && row.partCount ? this.meta.objects.parts(row.id) : [];
     const opened: OpenedObject = {
       row,
@@ -497,7 +497,7 @@ export class ObjectService {
     validateObjectKey(input.key);
     this.checkLockRequest(this.bucket(input.bucket), input.lock);
     const source = this.openCopySource(input.source);
-    checkReadConditions(input.sourceConditions ?? {}, source.row.etag, source.row.lastModified, true);
+    checkReadConditions(input.sourceConditions ?? {}, source.row, true);
     const replace = input.metadataDirective === 'REPLACE';
     const sameObject = input.source.bucket === input.bucket && input.source.key === input.key && source.row.isLatest;
     if (sameObject && !replace && input.checksumAlgorithm === undefined) {

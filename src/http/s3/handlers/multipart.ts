@@ -113,7 +113,7 @@ export async function uploadPartCopy(ctx: ObjectCtx): Promise<S3Response> {
   ctx.services.multipart.getUpload(ctx.endpoint.bucket, ctx.endpoint.key, uploadId);
   const source = parseCopySource(ctx.req);
   const opened = ctx.services.objects.openCopySource(source);
-  checkReadConditions(copySourceConditions(ctx.req), opened.row.etag, opened.row.lastModified, true);
+  checkReadConditions(copySourceConditions(ctx.req), opened.row, true);
   const rangeHeader = headerOf(ctx.req, 'x-amz-copy-source-range');
   const range = rangeHeader === undefined ? undefined : parseCopySourceRange(rangeHeader, opened.row.size);
   const size = range ? range.end - range.start + 1 : opened.row.size;

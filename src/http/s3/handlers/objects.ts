@@ -160,7 +160,7 @@ function checkConditions(ctx: ObjectCtx, row: ObjectRow): void {
     ifUnmodifiedSince: headerOf(ctx.req, 'if-unmodified-since'),
   };
   try {
-    checkReadConditions(conditions, row.etag, row.lastModified);
+    checkReadConditions(conditions, row);
   } catch (err) {
     if (!isAppError(err) || err.code !== 'NotModified') throw err;
     throw new AppError('NotModified', {
