@@ -25,7 +25,7 @@ describe('resolving S3 requests', () => {
         const parsed = outcomeOf(() => parseQuery(query));
         expectCodeIn(parsed, ['InvalidURI']);
         if (!parsed.ok) return;
-        const endpoint = outcomeOf(() => resolveEndpoint(method, path, parsed.value, { hasCopySource: copy }));
+        const endpoint = outcomeOf(() => resolveEndpoint({ method, path, query: parsed.value }, { hasCopySource: copy }));
         expectCodeIn(endpoint, ['InvalidURI', 'MethodNotAllowed', 'NotImplemented', 'InvalidArgument', 'InvalidRequest']);
         if (endpoint.ok && 'bucket' in endpoint.value) {
           // The resource is what the path says, decoded once.

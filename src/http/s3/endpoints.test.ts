@@ -4,7 +4,10 @@ import { codeOf } from '../../../test/helpers/error-code.js';
 
 const resolve = (method: string, url: string, copy = false) => {
   const q = url.indexOf('?');
-  return resolveEndpoint(method, q < 0 ? url : url.slice(0, q), parseQuery(q < 0 ? '' : url.slice(q + 1)), { hasCopySource: copy });
+  return resolveEndpoint(
+    { method, path: q < 0 ? url : url.slice(0, q), query: parseQuery(q < 0 ? '' : url.slice(q + 1)) },
+    { hasCopySource: copy },
+  );
 };
 
 
@@ -99,7 +102,10 @@ describe('resolveEndpoint', () => {
 describe('resolveEndpoint, virtual-hosted style (the bucket from the Host)', () => {
   const hosted = (method: string, url: string, hostBucket: string, copy = false) => {
     const q = url.indexOf('?');
-    return resolveEndpoint(method, q < 0 ? url : url.slice(0, q), parseQuery(q < 0 ? '' : url.slice(q + 1)), { hostBucket, hasCopySource: copy });
+    return resolveEndpoint(
+      { method, path: q < 0 ? url : url.slice(0, q), query: parseQuery(q < 0 ? '' : url.slice(q + 1)) },
+      { hostBucket, hasCopySource: copy },
+    );
   };
 
   it('routes bucket operations at / and object operations at /key', () => {

@@ -57,6 +57,6 @@ describe('aws-chunked request bodies', () => {
     const { req, auth, send } = forgedChunkedRequest();
     send();
     await settle();
-    await expect(readSmallPayload(req, auth, 1024 * 1024)).rejects.toMatchObject({ code: 'SignatureDoesNotMatch' });
+    await expect(readSmallPayload({ req, auth }, 1024 * 1024)).rejects.toMatchObject({ code: 'SignatureDoesNotMatch' });
   });
 });

@@ -110,7 +110,7 @@ export class S3PlaneHandler {
       return;
     }
     const failure = mayWrite(req) ? await this.opts.durable().then(() => err, (syncErr: unknown) => syncErr) : err;
-    const appError = sendS3Error(req, res, failure, requestId);
+    const appError = sendS3Error({ req, res }, failure, requestId);
     if (appError.code === 'InternalError') {
       this.opts.logger.error({ err: failure, reqId: requestId, op }, 'S3 request failed');
       this.opts.onInternalError?.();
@@ -139,7 +139,7 @@ export class S3PlaneHandler {
       await this.reply(req, res, preflightResponse(req, cors, key === '' ? 'BUCKET' : 'OBJECT'));
       return;
     }
-    const endpoint: Endpoint = resolveEndpoint(req.method ?? 'GET', rawPath, query, {
+    const endpoint: Endpoint = resolveEndpoint({ method: req.method ?? 'GET', path: rawPath, query }, {
       hasCopySource: req.headers['x-amz-copy-source'] !== undefined, hostBucket: info.hostBucket,
     });
     onOp(endpoint.op);
@@ -208,7 +208,7 @@ export class S3PlaneHandler {
     try {
       response = await handler(context(verified ?? anonymousRequest(req), authz));
     } catch (err) {
-      throw hideMissingKey(err, endpoint.op, bucket, authz);
+      throw hideMissingKey(err, { op: endpoint.op, bucket }, authz);
     }
     await this.reply(req, res, response);
   }
