@@ -135,7 +135,7 @@ export class MultipartService {
       ? input.body
       : { ...input.body, checksum: { algorithm, expected: undefined } };
     const lease = await this.objects.admitWrite(input.body.size);
-    const ingested = await ingestBody(this.blobs, body, MAX_PART_BYTES, { hashes: this.hashes, lease });
+    const ingested = await ingestBody(this.blobs, body, { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease });
     return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
       size: ingested.size,
       etag: ingested.md5.toString('hex'),
@@ -157,8 +157,7 @@ export class MultipartService {
     const ingested = await ingestBody(
       this.blobs,
       { source: sourceBytes, size: input.source.size, checksum: algorithm ? { algorithm, expected: undefined } : undefined },
-      MAX_PART_BYTES,
-      { hashes: this.hashes, lease },
+      { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease },
     );
     return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
       size: ingested.size,

@@ -216,7 +216,7 @@ export class ObjectService {
     this.checkLockRequest(this.bucket(input.bucket), input.lock);
     if (input.conditions) this.checkWriteConditions(input.bucket, input.key, input.conditions);
     const lease = await this.admitWrite(input.body.size);
-    const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES, { allowInline: true, hashes: this.hashes, lease });
+    const body = await ingestBody(this.blobs, input.body, { maxSize: MAX_PUT_BYTES, allowInline: true, hashes: this.hashes, lease });
     return this.commitVersion(body.staged, {
       bucket: input.bucket,
       key: input.key,
@@ -516,8 +516,7 @@ export class ObjectService {
         size: source.row.size,
         checksum: algorithm ? { algorithm, expected: undefined } : undefined,
       },
-      MAX_PUT_BYTES,
-      { allowInline: true, hashes: this.hashes, lease },
+      { maxSize: MAX_PUT_BYTES, allowInline: true, hashes: this.hashes, lease },
     );
     const row = await this.commitVersion(body.staged, {
       bucket: input.bucket,
