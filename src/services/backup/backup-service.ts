@@ -273,7 +273,7 @@ export class BackupService {
       sealed = snapshot.inlineBlob(row.blobId);
       if (sealed === undefined) throw new BlobCorruptError('missing', row.blobId);
     }
-    return readExtents(this.opts.blobs, this.opts.pins, extentsOf(row.blobId, row.size, parts, sealed), undefined);
+    return readExtents(this.opts, extentsOf(row, parts, sealed), undefined);
   }
 }
 

@@ -122,7 +122,7 @@ function clearBucket(
     for (const row of page) {
       after = row.id;
       const parts = row.blobId === undefined && row.partCount ? input.meta.objects.parts(row.id) : [];
-      for (const extent of extentsOf(row.blobId, row.size, parts)) input.meta.releaseBlob(extent.blobId, input.now);
+      for (const extent of extentsOf(row, parts)) input.meta.releaseBlob(extent.blobId, input.now);
       const event = objectEvent('object.deleted', { bucket, key: row.key, size: 0, etag: row.etag, versionId: row.versionId, time: input.now }, versioning);
       input.events.inTransaction(event);
       events.push(event);

@@ -233,7 +233,7 @@ export class ObjectService {
       tags: input.tags,
       acl: input.acl,
       ...lockFields(input.lock),
-    }, input.conditions);
+    }, { conditions: input.conditions });
   }
 
   /**
@@ -248,10 +248,13 @@ export class ObjectService {
   async commitVersion(
     staged: StagedBlob | undefined,
     fields: Omit<NewObjectRow, 'versionId' | 'isLatest' | 'isDeleteMarker' | 'lastModified'>,
-    conditions?: WriteConditions,
-    parts: readonly ObjectPartRow[] = [],
-    inTransaction?: (row: NewObjectRow) => void,
+    opts: {
+      conditions?: WriteConditions | undefined;
+      parts?: readonly ObjectPartRow[];
+      inTransaction?: (row: NewObjectRow) => void;
+    } = {},
   ): Promise<ObjectRow> {
+    const { conditions, parts = [], inTransaction } = opts;
     let blobCommitted = false;
     try {
       await staged?.commit();
@@ -309,7 +312,7 @@ export class ObjectService {
   /** Deletes a version row and releases its blobs (inline: deleted; files: queued for GC). Call inside a transaction. */
   private dropVersion(row: ObjectRow): void {
     const now = this.now();
-    for (const extent of extentsOf(row.blobId, row.size, row.blobId ? [] : this.meta.objects.parts(row.id))) {
+    for (const extent of extentsOf(row, row.blobId ? [] : this.meta.objects.parts(row.id))) {
       this.meta.releaseBlob(extent.blobId, now);
     }
     this.meta.objects.delete(row.id);
@@ -351,12 +354,12 @@ export class ObjectService {
         const onReadError = this.onReadError;
         let extents: BlobExtent[];
         try {
-          extents = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
+          extents = extentsOf(row, parts, this.inlineBytes(row.blobId));
         } catch (err) {
           onReadError?.(row, err);
           throw err;
         }
-        const stream = readExtents(this.blobs, this.pins, extents, range);
+        const stream = readExtents({ blobs: this.blobs, pins: this.pins }, extents, range);
         if (onReadError) stream.once('error', (err) => onReadError(row, err));
         return stream;
       },

@@ -143,7 +143,7 @@ export class ReconcileService {
         local = this.opts.meta.objects.listCurrent(bucket, last, false, this.pageSize);
         li = 0;
         localDone = local.length < this.pageSize;
-        this.flush(id, bucket, toEnqueue, counts);
+        this.flush({ id, bucket }, toEnqueue, counts);
         await nextTurn();
       }
       if (ri >= page.items.length && page.nextToken !== undefined) {
@@ -167,13 +167,13 @@ export class ReconcileService {
         li++;
         ri++;
       }
-      if (toEnqueue.length >= this.pageSize) this.flush(id, bucket, toEnqueue, counts);
+      if (toEnqueue.length >= this.pageSize) this.flush({ id, bucket }, toEnqueue, counts);
     }
-    this.flush(id, bucket, toEnqueue, counts);
+    this.flush({ id, bucket }, toEnqueue, counts);
   }
 
   /** Enqueues the keys found in one transaction and saves the job's progress. */
-  private flush(id: string, bucket: string, keys: string[], counts: Counts): void {
+  private flush({ id, bucket }: { id: string; bucket: string }, keys: string[], counts: Counts): void {
     const now = this.now();
     this.opts.meta.transaction(() => {
       for (const key of keys) this.opts.outbox.enqueue(bucket, key, 'object', now);

@@ -210,7 +210,7 @@ export class TierSweeper {
       }
       const now = this.now();
       const parts = fresh.blobId === undefined ? this.opts.meta.objects.parts(fresh.id) : [];
-      for (const extent of extentsOf(fresh.blobId, fresh.size, parts)) this.opts.meta.releaseBlob(extent.blobId, now);
+      for (const extent of extentsOf(fresh, parts)) this.opts.meta.releaseBlob(extent.blobId, now);
       this.opts.repo.flipToStub(fresh.id, { storageClass, tierKey, sha256 });
       if (!restored) this.opts.repo.endUpload(tierKey);
       return true;

@@ -167,7 +167,10 @@ export async function listParts(ctx: ObjectCtx): Promise<S3Response> {
   const uploadId = uploadIdOf(ctx);
   const marker = intParam(ctx, 'part-number-marker', { fallback: 0, max: 10_000 });
   const maxParts = intParam(ctx, 'max-parts', { fallback: 1000, max: 1000 });
-  const { upload, parts, isTruncated } = ctx.services.multipart.listParts(ctx.endpoint.bucket, ctx.endpoint.key, uploadId, marker, maxParts);
+  const { upload, parts, isTruncated } = ctx.services.multipart.listParts(
+    { bucket: ctx.endpoint.bucket, key: ctx.endpoint.key, uploadId },
+    { afterPart: marker, maxParts },
+  );
   const last = parts[parts.length - 1];
   return xmlResponse(
     buildListPartsResult({
