@@ -250,9 +250,9 @@ export class LifecycleService {
         run.result.skippedLocked++;
         return;
       }
-      await this.act(run, { counter: 'noncurrentDeleted', target }, () => this.objects.delete(bucket, row.key, row.versionId));
+      await this.act(run, { counter: 'noncurrentDeleted', target }, () => this.objects.delete(bucket, row.key, { versionId: row.versionId }));
     } else if (fresh.isOnlyVersion) {
-      await this.act(run, { counter: 'deleteMarkersRemoved', target }, () => this.objects.delete(bucket, row.key, row.versionId));
+      await this.act(run, { counter: 'deleteMarkersRemoved', target }, () => this.objects.delete(bucket, row.key, { versionId: row.versionId }));
     }
   }
 

@@ -422,7 +422,8 @@ export class ObjectService {
    * (docs/events.md). Throws NoSuchBucket, KeyTooLongError, InvalidArgument (malformed
    * version id), AccessDenied (object lock: retention or legal hold, checked in the transaction).
    */
-  delete(bucket: string, key: string, versionId?: string, opts: DeleteOptions = {}): DeleteResult {
+  delete(bucket: string, key: string, opts: DeleteOptions & { versionId?: string | undefined } = {}): DeleteResult {
+    const { versionId } = opts;
     validateObjectKey(key);
     if (versionId !== undefined) checkVersionId(versionId);
     const bypassGovernance = opts.bypassGovernance ?? false;
@@ -481,7 +482,7 @@ export class ObjectService {
     return items.map((item): BatchDeleteOutcome => {
       try {
         authorize({ bucket, key: item.key, versionId: item.versionId, bypassGovernance });
-        return { item, ok: true, result: this.delete(bucket, item.key, item.versionId, deleteOpts) };
+        return { item, ok: true, result: this.delete(bucket, item.key, { ...deleteOpts, versionId: item.versionId }) };
       } catch (err) {
         if (!isAppError(err) || err.statusCode >= 500) throw err;
         return { item, ok: false, code: err.code, message: err.message };

@@ -103,7 +103,7 @@ describe('the null version', () => {
     expect(marker.deleteMarker).toBe(true);
     expect(code(() => objects.open('rrr', 'k'))).toBe('NoSuchKey');
     expect(code(() => objects.open('rrr', 'k', { versionId: marker.versionId }))).toBe('MethodNotAllowed');
-    expect(objects.delete('rrr', 'k', marker.versionId)).toEqual({ versionId: marker.versionId, deleteMarker: true });
+    expect(objects.delete('rrr', 'k', { versionId: marker.versionId })).toEqual({ versionId: marker.versionId, deleteMarker: true });
     expect(objects.open('rrr', 'k').row.versionId).toBe(v1);
   });
 
@@ -112,7 +112,7 @@ describe('the null version', () => {
     await put('mmm', 'k', 'x');
     expect(code(() => objects.open('mmm', 'k', { versionId: 'nope' }))).toBe('InvalidArgument');
     expect(code(() => objects.open('mmm', 'k', { versionId: '0190a0a0-0000-7000-8000-000000000000' }))).toBe('NoSuchVersion');
-    expect(code(() => objects.delete('mmm', 'k', 'nope'))).toBe('InvalidArgument');
+    expect(code(() => objects.delete('mmm', 'k', { versionId: 'nope' }))).toBe('InvalidArgument');
     expect(objects.open('mmm', 'k', { versionId: 'null' }).row.versionId).toBe('null');
   });
 });
@@ -131,22 +131,22 @@ describe('object lock', () => {
     const row = objects.open('ddd', 'k').row;
     expect(row.retention?.mode).toBe('GOVERNANCE');
     expect(Date.parse(row.retention?.retainUntilDate ?? '')).toBe(clock - 1000 + DAY_MS);
-    expect(code(() => objects.delete('ddd', 'k', id))).toBe('AccessDenied');
-    expect(objects.delete('ddd', 'k', id, { bypassGovernance: true }).versionId).toBe(id);
+    expect(code(() => objects.delete('ddd', 'k', { versionId: id }))).toBe('AccessDenied');
+    expect(objects.delete('ddd', 'k', { versionId: id, bypassGovernance: true }).versionId).toBe(id);
     const later = await put('ddd', 'k', 'y');
     clock += 2 * DAY_MS;
-    expect(objects.delete('ddd', 'k', later).versionId).toBe(later);
+    expect(objects.delete('ddd', 'k', { versionId: later }).versionId).toBe(later);
   });
 
   it('COMPLIANCE blocks even with bypass; a legal hold blocks until it is removed', async () => {
     lockBucket('ccc');
     const until = new Date(clock + DAY_MS).toISOString();
     const compliant = await put('ccc', 'a', 'x', { lock: { retention: { mode: 'COMPLIANCE', retainUntilDate: until } } });
-    expect(code(() => objects.delete('ccc', 'a', compliant, { bypassGovernance: true }))).toBe('AccessDenied');
+    expect(code(() => objects.delete('ccc', 'a', { versionId: compliant, bypassGovernance: true }))).toBe('AccessDenied');
     const held = await put('ccc', 'b', 'x', { lock: { legalHold: 'ON' } });
-    expect(code(() => objects.delete('ccc', 'b', held, { bypassGovernance: true }))).toBe('AccessDenied');
+    expect(code(() => objects.delete('ccc', 'b', { versionId: held, bypassGovernance: true }))).toBe('AccessDenied');
     objects.lock.putLegalHold({ bucket: 'ccc', key: 'b', versionId: held }, 'OFF');
-    expect(objects.delete('ccc', 'b', held).versionId).toBe(held);
+    expect(objects.delete('ccc', 'b', { versionId: held }).versionId).toBe(held);
     // A DELETE without a version id only adds a delete marker, which the lock allows.
     expect(objects.delete('ccc', 'a').deleteMarker).toBe(true);
   });

@@ -187,7 +187,7 @@ function partRange(parts: { size: number }[], size: number, raw: string): { star
 
 export async function deleteObject(ctx: ObjectCtx): Promise<S3Response> {
   const { bucket, key } = ctx.endpoint;
-  const result = ctx.services.objects.delete(bucket, key, versionIdParam(ctx), { bypassGovernance: bypassGovernance(ctx) });
+  const result = ctx.services.objects.delete(bucket, key, { versionId: versionIdParam(ctx), bypassGovernance: bypassGovernance(ctx) });
   return {
     status: 204,
     headers: {
