@@ -17,7 +17,7 @@ const RUNS = 300;
 const HANG_MS = 2000;
 const MAX_CHUNK = 4096;
 const CONTEXT: ChunkSigningContext = {
-  signingKey: deriveSigningKey('fuzz-secret', '20240229', 'us-east-1', 's3'),
+  signingKey: deriveSigningKey('fuzz-secret', { date: '20240229', region: 'us-east-1', service: 's3' }),
   seedSignature: 'c'.repeat(64),
   amzDate: '20240229T000000Z',
   scope: '20240229/us-east-1/s3/aws4_request',
