@@ -149,7 +149,7 @@ export class LifecycleService {
       const prefix = ranges[range] as string;
       let after = range === first?.range ? first.after : undefined;
       for (;;) {
-        const page = this.repo.versionsPage(bucket.name, prefix, after, this.batchSize);
+        const page = this.repo.versionsPage(bucket.name, prefix, { after: after, limit: this.batchSize });
         let rangeDone = page.length < this.batchSize;
         for (const row of page) {
           if (run.mustStop) break;
@@ -182,7 +182,7 @@ export class LifecycleService {
       const prefix = ranges[range] as string;
       let after = range === first?.range ? first.after : undefined;
       for (;;) {
-        const page = this.repo.uploadsPage(bucket.name, prefix, after, this.batchSize);
+        const page = this.repo.uploadsPage(bucket.name, prefix, { after: after, limit: this.batchSize });
         let rangeDone = page.length < this.batchSize;
         for (const upload of page) {
           if (run.mustStop) break;

@@ -115,7 +115,7 @@ function swap(
         const blob = staged[i] as StagedBlob;
         const ok = piece.partNumber === undefined
           ? repo.swapBlob(target.id, piece.oldBlobId, blob.id)
-          : repo.swapPartBlob(target.id, piece.partNumber, piece.oldBlobId, blob.id);
+          : repo.swapPartBlob({ objectId: target.id, partNumber: piece.partNumber }, piece.oldBlobId, blob.id);
         if (!ok) throw new Superseded();
         if (blob.sealed) meta.inlineBlobs.insert(blob.id, blob.sealed);
         meta.releaseBlob(piece.oldBlobId, now);

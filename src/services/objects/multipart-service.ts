@@ -323,7 +323,7 @@ export class MultipartService {
     // Without a delimiter every row read is listed: one more than a page tells whether it is truncated.
     const batch = delimiter ? LIST_BATCH : Math.min(maxUploads + 1, LIST_BATCH);
     for (;;) {
-      const rows = this.meta.multipart.list(bucket, prefix, keyMarker, uploadIdMarker, batch);
+      const rows = this.meta.multipart.list(bucket, prefix, { keyMarker: keyMarker, uploadIdMarker: uploadIdMarker, limit: batch });
       let seeked = false;
       for (const row of rows) {
         [keyMarker, uploadIdMarker] = [row.key, row.uploadId];

@@ -115,7 +115,7 @@ export class TierSweeper {
           if (resuming && prefix < resume.prefix) continue;
           let page: { key: string; id: number } | undefined = resuming && prefix === resume.prefix ? resume.page : undefined;
           for (;;) {
-            const rows = this.opts.lifecycle.versionsPage(bucket.name, prefix, page, 250);
+            const rows = this.opts.lifecycle.versionsPage(bucket.name, prefix, { after: page, limit: 250 });
             let rangeDone = rows.length < 250;
             for (const v of rows) {
               if (signal.aborted) break outer;
