@@ -92,6 +92,7 @@ describe('aws-chunked decoding of valid bodies', () => {
 describe('aws-chunked decoding of hostile bodies', () => {
   it('random bytes end in an AppError or decode, never hang or crash', async () => {
     await fc.assert(
+      // eslint-disable-next-line max-params -- fast-check passes one argument per arbitrary
       fc.asyncProperty(fc.uint8Array({ maxLength: 512 }), fc.boolean(), fc.boolean(), cutsArb, async (bytes, signed, hasTrailer, cuts) => {
         const opts: ChunkedDecoderOptions = { signed, hasTrailer, maxChunkSize: MAX_CHUNK, ...(signed ? { context: CONTEXT } : {}) };
         expectCodeIn(await outcomeOfAsync(() => within(decode(split(Buffer.from(bytes), cuts), opts), HANG_MS, 'decoding')), DECODER_CODES);

@@ -21,6 +21,7 @@ const methodArb = fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'HEAD', 'OPTIO
 describe('resolving S3 requests', () => {
   it('any method, path and query give an operation or a documented AppError', () => {
     fc.assert(
+      // eslint-disable-next-line max-params -- fast-check passes one argument per arbitrary
       fc.property(methodArb, pathArb, queryArb, fc.boolean(), (method, path, query, copy) => {
         const parsed = outcomeOf(() => parseQuery(query));
         expectCodeIn(parsed, ['InvalidURI']);
