@@ -120,7 +120,7 @@ describe('crash loop', () => {
     await waitFor('the outboxes to drain', () => {
       const snap = readDbSnapshot(store.dataDir, { integrity: false });
       return snap.replication.size === 0 && snap.webhooks.every((w) => w.status !== 'pending');
-    }, 90_000, 250);
+    }, { timeoutMs: 90_000, everyMs: 250 });
     const snap = readDbSnapshot(store.dataDir);
     const final: KillReport = { integrity: snap.integrity.join(';'), applied: 0, notApplied: 0, versions: 0, webhookRows: 0, pendingIntents: 0, mirrored: 0, auditChecked: 0, problems: [] };
     await checkIntents({ model, snap, target, report: final, requireMirrored: true });

@@ -128,7 +128,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
       // Space freed: the other file goes and the fill objects are deleted; their blobs are unlinked by the GC.
       rmSync(join(volume.dir, 'other'));
       await s3.send(new DeleteObjectsCommand({ Bucket: 'full', Delete: { Objects: Array.from({ length: filled - 4 }, (_, i) => ({ Key: `fill/${i + 4}` })) } }));
-      await waitFor('the freed blobs to be unlinked', () => volume.free() > 30 * MiB, 15_000);
+      await waitFor('the freed blobs to be unlinked', () => volume.free() > 30 * MiB, { timeoutMs: 15_000 });
       const accepted = await everyWrite();
       expect(accepted).toEqual({ putLarge: 'ok', putSmall: 'ok', uploadPart: 'ok', complete: 'ok', copy: 'ok', adminUpload: 'ok' });
       expect(await getHash(s3, 'full', 'copied')).toBe(stored.get('medium'));

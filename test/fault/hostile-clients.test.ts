@@ -121,7 +121,7 @@ describe('slow clients', () => {
   it('cuts slowloris headers, silent connections and trickled bodies, while requests go on and a steady upload succeeds', async () => {
     const blobsBefore = filesUnder('blobs');
     const s3Upload = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'slow-part' }));
-    const adminUpload = (await adminCall(store.server, token, 'POST', `/buckets/${BUCKET}/uploads`, { key: 'slow-admin-part' })).body as { uploadId: string };
+    const adminUpload = (await adminCall(store.server, token, { method: 'POST', path: `/buckets/${BUCKET}/uploads`, body: { key: 'slow-admin-part' } })).body as { uploadId: string };
     const MB = 1_000_000;
     const drip = Buffer.alloc(MB, 0x61);
     const clients: Tracked[] = [
@@ -156,7 +156,7 @@ describe('slow clients', () => {
       probes.push(quantile(latencies, 1));
       await new Promise((r) => setTimeout(r, 3000));
     }
-    await waitFor('the steady upload to finish', () => steady.closedAt !== undefined, 20_000, 200);
+    await waitFor('the steady upload to finish', () => steady.closedAt !== undefined, { timeoutMs: 20_000, everyMs: 200 });
     clearInterval(steadyTimer);
     for (const c of clients) c.socket.destroy();
 
@@ -188,7 +188,7 @@ describe('slow clients', () => {
       const parts = await store.s3.send(new ListPartsCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }));
       expect(parts.Parts ?? [], key).toEqual([]);
     }
-    await waitFor('the staging area to be empty', () => filesUnder('tmp').length === 0, 5000, 50);
+    await waitFor('the staging area to be empty', () => filesUnder('tmp').length === 0, { timeoutMs: 5000, everyMs: 50 });
     const during = (await store.s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).KeyCount ?? 0;
     expect(filesUnder('blobs').length - blobsBefore.length).toBeLessThanOrEqual(during);
   });
@@ -211,7 +211,7 @@ describe('10,000 idle connections', () => {
     }
     const openMs = Date.now() - openedAt;
     // (Less the probe's few keep-alive connections, which close meanwhile.)
-    await waitFor('the server to hold every connection', () => openFds(pid) >= fdsBefore + IDLE_CONNECTIONS - 20, 10_000, 100);
+    await waitFor('the server to hold every connection', () => openFds(pid) >= fdsBefore + IDLE_CONNECTIONS - 20, { timeoutMs: 10_000, everyMs: 100 });
     const fdsHeld = openFds(pid);
     try {
       const during = await latencyProbe(store.server, { bucket: BUCKET, prefix: 'idle-during/', count: 100 });
@@ -229,7 +229,7 @@ describe('10,000 idle connections', () => {
     } finally {
       for (const s of sockets) s.destroy();
     }
-    await waitFor('the server to let the connections go', () => openFds(pid) <= fdsBefore + 20, 15_000, 100);
+    await waitFor('the server to let the connections go', () => openFds(pid) <= fdsBefore + 20, { timeoutMs: 15_000, everyMs: 100 });
     console.log(`server fds after closing them: ${openFds(pid)}`);
   });
 });
@@ -239,7 +239,7 @@ describe('an upload aborted mid-body', () => {
     const blobsBefore = filesUnder('blobs');
     const big = Buffer.alloc(6 * 1024 * 1024, 0x63);
     const mpu = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'cut-part' }));
-    const adminMpu = (await adminCall(store.server, token, 'POST', `/buckets/${BUCKET}/uploads`, { key: 'cut-admin-part' })).body as { uploadId: string };
+    const adminMpu = (await adminCall(store.server, token, { method: 'POST', path: `/buckets/${BUCKET}/uploads`, body: { key: 'cut-admin-part' } })).body as { uploadId: string };
 
     await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-put`, 2_000_000), big, 1_000_000);
     await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-part?partNumber=1&uploadId=${encodeURIComponent(mpu.UploadId as string)}`, big.length), big, 2_000_000);
@@ -258,7 +258,7 @@ describe('an upload aborted mid-body', () => {
     await abortMidBody(adminHead('PUT', `/buckets/${BUCKET}/objects/content?key=cut-admin`, 2_000_000), big, 1_000_000);
     await abortMidBody(adminHead('PUT', `/buckets/${BUCKET}/uploads/part?key=cut-admin-part&uploadId=${adminMpu.uploadId}&partNumber=1`, big.length), big, 2_000_000);
 
-    await waitFor('the staging area to be empty', () => filesUnder('tmp').length === 0, 5000, 50);
+    await waitFor('the staging area to be empty', () => filesUnder('tmp').length === 0, { timeoutMs: 5000, everyMs: 50 });
     expect(filesUnder('blobs').sort()).toEqual(blobsBefore.sort());
     const listed = await store.s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'cut' }));
     expect(listed.Contents ?? []).toEqual([]);

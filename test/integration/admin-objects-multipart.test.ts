@@ -113,11 +113,11 @@ describe('multipart uploads through the admin API', () => {
     const bucket = await newBucket();
     expect((await call('POST', '/users', { username: 'mp-reader', role: 'read-only', password: 'quiet-observer-42' })).status).toBe(201);
     const reader = await adminLogin(store.server, 'mp-reader', 'quiet-observer-42');
-    expectError(await adminCall(store.server, reader, 'POST', `/buckets/${bucket}/uploads`, { key: 'k' }), 403, 'Forbidden');
+    expectError(await adminCall(store.server, reader, { method: 'POST', path: `/buckets/${bucket}/uploads`, body: { key: 'k' } }), 403, 'Forbidden');
     const uploadId = await start(bucket, 'k');
     expect((await sendPart(bucket, 'k', uploadId, 1, randomBytes(10), reader)).status).toBe(403);
-    expectError(await adminCall(store.server, reader, 'POST', `/buckets/${bucket}/uploads/complete`, { key: 'k', uploadId, parts: [{ partNumber: 1, etag: 'x' }] }), 403, 'Forbidden');
-    expectError(await adminCall(store.server, reader, 'POST', `/buckets/${bucket}/objects/copy`, { key: 'k', sourceKey: 'j' }), 403, 'Forbidden');
+    expectError(await adminCall(store.server, reader, { method: 'POST', path: `/buckets/${bucket}/uploads/complete`, body: { key: 'k', uploadId, parts: [{ partNumber: 1, etag: 'x' }] } }), 403, 'Forbidden');
+    expectError(await adminCall(store.server, reader, { method: 'POST', path: `/buckets/${bucket}/objects/copy`, body: { key: 'k', sourceKey: 'j' } }), 403, 'Forbidden');
   });
 });
 

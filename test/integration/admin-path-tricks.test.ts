@@ -127,7 +127,7 @@ async function snapshot(fx: Fixture): Promise<unknown> {
   const admin = Object.fromEntries(await Promise.all(paths.map(async (p) => [p, await get(p)] as const)));
   // The audit log is written in batches (AUDIT_FLUSH_MS): let whatever is buffered land first.
   await new Promise((r) => setTimeout(r, 600));
-  const audit = await adminCall({ ...fx.server, url: `${fx.server.url}${fx.mount}` }, fx.admin, 'GET', '/audit?limit=200');
+  const audit = await adminCall({ ...fx.server, url: `${fx.server.url}${fx.mount}` }, fx.admin, { method: 'GET', path: '/audit?limit=200' });
   expect(audit.status).toBe(200);
   const events = ((audit.body as { items: Array<{ event: string }> }).items).map((e) => e.event).filter((e) => !e.startsWith('auth.'));
   const s3 = sdkClient({ ...fx.server, url: `${fx.server.url}${fx.mount}` });

@@ -67,9 +67,9 @@ async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T)
 type Status = { counts: Record<string, number>; currentPass: unknown; lastFullPass: { objectsChecked: number } | null; enabled: boolean };
 
 async function scrubToEnd(server: RunningServer, token: string): Promise<Status> {
-  const started = await adminCall(server, token, 'POST', '/integrity/scrub');
+  const started = await adminCall(server, token, { method: 'POST', path: '/integrity/scrub' });
   expect(started.status).toBe(202);
-  return waitFor('the pass to end', async () => (await adminCall(server, token, 'GET', '/integrity')).body as Status, (s) => s.currentPass === null);
+  return waitFor('the pass to end', async () => (await adminCall(server, token, { method: 'GET', path: '/integrity' })).body as Status, (s) => s.currentPass === null);
 }
 
 function blobIdOf(dataDir: string, bucket: string, key: string): string {
@@ -248,8 +248,8 @@ describe('repair from a replica (in-process fake source)', () => {
     const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'doc' }));
     expect(Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray()).equals(body)).toBe(true);
     expect(blobIdOf(app.server.dataDir, bucket, 'doc')).not.toBe(blobId);
-    const audit = await waitFor('the repair audit', async () => (await adminCall(app.server, token, 'GET', '/audit?event=integrity.object_repaired')).body as { items: unknown[] }, (b) => b.items.length > 0);
+    const audit = await waitFor('the repair audit', async () => (await adminCall(app.server, token, { method: 'GET', path: '/audit?event=integrity.object_repaired' })).body as { items: unknown[] }, (b) => b.items.length > 0);
     expect(audit.items[0]).toMatchObject({ subject: 'integrity-scrubber', bucket, details: { key: 'doc', versionId: 'null', size: 500_000 } });
-    expect(((await adminCall(app.server, token, 'GET', '/integrity')).body as { repairAvailable: boolean }).repairAvailable).toBe(true);
+    expect(((await adminCall(app.server, token, { method: 'GET', path: '/integrity' })).body as { repairAvailable: boolean }).repairAvailable).toBe(true);
   });
 });

@@ -34,7 +34,7 @@ describe('OTEL_TRACING_ENABLED=true with an SDK registered', () => {
     await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'trace-missing-key' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
     s3.destroy();
     const token = await adminLogin(store.server);
-    await adminCall(store.server, token, 'GET', '/keys/AKIDTRACENOPE0000000');
+    await adminCall(store.server, token, { method: 'GET', path: '/keys/AKIDTRACENOPE0000000' });
     await scrape(store.server);
     const spans = (await eventually(async () => exporter.getFinishedSpans(), (s) => s.some((x) => x.name === 'metrics /metrics'))).map((s) => ({
       name: s.name, attributes: s.attributes, status: s.status.code,

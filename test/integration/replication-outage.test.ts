@@ -59,7 +59,7 @@ describe('a remote outage', () => {
     await waitFor('the outbox to drain to zero', async () => {
       const s = await replicationStatus(source.server, await source.admin());
       return s.outbox.pending + s.outbox.inflight + s.outbox.failed === 0;
-    }, 60_000, 250);
+    }, { timeoutMs: 60_000, everyMs: 250 });
     const listing = await remoteListing(t.target, 'data/');
     expect(listing.size).toBe(1100);
     for (const i of [0, 1, 500, 999]) {

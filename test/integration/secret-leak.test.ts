@@ -185,7 +185,7 @@ describe('a full run with every secret configured and every remote failing', () 
     await waitFor('the scheduled backup run to finish', async () => {
       const schedule = await admin(t, 'GET', '/backup/schedule');
       return schedule.body['lastRun'] !== null && schedule.body['running'] === false;
-    }, 30_000);
+    }, { timeoutMs: 30_000 });
 
     for (const path of [
       '/auth/me', '/users', '/keys', `/keys/${keyId}`, `/keys/${keyId}/permissions`, '/audit?limit=200', '/audit/catalog', '/version',
