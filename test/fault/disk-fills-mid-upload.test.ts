@@ -113,7 +113,7 @@ async function sendAll(upload: RawUpload, body: Buffer): Promise<Answer> {
 }
 
 /** A browser-form upload (POST Object): the server learns the file's size only as it reads the form. */
-async function postObject(server: RunningServer, bucket: string, key: string, content: Buffer): Promise<Answer> {
+async function postObject(server: RunningServer, { bucket, key }: { bucket: string; key: string }, content: Buffer): Promise<Answer> {
   const fields = signedPolicyFields({
     bucket, accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey, conditions: [['starts-with', '$key', '']],
   });
@@ -163,7 +163,7 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
       const outcomes: Record<string, Answer> = {
         put: await sendAll(s3Upload(server, { method: 'PUT', path: '/vol/big', length: big.length }), big),
         part: await sendAll(s3Upload(server, { method: 'PUT', path: `/vol/parts?partNumber=1&uploadId=${UploadId}`, length: big.length }), big),
-        post: await postObject(server, 'vol', 'posted', big),
+        post: await postObject(server, { bucket: 'vol', key: 'posted' }, big),
         adminWithLength: await adminUpload(server, token, { bucket: 'vol', key: 'admin-a', body: big, chunked: false }),
         adminChunked: await adminUpload(server, token, { bucket: 'vol', key: 'admin-b', body: big, chunked: true }),
       };
@@ -213,9 +213,9 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
 
       // About 2 MiB above the reserve now: bodies whose size the server learns only as they arrive are cut at it.
       const big = randomBytes(8 * MiB);
-      expect(await postObject(server, 'vol', 'posted', big)).toEqual({ status: 507, code: 'InsufficientStorage' });
+      expect(await postObject(server, { bucket: 'vol', key: 'posted' }, big)).toEqual({ status: 507, code: 'InsufficientStorage' });
       expect(await adminUpload(server, token, { bucket: 'vol', key: 'admin-b', body: big, chunked: true })).toEqual({ status: 507, code: 'InsufficientStorage' });
-      const concurrent = await Promise.all([1, 2, 3, 4].map((i) => postObject(server, 'vol', `posted-${i}`, randomBytes(MiB))));
+      const concurrent = await Promise.all([1, 2, 3, 4].map((i) => postObject(server, { bucket: 'vol', key: `posted-${i}` }, randomBytes(MiB))));
       for (const answer of concurrent) expect([204, 507]).toContain(answer.status);
       expect(volume.free()).toBeGreaterThan(reserve / 2);
 

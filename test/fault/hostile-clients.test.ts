@@ -54,7 +54,7 @@ function headOf(method: string, path: string, headers: Record<string, string>): 
 }
 
 /** A signed S3 request head; the body is sent unsigned (UNSIGNED-PAYLOAD) with this Content-Length. */
-function s3Head(method: string, path: string, length: number, extra: Record<string, string> = {}): string {
+function s3Head(method: string, path: string, { length, extra = {} }: { length: number; extra?: Record<string, string> }): string {
   return headOf(method, path, signedHeaders(store.server, { method, path, headers: { 'content-length': String(length), ...extra }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } }));
 }
 
@@ -129,9 +129,9 @@ describe('slow clients', () => {
         trickle: Buffer.from(`GET /${BUCKET}/x HTTP/1.1\r\nHost: x\r\n${'X-Pad: y\r\n'.repeat(100)}`),
       })),
       ...Array.from({ length: 10 }, (_, i) => slowClient(`silent-${i}`, {})),
-      ...Array.from({ length: 5 }, (_, i) => slowClient(`body-${i}`, { head: s3Head('PUT', `/${BUCKET}/slow-body-${i}`, MB), trickle: drip, everyMs: 500 })),
+      ...Array.from({ length: 5 }, (_, i) => slowClient(`body-${i}`, { head: s3Head('PUT', `/${BUCKET}/slow-body-${i}`, { length: MB }), trickle: drip, everyMs: 500 })),
       slowClient('s3-part', {
-        head: s3Head('PUT', `/${BUCKET}/slow-part?partNumber=1&uploadId=${encodeURIComponent(s3Upload.UploadId as string)}`, MB), trickle: drip, everyMs: 500,
+        head: s3Head('PUT', `/${BUCKET}/slow-part?partNumber=1&uploadId=${encodeURIComponent(s3Upload.UploadId as string)}`, { length: MB }), trickle: drip, everyMs: 500,
       }),
       slowClient('admin-upload', { head: adminHead('PUT', `/buckets/${BUCKET}/objects/content?key=slow-admin`, MB), trickle: drip, everyMs: 500 }),
       slowClient('admin-part', {
@@ -140,7 +140,7 @@ describe('slow clients', () => {
     ];
     // Slow but steady: 1 KiB a second (twice the minimum rate) for 30 s is served.
     const steadyBody = Buffer.alloc(30 * 1024, 0x62);
-    const steady = slowClient('steady', { head: s3Head('PUT', `/${BUCKET}/steady`, steadyBody.length, { connection: 'close' }) });
+    const steady = slowClient('steady', { head: s3Head('PUT', `/${BUCKET}/steady`, { length: steadyBody.length, extra: { connection: 'close' } }) });
     let steadySent = 0;
     const steadyTimer = setInterval(() => {
       if (steadySent >= steadyBody.length || steady.socket.destroyed) return;
@@ -241,8 +241,8 @@ describe('an upload aborted mid-body', () => {
     const mpu = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'cut-part' }));
     const adminMpu = (await adminCall(store.server, token, { method: 'POST', path: `/buckets/${BUCKET}/uploads`, body: { key: 'cut-admin-part' } })).body as { uploadId: string };
 
-    await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-put`, 2_000_000), big, 1_000_000);
-    await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-part?partNumber=1&uploadId=${encodeURIComponent(mpu.UploadId as string)}`, big.length), big, 2_000_000);
+    await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-put`, { length: 2_000_000 }), big, 1_000_000);
+    await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-part?partNumber=1&uploadId=${encodeURIComponent(mpu.UploadId as string)}`, { length: big.length }), big, 2_000_000);
     // aws-chunked: signed chunks of 64 KiB, cut in the middle of one.
     const data = big.subarray(0, 1024 * 1024);
     const path = `/${BUCKET}/cut-chunked`;

@@ -18,7 +18,7 @@ beforeAll(async () => {
   admin = await store.admin();
 });
 
-const call = (token: string | undefined, method: string, path: string, body?: unknown) => adminCall(store.server, token, { method: method, path: path, body: body });
+const call = (token: string | undefined, method: string, path: string, body?: unknown) => adminCall(store.server, token, { method, path, body });
 
 async function createUser(username: string, role: 'full-admin' | 'read-only', password?: string): Promise<Created> {
   const res = await call(admin, 'POST', '/users', password === undefined ? { username, role } : { username, role, password });

@@ -39,7 +39,7 @@ export interface Seeded {
   reader: { username: string; password: string };
 }
 
-async function put(server: RunningServer, token: string, bucket: string, key: string, body: Buffer | string, type: string): Promise<void> {
+async function put(server: RunningServer, token: string, { bucket, key, body, type }: { bucket: string; key: string; body: Buffer | string; type: string }): Promise<void> {
   const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
     method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': type }, body: typeof body === 'string' ? body : new Blob([Uint8Array.from(body)]),
   });
@@ -59,13 +59,13 @@ export async function seedConsoleData(server: RunningServer): Promise<Seeded> {
   await ok(adminCall(server, token, { method: 'POST', path: '/buckets', body: { name: bucket, versioning: true } }), 'create photos');
   await ok(adminCall(server, token, { method: 'POST', path: '/buckets', body: { name: lockedBucket, objectLock: true } }), 'create records');
   await ok(adminCall(server, token, { method: 'POST', path: '/buckets', body: { name: 'empty-bucket' } }), 'create empty-bucket');
-  await put(server, token, bucket, 'readme.txt', 'first version\n', 'text/plain');
-  await put(server, token, bucket, 'readme.txt', 'second version\n', 'text/plain');
-  await put(server, token, bucket, '2030/beach.png', tinyPng(), 'image/png');
-  await put(server, token, bucket, '2030/notes.md', '# Notes\n\nA trip.\n', 'text/markdown');
-  await put(server, token, bucket, 'gone.txt', 'deleted soon', 'text/plain');
+  await put(server, token, { bucket, key: 'readme.txt', body: 'first version\n', type: 'text/plain' });
+  await put(server, token, { bucket, key: 'readme.txt', body: 'second version\n', type: 'text/plain' });
+  await put(server, token, { bucket, key: '2030/beach.png', body: tinyPng(), type: 'image/png' });
+  await put(server, token, { bucket, key: '2030/notes.md', body: '# Notes\n\nA trip.\n', type: 'text/markdown' });
+  await put(server, token, { bucket, key: 'gone.txt', body: 'deleted soon', type: 'text/plain' });
   await ok(adminCall(server, token, { method: 'DELETE', path: `/buckets/${bucket}/objects/content?key=gone.txt` }), 'delete gone.txt');
-  await put(server, token, lockedBucket, 'contract.txt', 'signed', 'text/plain');
+  await put(server, token, { bucket: lockedBucket, key: 'contract.txt', body: 'signed', type: 'text/plain' });
   await ok(adminCall(server, token, { method: 'PUT', path: `/buckets/${lockedBucket}/object-lock`, body: { enabled: true, defaultRetention: { mode: 'GOVERNANCE', days: 1 } } }), 'object lock');
   await ok(adminCall(server, token, { method: 'PUT', path: `/buckets/${bucket}/lifecycle`, body: {
     rules: [{ id: 'expire-tmp', status: 'Enabled', filter: { prefix: 'tmp/' }, expiration: { days: 7 }, noncurrentVersionExpiration: { noncurrentDays: 30 } }],
