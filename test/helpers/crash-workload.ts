@@ -110,7 +110,7 @@ class Round {
     this.outcome.kinds[kind] = (this.outcome.kinds[kind] ?? 0) + 1;
     try {
       const vids = await send();
-      targets.forEach((t, i) => this.model.apply(t.bucket, t.key, t.effect, vids[i]));
+      targets.forEach((t, i) => this.model.apply({ bucket: t.bucket, key: t.key }, t.effect, vids[i]));
       this.outcome.acked++;
     } catch (err) {
       for (const t of targets) this.outcome.unknown.set(`${t.bucket}\n${t.key}`, t.effect);
@@ -121,7 +121,7 @@ class Round {
     }
   }
 
-  async admin(method: string, bucket: string, key: string, body?: Buffer): Promise<Response> {
+  async admin(method: string, { bucket, key }: { bucket: string; key: string }, body?: Buffer): Promise<Response> {
     const res = await fetch(`${this.opts.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
       method,
       headers: { authorization: `Bearer ${this.opts.adminToken}`, ...(body ? { 'content-type': 'application/octet-stream' } : {}) },
@@ -256,7 +256,7 @@ const OPS: Record<string, OpFn> = {
   adminUpload: withKey(undefined, async (r, bucket, key) => {
     const body = randomBytes(bodySize());
     await r.perform('adminUpload', [{ bucket, key, effect: { t: 'put', content: contentOf([body], {}, 'object.created') } }], async () => {
-      const res = await r.admin('PUT', bucket, key, body);
+      const res = await r.admin('PUT', { bucket, key }, body);
       const { versionId } = (await res.json()) as { versionId?: string };
       r.outcome.adminAcks.push({ event: 'object.uploaded', bucket, key, versionId: versionId ?? 'null', at: Date.now() });
       return [versionId];
@@ -264,7 +264,7 @@ const OPS: Record<string, OpFn> = {
   }),
   adminDelete: withKey(undefined, async (r, bucket, key) => {
     await r.perform('adminDelete', [{ bucket, key, effect: { t: 'delete' } }], async () => {
-      const res = await r.admin('DELETE', bucket, key);
+      const res = await r.admin('DELETE', { bucket, key });
       const versionId = res.headers.get('x-amz-version-id') ?? undefined;
       r.outcome.adminAcks.push({ event: 'object.deleted', bucket, key, versionId, at: Date.now() });
       return [versionId];

@@ -242,7 +242,7 @@ describe('repair from a replica (in-process fake source)', () => {
     const body = randomBytes(500_000);
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'doc', Body: body }));
-    source.set(bucket, 'doc', 'null', body);
+    source.set({ bucket, key: 'doc', versionId: 'null' }, body);
     const blobId = blobIdOf(app.server.dataDir, bucket, 'doc');
     await flipByte(blobPath(app.server.dataDir, blobId), fileOffset(400_000));
     const token = await adminLogin(app.server);
