@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the archive format's one validator: v1 and v2 checks share helpers and must agree */
 // The backup archive's manifest (docs/backup-format.md): the types of manifest v2 (full fidelity: every bucket's
 // configuration, every version in history order, with a SHA-256 per entry) and v1 (legacy: current-version bytes
 // only), and their validation. Everything an archive says is checked here before a restore changes anything;

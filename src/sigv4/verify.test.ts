@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- AWS's SigV4 test vectors and their mutations share one set of fixtures */
 import { describe, expect, it } from 'vitest';
 import { AppError, type ErrorCode } from '../core/errors.js';
 import type { SignedRequest } from './types.js';

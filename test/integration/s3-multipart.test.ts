@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one server fixture for the whole multipart contract */
 // Multipart uploads through @aws-sdk/client-s3 and @aws-sdk/lib-storage: ETags, listing, abort, the completion
 // errors, UploadPartCopy and ranged reads across part boundaries, multipart checksums, and a 200 MiB stream.
 
