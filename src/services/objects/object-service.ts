@@ -1,4 +1,4 @@
-/* eslint-disable max-lines -- put, copy and delete share commitVersion and its in-transaction lock checks; a split along them is pending */
+/* eslint-disable max-lines -- put, copy and delete share commitVersion and its in-transaction lock checks */
 // Object use cases: put, read, delete, copy. The one place object versions are committed: bytes are durable
 // on disk (staged, fsynced, renamed) before the metadata transaction, and the transaction commits before a reply.
 // Versioning (core/versioning.ts) and object lock (core/object-lock.ts) rules are applied inside that transaction.
