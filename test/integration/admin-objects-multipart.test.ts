@@ -78,7 +78,7 @@ describe('multipart uploads through the admin API', () => {
     // The one part that fits completes alone.
     const done = await call('POST', `/buckets/${bucket}/uploads/complete`, { key: 'k', uploadId, parts: [{ partNumber: 1, etag }] });
     expect(done.status).toBe(200);
-    expect((await (await download(bucket, 'k')).arrayBuffer()).byteLength).toBe(1000);
+    expect((await (await download({ bucket, key: 'k' })).arrayBuffer()).byteLength).toBe(1000);
   });
 
   it('answers malformed starts, parts and completions with the field named, and changes nothing', async () => {
@@ -124,18 +124,18 @@ describe('multipart uploads through the admin API', () => {
 describe('copy through the admin API', () => {
   it('restores an older version by copying it over its key, metadata and tags included', async () => {
     const bucket = await newBucket({ versioning: true });
-    expect((await upload(bucket, 'doc.txt', 'first', { 'content-type': 'text/markdown' })).status).toBe(200);
+    expect((await upload({ bucket, key: 'doc.txt' }, 'first', { 'content-type': 'text/markdown' })).status).toBe(200);
     const versions = async (): Promise<Array<{ versionId: string; isLatest: boolean }>> =>
       ((await call('GET', `/buckets/${bucket}/objects/versions?prefix=doc.txt`)).body as { versions: Array<{ versionId: string; isLatest: boolean }> }).versions;
     const first = (await versions())[0]!.versionId;
     expect((await call('PUT', `/buckets/${bucket}/objects/tagging?${q('doc.txt')}`, { tags: [{ key: 'v', value: '1' }] })).status).toBe(200);
-    expect((await upload(bucket, 'doc.txt', 'second')).status).toBe(200);
+    expect((await upload({ bucket, key: 'doc.txt' }, 'second')).status).toBe(200);
     await call('DELETE', `/buckets/${bucket}/objects/content?${q('doc.txt')}`);
 
     const restored = await call('POST', `/buckets/${bucket}/objects/copy`, { key: 'doc.txt', sourceVersionId: first });
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);
     expect(restored.body).toEqual({ etag: md5(Buffer.from('first')), size: 5, versionId: expect.any(String), sourceVersionId: first });
-    expect(await (await download(bucket, 'doc.txt')).text()).toBe('first');
+    expect(await (await download({ bucket, key: 'doc.txt' })).text()).toBe('first');
     const info = (await call('GET', `/buckets/${bucket}/objects/info?${q('doc.txt')}`)).body as Json;
     expect(info).toMatchObject({ contentType: 'text/markdown', tags: [{ key: 'v', value: '1' }], isLatest: true });
     expect(await versions()).toHaveLength(4); // the two writes, the delete marker, the restored copy
@@ -146,9 +146,9 @@ describe('copy through the admin API', () => {
   it('copies to another key and from another bucket, and says why it cannot', async () => {
     const a = await newBucket();
     const b = await newBucket();
-    expect((await upload(a, 'src', 'payload')).status).toBe(200);
+    expect((await upload({ bucket: a, key: 'src' }, 'payload')).status).toBe(200);
     expect((await call('POST', `/buckets/${b}/objects/copy`, { key: 'dst', sourceBucket: a, sourceKey: 'src' })).status).toBe(200);
-    expect(await (await download(b, 'dst')).text()).toBe('payload');
+    expect(await (await download({ bucket: b, key: 'dst' })).text()).toBe('payload');
     expectError(await call('POST', `/buckets/${a}/objects/copy`, { key: 'src' }), 400, 'InvalidRequest'); // onto itself, unchanged
     expectError(await call('POST', `/buckets/${a}/objects/copy`, { key: 'x', sourceKey: 'missing' }), 404, 'NoSuchKey');
     expectError(await call('POST', `/buckets/${a}/objects/copy`, { key: 'x', sourceKey: 'src', sourceVersionId: 'nope' }), 400, 'InvalidArgument');
