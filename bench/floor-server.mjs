@@ -72,8 +72,11 @@ async function writeDurably(req, tmp, finalPath) {
   return md5.digest('hex');
 }
 
-/** @param {http.ServerResponse} res @param {number} status @param {string} body @param {Record<string,string|number>} [headers] */
-function send(res, status, body, headers = {}) {
+/**
+ * @param {http.ServerResponse} res @param {number} status
+ * @param {{ body: string, headers?: Record<string,string|number> }} reply
+ */
+function send(res, status, { body, headers = {} }) {
   res.writeHead(status, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body), ...headers });
   res.end(body);
 }
@@ -127,7 +130,7 @@ async function listObjects(/** @type {http.ServerResponse} */ res, /** @type {st
   if (truncated) parts.push(`<NextContinuationToken>${page[page.length - 1]}</NextContinuationToken>`);
   for (const name of page) parts.push(`<Contents><Key>${name}</Key></Contents>`);
   parts.push('</ListBucketResult>');
-  send(res, 200, parts.join(''));
+  send(res, 200, { body: parts.join('') });
 }
 
 /** @param {http.IncomingMessage} req */
@@ -144,53 +147,53 @@ async function handle(req, res) {
   const rawPath = qAt < 0 ? url : url.slice(0, qAt);
   const q = new URLSearchParams(qAt < 0 ? '' : url.slice(qAt + 1));
   const method = req.method ?? 'GET';
-  if (rawPath === '/api/admin/health') return send(res, 200, '{"status":"ok"}', { 'content-type': 'application/json' });
+  if (rawPath === '/api/admin/health') return send(res, 200, { body: '{"status":"ok"}', headers: { 'content-type': 'application/json' } });
 
   const slash = rawPath.indexOf('/', 1);
   const bucket = decodeURIComponent(slash < 0 ? rawPath.slice(1) : rawPath.slice(1, slash));
   const key = slash < 0 ? '' : decodeURIComponent(rawPath.slice(slash + 1));
-  if (!bucket || bucket.includes('/') || bucket.startsWith('.')) return send(res, 400, '<Error>InvalidBucketName</Error>');
+  if (!bucket || bucket.includes('/') || bucket.startsWith('.')) return send(res, 400, { body: '<Error>InvalidBucketName</Error>' });
 
   if (!key) {
     if (method === 'PUT') {
       for (const sub of ['objects', 'tmp', 'uploads']) await mkdir(path.join(bucketDir(bucket), sub), { recursive: true });
       await fsyncDir(DATA_DIR);
-      return send(res, 200, '');
+      return send(res, 200, { body: '' });
     }
     if (method === 'GET' && q.get('list-type') === '2') return listObjects(res, bucket, q);
-    return send(res, 405, '<Error>MethodNotAllowed</Error>');
+    return send(res, 405, { body: '<Error>MethodNotAllowed</Error>' });
   }
 
   const uploadId = q.get('uploadId');
   if (method === 'PUT' && uploadId !== null) {
     const partNumber = Number(q.get('partNumber'));
     if (!Number.isInteger(partNumber) || partNumber < 1 || !/^[0-9a-f]+$/.test(uploadId)) {
-      return send(res, 400, '<Error>InvalidArgument</Error>');
+      return send(res, 400, { body: '<Error>InvalidArgument</Error>' });
     }
     const dest = path.join(bucketDir(bucket), 'uploads', uploadId, String(partNumber));
     const md5 = await writeDurably(req, tmpPath(bucket), dest);
-    return send(res, 200, '', { etag: `"${md5}"` });
+    return send(res, 200, { body: '', headers: { etag: `"${md5}"` } });
   }
   if (method === 'PUT') {
     const md5 = await writeDurably(req, tmpPath(bucket), objectPath(bucket, key));
-    return send(res, 200, '', { etag: `"${md5}"` });
+    return send(res, 200, { body: '', headers: { etag: `"${md5}"` } });
   }
   if (method === 'POST' && q.has('uploads')) {
     const id = randomBytes(16).toString('hex');
     const uploads = path.join(bucketDir(bucket), 'uploads');
     await mkdir(path.join(uploads, id));
     await fsyncDir(uploads);
-    return send(res, 200, `<InitiateMultipartUploadResult><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`);
+    return send(res, 200, { body: `<InitiateMultipartUploadResult><UploadId>${id}</UploadId></InitiateMultipartUploadResult>` });
   }
   if (method === 'POST' && uploadId !== null) return completeUpload(req, res, { bucket, key, uploadId });
   if (method === 'GET' || method === 'HEAD') {
     const found = await findObject(bucket, key);
-    if (!found) return send(res, 404, method === 'HEAD' ? '' : '<Error>NoSuchKey</Error>');
+    if (!found) return send(res, 404, { body: method === 'HEAD' ? '' : '<Error>NoSuchKey</Error>' });
     res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': found.size, etag: found.etag });
     if (method === 'HEAD') return void res.end();
     return streamFiles(res, found.files);
   }
-  return send(res, 405, '<Error>MethodNotAllowed</Error>');
+  return send(res, 405, { body: '<Error>MethodNotAllowed</Error>' });
 }
 
 /**
@@ -215,16 +218,16 @@ async function completeUpload(req, res, { bucket, key, uploadId }) {
   // A plain object of the same key would shadow the manifest on GET; the newest write must win.
   await unlink(finalPath).catch(() => {});
   await fsyncDir(objectsDir(bucket));
-  send(res, 200, `<CompleteMultipartUploadResult><ETag>${etag}</ETag></CompleteMultipartUploadResult>`);
+  send(res, 200, { body: `<CompleteMultipartUploadResult><ETag>${etag}</ETag></CompleteMultipartUploadResult>` });
 }
 
 const server = http.createServer((req, res) => {
   handle(req, res).catch((/** @type {NodeJS.ErrnoException} */ err) => {
     req.resume();
     if (res.headersSent) return void res.destroy(err);
-    if (err.code === 'ENOENT') return send(res, 404, '<Error>NoSuchBucket</Error>');
+    if (err.code === 'ENOENT') return send(res, 404, { body: '<Error>NoSuchBucket</Error>' });
     console.error('floor-server:', err);
-    send(res, 500, '<Error>InternalError</Error>');
+    send(res, 500, { body: '<Error>InternalError</Error>' });
   });
 });
 server.keepAliveTimeout = 30_000;

@@ -66,7 +66,7 @@ try {
   const admin = (method, p) => fetch(`${base}/api/admin${p}`, { method, headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.json());
 
   /** GETs for SECONDS at concurrency c; returns ops/s and MB/s. */
-  const measure = async (prefix, count, size, concurrency) => {
+  const measure = async ({ prefix, count, size, concurrency }) => {
     const client = new BenchClient({ baseUrl: base, concurrency, sign });
     let ops = 0;
     const end = Date.now() + SECONDS * 1000;
@@ -113,8 +113,8 @@ try {
       const keeper = scrub ? keepScrubbing() : undefined;
       const label = scrub ? 'scrub' : 'idle';
       const started = Date.now();
-      results[`get-4k-c16 ${label}`].push((await measure('s', SMALL_COUNT, SMALL, 16)).ops);
-      results[`get-1m-c4 ${label}`].push((await measure('l', LARGE_COUNT, LARGE, 4)).mbps);
+      results[`get-4k-c16 ${label}`].push((await measure({ prefix: 's', count: SMALL_COUNT, size: SMALL, concurrency: 16 })).ops);
+      results[`get-1m-c4 ${label}`].push((await measure({ prefix: 'l', count: LARGE_COUNT, size: LARGE, concurrency: 4 })).mbps);
       if (keeper) {
         scrubbed += await keeper();
         scrubSeconds += (Date.now() - started) / 1000;

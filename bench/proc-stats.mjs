@@ -78,11 +78,10 @@ export function peakRssKiB(pid) {
  * One line of a large-transfer cost run: MB/s, the ms of CPU per MB of Store (in all and by thread) and of this
  * client, and Store's peak RSS.
  * @param {string} label
- * @param {number} bytes moved while `cost` was measured
- * @param {Awaited<ReturnType<typeof threadCpuDuring>>} cost
- * @param {number} pid Store's
+ * @param {{ bytes: number, cost: Awaited<ReturnType<typeof threadCpuDuring>>, pid: number }} measured the bytes moved
+ *   while `cost` was measured, and Store's pid
  */
-export function costPerMb(label, bytes, cost, pid) {
+export function costPerMb(label, { bytes, cost, pid }) {
   const mb = bytes / 1e6;
   const perMb = (/** @type {number} */ cpu) => ((cpu * 1000) / mb).toFixed(2);
   return `${label}: ${(mb / cost.seconds).toFixed(1)} MB/s; ms of CPU per MB: Store ${perMb(cost.total)} ` +

@@ -82,12 +82,15 @@ export async function startServer({ label, cmd, env, readyPath = '/api/admin/hea
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   child.once('error', (err) => { server.exit = `failed to start: ${err.message}`; });
-  await waitHealthy(server, readyPath, anyAnswer, pollMs);
+  await waitHealthy(server, { readyPath, anyAnswer, pollMs });
   return server;
 }
 
-/** Polls GET readyPath until it answers 200 (or anything). @param {Server} server @param {string} readyPath @param {boolean} anyAnswer @param {number} pollMs */
-async function waitHealthy(server, readyPath, anyAnswer, pollMs) {
+/**
+ * Polls GET readyPath until it answers 200 (or anything).
+ * @param {Server} server @param {{ readyPath: string, anyAnswer: boolean, pollMs: number }} opts
+ */
+async function waitHealthy(server, { readyPath, anyAnswer, pollMs }) {
   const deadline = Date.now() + HEALTH_TIMEOUT_MS;
   for (;;) {
     if (server.exit) throw new Error(`${server.label} (${server.cmd}) ${server.exit} before it was healthy`);

@@ -31,7 +31,7 @@ export async function downloadCostMode(opts) {
     await download(concurrency);
     const cost = await threadCpuDuring(store.pid, () => download(opts.downloads));
     client.close();
-    console.log(costPerMb(`GET 64 MiB c${concurrency}`, opts.downloads * size, cost, store.pid));
+    console.log(costPerMb(`GET 64 MiB c${concurrency}`, { bytes: opts.downloads * size, cost, pid: store.pid }));
   } finally {
     await cleanup();
   }

@@ -38,7 +38,7 @@ export async function uploadCostMode(opts) {
       for (let i = 0; i < opts.uploads; i++) bytes += await upload();
     });
     client.close();
-    console.log(costPerMb(opts.uploadCost, bytes, cost, store.pid));
+    console.log(costPerMb(opts.uploadCost, { bytes, cost, pid: store.pid }));
   } finally {
     await cleanup();
   }

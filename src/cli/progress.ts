@@ -8,7 +8,12 @@ function size(bytes: number): string {
 }
 
 /** The bar's text: with a known total, `[#####-----]  50%  1.0/2.0 MiB  3.0 MiB/s`; without one, the bytes and rate. */
-export function formatProgress(label: string, done: number, total: number | undefined, elapsedMs: number, width = 24): string {
+export function formatProgress(
+  label: string,
+  progress: { done: number; total: number | undefined; elapsedMs: number },
+  width = 24,
+): string {
+  const { done, total, elapsedMs } = progress;
   const rate = elapsedMs > 0 ? `${size((done * 1000) / elapsedMs)}/s` : '';
   if (total === undefined || total <= 0) return `${label}  ${size(done)}  ${rate}`.trimEnd();
   const fraction = Math.min(1, done / total);
@@ -42,7 +47,7 @@ export class ProgressBar {
   }
 
   private draw(): void {
-    this.out.write(`\r${formatProgress(this.label, this.done, this.total, Date.now() - this.started)}\u001b[K`);
+    this.out.write(`\r${formatProgress(this.label, { done: this.done, total: this.total, elapsedMs: Date.now() - this.started })}\u001b[K`);
   }
 
   /** Draws the final state and ends the line (or a status message in its place). */

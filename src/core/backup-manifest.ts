@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the archive format's one validator: v1 and v2 checks share helpers and must agree */
 // The backup archive's manifest (docs/backup-format.md): the types of manifest v2 (full fidelity: every bucket's
 // configuration, every version in history order, with a SHA-256 per entry) and v1 (legacy: current-version bytes
 // only), and their validation. Everything an archive says is checked here before a restore changes anything;
@@ -177,7 +178,6 @@ function checked(where: string, validate: () => void): void {
 /** A data entry name a manifest may use: relative, `/`-separated, no `.`/`..` or empty segments, no backslash. */
 export function isSafeEntryName(name: string): boolean {
   if (name.length === 0 || name.length > 4096 || name.includes('\\') || name.startsWith('/') || /^[A-Za-z]:/.test(name)) return false;
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return false;
   return name.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
@@ -335,7 +335,7 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
     checked(`${where}.tags`, () => validateTagSet(tags, 'object'));
     version.tags = tags;
   }
-  lockFields(raw, version, bucket, where);
+  lockFields(raw, version, { bucket, where });
   if (raw['acl'] !== undefined) {
     if (deleteMarker) throw invalid(`${where}: a delete marker has no ACL`);
     const acl = raw['acl'];
@@ -352,7 +352,7 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
   if (!HEX_SHA256.test(sha256)) throw invalid(`${where}.sha256 must be 64 lowercase hex digits`);
   version.sha256 = sha256;
   if (raw['checksum'] !== undefined) version.checksum = checksumOf(raw['checksum'], `${where}.checksum`);
-  if (raw['parts'] !== undefined) version.parts = partsOf(raw['parts'], size, `${where}.parts`, version.checksum?.algorithm);
+  if (raw['parts'] !== undefined) version.parts = partsOf(raw['parts'], `${where}.parts`, { size, algorithm: version.checksum?.algorithm });
   checkEtag(version, where);
   if (version.checksum?.type === 'COMPOSITE' && version.parts === undefined) throw invalid(`${where}.checksum: a COMPOSITE checksum needs parts`);
   return version;
@@ -372,7 +372,8 @@ function checkEtag(version: ArchivedVersion, where: string): void {
   if (version.etag !== expected) throw invalid(`${where}.etag must be the multipart ETag of its parts (${expected})`);
 }
 
-function lockFields(raw: Json, version: ArchivedVersion, bucket: ArchivedBucket, where: string): void {
+function lockFields(raw: Json, version: ArchivedVersion, at: { bucket: ArchivedBucket; where: string }): void {
+  const { bucket, where } = at;
   const retention = raw['retention'];
   const legalHold = raw['legalHold'];
   if (legalHold !== undefined && typeof legalHold !== 'boolean') throw invalid(`${where}.legalHold must be a boolean`);
@@ -412,7 +413,8 @@ function isPartChecksum(value: string, algorithm: ChecksumAlgorithm | undefined)
   return algorithms.some((alg) => isValidChecksumValue(alg, value));
 }
 
-function partsOf(value: unknown, size: number, where: string, algorithm: ChecksumAlgorithm | undefined): ArchivedPart[] {
+function partsOf(value: unknown, where: string, object: { size: number; algorithm: ChecksumAlgorithm | undefined }): ArchivedPart[] {
+  const { size, algorithm } = object;
   if (!Array.isArray(value) || value.length === 0 || value.length > 10_000) throw invalid(`${where} must be an array of 1 to 10,000 parts`);
   let total = 0;
   let previous = 0;

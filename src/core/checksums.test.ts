@@ -174,7 +174,7 @@ describe('combineCrc', () => {
     ] as const) {
       const a = randomBytes(la);
       const b = randomBytes(lb);
-      const combined = combineCrc(alg, computeChecksum(alg, a), computeChecksum(alg, b), lb);
+      const combined = combineCrc(alg, computeChecksum(alg, a), { crc: computeChecksum(alg, b), length: lb });
       expect(combined, `${la}+${lb}`).toEqual(computeChecksum(alg, Buffer.concat([a, b])));
     }
   });
@@ -183,7 +183,7 @@ describe('combineCrc', () => {
     const parts = [randomBytes(5000), randomBytes(1), randomBytes(77_777), randomBytes(8)];
     for (const alg of crcs) {
       let acc = computeChecksum(alg, parts[0]!);
-      for (const p of parts.slice(1)) acc = combineCrc(alg, acc, computeChecksum(alg, p), p.length);
+      for (const p of parts.slice(1)) acc = combineCrc(alg, acc, { crc: computeChecksum(alg, p), length: p.length });
       expect(acc, alg).toEqual(computeChecksum(alg, Buffer.concat(parts)));
     }
   });
@@ -194,15 +194,15 @@ describe('combineCrc', () => {
     const a = computeChecksum('CRC32', Buffer.from('hello'));
     const b = computeChecksum('CRC32', Buffer.from('world'));
     const xor = Buffer.from(a.map((v, i) => v ^ b[i]!));
-    expect(combineCrc('CRC32', a, b, 2 ** 32 - 1)).toEqual(xor);
-    expect(combineCrc('CRC32', a, b, 2 * (2 ** 32 - 1))).toEqual(xor);
-    expect(combineCrc('CRC32', a, b, 2 ** 32)).not.toEqual(xor);
+    expect(combineCrc('CRC32', a, { crc: b, length: 2 ** 32 - 1 })).toEqual(xor);
+    expect(combineCrc('CRC32', a, { crc: b, length: 2 * (2 ** 32 - 1) })).toEqual(xor);
+    expect(combineCrc('CRC32', a, { crc: b, length: 2 ** 32 })).not.toEqual(xor);
   });
 
   it.each(crcs)('%s: combine agrees with streaming over a 16 MiB part', (alg) => {
     const a = randomBytes(333);
     const b = Buffer.alloc(16 * 1024 * 1024 + 5, 0x5a);
-    const combined = combineCrc(alg, computeChecksum(alg, a), computeChecksum(alg, b), b.length);
+    const combined = combineCrc(alg, computeChecksum(alg, a), { crc: computeChecksum(alg, b), length: b.length });
     const c = createChecksummer(alg);
     c.update(a);
     c.update(b);
@@ -210,8 +210,8 @@ describe('combineCrc', () => {
   });
 
   it('rejects digests of the wrong size and bad lengths', () => {
-    expect(() => combineCrc('CRC64NVME', Buffer.alloc(4), Buffer.alloc(8), 1)).toThrow(RangeError);
-    expect(() => combineCrc('CRC32', Buffer.alloc(4), Buffer.alloc(4), -1)).toThrow(RangeError);
-    expect(() => combineCrc('CRC32', Buffer.alloc(4), Buffer.alloc(4), 1.5)).toThrow(RangeError);
+    expect(() => combineCrc('CRC64NVME', Buffer.alloc(4), { crc: Buffer.alloc(8), length: 1 })).toThrow(RangeError);
+    expect(() => combineCrc('CRC32', Buffer.alloc(4), { crc: Buffer.alloc(4), length: -1 })).toThrow(RangeError);
+    expect(() => combineCrc('CRC32', Buffer.alloc(4), { crc: Buffer.alloc(4), length: 1.5 })).toThrow(RangeError);
   });
 });

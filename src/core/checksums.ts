@@ -297,7 +297,7 @@ const CRC_PARAMS: Record<CrcAlgorithm, { width: bigint; poly: bigint }> = {
 const x2nTables = new Map<CrcAlgorithm, bigint[]>();
 
 /** a * b mod p, both in reflected bit order (the x^0 coefficient is the top bit). */
-function multModP(a: bigint, b: bigint, width: bigint, poly: bigint): bigint {
+function multModP(a: bigint, b: bigint, { width, poly }: { width: bigint; poly: bigint }): bigint {
   let m = 1n << (width - 1n);
   let p = 0n;
   while (m !== 0n) {
@@ -319,7 +319,7 @@ function x2nTable(alg: CrcAlgorithm): bigint[] {
     table = [1n << (width - 2n)]; // x^1
     for (let k = 1; k < 64; k++) {
       const prev = table[k - 1]!;
-      table.push(multModP(prev, prev, width, poly));
+      table.push(multModP(prev, prev, { width, poly }));
     }
     x2nTables.set(alg, table);
   }
@@ -327,10 +327,11 @@ function x2nTable(alg: CrcAlgorithm): bigint[] {
 }
 
 /**
- * crc(A || B) given crc(A) = `a`, crc(B) = `b` (raw big-endian digests as createChecksummer returns them)
- * and len(B) = `lengthB` bytes. Used for FULL_OBJECT multipart checksums without rereading the parts.
+ * crc(A || B) given crc(A) = `a`, crc(B) = `tail.crc` (raw big-endian digests as createChecksummer returns them)
+ * and len(B) = `tail.length` bytes. Used for FULL_OBJECT multipart checksums without rereading the parts.
  */
-export function combineCrc(alg: CrcAlgorithm, a: Buffer, b: Buffer, lengthB: number): Buffer {
+export function combineCrc(alg: CrcAlgorithm, a: Buffer, tail: { crc: Buffer; length: number }): Buffer {
+  const { crc: b, length: lengthB } = tail;
   const { width, poly } = CRC_PARAMS[alg];
   const size = Number(width / 8n);
   if (a.length !== size || b.length !== size) throw new RangeError(`combineCrc: ${alg} digests are ${size} bytes`);
@@ -341,11 +342,11 @@ export function combineCrc(alg: CrcAlgorithm, a: Buffer, b: Buffer, lengthB: num
   let n = BigInt(lengthB);
   let k = 3;
   while (n > 0n) {
-    if (n & 1n) xn = multModP(table[k]!, xn, width, poly);
+    if (n & 1n) xn = multModP(table[k]!, xn, { width, poly });
     n >>= 1n;
     k++;
   }
-  const combined = multModP(xn, readBe(a), width, poly) ^ readBe(b);
+  const combined = multModP(xn, readBe(a), { width, poly }) ^ readBe(b);
   const out = Buffer.alloc(size);
   let v = combined;
   for (let i = size - 1; i >= 0; i--) {

@@ -22,7 +22,12 @@ function parseHttpDate(value: string | undefined): number | undefined {
  * Throws PreconditionFailed (412) or NotModified (304) when the conditions do not hold for an object with this
  * ETag (unquoted) and last-modified time (ms). `forCopy` reports failures of x-amz-copy-source-if-* as 412 always.
  */
-export function checkReadConditions(c: ReadConditions, etag: string, lastModifiedMs: number, forCopy = false): void {
+export function checkReadConditions(
+  c: ReadConditions,
+  object: { etag: string; lastModified: number },
+  forCopy = false,
+): void {
+  const { etag, lastModified: lastModifiedMs } = object;
   const modified = Math.floor(lastModifiedMs / 1000);
   const unmodifiedSince = parseHttpDate(c.ifUnmodifiedSince);
   const modifiedSince = parseHttpDate(c.ifModifiedSince);

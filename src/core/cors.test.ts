@@ -88,6 +88,7 @@ describe('matchPreflight', () => {
     ['the * rule allows no headers', 'https://other.org', 'GET', ['x-custom'], undefined],
     ['a method only a skipped rule allows', 'https://other.org', 'PUT', [], undefined],
   ];
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   it.each(rows)('%s', (_name, origin, method, requestHeaders, ruleId) => {
     expect(matchPreflight(config, { origin, method, requestHeaders })?.rule.id).toBe(ruleId);
   });

@@ -125,12 +125,15 @@ function findMatch(config: CorsConfiguration | undefined, request: CorsRequest):
     const anyOrigin = !named && rule.allowedOrigins.includes('*');
     if (!named && !anyOrigin) continue;
     if (!requested.every((h) => rule.allowedHeaders.some((p) => wildcardMatch(p, h, true)))) continue;
-    return { rule, responseHeaders: responseHeaders(rule, request.origin, anyOrigin, requested) };
+    return { rule, responseHeaders: responseHeaders(rule, { origin: request.origin, anyOrigin, requested }) };
   }
   return undefined;
 }
 
-function responseHeaders(rule: CorsRule, origin: string, anyOrigin: boolean, requested: string[]): Record<string, string> {
+function responseHeaders(
+  rule: CorsRule,
+  { origin, anyOrigin, requested }: { origin: string; anyOrigin: boolean; requested: string[] },
+): Record<string, string> {
   const headers: Record<string, string> = {
     'Access-Control-Allow-Origin': anyOrigin ? '*' : origin,
     // Every method of the rule, not just the one asked for, as S3 answers.

@@ -40,6 +40,7 @@ describe('lifecycleDueDate rounds up to the next midnight UTC', () => {
     ['one millisecond before midnight', '2014-01-15T23:59:59.999Z', 0, '2014-01-16T00:00:00.000Z'],
     ['across a year end', '2013-12-31T18:00:00Z', 1, '2014-01-02T00:00:00.000Z'],
     ['across February in a leap year', '2024-02-28T12:00:00Z', 1, '2024-03-01T00:00:00.000Z'],
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   ])('%s', (_name, start, days, due) => {
     expect(lifecycleDueDate(d(start), days).toISOString()).toBe(due);
   });
@@ -101,6 +102,7 @@ describe('expirationAction', () => {
     ['a current delete marker is never expired by a Date', [rule({ expiration: { date: '2010-01-01T00:00:00.000Z' } })], { isDeleteMarker: true, size: 0, isOnlyVersion: true }, '2020-01-01T00:00:00Z', undefined],
     ['a delete marker has no tags for a tag rule', [rule({ filter: { tags: [{ key: 'a', value: 'b' }] }, expiration: { days: 1 } })], { isDeleteMarker: true, size: 0, isOnlyVersion: true }, '2020-01-01T00:00:00Z', undefined],
   ];
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   it.each(rows)('%s', (_name, rules, over, now, expected) => {
     expect(expirationAction(rules, version(over), d(now))).toBe(expected);
   });
@@ -163,6 +165,7 @@ describe('transitionDue', () => {
     ['noncurrent: too few newer versions', [tiers], { isLatest: false, noncurrentSince: d('2014-01-20T08:00:00Z'), newerNoncurrentCount: 0 }, '2015-01-01T00:00:00Z', undefined],
     ['noncurrent versions ignore current-version transitions', [rule({ transitions: [{ days: 0, storageClass: 'GLACIER' }] })], { isLatest: false, noncurrentSince: d('2014-01-20T08:00:00Z') }, '2015-01-01T00:00:00Z', undefined],
   ];
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   it.each(rows)('%s', (_name, rules, over, now, expected) => {
     expect(transitionDue(rules, version(over), d(now))).toBe(expected);
   });

@@ -127,6 +127,7 @@ describe('canDeleteVersion', () => {
     ['active COMPLIANCE with bypass', comp(FUTURE), 'OFF', true, false],
     ['retention ending exactly now', comp(NOW.toISOString()), undefined, false, true],
   ];
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   it.each(rows)('%s', (_name, retention, legalHold, bypassGovernance, allowed) => {
     const decision = canDeleteVersion({ retention, legalHold, bypassGovernance, now: NOW });
     expect(decision.allowed).toBe(allowed);
@@ -156,6 +157,7 @@ describe('canChangeRetention', () => {
     ['COMPLIANCE to GOVERNANCE with a later date and bypass', comp(FUTURE), gov(LATER), true, false],
     ['remove COMPLIANCE with bypass', comp(FUTURE), undefined, true, false],
   ];
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   it.each(rows)('%s', (_name, current, next, bypassGovernance, allowed) => {
     const decision = canChangeRetention({ current, next, bypassGovernance, now: NOW });
     expect(decision.allowed).toBe(allowed);
@@ -187,6 +189,7 @@ describe('parseObjectLockHeaders', () => {
     ['a date that is not ISO 8601', { mode: 'GOVERNANCE', retainUntilDate: 'Tue, 01 Jul 2030 00:00:00 GMT' }, 'x-amz-object-lock-retain-until-date', 'ISO 8601'],
     ['a past date', { mode: 'COMPLIANCE', retainUntilDate: PAST }, 'x-amz-object-lock-retain-until-date', 'must be in the future!'],
     ['a bad legal hold', { legalHold: 'on' }, 'x-amz-object-lock-legal-hold', "Legal Hold must be either of 'ON' or 'OFF'"],
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   ])('refuses %s with InvalidArgument', (_name, headers, argumentName, message) => {
     const err = thrown(() => parseObjectLockHeaders(headers, NOW));
     expect(err?.code).toBe('InvalidArgument');

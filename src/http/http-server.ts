@@ -124,7 +124,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   const answerSlowBody = (req: IncomingMessage, res: ServerResponse, requestId: string): void => {
     const err = new AppError('RequestTimeout');
     if (surfaceOf(req, (req.url ?? '/').slice(mount.length) || '/', virtualHosts.bucketOf(req.headers.host)) === undefined) {
-      sendS3Error(req, res, err, requestId);
+      sendS3Error({ req, res }, err, requestId);
       return;
     }
     res.writeHead(err.statusCode, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(JSON.stringify(envelope(err)));
@@ -150,7 +150,7 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     const url = req.url ?? '/';
     if (mount !== '' && !(url === mount || url.startsWith(`${mount}/`) || url.startsWith(`${mount}?`))) {
       observer.watch(req, res, { requestId, surface: 'outside-mount', routeClass: () => UNMATCHED });
-      sendS3Error(req, res, new AppError('NotFound', { message: 'Not found: outside the mount path' }), requestId);
+      sendS3Error({ req, res }, new AppError('NotFound', { message: 'Not found: outside the mount path' }), requestId);
       return;
     }
     const path = url.slice(mount.length) || '/';

@@ -70,8 +70,14 @@ export class MetricsRegistry {
       name: 'store_object_count', help: 'Current objects per bucket (delete markers excluded), as of the last usage rollup.',
       labelNames: ['bucket'], registers,
     });
-    this.replicationOutbox = statusGauge('store_replication_outbox_depth', 'Replication outbox rows by status.', REPLICATION_STATUSES, registers);
-    this.webhookOutbox = statusGauge('store_webhook_outbox_depth', 'Webhook outbox rows by status.', WEBHOOK_STATUSES, registers);
+    this.replicationOutbox = statusGauge(
+      { name: 'store_replication_outbox_depth', help: 'Replication outbox rows by status.', statuses: REPLICATION_STATUSES },
+      registers,
+    );
+    this.webhookOutbox = statusGauge(
+      { name: 'store_webhook_outbox_depth', help: 'Webhook outbox rows by status.', statuses: WEBHOOK_STATUSES },
+      registers,
+    );
     const readAuditDrops = (): number => this.readAuditDrops();
     new Counter({
       name: 'store_audit_dropped_total', help: 'Audit records dropped because the audit buffer was full.', registers,
@@ -106,7 +112,14 @@ export class MetricsRegistry {
     });
     this.integrity = opts.integrity
       ? {
-        objects: statusGauge('store_integrity_objects', 'Objects by result of their last integrity check.', INTEGRITY_STATUSES, registers),
+        objects: statusGauge(
+          {
+            name: 'store_integrity_objects',
+            help: 'Objects by result of their last integrity check.',
+            statuses: INTEGRITY_STATUSES,
+          },
+          registers,
+        ),
         lastRun: new Gauge({
           name: 'store_integrity_last_run_timestamp', help: 'Unix time (seconds) the last integrity scrub finished.', registers,
         }),
@@ -185,7 +198,10 @@ export class MetricsRegistry {
 }
 
 /** A gauge with one `status` series per known status, all starting at 0 so a dashboard sees the family at once. */
-function statusGauge(name: string, help: string, statuses: readonly string[], registers: Registry[]): Gauge<'status'> {
+function statusGauge(
+  { name, help, statuses }: { name: string; help: string; statuses: readonly string[] },
+  registers: Registry[],
+): Gauge<'status'> {
   const gauge = new Gauge({ name, help, labelNames: ['status'], registers });
   for (const status of statuses) gauge.set({ status }, 0);
   return gauge;

@@ -32,6 +32,7 @@ const traceparentReader: TextMapPropagator = {
 class StackContextManager implements ContextManager {
   private current: Context = ROOT_CONTEXT;
   active(): Context { return this.current; }
+  // eslint-disable-next-line max-params -- OpenTelemetry's ContextManager.with(context, fn, thisArg, ...args)
   with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
     const previous = this.current;
     this.current = ctx;

@@ -16,7 +16,11 @@ export const statfsFreeBytes: FreeBytes = async (path) => {
 export const FREE_SPACE_MARGIN = 64 * 1024 * 1024;
 
 /** Throws InsufficientStorage (507) when `path`'s filesystem has less than `bytes` plus the margin free. */
-export async function assertFreeSpace(freeBytes: FreeBytes, path: string, bytes: number, what: string): Promise<void> {
+export async function assertFreeSpace(
+  freeBytes: FreeBytes,
+  path: string,
+  { bytes, what }: { bytes: number; what: string },
+): Promise<void> {
   const free = await freeBytes(path);
   if (free < bytes + FREE_SPACE_MARGIN) {
     throw new AppError('InsufficientStorage', {

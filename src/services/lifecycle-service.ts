@@ -131,21 +131,25 @@ export class LifecycleService {
     const rules = bucket.lifecycle.rules.filter((r) => r.status === 'Enabled');
     if (resume?.phase !== 'uploads') {
       const versionRules = rules.filter((r) => r.expiration !== undefined || r.noncurrentVersionExpiration !== undefined);
-      if (versionRules.length > 0 && !(await this.scanVersions(bucket, versionRules, run, resume))) return false;
+      if (versionRules.length > 0 && !(await this.scanVersions(bucket, versionRules, { run, resume }))) return false;
     }
     const uploadRules = rules.filter((r) => r.abortIncompleteMultipartUpload !== undefined);
     if (uploadRules.length === 0) return true;
-    return this.scanUploads(bucket, uploadRules, run, resume?.phase === 'uploads' ? resume : undefined);
+    return this.scanUploads(bucket, uploadRules, { run, resume: resume?.phase === 'uploads' ? resume : undefined });
   }
 
-  private async scanVersions(bucket: LifecycleBucket, rules: LifecycleRule[], run: Run, resume: Resume | undefined): Promise<boolean> {
+  private async scanVersions(
+    bucket: LifecycleBucket,
+    rules: LifecycleRule[],
+    { run, resume }: { run: Run; resume: Resume | undefined },
+  ): Promise<boolean> {
     const ranges = prefixRanges(rules);
     const first = resume?.phase === 'versions' ? resume : undefined;
     for (let range = first?.range ?? 0; range < ranges.length; range++) {
       const prefix = ranges[range] as string;
       let after = range === first?.range ? first.after : undefined;
       for (;;) {
-        const page = this.repo.versionsPage(bucket.name, prefix, after, this.batchSize);
+        const page = this.repo.versionsPage(bucket.name, prefix, { after: after, limit: this.batchSize });
         let rangeDone = page.length < this.batchSize;
         for (const row of page) {
           if (run.mustStop) break;
@@ -153,7 +157,7 @@ export class LifecycleService {
             rangeDone = true;
             break;
           }
-          await this.applyToVersion(bucket.name, rules, row, run);
+          await this.applyToVersion(bucket.name, row, { rules, run });
           after = { key: row.key, id: row.id };
         }
         if (run.mustStop) {
@@ -167,14 +171,18 @@ export class LifecycleService {
     return true;
   }
 
-  private async scanUploads(bucket: LifecycleBucket, rules: LifecycleRule[], run: Run, resume: Resume | undefined): Promise<boolean> {
+  private async scanUploads(
+    bucket: LifecycleBucket,
+    rules: LifecycleRule[],
+    { run, resume }: { run: Run; resume: Resume | undefined },
+  ): Promise<boolean> {
     const ranges = prefixRanges(rules);
     const first = resume?.phase === 'uploads' ? resume : undefined;
     for (let range = first?.range ?? 0; range < ranges.length; range++) {
       const prefix = ranges[range] as string;
       let after = range === first?.range ? first.after : undefined;
       for (;;) {
-        const page = this.repo.uploadsPage(bucket.name, prefix, after, this.batchSize);
+        const page = this.repo.uploadsPage(bucket.name, prefix, { after: after, limit: this.batchSize });
         let rangeDone = page.length < this.batchSize;
         for (const upload of page) {
           if (run.mustStop) break;
@@ -183,7 +191,7 @@ export class LifecycleService {
             break;
           }
           if (abortUploadDue(rules, { key: upload.key, initiated: new Date(upload.initiated) }, run.now)) {
-            await this.act(run, 'uploadsAborted', { bucket: bucket.name, key: upload.key, uploadId: upload.uploadId }, () =>
+            await this.act(run, { counter: 'uploadsAborted', target: { bucket: bucket.name, key: upload.key, uploadId: upload.uploadId } }, () =>
               this.multipart.abort(bucket.name, upload.key, upload.uploadId),
             );
           }
@@ -201,7 +209,11 @@ export class LifecycleService {
   }
 
   /** Evaluates one version and applies the due action, if any. */
-  private async applyToVersion(bucket: string, rules: LifecycleRule[], row: LifecycleVersionRow, run: Run): Promise<void> {
+  private async applyToVersion(
+    bucket: string,
+    row: LifecycleVersionRow,
+    { rules, run }: { rules: LifecycleRule[]; run: Run },
+  ): Promise<void> {
     const version: LifecycleVersion = {
       key: row.key,
       size: row.size,
@@ -232,15 +244,15 @@ export class LifecycleService {
         run.result.skippedLocked++;
         return;
       }
-      await this.act(run, 'expired', target, () => this.objects.delete(bucket, row.key));
+      await this.act(run, { counter: 'expired', target }, () => this.objects.delete(bucket, row.key));
     } else if (action === 'delete-noncurrent') {
       if (this.isLocked(fresh, run.now)) {
         run.result.skippedLocked++;
         return;
       }
-      await this.act(run, 'noncurrentDeleted', target, () => this.objects.delete(bucket, row.key, row.versionId));
+      await this.act(run, { counter: 'noncurrentDeleted', target }, () => this.objects.delete(bucket, row.key, { versionId: row.versionId }));
     } else if (fresh.isOnlyVersion) {
-      await this.act(run, 'deleteMarkersRemoved', target, () => this.objects.delete(bucket, row.key, row.versionId));
+      await this.act(run, { counter: 'deleteMarkersRemoved', target }, () => this.objects.delete(bucket, row.key, { versionId: row.versionId }));
     }
   }
 
@@ -252,8 +264,7 @@ export class LifecycleService {
   /** Runs one action, counting it against the budget; failures are logged and counted, never thrown. */
   private async act(
     run: Run,
-    counter: 'expired' | 'noncurrentDeleted' | 'deleteMarkersRemoved' | 'uploadsAborted',
-    target: Record<string, string>,
+    { counter, target }: { counter: 'expired' | 'noncurrentDeleted' | 'deleteMarkersRemoved' | 'uploadsAborted'; target: Record<string, string> },
     action: () => unknown,
   ): Promise<void> {
     run.acted();

@@ -55,8 +55,8 @@ describe('UsageService.snapshot', () => {
     expect(marker.deleteMarker).toBe(true);
     expect(usage.snapshot()).toEqual([{ bucket: 'vers', bytes: 8, objects: 0 }]);
     expect(usage.snapshot()).toEqual(scanned());
-    fx.objects.delete('vers', 'k', marker.versionId);
-    fx.objects.delete('vers', 'k', v1.versionId);
+    fx.objects.delete('vers', 'k', { versionId: marker.versionId });
+    fx.objects.delete('vers', 'k', { versionId: v1.versionId });
     expect(usage.snapshot()).toEqual([{ bucket: 'vers', bytes: 5, objects: 1 }]);
     expect(usage.snapshot()).toEqual(scanned());
   });

@@ -48,7 +48,7 @@ function sign(suite: Suite, v: Vector, isPresigned: boolean): { canonical: strin
     isPresigned,
   });
   const toSign = stringToSign(amzDate, credentialScope(amzDate.slice(0, 8), region, service), canonical);
-  const key = deriveSigningKey(secretAccessKey, amzDate.slice(0, 8), region, service);
+  const key = deriveSigningKey(secretAccessKey, { date: amzDate.slice(0, 8), region: region, service: service });
   return { canonical, toSign, signature: signatureHex(key, toSign) };
 }
 
@@ -154,17 +154,17 @@ describe('helpers', () => {
     expect(uriEncode('a b+c')).toBe('a%20b%2Bc');
   });
   it('derives the signing key of the AWS docs example and caches it', () => {
-    const key = deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', '20130524', 'us-east-1', 's3');
-    expect(deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', '20130524', 'us-east-1', 's3')).toBe(key);
-    expect(deriveSigningKey('other', '20130524', 'us-east-1', 's3').equals(key)).toBe(false);
+    const key = deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', { date: '20130524', region: 'us-east-1', service: 's3' });
+    expect(deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', { date: '20130524', region: 'us-east-1', service: 's3' })).toBe(key);
+    expect(deriveSigningKey('other', { date: '20130524', region: 'us-east-1', service: 's3' }).equals(key)).toBe(false);
   });
   it('keeps the signing key cache bounded and still correct after eviction', () => {
-    const first = Buffer.from(deriveSigningKey('s-0', '20200101', 'r', 's3'));
-    for (let i = 1; i < 600; i++) deriveSigningKey(`s-${i}`, '20200101', 'r', 's3');
-    expect(deriveSigningKey('s-0', '20200101', 'r', 's3').equals(first)).toBe(true);
+    const first = Buffer.from(deriveSigningKey('s-0', { date: '20200101', region: 'r', service: 's3' }));
+    for (let i = 1; i < 600; i++) deriveSigningKey(`s-${i}`, { date: '20200101', region: 'r', service: 's3' });
+    expect(deriveSigningKey('s-0', { date: '20200101', region: 'r', service: 's3' }).equals(first)).toBe(true);
   });
   it('signatureMatches rejects malformed, wrong and differently sized signatures', () => {
-    const key = deriveSigningKey('k', '20200101', 'r', 's3');
+    const key = deriveSigningKey('k', { date: '20200101', region: 'r', service: 's3' });
     const good = signatureBytes(key, 'x');
     expect(signatureMatches(good, good.toString('hex'))).toBe(true);
     expect(signatureMatches(good, good.toString('hex').toUpperCase())).toBe(true);

@@ -8,7 +8,7 @@ import { encodeAwsChunked } from './chunked-encoder.js';
 import { deriveSigningKey } from './signature.js';
 
 const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
-const KEY = deriveSigningKey(SECRET, '20130524', 'us-east-1', 's3');
+const KEY = deriveSigningKey(SECRET, { date: '20130524', region: 'us-east-1', service: 's3' });
 const SCOPE = '20130524/us-east-1/s3/aws4_request';
 const DOC_CTX: ChunkSigningContext = {
   signingKey: KEY,

@@ -69,7 +69,7 @@ export function chunkContextFromHeaders(headers: Record<string, string>, secretA
   if (match === null || amzDate === undefined) throw new Error('not a SigV4 header-signed request');
   const [, date, region, service, signature] = match as unknown as [string, string, string, string, string];
   return {
-    signingKey: deriveSigningKey(secretAccessKey, date, region, service),
+    signingKey: deriveSigningKey(secretAccessKey, { date: date, region: region, service: service }),
     seedSignature: signature,
     amzDate,
     scope: credentialScope(date, region, service),

@@ -75,7 +75,7 @@ export function signRequest(input: SignRequestInput): Record<string, string> {
     payloadHash: headers['x-amz-content-sha256'],
     isPresigned: false,
   });
-  const key = deriveSigningKey(input.secretAccessKey, amzDate.slice(0, 8), input.region, service);
+  const key = deriveSigningKey(input.secretAccessKey, { date: amzDate.slice(0, 8), region: input.region, service: service });
   const signature = signatureHex(key, stringToSign(amzDate, scope, canonical));
   headers['authorization'] =
     `${ALGORITHM} Credential=${input.accessKeyId}/${scope}, SignedHeaders=${signedHeaders.join(';')}, Signature=${signature}`;
@@ -113,7 +113,7 @@ export function presignUrl(input: PresignUrlInput): URL {
     payloadHash: UNSIGNED_PAYLOAD,
     isPresigned: true,
   });
-  const key = deriveSigningKey(input.secretAccessKey, amzDate.slice(0, 8), input.region, service);
+  const key = deriveSigningKey(input.secretAccessKey, { date: amzDate.slice(0, 8), region: input.region, service: service });
   const signature = signatureHex(key, stringToSign(amzDate, scope, canonical));
   const url = new URL(input.url);
   url.search = `${rawQuery}&X-Amz-Signature=${signature}`;

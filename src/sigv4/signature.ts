@@ -68,7 +68,10 @@ function hmac(key: Buffer | string, data: string): Buffer {
  * kSigning = HMAC(HMAC(HMAC(HMAC("AWS4" + secret, date), region), service), "aws4_request").
  * The returned Buffer is shared through the cache: callers must not modify it.
  */
-export function deriveSigningKey(secret: string, date: string, region: string, service: string): Buffer {
+export function deriveSigningKey(
+  secret: string,
+  { date, region, service }: { date: string; region: string; service: string },
+): Buffer {
   const cacheKey = `${date}\n${region}\n${service}\n${secret}`;
   const cached = keyCache.get(cacheKey);
   if (cached !== undefined) return cached;

@@ -110,7 +110,7 @@ export function verifyV2Header(req: SignedRequest, authorization: string, opts: 
       },
     });
   }
-  checkSignature(req, accessKeyId, provided, amzDate !== '' ? '' : dateHeader, opts);
+  checkSignature(req, { accessKeyId, provided, date: amzDate !== '' ? '' : dateHeader }, opts);
   return verified(accessKeyId, 'header', time);
 }
 
@@ -139,11 +139,15 @@ export function verifyV2Query(req: SignedRequest, params: ReadonlyMap<string, st
       details: { Expires: new Date(expiresAt).toISOString(), ServerTime: opts.now.toISOString() },
     });
   }
-  checkSignature(req, accessKeyId, provided, expires, opts);
+  checkSignature(req, { accessKeyId, provided, date: expires }, opts);
   return verified(accessKeyId, 'presigned', opts.now.getTime());
 }
 
-function checkSignature(req: SignedRequest, accessKeyId: string, provided: string, date: string, opts: SigV2Options): void {
+function checkSignature(
+  req: SignedRequest,
+  { accessKeyId, provided, date }: { accessKeyId: string; provided: string; date: string },
+  opts: SigV2Options,
+): void {
   const secret = opts.lookup(accessKeyId);
   if (secret === undefined) throw new AppError('InvalidAccessKeyId', { details: { AWSAccessKeyId: accessKeyId } });
   const toSign = stringToSignV2(req, date);

@@ -193,7 +193,11 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
  * letter in another case: case is meaningful nearly everywhere in a signed request, but not in hex escapes or
  * signature digits, and a neutral change must not count as a failure to detect.
  */
-function substitute(text: string, pick: number, choice: number, eligible: (i: number) => boolean = () => true): string | undefined {
+function substitute(
+  text: string,
+  { pick, choice }: { pick: number; choice: number },
+  eligible: (i: number) => boolean = () => true,
+): string | undefined {
   const positions = [...text].map((_, i) => i).filter(eligible);
   if (positions.length === 0) return undefined;
   const i = positions[Math.floor(pick * positions.length) % positions.length] as number;
@@ -204,7 +208,11 @@ function substitute(text: string, pick: number, choice: number, eligible: (i: nu
 
 type Target = 'method' | 'path' | 'query' | 'header' | 'drop-header' | 'add-amz-header' | 'credential' | 'signed-headers' | 'signature';
 
-function mutateHeaderSigned(req: SignedRequest, target: Target, pick: number, choice: number): SignedRequest | undefined {
+function mutateHeaderSigned(
+  req: SignedRequest,
+  target: Target,
+  { pick, choice }: { pick: number; choice: number },
+): SignedRequest | undefined {
   const headers = { ...req.headers } as Record<string, string>;
   const auth = headers['authorization'] as string;
   const signedNames = /SignedHeaders=([^,\s]+)/.exec(auth)?.[1]?.split(';') ?? [];
@@ -212,26 +220,26 @@ function mutateHeaderSigned(req: SignedRequest, target: Target, pick: number, ch
     const m = new RegExp(`${name}=([^,\\s]+)`).exec(auth);
     if (!m?.[1]) return undefined;
     const value = m[1];
-    const changed = substitute(value, pick, choice, (i) => eligible(i, value));
+    const changed = substitute(value, { pick, choice }, (i) => eligible(i, value));
     return changed === undefined ? undefined : { ...req, headers: { ...headers, authorization: auth.replace(`${name}=${value}`, `${name}=${changed}`) } };
   };
   switch (target) {
     case 'method': {
-      const method = substitute(req.method, pick, choice);
+      const method = substitute(req.method, { pick, choice });
       return method === undefined ? undefined : { ...req, method };
     }
     case 'path': {
-      const rawPath = substitute(req.rawPath, pick, choice);
+      const rawPath = substitute(req.rawPath, { pick, choice });
       return rawPath === undefined ? undefined : { ...req, rawPath };
     }
     case 'query': {
-      const rawQuery = substitute(req.rawQuery, pick, choice);
+      const rawQuery = substitute(req.rawQuery, { pick, choice });
       return rawQuery === undefined ? undefined : { ...req, rawQuery };
     }
     case 'header': {
       const name = signedNames[Math.floor(pick * signedNames.length) % signedNames.length] as string;
       // Spaces and tabs are folded by canonicalisation: only other characters carry meaning.
-      const value = substitute(headers[name] ?? '', pick * 7 % 1, choice, (i) => !/[ \t]/.test((headers[name] ?? '')[i] ?? ' '));
+      const value = substitute(headers[name] ?? '', { pick: pick * 7 % 1, choice: choice }, (i) => !/[ \t]/.test((headers[name] ?? '')[i] ?? ' '));
       return value === undefined ? undefined : { ...req, headers: { ...headers, [name]: value } };
     }
     case 'drop-header': {
@@ -256,8 +264,9 @@ describe('a changed request never verifies', () => {
 
   it('header signatures: any single-character change to what was signed is refused', () => {
     fc.assert(
+      // eslint-disable-next-line max-params -- fast-check passes one argument per arbitrary
       fc.property(signableArb, fc.constantFrom(...targets), fraction, fc.nat(), (s, target, pick, choice) => {
-        const mutated = mutateHeaderSigned(headerSigned(s), target, pick, choice);
+        const mutated = mutateHeaderSigned(headerSigned(s), target, { pick: pick, choice: choice });
         if (mutated === undefined) return;
         const outcome = outcomeOf(() => verifyRequest(mutated, optsFor(s)));
         expect(outcome.ok ? `verified (${outcome.value?.accessKeyId})` : 'refused').toBe('refused');
@@ -269,14 +278,15 @@ describe('a changed request never verifies', () => {
 
   it('presigned URLs: any single-character change to the method, path, host or query is refused', () => {
     fc.assert(
+      // eslint-disable-next-line max-params -- fast-check passes one argument per arbitrary
       fc.property(signableArb, fc.constantFrom('method', 'path', 'query', 'host'), fraction, fc.nat(), (s, target, pick, choice) => {
         const req = presigned(s, 3600);
         let mutated: SignedRequest | undefined;
         if (target === 'host') {
-          const host = substitute(req.headers['host'] as string, pick, choice, (i) => (req.headers['host'] as string)[i] !== ':');
+          const host = substitute(req.headers['host'] as string, { pick, choice }, (i) => (req.headers['host'] as string)[i] !== ':');
           mutated = host === undefined ? undefined : { ...req, headers: { host } };
         } else {
-          mutated = mutateHeaderSigned(req, target as Target, pick, choice);
+          mutated = mutateHeaderSigned(req, target as Target, { pick: pick, choice: choice });
         }
         if (mutated === undefined) return;
         const outcome = outcomeOf(() => verifyRequest(mutated, optsFor(s)));

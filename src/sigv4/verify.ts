@@ -156,7 +156,7 @@ function verifyClaim(req: SignedRequest, claim: SignatureClaim, opts: VerifyOpti
   };
   const canonical = canonicalRequest(input);
   const toSign = stringToSign(claim.amzDate, scope, canonical);
-  const signingKey = deriveSigningKey(secret, claim.scopeDate, claim.region, claim.service);
+  const signingKey = deriveSigningKey(secret, { date: claim.scopeDate, region: claim.region, service: claim.service });
   const matches = (canonicalForm: string): boolean =>
     signatureMatches(signatureBytes(signingKey, stringToSign(claim.amzDate, scope, canonicalForm)), claim.signature);
   if (!matches(canonical) && !matchesWithoutPort(input, matches)) {

@@ -24,7 +24,7 @@ describe('webhooks under a 10,000-PUT burst', () => {
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     s3.destroy();
     const keys = Array.from({ length: COUNT }, (_, i) => `burst/${String(i).padStart(5, '0')}`);
-    const putMs = await putBurst(store.server, bucket, keys, 64);
+    const putMs = await putBurst(store.server, bucket, { keys: keys, concurrency: 64 });
     await receiver.waitForAccepted(COUNT, 120_000);
     const got = receiver.events().map((e) => e['key'] as string);
     expect(got).toHaveLength(COUNT);
@@ -33,10 +33,10 @@ describe('webhooks under a 10,000-PUT burst', () => {
     const retried = receiver.requests.length - COUNT - receiver.duplicates;
     expect(retried).toBeGreaterThan(0);
     const token = await adminLogin(store.server);
-    let status = await adminCall(store.server, token, 'GET', '/webhooks/status');
+    let status = await adminCall(store.server, token, { method: 'GET', path: '/webhooks/status' });
     for (let i = 0; i < 100 && (status.body as { counts: { pending: number } }).counts.pending > 0; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      status = await adminCall(store.server, token, 'GET', '/webhooks/status');
+      status = await adminCall(store.server, token, { method: 'GET', path: '/webhooks/status' });
     }
     expect(status.body).toMatchObject({ enabled: true, counts: { pending: 0, delivered: COUNT, failed: 0 }, oldestPendingAgeSeconds: null });
     console.log(`10,000 PUTs in ${(putMs / 1000).toFixed(1)} s (${Math.round(COUNT / (putMs / 1000))}/s); ${retried} retried deliveries; ${receiver.duplicates} duplicates`);

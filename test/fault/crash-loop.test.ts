@@ -49,7 +49,7 @@ async function timedRestart(store: Store): Promise<{ server: RunningServer; read
   }
 }
 
-function summary(round: number, killAt: number, r: { acked: number; unknown: number; kinds: Record<string, number> }, k: KillReport): string {
+function summary({ round, killAt }: { round: number; killAt: number }, r: { acked: number; unknown: number; kinds: Record<string, number> }, k: KillReport): string {
   return `round ${String(round).padStart(2)}/${ROUNDS}: kill at ${killAt} ms after ${r.acked} acked ops ` +
     `(${Object.entries(r.kinds).map(([n, c]) => `${n} ${c}`).join(', ')}); ${r.unknown} cut off: ${k.applied} committed, ` +
     `${k.notApplied} not; integrity ${k.integrity}; ${k.versions} versions; ${k.webhookRows} webhook rows match the ` +
@@ -89,7 +89,7 @@ describe('crash loop', () => {
       const killAt = round % 7 === 3 ? randomInt(0, 60) : randomInt(100, 1500);
       const outcome = await runUntilKilled({ server: store.server, model, adminToken, killAfterMs: killAt });
       const report = await checkAfterKill({ dataDir: store.dataDir, model, outcome, target, killedAt: outcome.killedAt, auditSlackMs: AUDIT_FLUSH_MS + 750 });
-      console.log(summary(round, killAt, { acked: outcome.acked, unknown: outcome.unknown.size, kinds: outcome.kinds }, report));
+      console.log(summary({ round, killAt }, { acked: outcome.acked, unknown: outcome.unknown.size, kinds: outcome.kinds }, report));
       expect(outcome.failures, `round ${round}: failures while the server was up`).toEqual([]);
       expect(report.problems, `round ${round}`).toEqual([]);
       totals.acked += outcome.acked;
@@ -120,7 +120,7 @@ describe('crash loop', () => {
     await waitFor('the outboxes to drain', () => {
       const snap = readDbSnapshot(store.dataDir, { integrity: false });
       return snap.replication.size === 0 && snap.webhooks.every((w) => w.status !== 'pending');
-    }, 90_000, 250);
+    }, { timeoutMs: 90_000, everyMs: 250 });
     const snap = readDbSnapshot(store.dataDir);
     const final: KillReport = { integrity: snap.integrity.join(';'), applied: 0, notApplied: 0, versions: 0, webhookRows: 0, pendingIntents: 0, mirrored: 0, auditChecked: 0, problems: [] };
     await checkIntents({ model, snap, target, report: final, requireMirrored: true });

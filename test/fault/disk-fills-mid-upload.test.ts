@@ -113,7 +113,7 @@ async function sendAll(upload: RawUpload, body: Buffer): Promise<Answer> {
 }
 
 /** A browser-form upload (POST Object): the server learns the file's size only as it reads the form. */
-async function postObject(server: RunningServer, bucket: string, key: string, content: Buffer): Promise<Answer> {
+async function postObject(server: RunningServer, { bucket, key }: { bucket: string; key: string }, content: Buffer): Promise<Answer> {
   const fields = signedPolicyFields({
     bucket, accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey, conditions: [['starts-with', '$key', '']],
   });
@@ -134,7 +134,7 @@ async function expectServing(server: RunningServer, s3: S3Client, seeded: { key:
   expect((await fetch(`${server.url}/api/admin/ready`)).status).toBe(200);
   const got = await s3.send(new GetObjectCommand({ Bucket: 'vol', Key: seeded.key }));
   expect(sha256Hex(await got.Body!.transformToByteArray())).toBe(seeded.hash);
-  await waitFor('the staging files to go', () => stagingFiles(server).length === 0, 5_000);
+  await waitFor('the staging files to go', () => stagingFiles(server).length === 0, { timeoutMs: 5_000 });
 }
 
 /**
@@ -163,7 +163,7 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
       const outcomes: Record<string, Answer> = {
         put: await sendAll(s3Upload(server, { method: 'PUT', path: '/vol/big', length: big.length }), big),
         part: await sendAll(s3Upload(server, { method: 'PUT', path: `/vol/parts?partNumber=1&uploadId=${UploadId}`, length: big.length }), big),
-        post: await postObject(server, 'vol', 'posted', big),
+        post: await postObject(server, { bucket: 'vol', key: 'posted' }, big),
         adminWithLength: await adminUpload(server, token, { bucket: 'vol', key: 'admin-a', body: big, chunked: false }),
         adminChunked: await adminUpload(server, token, { bucket: 'vol', key: 'admin-b', body: big, chunked: true }),
       };
@@ -193,7 +193,7 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
     const { volume, store, server, s3, token, seeded } = await seededVolume(64 * MiB, { STORE_MIN_FREE_BYTES: String(reserve) });
     try {
       for (let i = 0; i < 5; i++) await s3.send(new PutObjectCommand({ Bucket: 'vol', Key: `old/${i}`, Body: randomBytes(100_000) }));
-      const created = await adminCall(server, token, 'POST', '/keys', { name: 'uploader', permissions: { scope: { bucket: 'vol' } } });
+      const created = await adminCall(server, token, { method: 'POST', path: '/keys', body: { name: 'uploader', permissions: { scope: { bucket: 'vol' } } } });
       expect(created.status).toBe(201);
       const scoped = created.body as { accessKeyId: string; secretAccessKey: string };
       const key = { id: scoped.accessKeyId, secret: scoped.secretAccessKey };
@@ -203,7 +203,7 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
       const a = s3Upload(server, { method: 'PUT', path: '/vol/a', length: 10 * MiB, key });
       const aBody = randomBytes(10 * MiB);
       await a.send(aBody.subarray(0, 5 * MiB));
-      await waitFor('half of A to be staged', () => stagedBytes(server) >= 4 * MiB, 10_000);
+      await waitFor('half of A to be staged', () => stagedBytes(server) >= 4 * MiB, { timeoutMs: 10_000 });
       // Past the reserve's 250 ms reading: a fresh reading must still count what A has not sent yet.
       await new Promise((r) => setTimeout(r, 300));
       const b = await sendAll(s3Upload(server, { method: 'PUT', path: '/vol/b', length: 10 * MiB, key }), randomBytes(10 * MiB));
@@ -213,9 +213,9 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
 
       // About 2 MiB above the reserve now: bodies whose size the server learns only as they arrive are cut at it.
       const big = randomBytes(8 * MiB);
-      expect(await postObject(server, 'vol', 'posted', big)).toEqual({ status: 507, code: 'InsufficientStorage' });
+      expect(await postObject(server, { bucket: 'vol', key: 'posted' }, big)).toEqual({ status: 507, code: 'InsufficientStorage' });
       expect(await adminUpload(server, token, { bucket: 'vol', key: 'admin-b', body: big, chunked: true })).toEqual({ status: 507, code: 'InsufficientStorage' });
-      const concurrent = await Promise.all([1, 2, 3, 4].map((i) => postObject(server, 'vol', `posted-${i}`, randomBytes(MiB))));
+      const concurrent = await Promise.all([1, 2, 3, 4].map((i) => postObject(server, { bucket: 'vol', key: `posted-${i}` }, randomBytes(MiB))));
       for (const answer of concurrent) expect([204, 507]).toContain(answer.status);
       expect(volume.free()).toBeGreaterThan(reserve / 2);
 

@@ -33,13 +33,13 @@ interface LastRun {
 /** POST run-now (202, a new run) and wait for that run to finish; its outcome from the schedule status. */
 async function runNow(server: RunningServer, token: string, during?: () => void): Promise<LastRun> {
   const before = Date.now();
-  const started = await adminCall(server, token, 'POST', '/backup/schedule/run-now');
+  const started = await adminCall(server, token, { method: 'POST', path: '/backup/schedule/run-now' });
   expect(started).toMatchObject({ status: 202, body: { started: true } });
   during?.();
   return waitFor('the backup run to finish', async () => {
-    const status = (await adminCall(server, token, 'GET', '/backup/schedule')).body as { running: boolean; lastRun: LastRun | null };
+    const status = (await adminCall(server, token, { method: 'GET', path: '/backup/schedule' })).body as { running: boolean; lastRun: LastRun | null };
     return !status.running && status.lastRun && Date.parse(status.lastRun.startedAt) >= before - 1000 ? status.lastRun : undefined;
-  }, 60_000, 20);
+  }, { timeoutMs: 60_000, everyMs: 20 });
 }
 
 describe.skipIf(unavailable !== undefined)('a full backup directory', () => {

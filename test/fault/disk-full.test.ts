@@ -35,7 +35,7 @@ async function outcome(p: Promise<unknown>): Promise<string> {
   }
 }
 
-async function adminUpload(server: RunningServer, token: string, bucket: string, key: string, body: Buffer): Promise<string> {
+async function adminUpload(server: RunningServer, token: string, { bucket, key, body }: { bucket: string; key: string; body: Buffer }): Promise<string> {
   const res = await fetch(`${server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
     method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' }, body,
   });
@@ -63,7 +63,7 @@ async function expectIntact(s3: S3Client, bucket: string, hashes: Map<string, st
 }
 
 /** A multipart upload with its first part stored; complete() takes the parts uploaded so far. */
-async function openUpload(s3: S3Client, bucket: string, key: string, first: Buffer) {
+async function openUpload(s3: S3Client, { bucket, key }: { bucket: string; key: string }, first: Buffer) {
   const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
   const parts = [{ PartNumber: 1, ETag: (await s3.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: 1, Body: first }))).ETag }];
   return {
@@ -86,7 +86,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
     try {
       await s3.send(new CreateBucketCommand({ Bucket: 'full' }));
       const stored = await seed(s3, 'full', { small: randomBytes(2000), medium: randomBytes(300_000), large: randomBytes(3 * MiB) });
-      const upload = await openUpload(s3, 'full', 'assembled', randomBytes(5 * MiB));
+      const upload = await openUpload(s3, { bucket: 'full', key: 'assembled' }, randomBytes(5 * MiB));
       /** Every kind of write, each as its outcome ('ok' or 'status Code'). */
       const everyWrite = async (): Promise<Record<string, string>> => ({
         putLarge: await outcome(s3.send(new PutObjectCommand({ Bucket: 'full', Key: 'new-large', Body: randomBytes(MiB) }))),
@@ -94,7 +94,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
         uploadPart: await outcome(upload.part(2, randomBytes(100_000))),
         complete: await outcome(upload.complete()),
         copy: await outcome(s3.send(new CopyObjectCommand({ Bucket: 'full', Key: 'copied', CopySource: 'full/medium' }))),
-        adminUpload: await adminUpload(server, token, 'full', 'admin-new', randomBytes(50_000)),
+        adminUpload: await adminUpload(server, token, { bucket: 'full', key: 'admin-new', body: randomBytes(50_000) }),
       });
 
       // Fill with objects up to the reserve: the last PUT is refused by the reserve, not by the disk.
@@ -128,7 +128,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
       // Space freed: the other file goes and the fill objects are deleted; their blobs are unlinked by the GC.
       rmSync(join(volume.dir, 'other'));
       await s3.send(new DeleteObjectsCommand({ Bucket: 'full', Delete: { Objects: Array.from({ length: filled - 4 }, (_, i) => ({ Key: `fill/${i + 4}` })) } }));
-      await waitFor('the freed blobs to be unlinked', () => volume.free() > 30 * MiB, 15_000);
+      await waitFor('the freed blobs to be unlinked', () => volume.free() > 30 * MiB, { timeoutMs: 15_000 });
       const accepted = await everyWrite();
       expect(accepted).toEqual({ putLarge: 'ok', putSmall: 'ok', uploadPart: 'ok', complete: 'ok', copy: 'ok', adminUpload: 'ok' });
       expect(await getHash(s3, 'full', 'copied')).toBe(stored.get('medium'));
@@ -147,7 +147,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
     const token = await store.admin();
     await s3.send(new CreateBucketCommand({ Bucket: 'brim' }));
     const stored = await seed(s3, 'brim', { small: randomBytes(3000), medium: randomBytes(400_000) });
-    const upload = await openUpload(s3, 'brim', 'assembled', randomBytes(200_000));
+    const upload = await openUpload(s3, { bucket: 'brim', key: 'assembled' }, randomBytes(200_000));
     fill(join(volume.dir, 'filler'), 0, volume.free);
     expect(volume.free()).toBe(0);
 
@@ -156,7 +156,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
       putLarge: await outcome(s3.send(new PutObjectCommand({ Bucket: 'brim', Key: 'new-large', Body: randomBytes(MiB) }))),
       uploadPart: await outcome(upload.part(2, randomBytes(100_000))),
       copy: await outcome(s3.send(new CopyObjectCommand({ Bucket: 'brim', Key: 'copied', CopySource: 'brim/medium' }))),
-      adminUpload: await adminUpload(server, token, 'brim', 'admin-new', randomBytes(100_000)),
+      adminUpload: await adminUpload(server, token, { bucket: 'brim', key: 'admin-new', body: randomBytes(100_000) }),
     };
     const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => outcome(s3.send(new PutObjectCommand({ Bucket: 'brim', Key: `burst/${i}`, Body: randomBytes(200_000) })))));
     const metadataWrites = {
@@ -189,7 +189,7 @@ describe.skipIf(unavailable !== undefined)('a full data volume', () => {
     rmSync(join(volume.dir, 'filler'));
     expect(await outcome(s3.send(new PutObjectCommand({ Bucket: 'brim', Key: 'new-large', Body: randomBytes(MiB) })))).toBe('ok');
     expect(await outcome(s3.send(new CopyObjectCommand({ Bucket: 'brim', Key: 'copied', CopySource: 'brim/medium' })))).toBe('ok');
-    expect(await adminUpload(server, token, 'brim', 'admin-new', randomBytes(100_000))).toBe('ok');
+    expect(await adminUpload(server, token, { bucket: 'brim', key: 'admin-new', body: randomBytes(100_000) })).toBe('ok');
     await expectIntact(s3, 'brim', stored);
     expect(await getHash(s3, 'brim', 'copied')).toBe(stored.get('medium'));
     expect(readDbSnapshot(server.dataDir).integrity).toEqual(['ok']);

@@ -54,7 +54,7 @@ function headOf(method: string, path: string, headers: Record<string, string>): 
 }
 
 /** A signed S3 request head; the body is sent unsigned (UNSIGNED-PAYLOAD) with this Content-Length. */
-function s3Head(method: string, path: string, length: number, extra: Record<string, string> = {}): string {
+function s3Head(method: string, path: string, { length, extra = {} }: { length: number; extra?: Record<string, string> }): string {
   return headOf(method, path, signedHeaders(store.server, { method, path, headers: { 'content-length': String(length), ...extra }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } }));
 }
 
@@ -121,7 +121,7 @@ describe('slow clients', () => {
   it('cuts slowloris headers, silent connections and trickled bodies, while requests go on and a steady upload succeeds', async () => {
     const blobsBefore = filesUnder('blobs');
     const s3Upload = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'slow-part' }));
-    const adminUpload = (await adminCall(store.server, token, 'POST', `/buckets/${BUCKET}/uploads`, { key: 'slow-admin-part' })).body as { uploadId: string };
+    const adminUpload = (await adminCall(store.server, token, { method: 'POST', path: `/buckets/${BUCKET}/uploads`, body: { key: 'slow-admin-part' } })).body as { uploadId: string };
     const MB = 1_000_000;
     const drip = Buffer.alloc(MB, 0x61);
     const clients: Tracked[] = [
@@ -129,9 +129,9 @@ describe('slow clients', () => {
         trickle: Buffer.from(`GET /${BUCKET}/x HTTP/1.1\r\nHost: x\r\n${'X-Pad: y\r\n'.repeat(100)}`),
       })),
       ...Array.from({ length: 10 }, (_, i) => slowClient(`silent-${i}`, {})),
-      ...Array.from({ length: 5 }, (_, i) => slowClient(`body-${i}`, { head: s3Head('PUT', `/${BUCKET}/slow-body-${i}`, MB), trickle: drip, everyMs: 500 })),
+      ...Array.from({ length: 5 }, (_, i) => slowClient(`body-${i}`, { head: s3Head('PUT', `/${BUCKET}/slow-body-${i}`, { length: MB }), trickle: drip, everyMs: 500 })),
       slowClient('s3-part', {
-        head: s3Head('PUT', `/${BUCKET}/slow-part?partNumber=1&uploadId=${encodeURIComponent(s3Upload.UploadId as string)}`, MB), trickle: drip, everyMs: 500,
+        head: s3Head('PUT', `/${BUCKET}/slow-part?partNumber=1&uploadId=${encodeURIComponent(s3Upload.UploadId as string)}`, { length: MB }), trickle: drip, everyMs: 500,
       }),
       slowClient('admin-upload', { head: adminHead('PUT', `/buckets/${BUCKET}/objects/content?key=slow-admin`, MB), trickle: drip, everyMs: 500 }),
       slowClient('admin-part', {
@@ -140,7 +140,7 @@ describe('slow clients', () => {
     ];
     // Slow but steady: 1 KiB a second (twice the minimum rate) for 30 s is served.
     const steadyBody = Buffer.alloc(30 * 1024, 0x62);
-    const steady = slowClient('steady', { head: s3Head('PUT', `/${BUCKET}/steady`, steadyBody.length, { connection: 'close' }) });
+    const steady = slowClient('steady', { head: s3Head('PUT', `/${BUCKET}/steady`, { length: steadyBody.length, extra: { connection: 'close' } }) });
     let steadySent = 0;
     const steadyTimer = setInterval(() => {
       if (steadySent >= steadyBody.length || steady.socket.destroyed) return;
@@ -156,7 +156,7 @@ describe('slow clients', () => {
       probes.push(quantile(latencies, 1));
       await new Promise((r) => setTimeout(r, 3000));
     }
-    await waitFor('the steady upload to finish', () => steady.closedAt !== undefined, 20_000, 200);
+    await waitFor('the steady upload to finish', () => steady.closedAt !== undefined, { timeoutMs: 20_000, everyMs: 200 });
     clearInterval(steadyTimer);
     for (const c of clients) c.socket.destroy();
 
@@ -188,7 +188,7 @@ describe('slow clients', () => {
       const parts = await store.s3.send(new ListPartsCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId }));
       expect(parts.Parts ?? [], key).toEqual([]);
     }
-    await waitFor('the staging area to be empty', () => filesUnder('tmp').length === 0, 5000, 50);
+    await waitFor('the staging area to be empty', () => filesUnder('tmp').length === 0, { timeoutMs: 5000, everyMs: 50 });
     const during = (await store.s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).KeyCount ?? 0;
     expect(filesUnder('blobs').length - blobsBefore.length).toBeLessThanOrEqual(during);
   });
@@ -211,7 +211,7 @@ describe('10,000 idle connections', () => {
     }
     const openMs = Date.now() - openedAt;
     // (Less the probe's few keep-alive connections, which close meanwhile.)
-    await waitFor('the server to hold every connection', () => openFds(pid) >= fdsBefore + IDLE_CONNECTIONS - 20, 10_000, 100);
+    await waitFor('the server to hold every connection', () => openFds(pid) >= fdsBefore + IDLE_CONNECTIONS - 20, { timeoutMs: 10_000, everyMs: 100 });
     const fdsHeld = openFds(pid);
     try {
       const during = await latencyProbe(store.server, { bucket: BUCKET, prefix: 'idle-during/', count: 100 });
@@ -229,7 +229,7 @@ describe('10,000 idle connections', () => {
     } finally {
       for (const s of sockets) s.destroy();
     }
-    await waitFor('the server to let the connections go', () => openFds(pid) <= fdsBefore + 20, 15_000, 100);
+    await waitFor('the server to let the connections go', () => openFds(pid) <= fdsBefore + 20, { timeoutMs: 15_000, everyMs: 100 });
     console.log(`server fds after closing them: ${openFds(pid)}`);
   });
 });
@@ -239,10 +239,10 @@ describe('an upload aborted mid-body', () => {
     const blobsBefore = filesUnder('blobs');
     const big = Buffer.alloc(6 * 1024 * 1024, 0x63);
     const mpu = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'cut-part' }));
-    const adminMpu = (await adminCall(store.server, token, 'POST', `/buckets/${BUCKET}/uploads`, { key: 'cut-admin-part' })).body as { uploadId: string };
+    const adminMpu = (await adminCall(store.server, token, { method: 'POST', path: `/buckets/${BUCKET}/uploads`, body: { key: 'cut-admin-part' } })).body as { uploadId: string };
 
-    await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-put`, 2_000_000), big, 1_000_000);
-    await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-part?partNumber=1&uploadId=${encodeURIComponent(mpu.UploadId as string)}`, big.length), big, 2_000_000);
+    await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-put`, { length: 2_000_000 }), big, 1_000_000);
+    await abortMidBody(s3Head('PUT', `/${BUCKET}/cut-part?partNumber=1&uploadId=${encodeURIComponent(mpu.UploadId as string)}`, { length: big.length }), big, 2_000_000);
     // aws-chunked: signed chunks of 64 KiB, cut in the middle of one.
     const data = big.subarray(0, 1024 * 1024);
     const path = `/${BUCKET}/cut-chunked`;
@@ -258,7 +258,7 @@ describe('an upload aborted mid-body', () => {
     await abortMidBody(adminHead('PUT', `/buckets/${BUCKET}/objects/content?key=cut-admin`, 2_000_000), big, 1_000_000);
     await abortMidBody(adminHead('PUT', `/buckets/${BUCKET}/uploads/part?key=cut-admin-part&uploadId=${adminMpu.uploadId}&partNumber=1`, big.length), big, 2_000_000);
 
-    await waitFor('the staging area to be empty', () => filesUnder('tmp').length === 0, 5000, 50);
+    await waitFor('the staging area to be empty', () => filesUnder('tmp').length === 0, { timeoutMs: 5000, everyMs: 50 });
     expect(filesUnder('blobs').sort()).toEqual(blobsBefore.sort());
     const listed = await store.s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'cut' }));
     expect(listed.Contents ?? []).toEqual([]);

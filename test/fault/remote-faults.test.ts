@@ -121,11 +121,11 @@ describe('a faulty replication target and webhook receiver', () => {
         const drain = await waitFor(`a drain failing with ${phase.errorClass}`, async () => {
           const st = await replicationStatus(source.server, await source.admin());
           return st.lastDrain && Date.parse(st.lastDrain.at) >= faultAt && st.lastDrain.errorClass === phase.errorClass ? st.lastDrain : undefined;
-        }, 30_000, 50);
+        }, { timeoutMs: 30_000, everyMs: 50 });
         const hook = await waitFor(`a webhook failure matching ${String(phase.reason)}`, async () => {
           const st = await webhookStatus();
           return st.lastError && Date.parse(st.lastError.at) >= faultAt && phase.reason.test(st.lastError.message) ? st.lastError : undefined;
-        }, 30_000, 50);
+        }, { timeoutMs: 30_000, everyMs: 50 });
         seen = { errorClass: drain.errorClass ?? '', afterMs: Date.parse(drain.at) - faultAt, reason: hook.message };
       } finally {
         clearInterval(sampler);
@@ -142,11 +142,11 @@ describe('a faulty replication target and webhook receiver', () => {
       await waitFor('the replication outbox to drain', async () => {
         const { outbox } = await replicationStatus(source.server, await source.admin());
         return outbox.pending + outbox.inflight === 0;
-      }, 60_000, 100);
+      }, { timeoutMs: 60_000, everyMs: 100 });
       const hooks = await waitFor('every webhook to be delivered or dead-lettered', async () => {
         const st = await webhookStatus();
         return st.counts.pending === 0 ? st : undefined;
-      }, 90_000, 100);
+      }, { timeoutMs: 90_000, everyMs: 100 });
       const recoveryMs = Date.now() - recoveredAt;
 
       // Replication: every key is on the target with its size, and nothing was dead-lettered.

@@ -63,8 +63,8 @@ export function refresh(server: RunningServer, cookie: string | undefined, opts:
 }
 
 /** POST auth/logout with the bearer token and (optionally) the cookie. */
-export function logout(server: RunningServer, token: string, cookie?: string, opts: FlowOptions = {}): Promise<AuthResponse> {
-  return call(server, '/auth/logout', { ...opts, token, cookie });
+export function logout(server: RunningServer, token: string, opts: FlowOptions & { cookie?: string | undefined } = {}): Promise<AuthResponse> {
+  return call(server, '/auth/logout', { ...opts, token });
 }
 
 /** A signed-in session (throws unless login answers 200 with a token and a cookie). */

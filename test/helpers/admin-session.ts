@@ -18,9 +18,7 @@ export async function adminLogin(server: RunningServer, username = 'admin', pass
 export async function adminCall(
   server: RunningServer,
   token: string | undefined,
-  method: string,
-  path: string,
-  body?: unknown,
+  { method, path, body }: { method: string; path: string; body?: unknown },
 ): Promise<{ status: number; headers: Headers; body: unknown }> {
   const headers: Record<string, string> = {};
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;

@@ -206,7 +206,11 @@ export async function downloadArchive(server: RunningServer, token: string, path
 }
 
 /** POST raw archive bytes to /api/admin<path>. */
-export async function uploadArchive(server: RunningServer, token: string, bytes: Buffer, path = '/restore'): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function uploadArchive(
+  server: RunningServer,
+  token: string,
+  { bytes, path = '/restore' }: { bytes: Buffer; path?: string },
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${server.url}/api/admin${path}`, {
     method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/zip' }, body: bytes,
   });

@@ -57,7 +57,7 @@ export async function checkAfterKill(opts: {
       const id = `${name}\n${key}`;
       const keyRows = rows.get(id) ?? [];
       const unknown = outcome.unknown.get(id);
-      const verdict = model.resolve(name, key, keyRows, unknown);
+      const verdict = model.resolve({ bucket: name, key }, keyRows, unknown);
       if (verdict === 'applied') report.applied++;
       else if (verdict === 'none') { if (unknown) report.notApplied++; }
       else problems.push(`${name}/${key}: ${verdict}`);

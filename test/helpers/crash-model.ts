@@ -74,10 +74,10 @@ export class CrashModel {
    * Applies a committed effect. `vid` is the version id the server gave a new version or delete marker (from the
    * response, or from the database for an operation the kill cut off).
    */
-  apply(bucket: string, key: string, effect: Effect, vid?: string): void {
+  apply({ bucket, key }: { bucket: string; key: string }, effect: Effect, vid?: string): void {
     const b = this.bucket(bucket);
     const list = [...(b.keys.get(key) ?? [])];
-    const event = (type: string, v: string, etag: string, size: number): void => {
+    const event = (type: string, v: string, { etag, size }: { etag: string; size: number }): void => {
       const sig = eventSignature({ type, bucket, key, versionId: b.versioned ? v : undefined, etag, size });
       this.events.set(sig, (this.events.get(sig) ?? 0) + 1);
     };
@@ -87,23 +87,23 @@ export class CrashModel {
         if (!b.versioned) list.length = 0;
         list.push(version);
         this.dirty.add(`${bucket}/${key}/${version.vid}`);
-        event(effect.content.type, version.vid, version.etag, version.size);
+        event(effect.content.type, version.vid, { etag: version.etag, size: version.size });
         break;
       }
       case 'delete':
         if (b.versioned) {
           const marker = { vid: required(vid), marker: true, sha: '', md5: '', etag: '', size: 0, tags: {} };
           list.push(marker);
-          event('object.deleted', marker.vid, '', 0);
+          event('object.deleted', marker.vid, { etag: '', size: 0 });
         } else if (list.length > 0) {
-          event('object.deleted', 'null', (list[0] as ModelVersion).etag, 0);
+          event('object.deleted', 'null', { etag: (list[0] as ModelVersion).etag, size: 0 });
           list.length = 0;
         }
         break;
       case 'deleteVersion': {
         const i = list.findIndex((v) => v.vid === effect.vid);
         if (i >= 0) {
-          event('object.deleted', effect.vid, (list[i] as ModelVersion).etag, 0);
+          event('object.deleted', effect.vid, { etag: (list[i] as ModelVersion).etag, size: 0 });
           list.splice(i, 1);
         }
         break;
@@ -125,7 +125,7 @@ export class CrashModel {
    * the rows must equal the model (the operation did not commit) or the model with the whole effect applied (it
    * did). Applies the effect in the second case. Returns 'none' | 'applied', or a description of the mismatch.
    */
-  resolve(bucket: string, key: string, rows: readonly VersionRow[], unknown: Effect | undefined): 'none' | 'applied' | string {
+  resolve({ bucket, key }: { bucket: string; key: string }, rows: readonly VersionRow[], unknown: Effect | undefined): 'none' | 'applied' | string {
     const model = this.versions(bucket, key);
     if (sameVersions(rows, model)) return 'none';
     if (unknown) {
@@ -133,9 +133,9 @@ export class CrashModel {
       const trial = new CrashModel();
       trial.addBucket(bucket, this.bucket(bucket).versioned, []);
       trial.bucket(bucket).keys.set(key, [...model]);
-      trial.apply(bucket, key, unknown, newVid);
+      trial.apply({ bucket, key }, unknown, newVid);
       if (sameVersions(rows, trial.versions(bucket, key))) {
-        this.apply(bucket, key, unknown, newVid);
+        this.apply({ bucket, key }, unknown, newVid);
         return 'applied';
       }
     }

@@ -110,7 +110,7 @@ class Round {
     this.outcome.kinds[kind] = (this.outcome.kinds[kind] ?? 0) + 1;
     try {
       const vids = await send();
-      targets.forEach((t, i) => this.model.apply(t.bucket, t.key, t.effect, vids[i]));
+      targets.forEach((t, i) => this.model.apply({ bucket: t.bucket, key: t.key }, t.effect, vids[i]));
       this.outcome.acked++;
     } catch (err) {
       for (const t of targets) this.outcome.unknown.set(`${t.bucket}\n${t.key}`, t.effect);
@@ -121,7 +121,7 @@ class Round {
     }
   }
 
-  async admin(method: string, bucket: string, key: string, body?: Buffer): Promise<Response> {
+  async admin(method: string, { bucket, key }: { bucket: string; key: string }, body?: Buffer): Promise<Response> {
     const res = await fetch(`${this.opts.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
       method,
       headers: { authorization: `Bearer ${this.opts.adminToken}`, ...(body ? { 'content-type': 'application/octet-stream' } : {}) },
@@ -147,12 +147,12 @@ function pickKey(r: Round, bucket: string, want: (key: string) => boolean = () =
   return undefined;
 }
 
-const withKey = (want: ((r: Round, bucket: string) => (key: string) => boolean) | undefined, fn: (r: Round, bucket: string, key: string, versioned: boolean) => Promise<void>): OpFn =>
+const withKey = (want: ((r: Round, bucket: string) => (key: string) => boolean) | undefined, fn: (r: Round, target: { bucket: string; key: string; versioned: boolean }) => Promise<void>): OpFn =>
   async (r, bucket, versioned) => {
     const key = pickKey(r, bucket, want?.(r, bucket));
     if (key === undefined) return false;
     try {
-      await fn(r, bucket, key, versioned);
+      await fn(r, { bucket, key, versioned });
     } finally {
       r.unlock(bucket, [key]);
     }
@@ -162,7 +162,7 @@ const withKey = (want: ((r: Round, bucket: string) => (key: string) => boolean) 
 const hasCurrent = (r: Round, bucket: string) => (key: string): boolean => r.model.current(bucket, key) !== undefined;
 
 const OPS: Record<string, OpFn> = {
-  put: withKey(undefined, async (r, bucket, key) => {
+  put: withKey(undefined, async (r, { bucket, key }) => {
     const body = randomBytes(bodySize());
     const tags = randomInt(4) === 0 ? randomTags() : {};
     await r.perform('put', [{ bucket, key, effect: { t: 'put', content: contentOf([body], tags, 'object.created') } }], async () => {
@@ -170,7 +170,7 @@ const OPS: Record<string, OpFn> = {
       return [res.VersionId];
     });
   }),
-  multipart: withKey(undefined, async (r, bucket, key) => {
+  multipart: withKey(undefined, async (r, { bucket, key }) => {
     const parts = randomInt(6) === 0 ? [randomBytes(5 * MiB), randomBytes(randomInt(1, 100_000))] : [randomBytes(bodySize() + 1)];
     await r.perform('multipart', [{ bucket, key, effect: { t: 'put', content: contentOf(parts, {}, 'multipart.completed') } }], async () => {
       const { UploadId } = await r.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
@@ -183,13 +183,13 @@ const OPS: Record<string, OpFn> = {
       return [res.VersionId];
     });
   }),
-  delete: withKey(undefined, async (r, bucket, key) => {
+  delete: withKey(undefined, async (r, { bucket, key }) => {
     await r.perform('delete', [{ bucket, key, effect: { t: 'delete' } }], async () => {
       const res = await r.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
       return [res.VersionId];
     });
   }),
-  deleteVersion: withKey((r, bucket) => (key) => r.model.versions(bucket, key).length > 3, async (r, bucket, key, versioned) => {
+  deleteVersion: withKey((r, bucket) => (key) => r.model.versions(bucket, key).length > 3, async (r, { bucket, key, versioned }) => {
     const versions = r.model.versions(bucket, key);
     if (!versioned || versions.length === 0) return;
     // Mostly the oldest (keeps the stacks short), sometimes the current one (promotes the next) or a marker.
@@ -241,7 +241,7 @@ const OPS: Record<string, OpFn> = {
     }
     return true;
   },
-  tag: withKey(hasCurrent, async (r, bucket, key, versioned) => {
+  tag: withKey(hasCurrent, async (r, { bucket, key, versioned }) => {
     const current = r.model.current(bucket, key);
     if (!current) return;
     const tags = randomTags();
@@ -253,18 +253,18 @@ const OPS: Record<string, OpFn> = {
       return [undefined];
     });
   }),
-  adminUpload: withKey(undefined, async (r, bucket, key) => {
+  adminUpload: withKey(undefined, async (r, { bucket, key }) => {
     const body = randomBytes(bodySize());
     await r.perform('adminUpload', [{ bucket, key, effect: { t: 'put', content: contentOf([body], {}, 'object.created') } }], async () => {
-      const res = await r.admin('PUT', bucket, key, body);
+      const res = await r.admin('PUT', { bucket, key }, body);
       const { versionId } = (await res.json()) as { versionId?: string };
       r.outcome.adminAcks.push({ event: 'object.uploaded', bucket, key, versionId: versionId ?? 'null', at: Date.now() });
       return [versionId];
     });
   }),
-  adminDelete: withKey(undefined, async (r, bucket, key) => {
+  adminDelete: withKey(undefined, async (r, { bucket, key }) => {
     await r.perform('adminDelete', [{ bucket, key, effect: { t: 'delete' } }], async () => {
-      const res = await r.admin('DELETE', bucket, key);
+      const res = await r.admin('DELETE', { bucket, key });
       const versionId = res.headers.get('x-amz-version-id') ?? undefined;
       r.outcome.adminAcks.push({ event: 'object.deleted', bucket, key, versionId, at: Date.now() });
       return [versionId];

@@ -104,7 +104,7 @@ export class FakeRepairSource implements RepairSource {
   /** Called before a copy is returned (to change the store meanwhile). */
   beforeReturn: (() => Promise<void> | void) | undefined;
 
-  set(bucket: string, key: string, versionId: string, data: Buffer): void {
+  set({ bucket, key, versionId }: { bucket: string; key: string; versionId: string }, data: Buffer): void {
     this.copies.set(`${bucket}/${key}/${versionId}`, data);
   }
 

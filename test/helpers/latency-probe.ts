@@ -20,7 +20,7 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
 }
 
-function send(server: RunningServer, agent: Agent, method: 'PUT' | 'GET', path: string, body?: Buffer): Promise<{ status: number; body: Buffer }> {
+function send(server: RunningServer, agent: Agent, { method, path, body }: { method: 'PUT' | 'GET'; path: string; body?: Buffer }): Promise<{ status: number; body: Buffer }> {
   const headers = signedHeaders(server, {
     method, path, headers: body ? { 'content-length': String(body.length) } : {}, sign: { payloadHash: sha256Hex(body ?? '') },
   });
@@ -50,7 +50,7 @@ export async function latencyProbe(server: RunningServer, opts: { bucket: string
     const path = `/${opts.bucket}/${encodeURIComponent(key).replace(/%2F/g, '/')}`;
     const expected = bodyOf(key);
     const t0 = performance.now();
-    const res = await send(server, agent, method, path, method === 'PUT' ? expected : undefined);
+    const res = await send(server, agent, { method, path, body: method === 'PUT' ? expected : undefined });
     latencies.push(performance.now() - t0);
     if (res.status !== 200) throw new Error(`${method} ${key}: HTTP ${res.status} ${res.body.toString().slice(0, 200)}`);
     if (method === 'GET' && !res.body.equals(expected)) throw new Error(`GET ${key}: wrong bytes`);

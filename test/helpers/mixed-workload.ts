@@ -80,10 +80,10 @@ export async function mixedWorkload(server: RunningServer, opts: { mountPath?: s
 
   const admin = { ...server, url: base };
   const token = await adminLogin(admin);
-  await adminCall(admin, token, 'GET', '/keys');
-  await adminCall(admin, token, 'GET', `/keys/AKIDNOPE${tag.toUpperCase()}000`);
-  await adminCall(admin, token, 'GET', `/nope-${tag}?q=${tag}`);
-  await adminCall(admin, undefined, 'GET', '/keys');
+  await adminCall(admin, token, { method: 'GET', path: '/keys' });
+  await adminCall(admin, token, { method: 'GET', path: `/keys/AKIDNOPE${tag.toUpperCase()}000` });
+  await adminCall(admin, token, { method: 'GET', path: `/nope-${tag}?q=${tag}` });
+  await adminCall(admin, undefined, { method: 'GET', path: '/keys' });
   await (await fetch(`${base}/admin/console-${tag}.html`)).arrayBuffer();
 
   return {

@@ -45,7 +45,7 @@ export function signPolicy(
   policy: string,
   opts: { secretAccessKey: string; region: string; amzDate: string; credential: string },
 ): Record<string, string> {
-  const key = deriveSigningKey(opts.secretAccessKey, opts.amzDate.slice(0, 8), opts.region, 's3');
+  const key = deriveSigningKey(opts.secretAccessKey, { date: opts.amzDate.slice(0, 8), region: opts.region, service: 's3' });
   return {
     policy,
     'x-amz-algorithm': 'AWS4-HMAC-SHA256',

@@ -6,7 +6,11 @@ import type { RunningServer } from './server.js';
 import { sha256Hex, signedHeaders } from './signed-http.js';
 
 /** PUTs `/<bucket>/<key>` for every key with a small body; rejects on the first non-200. Returns elapsed ms. */
-export async function putBurst(server: Pick<RunningServer, 'port' | 'credentials'>, bucket: string, keys: readonly string[], concurrency = 32): Promise<number> {
+export async function putBurst(
+  server: Pick<RunningServer, 'port' | 'credentials'>,
+  bucket: string,
+  { keys, concurrency = 32 }: { keys: readonly string[]; concurrency?: number },
+): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const started = performance.now();
   let next = 0;

@@ -24,7 +24,11 @@ export interface Target {
 }
 
 /** Polls `check` until it returns a truthy value (returned) or `timeoutMs` passes (throws with `what`). */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000, everyMs = 100): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  { timeoutMs = 20_000, everyMs = 100 }: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -139,7 +143,7 @@ export async function startS3rverTarget(): Promise<{ target: Target; stop: () =>
   await waitFor('s3rver to listen', async () => {
     await client.send(new CreateBucketCommand({ Bucket: bucket }));
     return true;
-  }, 15_000, 100);
+  }, { timeoutMs: 15_000, everyMs: 100 });
   return {
     target: { url, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', bucket, client },
     async stop() {

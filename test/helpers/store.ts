@@ -85,7 +85,7 @@ export class Store {
 
   /** A JSON call to /api/admin<path> (below MOUNT_PATH) as the bootstrap admin (see adminCall). */
   async adminCall(method: string, path: string, body?: unknown): ReturnType<typeof adminCall> {
-    return adminCall(this.mounted, await this.admin(), method, path, body);
+    return adminCall(this.mounted, await this.admin(), { method: method, path: path, body: body });
   }
 
   /** Creates a bucket no other test uses, through S3's CreateBucket (`input` adds options), and returns its name. */

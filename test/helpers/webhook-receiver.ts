@@ -42,7 +42,7 @@ export class WebhookReceiver {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => this.handle(req.method ?? '', req.url ?? '', req.headers, Buffer.concat(chunks), res));
+      req.on('end', () => this.handle({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) }, res));
     });
   }
 
@@ -75,7 +75,7 @@ export class WebhookReceiver {
     return timingSafeEqual(expected, Buffer.from(match[2] as string, 'hex'));
   }
 
-  private handle(method: string, path: string, headers: IncomingHttpHeaders, body: Buffer, res: ServerResponse): void {
+  private handle({ method, path, headers, body }: { method: string; path: string; headers: IncomingHttpHeaders; body: Buffer }, res: ServerResponse): void {
     const deliveryId = String(headers['x-store-delivery'] ?? '');
     let event: Record<string, unknown> | undefined;
     try {

@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 
 const list = async (query: string, token = admin): Promise<Page> => {
-  const res = await adminCall(store.server, token, 'GET', `/audit${query}`);
+  const res = await adminCall(store.server, token, { method: 'GET', path: `/audit${query}` });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as Page;
 };
@@ -46,17 +46,17 @@ describe('recording', () => {
     expect(failed.status).toBe(401);
     secrets.push('Wrong-Password-Secret-1');
 
-    const created = await adminCall(store.server, admin, 'POST', '/users', { username: 'audited', role: 'read-only', password: 'Chosen-Secret-Pass-2' });
+    const created = await adminCall(store.server, admin, { method: 'POST', path: '/users', body: { username: 'audited', role: 'read-only', password: 'Chosen-Secret-Pass-2' } });
     const userId = (created.body as { user: { id: string } }).user.id;
     secrets.push('Chosen-Secret-Pass-2');
-    await adminCall(store.server, admin, 'PATCH', `/users/${userId}`, { role: 'full-admin' });
-    const reset = await adminCall(store.server, admin, 'POST', `/users/${userId}/reset-password`, {});
+    await adminCall(store.server, admin, { method: 'PATCH', path: `/users/${userId}`, body: { role: 'full-admin' } });
+    const reset = await adminCall(store.server, admin, { method: 'POST', path: `/users/${userId}/reset-password`, body: {} });
     const temporary = (reset.body as { temporaryPassword: string }).temporaryPassword;
     secrets.push(temporary);
 
     const theirs = await signIn(store.server, { username: 'audited', password: temporary });
     secrets.push(theirs.token, theirs.cookie);
-    const changed = await adminCall(store.server, theirs.token, 'POST', '/settings/change-password', { currentPassword: temporary, newPassword: 'Brand-New-Secret-3' });
+    const changed = await adminCall(store.server, theirs.token, { method: 'POST', path: '/settings/change-password', body: { currentPassword: temporary, newPassword: 'Brand-New-Secret-3' } });
     expect(changed.status).toBe(204);
     secrets.push('Brand-New-Secret-3');
     const rotated = await refresh(store.server, theirs.cookie);
@@ -64,8 +64,8 @@ describe('recording', () => {
     expect((await refresh(store.server, theirs.cookie)).status).toBe(401); // reuse
     const again = await signIn(store.server, { username: 'audited', password: 'Brand-New-Secret-3' });
     secrets.push(again.token, again.cookie);
-    expect((await logout(store.server, again.token, again.cookie)).status).toBe(204);
-    expect((await adminCall(store.server, admin, 'DELETE', `/users/${userId}`)).status).toBe(204);
+    expect((await logout(store.server, again.token, { cookie: again.cookie })).status).toBe(204);
+    expect((await adminCall(store.server, admin, { method: 'DELETE', path: `/users/${userId}` })).status).toBe(204);
 
     const expected: [string, string][] = [
       ['auth.login_failed', 'admin'], ['user.created', 'admin'], ['user.role_changed', 'admin'], ['user.password_reset', 'admin'],
@@ -86,7 +86,7 @@ describe('recording', () => {
 
   it('does not record reads', async () => {
     const before = (await list('?limit=200')).items.length;
-    for (const path of ['/users', '/auth/me', '/audit/catalog', '/version']) await adminCall(store.server, admin, 'GET', path);
+    for (const path of ['/users', '/auth/me', '/audit/catalog', '/version']) await adminCall(store.server, admin, { method: 'GET', path: path });
     await new Promise((r) => setTimeout(r, 600));
     expect((await list('?limit=200')).items.length).toBe(before);
   });
@@ -141,7 +141,7 @@ describe('querying', () => {
   it('refuses a bad limit, cursor or date with 400 naming the field', async () => {
     for (const [query, field] of [['?limit=0', 'limit'], ['?limit=201', 'limit'], ['?limit=x', 'limit'], ['?cursor=bogus', 'cursor'],
       ['?from=yesterday', 'from'], ['?to=2030-02-30', 'to']]) {
-      const res = await adminCall(store.server, admin, 'GET', `/audit${query}`);
+      const res = await adminCall(store.server, admin, { method: 'GET', path: `/audit${query}` });
       expect(res.status, query).toBe(400);
       expect(res.body).toMatchObject({ error: 'ValidationError' });
       expect((res.body as { message: string }).message, query).toContain(field);
@@ -150,7 +150,7 @@ describe('querying', () => {
   });
 
   it('serves the catalog of event names', async () => {
-    const res = await adminCall(store.server, admin, 'GET', '/audit/catalog');
+    const res = await adminCall(store.server, admin, { method: 'GET', path: '/audit/catalog' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ events: [...AUDIT_EVENTS] });
   });

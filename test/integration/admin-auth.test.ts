@@ -28,8 +28,8 @@ describe('admin sign-in', () => {
   });
 
   it('refuses a wrong password and an unknown user with the same 401', async () => {
-    const wrong = await adminCall(store.server, undefined, 'POST', '/auth/login', { username: 'admin', password: 'not-the-password' });
-    const unknown = await adminCall(store.server, undefined, 'POST', '/auth/login', { username: 'nobody', password: 'x' });
+    const wrong = await adminCall(store.server, undefined, { method: 'POST', path: '/auth/login', body: { username: 'admin', password: 'not-the-password' } });
+    const unknown = await adminCall(store.server, undefined, { method: 'POST', path: '/auth/login', body: { username: 'nobody', password: 'x' } });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
@@ -37,7 +37,7 @@ describe('admin sign-in', () => {
   });
 
   it('names the missing field of a malformed login body', async () => {
-    const res = await adminCall(store.server, undefined, 'POST', '/auth/login', { username: 'admin' });
+    const res = await adminCall(store.server, undefined, { method: 'POST', path: '/auth/login', body: { username: 'admin' } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'ValidationError' });
     expect((res.body as { message: string }).message).toContain('password');
@@ -45,7 +45,7 @@ describe('admin sign-in', () => {
 });
 
 describe('the bearer gate', () => {
-  const me = (t: string | undefined) => adminCall(store.server, t, 'GET', '/auth/me');
+  const me = (t: string | undefined) => adminCall(store.server, t, { method: 'GET', path: '/auth/me' });
 
   it('401 without a token, with a malformed header, and with garbage', async () => {
     expect((await me(undefined)).status).toBe(401);
@@ -76,16 +76,16 @@ describe('the bearer gate', () => {
   });
 
   it('keeps health and ready public, and unknown routes 404 in the envelope', async () => {
-    expect((await adminCall(store.server, undefined, 'GET', '/health')).status).toBe(200);
-    expect((await adminCall(store.server, undefined, 'GET', '/ready')).status).toBe(200);
-    const missing = await adminCall(store.server, undefined, 'GET', '/no-such-route');
+    expect((await adminCall(store.server, undefined, { method: 'GET', path: '/health' })).status).toBe(200);
+    expect((await adminCall(store.server, undefined, { method: 'GET', path: '/ready' })).status).toBe(200);
+    const missing = await adminCall(store.server, undefined, { method: 'GET', path: '/no-such-route' });
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ error: 'NotFound', statusCode: 404 });
   });
 });
 
 describe('refresh sessions', () => {
-  const me = (t: string) => adminCall(store.server, t, 'GET', '/auth/me');
+  const me = (t: string) => adminCall(store.server, t, { method: 'GET', path: '/auth/me' });
 
   it('login sets the store_refresh cookie: HttpOnly, Secure, SameSite=Strict, scoped to the auth routes, 7 days', async () => {
     const res = await login(store.server);
@@ -153,7 +153,7 @@ describe('refresh sessions', () => {
 
   it('logout with the token and the cookie: 204, the cookie cleared, the session over', async () => {
     const session = await signIn(store.server);
-    const res = await logout(store.server, session.token, session.cookie);
+    const res = await logout(store.server, session.token, { cookie: session.cookie });
     expect(res.status).toBe(204);
     expect(res.setCookie).toMatch(/^store_refresh=; Path=\/api\/admin\/auth; Max-Age=0/);
     expect((await refresh(store.server, session.cookie)).status).toBe(401);
@@ -169,7 +169,7 @@ describe('refresh sessions', () => {
   it('logout leaves other sessions alone and needs a token', async () => {
     const a = await signIn(store.server);
     const b = await signIn(store.server);
-    expect((await logout(store.server, a.token, a.cookie)).status).toBe(204);
+    expect((await logout(store.server, a.token, { cookie: a.cookie })).status).toBe(204);
     expect((await me(b.token)).status).toBe(200);
     const anonymous = await fetch(`${store.server.url}/api/admin/auth/logout`, { method: 'POST', headers: { cookie: `store_refresh=${b.cookie}` } });
     expect(anonymous.status).toBe(401);

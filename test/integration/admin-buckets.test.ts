@@ -97,8 +97,8 @@ describe('buckets', () => {
   });
 
   it('answers 401 without a token', async () => {
-    expectError(await adminCall(store.server, undefined, 'GET', '/buckets'), 401, 'Unauthorized');
-    expectError(await adminCall(store.server, undefined, 'POST', '/buckets', { name: uniqueBucket() }), 401, 'Unauthorized');
+    expectError(await adminCall(store.server, undefined, { method: 'GET', path: '/buckets' }), 401, 'Unauthorized');
+    expectError(await adminCall(store.server, undefined, { method: 'POST', path: '/buckets', body: { name: uniqueBucket() } }), 401, 'Unauthorized');
   });
 });
 

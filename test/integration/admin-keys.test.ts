@@ -87,7 +87,7 @@ describe('creating and reading keys', () => {
     for (const [method, path] of [['GET', '/keys'], ['POST', '/keys'], ['GET', `/keys/${id}`], ['PATCH', `/keys/${id}`],
       ['POST', `/keys/${id}/rotate`], ['DELETE', `/keys/${id}`], ['GET', `/keys/${id}/permissions`], ['POST', `/keys/${id}/simulate`]] as const) {
       for (const bad of [undefined, 'abc.def.ghi']) {
-        const res = await adminCall(store.server, bad, method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
+        const res = await adminCall(store.server, bad, { method: method, path: path, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
         expect({ method, path, status: res.status, error: (res.body as { error?: string }).error }).toEqual({ method, path, status: 401, error: 'Unauthorized' });
       }
     }

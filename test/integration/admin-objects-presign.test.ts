@@ -20,7 +20,7 @@ describe('presigned URLs', () => {
     expect(putUrl.startsWith(`${store.server.url}/${bucket}/`)).toBe(true);
     expect(Math.abs(Date.parse(expiresAt) - (Date.now() + 300_000))).toBeLessThan(30_000);
     expect((await fetch(putUrl, { method: 'PUT', body: 'via presigned PUT' })).status).toBe(200);
-    expect(await (await download(bucket, key)).text()).toBe('via presigned PUT');
+    expect(await (await download({ bucket, key })).text()).toBe('via presigned PUT');
     const get = await call('POST', `/buckets/${bucket}/objects/presign`, { key, method: 'GET', expiresIn: 60 });
     const fetched = await fetch((get.body as { url: string }).url);
     expect([fetched.status, await fetched.text()]).toEqual([200, 'via presigned PUT']);
@@ -34,8 +34,8 @@ describe('presigned URLs', () => {
 
   it('presigns a specific version for GET', async () => {
     const bucket = await newBucket({ versioning: true });
-    const first = (await (await upload(bucket, 'v', 'first')).json()) as { versionId: string };
-    await upload(bucket, 'v', 'second');
+    const first = (await (await upload({ bucket, key: 'v' }, 'first')).json()) as { versionId: string };
+    await upload({ bucket, key: 'v' }, 'second');
     const res = await call('POST', `/buckets/${bucket}/objects/presign`, { key: 'v', method: 'GET', expiresIn: 60, versionId: first.versionId });
     expect(await (await fetch((res.body as { url: string }).url)).text()).toBe('first');
   });

@@ -57,10 +57,10 @@ describe('browse and versions', () => {
     const bucket = await newBucket({ versioning: true });
     const ids: string[] = [];
     for (const body of ['one', 'two', 'three']) {
-      const res = await upload(bucket, 'doc', body);
+      const res = await upload({ bucket, key: 'doc' }, body);
       ids.push(((await res.json()) as { versionId: string }).versionId);
     }
-    await upload(bucket, 'other', 'x');
+    await upload({ bucket, key: 'other' }, 'x');
     const marker = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=doc`, { method: 'DELETE', headers: { authorization: `Bearer ${await store.admin()}` } });
     expect(marker.status).toBe(204);
     expect(marker.headers.get('x-amz-delete-marker')).toBe('true');
@@ -81,12 +81,12 @@ describe('browse and versions', () => {
       ['doc', ids[0], false, false],
       ['other', expect.any(String), true, false],
     ]);
-    const older = await download(bucket, 'doc', {}, `&versionId=${ids[0]}`);
+    const older = await download({ bucket, key: 'doc' }, {}, `&versionId=${ids[0]}`);
     expect(await older.text()).toBe('one');
     expectError(await call('GET', `/buckets/${bucket}/objects/info?key=doc`), 404, 'NoSuchKey');
     // Removing the marker by its version id brings the object back.
     expect((await call('DELETE', `/buckets/${bucket}/objects/content?key=doc&versionId=${markerId}`)).status).toBe(204);
-    expect(await (await download(bucket, 'doc')).text()).toBe('three');
+    expect(await (await download({ bucket, key: 'doc' })).text()).toBe('three');
   });
 
   it("reports one version's metadata, tags and lock state", async () => {
@@ -109,9 +109,9 @@ describe('browse and versions', () => {
 describe('batch delete', () => {
   it('deletes what it may and reports a locked version as AccessDenied, as DeleteObjects does', async () => {
     const bucket = await newBucket({ objectLock: true });
-    const held = (await (await upload(bucket, 'held', 'x')).json()) as { versionId: string };
+    const held = (await (await upload({ bucket, key: 'held' }, 'x')).json()) as { versionId: string };
     expect((await call('PUT', `/buckets/${bucket}/objects/legal-hold?${q('held', `&versionId=${held.versionId}`)}`, { status: 'ON' })).status).toBe(200);
-    await upload(bucket, 'free', 'y');
+    await upload({ bucket, key: 'free' }, 'y');
     const res = await call('POST', `/buckets/${bucket}/objects/delete`, {
       keys: [{ key: 'held', versionId: held.versionId }, { key: 'free' }, { key: 'never-existed' }, { key: 'free', versionId: 'bad-id' }],
     });
@@ -125,7 +125,7 @@ describe('batch delete', () => {
         { key: 'free', versionId: 'bad-id', ok: false, error: 'InvalidArgument' },
       ],
     });
-    expect((await download(bucket, 'held')).status).toBe(200);
+    expect((await download({ bucket, key: 'held' })).status).toBe(200);
     expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.batch_deleted', bucket, details: expect.objectContaining({ count: 2 }) }));
     await call('PUT', `/buckets/${bucket}/objects/legal-hold?${q('held', `&versionId=${held.versionId}`)}`, { status: 'OFF' });
   });
@@ -142,7 +142,7 @@ describe('batch delete', () => {
 describe('tagging, retention and legal hold', () => {
   it('tags a version (seen by the S3 plane), refuses bad tags, removes them', async () => {
     const bucket = await newBucket();
-    await upload(bucket, 'dir/t', 'x');
+    await upload({ bucket, key: 'dir/t' }, 'x');
     const path = `/buckets/${bucket}/objects/tagging?${q('dir/t')}`;
     expect((await call('GET', path)).body).toEqual({ versionId: 'null', tags: [] });
     const tags = [{ key: 'kind', value: 'report' }];
@@ -160,7 +160,7 @@ describe('tagging, retention and legal hold', () => {
 
   it('retention: set, extend, refuse shortening without bypass, allow it with bypass, remove', async () => {
     const bucket = await newBucket({ objectLock: true });
-    await upload(bucket, 'r', 'x');
+    await upload({ bucket, key: 'r' }, 'x');
     const path = `/buckets/${bucket}/objects/retention?key=r`;
     expectError(await call('GET', path), 404, 'NoSuchObjectLockConfiguration');
     const far = new Date(Date.now() + 10 * 86_400_000).toISOString();
@@ -180,13 +180,13 @@ describe('tagging, retention and legal hold', () => {
     expectError(await call('GET', path), 404, 'NoSuchObjectLockConfiguration');
     expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.retention_updated', bucket }));
     const plain = await newBucket();
-    await upload(plain, 'p', 'x');
+    await upload({ bucket: plain, key: 'p' }, 'x');
     expectError(await call('GET', `/buckets/${plain}/objects/retention?key=p`), 400, 'InvalidRequest');
   });
 
   it('legal hold blocks the delete of that version until released', async () => {
     const bucket = await newBucket({ objectLock: true });
-    const { versionId } = (await (await upload(bucket, 'h', 'x')).json()) as { versionId: string };
+    const { versionId } = (await (await upload({ bucket, key: 'h' }, 'x')).json()) as { versionId: string };
     const path = `/buckets/${bucket}/objects/legal-hold?key=h`;
     expect((await call('GET', path)).body).toEqual({ status: 'OFF' });
     expect((await call('PUT', path, { status: 'ON' })).body).toEqual({ versionId, status: 'ON' });
@@ -202,7 +202,7 @@ describe('raw content', () => {
   it('serves ranges (206), refuses unsatisfiable ones (416), and never lets content render', async () => {
     const bucket = await newBucket();
     await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'page.html', Body: '0123456789', ContentType: 'text/html' }));
-    const whole = await download(bucket, 'page.html');
+    const whole = await download({ bucket, key: 'page.html' });
     expect(whole.status).toBe(200);
     expect(await whole.text()).toBe('0123456789');
     expect(whole.headers.get('content-type')).toBe('text/html');
@@ -210,19 +210,19 @@ describe('raw content', () => {
     expect(Date.parse(whole.headers.get('last-modified') ?? '')).toBeGreaterThan(0);
     expect(whole.headers.get('content-disposition')).toMatch(/^attachment; filename="page.html"/);
     expect(whole.headers.get('x-content-type-options')).toBe('nosniff');
-    const part = await download(bucket, 'page.html', { range: 'bytes=2-4' });
+    const part = await download({ bucket, key: 'page.html' }, { range: 'bytes=2-4' });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe('bytes 2-4/10');
     expect(await part.text()).toBe('234');
-    const suffix = await download(bucket, 'page.html', { range: 'bytes=-3' });
+    const suffix = await download({ bucket, key: 'page.html' }, { range: 'bytes=-3' });
     expect([suffix.status, await suffix.text()]).toEqual([206, '789']);
-    const beyond = await download(bucket, 'page.html', { range: 'bytes=10-' });
+    const beyond = await download({ bucket, key: 'page.html' }, { range: 'bytes=10-' });
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe('bytes */10');
     expect(await beyond.json()).toMatchObject({ error: 'InvalidRange', statusCode: 416 });
     const head = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=page.html`, { method: 'HEAD', headers: { authorization: `Bearer ${await store.admin()}` } });
     expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, '10', '']);
-    const missing = await download(bucket, 'nope');
+    const missing = await download({ bucket, key: 'nope' });
     expect([missing.status, ((await missing.json()) as Json)['error']]).toEqual([404, 'NoSuchKey']);
   });
 
@@ -231,18 +231,18 @@ describe('raw content', () => {
     const fromSdk = await newBucket();
     const keys = ['a/b/c.txt', 'sp ace', 'a/../b', '.', '100%', 'plus+sign', 'q?x=1&y=2#frag', 'ünïcödé/日本語 😀', 'trailing/', 'k'.repeat(1024)];
     for (const key of keys) {
-      const res = await upload(bucket, key, `admin:${key}`, { 'content-type': 'text/plain; charset=utf-8' });
+      const res = await upload({ bucket, key }, `admin:${key}`, { 'content-type': 'text/plain; charset=utf-8' });
       expect(res.status, key).toBe(200);
       const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       expect(await got.Body?.transformToString(), key).toBe(`admin:${key}`);
       expect(got.ContentType).toBe('text/plain; charset=utf-8');
       await store.s3.send(new PutObjectCommand({ Bucket: fromSdk, Key: key, Body: `sdk:${key}` }));
-      expect(await (await download(fromSdk, key)).text(), key).toBe(`sdk:${key}`);
+      expect(await (await download({ bucket: fromSdk, key })).text(), key).toBe(`sdk:${key}`);
     }
     const listed = await call('GET', `/buckets/${bucket}/objects?limit=1000`);
     const listedKeys = (listed.body as { objects: Json[] }).objects.map((o) => o['key']);
     for (const key of keys) expect(listedKeys).toContain(key);
-    const tooLong = await upload(bucket, 'k'.repeat(1025), 'x');
+    const tooLong = await upload({ bucket, key: 'k'.repeat(1025) }, 'x');
     expect([tooLong.status, ((await tooLong.json()) as Json)['error']]).toEqual([400, 'KeyTooLongError']);
   });
 
@@ -252,47 +252,47 @@ describe('raw content', () => {
     const chunks = Readable.from((function* () {
       for (let at = 0; at < data.length; at += 256 * 1024) yield data.subarray(at, at + 256 * 1024);
     })());
-    const res = await upload(bucket, 'big.bin', Readable.toWeb(chunks) as ReadableStream, { 'content-type': 'application/x-big' });
+    const res = await upload({ bucket, key: 'big.bin' }, Readable.toWeb(chunks) as ReadableStream, { 'content-type': 'application/x-big' });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ etag: md5(data), size: data.length });
-    const back = Buffer.from(await (await download(bucket, 'big.bin')).arrayBuffer());
+    const back = Buffer.from(await (await download({ bucket, key: 'big.bin' })).arrayBuffer());
     expect(back.equals(data)).toBe(true);
     const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'big.bin' }));
     expect(got.ETag).toBe(`"${md5(data)}"`);
     expect(got.ContentType).toBe('application/x-big');
-    const tail = await download(bucket, 'big.bin', { range: `bytes=${data.length - 5}-` });
+    const tail = await download({ bucket, key: 'big.bin' }, { range: `bytes=${data.length - 5}-` });
     expect(Buffer.from(await tail.arrayBuffer()).equals(data.subarray(data.length - 5))).toBe(true);
   });
 
   it('stores any content type (JSON bodies are not parsed), verifies Content-MD5, answers empty objects', async () => {
     const bucket = await newBucket({ versioning: true });
-    const json = await upload(bucket, 'x.json', '{"not":"parsed"}', { 'content-type': 'application/json' });
+    const json = await upload({ bucket, key: 'x.json' }, '{"not":"parsed"}', { 'content-type': 'application/json' });
     expect(json.status).toBe(200);
-    expect(await (await download(bucket, 'x.json')).text()).toBe('{"not":"parsed"}');
-    const noType = await upload(bucket, 'raw', new Uint8Array([1, 2, 3]));
+    expect(await (await download({ bucket, key: 'x.json' })).text()).toBe('{"not":"parsed"}');
+    const noType = await upload({ bucket, key: 'raw' }, new Uint8Array([1, 2, 3]));
     expect(((await noType.json()) as Json)['versionId']).toEqual(expect.any(String));
-    expect((await download(bucket, 'raw')).headers.get('content-type')).toBe('application/octet-stream');
+    expect((await download({ bucket, key: 'raw' })).headers.get('content-type')).toBe('application/octet-stream');
     const good = createHash('md5').update('abc').digest('base64');
-    expect((await upload(bucket, 'md5', 'abc', { 'content-md5': good })).status).toBe(200);
-    const bad = await upload(bucket, 'md5', 'abd', { 'content-md5': good });
+    expect((await upload({ bucket, key: 'md5' }, 'abc', { 'content-md5': good })).status).toBe(200);
+    const bad = await upload({ bucket, key: 'md5' }, 'abd', { 'content-md5': good });
     expect([bad.status, ((await bad.json()) as Json)['error']]).toEqual([400, 'BadDigest']);
-    const malformed = await upload(bucket, 'md5', 'abc', { 'content-md5': 'nope' });
+    const malformed = await upload({ bucket, key: 'md5' }, 'abc', { 'content-md5': 'nope' });
     expect([malformed.status, ((await malformed.json()) as Json)['error']]).toEqual([400, 'InvalidDigest']);
-    expect((await upload(bucket, 'empty', '')).status).toBe(200);
-    const empty = await download(bucket, 'empty');
+    expect((await upload({ bucket, key: 'empty' }, '')).status).toBe(200);
+    const empty = await download({ bucket, key: 'empty' });
     expect([empty.status, await empty.text(), empty.headers.get('content-length')]).toEqual([200, '', '0']);
     expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.uploaded', bucket, details: expect.objectContaining({ key: 'x.json', size: 16 }) }));
-    const unknown = await upload(uniqueBucket('nope'), 'k', 'x');
+    const unknown = await upload({ bucket: uniqueBucket('nope'), key: 'k' }, 'x');
     expect([unknown.status, ((await unknown.json()) as Json)['error']]).toEqual([404, 'NoSuchBucket']);
   });
 
   it('deletes: a delete marker in a versioned bucket, audited', async () => {
     const bucket = await newBucket({ versioning: true });
-    await upload(bucket, 'gone', 'x');
+    await upload({ bucket, key: 'gone' }, 'x');
     const res = await call('DELETE', `/buckets/${bucket}/objects/content?key=gone`);
     expect(res.status).toBe(204);
     expect(res.headers.get('x-amz-delete-marker')).toBe('true');
-    expect((await download(bucket, 'gone')).status).toBe(404);
+    expect((await download({ bucket, key: 'gone' })).status).toBe(404);
     expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.deleted', bucket, details: expect.objectContaining({ key: 'gone', deleteMarker: true }) }));
     expectError(await call('DELETE', `/buckets/${uniqueBucket('nope')}/objects/content?key=a`), 404, 'NoSuchBucket');
   });

@@ -54,18 +54,18 @@ async function send(method: string, path: string, token: string | undefined): Pr
 
 beforeAll(async () => {
   admin = await store.admin();
-  const created = await adminCall(store.server, admin, 'POST', '/users', { username: 'reader', role: 'read-only', password: 'quiet-observer-42' });
+  const created = await adminCall(store.server, admin, { method: 'POST', path: '/users', body: { username: 'reader', role: 'read-only', password: 'quiet-observer-42' } });
   expect(created.status).toBe(201);
   reader = await adminLogin(store.server, 'reader', 'quiet-observer-42');
-  const res = await adminCall(store.server, admin, 'GET', '/openapi.json');
+  const res = await adminCall(store.server, admin, { method: 'GET', path: '/openapi.json' });
   expect(res.status).toBe(200);
   doc = res.body as Doc;
 });
 
 describe('the OpenAPI document', () => {
   it('needs a token', async () => {
-    expect((await adminCall(store.server, undefined, 'GET', '/openapi.json')).status).toBe(401);
-    expect((await adminCall(store.server, reader, 'GET', '/openapi.json')).status).toBe(200);
+    expect((await adminCall(store.server, undefined, { method: 'GET', path: '/openapi.json' })).status).toBe(401);
+    expect((await adminCall(store.server, reader, { method: 'GET', path: '/openapi.json' })).status).toBe(200);
   });
 
   it('passes a real OpenAPI validator', async () => {
@@ -138,7 +138,7 @@ describe('every operation in the document', () => {
 
 describe('GET /version', () => {
   it('answers the package version, the git commit and the Node version', async () => {
-    const res = await adminCall(store.server, reader, 'GET', '/version');
+    const res = await adminCall(store.server, reader, { method: 'GET', path: '/version' });
     expect(res.status).toBe(200);
     let head = 'unknown';
     try {
@@ -147,13 +147,13 @@ describe('GET /version', () => {
       // no git on this machine: the server cannot know either
     }
     expect(res.body).toEqual({ version: '0.1.0', build: head, node: process.version });
-    expect((await adminCall(store.server, undefined, 'GET', '/version')).status).toBe(401);
+    expect((await adminCall(store.server, undefined, { method: 'GET', path: '/version' })).status).toBe(401);
   });
 });
 
 describe('GET /workers', () => {
   it('lists every background worker in start order, the ones this configuration runs running', async () => {
-    const res = await adminCall(store.server, reader, 'GET', '/workers');
+    const res = await adminCall(store.server, reader, { method: 'GET', path: '/workers' });
     expect(res.status).toBe(200);
     const workers = (res.body as { workers: { name: string; enabled: boolean; running: boolean }[] }).workers;
     expect(workers.map((w) => w.name)).toEqual([
@@ -163,7 +163,7 @@ describe('GET /workers', () => {
     // No WEBHOOK_URL, no remote target, no backup schedule here: those are off; the rest run.
     const off = new Set(['webhooks', 'replication-tiering', 'backup-schedule']);
     for (const w of workers) expect(w, w.name).toEqual({ name: w.name, enabled: !off.has(w.name), running: !off.has(w.name) });
-    expect((await adminCall(store.server, undefined, 'GET', '/workers')).status).toBe(401);
+    expect((await adminCall(store.server, undefined, { method: 'GET', path: '/workers' })).status).toBe(401);
   });
 });
 

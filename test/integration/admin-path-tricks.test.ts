@@ -127,7 +127,7 @@ async function snapshot(fx: Fixture): Promise<unknown> {
   const admin = Object.fromEntries(await Promise.all(paths.map(async (p) => [p, await get(p)] as const)));
   // The audit log is written in batches (AUDIT_FLUSH_MS): let whatever is buffered land first.
   await new Promise((r) => setTimeout(r, 600));
-  const audit = await adminCall({ ...fx.server, url: `${fx.server.url}${fx.mount}` }, fx.admin, 'GET', '/audit?limit=200');
+  const audit = await adminCall({ ...fx.server, url: `${fx.server.url}${fx.mount}` }, fx.admin, { method: 'GET', path: '/audit?limit=200' });
   expect(audit.status).toBe(200);
   const events = ((audit.body as { items: Array<{ event: string }> }).items).map((e) => e.event).filter((e) => !e.startsWith('auth.'));
   const s3 = sdkClient({ ...fx.server, url: `${fx.server.url}${fx.mount}` });
@@ -137,7 +137,10 @@ async function snapshot(fx: Fixture): Promise<unknown> {
   return { admin, events, buckets, versions: versions.Versions?.map((v) => [v.Key, v.VersionId, v.ETag]), markers: versions.DeleteMarkers?.length ?? 0 };
 }
 
-function requestFor(route: Route, path: string, headers: Record<string, string>, method = route[0]): TrickRequest {
+function requestFor(
+  route: Route,
+  { path, headers, method = route[0] }: { path: string; headers: Record<string, string>; method?: string },
+): TrickRequest {
   const body = route[2];
   if (body === undefined) return { method, path, headers };
   if (typeof body === 'object' && body !== null && 'raw' in body) {
@@ -176,16 +179,16 @@ function guardSuite(mount: string, every = 1): void {
   it('the controls: the plain routes answer 401 without a token and 403 to the read-only admin; a full admin reads', async () => {
     const [method, path, body] = fx.routes[1] as Route; // the reader promoting itself
     const plain = `${mount}/api/admin${path}`;
-    expect((await sendRaw(fx.server, requestFor([method, path, body], plain, {}))).status).toBe(401);
-    const forbidden = await sendRaw(fx.server, requestFor([method, path, body], plain, { authorization: `Bearer ${fx.reader}` }));
+    expect((await sendRaw(fx.server, requestFor([method, path, body], { path: plain, headers: {} }))).status).toBe(401);
+    const forbidden = await sendRaw(fx.server, requestFor([method, path, body], { path: plain, headers: { authorization: `Bearer ${fx.reader}` } }));
     expect({ status: forbidden.status, body: JSON.parse(forbidden.text) as unknown }).toMatchObject({ status: 403, body: { error: 'Forbidden' } });
     expect((await sendRaw(fx.server, { method: 'GET', path: `${mount}/api/admin/users`, headers: { authorization: `Bearer ${fx.reader}` } })).status).toBe(200);
   });
 
   it('no path trick lets an anonymous caller or a read-only admin change anything', async () => {
     const requests = fx.routes.filter((_, i) => i % every === 0).flatMap((route) => pathTricks(mount, `/api/admin${route[1]}`, fx.server.port).flatMap((path) => [
-      { label: 'no token', req: requestFor(route, path, {}) },
-      { label: 'read-only', req: requestFor(route, path, { authorization: `Bearer ${fx.reader}` }) },
+      { label: 'no token', req: requestFor(route, { path, headers: {} }) },
+      { label: 'read-only', req: requestFor(route, { path, headers: { authorization: `Bearer ${fx.reader}` } }) },
     ]));
     expect(requests.length).toBeGreaterThan(1000 / every);
     expect(await violations(fx, requests)).toEqual([]);
@@ -204,7 +207,7 @@ function guardSuite(mount: string, every = 1): void {
       const tricks = pathTricks(mount, `/api/admin${route[1]}`, fx.server.port);
       return credentials.flatMap(([label, headers]) => [tricks[0], tricks[1], tricks[11], tricks[18]].map((path) => {
         const target = label === 'token in the query' ? `${path as string}${(path as string).includes('?') ? '&' : '?'}access_token=${fx.admin}&token=${fx.admin}` : (path as string);
-        return { label, req: requestFor(route, target, headers) };
+        return { label, req: requestFor(route, { path: target, headers: headers }) };
       }));
     });
     expect(await violations(fx, requests)).toEqual([]);
@@ -212,15 +215,15 @@ function guardSuite(mount: string, every = 1): void {
 
   it('without a token, no trick reaches even the read and self-service routes (HEAD for GET included)', async () => {
     const requests = fx.signedInRoutes.flatMap((route) => pathTricks(mount, `/api/admin${route[1]}`, fx.server.port)
-      .map((path) => ({ label: 'no token', req: requestFor(route, path, {}) })));
+      .map((path) => ({ label: 'no token', req: requestFor(route, { path, headers: {} }) })));
     expect(await violations(fx, requests)).toEqual([]);
   });
 
   it('method-override headers do not turn an allowed read into a write', async () => {
     const overrides = ['x-http-method-override', 'x-method-override', 'x-http-method'];
     const requests = fx.routes.flatMap((route) => overrides.flatMap((header) => ['GET', 'HEAD', 'POST'].flatMap((carrier) => [
-      { label: `read-only ${header}`, req: requestFor(route, `${mount}/api/admin${route[1]}`, { authorization: `Bearer ${fx.reader}`, [header]: route[0] }, carrier) },
-      { label: `no token ${header}`, req: requestFor(route, `${mount}/api/admin${route[1]}`, { [header]: route[0] }, carrier) },
+      { label: `read-only ${header}`, req: requestFor(route, { path: `${mount}/api/admin${route[1]}`, headers: { authorization: `Bearer ${fx.reader}`, [header]: route[0] }, method: carrier }) },
+      { label: `no token ${header}`, req: requestFor(route, { path: `${mount}/api/admin${route[1]}`, headers: { [header]: route[0] }, method: carrier }) },
     ])));
     // A GET the read-only admin may make anyway can answer 200: the snapshot proves no write happened.
     const bad = await violations(fx, requests.filter((r) => r.label.startsWith('read-only')), true);

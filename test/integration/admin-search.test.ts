@@ -24,7 +24,7 @@ interface Page { items: Item[]; nextCursor: string | null }
 
 /** A search with the admin token, or with `t` (null: no Authorization header). */
 const search = async (params: Record<string, string | number | boolean>, t?: string | null) =>
-  adminCall(store.server, t === null ? undefined : (t ?? (await store.admin())), 'GET', `/objects/search?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`);
+  adminCall(store.server, t === null ? undefined : (t ?? (await store.admin())), { method: 'GET', path: `/objects/search?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}` });
 
 async function keys(params: Record<string, string | number | boolean>): Promise<string[]> {
   const res = await search(params);

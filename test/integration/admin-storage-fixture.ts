@@ -26,9 +26,13 @@ export interface AdminFixture {
   /** Creates a bucket with a fresh name through POST /buckets (`body` adds options) and returns the name. */
   newBucket(body?: Json): Promise<string>;
   /** Raw PUT of an object's bytes. */
-  upload(bucket: string, key: string, body: NonNullable<RequestInit['body']>, headers?: Record<string, string>): Promise<Response>;
+  upload(
+    object: { bucket: string; key: string },
+    body: NonNullable<RequestInit['body']>,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
   /** Raw GET of an object's bytes; `extra` is more query text. */
-  download(bucket: string, key: string, headers?: Record<string, string>, extra?: string): Promise<Response>;
+  download(object: { bucket: string; key: string }, headers?: Record<string, string>, extra?: string): Promise<Response>;
 }
 
 /** Helpers bound to a test file's store, as its bootstrap admin. */
@@ -53,12 +57,12 @@ export function adminFixture(store: Store): AdminFixture {
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       return name;
     },
-    async upload(bucket, key, body, headers = {}) {
+    async upload({ bucket, key }, body, headers = {}) {
       return fetch(`${base()}/buckets/${bucket}/objects/content?${keyQuery(key)}`, {
         method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, ...headers }, body, duplex: 'half',
       } as RequestInit);
     },
-    async download(bucket, key, headers = {}, extra = '') {
+    async download({ bucket, key }, headers = {}, extra = '') {
       return fetch(`${base()}/buckets/${bucket}/objects/content?${keyQuery(key, extra)}`, { headers: { authorization: `Bearer ${await store.admin()}`, ...headers } });
     },
   };

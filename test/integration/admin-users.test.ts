@@ -18,10 +18,12 @@ beforeAll(async () => {
   admin = await store.admin();
 });
 
-const call = (token: string | undefined, method: string, path: string, body?: unknown) => adminCall(store.server, token, method, path, body);
+const call = (token: string | undefined, method: string, path: string) => adminCall(store.server, token, { method, path });
+const send = (token: string | undefined, request: { method: string; path: string; body: unknown }) =>
+  adminCall(store.server, token, request);
 
 async function createUser(username: string, role: 'full-admin' | 'read-only', password?: string): Promise<Created> {
-  const res = await call(admin, 'POST', '/users', password === undefined ? { username, role } : { username, role, password });
+  const res = await send(admin, { method: 'POST', path: '/users', body: password === undefined ? { username, role } : { username, role, password } });
   expect(res.status).toBe(201);
   return res.body as Created;
 }
@@ -54,7 +56,7 @@ describe('creating users', () => {
   });
 
   it('refuses a taken name (any case) with 409, and bad input with 400 naming the field', async () => {
-    expect((await call(admin, 'POST', '/users', { username: 'READER', role: 'read-only' })).status).toBe(409);
+    expect((await send(admin, { method: 'POST', path: '/users', body: { username: 'READER', role: 'read-only' } })).status).toBe(409);
     const cases: [unknown, string][] = [
       [{ username: 'bad name', role: 'read-only' }, 'username'],
       [{ username: 'x', role: 'owner' }, 'role'],
@@ -64,7 +66,7 @@ describe('creating users', () => {
       [{ username: 'typo', role: 'read-only', pasword: 'never-silently-dropped' }, 'pasword'],
     ];
     for (const [body, field] of cases) {
-      const res = await call(admin, 'POST', '/users', body);
+      const res = await send(admin, { method: 'POST', path: '/users', body: body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body).toMatchObject({ error: 'ValidationError', statusCode: 400 });
       expect((res.body as { message: string }).message).toContain(field);
@@ -76,7 +78,7 @@ describe('creating users', () => {
       ['GET', '/users/nope', undefined], ['PATCH', '/users/nope', { role: 'read-only' }],
       ['POST', '/users/nope/reset-password', {}], ['DELETE', '/users/nope', undefined],
     ] as const) {
-      const res = await call(admin, method, path, body);
+      const res = await send(admin, { method: method, path: path, body: body });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body).toMatchObject({ error: 'NotFound' });
     }
@@ -99,7 +101,7 @@ describe('roles', () => {
       ['POST', '/users', { username: 'sneaky', role: 'full-admin' }], ['PATCH', `/users/${user.id}`, { role: 'full-admin' }],
       ['POST', `/users/${user.id}/reset-password`, {}], ['DELETE', `/users/${user.id}`, undefined],
     ] as const) {
-      const res = await call(viewer, method, path, body);
+      const res = await send(viewer, { method: method, path: path, body: body });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(res.body).toMatchObject({ error: 'Forbidden', statusCode: 403 });
     }
@@ -109,11 +111,11 @@ describe('roles', () => {
   it('a demotion applies to the next request of an already signed-in admin, and a promotion too', async () => {
     const { user, temporaryPassword } = await createUser('ops', 'full-admin');
     const ops = (await signIn(store.server, { username: 'ops', password: temporaryPassword })).token;
-    const probe = () => call(ops, 'POST', '/users', { username: 'probe', role: 'read-only', password: 'short' });
+    const probe = () => send(ops, { method: 'POST', path: '/users', body: { username: 'probe', role: 'read-only', password: 'short' } });
     expect((await probe()).status).toBe(400); // past the gate: only the body is wrong
-    expect((await call(admin, 'PATCH', `/users/${user.id}`, { role: 'read-only' })).body).toMatchObject({ role: 'read-only' });
+    expect((await send(admin, { method: 'PATCH', path: `/users/${user.id}`, body: { role: 'read-only' } })).body).toMatchObject({ role: 'read-only' });
     expect((await probe()).status).toBe(403);
-    expect((await call(admin, 'PATCH', `/users/${user.id}`, { role: 'full-admin' })).status).toBe(200);
+    expect((await send(admin, { method: 'PATCH', path: `/users/${user.id}`, body: { role: 'full-admin' } })).status).toBe(200);
     expect((await probe()).status).toBe(400);
   });
 });
@@ -127,17 +129,17 @@ describe('the last full admin and self-deletion', () => {
     expect((await call(admin, 'DELETE', `/users/${adminId}`)).status).toBe(409);
     // Demote every other full admin so that `boss` is the last one.
     const all = ((await call(admin, 'GET', '/users')).body as { items: User[] }).items;
-    for (const u of all) if (u.role === 'full-admin' && u.id !== boss.id && u.id !== adminId) await call(admin, 'PATCH', `/users/${u.id}`, { role: 'read-only' });
-    expect((await call(bossSession.token, 'PATCH', `/users/${adminId}`, { role: 'read-only' })).status).toBe(200);
+    for (const u of all) if (u.role === 'full-admin' && u.id !== boss.id && u.id !== adminId) await send(admin, { method: 'PATCH', path: `/users/${u.id}`, body: { role: 'read-only' } });
+    expect((await send(bossSession.token, { method: 'PATCH', path: `/users/${adminId}`, body: { role: 'read-only' } })).status).toBe(200);
 
-    const demoteLast = await call(bossSession.token, 'PATCH', `/users/${boss.id}`, { role: 'read-only' });
+    const demoteLast = await send(bossSession.token, { method: 'PATCH', path: `/users/${boss.id}`, body: { role: 'read-only' } });
     expect(demoteLast.status).toBe(409);
     expect(demoteLast.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
     expect((await call(bossSession.token, 'DELETE', `/users/${boss.id}`)).status).toBe(409);
     // admin is read-only now: the gate refuses before any rule is looked at.
     expect((await call(admin, 'DELETE', `/users/${boss.id}`)).status).toBe(403);
 
-    expect((await call(bossSession.token, 'PATCH', `/users/${adminId}`, { role: 'full-admin' })).status).toBe(200);
+    expect((await send(bossSession.token, { method: 'PATCH', path: `/users/${adminId}`, body: { role: 'full-admin' } })).status).toBe(200);
     expect((await call(admin, 'DELETE', `/users/${boss.id}`)).status).toBe(204);
     expect((await call(admin, 'GET', `/users/${boss.id}`)).status).toBe(404);
     // The deleted user's access token and refresh cookie are dead.
@@ -150,7 +152,7 @@ describe('passwords', () => {
   it('reset gives a new temporary password and ends every session of the user', async () => {
     const { user, temporaryPassword } = await createUser('forgetful', 'read-only');
     const session = await signIn(store.server, { username: 'forgetful', password: temporaryPassword });
-    const res = await call(admin, 'POST', `/users/${user.id}/reset-password`, {});
+    const res = await send(admin, { method: 'POST', path: `/users/${user.id}/reset-password`, body: {} });
     expect(res.status).toBe(200);
     const reset = res.body as Created;
     expect(reset.user.mustChangePassword).toBe(true);
@@ -165,7 +167,7 @@ describe('passwords', () => {
     const { temporaryPassword } = await createUser('changer', 'read-only');
     const first = await signIn(store.server, { username: 'changer', password: temporaryPassword });
     const current = await signIn(store.server, { username: 'changer', password: temporaryPassword });
-    const change = (body: unknown) => call(current.token, 'POST', '/settings/change-password', body);
+    const change = (body: unknown) => send(current.token, { method: 'POST', path: '/settings/change-password', body: body });
 
     const wrong = await change({ currentPassword: 'not-it-at-all', newPassword: 'a-much-better-password' });
     expect(wrong.status).toBe(400);
@@ -184,6 +186,6 @@ describe('passwords', () => {
     expect((await refresh(store.server, first.cookie)).status).toBe(401);
     expect((await login(store.server, { username: 'changer', password: temporaryPassword })).status).toBe(401);
     await signIn(store.server, { username: 'changer', password: 'a-much-better-password' });
-    expect((await call(undefined, 'POST', '/settings/change-password', { currentPassword: 'x', newPassword: 'y' })).status).toBe(401);
+    expect((await send(undefined, { method: 'POST', path: '/settings/change-password', body: { currentPassword: 'x', newPassword: 'y' } })).status).toBe(401);
   });
 });

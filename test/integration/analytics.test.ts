@@ -104,7 +104,7 @@ describe('analytics through the real server', () => {
     const body = (await store.adminCall('GET', `/analytics/requests?from=${started}`)).body as RequestsBody;
     expect(s3Op(body, 'PutObject')).toMatchObject({ requests: 12 });
     expect(s3Op(body, 'GetObject')).toMatchObject({ requests: 8, clientErrors: 3 });
-    expect((await adminCall(store.server, undefined, 'GET', '/analytics/requests')).status).toBe(401);
+    expect((await adminCall(store.server, undefined, { method: 'GET', path: '/analytics/requests' })).status).toBe(401);
     const storage = (await store.adminCall('GET', `/analytics/storage?bucket=${bucket}&from=${started}`)).body as StorageBody;
     expect(storage.points.at(-1)).toMatchObject({ bytes: stored });
   });

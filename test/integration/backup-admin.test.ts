@@ -54,7 +54,7 @@ describe('manifest v1 archives', () => {
   });
 
   it('restore: current versions with their content type and metadata, unversioned buckets, no configuration', async () => {
-    const res = await uploadArchive(store.server, await store.admin(), v1);
+    const res = await uploadArchive(store.server, await store.admin(), { bytes: v1 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ bucketsRestored: 2, objectsRestored: 3 });
     const [photos] = V1_CONTENT.buckets;
@@ -89,32 +89,32 @@ describe('object lock and a reset', () => {
     await store.s3.send(new PutObjectCommand({ Bucket: locked, Key: 'gov', Body: 'g', ObjectLockMode: 'GOVERNANCE', ObjectLockRetainUntilDate: until_ }));
     const withGov = await downloadArchive(store.server, await store.admin());
     const before = await viewInstance(store.s3);
-    const refused = await uploadArchive(store.server, await store.admin(), v1);
+    const refused = await uploadArchive(store.server, await store.admin(), { bytes: v1 });
     expect(refused.status).toBe(409);
     expect(refused.body['error']).toBe('Conflict');
     expect(await viewInstance(store.s3)).toEqual(before);
     expect(readdirSync(join(store.server.dataDir, 'tmp'))).toEqual([]);
     // A misspelt or malformed parameter is refused, not dropped (which would have reset without the bypass).
     for (const query of ['bypassGovernence=true', 'bypassGovernance=maybe']) {
-      const res = await uploadArchive(store.server, await store.admin(), v1, `/restore?${query}`);
+      const res = await uploadArchive(store.server, await store.admin(), { bytes: v1, path: `/restore?${query}` });
       expect(res.status, query).toBe(400);
       expect(res.body, query).toMatchObject({ error: 'ValidationError' });
     }
     expect(await viewInstance(store.s3)).toEqual(before);
-    expect((await uploadArchive(store.server, await store.admin(), v1, '/restore?bypassGovernance=true')).status).toBe(200);
+    expect((await uploadArchive(store.server, await store.admin(), { bytes: v1, path: '/restore?bypassGovernance=true' })).status).toBe(200);
     expect((await viewInstance(store.s3)).buckets.map((b) => b.name)).not.toContain(locked);
 
     // The archive holding the very same locked version restores over it.
-    expect((await uploadArchive(store.server, await store.admin(), withGov.bytes)).status).toBe(200);
+    expect((await uploadArchive(store.server, await store.admin(), { bytes: withGov.bytes })).status).toBe(200);
     expect(await viewInstance(store.s3)).toEqual(before);
     await store.s3.send(new PutObjectCommand({ Bucket: locked, Key: 'comp', Body: 'c' }));
     await store.s3.send(new PutObjectRetentionCommand({ Bucket: locked, Key: 'comp', Retention: { Mode: 'COMPLIANCE', RetainUntilDate: until_ } }));
     const withComp = await viewInstance(store.s3);
-    expect((await uploadArchive(store.server, await store.admin(), withGov.bytes, '/restore?bypassGovernance=true')).status).toBe(409);
-    expect((await uploadArchive(store.server, await store.admin(), v1, `/buckets/${locked}/restore?bypassGovernance=true`)).status).toBe(400); // no such bucket in it
+    expect((await uploadArchive(store.server, await store.admin(), { bytes: withGov.bytes, path: '/restore?bypassGovernance=true' })).status).toBe(409);
+    expect((await uploadArchive(store.server, await store.admin(), { bytes: v1, path: `/buckets/${locked}/restore?bypassGovernance=true` })).status).toBe(400); // no such bucket in it
     expect(await viewInstance(store.s3)).toEqual(withComp);
     const full = await downloadArchive(store.server, await store.admin());
-    expect((await uploadArchive(store.server, await store.admin(), full.bytes)).status).toBe(200);
+    expect((await uploadArchive(store.server, await store.admin(), { bytes: full.bytes })).status).toBe(200);
     expect(await viewInstance(store.s3)).toEqual(withComp);
   });
 });
@@ -136,7 +136,7 @@ describe('concurrency and roles', () => {
       method: 'POST', body: slow, duplex: 'half', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/zip' },
     } as RequestInit);
     await new Promise((r) => setTimeout(r, 300));
-    const second = await uploadArchive(store.server, await store.admin(), archive);
+    const second = await uploadArchive(store.server, await store.admin(), { bytes: archive });
     expect(second.status).toBe(409);
     release();
     expect((await first).status).toBe(200);
@@ -144,11 +144,11 @@ describe('concurrency and roles', () => {
 
   it('a read-only admin may download backups and read the schedule, and gets 403 for restores and run-now', async () => {
     expect((await downloadArchive(store.server, reader)).status).toBe(200);
-    expect((await adminCall(store.server, reader, 'GET', '/backup/schedule')).status).toBe(200);
-    expect((await uploadArchive(store.server, reader, v1)).status).toBe(403);
-    expect((await uploadArchive(store.server, reader, v1, '/buckets/legacy-photos/restore')).status).toBe(403);
-    expect((await adminCall(store.server, reader, 'POST', '/backup/schedule/run-now')).status).toBe(403);
-    expect((await adminCall(store.server, undefined, 'GET', '/backup')).status).toBe(401);
+    expect((await adminCall(store.server, reader, { method: 'GET', path: '/backup/schedule' })).status).toBe(200);
+    expect((await uploadArchive(store.server, reader, { bytes: v1 })).status).toBe(403);
+    expect((await uploadArchive(store.server, reader, { bytes: v1, path: '/buckets/legacy-photos/restore' })).status).toBe(403);
+    expect((await adminCall(store.server, reader, { method: 'POST', path: '/backup/schedule/run-now' })).status).toBe(403);
+    expect((await adminCall(store.server, undefined, { method: 'GET', path: '/backup' })).status).toBe(401);
     const head = await fetch(`${store.server.url}/api/admin/backup`, { method: 'HEAD', headers: { authorization: `Bearer ${reader}` } });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('application/zip');
@@ -178,7 +178,7 @@ describe('the schedule', () => {
     expect(files).toHaveLength(runs);
     expect(statSync(join(snapshots, files[0] as string)).mode & 0o777).toBe(0o600);
     // The snapshot is a valid archive: it restores.
-    expect((await uploadArchive(store.server, await store.admin(), readFileSync(join(snapshots, files[0] as string)))).status).toBe(200);
+    expect((await uploadArchive(store.server, await store.admin(), { bytes: readFileSync(join(snapshots, files[0] as string)) })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 2500));
     const audit = await store.adminCall('GET', '/audit?event=backup.run_started');
     expect((audit.body as { items: unknown[] }).items).toHaveLength(runs + 1);

@@ -63,7 +63,7 @@ beforeAll(async () => {
 });
 
 async function expectRefused(archive: Buffer, code = 'InvalidArchive', path = `/buckets/${bucket}/restore`): Promise<string> {
-  const res = await uploadArchive(store.server, await store.admin(), archive, path);
+  const res = await uploadArchive(store.server, await store.admin(), { bytes: archive, path: path });
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(res.body['error']).toBe(code);
   expect(await state()).toEqual(before);
@@ -184,7 +184,7 @@ describe('archives refused with 400 and the instance unchanged', () => {
   });
 
   it('the unmodified archive restores (the control)', async () => {
-    const res = await uploadArchive(store.server, await store.admin(), base, `/buckets/${bucket}/restore`);
+    const res = await uploadArchive(store.server, await store.admin(), { bytes: base, path: `/buckets/${bucket}/restore` });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ objectsRestored: 3 });
     expect((await viewInstance(store.s3)).buckets).toEqual(before.view.buckets);

@@ -46,7 +46,7 @@ describe('backups with a replication target', () => {
     await source.s3.send(new PutObjectCommand({ Bucket: doomed, Key: 'gone', Body: 'soon gone' }));
     await drained();
     expect(await remoteObject(target.target, `${doomed}/gone`)).toBeDefined();
-    const res = await uploadArchive(source.server, await source.admin(), await makeV1Backup());
+    const res = await uploadArchive(source.server, await source.admin(), { bytes: await makeV1Backup() });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await drained();
     expect((await remoteObject(target.target, 'legacy-photos/cat.txt'))?.sha256).toBe(sha256('a v1 cat\n'));
@@ -80,7 +80,7 @@ describe('backups with a replication target', () => {
     expect(archive.status).toBe(200);
     expect(((await source.adminCall('GET', '/tiering/status')).body as { stubs: number }).stubs).toBe(1);
     const fresh = await startStore();
-    expect((await uploadArchive(fresh.server, await fresh.admin(), archive.bytes, `/buckets/${cold}/restore`)).status).toBe(200);
+    expect((await uploadArchive(fresh.server, await fresh.admin(), { bytes: archive.bytes, path: `/buckets/${cold}/restore` })).status).toBe(200);
     const got = await fresh.s3.send(new GetObjectCommand({ Bucket: cold, Key: 'frozen' }));
     expect(sha256(Buffer.from(await got.Body!.transformToByteArray()))).toBe(sha256(bytes));
   });

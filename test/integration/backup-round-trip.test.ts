@@ -54,7 +54,7 @@ describe('a full backup restored into a fresh instance with another SSE key', ()
     const upload = await target.s3.send(new CreateMultipartUploadCommand({ Bucket: names.plain, Key: 'pending' }));
     await target.s3.send(new UploadPartCommand({ Bucket: names.plain, Key: 'pending', UploadId: upload.UploadId, PartNumber: 1, Body: 'z' }));
 
-    const res = await uploadArchive(target.server, await target.admin(), archive);
+    const res = await uploadArchive(target.server, await target.admin(), { bytes: archive });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ bucketsRestored: 3, objectsRestored: expect.any(Number) as number });
 
@@ -94,7 +94,7 @@ describe('bucket backups', () => {
     await target.s3.send(new PutObjectCommand({ Bucket: names.versioned, Key: 'added-later', Body: 'a' }));
     await target.s3.send(new DeleteObjectCommand({ Bucket: names.versioned, Key: 'history.txt' }));
     await target.s3.send(new PutObjectCommand({ Bucket: names.plain, Key: 'other-bucket-change', Body: 'b' }));
-    const res = await uploadArchive(target.server, await target.admin(), bucketArchive.bytes, `/buckets/${names.versioned}/restore`);
+    const res = await uploadArchive(target.server, await target.admin(), { bytes: bucketArchive.bytes, path: `/buckets/${names.versioned}/restore` });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [before, after] = await Promise.all([viewInstance(source.s3), viewInstance(target.s3)]);
     expect(after.buckets.find((b) => b.name === names.versioned)).toEqual(before.buckets.find((b) => b.name === names.versioned));
@@ -104,9 +104,9 @@ describe('bucket backups', () => {
   it('restores a bucket archive under another name, and a bucket out of an instance archive', async () => {
     const copy = uniqueBucket('copy');
     const bucketArchive = await downloadArchive(source.server, await source.admin(), `/buckets/${names.versioned}/backup`);
-    const res = await uploadArchive(target.server, await target.admin(), bucketArchive.bytes, `/buckets/${copy}/restore`);
+    const res = await uploadArchive(target.server, await target.admin(), { bytes: bucketArchive.bytes, path: `/buckets/${copy}/restore` });
     expect(res.status).toBe(200);
-    const one = await uploadArchive(target.server, await target.admin(), archive, `/buckets/${names.locked}/restore`);
+    const one = await uploadArchive(target.server, await target.admin(), { bytes: archive, path: `/buckets/${names.locked}/restore` });
     expect(one.status, JSON.stringify(one.body)).toBe(200);
     const view = await viewInstance(target.s3);
     const versionsOf = (v: typeof view, name: string) => v.buckets.find((b) => b.name === name)?.versions;
@@ -118,7 +118,7 @@ describe('bucket backups', () => {
   it('answers 404 for a bucket that does not exist, and refuses a bucket archive as an instance restore', async () => {
     expect((await downloadArchive(source.server, await source.admin(), '/buckets/no-such-bucket-here/backup')).status).toBe(404);
     const bucketArchive = await downloadArchive(source.server, await source.admin(), `/buckets/${names.plain}/backup`);
-    const res = await uploadArchive(target.server, await target.admin(), bucketArchive.bytes);
+    const res = await uploadArchive(target.server, await target.admin(), { bytes: bucketArchive.bytes });
     expect(res.status).toBe(400);
     expect(res.body['error']).toBe('InvalidArchive');
   });
@@ -153,7 +153,7 @@ describe('a backup taken while clients write', () => {
     const zip = Buffer.concat(chunks);
 
     const fresh = await startStore();
-    const restored = await uploadArchive(fresh.server, await fresh.admin(), zip, `/buckets/${bucket}/restore`);
+    const restored = await uploadArchive(fresh.server, await fresh.admin(), { bytes: zip, path: `/buckets/${bucket}/restore` });
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);
     const view = await viewInstance(fresh.s3);
     expect(view.buckets[0]).toEqual(before.buckets.find((b) => b.name === bucket));

@@ -45,7 +45,7 @@ function runCli(args: string[], opts: { cwd?: string; stdin?: string; env?: Reco
   }));
 }
 
-async function putAndGet(server: RunningServer, bucket: string, key: string, body?: Buffer): Promise<Buffer> {
+async function putAndGet(server: RunningServer, { bucket, key }: { bucket: string; key: string }, body?: Buffer): Promise<Buffer> {
   const s3 = sdkClient(server);
   try {
     if (body) await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
@@ -215,14 +215,14 @@ describe('the data directory across restarts', () => {
     const store = await startStore();
     const bucket = await store.bucket();
     const body = randomBytes(70_000);
-    expect((await putAndGet(store.server, bucket, 'k', body)).equals(body)).toBe(true);
+    expect((await putAndGet(store.server, { bucket, key: 'k' }, body)).equals(body)).toBe(true);
     const keyFile = join(store.dataDir, 'sse.key');
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     const keyText = readFileSync(keyFile, 'utf8');
     expect(await store.stop()).toBe(0);
 
     await store.restart();
-    expect((await putAndGet(store.server, bucket, 'k')).equals(body)).toBe(true);
+    expect((await putAndGet(store.server, { bucket, key: 'k' })).equals(body)).toBe(true);
     expect(readFileSync(join(store.dataDir, 'sse.key'), 'utf8')).toBe(keyText);
     await store.stop();
 
@@ -235,14 +235,14 @@ describe('the data directory across restarts', () => {
 
     // the same key given through STORE_SSE_KEY is accepted
     await store.restart({ STORE_SSE_KEY: keyText.trim() });
-    expect((await putAndGet(store.server, bucket, 'k')).equals(body)).toBe(true);
+    expect((await putAndGet(store.server, { bucket, key: 'k' })).equals(body)).toBe(true);
   });
 
   it('cleans tmp/ and removes orphan blobs at boot while referenced blobs survive', async () => {
     const store = await startStore();
     const bucket = await store.bucket();
     const bodies = [randomBytes(10), randomBytes(200_000), Buffer.alloc(0)];
-    for (const [i, body] of bodies.entries()) await putAndGet(store.server, bucket, `obj-${i}`, body);
+    for (const [i, body] of bodies.entries()) await putAndGet(store.server, { bucket, key: `obj-${i}` }, body);
     await store.stop();
     const dataDir = store.dataDir;
     const referenced = listFiles(join(dataDir, 'blobs'));
@@ -269,6 +269,6 @@ describe('the data directory across restarts', () => {
     expect(existsSync(orphan)).toBe(false);
     expect(existsSync(foreign)).toBe(true);
     for (const file of referenced) expect(existsSync(join(dataDir, 'blobs', file))).toBe(true);
-    for (const [i, body] of bodies.entries()) expect((await putAndGet(store.server, bucket, `obj-${i}`)).equals(body)).toBe(true);
+    for (const [i, body] of bodies.entries()) expect((await putAndGet(store.server, { bucket, key: `obj-${i}` })).equals(body)).toBe(true);
   });
 });

@@ -51,10 +51,10 @@ describe('data directory permissions', () => {
     const part = await s3.send(new UploadPartCommand({ Bucket: 'modes', Key: 'parts', UploadId, PartNumber: 1, Body: randomBytes(100_000) }));
     await s3.send(new CompleteMultipartUploadCommand({ Bucket: 'modes', Key: 'parts', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } }));
     const token = await store.admin();
-    expect((await adminCall(server, token, 'POST', '/backup/schedule/run-now')).status).toBe(202);
+    expect((await adminCall(server, token, { method: 'POST', path: '/backup/schedule/run-now' })).status).toBe(202);
     await waitFor('a scheduled snapshot', () => readdirSync(join(dataDir, 'backups')).some((f) => f.endsWith('.zip')));
     const archive = await downloadArchive(server, token, '/buckets/modes/backup');
-    expect((await uploadArchive(server, token, archive.bytes, '/buckets/modes/restore')).status).toBe(200);
+    expect((await uploadArchive(server, token, { bytes: archive.bytes, path: '/buckets/modes/restore' })).status).toBe(200);
 
     expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['meta.db', 'meta.db-wal', 'meta.db-shm', 'store.lock', 'sse.key', 'blobs', 'tmp', 'backups']));
     expect(wrongModes(dataDir)).toEqual([]);

@@ -20,7 +20,7 @@ interface SlowPut {
 }
 
 /** Starts a signed PUT whose body is written by the caller. */
-function startPut(server: RunningServer, bucket: string, key: string, body: Buffer): SlowPut {
+function startPut(server: RunningServer, { bucket, key }: { bucket: string; key: string }, body: Buffer): SlowPut {
   const path = `/${bucket}/${key}`;
   const headers = signedHeaders(server, {
     method: 'PUT', path, headers: { 'content-length': String(body.length) }, sign: { payloadHash: sha256Hex(body) },
@@ -50,7 +50,7 @@ describe('SIGTERM drain', () => {
     const server = store.server;
     const bucket = await store.bucket();
     const body = randomBytes(1024 * 1024);
-    const put = startPut(server, bucket, 'slow.bin', body);
+    const put = startPut(server, { bucket, key: 'slow.bin' }, body);
     const pieces = 10;
     const step = body.length / pieces;
     put.req.write(body.subarray(0, step));
@@ -105,7 +105,7 @@ describe('SIGTERM drain', () => {
     const server = store.server;
     const bucket = await store.bucket();
     const body = randomBytes(512 * 1024);
-    const put = startPut(server, bucket, 'stalled.bin', body);
+    const put = startPut(server, { bucket, key: 'stalled.bin' }, body);
     put.response.catch(() => undefined); // the server cuts the connection at the deadline
     put.req.on('error', () => undefined);
     put.req.write(body.subarray(0, 100_000));

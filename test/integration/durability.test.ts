@@ -80,7 +80,7 @@ interface Attempt {
  * PUTs `keys` with random bodies (1 B to 2 MiB, log-uniform), 8 at a time, and kills the server with SIGKILL once
  * `killAfter` PUTs have been acknowledged. Returns every attempt that was started.
  */
-async function putUntilKilled(server: RunningServer, bucket: string, keys: string[], killAfter: number): Promise<Map<string, Attempt>> {
+async function putUntilKilled(server: RunningServer, bucket: string, { keys, killAfter }: { keys: string[]; killAfter: number }): Promise<Map<string, Attempt>> {
   const s3 = sdkClient(server);
   const attempts = new Map<string, Attempt>();
   let next = 0;
@@ -121,7 +121,7 @@ describe('crash safety', () => {
 
     for (let round = 0; round < 3; round++) {
       const keys = [...pool].sort(() => Math.random() - 0.5).slice(0, 300); // one attempt per key per round
-      const attempts = await putUntilKilled(store.server, bucket, keys, randomInt(20, 280));
+      const attempts = await putUntilKilled(store.server, bucket, { keys, killAfter: randomInt(20, 280) });
       const ackedCount = [...attempts.values()].filter((a) => a.acked).length;
       expect(ackedCount).toBeGreaterThanOrEqual(20);
 

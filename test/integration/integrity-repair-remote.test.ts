@@ -12,7 +12,7 @@ import { useStore } from '../helpers/store.js';
 
 type Status = { counts: Record<string, number>; currentPass: unknown; lastFullPass: { corruptFound: number; repaired: number } | null };
 
-async function bytesOf(s3: S3Client, bucket: string, key: string, versionId?: string): Promise<Buffer> {
+async function bytesOf(s3: S3Client, { bucket, key, versionId }: { bucket: string; key: string; versionId?: string }): Promise<Buffer> {
   const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, VersionId: versionId }));
   return Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());
 }
@@ -44,7 +44,7 @@ describe('integrity repair from the replication mirror', () => {
     const status = await scrubToEnd();
     expect(status.lastFullPass).toMatchObject({ corruptFound: 1, repaired: 1 });
     expect(status.counts).toMatchObject({ corrupt: 0 });
-    expect((await bytesOf(store.s3, bucket, 'doc')).equals(body)).toBe(true);
+    expect((await bytesOf(store.s3, { bucket, key: 'doc' })).equals(body)).toBe(true);
     expect(blobIdsOf(store.server.dataDir, bucket, 'doc')).not.toContain(blobId);
     const audit = await waitFor('the repair audit', async () => {
       const page = (await store.adminCall('GET', '/audit?event=integrity.object_repaired')).body as { items: unknown[] };
@@ -74,6 +74,6 @@ describe('integrity repair from the replication mirror', () => {
     expect(status.lastFullPass).toMatchObject({ corruptFound: 1, repaired: 0 });
     const corrupt = (await store.adminCall('GET', '/integrity/corrupt')).body as { items: { bucket: string; versionId: string }[] };
     expect(corrupt.items).toEqual([expect.objectContaining({ bucket: versioned, versionId: first.VersionId })]);
-    expect((await bytesOf(store.s3, versioned, 'k')).equals(current)).toBe(true);
+    expect((await bytesOf(store.s3, { bucket: versioned, key: 'k' })).equals(current)).toBe(true);
   });
 });

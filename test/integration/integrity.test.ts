@@ -54,7 +54,11 @@ function rawGet(server: RunningServer, path: string): Promise<RawGet> {
   });
 }
 
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  { read, done }: { read: () => Promise<T>; done: (value: T) => boolean },
+  ms = 20_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await read();
@@ -67,9 +71,9 @@ async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T)
 type Status = { counts: Record<string, number>; currentPass: unknown; lastFullPass: { objectsChecked: number } | null; enabled: boolean };
 
 async function scrubToEnd(server: RunningServer, token: string): Promise<Status> {
-  const started = await adminCall(server, token, 'POST', '/integrity/scrub');
+  const started = await adminCall(server, token, { method: 'POST', path: '/integrity/scrub' });
   expect(started.status).toBe(202);
-  return waitFor('the pass to end', async () => (await adminCall(server, token, 'GET', '/integrity')).body as Status, (s) => s.currentPass === null);
+  return waitFor('the pass to end', { read: async () => (await adminCall(server, token, { method: 'GET', path: '/integrity' })).body as Status, done: (s) => s.currentPass === null });
 }
 
 function blobIdOf(dataDir: string, bucket: string, key: string): string {
@@ -102,7 +106,7 @@ describe('corrupt objects through the real server', () => {
     for (let i = 0; i < 5 && first?.counts['unchecked'] !== 0; i++) {
       const started = await store.adminCall('POST', '/integrity/scrub');
       expect([202, 409]).toContain(started.status);
-      first = await waitFor('the pass to end', async () => (await store.adminCall('GET', '/integrity')).body as Status, (st) => st.currentPass === null);
+      first = await waitFor('the pass to end', { read: async () => (await store.adminCall('GET', '/integrity')).body as Status, done: (st) => st.currentPass === null });
     }
     expect(first?.counts).toEqual({ ok: 6, corrupt: 0, unchecked: 0 });
     await store.stop();
@@ -179,16 +183,16 @@ describe('corrupt objects through the real server', () => {
     const again = await store.adminCall('POST', '/integrity/scrub');
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
-    const status = await waitFor('the pass to end', async () => (await store.adminCall('GET', '/integrity')).body as Status, (s) => s.currentPass === null);
+    const status = await waitFor('the pass to end', { read: async () => (await store.adminCall('GET', '/integrity')).body as Status, done: (s) => s.currentPass === null });
     expect(status.counts).toEqual({ ok: 1, corrupt: 5, unchecked: 0 });
     expect(status.lastFullPass).toMatchObject({ trigger: 'manual', objectsChecked: 6, corruptFound: 5 });
     const samples = parseSamples((await scrape(store.server)).text);
     const gauge = (status: string) => samples.find((s) => s.name === 'store_integrity_objects' && s.labels['status'] === status)?.value;
-    await waitFor('the gauges', async () => parseSamples((await scrape(store.server)).text), (all) => all.some((s) => s.name === 'store_integrity_objects' && s.labels['status'] === 'corrupt' && s.value === 5));
+    await waitFor('the gauges', { read: async () => parseSamples((await scrape(store.server)).text), done: (all) => all.some((s) => s.name === 'store_integrity_objects' && s.labels['status'] === 'corrupt' && s.value === 5) });
     expect(gauge('ok')).toBeDefined();
     const lastRun = parseSamples((await scrape(store.server)).text).find((s) => s.name === 'store_integrity_last_run_timestamp')?.value ?? 0;
     expect(lastRun).toBeGreaterThan(Date.now() / 1000 - 600);
-    const audit = await waitFor('the audit record', async () => (await store.adminCall('GET', '/audit?event=integrity.scrub_started')).body as { items: unknown[] }, (b) => b.items.length > 0);
+    const audit = await waitFor('the audit record', { read: async () => (await store.adminCall('GET', '/audit?event=integrity.scrub_started')).body as { items: unknown[] }, done: (b) => b.items.length > 0 });
     expect(audit.items[0]).toMatchObject({ event: 'integrity.scrub_started', subject: 'admin' });
   });
 
@@ -238,7 +242,7 @@ describe('repair from a replica (in-process fake source)', () => {
     const body = randomBytes(500_000);
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'doc', Body: body }));
-    source.set(bucket, 'doc', 'null', body);
+    source.set({ bucket, key: 'doc', versionId: 'null' }, body);
     const blobId = blobIdOf(app.server.dataDir, bucket, 'doc');
     await flipByte(blobPath(app.server.dataDir, blobId), fileOffset(400_000));
     const token = await adminLogin(app.server);
@@ -248,8 +252,8 @@ describe('repair from a replica (in-process fake source)', () => {
     const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'doc' }));
     expect(Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray()).equals(body)).toBe(true);
     expect(blobIdOf(app.server.dataDir, bucket, 'doc')).not.toBe(blobId);
-    const audit = await waitFor('the repair audit', async () => (await adminCall(app.server, token, 'GET', '/audit?event=integrity.object_repaired')).body as { items: unknown[] }, (b) => b.items.length > 0);
+    const audit = await waitFor('the repair audit', { read: async () => (await adminCall(app.server, token, { method: 'GET', path: '/audit?event=integrity.object_repaired' })).body as { items: unknown[] }, done: (b) => b.items.length > 0 });
     expect(audit.items[0]).toMatchObject({ subject: 'integrity-scrubber', bucket, details: { key: 'doc', versionId: 'null', size: 500_000 } });
-    expect(((await adminCall(app.server, token, 'GET', '/integrity')).body as { repairAvailable: boolean }).repairAvailable).toBe(true);
+    expect(((await adminCall(app.server, token, { method: 'GET', path: '/integrity' })).body as { repairAvailable: boolean }).repairAvailable).toBe(true);
   });
 });

@@ -34,25 +34,25 @@ describe('OTEL_TRACING_ENABLED=true with an SDK registered', () => {
     await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'trace-missing-key' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
     s3.destroy();
     const token = await adminLogin(store.server);
-    await adminCall(store.server, token, 'GET', '/keys/AKIDTRACENOPE0000000');
+    await adminCall(store.server, token, { method: 'GET', path: '/keys/AKIDTRACENOPE0000000' });
     await scrape(store.server);
     const spans = (await eventually(async () => exporter.getFinishedSpans(), (s) => s.some((x) => x.name === 'metrics /metrics'))).map((s) => ({
       name: s.name, attributes: s.attributes, status: s.status.code,
     }));
     expect(spans).toEqual([
-      { name: 's3 CreateBucket', attributes: attrs('s3', 'PUT', 'CreateBucket', 200), status: 0 },
-      { name: 's3 PutObject', attributes: attrs('s3', 'PUT', 'PutObject', 200), status: 0 },
-      { name: 's3 GetObject', attributes: attrs('s3', 'GET', 'GetObject', 404), status: 0 },
-      { name: 'admin /api/admin/auth/login', attributes: attrs('admin', 'POST', '/api/admin/auth/login', 200), status: 0 },
-      { name: 'admin /api/admin/keys/:id', attributes: attrs('admin', 'GET', '/api/admin/keys/:id', 404), status: 0 },
-      { name: 'metrics /metrics', attributes: attrs('metrics', 'GET', '/metrics', 200), status: 0 },
+      { name: 's3 CreateBucket', attributes: attrs('s3', { method: 'PUT', routeClass: 'CreateBucket', status: 200 }), status: 0 },
+      { name: 's3 PutObject', attributes: attrs('s3', { method: 'PUT', routeClass: 'PutObject', status: 200 }), status: 0 },
+      { name: 's3 GetObject', attributes: attrs('s3', { method: 'GET', routeClass: 'GetObject', status: 404 }), status: 0 },
+      { name: 'admin /api/admin/auth/login', attributes: attrs('admin', { method: 'POST', routeClass: '/api/admin/auth/login', status: 200 }), status: 0 },
+      { name: 'admin /api/admin/keys/:id', attributes: attrs('admin', { method: 'GET', routeClass: '/api/admin/keys/:id', status: 404 }), status: 0 },
+      { name: 'metrics /metrics', attributes: attrs('metrics', { method: 'GET', routeClass: '/metrics', status: 200 }), status: 0 },
     ]);
     const everything = JSON.stringify(exporter.getFinishedSpans().map((s) => [s.name, s.attributes, s.events, s.links]));
     for (const leaked of ['trace-secret-key', 'trace-missing-key', 'AKIDTRACENOPE', '127.0.0.1', bucket]) expect(everything).not.toContain(leaked);
   });
 });
 
-function attrs(surface: string, method: string, routeClass: string, status: number): Record<string, unknown> {
+function attrs(surface: string, { method, routeClass, status }: { method: string; routeClass: string; status: number }): Record<string, unknown> {
   return { 'http.request.method': method, 'http.response.status_code': status, 'store.surface': surface, 'store.route_class': routeClass };
 }
 

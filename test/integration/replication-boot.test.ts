@@ -57,8 +57,8 @@ describe('replication at boot', () => {
       enabled: false, targetBucket: 'not-configured', outbox: { pending: 0, inflight: 0, failed: 0 }, lastDrain: null,
       tiering: { enabled: false, stubs: 0, restored: 0 },
     });
-    expect((await adminCall(server, token, 'GET', '/tiering/status')).body).toMatchObject({ enabled: false });
-    const reconcile = await adminCall(server, token, 'POST', '/replication/reconcile', {});
+    expect((await adminCall(server, token, { method: 'GET', path: '/tiering/status' })).body).toMatchObject({ enabled: false });
+    const reconcile = await adminCall(server, token, { method: 'POST', path: '/replication/reconcile', body: {} });
     expect(reconcile.status).toBe(409);
     const err = await s3.send(new RestoreObjectCommand({ Bucket: 'plain', Key: 'k0', RestoreRequest: { Days: 1 } })).catch((e: unknown) => e);
     expect((err as { name?: string }).name).toBe('InvalidObjectState');

@@ -22,14 +22,14 @@ describe('kill -9', () => {
     for (let i = 0; i < 24; i++) bodies.set(`obj-${i}`, randomBytes(i % 4 === 0 ? 6 * MIB : 256 * 1024));
     for (const [key, body] of bodies) await source.s3.send(new PutObjectCommand({ Bucket: 'data', Key: key, Body: body }));
     // Some keys are on the remote, the rest still pending or in flight: kill now.
-    await waitFor('a drain in progress', async () => (await remoteListing(t.target, 'data/')).size >= 2, 20_000, 10);
+    await waitFor('a drain in progress', async () => (await remoteListing(t.target, 'data/')).size >= 2, { timeoutMs: 20_000, everyMs: 10 });
     await source.kill();
 
     await source.restart();
     await waitFor('the outbox to drain after the restart', async () => {
       const st = await replicationStatus(source.server, await source.admin());
       return st.outbox.pending + st.outbox.inflight + st.outbox.failed === 0;
-    }, 60_000, 200);
+    }, { timeoutMs: 60_000, everyMs: 200 });
     const listing = await remoteListing(t.target, 'data/');
     expect([...listing.keys()].sort()).toEqual([...bodies.keys()].map((k) => `data/${k}`).sort());
     for (const [key, body] of bodies) expect((await remoteObject(t.target, `data/${key}`))?.sha256).toBe(sha256(body));
@@ -48,7 +48,7 @@ describe('kill -9', () => {
       Bucket: 'cold',
       LifecycleConfiguration: { Rules: [{ ID: 'all', Status: 'Enabled', Filter: { Prefix: '' }, Transitions: [{ Date: new Date('2020-01-01T00:00:00Z'), StorageClass: 'DEEP_ARCHIVE' }] }] },
     }));
-    await waitFor('the sweep to start uploading', async () => (await remoteListing(t.target, '.store/tier/')).size >= 1, 20_000, 5);
+    await waitFor('the sweep to start uploading', async () => (await remoteListing(t.target, '.store/tier/')).size >= 1, { timeoutMs: 20_000, everyMs: 5 });
     await source.kill();
 
     await source.restart();
@@ -57,9 +57,9 @@ describe('kill -9', () => {
     await waitFor('every object tiered and the tier GC done', async () => {
       const st = await tiering();
       return st.stubs === 30 && st.pendingRemoteDeletes === 0;
-    }, 60_000, 200);
+    }, { timeoutMs: 60_000, everyMs: 200 });
     // Exactly one remote copy per stub: copies of uploads the crash cut short were deleted.
-    await waitFor('no orphaned remote copy', async () => (await remoteListing(t.target, '.store/tier/')).size === 30, 20_000, 200);
+    await waitFor('no orphaned remote copy', async () => (await remoteListing(t.target, '.store/tier/')).size === 30, { timeoutMs: 20_000, everyMs: 200 });
     for (const [key, body] of bodies) {
       const res = await source.s3.send(new GetObjectCommand({ Bucket: 'cold', Key: key }));
       const bytes = Buffer.from(await (res.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray());

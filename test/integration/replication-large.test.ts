@@ -45,7 +45,7 @@ describe('a 200 MiB object', () => {
       await waitFor('the 200 MiB object to replicate', async () => {
         const st = await replicationStatus(source.server, await source.admin());
         return st.outbox.pending + st.outbox.inflight + st.outbox.failed === 0 && st.lastDrain !== null;
-      }, 120_000, 100);
+      }, { timeoutMs: 120_000, everyMs: 100 });
       const replicated = Date.now();
       const remote = await remoteObject(t.target, 'big/video.bin');
       expect(remote?.size).toBe(SIZE);

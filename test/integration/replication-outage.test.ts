@@ -15,7 +15,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
-async function timedPuts(s3: S3Client, bucket: string, prefix: string, n: number, concurrency = 10): Promise<number[]> {
+async function timedPuts(s3: S3Client, bucket: string, { prefix, n, concurrency = 10 }: { prefix: string; n: number; concurrency?: number }): Promise<number[]> {
   const times: number[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -36,11 +36,11 @@ describe('a remote outage', () => {
     const s3 = source.s3;
     await s3.send(new CreateBucketCommand({ Bucket: 'data' }));
 
-    const up = await timedPuts(s3, 'data', 'warm/', 100);
+    const up = await timedPuts(s3, 'data', { prefix: 'warm/', n: 100 });
     await waitFor('the warm-up to drain', async () => (await replicationStatus(source.server, await source.admin())).outbox.pending === 0);
 
     await t.store.stop();
-    const down = await timedPuts(s3, 'data', 'outage/', 1000);
+    const down = await timedPuts(s3, 'data', { prefix: 'outage/', n: 1000 });
     expect(down).toHaveLength(1000);
     const during = await replicationStatus(source.server, await source.admin());
     expect(during.outbox.pending + during.outbox.inflight).toBeGreaterThan(900);
@@ -59,7 +59,7 @@ describe('a remote outage', () => {
     await waitFor('the outbox to drain to zero', async () => {
       const s = await replicationStatus(source.server, await source.admin());
       return s.outbox.pending + s.outbox.inflight + s.outbox.failed === 0;
-    }, 60_000, 250);
+    }, { timeoutMs: 60_000, everyMs: 250 });
     const listing = await remoteListing(t.target, 'data/');
     expect(listing.size).toBe(1100);
     for (const i of [0, 1, 500, 999]) {

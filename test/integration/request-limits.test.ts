@@ -135,6 +135,7 @@ describe('XML body limits', () => {
     ['PutBucketPolicy', 'PUT', '?policy', 256 * 1024],
     ['PutBucketLifecycleConfiguration', 'PUT', '?lifecycle', 1024 * 1024],
     ['PutBucketTagging', 'PUT', '?tagging', 1024 * 1024],
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   ])('refuses a %s body declared over its limit before reading it', async (_op, method, suffix, limit) => {
     const path = suffix.startsWith('?') ? `/${bucket}${suffix}` : `/${bucket}${suffix}`;
     const res = await exchange(signedHead(method, path, { 'content-length': String(limit + 1) }));
@@ -146,6 +147,7 @@ describe('XML body limits', () => {
   it.each([
     ['DeleteObjects', 'POST', '?delete', 8 * 1024 * 1024],
     ['PutBucketPolicy', 'PUT', '?policy', 256 * 1024],
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   ])('stops reading a chunked %s body without a length at about its limit', async (_op, method, suffix, limit) => {
     const res = await exchange(signedHead(method, `/${bucket}${suffix}`, { 'transfer-encoding': 'chunked' }), { endless: true });
     // The server answers 400 and closes with the rest of the body unread. On Node 24 the close can reach a client

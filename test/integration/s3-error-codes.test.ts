@@ -36,7 +36,7 @@ beforeAll(async () => {
 const signed = (method: string, path: string, extra: { headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> =>
   rawRequest(store.server, { method, path, sign: true, ...extra });
 
-function expectError(res: RawResponse, status: number, code: string, details: Record<string, string> = {}): void {
+function expectError(res: RawResponse, { status, code }: { status: number; code: string }, details: Record<string, string> = {}): void {
   expect({ status: res.status, code: res.code }).toEqual({ status, code });
   for (const [name, value] of Object.entries(details)) expect(res.text).toContain(`<${name}>${value}</${name}>`);
 }
@@ -44,15 +44,15 @@ function expectError(res: RawResponse, status: number, code: string, details: Re
 describe('partNumber beyond the parts of the object', () => {
   it('GET and HEAD answer 416 InvalidPartNumber, for a multipart and a single-part object', async () => {
     expect((await signed('GET', `/${bucket}/two-parts?partNumber=2`)).status).toBe(206);
-    expectError(await signed('GET', `/${bucket}/two-parts?partNumber=3`), 416, 'InvalidPartNumber');
+    expectError(await signed('GET', `/${bucket}/two-parts?partNumber=3`), { status: 416, code: 'InvalidPartNumber' });
     expect((await signed('HEAD', `/${bucket}/two-parts?partNumber=3`)).status).toBe(416);
-    expectError(await signed('GET', `/${bucket}/single?partNumber=2`), 416, 'InvalidPartNumber');
+    expectError(await signed('GET', `/${bucket}/single?partNumber=2`), { status: 416, code: 'InvalidPartNumber' });
     expect((await signed('HEAD', `/${bucket}/single?partNumber=2`)).status).toBe(416);
   });
 
   it('a part number outside 1..10000 is 400 InvalidArgument', async () => {
-    expectError(await signed('GET', `/${bucket}/two-parts?partNumber=0`), 400, 'InvalidArgument', { ArgumentName: 'partNumber' });
-    expectError(await signed('GET', `/${bucket}/two-parts?partNumber=10001`), 400, 'InvalidArgument', { ArgumentName: 'partNumber' });
+    expectError(await signed('GET', `/${bucket}/two-parts?partNumber=0`), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'partNumber' });
+    expectError(await signed('GET', `/${bucket}/two-parts?partNumber=10001`), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'partNumber' });
   });
 });
 
@@ -63,15 +63,15 @@ describe('object lock retention periods', () => {
 
   it('a retain-until date in the past on PutObject or CreateMultipartUpload is InvalidArgument naming the header and value', async () => {
     const put = await signed('PUT', `/${locked}/past`, { headers: { ...lockHeaders, 'content-md5': createHash('md5').update('x').digest('base64') }, body: 'x' });
-    expectError(put, 400, 'InvalidArgument', { ArgumentName: header, ArgumentValue: past });
+    expectError(put, { status: 400, code: 'InvalidArgument' }, { ArgumentName: header, ArgumentValue: past });
     const create = await signed('POST', `/${locked}/past-mp?uploads`, { headers: lockHeaders });
-    expectError(create, 400, 'InvalidArgument', { ArgumentName: header, ArgumentValue: past });
+    expectError(create, { status: 400, code: 'InvalidArgument' }, { ArgumentName: header, ArgumentValue: past });
   });
 
   it('a retain-until date in the past on PutObjectRetention is InvalidArgument', async () => {
     await store.s3.send(new PutObjectCommand({ Bucket: locked, Key: 'kept', Body: 'x' }));
     const body = `<Retention><Mode>GOVERNANCE</Mode><RetainUntilDate>${past}</RetainUntilDate></Retention>`;
-    expectError(await signed('PUT', `/${locked}/kept?retention`, { body }), 400, 'InvalidArgument');
+    expectError(await signed('PUT', `/${locked}/kept?retention`, { body }), { status: 400, code: 'InvalidArgument' });
   });
 
   it('a bucket default retention of Days or Years <= 0 is InvalidArgument naming it; both together are MalformedXML', async () => {
@@ -79,18 +79,18 @@ describe('object lock retention periods', () => {
       `<ObjectLockConfiguration><ObjectLockEnabled>Enabled</ObjectLockEnabled><Rule><DefaultRetention><Mode>GOVERNANCE</Mode>${rule}` +
       '</DefaultRetention></Rule></ObjectLockConfiguration>';
     const put = (rule: string): Promise<RawResponse> => signed('PUT', `/${locked}?object-lock`, { body: config(rule) });
-    expectError(await put('<Days>0</Days>'), 400, 'InvalidArgument', { ArgumentName: 'Days' });
-    expectError(await put('<Days>-1</Days>'), 400, 'InvalidArgument', { ArgumentName: 'Days' });
-    expectError(await put('<Years>0</Years>'), 400, 'InvalidArgument', { ArgumentName: 'Years' });
-    expectError(await put('<Years>-1</Years>'), 400, 'InvalidArgument', { ArgumentName: 'Years' });
-    expectError(await put('<Days>1</Days><Years>1</Years>'), 400, 'MalformedXML');
+    expectError(await put('<Days>0</Days>'), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'Days' });
+    expectError(await put('<Days>-1</Days>'), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'Days' });
+    expectError(await put('<Years>0</Years>'), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'Years' });
+    expectError(await put('<Years>-1</Years>'), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'Years' });
+    expectError(await put('<Days>1</Days><Years>1</Years>'), { status: 400, code: 'MalformedXML' });
   });
 });
 
 describe('ListObjectsV2 continuation-token', () => {
   it('an empty token is 400 InvalidArgument', async () => {
-    expectError(await signed('GET', `/${bucket}?list-type=2&continuation-token=`), 400, 'InvalidArgument', { ArgumentName: 'continuation-token' });
-    expectError(await signed('GET', `/${bucket}?list-type=2&continuation-token`), 400, 'InvalidArgument', { ArgumentName: 'continuation-token' });
+    expectError(await signed('GET', `/${bucket}?list-type=2&continuation-token=`), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'continuation-token' });
+    expectError(await signed('GET', `/${bucket}?list-type=2&continuation-token`), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'continuation-token' });
   });
 });
 
@@ -102,10 +102,10 @@ describe('UploadPartCopy with a bad x-amz-copy-source-range', () => {
     });
     const argument = { ArgumentName: 'x-amz-copy-source-range' };
     for (const bad of ['bytes=abc-def', 'bytes=0-', 'bytes=-5', 'bytes=5-2', '0-5', 'bytes=0-1,3-4']) {
-      expectError(await copy(bad), 400, 'InvalidArgument', { ...argument, ArgumentValue: bad });
+      expectError(await copy(bad), { status: 400, code: 'InvalidArgument' }, { ...argument, ArgumentValue: bad });
     }
     const beyond = await copy('bytes=0-16');
-    expectError(beyond, 400, 'InvalidArgument', argument);
+    expectError(beyond, { status: 400, code: 'InvalidArgument' }, argument);
     expect(beyond.text).toContain('Range specified is not valid for source object of size: 16');
     expect((await copy('bytes=0-15')).status).toBe(200);
   });

@@ -17,7 +17,7 @@ beforeAll(async () => {
  * A signed request written byte by byte on a raw socket (header values exactly the given bytes); resolves with the
  * status and the raw header lines of the answer.
  */
-function rawExchange(method: string, path: string, headers: Record<string, Buffer | string>, body = ''): Promise<{ status: number; raw: Buffer[] }> {
+function rawExchange(method: string, path: string, { headers, body = '' }: { headers: Record<string, Buffer | string>; body?: string }): Promise<{ status: number; raw: Buffer[] }> {
   // Node hands header bytes to the server one character per byte (latin1): sign them in that form.
   const asText = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('latin1') : v]));
   const signed = signedHeaders(store.server, { method, path, headers: { ...asText, 'content-length': String(Buffer.byteLength(body)) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
@@ -49,10 +49,10 @@ const UTF8 = Buffer.from('Grüße, 東京 — naïve ✓', 'utf8');
 
 describe('non-ASCII header values', () => {
   it('user metadata sent as UTF-8 bytes comes back as the same bytes from HEAD and GET', async () => {
-    const put = await rawExchange('PUT', '/text/utf8', { 'x-amz-meta-title': UTF8, 'content-disposition': Buffer.concat([Buffer.from('attachment; filename="'), UTF8, Buffer.from('"')]) }, 'x');
+    const put = await rawExchange('PUT', '/text/utf8', { headers: { 'x-amz-meta-title': UTF8, 'content-disposition': Buffer.concat([Buffer.from('attachment; filename="'), UTF8, Buffer.from('"')]) }, body: 'x' });
     expect(put.status).toBe(200);
     for (const method of ['HEAD', 'GET']) {
-      const got = await rawExchange(method, '/text/utf8', {});
+      const got = await rawExchange(method, '/text/utf8', { headers: {} });
       const meta = got.raw.find((h) => h.toString('latin1').toLowerCase().startsWith('x-amz-meta-title:'));
       expect(meta?.subarray('x-amz-meta-title: '.length).equals(UTF8), method).toBe(true);
       const disposition = got.raw.find((h) => h.toString('latin1').toLowerCase().startsWith('content-disposition:'));
@@ -78,9 +78,9 @@ describe('non-ASCII header values', () => {
   });
 
   it('a Content-Encoding list comes back as sent', async () => {
-    const put = await rawExchange('PUT', '/text/encoded', { 'content-encoding': 'gzip, br' }, 'x');
+    const put = await rawExchange('PUT', '/text/encoded', { headers: { 'content-encoding': 'gzip, br' }, body: 'x' });
     expect(put.status).toBe(200);
-    const got = await rawExchange('HEAD', '/text/encoded', {});
+    const got = await rawExchange('HEAD', '/text/encoded', { headers: {} });
     expect(got.raw.map((h) => h.toString('latin1'))).toContain('Content-Encoding: gzip, br');
   });
 });

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one server fixture for the whole multipart contract */
 // Multipart uploads through @aws-sdk/client-s3 and @aws-sdk/lib-storage: ETags, listing, abort, the completion
 // errors, UploadPartCopy and ranged reads across part boundaries, multipart checksums, and a 200 MiB stream.
 
@@ -43,7 +44,7 @@ async function createUpload(key: string, extra: { ChecksumAlgorithm?: ChecksumAl
   return out.UploadId as string;
 }
 
-async function uploadAll(key: string, uploadId: string, bodies: Buffer[], algorithm?: ChecksumAlgorithm): Promise<CompletedPart[]> {
+async function uploadAll({ key, uploadId }: { key: string; uploadId: string }, bodies: Buffer[], algorithm?: ChecksumAlgorithm): Promise<CompletedPart[]> {
   const done: CompletedPart[] = [];
   for (const [i, body] of bodies.entries()) {
     const out = await store.s3.send(new UploadPartCommand({
@@ -63,7 +64,7 @@ async function uploadAll(key: string, uploadId: string, bodies: Buffer[], algori
 /** Uploads `bodies` as parts 1..n of a new upload and completes it; returns the completion's output. */
 async function multipartObject(key: string, bodies: Buffer[]): Promise<string> {
   const uploadId = await createUpload(key);
-  const done = await uploadAll(key, uploadId, bodies);
+  const done = await uploadAll({ key, uploadId }, bodies);
   const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: done } }));
   return out.ETag as string;
 }
@@ -71,7 +72,7 @@ async function multipartObject(key: string, bodies: Buffer[]): Promise<string> {
 describe('multipart upload', () => {
   it('assembles 5 MiB parts into one object whose ETag is the MD5 of the part MD5s with -N', async () => {
     const uploadId = await createUpload('mp/basic');
-    const done = await uploadAll('mp/basic', uploadId, parts);
+    const done = await uploadAll({ key: 'mp/basic', uploadId }, parts);
     const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/basic', UploadId: uploadId, MultipartUpload: { Parts: done } }));
     expect(out.ETag).toBe(multipartEtag(parts));
     expect(out.Key).toBe('mp/basic');
@@ -89,7 +90,7 @@ describe('multipart upload', () => {
     const out = await store.s3.send(new CreateMultipartUploadCommand({
       Bucket: bucket, Key: 'mp/meta', ContentType: 'video/x-test', Metadata: { owner: 'tests' }, CacheControl: 'no-cache',
     }));
-    const done = await uploadAll('mp/meta', out.UploadId as string, [Buffer.from('only part')]);
+    const done = await uploadAll({ key: 'mp/meta', uploadId: out.UploadId as string }, [Buffer.from('only part')]);
     await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/meta', UploadId: out.UploadId, MultipartUpload: { Parts: done } }));
     const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/meta' }));
     expect(head.ContentType).toBe('video/x-test');
@@ -101,7 +102,7 @@ describe('multipart upload', () => {
   it('uses the latest upload of a part number that was uploaded twice', async () => {
     const uploadId = await createUpload('mp/reupload');
     await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/reupload', UploadId: uploadId, PartNumber: 1, Body: 'first try' }));
-    const done = await uploadAll('mp/reupload', uploadId, [Buffer.from('second try')]);
+    const done = await uploadAll({ key: 'mp/reupload', uploadId }, [Buffer.from('second try')]);
     await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/reupload', UploadId: uploadId, MultipartUpload: { Parts: done } }));
     const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/reupload' }));
     expect((await bodyBytes(got.Body)).toString()).toBe('second try');
@@ -110,7 +111,7 @@ describe('multipart upload', () => {
   it('completes from a subset of the uploaded parts', async () => {
     const small = [randomBytes(5 * MiB), Buffer.from('skipped'), Buffer.from('tail')];
     const uploadId = await createUpload('mp/subset');
-    const done = await uploadAll('mp/subset', uploadId, small);
+    const done = await uploadAll({ key: 'mp/subset', uploadId }, small);
     const chosen = [done[0], done[2]] as CompletedPart[];
     const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/subset', UploadId: uploadId, MultipartUpload: { Parts: chosen } }));
     expect(out.ETag).toBe(multipartEtag([small[0] as Buffer, small[2] as Buffer]));
@@ -122,7 +123,7 @@ describe('multipart upload', () => {
 describe('completion errors', () => {
   it('refuses a part under 5 MiB that is not the last with EntityTooSmall', async () => {
     const uploadId = await createUpload('mp/too-small');
-    const done = await uploadAll('mp/too-small', uploadId, [Buffer.alloc(1024, 1), Buffer.alloc(1024, 2)]);
+    const done = await uploadAll({ key: 'mp/too-small', uploadId }, [Buffer.alloc(1024, 1), Buffer.alloc(1024, 2)]);
     await expectS3Error(
       store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/too-small', UploadId: uploadId, MultipartUpload: { Parts: done } })),
       'EntityTooSmall', 400,
@@ -134,7 +135,7 @@ describe('completion errors', () => {
 
   it('refuses a wrong part ETag and a part never uploaded with InvalidPart', async () => {
     const uploadId = await createUpload('mp/invalid-part');
-    const done = await uploadAll('mp/invalid-part', uploadId, [Buffer.from('one')]);
+    const done = await uploadAll({ key: 'mp/invalid-part', uploadId }, [Buffer.from('one')]);
     await expectS3Error(
       store.s3.send(new CompleteMultipartUploadCommand({
         Bucket: bucket, Key: 'mp/invalid-part', UploadId: uploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: '"0123456789abcdef0123456789abcdef"' }] },
@@ -152,7 +153,7 @@ describe('completion errors', () => {
 
   it('refuses parts out of ascending order with InvalidPartOrder', async () => {
     const uploadId = await createUpload('mp/order');
-    const done = await uploadAll('mp/order', uploadId, [randomBytes(5 * MiB), Buffer.from('two')]);
+    const done = await uploadAll({ key: 'mp/order', uploadId }, [randomBytes(5 * MiB), Buffer.from('two')]);
     await expectS3Error(
       store.s3.send(new CompleteMultipartUploadCommand({
         Bucket: bucket, Key: 'mp/order', UploadId: uploadId, MultipartUpload: { Parts: [done[1] as CompletedPart, done[0] as CompletedPart] },
@@ -182,7 +183,7 @@ describe('completion errors', () => {
 describe('AbortMultipartUpload', () => {
   it('aborts with 204, after which every use of the upload id answers NoSuchUpload', async () => {
     const uploadId = await createUpload('mp/abort');
-    const done = await uploadAll('mp/abort', uploadId, [Buffer.from('part')]);
+    const done = await uploadAll({ key: 'mp/abort', uploadId }, [Buffer.from('part')]);
     const out = await store.s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId }));
     expect(out.$metadata.httpStatusCode).toBe(204);
     await expectS3Error(store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId })), 'NoSuchUpload', 404);
@@ -207,7 +208,7 @@ describe('ListParts and ListMultipartUploads', () => {
   it('pages parts with MaxParts and PartNumberMarker', async () => {
     const uploadId = await createUpload('mp/list-parts');
     const bodies = [1, 2, 3, 4, 5].map((n) => Buffer.alloc(100 * n, n));
-    await uploadAll('mp/list-parts', uploadId, bodies);
+    await uploadAll({ key: 'mp/list-parts', uploadId }, bodies);
     const seen: number[] = [];
     let marker: string | undefined;
     for (let pages = 0; pages < 10; pages++) {
@@ -410,7 +411,7 @@ function crc32(data: Buffer): Buffer {
 describe('multipart checksums', () => {
   it('combines per-part CRC32s into a COMPOSITE checksum: CRC32 of the part CRC32s, -N', async () => {
     const uploadId = await createUpload('mp/crc32-composite', { ChecksumAlgorithm: 'CRC32' });
-    const done = await uploadAll('mp/crc32-composite', uploadId, parts, 'CRC32');
+    const done = await uploadAll({ key: 'mp/crc32-composite', uploadId }, parts, 'CRC32');
     done.forEach((p, i) => expect(p.ChecksumCRC32).toBe(crc32(parts[i] as Buffer).toString('base64')));
     const listed = await store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/crc32-composite', UploadId: uploadId }));
     expect(listed.ChecksumAlgorithm).toBe('CRC32');
@@ -434,7 +435,7 @@ describe('multipart checksums', () => {
   ] as const)('combines per-part %s values into the FULL_OBJECT checksum of the whole object', async (algorithm, checksumOf) => {
     const key = `mp/${algorithm}-full`;
     const uploadId = await createUpload(key, { ChecksumAlgorithm: algorithm, ChecksumType: 'FULL_OBJECT' });
-    const done = await uploadAll(key, uploadId, parts, algorithm);
+    const done = await uploadAll({ key, uploadId }, parts, algorithm);
     const expected = checksumOf(whole);
     const field = `Checksum${algorithm}` as const;
     const out = await store.s3.send(new CompleteMultipartUploadCommand({
@@ -451,7 +452,7 @@ describe('multipart checksums', () => {
 
   it('refuses a completion whose stated full-object checksum is wrong with BadDigest', async () => {
     const uploadId = await createUpload('mp/full-wrong', { ChecksumAlgorithm: 'CRC32', ChecksumType: 'FULL_OBJECT' });
-    const done = await uploadAll('mp/full-wrong', uploadId, parts.slice(1), 'CRC32');
+    const done = await uploadAll({ key: 'mp/full-wrong', uploadId }, parts.slice(1), 'CRC32');
     await expectS3Error(
       store.s3.send(new CompleteMultipartUploadCommand({
         Bucket: bucket, Key: 'mp/full-wrong', UploadId: uploadId, MultipartUpload: { Parts: done }, ChecksumType: 'FULL_OBJECT',
@@ -463,7 +464,7 @@ describe('multipart checksums', () => {
 
   it('refuses a completion stating a checksum type or algorithm the upload was not created with with InvalidRequest', async () => {
     const uploadId = await createUpload('mp/stated-mismatch', { ChecksumAlgorithm: 'CRC32' });
-    const done = await uploadAll('mp/stated-mismatch', uploadId, [Buffer.from('only')], 'CRC32');
+    const done = await uploadAll({ key: 'mp/stated-mismatch', uploadId }, [Buffer.from('only')], 'CRC32');
     const base = { Bucket: bucket, Key: 'mp/stated-mismatch', UploadId: uploadId, MultipartUpload: { Parts: done } };
     await expectS3Error(store.s3.send(new CompleteMultipartUploadCommand({ ...base, ChecksumType: 'FULL_OBJECT' })), 'InvalidRequest', 400);
     await expectS3Error(

@@ -144,6 +144,7 @@ describe('policy checks', () => {
     ['a Content-Type outside the allowed prefix', { key: 'forms/x.txt', 'Content-Type': 'text/html' }, [{ key: 'forms/x.txt' }, ['starts-with', '$Content-Type', 'image/']], /Policy Condition failed/],
     ['starts-with on an exact-only field', { key: 'forms/x.txt', success_action_status: '201' }, [{ key: 'forms/x.txt' }, ['starts-with', '$success_action_status', '']], /Policy Condition failed/],
     ['an unknown operator', { key: 'forms/x.txt' }, [{ key: 'forms/x.txt' }, ['ends-with', '$key', '.txt']], /Policy Condition failed/],
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   ])('refuses %s with 403 AccessDenied "Invalid according to Policy"', async (_name, extraFields, conditions, message) => {
     const res = await post(formWithFile({ ...extraFields, ...policy(conditions) }, { filename: 'x.txt', content: 'x' }));
     expect(denied(res)).toEqual({ status: 403, code: 'AccessDenied' });

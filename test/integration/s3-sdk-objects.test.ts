@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one server fixture for the SDK's object operations */
 // Object operations through @aws-sdk/client-s3 at its default settings: put/get/head/delete, conditional
 // requests, ranges, copies, flexible checksums (headers and aws-chunked trailers) and keys that need encoding.
 

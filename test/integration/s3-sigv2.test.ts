@@ -29,7 +29,7 @@ function sendV2(server: RunningServer, creds: Credentials, req: { method: string
 }
 
 /** A SigV2 presigned URL (AWSAccessKeyId, Expires, Signature) for a GET. */
-function presignV2(server: RunningServer, creds: Credentials, path: string, expiresInSeconds: number, query = ''): string {
+function presignV2(server: RunningServer, creds: Credentials, { path, expiresInSeconds, query = '' }: { path: string; expiresInSeconds: number; query?: string }): string {
   const expires = String(Math.floor(Date.now() / 1000) + expiresInSeconds);
   const signature = signatureV2(creds.secretAccessKey, stringToSignV2({ method: 'GET', rawPath: path, rawQuery: query, headers: {} }, expires));
   const auth = `AWSAccessKeyId=${creds.accessKeyId}&Expires=${expires}&Signature=${encodeURIComponent(signature)}`;
@@ -37,7 +37,7 @@ function presignV2(server: RunningServer, creds: Credentials, path: string, expi
 }
 
 /** A POST form signed with SigV2: AWSAccessKeyId, policy, signature = base64(HMAC-SHA1(secret, policy)). */
-function formV2(creds: Credentials, bucket: string, key: string, content: string) {
+function formV2(creds: Credentials, { bucket, key }: { bucket: string; key: string }, content: string) {
   const policy = Buffer.from(JSON.stringify({
     expiration: new Date(Date.now() + 600_000).toISOString(), conditions: [{ bucket }, ['starts-with', '$key', '']],
   })).toString('base64');
@@ -91,24 +91,24 @@ describe('SigV2 on (the default)', () => {
 
   it('serves a presigned URL until it expires, and refuses one that was changed', async () => {
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'shared.txt', Body: 'shared' }));
-    const url = presignV2(server, server.credentials, `/${bucket}/shared.txt`, 300, 'response-content-type=text%2Fplain');
+    const url = presignV2(server, server.credentials, { path: `/${bucket}/shared.txt`, expiresInSeconds: 300, query: 'response-content-type=text%2Fplain' });
     const ok = await fetch(url);
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-type')).toBe('text/plain');
     expect(await ok.text()).toBe('shared');
     expect((await fetch(url.replace('text%2Fplain', 'text%2Fhtml'))).status).toBe(403);
-    const expired = await fetch(presignV2(server, server.credentials, `/${bucket}/shared.txt`, -10));
+    const expired = await fetch(presignV2(server, server.credentials, { path: `/${bucket}/shared.txt`, expiresInSeconds: -10 }));
     expect(expired.status).toBe(403);
     expect(await expired.text()).toContain('Request has expired');
   });
 
   it('takes a SigV2 POST form, and refuses one signed with another secret', async () => {
-    const form = formV2(server.credentials, bucket, 'posted.txt', 'from a v2 form');
+    const form = formV2(server.credentials, { bucket, key: 'posted.txt' }, 'from a v2 form');
     const res = await rawRequest(server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': form.contentType }, body: form.body });
     expect(`${res.status} ${res.text}`).toBe("204 ");
     const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'posted.txt' }));
     expect((await bodyBytes(got.Body)).toString()).toBe('from a v2 form');
-    const forged = formV2({ ...server.credentials, secretAccessKey: 'y'.repeat(40) }, bucket, 'forged.txt', 'x');
+    const forged = formV2({ ...server.credentials, secretAccessKey: 'y'.repeat(40) }, { bucket, key: 'forged.txt' }, 'x');
     const refused = await rawRequest(server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': forged.contentType }, body: forged.body });
     expect(refused.status).toBe(403);
     expect(refused.code).toBe('SignatureDoesNotMatch');
@@ -158,10 +158,10 @@ describe('STORE_SIGV2=off', () => {
     const header = await sendV2(server, server.credentials, { method: 'GET', path: `/${bucket}/k` });
     expect({ status: header.status, code: header.code }).toEqual({ status: 400, code: 'InvalidRequest' });
     expect(header.text).toContain('Please use AWS4-HMAC-SHA256');
-    const query = await fetch(presignV2(server, server.credentials, `/${bucket}/k`, 300));
+    const query = await fetch(presignV2(server, server.credentials, { path: `/${bucket}/k`, expiresInSeconds: 300 }));
     expect(query.status).toBe(400);
     expect(await query.text()).toContain('<Code>InvalidRequest</Code>');
-    const form = formV2(server.credentials, bucket, 'posted.txt', 'x');
+    const form = formV2(server.credentials, { bucket, key: 'posted.txt' }, 'x');
     const posted = await rawRequest(server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': form.contentType }, body: form.body });
     expect({ status: posted.status, code: posted.code }).toEqual({ status: 400, code: 'InvalidRequest' });
   });

@@ -34,13 +34,13 @@ const sseKeyBytes = randomBytes(32);
 /** A random value of `n` characters (base64url); `strongSecret` for what the boot checks (at least 32 characters). */
 const randomSecret = (n: number): string => randomBytes(n).toString('base64url').slice(0, n);
 
-function record(label: string, status: number, headers: Headers | Record<string, unknown>, body: string, mayHold: string[] = []): void {
+function record(label: string, { status, headers, body }: { status: number; headers: Headers | Record<string, unknown>; body: string }, mayHold: string[] = []): void {
   const headerText = headers instanceof Headers ? JSON.stringify([...headers.entries()]) : JSON.stringify(headers);
   seen.push({ label, text: `${status}\n${headerText}\n${body}`, mayHold });
 }
 
 /** An admin call whose whole answer is recorded. */
-async function admin(token: string | undefined, method: string, path: string, body?: unknown, mayHold: (b: Record<string, unknown>) => string[] = () => []): Promise<{ status: number; body: Record<string, unknown> }> {
+async function admin(token: string | undefined, { method, path, body }: { method: string; path: string; body?: unknown }, mayHold: (b: Record<string, unknown>) => string[] = () => []): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${store.server.url}/api/admin${path}`, {
     method,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -53,7 +53,7 @@ async function admin(token: string | undefined, method: string, path: string, bo
   } catch {
     // not JSON (the backup archive): recorded as text
   }
-  record(`${method} /api/admin${path}`, res.status, res.headers, text, mayHold(parsed));
+  record(`${method} /api/admin${path}`, { status: res.status, headers: res.headers, body: text }, mayHold(parsed));
   return { status: res.status, body: parsed };
 }
 
@@ -118,7 +118,7 @@ describe('a full run with every secret configured and every remote failing', () 
     });
     secrets.set('a presigned URL signature', presigned.searchParams.get('X-Amz-Signature') as string);
     const shared = await fetch(presigned);
-    record('presigned GET', shared.status, shared.headers, await shared.text());
+    record('presigned GET', { status: shared.status, headers: shared.headers, body: await shared.text() });
 
     // S3 failures: a wrong secret, a tampered presigned URL, anonymous, unknown key; their error bodies are recorded.
     for (const [label, opts] of [
@@ -128,7 +128,7 @@ describe('a full run with every secret configured and every remote failing', () 
       ['tampered presigned', { method: 'GET', path: `${presigned.pathname}${presigned.search.replace(/Signature=./, 'Signature=0')}` }],
     ] as const) {
       const res = await rawRequest(store.server, opts);
-      record(`S3 ${label}`, res.status, res.headers, res.text);
+      record(`S3 ${label}`, { status: res.status, headers: res.headers, body: res.text });
     }
 
     // Admin: a failed sign-in (its password must not be logged), then a session.
@@ -137,7 +137,7 @@ describe('a full run with every secret configured and every remote failing', () 
     const failed = await fetch(`${store.server.url}/api/admin/auth/login`, {
       method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.18.0.9' }, body: JSON.stringify({ username: 'admin', password: wrongPassword }),
     });
-    record('failed login', failed.status, failed.headers, await failed.text());
+    record('failed login', { status: failed.status, headers: failed.headers, body: await failed.text() });
     const session = await signIn(store.server);
     secrets.set('admin access token', session.token);
     secrets.set('admin refresh cookie', session.cookie);
@@ -146,20 +146,20 @@ describe('a full run with every secret configured and every remote failing', () 
     // Credentials a client puts in a query string (the server ignores them) never reach the access log.
     const queryApiKey = randomSecret(30);
     secrets.set('an API key in a query string', queryApiKey);
-    await admin(undefined, 'GET', `/buckets?access_token=${encodeURIComponent(t)}`);
-    await admin(t, 'GET', `/buckets?api_key=${queryApiKey}&limit=5`);
-    await admin(t, 'GET', `/audit?x=${encodeURIComponent(t)}`);
+    await admin(undefined, { method: 'GET', path: `/buckets?access_token=${encodeURIComponent(t)}` });
+    await admin(t, { method: 'GET', path: `/buckets?api_key=${queryApiKey}&limit=5` });
+    await admin(t, { method: 'GET', path: `/audit?x=${encodeURIComponent(t)}` });
 
     const userPassword = randomSecret(20);
     const newPassword = randomSecret(20);
     secrets.set('a new user password', userPassword);
     secrets.set('a changed password', newPassword);
-    await admin(t, 'POST', '/users', { username: 'operator', role: 'read-only', password: userPassword });
+    await admin(t, { method: 'POST', path: '/users', body: { username: 'operator', role: 'read-only', password: userPassword } });
     const operator = await signIn(store.server, { username: 'operator', password: userPassword });
-    await admin(operator.token, 'POST', '/settings/change-password', { currentPassword: userPassword, newPassword });
-    await admin(operator.token, 'POST', '/settings/change-password', { currentPassword: userPassword, newPassword: randomSecret(20) });
+    await admin(operator.token, { method: 'POST', path: '/settings/change-password', body: { currentPassword: userPassword, newPassword } });
+    await admin(operator.token, { method: 'POST', path: '/settings/change-password', body: { currentPassword: userPassword, newPassword: randomSecret(20) } });
 
-    const created = await admin(t, 'POST', '/keys', { name: 'ci', permissions: { scope: { bucket: 'leaky' } } }, (b) => [String(b['secretAccessKey'])]);
+    const created = await admin(t, { method: 'POST', path: '/keys', body: { name: 'ci', permissions: { scope: { bucket: 'leaky' } } } }, (b) => [String(b['secretAccessKey'])]);
     const keyId = String(created.body['accessKeyId']);
     const keySecret = String(created.body['secretAccessKey']);
     expect(keySecret.length).toBeGreaterThan(20);
@@ -168,24 +168,24 @@ describe('a full run with every secret configured and every remote failing', () 
     await scoped.send(new PutObjectCommand({ Bucket: 'leaky', Key: 'by-key.txt', Body: 'x' }));
     await scoped.send(new ListBucketsCommand({})).catch(() => undefined);
     scoped.destroy();
-    const rotated = await admin(t, 'POST', `/keys/${keyId}/rotate`, {}, (b) => [String(b['secretAccessKey'])]);
+    const rotated = await admin(t, { method: 'POST', path: `/keys/${keyId}/rotate`, body: {} }, (b) => [String(b['secretAccessKey'])]);
     secrets.set('rotated key secret', String(rotated.body['secretAccessKey']));
 
     // Let the failing remotes fail: replication dead-letters, webhook deliveries give up, the pushed backup fails.
-    await admin(t, 'POST', '/backup/schedule/run-now', {});
+    await admin(t, { method: 'POST', path: '/backup/schedule/run-now', body: {} });
     await waitFor('replication to dead-letter', async () => {
-      const status = await admin(t, 'GET', '/replication/status');
+      const status = await admin(t, { method: 'GET', path: '/replication/status' });
       return ((status.body['outbox'] as { failed: number } | undefined)?.failed ?? 0) > 0;
     });
     // Dead-lettered, not merely attempted twice: two requests may be the first attempts of two events.
     await waitFor('a webhook delivery to fail for good', async () => {
-      const status = await admin(t, 'GET', '/webhooks/status');
+      const status = await admin(t, { method: 'GET', path: '/webhooks/status' });
       return ((status.body['counts'] as { failed: number } | undefined)?.failed ?? 0) > 0;
     });
     await waitFor('the scheduled backup run to finish', async () => {
-      const schedule = await admin(t, 'GET', '/backup/schedule');
+      const schedule = await admin(t, { method: 'GET', path: '/backup/schedule' });
       return schedule.body['lastRun'] !== null && schedule.body['running'] === false;
-    }, 30_000);
+    }, { timeoutMs: 30_000 });
 
     for (const path of [
       '/auth/me', '/users', '/keys', `/keys/${keyId}`, `/keys/${keyId}/permissions`, '/audit?limit=200', '/audit/catalog', '/version',
@@ -193,28 +193,28 @@ describe('a full run with every secret configured and every remote failing', () 
       '/integrity', '/integrity/corrupt', '/analytics/storage', '/analytics/buckets', '/analytics/requests', '/buckets', '/buckets/leaky',
       '/buckets/leaky/objects', '/buckets/leaky/objects/info?key=a.txt', '/health', '/ready',
     ]) {
-      await admin(t, 'GET', path);
+      await admin(t, { method: 'GET', path });
     }
-    await admin(t, 'POST', '/replication/failed/retry', {});
-    await admin(t, 'POST', '/replication/reconcile', {});
-    await admin(t, 'POST', '/integrity/scrub', {});
-    await admin(t, 'GET', '/backup');
+    await admin(t, { method: 'POST', path: '/replication/failed/retry', body: {} });
+    await admin(t, { method: 'POST', path: '/replication/reconcile', body: {} });
+    await admin(t, { method: 'POST', path: '/integrity/scrub', body: {} });
+    await admin(t, { method: 'GET', path: '/backup' });
     // Admin failures: no token, a bad token, bad input, unknown routes.
-    await admin(undefined, 'GET', '/users');
-    await admin(`${t}x`, 'GET', '/keys');
-    await admin(t, 'POST', '/keys', { name: '' });
-    await admin(t, 'PUT', '/buckets/leaky/policy', { Statement: 'nope' });
-    await admin(t, 'GET', '/nope');
+    await admin(undefined, { method: 'GET', path: '/users' });
+    await admin(`${t}x`, { method: 'GET', path: '/keys' });
+    await admin(t, { method: 'POST', path: '/keys', body: { name: '' } });
+    await admin(t, { method: 'PUT', path: '/buckets/leaky/policy', body: { Statement: 'nope' } });
+    await admin(t, { method: 'GET', path: '/nope' });
 
     const scrapes: Array<[string, string]> = [
       ['metrics scrape', `Bearer ${store.server.env['METRICS_TOKEN'] as string}`], ['metrics wrong token', `Bearer ${randomSecret(40)}`], ['metrics no token', ''],
     ];
     for (const [label, authorization] of scrapes) {
       const res = await fetch(`${store.server.url}/metrics`, { headers: authorization ? { authorization } : {} });
-      record(label, res.status, res.headers, await res.text());
+      record(label, { status: res.status, headers: res.headers, body: await res.text() });
     }
     expect(seen.find((s) => s.label === 'metrics scrape')?.text).toMatch(/^200\n/);
-    await admin(t, 'POST', '/auth/logout', {});
+    await admin(t, { method: 'POST', path: '/auth/logout', body: {} });
     await new Promise((r) => setTimeout(r, 500)); // the audit batch and the log stream
   }, 120_000);
 

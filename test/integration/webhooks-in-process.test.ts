@@ -80,7 +80,7 @@ describe('retries against a real receiver', () => {
     expect(outboxRows(store.server.dataDir)[1]).toMatchObject({ status: 'failed', attempts: 5, last_error: 'HTTP 503' });
     expect(doomed.size).toBe(1);
     const token = await adminLogin(store.server);
-    const status = await adminCall(store.server, token, 'GET', '/webhooks/status');
+    const status = await adminCall(store.server, token, { method: 'GET', path: '/webhooks/status' });
     expect(status.body).toEqual({
       enabled: true, counts: { pending: 0, delivered: 1, failed: 1 }, oldestPendingAgeSeconds: null,
       lastError: { message: 'HTTP 503', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
@@ -99,8 +99,8 @@ describe('in-process handlers', () => {
     const bucket = uniqueBucket('handlers');
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     const keys = (prefix: string) => Array.from({ length: 300 }, (_, i) => `${prefix}/${i}`);
-    await putBurst(store.server, bucket, keys('warmup'), 16);
-    const baseline = await putBurst(store.server, bucket, keys('baseline'), 16);
+    await putBurst(store.server, bucket, { keys: keys('warmup'), concurrency: 16 });
+    const baseline = await putBurst(store.server, bucket, { keys: keys('baseline'), concurrency: 16 });
 
     const created: ObjectEvent[] = [];
     const deleted: ObjectEvent[] = [];
@@ -121,7 +121,7 @@ describe('in-process handlers', () => {
     store.app.events.onObjectDeleted((e) => { deleted.push(e); });
     store.app.events.onMultipartCompleted((e) => { completed.push(e); });
 
-    const withHandlers = await putBurst(store.server, bucket, keys('handled'), 16);
+    const withHandlers = await putBurst(store.server, bucket, { keys: keys('handled'), concurrency: 16 });
     // Generous for a shared 2-core machine: the point is "not blocked" (a hang would be seconds per PUT).
     expect(withHandlers).toBeLessThan(baseline * 3 + 2000);
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'handled/0' }));

@@ -103,7 +103,7 @@ describe('webhooks against a running server', () => {
     });
     const text = JSON.stringify(res.body);
     for (const hidden of ['hook-user', 'hook-pass-9f2', SECRET, '127.0.0.1']) expect(text).not.toContain(hidden);
-    expect((await adminCall(store.server, undefined, 'GET', '/webhooks/status')).status).toBe(401);
+    expect((await adminCall(store.server, undefined, { method: 'GET', path: '/webhooks/status' })).status).toBe(401);
     for (const hidden of ['hook-pass-9f2', SECRET]) expect(store.server.output()).not.toContain(hidden);
   });
 
@@ -112,7 +112,7 @@ describe('webhooks against a running server', () => {
     await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
     const before = receiver.accepted.size;
     const keys = Array.from({ length: 1000 }, (_, i) => `k/${String(i).padStart(4, '0')}`);
-    await putBurst(store.server, bucket, keys, 32);
+    await putBurst(store.server, bucket, { keys: keys, concurrency: 32 });
     await receiver.waitForAccepted(before + keys.length, 60_000);
     const got = receiver.events().filter((e) => e['bucket'] === bucket).map((e) => e['key'] as string);
     expect(got.length).toBe(keys.length);

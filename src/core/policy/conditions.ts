@@ -18,9 +18,15 @@ export interface ConditionClause {
   readonly values: readonly string[];
 }
 
+/** What a policy value's variables expand against: the request context, and whether the policy version has variables. */
+interface Expansion {
+  readonly ctx: ConditionContext;
+  readonly vars: boolean;
+}
+
 interface Operator {
   /** Does one request value match one policy value (the positive sense for negated operators)? */
-  readonly test: (request: string, policy: string, ctx: ConditionContext, vars: boolean) => boolean;
+  readonly test: (request: string, policy: string, env: Expansion) => boolean;
   readonly negated: boolean;
   readonly valid: (value: string) => boolean;
 }
@@ -57,10 +63,10 @@ const isDate = (v: string): boolean => parseDate(v) !== undefined;
 const isBool = (v: string): boolean => /^(true|false)$/i.test(v);
 const isCidr = (v: string): boolean => parseCidr(v.trim()) !== undefined;
 
-const stringEquals = (r: string, p: string, ctx: ConditionContext, vars: boolean): boolean => expandLiteral(p, ctx, vars) === r;
-const stringEqualsIgnoreCase = (r: string, p: string, ctx: ConditionContext, vars: boolean): boolean =>
+const stringEquals = (r: string, p: string, { ctx, vars }: Expansion): boolean => expandLiteral(p, ctx, vars) === r;
+const stringEqualsIgnoreCase = (r: string, p: string, { ctx, vars }: Expansion): boolean =>
   expandLiteral(p, ctx, vars)?.toLowerCase() === r.toLowerCase();
-const like = (r: string, p: string, ctx: ConditionContext, vars: boolean): boolean => {
+const like = (r: string, p: string, { ctx, vars }: Expansion): boolean => {
   const tokens = expandPattern(p, ctx, vars);
   return tokens !== undefined && matchTokens(tokens, r);
 };
@@ -203,7 +209,8 @@ export function conditionHolds(clause: ConditionClause, ctx: ConditionContext, v
     if (clause.qualifier === 'ForAnyValue') return false;
     return operator.negated;
   }
-  const matchesAny = (r: string): boolean => clause.values.some((p) => operator.test(r, p, ctx, vars));
+  const env: Expansion = { ctx, vars };
+  const matchesAny = (r: string): boolean => clause.values.some((p) => operator.test(r, p, env));
   const satisfied = (r: string): boolean => (operator.negated ? !matchesAny(r) : matchesAny(r));
   if (clause.qualifier === 'ForAllValues') return present.every(satisfied);
   if (clause.qualifier === 'ForAnyValue') return present.some(satisfied);

@@ -14,7 +14,13 @@ const K2: AuthzPrincipal = { type: 'key', accessKeyId: 'AKTWO' };
 const bucketPolicy = (...statements: Json[]) => parseBucketPolicy(JSON.stringify({ Version: '2012-10-17', Statement: statements }), 'b');
 const identityPolicy = (...statements: Json[]) => parseIdentityPolicy(JSON.stringify({ Version: '2012-10-17', Statement: statements }));
 
-function req(principal: AuthzPrincipal, action: string, key?: string, context: ContextInput = {}, bucket = 'b'): AuthzRequest {
+/** `target` is the key, or the key with a request context and a bucket other than `b`. */
+function req(
+  principal: AuthzPrincipal,
+  action: string,
+  target: string | { key?: string | undefined; context?: ContextInput; bucket?: string } = {},
+): AuthzRequest {
+  const { key, context = {}, bucket = 'b' } = typeof target === 'string' ? { key: target } : target;
   return key === undefined ? { action, bucket, principal, context } : { action, bucket, key, principal, context };
 }
 
@@ -38,7 +44,7 @@ describe('anonymous requests', () => {
     });
     expect(decide(req(ANON, 's3:PutObject', 'x'), { bucketPolicy: bp }).reason).toBe('implicit-deny');
     expect(decide(req(ANON, 's3:ListBucket'), { bucketPolicy: bp }).reason).toBe('implicit-deny');
-    expect(decide(req(ANON, 's3:GetObject', 'x', {}, 'other'), { bucketPolicy: bp }).reason).toBe('implicit-deny');
+    expect(decide(req(ANON, 's3:GetObject', { key: 'x', context: {}, bucket: 'other' }), { bucketPolicy: bp }).reason).toBe('implicit-deny');
   });
 
   it('are allowed by {"AWS": "*"} too', () => {
@@ -105,7 +111,7 @@ describe('scoped keys', () => {
     });
     expect(decide(req(K1, 's3:GetObject', 'docs/a.txt'), { identityPolicy: photos }).reason).toBe('implicit-deny');
     expect(decide(req(K1, 's3:DeleteObject', 'photos/a.jpg'), { identityPolicy: photos }).reason).toBe('implicit-deny');
-    expect(decide(req(K1, 's3:GetObject', 'photos/a.jpg', {}, 'c'), { identityPolicy: photos }).reason).toBe('implicit-deny');
+    expect(decide(req(K1, 's3:GetObject', { key: 'photos/a.jpg', context: {}, bucket: 'c' }), { identityPolicy: photos }).reason).toBe('implicit-deny');
   });
 
   it('have no permissions without an identity policy', () => {
@@ -227,8 +233,8 @@ describe('action and resource wildcards', () => {
   it('checks account-level actions (ListAllMyBuckets) against Resource "*" only', () => {
     const star = identityPolicy({ Effect: 'Allow', Action: 's3:ListAllMyBuckets', Resource: '*' });
     const arnStar = identityPolicy({ Effect: 'Allow', Action: 's3:ListAllMyBuckets', Resource: 'arn:aws:s3:::*' });
-    expect(decide(req(K1, 's3:ListAllMyBuckets', undefined, {}, ''), { identityPolicy: star }).allowed).toBe(true);
-    expect(decide(req(K1, 's3:ListAllMyBuckets', undefined, {}, ''), { identityPolicy: arnStar }).allowed).toBe(false);
+    expect(decide(req(K1, 's3:ListAllMyBuckets', { key: undefined, context: {}, bucket: '' }), { identityPolicy: star }).allowed).toBe(true);
+    expect(decide(req(K1, 's3:ListAllMyBuckets', { key: undefined, context: {}, bucket: '' }), { identityPolicy: arnStar }).allowed).toBe(false);
   });
 });
 
@@ -248,7 +254,7 @@ describe('conditions', () => {
     [{ 'AWS:SECURETRANSPORT': 'FALSE' }, 'explicit-deny'],
     [{}, 'allow'],
   ])('Bool aws:SecureTransport deny with context %j -> %s', (context, reason) => {
-    expect(decide(req(ANON, 's3:GetObject', 'x', context), { bucketPolicy: denyInsecure }).reason).toBe(reason);
+    expect(decide(req(ANON, 's3:GetObject', { key: 'x', context: context }), { bucketPolicy: denyInsecure }).reason).toBe(reason);
   });
 
   const fromOffice = bucketPolicy({
@@ -266,7 +272,7 @@ describe('conditions', () => {
     ['2001:db9::1', false],
     ['not-an-ip', false],
   ])('IpAddress/NotIpAddress: %s -> %s', (ip, allowed) => {
-    expect(decide(req(ANON, 's3:GetObject', 'x', { 'aws:SourceIp': ip }), { bucketPolicy: fromOffice }).allowed).toBe(allowed);
+    expect(decide(req(ANON, 's3:GetObject', { key: 'x', context: { 'aws:SourceIp': ip } }), { bucketPolicy: fromOffice }).allowed).toBe(allowed);
   });
 
   it('IpAddress fails when aws:SourceIp is missing', () => {
@@ -275,7 +281,7 @@ describe('conditions', () => {
 
   function listWith(condition: Json): (context: ContextInput) => boolean {
     const ip = identityPolicy({ Effect: 'Allow', Action: 's3:ListBucket', Resource: 'arn:aws:s3:::b', Condition: condition });
-    return (context) => decide(req(K1, 's3:ListBucket', undefined, context), { identityPolicy: ip }).allowed;
+    return (context) => decide(req(K1, 's3:ListBucket', { key: undefined, context: context }), { identityPolicy: ip }).allowed;
   }
 
   it.each<[string, Json, ContextInput, boolean]>([
@@ -328,6 +334,7 @@ describe('conditions', () => {
     ['a tag key of another case is another key', { StringEquals: { 's3:ExistingObjectTag/Class': 'public' } }, { 's3:ExistingObjectTag/class': 'public' }, false],
     ['aws:UserAgent StringLike', { StringLike: { 'aws:UserAgent': '*aws-cli*' } }, { 'aws:UserAgent': 'aws-cli/2.15 Python' }, true],
     ['aws:Referer StringNotLike', { StringNotLike: { 'aws:Referer': 'https://example.com/*' } }, { 'aws:Referer': 'https://evil.test/' }, true],
+  // eslint-disable-next-line max-params -- it.each passes one argument per table column
   ])('%s', (_name, condition, context, expected) => {
     expect(listWith(condition)(context)).toBe(expected);
   });
@@ -341,7 +348,7 @@ describe('conditions', () => {
       Condition: { StringNotLike: { 'aws:Referer': 'https://example.com/*' } },
     });
     expect(decide(req(ANON, 's3:GetObject', 'x'), { bucketPolicy: bp }).reason).toBe('explicit-deny');
-    expect(decide(req(ANON, 's3:GetObject', 'x', { 'aws:Referer': 'https://example.com/page' }), { bucketPolicy: bp }).allowed).toBe(true);
+    expect(decide(req(ANON, 's3:GetObject', { key: 'x', context: { 'aws:Referer': 'https://example.com/page' } }), { bucketPolicy: bp }).allowed).toBe(true);
   });
 });
 
@@ -353,8 +360,8 @@ describe('policy variables', () => {
 
   it('substitute context values in 2012-10-17 resources', () => {
     const ip = home('2012-10-17');
-    expect(decide(req(K1, 's3:GetObject', 'home/alice/x', { 'aws:username': 'alice' }), { identityPolicy: ip }).allowed).toBe(true);
-    expect(decide(req(K1, 's3:GetObject', 'home/bob/x', { 'aws:username': 'alice' }), { identityPolicy: ip }).allowed).toBe(false);
+    expect(decide(req(K1, 's3:GetObject', { key: 'home/alice/x', context: { 'aws:username': 'alice' } }), { identityPolicy: ip }).allowed).toBe(true);
+    expect(decide(req(K1, 's3:GetObject', { key: 'home/bob/x', context: { 'aws:username': 'alice' } }), { identityPolicy: ip }).allowed).toBe(false);
   });
 
   it('match nothing when the variable has no value', () => {
@@ -363,13 +370,13 @@ describe('policy variables', () => {
 
   it('keep a substituted value literal (a * in the value is not a wildcard)', () => {
     const ip = home('2012-10-17');
-    expect(decide(req(K1, 's3:GetObject', 'home/a*/x', { 'aws:username': 'a*' }), { identityPolicy: ip }).allowed).toBe(true);
-    expect(decide(req(K1, 's3:GetObject', 'home/abc/x', { 'aws:username': 'a*' }), { identityPolicy: ip }).allowed).toBe(false);
+    expect(decide(req(K1, 's3:GetObject', { key: 'home/a*/x', context: { 'aws:username': 'a*' } }), { identityPolicy: ip }).allowed).toBe(true);
+    expect(decide(req(K1, 's3:GetObject', { key: 'home/abc/x', context: { 'aws:username': 'a*' } }), { identityPolicy: ip }).allowed).toBe(false);
   });
 
   it('are plain text in 2008-10-17 policies', () => {
     const ip = home('2008-10-17');
-    expect(decide(req(K1, 's3:GetObject', 'home/alice/x', { 'aws:username': 'alice' }), { identityPolicy: ip }).allowed).toBe(false);
+    expect(decide(req(K1, 's3:GetObject', { key: 'home/alice/x', context: { 'aws:username': 'alice' } }), { identityPolicy: ip }).allowed).toBe(false);
     expect(decide(req(K1, 's3:GetObject', 'home/${aws:username}/x'), { identityPolicy: ip }).allowed).toBe(true);
   });
 
@@ -380,7 +387,7 @@ describe('policy variables', () => {
       Resource: 'arn:aws:s3:::b',
       Condition: { StringLike: { 's3:prefix': ["${aws:username, 'guest'}/${*}*"] } },
     });
-    const allowed = (context: ContextInput) => decide(req(K1, 's3:ListBucket', undefined, context), { identityPolicy: ip }).allowed;
+    const allowed = (context: ContextInput) => decide(req(K1, 's3:ListBucket', { key: undefined, context: context }), { identityPolicy: ip }).allowed;
     expect(allowed({ 'aws:username': 'alice', 's3:prefix': 'alice/*x' })).toBe(true);
     expect(allowed({ 'aws:username': 'alice', 's3:prefix': 'alice/x' })).toBe(false);
     expect(allowed({ 's3:prefix': 'guest/*' })).toBe(true);

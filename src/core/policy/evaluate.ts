@@ -83,11 +83,11 @@ function statementApplies(s: PolicyStatement, e: Evaluation, vars: boolean): boo
 }
 
 function firstMatch(
-  doc: PolicyDocument | undefined,
-  source: DecidingStatement['source'],
+  policy: { doc: PolicyDocument | undefined; source: DecidingStatement['source'] },
   effect: PolicyStatement['effect'],
   e: Evaluation,
 ): DecidingStatement | undefined {
+  const { doc, source } = policy;
   if (doc === undefined) return undefined;
   const vars = doc.version === '2012-10-17';
   const index = doc.statements.findIndex((s) => s.effect === effect && statementApplies(s, e, vars));
@@ -112,13 +112,15 @@ export function evaluate(request: AuthzRequest, policies: PolicySet): Decision {
     ctx: normaliseContext(request.context),
   };
   const identity = request.principal.type === 'key' && !isRoot ? policies.identityPolicy : undefined;
-  const deny = firstMatch(policies.bucketPolicy, 'bucket-policy', 'Deny', e) ?? firstMatch(identity, 'identity', 'Deny', e);
+  const bucketPolicy = { doc: policies.bucketPolicy, source: 'bucket-policy' } as const;
+  const identityPolicy = { doc: identity, source: 'identity' } as const;
+  const deny = firstMatch(bucketPolicy, 'Deny', e) ?? firstMatch(identityPolicy, 'Deny', e);
   if (deny !== undefined) return { allowed: false, reason: 'explicit-deny', statement: deny };
   if (isRoot) return { allowed: true, reason: 'allow' };
   const allow =
     request.principal.type === 'key'
-      ? firstMatch(identity, 'identity', 'Allow', e)
-      : firstMatch(policies.bucketPolicy, 'bucket-policy', 'Allow', e);
+      ? firstMatch(identityPolicy, 'Allow', e)
+      : firstMatch(bucketPolicy, 'Allow', e);
   if (allow !== undefined) return { allowed: true, reason: 'allow', statement: allow };
   return { allowed: false, reason: 'implicit-deny' };
 }

@@ -209,11 +209,11 @@ describe('hideMissingKey', () => {
 
   it('turns NoSuchKey into AccessDenied for callers who may not list the bucket, on GetObject and HeadObject only', () => {
     const getOnly = authorizer(ANONYMOUS, { b: row(doc(allowAll('s3:GetObject', 'arn:aws:s3:::b/*'))) });
-    expect((hideMissingKey(missing, 'GetObject', 'b', getOnly) as AppError).code).toBe('AccessDenied');
-    expect((hideMissingKey(missing, 'HeadObject', 'b', getOnly) as AppError).code).toBe('AccessDenied');
-    expect(hideMissingKey(missing, 'DeleteObject', 'b', getOnly)).toBe(missing);
-    expect(hideMissingKey(missing, 'GetObject', 'b', authorizer(ROOT, { b: row() }))).toBe(missing);
+    expect((hideMissingKey(missing, { op: 'GetObject', bucket: 'b' }, getOnly) as AppError).code).toBe('AccessDenied');
+    expect((hideMissingKey(missing, { op: 'HeadObject', bucket: 'b' }, getOnly) as AppError).code).toBe('AccessDenied');
+    expect(hideMissingKey(missing, { op: 'DeleteObject', bucket: 'b' }, getOnly)).toBe(missing);
+    expect(hideMissingKey(missing, { op: 'GetObject', bucket: 'b' }, authorizer(ROOT, { b: row() }))).toBe(missing);
     const other = new AppError('NoSuchBucket');
-    expect(hideMissingKey(other, 'GetObject', 'b', getOnly)).toBe(other);
+    expect(hideMissingKey(other, { op: 'GetObject', bucket: 'b' }, getOnly)).toBe(other);
   });
 });

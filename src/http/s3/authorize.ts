@@ -280,7 +280,11 @@ export function deleteAuthorizer(authz: RequestAuthorizer): DeleteAuthorizer {
  * S3 answers a missing key with 404 only to callers allowed to list the bucket; anyone else gets 403 AccessDenied,
  * so a policy granting GetObject does not reveal which keys exist (GetObject / HeadObject API reference).
  */
-export function hideMissingKey(err: unknown, op: string, bucket: string | undefined, authz: RequestAuthorizer): unknown {
+export function hideMissingKey(
+  err: unknown,
+  { op, bucket }: { op: string; bucket: string | undefined },
+  authz: RequestAuthorizer,
+): unknown {
   if (!isAppError(err) || err.code !== 'NoSuchKey' || bucket === undefined) return err;
   if (op !== 'GetObject' && op !== 'HeadObject') return err;
   return authz.allows({ action: 's3:ListBucket', bucket }) ? err : new AppError('AccessDenied', { cause: err });

@@ -4,7 +4,10 @@ import { codeOf } from '../../../test/helpers/error-code.js';
 
 const resolve = (method: string, url: string, copy = false) => {
   const q = url.indexOf('?');
-  return resolveEndpoint(method, q < 0 ? url : url.slice(0, q), parseQuery(q < 0 ? '' : url.slice(q + 1)), { hasCopySource: copy });
+  return resolveEndpoint(
+    { method, path: q < 0 ? url : url.slice(0, q), query: parseQuery(q < 0 ? '' : url.slice(q + 1)) },
+    { hasCopySource: copy },
+  );
 };
 
 
@@ -97,27 +100,30 @@ describe('resolveEndpoint', () => {
 });
 
 describe('resolveEndpoint, virtual-hosted style (the bucket from the Host)', () => {
-  const hosted = (method: string, url: string, hostBucket: string, copy = false) => {
+  const hosted = (method: string, url: string, { hostBucket, copy = false }: { hostBucket: string; copy?: boolean }) => {
     const q = url.indexOf('?');
-    return resolveEndpoint(method, q < 0 ? url : url.slice(0, q), parseQuery(q < 0 ? '' : url.slice(q + 1)), { hostBucket, hasCopySource: copy });
+    return resolveEndpoint(
+      { method, path: q < 0 ? url : url.slice(0, q), query: parseQuery(q < 0 ? '' : url.slice(q + 1)) },
+      { hostBucket, hasCopySource: copy },
+    );
   };
 
   it('routes bucket operations at / and object operations at /key', () => {
-    expect(hosted('GET', '/', 'b')).toEqual({ op: 'ListObjects', bucket: 'b' });
-    expect(hosted('GET', '/?list-type=2', 'b')).toEqual({ op: 'ListObjectsV2', bucket: 'b' });
-    expect(hosted('PUT', '/', 'b')).toEqual({ op: 'CreateBucket', bucket: 'b' });
-    expect(hosted('POST', '/', 'b')).toEqual({ op: 'PostObject', bucket: 'b' });
-    expect(hosted('POST', '/?delete', 'b')).toEqual({ op: 'DeleteObjects', bucket: 'b' });
-    expect(hosted('GET', '/?versioning', 'my.bucket')).toEqual({ op: 'GetBucketVersioning', bucket: 'my.bucket' });
-    expect(hosted('PUT', '/k', 'b')).toEqual({ op: 'PutObject', bucket: 'b', key: 'k' });
-    expect(hosted('PUT', '/k', 'b', true)).toEqual({ op: 'CopyObject', bucket: 'b', key: 'k' });
-    expect(hosted('POST', '/dir/k?uploadId=u', 'b')).toEqual({ op: 'CompleteMultipartUpload', bucket: 'b', key: 'dir/k' });
+    expect(hosted('GET', '/', { hostBucket: 'b' })).toEqual({ op: 'ListObjects', bucket: 'b' });
+    expect(hosted('GET', '/?list-type=2', { hostBucket: 'b' })).toEqual({ op: 'ListObjectsV2', bucket: 'b' });
+    expect(hosted('PUT', '/', { hostBucket: 'b' })).toEqual({ op: 'CreateBucket', bucket: 'b' });
+    expect(hosted('POST', '/', { hostBucket: 'b' })).toEqual({ op: 'PostObject', bucket: 'b' });
+    expect(hosted('POST', '/?delete', { hostBucket: 'b' })).toEqual({ op: 'DeleteObjects', bucket: 'b' });
+    expect(hosted('GET', '/?versioning', { hostBucket: 'my.bucket' })).toEqual({ op: 'GetBucketVersioning', bucket: 'my.bucket' });
+    expect(hosted('PUT', '/k', { hostBucket: 'b' })).toEqual({ op: 'PutObject', bucket: 'b', key: 'k' });
+    expect(hosted('PUT', '/k', { hostBucket: 'b', copy: true })).toEqual({ op: 'CopyObject', bucket: 'b', key: 'k' });
+    expect(hosted('POST', '/dir/k?uploadId=u', { hostBucket: 'b' })).toEqual({ op: 'CompleteMultipartUpload', bucket: 'b', key: 'dir/k' });
   });
 
   it('takes the whole path as the key: a bucket-looking first segment is part of it, // keeps its slash', () => {
-    expect(hosted('GET', '/b/k', 'other')).toEqual({ op: 'GetObject', bucket: 'other', key: 'b/k' });
-    expect(hosted('GET', '//a', 'b')).toEqual({ op: 'GetObject', bucket: 'b', key: '/a' });
-    expect(hosted('GET', '/a%20b%2Fc', 'b')).toEqual({ op: 'GetObject', bucket: 'b', key: 'a b/c' });
+    expect(hosted('GET', '/b/k', { hostBucket: 'other' })).toEqual({ op: 'GetObject', bucket: 'other', key: 'b/k' });
+    expect(hosted('GET', '//a', { hostBucket: 'b' })).toEqual({ op: 'GetObject', bucket: 'b', key: '/a' });
+    expect(hosted('GET', '/a%20b%2Fc', { hostBucket: 'b' })).toEqual({ op: 'GetObject', bucket: 'b', key: 'a b/c' });
     expect(resolveResource('/x/y', 'b')).toEqual({ bucket: 'b', key: 'x/y' });
     expect(resolveResource('/', 'b')).toEqual({ bucket: 'b', key: '' });
   });

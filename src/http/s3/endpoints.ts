@@ -131,14 +131,18 @@ export interface EndpointOptions {
  * Resolves the operation. `path` is the raw (still percent-encoded) path below the mount point, without the query.
  * Throws InvalidURI for an undecodable path and MethodNotAllowed for a method the resource does not support.
  */
-export function resolveEndpoint(method: string, path: string, query: Query, opts: EndpointOptions = {}): Endpoint {
+export function resolveEndpoint(
+  request: { method: string; path: string; query: Query },
+  opts: EndpointOptions = {},
+): Endpoint {
+  const { method, path, query } = request;
   const { bucket, key } = resolveResource(path, opts.hostBucket);
   if (bucket === '') {
     if (method === 'GET') return { op: 'ListBuckets' };
     throw methodNotAllowed(method);
   }
   if (key === '') return bucketEndpoint(method, bucket, query);
-  return objectEndpoint(method, bucket, key, query, opts.hasCopySource === true);
+  return objectEndpoint(method, query, { bucket, key, copy: opts.hasCopySource === true });
 }
 
 function bucketEndpoint(method: string, bucket: string, query: Query): Endpoint {
@@ -173,7 +177,8 @@ function bucketEndpoint(method: string, bucket: string, query: Query): Endpoint 
   }
 }
 
-function objectEndpoint(method: string, bucket: string, key: string, query: Query, copy: boolean): Endpoint {
+function objectEndpoint(method: string, query: Query, object: { bucket: string; key: string; copy: boolean }): Endpoint {
+  const { bucket, key, copy } = object;
   const feature = unsupported(query, UNSUPPORTED_OBJECT_SUBRESOURCES);
   if (feature !== undefined) return { op: 'NotImplemented', feature: `object ${feature}`, bucket, key };
   const sub = subresourceOp(OBJECT_SUBRESOURCE_OPS, method, query);

@@ -89,7 +89,7 @@ export function authenticateForm(fields: FormFields, opts: { lookup: SecretLooku
   if (secret === undefined) throw new AppError('InvalidAccessKeyId', { details: { AWSAccessKeyId: accessKeyId } });
   // The string to sign of a POST is the base64 policy itself, exactly as sent.
   const provided = fields.get('x-amz-signature') ?? '';
-  if (!signatureMatches(signatureBytes(deriveSigningKey(secret, date, region, 's3'), policyText), provided)) {
+  if (!signatureMatches(signatureBytes(deriveSigningKey(secret, { date: date, region: region, service: 's3' }), policyText), provided)) {
     throw new AppError('SignatureDoesNotMatch', {
       details: { AWSAccessKeyId: accessKeyId, StringToSign: policyText, SignatureProvided: provided },
     });

@@ -10,7 +10,7 @@ import type { ChunkSigningContext, VerifiedRequest } from '../../sigv4/types.js'
 import { bodyInput, readSmallPayload } from './request-body.js';
 
 const CONTEXT: ChunkSigningContext = {
-  signingKey: deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', '20130524', 'us-east-1', 's3'),
+  signingKey: deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', { date: '20130524', region: 'us-east-1', service: 's3' }),
   seedSignature: '4f232c4386841ef735655705268965c44a0e4690baa4adea153f7db9fa80a0a9',
   amzDate: '20130524T000000Z',
   scope: '20130524/us-east-1/s3/aws4_request',
@@ -57,6 +57,6 @@ describe('aws-chunked request bodies', () => {
     const { req, auth, send } = forgedChunkedRequest();
     send();
     await settle();
-    await expect(readSmallPayload(req, auth, 1024 * 1024)).rejects.toMatchObject({ code: 'SignatureDoesNotMatch' });
+    await expect(readSmallPayload({ req, auth }, 1024 * 1024)).rejects.toMatchObject({ code: 'SignatureDoesNotMatch' });
   });
 });

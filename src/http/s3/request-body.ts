@@ -123,8 +123,7 @@ function ignoreUnreadFailure(): void {
  * XAmzContentSHA256Mismatch.
  */
 export async function readSmallPayload(
-  req: IncomingMessage,
-  auth: VerifiedRequest,
+  { req, auth }: { req: IncomingMessage; auth: VerifiedRequest },
   limit: number,
   opts: { checksumHeaders?: 'body' | 'object' } = {},
 ): Promise<Buffer> {

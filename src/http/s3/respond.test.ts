@@ -108,7 +108,7 @@ describe('sendResponse', () => {
 
 describe('sendS3Error', () => {
   it('renders the error document with the request id in the body and both headers', async () => {
-    answer = (req, res) => sendS3Error(req, res, new AppError('NoSuchKey'), 'the-request-id');
+    answer = (req, res) => sendS3Error({ req, res }, new AppError('NoSuchKey'), 'the-request-id');
     const { status, raw, body } = await exchange('GET');
     expect(status).toBe(404);
     expect(body).toContain('<Code>NoSuchKey</Code>');
@@ -120,7 +120,7 @@ describe('sendS3Error', () => {
   });
 
   it('answers a HEAD with the status and Content-Length 0, and no body', async () => {
-    answer = (req, res) => sendS3Error(req, res, new AppError('NoSuchKey'), 'id');
+    answer = (req, res) => sendS3Error({ req, res }, new AppError('NoSuchKey'), 'id');
     const { status, raw, body } = await exchange('HEAD');
     expect({ status, body }).toEqual({ status: 404, body: '' });
     expect(valuesOf(raw, 'content-length')).toEqual(['0']);
@@ -128,7 +128,7 @@ describe('sendS3Error', () => {
   });
 
   it('answers a NotModified error with its ETag, no body and no Content-Length', async () => {
-    answer = (req, res) => sendS3Error(req, res, new AppError('NotModified', { headers: { ETag: '"e"' } }), 'id');
+    answer = (req, res) => sendS3Error({ req, res }, new AppError('NotModified', { headers: { ETag: '"e"' } }), 'id');
     const { status, raw, body } = await exchange('GET');
     expect({ status, body }).toEqual({ status: 304, body: '' });
     expect(valuesOf(raw, 'etag')).toEqual(['"e"']);
@@ -137,7 +137,7 @@ describe('sendS3Error', () => {
   });
 
   it('sends the error\'s own headers once (Retry-After on SlowDown)', async () => {
-    answer = (req, res) => sendS3Error(req, res, new AppError('SlowDown', { headers: { 'Retry-After': '1' } }), 'id');
+    answer = (req, res) => sendS3Error({ req, res }, new AppError('SlowDown', { headers: { 'Retry-After': '1' } }), 'id');
     const { status, raw } = await exchange('GET');
     expect(status).toBe(503);
     expect(valuesOf(raw, 'retry-after')).toEqual(['1']);

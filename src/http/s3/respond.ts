@@ -38,7 +38,11 @@ export async function sendResponse(req: IncomingMessage, res: ServerResponse, re
  * InternalError (500) otherwise (core/system-errors.ts), and are the caller's to log. If headers were already sent,
  * the connection is destroyed instead.
  */
-export function sendS3Error(req: IncomingMessage, res: ServerResponse, err: unknown, requestId: string): AppError {
+export function sendS3Error(
+  { req, res }: { req: IncomingMessage; res: ServerResponse },
+  err: unknown,
+  requestId: string,
+): AppError {
   const appError = toClientError(err);
   if (res.headersSent) {
     res.destroy();

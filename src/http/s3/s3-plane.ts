@@ -87,7 +87,7 @@ export class S3PlaneHandler {
       op = resolved;
       ctx.onOp(resolved);
     };
-    this.run(req, res, ctx, onOp)
+    this.run({ req, res }, ctx, onOp)
       .catch((err: unknown) => this.fail(req, res, { requestId: ctx.requestId, op, err }))
       .catch((err: unknown) => {
         // The error path itself failed: the request cannot be answered, but the process must go on.
@@ -110,7 +110,7 @@ export class S3PlaneHandler {
       return;
     }
     const failure = mayWrite(req) ? await this.opts.durable().then(() => err, (syncErr: unknown) => syncErr) : err;
-    const appError = sendS3Error(req, res, failure, requestId);
+    const appError = sendS3Error({ req, res }, failure, requestId);
     if (appError.code === 'InternalError') {
       this.opts.logger.error({ err: failure, reqId: requestId, op }, 'S3 request failed');
       this.opts.onInternalError?.();
@@ -120,7 +120,11 @@ export class S3PlaneHandler {
     }
   }
 
-  private async run(req: IncomingMessage, res: ServerResponse, info: RequestInfo, onOp: (op: string) => void): Promise<void> {
+  private async run(
+    { req, res }: { req: IncomingMessage; res: ServerResponse },
+    info: RequestInfo,
+    onOp: (op: string) => void,
+  ): Promise<void> {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const rawPath = (q < 0 ? url : url.slice(0, q)).slice(info.mountPath.length) || '/';
@@ -139,7 +143,7 @@ export class S3PlaneHandler {
       await this.reply(req, res, preflightResponse(req, cors, key === '' ? 'BUCKET' : 'OBJECT'));
       return;
     }
-    const endpoint: Endpoint = resolveEndpoint(req.method ?? 'GET', rawPath, query, {
+    const endpoint: Endpoint = resolveEndpoint({ method: req.method ?? 'GET', path: rawPath, query }, {
       hasCopySource: req.headers['x-amz-copy-source'] !== undefined, hostBucket: info.hostBucket,
     });
     onOp(endpoint.op);
@@ -154,7 +158,7 @@ export class S3PlaneHandler {
 
     if (endpoint.op === 'PostObject') {
       // The form names who signs it: postObject authorizes through authorizerFor once it has read the form.
-      const anonymous = this.authorizer(req, ANONYMOUS, policies, {
+      const anonymous = this.authorizer({ req, policies }, ANONYMOUS, {
         op: endpoint.op, query, authType: undefined, header: (name) => headerOf(req, name),
       });
       // A form carries its signature in the body: nothing more can be checked before reading it.
@@ -166,7 +170,7 @@ export class S3PlaneHandler {
         onAuth: this.opts.onAuth,
         now: this.now,
         principalOf: this.principalOf,
-        authorizerFor: (principal, facts) => this.authorizer(req, principal, policies, { op: endpoint.op, query, ...facts }),
+        authorizerFor: (principal, facts) => this.authorizer({ req, policies }, principal, { op: endpoint.op, query, ...facts }),
         objectUrl: (b, k) => objectUrl(req, { mountPath: info.mountPath, hostBucket: info.hostBucket, bucket: b, key: k }),
       });
       await this.reply(req, res, response);
@@ -179,7 +183,7 @@ export class S3PlaneHandler {
     this.opts.onAuth?.(verified?.scheme ?? 'anonymous');
     const principal = verified ? this.principalOf(verified.accessKeyId) : ANONYMOUS;
     const header = (name: string): string | undefined => headerOf(req, name);
-    const authz = this.authorizer(req, principal, policies, {
+    const authz = this.authorizer({ req, policies }, principal, {
       op: endpoint.op,
       query,
       authType: verified === undefined ? undefined : verified.via === 'header' ? 'REST-HEADER' : 'REST-QUERY-STRING',
@@ -208,7 +212,7 @@ export class S3PlaneHandler {
     try {
       response = await handler(context(verified ?? anonymousRequest(req), authz));
     } catch (err) {
-      throw hideMissingKey(err, endpoint.op, bucket, authz);
+      throw hideMissingKey(err, { op: endpoint.op, bucket }, authz);
     }
     await this.reply(req, res, response);
   }
@@ -220,9 +224,8 @@ export class S3PlaneHandler {
   }
 
   private authorizer(
-    req: IncomingMessage,
+    { req, policies }: { req: IncomingMessage; policies: (bucket: string) => ReturnType<BucketPolicyCache['view']> },
     principal: Principal,
-    policies: (bucket: string) => ReturnType<BucketPolicyCache['view']>,
     facts: Omit<ContextFacts, 'principal' | 'sourceIp' | 'secureTransport' | 'now' | 'region'>,
   ): RequestAuthorizer {
     const objects = this.opts.services.objects;

@@ -15,8 +15,7 @@ export type { Surface };
  */
 export function logWhenDone(
   logger: Logger,
-  req: IncomingMessage,
-  res: ServerResponse,
+  { req, res }: { req: IncomingMessage; res: ServerResponse },
   fields: {
     requestId: string;
     surface: Surface;

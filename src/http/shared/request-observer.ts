@@ -41,7 +41,7 @@ export class RequestObserver {
    */
   watch(req: IncomingMessage, res: ServerResponse, fields: WatchFields): RequestSpan | undefined {
     const span = this.opts.tracer.begin(req.headers);
-    logWhenDone(this.opts.logger, req, res, {
+    logWhenDone(this.opts.logger, { req, res }, {
       requestId: fields.requestId,
       surface: fields.surface,
       clientIp: clientIp(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES),

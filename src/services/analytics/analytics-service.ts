@@ -131,7 +131,7 @@ export class AnalyticsService {
     const now = this.now();
     const { from, to } = range(query, now, 7 * DAY_MS);
     const plan = planWindows({ from, to, requested: query.step, resolution: this.opts.storageResolutionMs });
-    const samples = new Map(this.repo.sampleWindows(query.bucket ?? TOTAL_BUCKET, plan.from, plan.to, plan.step).map((w) => [w.window, w]));
+    const samples = new Map(this.repo.sampleWindows(query.bucket ?? TOTAL_BUCKET, { from: plan.from, to: plan.to, step: plan.step }).map((w) => [w.window, w]));
     const live = this.liveOf(query.bucket);
     const points: StoragePoint[] = [];
     for (let i = 0; i < plan.count; i++) {

@@ -140,7 +140,11 @@ export class BackupService {
     const done = (async (): Promise<ArchiveSummary> => {
       try {
         const counts = new Map(inScope.map((b) => [b.name, 0]));
-        const summary = await this.writeEntries(zip, snapshot, scope.kind === 'bucket' ? scope.bucket : undefined, counts, abort.signal);
+        const summary = await this.writeEntries(zip, snapshot, {
+          bucket: scope.kind === 'bucket' ? scope.bucket : undefined,
+          counts,
+          signal: abort.signal,
+        });
         const manifest: ManifestV2 = {
           version: 2, kind: scope.kind, createdAt: new Date(createdAt).toISOString(), storeVersion: this.opts.storeVersion, acls: true,
           buckets: inScope.map((b) => ({
@@ -168,7 +172,9 @@ export class BackupService {
   }
 
   private async writeEntries(
-    zip: yazl.ZipFile, snapshot: MetadataSnapshot, bucket: string | undefined, counts: Map<string, number>, signal: AbortSignal,
+    zip: yazl.ZipFile,
+    snapshot: MetadataSnapshot,
+    { bucket, counts, signal }: { bucket: string | undefined; counts: Map<string, number>; signal: AbortSignal },
   ): Promise<{ versions: number; entries: number; bytes: number; indexes: string[] }> {
     const indexes: string[] = [];
     let lines: string[] = [];
@@ -194,7 +200,7 @@ export class BackupService {
         if (!row.isDeleteMarker) {
           entries++;
           line.entry = `objects/${String(entries).padStart(9, '0')}`;
-          line.sha256 = await this.addObjectEntry(zip, line.entry, row, parts, snapshot, signal);
+          line.sha256 = await this.addObjectEntry(zip, snapshot, { name: line.entry, row, parts, signal });
           bytes += row.size;
         }
         lines.push(JSON.stringify(line));
@@ -213,8 +219,11 @@ export class BackupService {
    * ends: one blob is open, and at most a stream buffer of bytes is in memory, at any time.
    */
   private addObjectEntry(
-    zip: yazl.ZipFile, name: string, row: ObjectRow, parts: readonly ObjectPartRow[], snapshot: MetadataSnapshot, signal: AbortSignal,
+    zip: yazl.ZipFile,
+    snapshot: MetadataSnapshot,
+    entry: { name: string; row: ObjectRow; parts: readonly ObjectPartRow[]; signal: AbortSignal },
   ): Promise<string> {
+    const { name, row, parts, signal } = entry;
     return new Promise<string>((resolve, reject) => {
       const hash = createHash('sha256');
       let source: Readable | undefined;
@@ -264,7 +273,7 @@ export class BackupService {
       sealed = snapshot.inlineBlob(row.blobId);
       if (sealed === undefined) throw new BlobCorruptError('missing', row.blobId);
     }
-    return readExtents(this.opts.blobs, this.opts.pins, extentsOf(row.blobId, row.size, parts, sealed), undefined);
+    return readExtents(this.opts, extentsOf(row, parts, sealed), undefined);
   }
 }
 

@@ -72,7 +72,7 @@ export function applyRestore(input: ApplyInput): { events: ObjectEvent[]; bucket
     if (input.instance) {
       for (const bucket of input.meta.buckets.list()) {
         if (targets.has(bucket.name)) continue;
-        clearBucket(input, bucket.name, bucket.versioning, events);
+        clearBucket(input, { name: bucket.name, versioning: bucket.versioning }, events);
         input.meta.buckets.delete(bucket.name);
       }
     }
@@ -80,7 +80,7 @@ export function applyRestore(input: ApplyInput): { events: ObjectEvent[]; bucket
     for (const { target, bucket } of input.plan.values()) {
       const existing = input.meta.buckets.find(target);
       if (existing) {
-        clearBucket(input, target, existing.versioning, events);
+        clearBucket(input, { name: target, versioning: existing.versioning }, events);
         input.meta.buckets.setVersioning(target, bucket.versioning, bucket.objectLock);
         input.meta.buckets.setConfig(target, structuredClone(bucket.config));
       } else {
@@ -111,14 +111,18 @@ export function applyRestore(input: ApplyInput): { events: ObjectEvent[]; bucket
 }
 
 /** Removes every version and upload of a bucket, releasing their blobs, with an object.deleted for each version. */
-function clearBucket(input: ApplyInput, bucket: string, versioning: VersioningState, events: ObjectEvent[]): void {
+function clearBucket(
+  input: ApplyInput,
+  { name: bucket, versioning }: { name: string; versioning: VersioningState },
+  events: ObjectEvent[],
+): void {
   for (let after = 0; ;) {
     const page: ObjectRow[] = input.repo.versions(bucket, after, PAGE);
     if (page.length === 0) break;
     for (const row of page) {
       after = row.id;
       const parts = row.blobId === undefined && row.partCount ? input.meta.objects.parts(row.id) : [];
-      for (const extent of extentsOf(row.blobId, row.size, parts)) input.meta.releaseBlob(extent.blobId, input.now);
+      for (const extent of extentsOf(row, parts)) input.meta.releaseBlob(extent.blobId, input.now);
       const event = objectEvent('object.deleted', { bucket, key: row.key, size: 0, etag: row.etag, versionId: row.versionId, time: input.now }, versioning);
       input.events.inTransaction(event);
       events.push(event);

@@ -82,7 +82,7 @@ export class RestoreService {
     const archivePath = join(this.opts.dataDir, 'tmp', `restore-${id}.zip`);
     try {
       await this.receive(archivePath, request);
-      return await this.restoreFile(target, archivePath, id, request);
+      return await this.restoreFile(target, request, { archivePath, id });
     } finally {
       this.running = false;
       await rm(archivePath, { force: true });
@@ -97,7 +97,10 @@ export class RestoreService {
     const max = this.opts.limits.maxTotalBytes;
     const tooLarge = (): AppError => new AppError('EntityTooLarge', { message: `The archive is larger than RESTORE_MAX_TOTAL_BYTES (${max} bytes).` });
     if (request.declaredLength !== undefined && request.declaredLength > max) throw tooLarge();
-    if (request.declaredLength !== undefined) await assertFreeSpace(this.freeBytes, this.opts.dataDir, request.declaredLength, 'the uploaded archive');
+    if (request.declaredLength !== undefined) await assertFreeSpace(this.freeBytes, this.opts.dataDir, {
+        bytes: request.declaredLength,
+        what: 'the uploaded archive',
+      });
     const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
     const source = request.body;
     let received = 0;
@@ -129,14 +132,18 @@ export class RestoreService {
     if (received === 0) throw new AppError('MissingRequestBodyError', { message: 'Send the .zip archive as the request body.' });
   }
 
-  private async restoreFile(target: RestoreTarget, archivePath: string, id: string, request: RestoreRequest): Promise<RestoreResult> {
+  private async restoreFile(
+    target: RestoreTarget,
+    request: RestoreRequest,
+    { archivePath, id }: { archivePath: string; id: string },
+  ): Promise<RestoreResult> {
     const reader = await ArchiveReader.open(archivePath, this.opts.limits);
     let scratch: RestoreScratch | undefined;
     let applied = false;
     try {
       const manifest = parseManifest(await reader.readText(MANIFEST_ENTRY, this.opts.limits.maxManifestBytes));
       const plan = planOf(target, manifest);
-      await assertFreeSpace(this.freeBytes, this.opts.dataDir, reader.totalBytes, 'the restored objects');
+      await assertFreeSpace(this.freeBytes, this.opts.dataDir, { bytes: reader.totalBytes, what: 'the restored objects' });
       scratch = new RestoreScratch(join(this.opts.dataDir, 'tmp', `restore-${id}.db`));
       const bypassGovernance = request.bypassGovernance ?? false;
       const instance = target.kind === 'instance';

@@ -52,15 +52,22 @@ interface Expected {
 export async function stageArchive(ctx: StagingContext, manifest: Manifest): Promise<StagingTotals> {
   const used = new Set<string>(['manifest.json']);
   const totals: StagingTotals = { versions: 0, objects: 0, deleteMarkers: 0, bytes: 0 };
-  if (manifest.version === 2) await stageV2(ctx, manifest, used, totals);
-  else await stageV1(ctx, manifest, used, totals);
+  if (manifest.version === 2) await stageV2(ctx, manifest, { used, totals });
+  else await stageV1(ctx, manifest, { used, totals });
   for (const name of ctx.reader.names()) {
     if (!used.has(name)) throw invalid(`the entry ${name} is not named by the manifest`);
   }
   return totals;
 }
 
-async function stageV2(ctx: StagingContext, manifest: ManifestV2, used: Set<string>, totals: StagingTotals): Promise<void> {
+/** The entries claimed so far (each may be used once) and the running totals. */
+interface Tally {
+  used: Set<string>;
+  totals: StagingTotals;
+}
+
+
+async function stageV2(ctx: StagingContext, manifest: ManifestV2, { used, totals }: Tally): Promise<void> {
   const buckets = new Map(manifest.buckets.map((b) => [b.name, b]));
   let seen = 0;
   let seenEntries = 0;
@@ -110,7 +117,7 @@ async function stageV2(ctx: StagingContext, manifest: ManifestV2, used: Set<stri
   if (seenBytes !== bytes) throw invalid(`the indexes list ${seenBytes} object bytes but the manifest says ${bytes}`);
 }
 
-async function stageV1(ctx: StagingContext, manifest: ManifestV1, used: Set<string>, totals: StagingTotals): Promise<void> {
+async function stageV1(ctx: StagingContext, manifest: ManifestV1, { used, totals }: Tally): Promise<void> {
   let seq = 0;
   for (const bucket of manifest.buckets) {
     const planned = ctx.plan.get(bucket.name);

@@ -60,7 +60,7 @@ export class SnapshotDir {
    */
   async write(name: string, archive: BackupArchive): Promise<{ path: string; size: number }> {
     try {
-      await assertFreeSpace(this.freeBytes, this.dir, archive.estimatedBytes, 'the snapshot');
+      await assertFreeSpace(this.freeBytes, this.dir, { bytes: archive.estimatedBytes, what: 'the snapshot' });
     } catch (err) {
       archive.stream.destroy();
       throw err;

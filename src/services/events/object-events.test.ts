@@ -187,9 +187,9 @@ describe('object.deleted', () => {
     const id = await put('ver', 'k');
     const marker = objects.delete('ver', 'k');
     seen = [];
-    objects.delete('ver', 'k', marker.versionId);
-    objects.delete('ver', 'k', id);
-    objects.delete('ver', 'k', '01900000-0000-7000-8000-000000000000');
+    objects.delete('ver', 'k', { versionId: marker.versionId });
+    objects.delete('ver', 'k', { versionId: id });
+    objects.delete('ver', 'k', { versionId: '01900000-0000-7000-8000-000000000000' });
     expect(committed().map((e) => [e.etag, e.versionId])).toEqual([['', marker.versionId], [MD5_HELLO, id]]);
   });
 

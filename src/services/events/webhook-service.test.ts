@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one fixture (outbox, clock, random source, transport) for the whole delivery contract */
 // WebhookService and the WebhookDispatcher wired as the delivery thread wires them (webhook-delivery-thread.ts: the
 // dispatcher told of durable commits, its outcomes written back by the service), against a real outbox table with a
 // recording transport, an injected clock and an injected random source: headers and signature, due-time order, the

@@ -37,7 +37,7 @@ describe('ensureBootstrapAdmin', () => {
     expect(admin).toMatchObject({ role: 'full-admin', mustChangePassword: false, passwordHash: envHash });
     // The admin changes their password through the API; a restart with the same env keeps it.
     const changed = await cheap('changed-password-1');
-    meta.adminUsers.setPassword(admin?.id ?? '', changed, false, 1);
+    meta.adminUsers.setPassword(admin?.id ?? '', { passwordHash: changed, mustChangePassword: false }, 1);
     expect(auth.ensureBootstrapAdmin('admin', envHash)).toBe('unchanged');
     expect(meta.adminUsers.findByUsername('admin')?.passwordHash).toBe(changed);
   });
@@ -48,7 +48,7 @@ describe('ensureBootstrapAdmin', () => {
     const id = admin?.id ?? '';
     meta.adminUsers.insert({ id: 'other', username: 'other', passwordHash: 'x', role: 'full-admin', mustChangePassword: false, createdAt: 0, updatedAt: 0 });
     meta.adminUsers.setRole(id, 'read-only', 1);
-    meta.adminUsers.setPassword(id, await cheap('changed-password-1'), true, 1);
+    meta.adminUsers.setPassword(id, { passwordHash: await cheap('changed-password-1'), mustChangePassword: true }, 1);
     const session = sessions.start(id);
     const rotated = await cheap('env-password-2');
     expect(auth.ensureBootstrapAdmin('admin', rotated)).toBe('reset');

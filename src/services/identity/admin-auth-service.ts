@@ -74,7 +74,7 @@ export class AdminAuthService {
         meta.adminUsers.insert({ id: uuidv7(now), username, passwordHash, role: 'full-admin', mustChangePassword: false, createdAt: now, updatedAt: now });
         return 'created';
       }
-      meta.adminUsers.setPassword(user.id, passwordHash, false, now);
+      meta.adminUsers.setPassword(user.id, { passwordHash: passwordHash, mustChangePassword: false }, now);
       meta.adminUsers.setRole(user.id, 'full-admin', now);
       this.opts.sessions.revokeUser(user.id);
       return 'reset';

@@ -100,7 +100,7 @@ describe('AdminUsersService: roles and deletion', () => {
 describe('AdminUsersService: passwords', () => {
   it('reset gives a new temporary password and ends every session of the user', async () => {
     const bob = (await users.create({ username: 'bob', role: 'read-only' })).user;
-    meta.adminUsers.setPassword(bob.id, meta.adminUsers.findById(bob.id)?.passwordHash ?? '', false, 0);
+    meta.adminUsers.setPassword(bob.id, { passwordHash: meta.adminUsers.findById(bob.id)?.passwordHash ?? '', mustChangePassword: false }, 0);
     const a = sessions.start(bob.id);
     const mine = sessions.start(rootId);
     const reset = await users.resetPassword(bob.id);

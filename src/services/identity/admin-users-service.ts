@@ -127,7 +127,7 @@ export class AdminUsersService {
     checkStrength('password', chosen, before.username);
     const passwordHash = await this.hash(chosen);
     const row = meta.transaction(() => {
-      if (!meta.adminUsers.setPassword(id, passwordHash, true, this.now())) throw this.missing(id);
+      if (!meta.adminUsers.setPassword(id, { passwordHash: passwordHash, mustChangePassword: true }, this.now())) throw this.missing(id);
       this.opts.sessions.revokeUser(id);
       return this.row(id);
     });
@@ -169,7 +169,7 @@ export class AdminUsersService {
     meta.transaction(() => {
       // Compare-and-set: a concurrent reset or change since the check above wins, and this one is refused.
       if (this.row(userId).passwordHash !== row.passwordHash) throw new AppError('Conflict', { message: 'The password was changed meanwhile' });
-      meta.adminUsers.setPassword(userId, passwordHash, false, this.now());
+      meta.adminUsers.setPassword(userId, { passwordHash: passwordHash, mustChangePassword: false }, this.now());
       this.opts.sessions.revokeUser(userId, input.keepSessionId);
     });
   }

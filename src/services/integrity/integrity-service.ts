@@ -289,7 +289,11 @@ export class IntegrityService {
     if (!source) return;
     const fields = { bucket: target.bucket, key: target.key, versionId: target.versionId };
     try {
-      const result = await repairVersion({ meta: this.opts.meta, repo: this.repo, blobs: this.opts.blobs, now: this.now }, target, source, signal);
+      const result = await repairVersion(
+        { meta: this.opts.meta, repo: this.repo, blobs: this.opts.blobs, now: this.now },
+        target,
+        { source, signal },
+      );
       if (result.outcome === 'repaired') {
         this.recentReports.delete(target.id);
         const pass = this.state.current;

@@ -39,7 +39,7 @@ describe('repair from a good copy', () => {
   it('rebuilds a corrupt file blob, frees the bad one, audits it and reads back intact', async () => {
     const data = randomBytes(300_000);
     const row = await put('doc', data);
-    source.set('bkt', 'doc', 'null', data);
+    source.set({ bucket: 'bkt', key: 'doc', versionId: 'null' }, data);
     await flipByte(blobPath(fx.dir, row.blobId as string), 200_000);
     const { service, audits } = integrityOver(fx, { repairSource: source });
     await runPass(service);
@@ -57,7 +57,7 @@ describe('repair from a good copy', () => {
   it('rebuilds a damaged inline blob as a new inline blob', async () => {
     const data = randomBytes(5000);
     const row = await put('tiny', data);
-    source.set('bkt', 'tiny', 'null', data);
+    source.set({ bucket: 'bkt', key: 'tiny', versionId: 'null' }, data);
     corruptInlineRow(fx, row.blobId as string);
     const { service } = integrityOver(fx, { repairSource: source });
     await runPass(service);
@@ -82,7 +82,7 @@ describe('repair from a good copy', () => {
     if (!row) throw new Error('the completed version is missing');
     const before = fx.meta.objects.parts(row.id);
     await flipByte(blobPath(fx.dir, (before[1] as { blobId: string }).blobId), 50_000);
-    source.set('bkt', 'mp', 'null', Buffer.concat(parts));
+    source.set({ bucket: 'bkt', key: 'mp', versionId: 'null' }, Buffer.concat(parts));
     const { service } = integrityOver(fx, { repairSource: source });
     await runPass(service);
     expect(service.counts()).toEqual({ ok: 1, corrupt: 0, unchecked: 0 });
@@ -95,7 +95,7 @@ describe('repair from a good copy', () => {
   it('repairs a version a read found corrupt at the next tick, with no pass running', async () => {
     const data = randomBytes(100_000);
     const row = await put('hot', data);
-    source.set('bkt', 'hot', 'null', data);
+    source.set({ bucket: 'bkt', key: 'hot', versionId: 'null' }, data);
     await flipByte(blobPath(fx.dir, row.blobId as string), 1000);
     const { service } = integrityOver(fx, { repairSource: source, enabled: false });
     service.reportCorruptRead(row, await read('hot').catch((err: unknown) => err));
@@ -136,14 +136,14 @@ describe('a repair that cannot be made changes nothing', () => {
 
   it('a copy with other bytes of the same size', async () => {
     const { blobId } = await corruptOne();
-    source.set('bkt', 'doc', 'null', randomBytes(200_000));
+    source.set({ bucket: 'bkt', key: 'doc', versionId: 'null' }, randomBytes(200_000));
     const { logs } = await expectUnchanged(blobId, source);
     expect(logs.find((l) => String(l.msg).includes('does not match'))?.['detail']).toMatch(/MD5/);
   });
 
   it('a copy of another size, a copy shorter than it says, a copy longer than it says', async () => {
     const { data, blobId } = await corruptOne();
-    source.set('bkt', 'doc', 'null', data.subarray(1));
+    source.set({ bucket: 'bkt', key: 'doc', versionId: 'null' }, data.subarray(1));
     await expectUnchanged(blobId, source);
     const liar = (bytes: Buffer): RepairSource => ({ fetch: async () => ({ stream: Readable.from([bytes]), size: data.length }) });
     await expectUnchanged(blobId, liar(data.subarray(0, data.length - 10)));
@@ -158,7 +158,7 @@ describe('a repair that cannot be made changes nothing', () => {
 
   it('a version replaced while its copy was being fetched keeps the new bytes', async () => {
     const { data } = await corruptOne();
-    source.set('bkt', 'doc', 'null', data);
+    source.set({ bucket: 'bkt', key: 'doc', versionId: 'null' }, data);
     const newer = randomBytes(150_000);
     source.beforeReturn = async () => {
       source.beforeReturn = undefined;

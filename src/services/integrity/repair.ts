@@ -49,7 +49,11 @@ export interface RepairDeps {
  * Rebuilds `target` from `source`. Resolves with the outcome; rejects only when the source or the disk fails (nothing
  * changed then either: staged blobs are removed).
  */
-export async function repairVersion(deps: RepairDeps, target: ScrubTarget, source: RepairSource, signal?: AbortSignal): Promise<RepairOutcome> {
+export async function repairVersion(
+  deps: RepairDeps,
+  target: ScrubTarget,
+  { source, signal }: { source: RepairSource; signal?: AbortSignal | undefined },
+): Promise<RepairOutcome> {
   const pieces = piecesOf(deps.meta, target);
   if (pieces === undefined) return { outcome: 'superseded' };
   const fetched = await source.fetch({ bucket: target.bucket, key: target.key, versionId: target.versionId }, signal);
@@ -72,7 +76,7 @@ export async function repairVersion(deps: RepairDeps, target: ScrubTarget, sourc
     if (!(await reader.atEnd())) return { outcome: 'mismatch', detail: 'the copy is longer than the version' };
     // Durable before the flip: only then may metadata point at the new blobs.
     for (const blob of staged) await blob.commit();
-    const swapped = swap(deps, target, pieces, staged);
+    const swapped = swap(deps, target, { pieces, staged });
     if (!swapped) return { outcome: 'superseded' };
     staged.length = 0;
     await deps.meta.durable();
@@ -97,7 +101,11 @@ function piecesOf(meta: MetadataStore, target: ScrubTarget): Piece[] | undefined
 }
 
 /** The flip: one transaction; false (and nothing changed) when the version no longer has the bad blobs. */
-function swap(deps: RepairDeps, target: ScrubTarget, pieces: readonly Piece[], staged: readonly StagedBlob[]): boolean {
+function swap(
+  deps: RepairDeps,
+  target: ScrubTarget,
+  { pieces, staged }: { pieces: readonly Piece[]; staged: readonly StagedBlob[] },
+): boolean {
   const { meta, repo } = deps;
   try {
     return meta.transaction(() => {
@@ -107,7 +115,7 @@ function swap(deps: RepairDeps, target: ScrubTarget, pieces: readonly Piece[], s
         const blob = staged[i] as StagedBlob;
         const ok = piece.partNumber === undefined
           ? repo.swapBlob(target.id, piece.oldBlobId, blob.id)
-          : repo.swapPartBlob(target.id, piece.partNumber, piece.oldBlobId, blob.id);
+          : repo.swapPartBlob({ objectId: target.id, partNumber: piece.partNumber }, piece.oldBlobId, blob.id);
         if (!ok) throw new Superseded();
         if (blob.sealed) meta.inlineBlobs.insert(blob.id, blob.sealed);
         meta.releaseBlob(piece.oldBlobId, now);

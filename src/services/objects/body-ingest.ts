@@ -64,17 +64,17 @@ export const INLINE_MAX_BYTES = 16 * 1024;
 export async function ingestBody(
   blobs: BlobStore,
   input: BodyInput,
-  maxSize: number,
-  opts: IngestOptions = {},
+  opts: IngestOptions & { maxSize: number },
 ): Promise<IngestedBody> {
   try {
-    return await ingest(blobs, input, maxSize, opts);
+    return await ingest(blobs, input, opts);
   } finally {
     opts.lease?.release();
   }
 }
 
-async function ingest(blobs: BlobStore, input: BodyInput, maxSize: number, opts: IngestOptions): Promise<IngestedBody> {
+async function ingest(blobs: BlobStore, input: BodyInput, opts: IngestOptions & { maxSize: number }): Promise<IngestedBody> {
+  const { maxSize } = opts;
   if (input.size !== undefined && input.size > maxSize) throw new AppError('EntityTooLarge');
   const small = input.size !== undefined && input.size <= SMALL_BODY_BYTES;
   // A streamed body's MD5 runs on a pool thread, beside the encryption and the socket reads on this one.
@@ -98,9 +98,13 @@ async function ingest(blobs: BlobStore, input: BodyInput, maxSize: number, opts:
 
   let staged: StagedBlob;
   try {
-    staged = await stage(blobs, input, small, opts, async (chunk) => {
-      observe(chunk);
-      await md5.update(chunk);
+    staged = await stage(blobs, input, {
+      small,
+      opts,
+      observe: async (chunk) => {
+        observe(chunk);
+        await md5.update(chunk);
+      },
     });
   } catch (err) {
     md5.discard();
@@ -140,10 +144,9 @@ async function ingest(blobs: BlobStore, input: BodyInput, maxSize: number, opts:
 async function stage(
   blobs: BlobStore,
   input: BodyInput,
-  small: boolean,
-  opts: IngestOptions,
-  observe: (chunk: Buffer) => Promise<void>,
+  how: { small: boolean; opts: IngestOptions; observe: (chunk: Buffer) => Promise<void> },
 ): Promise<StagedBlob> {
+  const { small, opts, observe } = how;
   if (small) {
     const chunks: Buffer[] = [];
     let size = 0;

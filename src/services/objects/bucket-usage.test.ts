@@ -51,7 +51,7 @@ describe('bucket usage counters', () => {
     expect(fx.buckets.usage('ver')).toEqual({ objectCount: 1, objectBytes: 2, versionCount: 2, versionBytes: 6 });
     const marker = fx.objects.delete('ver', 'k');
     expect(fx.buckets.usage('ver')).toEqual({ objectCount: 0, objectBytes: 0, versionCount: 3, versionBytes: 6 });
-    fx.objects.delete('ver', 'k', marker.versionId); // the newest real version is current again
+    fx.objects.delete('ver', 'k', { versionId: marker.versionId }); // the newest real version is current again
     expect(fx.buckets.usage('ver')).toEqual({ objectCount: 1, objectBytes: 2, versionCount: 2, versionBytes: 6 });
     expect(fx.buckets.usage('ver')).toEqual(scanned('ver'));
     fx.buckets.setVersioning('ver', 'Suspended');

@@ -69,7 +69,7 @@ describe('inline small objects', () => {
     expect(inlineRows()).toBe(2);
     fx.objects.delete('bkt', 'v'); // a delete marker: both versions keep their bytes
     expect(inlineRows()).toBe(2);
-    fx.objects.delete('bkt', 'v', v1.versionId);
+    fx.objects.delete('bkt', 'v', { versionId: v1.versionId });
     expect(inlineRows()).toBe(1);
   });
 

@@ -99,7 +99,7 @@ export class ListingService {
     let last: string | undefined;
     let batch = delimiter ? FIRST_BATCH_AFTER_SEEK : maxKeys + 1;
     for (;;) {
-      const rows = this.meta.objects.listCurrent(input.bucket, bound, inclusive, delimiter ? Math.min(batch, maxKeys + 1) : maxKeys + 1);
+      const rows = this.meta.objects.listCurrent(input.bucket, { bound: bound, inclusive: inclusive, limit: delimiter ? Math.min(batch, maxKeys + 1) : maxKeys + 1 });
       if (rows.length === 0) return { objects, commonPrefixes, isTruncated: false, last };
       let skippedTo: string | undefined;
       for (const row of rows) {
@@ -203,9 +203,9 @@ export class ListingService {
   /** The next rows from a cursor: the rest of the cursor's key (when it has a version position), else later keys. */
   private versionBatch(bucket: string, cursor: VersionCursor, limit: number): ListedVersion[] {
     if (cursor.afterId !== undefined) {
-      const rest = this.meta.objects.listOlderVersions(bucket, cursor.key, cursor.afterId, limit);
+      const rest = this.meta.objects.listOlderVersions(bucket, cursor.key, { beforeId: cursor.afterId, limit: limit });
       if (rest.length > 0) return rest;
     }
-    return this.meta.objects.listVersions(bucket, cursor.key, cursor.inclusive, limit);
+    return this.meta.objects.listVersions(bucket, { bound: cursor.key, inclusive: cursor.inclusive, limit: limit });
   }
 }

@@ -49,9 +49,12 @@ export function chooseParts(requestedParts: readonly CompletePart[], stored: Rea
 export function checkStatedChecksum(
   upload: UploadRow,
   computed: { algorithm: ChecksumAlgorithm; value: string; type: ChecksumType } | undefined,
-  expected: { algorithm: ChecksumAlgorithm; value: string } | undefined,
-  expectedType: 'FULL_OBJECT' | 'COMPOSITE' | undefined,
+  stated: {
+    expected: { algorithm: ChecksumAlgorithm; value: string } | undefined;
+    expectedType: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
+  },
 ): void {
+  const { expected, expectedType } = stated;
   if (expectedType !== undefined && expectedType !== upload.checksumType) {
     throw new AppError('InvalidRequest', {
       message: `The upload was created with checksum type ${upload.checksumType ?? 'none'}, not ${expectedType}.`,

@@ -135,8 +135,8 @@ export class MultipartService {
       ? input.body
       : { ...input.body, checksum: { algorithm, expected: undefined } };
     const lease = await this.objects.admitWrite(input.body.size);
-    const ingested = await ingestBody(this.blobs, body, MAX_PART_BYTES, { hashes: this.hashes, lease });
-    return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
+    const ingested = await ingestBody(this.blobs, body, { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease });
+    return this.commitPart(input, ingested.staged, {
       size: ingested.size,
       etag: ingested.md5.toString('hex'),
       checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
@@ -157,10 +157,9 @@ export class MultipartService {
     const ingested = await ingestBody(
       this.blobs,
       { source: sourceBytes, size: input.source.size, checksum: algorithm ? { algorithm, expected: undefined } : undefined },
-      MAX_PART_BYTES,
-      { hashes: this.hashes, lease },
+      { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease },
     );
-    return this.commitPart(input.uploadId, input.partNumber, ingested.staged, {
+    return this.commitPart(input, ingested.staged, {
       size: ingested.size,
       etag: ingested.md5.toString('hex'),
       checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
@@ -168,8 +167,7 @@ export class MultipartService {
   }
 
   private async commitPart(
-    uploadId: string,
-    partNumber: number,
+    { uploadId, partNumber }: { uploadId: string; partNumber: number },
     staged: { id: string; commit(): Promise<void>; discard(): Promise<void> },
     fields: Pick<UploadPartRow, 'size' | 'etag' | 'checksums'>,
   ): Promise<UploadPartRow> {
@@ -226,7 +224,7 @@ export class MultipartService {
     const stored = new Map(this.meta.multipart.parts(input.uploadId).map((p) => [p.partNumber, p]));
     const chosen = chooseParts(input.parts, stored);
     const checksum = this.objectChecksum(upload, chosen);
-    checkStatedChecksum(upload, checksum, input.expectedChecksum, input.expectedChecksumType);
+    checkStatedChecksum(upload, checksum, { expected: input.expectedChecksum, expectedType: input.expectedChecksumType });
     const size = chosen.reduce((n, p) => n + p.size, 0);
     const etag = multipartEtag(chosen.map((p) => Buffer.from(p.etag, 'hex')));
     const chosenNumbers = new Set(chosen.map((p) => p.partNumber));
@@ -240,29 +238,31 @@ export class MultipartService {
         blobId: undefined, partCount: chosen.length, storageClass: upload.storageClass,
         tags: upload.tags, acl: upload.acl, ...lockFields(upload.lock),
       },
-      input.conditions,
-      chosen.map((p) => ({
-        partNumber: p.partNumber, blobId: p.blobId, size: p.size, etag: p.etag,
-        checksum: upload.checksumAlgorithm ? p.checksums[upload.checksumAlgorithm] : undefined,
-      })),
-      (row) => {
-        if (!this.meta.multipart.find(input.uploadId)) throw new AppError('NoSuchUpload', { details: { UploadId: input.uploadId } });
-        // The parts read above must still be the upload's parts: an UploadPart that committed since replaced one.
-        const current = this.meta.multipart.parts(input.uploadId);
-        if (current.length !== stored.size || current.some((p) => stored.get(p.partNumber)?.blobId !== p.blobId)) throw new PartsChanged();
-        for (const part of current) {
-          if (!chosenNumbers.has(part.partNumber)) this.meta.releaseBlob(part.blobId, this.now());
-        }
-        this.meta.multipart.delete(input.uploadId);
-        const now = this.now();
-        this.meta.completedUploads.pruneBefore(now - COMPLETION_REPLAY_MS);
-        this.meta.completedUploads.insert({
-          uploadId: input.uploadId, parts: canonicalParts(input.parts), completedAt: now,
-          result: {
-            bucket: row.bucket, key: row.key, etag: row.etag, size: row.size, versionId: row.versionId,
-            checksumAlgorithm: row.checksumAlgorithm, checksumValue: row.checksumValue, checksumType: row.checksumType,
-          },
-        });
+      {
+        conditions: input.conditions,
+        parts: chosen.map((p) => ({
+          partNumber: p.partNumber, blobId: p.blobId, size: p.size, etag: p.etag,
+          checksum: upload.checksumAlgorithm ? p.checksums[upload.checksumAlgorithm] : undefined,
+        })),
+        inTransaction: (row) => {
+          if (!this.meta.multipart.find(input.uploadId)) throw new AppError('NoSuchUpload', { details: { UploadId: input.uploadId } });
+          // The parts read above must still be the upload's parts: an UploadPart that committed since replaced one.
+          const current = this.meta.multipart.parts(input.uploadId);
+          if (current.length !== stored.size || current.some((p) => stored.get(p.partNumber)?.blobId !== p.blobId)) throw new PartsChanged();
+          for (const part of current) {
+            if (!chosenNumbers.has(part.partNumber)) this.meta.releaseBlob(part.blobId, this.now());
+          }
+          this.meta.multipart.delete(input.uploadId);
+          const now = this.now();
+          this.meta.completedUploads.pruneBefore(now - COMPLETION_REPLAY_MS);
+          this.meta.completedUploads.insert({
+            uploadId: input.uploadId, parts: canonicalParts(input.parts), completedAt: now,
+            result: {
+              bucket: row.bucket, key: row.key, etag: row.etag, size: row.size, versionId: row.versionId,
+              checksumAlgorithm: row.checksumAlgorithm, checksumValue: row.checksumValue, checksumType: row.checksumType,
+            },
+          });
+        },
       },
     );
   }
@@ -279,7 +279,7 @@ export class MultipartService {
     });
     if (upload.checksumType === 'FULL_OBJECT' && algorithm !== 'SHA1' && algorithm !== 'SHA256') {
       let crc = digests[0] as Buffer;
-      for (let i = 1; i < digests.length; i++) crc = combineCrc(algorithm, crc, digests[i] as Buffer, (parts[i] as UploadPartRow).size);
+      for (let i = 1; i < digests.length; i++) crc = combineCrc(algorithm, crc, { crc: digests[i] as Buffer, length: (parts[i] as UploadPartRow).size });
       return { algorithm, value: crc.toString('base64'), type: 'FULL_OBJECT' };
     }
     return { algorithm, value: compositeChecksum(algorithm, digests), type: 'COMPOSITE' };
@@ -294,7 +294,10 @@ export class MultipartService {
     });
   }
 
-  listParts(bucket: string, key: string, uploadId: string, afterPart: number, maxParts: number): { upload: UploadRow; parts: UploadPartRow[]; isTruncated: boolean } {
+  listParts(
+    { bucket, key, uploadId }: { bucket: string; key: string; uploadId: string },
+    { afterPart, maxParts }: { afterPart: number; maxParts: number },
+  ): { upload: UploadRow; parts: UploadPartRow[]; isTruncated: boolean } {
     const upload = this.getUpload(bucket, key, uploadId);
     const page = this.meta.multipart.partsPage(uploadId, afterPart, maxParts + 1);
     return { upload, parts: page.slice(0, maxParts), isTruncated: page.length > maxParts };
@@ -320,7 +323,7 @@ export class MultipartService {
     // Without a delimiter every row read is listed: one more than a page tells whether it is truncated.
     const batch = delimiter ? LIST_BATCH : Math.min(maxUploads + 1, LIST_BATCH);
     for (;;) {
-      const rows = this.meta.multipart.list(bucket, prefix, keyMarker, uploadIdMarker, batch);
+      const rows = this.meta.multipart.list(bucket, prefix, { keyMarker: keyMarker, uploadIdMarker: uploadIdMarker, limit: batch });
       let seeked = false;
       for (const row of rows) {
         [keyMarker, uploadIdMarker] = [row.key, row.uploadId];

@@ -57,8 +57,7 @@ export class ReadPins {
 }
 
 export function extentsOf(
-  blobId: string | undefined,
-  size: number,
+  { blobId, size }: { blobId: string | undefined; size: number },
   parts: readonly ObjectPartRow[],
   sealed?: Buffer,
 ): BlobExtent[] {
@@ -71,8 +70,7 @@ export function extentsOf(
  * lookup that produced the extents (pinning is synchronous). The pin is released when the stream ends or is destroyed.
  */
 export function readExtents(
-  blobs: BlobStore,
-  pins: ReadPins,
+  { blobs, pins }: { blobs: BlobStore; pins: ReadPins },
   extents: readonly BlobExtent[],
   range: { start: number; end: number } | undefined,
 ): Readable {

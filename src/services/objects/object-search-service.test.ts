@@ -116,10 +116,10 @@ describe('ObjectSearchService results', () => {
     expect(sizes()).toEqual([9]);
     const marker = fx.objects.delete('vers', 'doc.txt');
     expect(sizes()).toEqual([]);
-    fx.objects.delete('vers', 'doc.txt', marker.versionId);
+    fx.objects.delete('vers', 'doc.txt', { versionId: marker.versionId });
     expect(sizes()).toEqual([9]);
     const latest = fx.meta.objects.findLatest('vers', 'doc.txt');
-    fx.objects.delete('vers', 'doc.txt', latest?.versionId);
+    fx.objects.delete('vers', 'doc.txt', { versionId: latest?.versionId });
     expect(sizes()).toEqual([2]);
     fx.buckets.setVersioning('vers', 'Suspended');
     await put('vers', 'doc.txt', 'suspended');

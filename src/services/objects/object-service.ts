@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- put, copy and delete share commitVersion and its in-transaction lock checks */
 // Object use cases: put, read, delete, copy. The one place object versions are committed: bytes are durable
 // on disk (staged, fsynced, renamed) before the metadata transaction, and the transaction commits before a reply.
 // Versioning (core/versioning.ts) and object lock (core/object-lock.ts) rules are applied inside that transaction.
@@ -216,7 +217,7 @@ export class ObjectService {
     this.checkLockRequest(this.bucket(input.bucket), input.lock);
     if (input.conditions) this.checkWriteConditions(input.bucket, input.key, input.conditions);
     const lease = await this.admitWrite(input.body.size);
-    const body = await ingestBody(this.blobs, input.body, MAX_PUT_BYTES, { allowInline: true, hashes: this.hashes, lease });
+    const body = await ingestBody(this.blobs, input.body, { maxSize: MAX_PUT_BYTES, allowInline: true, hashes: this.hashes, lease });
     return this.commitVersion(body.staged, {
       bucket: input.bucket,
       key: input.key,
@@ -233,7 +234,7 @@ export class ObjectService {
       tags: input.tags,
       acl: input.acl,
       ...lockFields(input.lock),
-    }, input.conditions);
+    }, { conditions: input.conditions });
   }
 
   /**
@@ -248,10 +249,13 @@ export class ObjectService {
   async commitVersion(
     staged: StagedBlob | undefined,
     fields: Omit<NewObjectRow, 'versionId' | 'isLatest' | 'isDeleteMarker' | 'lastModified'>,
-    conditions?: WriteConditions,
-    parts: readonly ObjectPartRow[] = [],
-    inTransaction?: (row: NewObjectRow) => void,
+    opts: {
+      conditions?: WriteConditions | undefined;
+      parts?: readonly ObjectPartRow[];
+      inTransaction?: (row: NewObjectRow) => void;
+    } = {},
   ): Promise<ObjectRow> {
+    const { conditions, parts = [], inTransaction } = opts;
     let blobCommitted = false;
     try {
       await staged?.commit();
@@ -309,7 +313,7 @@ export class ObjectService {
   /** Deletes a version row and releases its blobs (inline: deleted; files: queued for GC). Call inside a transaction. */
   private dropVersion(row: ObjectRow): void {
     const now = this.now();
-    for (const extent of extentsOf(row.blobId, row.size, row.blobId ? [] : this.meta.objects.parts(row.id))) {
+    for (const extent of extentsOf(row, row.blobId ? [] : this.meta.objects.parts(row.id))) {
       this.meta.releaseBlob(extent.blobId, now);
     }
     this.meta.objects.delete(row.id);
@@ -340,7 +344,7 @@ export class ObjectService {
   open(bucket: string, key: string, opts: { versionId?: string | undefined; conditions?: ReadConditions } = {}): OpenedObject {
     this.bucket(bucket);
     const row = getObjectVersion(this.meta, { bucket, key, versionId: opts.versionId });
-    if (opts.conditions) checkReadConditions(opts.conditions, row.etag, row.lastModified);
+    if (opts.conditions) checkReadConditions(opts.conditions, row);
     const parts = row.blobId === undefined && row.partCount ? this.meta.objects.parts(row.id) : [];
     const opened: OpenedObject = {
       row,
@@ -351,12 +355,12 @@ export class ObjectService {
         const onReadError = this.onReadError;
         let extents: BlobExtent[];
         try {
-          extents = extentsOf(row.blobId, row.size, parts, this.inlineBytes(row.blobId));
+          extents = extentsOf(row, parts, this.inlineBytes(row.blobId));
         } catch (err) {
           onReadError?.(row, err);
           throw err;
         }
-        const stream = readExtents(this.blobs, this.pins, extents, range);
+        const stream = readExtents({ blobs: this.blobs, pins: this.pins }, extents, range);
         if (onReadError) stream.once('error', (err) => onReadError(row, err));
         return stream;
       },
@@ -419,7 +423,8 @@ export class ObjectService {
    * (docs/events.md). Throws NoSuchBucket, KeyTooLongError, InvalidArgument (malformed
    * version id), AccessDenied (object lock: retention or legal hold, checked in the transaction).
    */
-  delete(bucket: string, key: string, versionId?: string, opts: DeleteOptions = {}): DeleteResult {
+  delete(bucket: string, key: string, opts: DeleteOptions & { versionId?: string | undefined } = {}): DeleteResult {
+    const { versionId } = opts;
     validateObjectKey(key);
     if (versionId !== undefined) checkVersionId(versionId);
     const bypassGovernance = opts.bypassGovernance ?? false;
@@ -478,7 +483,7 @@ export class ObjectService {
     return items.map((item): BatchDeleteOutcome => {
       try {
         authorize({ bucket, key: item.key, versionId: item.versionId, bypassGovernance });
-        return { item, ok: true, result: this.delete(bucket, item.key, item.versionId, deleteOpts) };
+        return { item, ok: true, result: this.delete(bucket, item.key, { ...deleteOpts, versionId: item.versionId }) };
       } catch (err) {
         if (!isAppError(err) || err.statusCode >= 500) throw err;
         return { item, ok: false, code: err.code, message: err.message };
@@ -497,7 +502,7 @@ export class ObjectService {
     validateObjectKey(input.key);
     this.checkLockRequest(this.bucket(input.bucket), input.lock);
     const source = this.openCopySource(input.source);
-    checkReadConditions(input.sourceConditions ?? {}, source.row.etag, source.row.lastModified, true);
+    checkReadConditions(input.sourceConditions ?? {}, source.row, true);
     const replace = input.metadataDirective === 'REPLACE';
     const sameObject = input.source.bucket === input.bucket && input.source.key === input.key && source.row.isLatest;
     if (sameObject && !replace && input.checksumAlgorithm === undefined) {
@@ -516,8 +521,7 @@ export class ObjectService {
         size: source.row.size,
         checksum: algorithm ? { algorithm, expected: undefined } : undefined,
       },
-      MAX_PUT_BYTES,
-      { allowInline: true, hashes: this.hashes, lease },
+      { maxSize: MAX_PUT_BYTES, allowInline: true, hashes: this.hashes, lease },
     );
     const row = await this.commitVersion(body.staged, {
       bucket: input.bucket,

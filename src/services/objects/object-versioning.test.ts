@@ -39,7 +39,11 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function put(bucket: string, key: string, text: string, extra: Partial<Parameters<ObjectService['put']>[0]> = {}): Promise<string> {
+async function put(
+  bucket: string,
+  { key, text }: { key: string; text: string },
+  extra: Partial<Parameters<ObjectService['put']>[0]> = {},
+): Promise<string> {
   const body = Buffer.from(text);
   const row = await objects.put({
     bucket, key, headers: {}, userMeta: {},
@@ -68,12 +72,12 @@ function code(fn: () => unknown): string | undefined {
 describe('the null version', () => {
   it('an Enabled PUT keeps the null version as noncurrent; a Suspended PUT replaces it wherever it sits', async () => {
     buckets.create('vvv');
-    await put('vvv', 'k', 'unversioned');
+    await put('vvv', { key: 'k', text: 'unversioned' });
     buckets.setVersioning('vvv', 'Enabled');
-    const enabledId = await put('vvv', 'k', 'enabled');
+    const enabledId = await put('vvv', { key: 'k', text: 'enabled' });
     expect(versions('vvv')).toEqual(['k:id*', 'k:null']);
     buckets.setVersioning('vvv', 'Suspended');
-    expect(await put('vvv', 'k', 'suspended')).toBe('null');
+    expect(await put('vvv', { key: 'k', text: 'suspended' })).toBe('null');
     // The old null version (below the Enabled one) is gone; the new null version is current.
     expect(versions('vvv')).toEqual(['k:null*', 'k:id']);
     expect(objects.open('vvv', 'k', { versionId: enabledId }).row.isLatest).toBe(false);
@@ -85,9 +89,9 @@ describe('the null version', () => {
   it('a Suspended DELETE replaces the null version with a null delete marker and keeps real versions', async () => {
     buckets.create('sss');
     buckets.setVersioning('sss', 'Enabled');
-    await put('sss', 'k', 'one');
+    await put('sss', { key: 'k', text: 'one' });
     buckets.setVersioning('sss', 'Suspended');
-    await put('sss', 'k', 'null one');
+    await put('sss', { key: 'k', text: 'null one' });
     expect(objects.delete('sss', 'k')).toEqual({ versionId: 'null', deleteMarker: true });
     expect(versions('sss')).toEqual(['k:marker:null*', 'k:id']);
     // Again: the null marker is replaced, not stacked.
@@ -98,21 +102,21 @@ describe('the null version', () => {
   it('deleting the delete marker by version id restores the previous version', async () => {
     buckets.create('rrr');
     buckets.setVersioning('rrr', 'Enabled');
-    const v1 = await put('rrr', 'k', 'one');
+    const v1 = await put('rrr', { key: 'k', text: 'one' });
     const marker = objects.delete('rrr', 'k');
     expect(marker.deleteMarker).toBe(true);
     expect(code(() => objects.open('rrr', 'k'))).toBe('NoSuchKey');
     expect(code(() => objects.open('rrr', 'k', { versionId: marker.versionId }))).toBe('MethodNotAllowed');
-    expect(objects.delete('rrr', 'k', marker.versionId)).toEqual({ versionId: marker.versionId, deleteMarker: true });
+    expect(objects.delete('rrr', 'k', { versionId: marker.versionId })).toEqual({ versionId: marker.versionId, deleteMarker: true });
     expect(objects.open('rrr', 'k').row.versionId).toBe(v1);
   });
 
   it('refuses malformed version ids and answers NoSuchVersion for unknown well-formed ones', async () => {
     buckets.create('mmm');
-    await put('mmm', 'k', 'x');
+    await put('mmm', { key: 'k', text: 'x' });
     expect(code(() => objects.open('mmm', 'k', { versionId: 'nope' }))).toBe('InvalidArgument');
     expect(code(() => objects.open('mmm', 'k', { versionId: '0190a0a0-0000-7000-8000-000000000000' }))).toBe('NoSuchVersion');
-    expect(code(() => objects.delete('mmm', 'k', 'nope'))).toBe('InvalidArgument');
+    expect(code(() => objects.delete('mmm', 'k', { versionId: 'nope' }))).toBe('InvalidArgument');
     expect(objects.open('mmm', 'k', { versionId: 'null' }).row.versionId).toBe('null');
   });
 });
@@ -127,32 +131,32 @@ describe('object lock', () => {
 
   it('applies the default retention to new versions and lets it lapse with time', async () => {
     lockBucket('ddd', 1);
-    const id = await put('ddd', 'k', 'x');
+    const id = await put('ddd', { key: 'k', text: 'x' });
     const row = objects.open('ddd', 'k').row;
     expect(row.retention?.mode).toBe('GOVERNANCE');
     expect(Date.parse(row.retention?.retainUntilDate ?? '')).toBe(clock - 1000 + DAY_MS);
-    expect(code(() => objects.delete('ddd', 'k', id))).toBe('AccessDenied');
-    expect(objects.delete('ddd', 'k', id, { bypassGovernance: true }).versionId).toBe(id);
-    const later = await put('ddd', 'k', 'y');
+    expect(code(() => objects.delete('ddd', 'k', { versionId: id }))).toBe('AccessDenied');
+    expect(objects.delete('ddd', 'k', { versionId: id, bypassGovernance: true }).versionId).toBe(id);
+    const later = await put('ddd', { key: 'k', text: 'y' });
     clock += 2 * DAY_MS;
-    expect(objects.delete('ddd', 'k', later).versionId).toBe(later);
+    expect(objects.delete('ddd', 'k', { versionId: later }).versionId).toBe(later);
   });
 
   it('COMPLIANCE blocks even with bypass; a legal hold blocks until it is removed', async () => {
     lockBucket('ccc');
     const until = new Date(clock + DAY_MS).toISOString();
-    const compliant = await put('ccc', 'a', 'x', { lock: { retention: { mode: 'COMPLIANCE', retainUntilDate: until } } });
-    expect(code(() => objects.delete('ccc', 'a', compliant, { bypassGovernance: true }))).toBe('AccessDenied');
-    const held = await put('ccc', 'b', 'x', { lock: { legalHold: 'ON' } });
-    expect(code(() => objects.delete('ccc', 'b', held, { bypassGovernance: true }))).toBe('AccessDenied');
+    const compliant = await put('ccc', { key: 'a', text: 'x' }, { lock: { retention: { mode: 'COMPLIANCE', retainUntilDate: until } } });
+    expect(code(() => objects.delete('ccc', 'a', { versionId: compliant, bypassGovernance: true }))).toBe('AccessDenied');
+    const held = await put('ccc', { key: 'b', text: 'x' }, { lock: { legalHold: 'ON' } });
+    expect(code(() => objects.delete('ccc', 'b', { versionId: held, bypassGovernance: true }))).toBe('AccessDenied');
     objects.lock.putLegalHold({ bucket: 'ccc', key: 'b', versionId: held }, 'OFF');
-    expect(objects.delete('ccc', 'b', held).versionId).toBe(held);
+    expect(objects.delete('ccc', 'b', { versionId: held }).versionId).toBe(held);
     // A DELETE without a version id only adds a delete marker, which the lock allows.
     expect(objects.delete('ccc', 'a').deleteMarker).toBe(true);
   });
 
   it('refuses lock settings on a bucket without object lock, before reading the body', async () => {
     buckets.create('plain');
-    await expect(put('plain', 'k', 'x', { lock: { legalHold: 'OFF' } })).rejects.toMatchObject({ code: 'InvalidRequest' });
+    await expect(put('plain', { key: 'k', text: 'x' }, { lock: { legalHold: 'OFF' } })).rejects.toMatchObject({ code: 'InvalidRequest' });
   });
 });

@@ -81,7 +81,7 @@ export class ReconcileService {
       }
       const active = this.opts.jobs.findRunning();
       if (active) throw new AppError('Conflict', { message: `Reconcile job ${active.id} is still running.`, details: { jobId: active.id } });
-      this.opts.jobs.insert(id, 'reconcile', bucket, this.now());
+      this.opts.jobs.insert({ id: id, kind: 'reconcile', bucket: bucket }, this.now());
     });
     this.running = this.run(id, bucket).finally(() => { this.running = undefined; });
     return this.opts.jobs.find(id) as ReplicationJob;
@@ -116,11 +116,11 @@ export class ReconcileService {
           this.opts.logger.warn({ jobId: id, bucket: name, errorClass: remoteErrorClass(err) }, 'reconcile of a bucket failed');
         }
       }
-      this.opts.jobs.finish(id, 'completed', counts, undefined, this.now());
+      this.opts.jobs.finish(id, { state: 'completed', counts: counts, error: undefined }, this.now());
       this.opts.logger.info({ jobId: id, ...counts }, 'reconcile job completed');
     } catch (err) {
       const cls = this.abort.signal.aborted ? 'stopped' : remoteErrorClass(err);
-      this.opts.jobs.finish(id, 'failed', counts, cls, this.now());
+      this.opts.jobs.finish(id, { state: 'failed', counts: counts, error: cls }, this.now());
       this.opts.logger.warn({ jobId: id, errorClass: cls, ...counts }, 'reconcile job failed');
     }
   }
@@ -130,7 +130,7 @@ export class ReconcileService {
     const remote = this.opts.remote as RemoteStore;
     const prefix = mirrorKey(bucket, '');
     const signal = this.abort.signal;
-    let local: ListedObject[] = this.opts.meta.objects.listCurrent(bucket, '', true, this.pageSize);
+    let local: ListedObject[] = this.opts.meta.objects.listCurrent(bucket, { bound: '', inclusive: true, limit: this.pageSize });
     let li = 0;
     let localDone = local.length < this.pageSize;
     let page = await remote.list({ prefix, limit: this.pageSize, signal });
@@ -140,10 +140,10 @@ export class ReconcileService {
       signal.throwIfAborted();
       if (li >= local.length && !localDone) {
         const last = local.at(-1)?.key ?? '';
-        local = this.opts.meta.objects.listCurrent(bucket, last, false, this.pageSize);
+        local = this.opts.meta.objects.listCurrent(bucket, { bound: last, inclusive: false, limit: this.pageSize });
         li = 0;
         localDone = local.length < this.pageSize;
-        this.flush(id, bucket, toEnqueue, counts);
+        this.flush({ id, bucket }, toEnqueue, counts);
         await nextTurn();
       }
       if (ri >= page.items.length && page.nextToken !== undefined) {
@@ -167,16 +167,16 @@ export class ReconcileService {
         li++;
         ri++;
       }
-      if (toEnqueue.length >= this.pageSize) this.flush(id, bucket, toEnqueue, counts);
+      if (toEnqueue.length >= this.pageSize) this.flush({ id, bucket }, toEnqueue, counts);
     }
-    this.flush(id, bucket, toEnqueue, counts);
+    this.flush({ id, bucket }, toEnqueue, counts);
   }
 
   /** Enqueues the keys found in one transaction and saves the job's progress. */
-  private flush(id: string, bucket: string, keys: string[], counts: Counts): void {
+  private flush({ id, bucket }: { id: string; bucket: string }, keys: string[], counts: Counts): void {
     const now = this.now();
     this.opts.meta.transaction(() => {
-      for (const key of keys) this.opts.outbox.enqueue(bucket, key, 'object', now);
+      for (const key of keys) this.opts.outbox.enqueue({ bucket: bucket, key: key, kind: 'object' }, now);
       counts.enqueued += keys.length;
       this.opts.jobs.progress(id, counts);
     });

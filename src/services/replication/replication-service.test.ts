@@ -181,7 +181,7 @@ describe('reconcile', () => {
 
   it('marks a job a restart interrupted as failed', () => {
     const jobs = new ReplicationJobsRepo(meta.db);
-    jobs.insert('j1', 'reconcile', undefined, now);
+    jobs.insert({ id: 'j1', kind: 'reconcile', bucket: undefined }, now);
     new ReconcileService({ meta, jobs, outbox, remote, enabled: true, logger });
     expect(jobs.find('j1')).toMatchObject({ state: 'failed', error: 'interrupted by a restart' });
   });

@@ -90,7 +90,7 @@ export class ReplicationService {
    */
   recordChange(bucket: string, key: string, kind: IntentKind): void {
     if (!this.enabled) return;
-    this.opts.outbox.enqueue(bucket, key, kind, this.now());
+    this.opts.outbox.enqueue({ bucket: bucket, key: key, kind: kind }, this.now());
     this.wakeListener();
   }
 
@@ -131,7 +131,7 @@ export class ReplicationService {
       for (let intent = queue.shift(); intent !== undefined; intent = queue.shift()) {
         if (signal.aborted) {
           // Not attempted: pending again, attempts unchanged (the boot reset does the same after a crash).
-          this.opts.outbox.failed(intent, intent.attempts, 'aborted', this.now(), { dead: false, at: this.now() });
+          this.opts.outbox.failed(intent, { attempts: intent.attempts, error: 'aborted', next: { dead: false, at: this.now() } }, this.now());
           continue;
         }
         try {
@@ -157,15 +157,15 @@ export class ReplicationService {
   private recordFailure(intent: ReplicationIntent, cls: RemoteErrorClass, aborted: boolean): void {
     const now = this.now();
     if (aborted) {
-      this.opts.outbox.failed(intent, intent.attempts, cls, now, { dead: false, at: now });
+      this.opts.outbox.failed(intent, { attempts: intent.attempts, error: cls, next: { dead: false, at: now } }, now);
       return;
     }
     const attempts = intent.attempts + 1;
     if (attempts >= this.opts.maxAttempts) {
-      this.opts.outbox.failed(intent, attempts, cls, now, { dead: true });
+      this.opts.outbox.failed(intent, { attempts: attempts, error: cls, next: { dead: true } }, now);
       this.opts.logger.warn({ bucket: intent.bucket, key: intent.key, attempts, errorClass: cls }, 'replication intent dead-lettered');
     } else {
-      this.opts.outbox.failed(intent, attempts, cls, now, { dead: false, at: now + fullJitterDelay(attempts, this.backoff, this.opts.random) });
+      this.opts.outbox.failed(intent, { attempts: attempts, error: cls, next: { dead: false, at: now + fullJitterDelay(attempts, this.backoff, this.opts.random) } }, now);
     }
   }
 

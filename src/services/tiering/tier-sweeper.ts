@@ -115,7 +115,7 @@ export class TierSweeper {
           if (resuming && prefix < resume.prefix) continue;
           let page: { key: string; id: number } | undefined = resuming && prefix === resume.prefix ? resume.page : undefined;
           for (;;) {
-            const rows = this.opts.lifecycle.versionsPage(bucket.name, prefix, page, 250);
+            const rows = this.opts.lifecycle.versionsPage(bucket.name, prefix, { after: page, limit: 250 });
             let rangeDone = rows.length < 250;
             for (const v of rows) {
               if (signal.aborted) break outer;
@@ -210,7 +210,7 @@ export class TierSweeper {
       }
       const now = this.now();
       const parts = fresh.blobId === undefined ? this.opts.meta.objects.parts(fresh.id) : [];
-      for (const extent of extentsOf(fresh.blobId, fresh.size, parts)) this.opts.meta.releaseBlob(extent.blobId, now);
+      for (const extent of extentsOf(fresh, parts)) this.opts.meta.releaseBlob(extent.blobId, now);
       this.opts.repo.flipToStub(fresh.id, { storageClass, tierKey, sha256 });
       if (!restored) this.opts.repo.endUpload(tierKey);
       return true;

@@ -15,10 +15,9 @@ export class BlobCorruptError extends Error {
   constructor(
     readonly reason: BlobCorruptReason,
     readonly blobId: string,
-    detail?: string,
-    options?: { cause?: unknown },
+    { detail, cause }: { detail?: string; cause?: unknown } = {},
   ) {
-    super(`blob ${blobId} is corrupt (${reason})${detail ? `: ${detail}` : ''}`, options);
+    super(`blob ${blobId} is corrupt (${reason})${detail ? `: ${detail}` : ''}`, cause === undefined ? undefined : { cause });
     this.name = 'BlobCorruptError';
   }
 }

@@ -77,11 +77,11 @@ export class BlobReadStream extends Readable {
     if (expected.fileSize() > readBytes) return false;
     const buffer = Buffer.allocUnsafe(expected.fileSize() + 1);
     const bytes = await this.readUpTo(buffer, 0);
-    if (bytes < HEADER_SIZE) throw new BlobCorruptError('truncated', id, 'shorter than its header');
+    if (bytes < HEADER_SIZE) throw new BlobCorruptError('truncated', id, { detail: 'shorter than its header' });
     const segmentSize = this.openHeaderBytes(buffer.subarray(0, HEADER_SIZE));
     if (segmentSize !== expectedSegmentSize) return false;
-    if (bytes < expected.fileSize()) throw new BlobCorruptError('truncated', id, `${bytes} bytes on disk`);
-    if (bytes > expected.fileSize()) throw new BlobCorruptError('tampered', id, 'longer than its recorded size');
+    if (bytes < expected.fileSize()) throw new BlobCorruptError('truncated', id, { detail: `${bytes} bytes on disk` });
+    if (bytes > expected.fileSize()) throw new BlobCorruptError('tampered', id, { detail: 'longer than its recorded size' });
     this.whole = buffer.subarray(0, bytes);
     this.setLayout(expected);
     return true;
@@ -89,7 +89,7 @@ export class BlobReadStream extends Readable {
 
   /** An inline blob: the whole sealed form is in memory. */
   private useSealed(sealed: Buffer): void {
-    const opened = openSealedForm(this.opts.id, sealed, this.opts.size, this.#masterKey);
+    const opened = openSealedForm(this.opts.id, sealed, { size: this.opts.size, masterKey: this.#masterKey });
     this.#dataKey = opened.dataKey;
     this.whole = sealed;
     this.setLayout(opened.layout);
@@ -98,9 +98,9 @@ export class BlobReadStream extends Readable {
   private async readHeaderAndSize(): Promise<void> {
     const { id, size } = this.opts;
     const { size: fileSize } = await (this.fh as FileHandle).stat();
-    if (fileSize < HEADER_SIZE) throw new BlobCorruptError('truncated', id, 'shorter than its header');
+    if (fileSize < HEADER_SIZE) throw new BlobCorruptError('truncated', id, { detail: 'shorter than its header' });
     const header = await this.readExactly(HEADER_SIZE, 0, Buffer.allocUnsafe(HEADER_SIZE));
-    this.setLayout(checkedLayout(id, size, this.openHeaderBytes(header), fileSize, 'on disk'));
+    this.setLayout(checkedLayout(id, { size, segmentSize: this.openHeaderBytes(header) }, { length: fileSize, where: 'on disk' }));
   }
 
   /** Unwraps the data key; returns the blob's segment size. */
@@ -174,7 +174,7 @@ export class BlobReadStream extends Readable {
       sealed = await this.readExactly(length, from, this.buffer);
     }
     const { id, start, end } = this.opts;
-    const out = openSegments(id, this.#dataKey as Buffer, layout, sealed, { first, last: lastInBatch, start, end });
+    const out = openSegments({ id, dataKey: this.#dataKey as Buffer, layout }, sealed, { first, last: lastInBatch, start, end });
     this.next = lastInBatch + 1;
     return out;
   }
@@ -185,7 +185,7 @@ export class BlobReadStream extends Readable {
     let done = 0;
     while (done < length) {
       const { bytesRead } = await fh.read(into, done, length - done, position + done);
-      if (bytesRead === 0) throw new BlobCorruptError('truncated', this.opts.id, 'ended early');
+      if (bytesRead === 0) throw new BlobCorruptError('truncated', this.opts.id, { detail: 'ended early' });
       done += bytesRead;
     }
     return into.subarray(0, length);
@@ -211,9 +211,9 @@ export class BlobReadStream extends Readable {
  */
 export function openSealedBlob(opts: { id: string; masterKey: Buffer; size: number; start: number; end: number; sealed: Buffer }): Buffer {
   const { id, size, start, end, sealed } = opts;
-  const { dataKey, layout } = openSealedForm(id, sealed, size, opts.masterKey);
+  const { dataKey, layout } = openSealedForm(id, sealed, { size, masterKey: opts.masterKey });
   const { first, last } = segmentSpan(layout, start, end);
-  const chunks = openSegments(id, dataKey, layout, sealed.subarray(layout.offsetOf(first)), { first, last, start, end });
+  const chunks = openSegments({ id, dataKey, layout }, sealed.subarray(layout.offsetOf(first)), { first, last, start, end });
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
 }
 
@@ -228,24 +228,32 @@ function unwrapHeader(id: string, header: Buffer, masterKey: Buffer): { dataKey:
   try {
     return openHeader(header, masterKey);
   } catch (err) {
-    if (err instanceof BadHeaderError) throw new BlobCorruptError('header', id, err.message);
+    if (err instanceof BadHeaderError) throw new BlobCorruptError('header', id, { detail: err.message });
     throw err;
   }
 }
 
 /** The layout of a blob whose sealed form is `length` bytes, which must be exactly what its size implies. */
-function checkedLayout(id: string, size: number, segmentSize: number, length: number, where: string): SegmentLayout {
+function checkedLayout(
+  id: string,
+  { size, segmentSize }: { size: number; segmentSize: number },
+  { length, where }: { length: number; where: string },
+): SegmentLayout {
   const layout = new SegmentLayout(size, segmentSize);
-  if (length < layout.fileSize()) throw new BlobCorruptError('truncated', id, `${length} bytes ${where}`);
-  if (length > layout.fileSize()) throw new BlobCorruptError('tampered', id, 'longer than its recorded size');
+  if (length < layout.fileSize()) throw new BlobCorruptError('truncated', id, { detail: `${length} bytes ${where}` });
+  if (length > layout.fileSize()) throw new BlobCorruptError('tampered', id, { detail: 'longer than its recorded size' });
   return layout;
 }
 
 /** An inline blob's sealed form (header and segments): its data key and layout, its length checked. */
-function openSealedForm(id: string, sealed: Buffer, size: number, masterKey: Buffer): { dataKey: Buffer; layout: SegmentLayout } {
-  if (sealed.length < HEADER_SIZE) throw new BlobCorruptError('truncated', id, 'shorter than its header');
+function openSealedForm(
+  id: string,
+  sealed: Buffer,
+  { size, masterKey }: { size: number; masterKey: Buffer },
+): { dataKey: Buffer; layout: SegmentLayout } {
+  if (sealed.length < HEADER_SIZE) throw new BlobCorruptError('truncated', id, { detail: 'shorter than its header' });
   const { dataKey, segmentSize } = unwrapHeader(id, sealed.subarray(0, HEADER_SIZE), masterKey);
-  return { dataKey, layout: checkedLayout(id, size, segmentSize, sealed.length, 'stored') };
+  return { dataKey, layout: checkedLayout(id, { size, segmentSize }, { length: sealed.length, where: 'stored' }) };
 }
 
 /**
@@ -253,9 +261,7 @@ function openSealedForm(id: string, sealed: Buffer, size: number, masterKey: Buf
  * to plaintext [start, end]. No byte of a segment is returned before its tag verifies.
  */
 function openSegments(
-  id: string,
-  dataKey: Buffer,
-  layout: SegmentLayout,
+  { id, dataKey, layout }: { id: string; dataKey: Buffer; layout: SegmentLayout },
   sealed: Buffer,
   run: { first: number; last: number; start: number; end: number },
 ): Buffer[] {
@@ -270,7 +276,7 @@ function openSegments(
       isFinal: index === layout.count - 1,
       sealed: sealed.subarray(at, at + plainLength + TAG_SIZE),
     });
-    if (plaintext === undefined) throw new BlobCorruptError('tampered', id, `segment ${index} fails authentication`);
+    if (plaintext === undefined) throw new BlobCorruptError('tampered', id, { detail: `segment ${index} fails authentication` });
     if (layout.size === 0) continue;
     const segStart = index * layout.segmentSize;
     const lo = Math.max(start - segStart, 0);

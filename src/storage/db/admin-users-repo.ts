@@ -91,7 +91,11 @@ export class AdminUsersRepo {
   }
 
   /** Returns false when no user has this id. */
-  setPassword(id: string, passwordHash: string, mustChangePassword: boolean, now: number): boolean {
+  setPassword(
+    id: string,
+    { passwordHash, mustChangePassword }: { passwordHash: string; mustChangePassword: boolean },
+    now: number,
+  ): boolean {
     return this.passwordStmt.run(passwordHash, mustChangePassword ? 1 : 0, now, id).changes === 1;
   }
 

@@ -121,7 +121,7 @@ export class AnalyticsRepo {
   }
 
   /** The last sample of each window [from + i*step, from + (i+1)*step) that has one, for one bucket (or the total). */
-  sampleWindows(bucket: string, from: number, to: number, step: number): SampleWindow[] {
+  sampleWindows(bucket: string, { from, to, step }: { from: number; to: number; step: number }): SampleWindow[] {
     return this.windowsStmt.all(from, step, bucket, from, to);
   }
 

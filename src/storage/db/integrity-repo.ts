@@ -198,7 +198,11 @@ export class IntegrityRepo {
   }
 
   /** swapBlob for one part of a multipart version. */
-  swapPartBlob(objectId: number, partNumber: number, oldBlobId: string, newBlobId: string): boolean {
+  swapPartBlob(
+    { objectId, partNumber }: { objectId: number; partNumber: number },
+    oldBlobId: string,
+    newBlobId: string,
+  ): boolean {
     return this.swapPartStmt.run(newBlobId, objectId, partNumber, oldBlobId).changes > 0;
   }
 }

@@ -183,7 +183,11 @@ export class LifecycleRepo {
    * A page of versions in key order (UTF-8 byte order, S3's), newest first within a key: from `fromKey` (inclusive)
    * when `after` is undefined, else strictly after the version `after` (the rest of its key, then later keys).
    */
-  versionsPage(bucket: string, fromKey: string, after: { key: string; id: number } | undefined, limit: number): LifecycleVersionRow[] {
+  versionsPage(
+    bucket: string,
+    fromKey: string,
+    { after, limit }: { after: { key: string; id: number } | undefined; limit: number },
+  ): LifecycleVersionRow[] {
     if (after === undefined) return this.versionsFromStmt.all(bucket, fromKey, limit).map(toVersion);
     // Two seeks rather than one OR: `key = ? AND id < ?` then `key > ?` each stay a range on the index.
     const rows = this.versionsRestOfKeyStmt.all(bucket, after.key, after.id, limit);
@@ -213,7 +217,11 @@ export class LifecycleRepo {
   }
 
   /** A page of multipart uploads in (key, upload id) order, from `fromKey` or strictly after `after`. */
-  uploadsPage(bucket: string, fromKey: string, after: { key: string; uploadId: string } | undefined, limit: number): LifecycleUploadRow[] {
+  uploadsPage(
+    bucket: string,
+    fromKey: string,
+    { after, limit }: { after: { key: string; uploadId: string } | undefined; limit: number },
+  ): LifecycleUploadRow[] {
     const rows = after === undefined
       ? this.uploadsFromStmt.all(bucket, fromKey, limit)
       : this.uploadsRestOfKeyStmt.all(bucket, after.key, after.uploadId, limit);

@@ -38,10 +38,15 @@ export class MetadataStore {
   private readonly shared: SharedTransactions;
   private checkpointer: Checkpointer | undefined;
 
-  /**
-   * @param schema the schema version found on open and the one now (app.ts logs a migration)
-   */
-  private constructor(readonly db: Db, private readonly file: string, readonly schema: SchemaVersions, walOptions: WalSyncOptions = {}) {
+  /** The schema version found on open and the one now (app.ts logs a migration). */
+  readonly schema: SchemaVersions;
+
+  private constructor(
+    readonly db: Db,
+    private readonly file: string,
+    { schema, walOptions = {} }: { schema: SchemaVersions; walOptions?: WalSyncOptions | undefined },
+  ) {
+    this.schema = schema;
     const totalChanges = db.prepare<[], number>('SELECT total_changes()').pluck();
     // Rows a migration changed at open (creating an FTS5 table writes its config rows) were never reported to a
     // client, and the first barrier's fsync of the WAL covers them anyway: count from here.
@@ -68,7 +73,7 @@ export class MetadataStore {
    */
   static open(file: string, opts: { wal?: WalSyncOptions } = {}): MetadataStore {
     const { db, schema } = openDatabase(file);
-    return new MetadataStore(db, file, schema, opts.wal);
+    return new MetadataStore(db, file, { schema, walOptions: opts.wal });
   }
 
   /**

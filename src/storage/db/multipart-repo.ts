@@ -153,7 +153,11 @@ export class MultipartRepo {
   }
 
   /** Uploads of keys starting with `prefix`, after (keyMarker, uploadIdMarker) in key then upload-id order. */
-  list(bucket: string, prefix: string, keyMarker: string, uploadIdMarker: string, limit: number): UploadRow[] {
+  list(
+    bucket: string,
+    prefix: string,
+    { keyMarker, uploadIdMarker, limit }: { keyMarker: string; uploadIdMarker: string; limit: number },
+  ): UploadRow[] {
     return this.listStmt.all(bucket, prefix, prefix, keyMarker, keyMarker, uploadIdMarker, limit).map(toUpload);
   }
 

@@ -27,7 +27,11 @@ let meta: MetadataStore;
 /** Every row written, with whether it is a current version: the oracle's input. */
 const rows: Array<NewObjectRow & { current: boolean }> = [];
 
-function add(bucket: string, key: string, i: number, kind: 'current' | 'noncurrent' | 'marker' = 'current'): void {
+function add(
+  bucket: string,
+  key: string,
+  { i, kind = 'current' }: { i: number; kind?: 'current' | 'noncurrent' | 'marker' },
+): void {
   const row: NewObjectRow = {
     bucket, key, versionId: `v${rows.length}`, isLatest: kind !== 'noncurrent', isDeleteMarker: kind === 'marker',
     size: (i * 37) % 1000, etag: `e${i}`, lastModified: T0 + i * 60_000, headers: {}, userMeta: {},
@@ -44,13 +48,13 @@ beforeAll(() => {
   meta.transaction(() => {
     let i = 0;
     for (const bucket of ['alpha', 'beta', 'gamma-2']) {
-      for (const key of AWKWARD) if ((i++ % 3) !== 2) add(bucket, key, i);
-      for (let n = 0; n < 40; n++) add(bucket, `k/${String(n).padStart(4, '0')}/obj`, i++);
+      for (const key of AWKWARD) if ((i++ % 3) !== 2) add(bucket, key, { i });
+      for (let n = 0; n < 40; n++) add(bucket, `k/${String(n).padStart(4, '0')}/obj`, { i: i++ });
     }
     // Not current: an older version alone, and a key whose latest version is a delete marker.
-    add('beta', 'hidden/old-version', i++, 'noncurrent');
-    add('beta', 'hidden/deleted', i++, 'noncurrent');
-    add('beta', 'hidden/deleted', i++, 'marker');
+    add('beta', 'hidden/old-version', { i: i++, kind: 'noncurrent' });
+    add('beta', 'hidden/deleted', { i: i++, kind: 'noncurrent' });
+    add('beta', 'hidden/deleted', { i: i++, kind: 'marker' });
   });
 });
 
@@ -166,7 +170,7 @@ describe('ObjectSearchRepo', () => {
 
   it('finds a substring whose every trigram is common (counted up to the cap), queued or indexed', () => {
     meta.transaction(() => {
-      for (let n = 0; n < 300; n++) add('delta', `common/${String(n).padStart(3, '0')}/common`, 1000 + n);
+      for (let n = 0; n < 300; n++) add('delta', `common/${String(n).padStart(3, '0')}/common`, { i: 1000 + n });
     });
     const repo = new ObjectSearchRepo(meta.db);
     for (const f of [{ q: 'common/' }, { q: 'mon/222/com' }, { q: 'common/2', prefix: 'common/' }]) {

@@ -65,6 +65,18 @@ interface Lower {
   key: string;
 }
 
+/** Where one chunk of a walk starts: a bucket and a lower key bound in it. */
+interface Chunk {
+  bucket: string;
+  lower: Lower;
+}
+
+/** At most `limit` matches after `after` (or from the start). */
+interface Page {
+  after: SearchPosition | undefined;
+  limit: number;
+}
+
 interface RawHit {
   bucket: string;
   key: string;
@@ -89,7 +101,7 @@ export class ObjectSearchRepo {
   search(filter: SearchFilter, after: SearchPosition | undefined, limit: number): SearchPage {
     const sql = filterSql(filter);
     const source = this.selectiveSource(filter, sql);
-    return source === undefined ? this.walk(filter, sql, after, limit) : this.fromCandidates(source, sql, after, limit);
+    return source === undefined ? this.walk(filter, sql, { after: after, limit: limit }) : this.fromCandidates(source, sql, { after: after, limit: limit });
   }
 
   /**
@@ -154,7 +166,7 @@ export class ObjectSearchRepo {
    * Reads every match of one selective index, applies the other filters, sorts, and takes the page: the sort runs on
    * row ids, bucket and key only, and just the page's rows are read whole.
    */
-  private fromCandidates(source: Source, sql: FilterSql, after: SearchPosition | undefined, limit: number): SearchPage {
+  private fromCandidates(source: Source, sql: FilterSql, { after, limit }: Page): SearchPage {
     const from = source.kind === 'fts'
       ? `(SELECT rowid AS id FROM object_search WHERE object_search MATCH @match UNION SELECT object_id FROM object_search_queue) AS s
          CROSS JOIN objects AS o ON o.id = s.id`
@@ -174,7 +186,7 @@ export class ObjectSearchRepo {
    * full or the budget is spent; then resumes after the last entry examined. Keys are never empty, so "after
    * (bucket, '')" is the whole of a bucket.
    */
-  private walk(filter: SearchFilter, sql: FilterSql, after: SearchPosition | undefined, limit: number): SearchPage {
+  private walk(filter: SearchFilter, sql: FilterSql, { after, limit }: Page): SearchPage {
     const hits: SearchHit[] = [];
     const entryCost = sql.readsRow ? ROW_LOOKUP_COST : 1;
     let budget = this.tuning.scanBudget;
@@ -187,8 +199,8 @@ export class ObjectSearchRepo {
           // One lower bound only: SQLite seeks on one of several, not on the greatest.
           const lower: Lower = filter.prefix && compareUtf8(filter.prefix, key) > 0 ? { op: '>=', key: filter.prefix } : { op: '>', key };
           const size = Math.max(1, Math.min(chunk, Math.floor(budget / entryCost)));
-          const end = this.chunkEnd(sql, bucket, lower, size);
-          hits.push(...this.chunkMatches(sql, bucket, lower, end, limit + 1 - hits.length).map(toHit));
+          const end = this.chunkEnd(sql, { bucket: bucket, lower: lower }, size);
+          hits.push(...this.chunkMatches(sql, { bucket: bucket, lower: lower }, { end: end, n: limit + 1 - hits.length }).map(toHit));
           if (hits.length > limit) return pageOf(hits, limit, undefined);
           budget -= size * entryCost;
           chunk = Math.min(chunk * 4, MAX_CHUNK);
@@ -215,7 +227,7 @@ export class ObjectSearchRepo {
   }
 
   /** The key of the `size`-th current version of the bucket from `lower` within the prefix range, or undefined. */
-  private chunkEnd(sql: FilterSql, bucket: string, lower: Lower, size: number): string | undefined {
+  private chunkEnd(sql: FilterSql, { bucket, lower }: Chunk, size: number): string | undefined {
     const where = ['o.bucket = @walkBucket', CURRENT, `o.key ${lower.op} @walkKey`];
     if (sql.params['prefixEnd'] !== undefined) where.push('o.key < @prefixEnd');
     return this.stmt(`SELECT o.key FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.key LIMIT 1 OFFSET @skip`)
@@ -223,7 +235,7 @@ export class ObjectSearchRepo {
   }
 
   /** The matches of the bucket from `lower` up to `end` inclusive (to the prefix range's end when undefined), at most `n`. */
-  private chunkMatches(sql: FilterSql, bucket: string, lower: Lower, end: string | undefined, n: number): RawHit[] {
+  private chunkMatches(sql: FilterSql, { bucket, lower }: Chunk, { end, n }: { end: string | undefined; n: number }): RawHit[] {
     const where = ['o.bucket = @walkBucket', `o.key ${lower.op} @walkKey`, ...sql.rest];
     if (end !== undefined) where.push('o.key <= @walkEnd');
     else if (sql.params['prefixEnd'] !== undefined) where.push('o.key < @prefixEnd');

@@ -49,22 +49,23 @@ export interface FilterSql {
  */
 export function filterSql(f: SearchFilter): FilterSql {
   const sql: FilterSql = { keyRange: [], size: [], modified: [], rest: [CURRENT], readsRow: false, params: {} };
-  const add = (list: string[], term: string, name: string, value: string | number) => {
+  // `param` is the one named parameter the term uses: { name: value }.
+  const add = (list: string[], term: string, param: Record<string, string | number>) => {
     list.push(term);
-    sql.params[name] = value;
+    Object.assign(sql.params, param);
   };
-  if (f.bucket !== undefined) add(sql.rest, 'o.bucket = @bucket', 'bucket', f.bucket);
+  if (f.bucket !== undefined) add(sql.rest, 'o.bucket = @bucket', { bucket: f.bucket });
   if (f.prefix) {
-    add(sql.keyRange, 'o.key >= @prefix', 'prefix', f.prefix);
+    add(sql.keyRange, 'o.key >= @prefix', { prefix: f.prefix });
     const end = prefixUpperBound(f.prefix);
-    if (end !== undefined) add(sql.keyRange, 'o.key < @prefixEnd', 'prefixEnd', end);
+    if (end !== undefined) add(sql.keyRange, 'o.key < @prefixEnd', { prefixEnd: end });
   }
-  if (f.q && f.ignoreCase) add(sql.rest, "o.key LIKE @like ESCAPE '\\'", 'like', `%${f.q.replace(/[\\%_]/g, '\\$&')}%`);
-  if (f.q && !f.ignoreCase) add(sql.rest, 'instr(o.key, @q) > 0', 'q', f.q);
-  if (f.minSize !== undefined) add(sql.size, 'o.size >= @minSize', 'minSize', f.minSize);
-  if (f.maxSize !== undefined) add(sql.size, 'o.size <= @maxSize', 'maxSize', f.maxSize);
-  if (f.from !== undefined) add(sql.modified, 'o.last_modified >= @from', 'from', f.from);
-  if (f.to !== undefined) add(sql.modified, 'o.last_modified < @to', 'to', f.to);
+  if (f.q && f.ignoreCase) add(sql.rest, "o.key LIKE @like ESCAPE '\\'", { like: `%${f.q.replace(/[\\%_]/g, '\\$&')}%` });
+  if (f.q && !f.ignoreCase) add(sql.rest, 'instr(o.key, @q) > 0', { q: f.q });
+  if (f.minSize !== undefined) add(sql.size, 'o.size >= @minSize', { minSize: f.minSize });
+  if (f.maxSize !== undefined) add(sql.size, 'o.size <= @maxSize', { maxSize: f.maxSize });
+  if (f.from !== undefined) add(sql.modified, 'o.last_modified >= @from', { from: f.from });
+  if (f.to !== undefined) add(sql.modified, 'o.last_modified < @to', { to: f.to });
   sql.rest.push(...sql.size, ...sql.modified);
   sql.readsRow = sql.size.length + sql.modified.length > 0;
   return sql;

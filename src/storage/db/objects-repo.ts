@@ -81,6 +81,13 @@ function toListedVersion(r: RawVersion): ListedVersion {
   };
 }
 
+/** A listing page: keys after `bound` (or from it when `inclusive`), at most `limit`. */
+export interface ListBound {
+  bound: string;
+  inclusive: boolean;
+  limit: number;
+}
+
 export class ObjectsRepo {
   private readonly latestStmt;
   private readonly versionStmt;
@@ -217,7 +224,7 @@ export class ObjectsRepo {
    * Current (non-deleted) objects from `bound` on (key > bound, or key >= bound when inclusive),
    * in UTF-8 byte order (SQLite's BINARY collation, which is S3's listing order), at most `limit`.
    */
-  listCurrent(bucket: string, bound: string, inclusive: boolean, limit: number): ListedObject[] {
+  listCurrent(bucket: string, { bound, inclusive, limit }: ListBound): ListedObject[] {
     const stmt = inclusive ? this.listFromStmt : this.listAfterStmt;
     return stmt.all(bucket, bound, limit).map((r) => ({
       key: r.key,
@@ -233,12 +240,12 @@ export class ObjectsRepo {
    * Versions and delete markers of keys from `bound` on (key > bound, or >= when inclusive), in key order (UTF-8
    * bytes) and newest first within a key, at most `limit`.
    */
-  listVersions(bucket: string, bound: string, inclusive: boolean, limit: number): ListedVersion[] {
+  listVersions(bucket: string, { bound, inclusive, limit }: ListBound): ListedVersion[] {
     return (inclusive ? this.versionsFromStmt : this.versionsAfterStmt).all(bucket, bound, limit).map(toListedVersion);
   }
 
   /** The versions of one key older than the version with row id `beforeId`, newest first, at most `limit`. */
-  listOlderVersions(bucket: string, key: string, beforeId: number, limit: number): ListedVersion[] {
+  listOlderVersions(bucket: string, key: string, { beforeId, limit }: { beforeId: number; limit: number }): ListedVersion[] {
     return this.versionsOfKeyStmt.all(bucket, key, beforeId, limit).map(toListedVersion);
   }
 

@@ -63,7 +63,7 @@ export class ReplicationJobsRepo {
     );
   }
 
-  insert(id: string, kind: string, bucket: string | undefined, now: number): void {
+  insert({ id, kind, bucket }: { id: string; kind: string; bucket: string | undefined }, now: number): void {
     this.insertStmt.run(id, kind, bucket ?? null, now);
   }
 
@@ -82,7 +82,16 @@ export class ReplicationJobsRepo {
     this.progressStmt.run(counts.scanned, counts.enqueued, counts.errors, id);
   }
 
-  finish(id: string, state: 'completed' | 'failed', counts: { scanned: number; enqueued: number; errors: number }, error: string | undefined, now: number): void {
+  finish(
+    id: string,
+    outcome: {
+      state: 'completed' | 'failed';
+      counts: { scanned: number; enqueued: number; errors: number };
+      error: string | undefined;
+    },
+    now: number,
+  ): void {
+    const { state, counts, error } = outcome;
     this.finishStmt.run(state, counts.scanned, counts.enqueued, counts.errors, error ?? null, now, id);
   }
 

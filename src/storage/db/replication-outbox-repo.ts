@@ -97,7 +97,7 @@ export class ReplicationOutboxRepo {
   }
 
   /** Records a change to (bucket, key). Call inside the transaction that commits the change. */
-  enqueue(bucket: string, key: string, kind: IntentKind, now: number): void {
+  enqueue({ bucket, key, kind }: { bucket: string; key: string; kind: IntentKind }, now: number): void {
     this.upsertStmt.run(bucket, key, kind, now, now, now);
   }
 
@@ -126,7 +126,12 @@ export class ReplicationOutboxRepo {
   }
 
   /** A failed attempt: pending again at `nextAttemptAt`, or failed (dead-lettered) when `dead`. `error` is a class, never a message. */
-  failed(intent: ReplicationIntent, attempts: number, error: string, now: number, next: { dead: true } | { dead: false; at: number }): void {
+  failed(
+    intent: ReplicationIntent,
+    attempt: { attempts: number; error: string; next: { dead: true } | { dead: false; at: number } },
+    now: number,
+  ): void {
+    const { attempts, error, next } = attempt;
     if (next.dead) this.failStmt.run(attempts, error, now, intent.id, intent.gen);
     else this.retryStmt.run(attempts, next.at, error, now, intent.id, intent.gen);
   }

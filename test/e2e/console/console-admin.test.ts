@@ -9,7 +9,7 @@ import { consoleUrl, settle, useBrowser, waitForShell } from './console-browser.
 
 const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250' } });
 
-async function put(bucket: string, key: string, body: string, type: string): Promise<void> {
+async function put(bucket: string, key: string, { body, type }: { body: string; type: string }): Promise<void> {
   const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
     method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': type }, body,
   });
@@ -24,9 +24,9 @@ async function go(route: string): Promise<void> {
 
 beforeAll(async () => {
   expect((await store.adminCall('POST', '/buckets', { name: 'site' })).status).toBe(201);
-  await put('site', 'index.html', '<h1>hi</h1><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">', 'text/html');
-  await put('site', 'logo.svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned = 3"><script>window.__pwned = 4</script></svg>', 'image/svg+xml');
-  for (const k of ['tmp/a.log', 'tmp/b.log', 'keep.txt']) await put('site', k, `content of ${k}`, 'text/plain');
+  await put('site', 'index.html', { body: '<h1>hi</h1><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">', type: 'text/html' });
+  await put('site', 'logo.svg', { body: '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned = 3"><script>window.__pwned = 4</script></svg>', type: 'image/svg+xml' });
+  for (const k of ['tmp/a.log', 'tmp/b.log', 'keep.txt']) await put('site', k, { body: `content of ${k}`, type: 'text/plain' });
 });
 const chromium = useBrowser({ signIn: store });
 

@@ -8,7 +8,9 @@ export class ApiError extends Error {
   /** Seconds from Retry-After on a 429. */
   readonly retryAfter: number | undefined;
 
-  constructor(status: number, code: string, message: string, retryAfter?: number) {
+  /** `detail` is the message, or the message and the Retry-After seconds of a 429. */
+  constructor(status: number, code: string, detail: string | { message: string; retryAfter: number | undefined }) {
+    const { message, retryAfter } = typeof detail === 'string' ? { message: detail, retryAfter: undefined } : detail;
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -34,7 +36,7 @@ export async function errorOf(res: Response): Promise<ApiError> {
     // not JSON: keep the status line
   }
   const retry = Number(res.headers.get('retry-after'));
-  return new ApiError(res.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : undefined);
+  return new ApiError(res.status, code, { message, retryAfter: Number.isFinite(retry) && retry > 0 ? retry : undefined });
 }
 
 /** What to tell a person about an error: the server's message, made kinder for the codes people meet most. */

@@ -11,8 +11,14 @@ export interface Progress { loaded: number; total: number }
 
 interface XhrResult { status: number; text: string; retryAfter: number | undefined }
 
+interface PutOptions {
+  headers: Record<string, string>;
+  onProgress: (loaded: number) => void;
+  signal: AbortSignal;
+}
+
 /** One PUT of a Blob with upload progress. Resolves with the status (no throw for HTTP errors); rejects on abort. */
-function xhrPut(url: string, body: Blob, headers: Record<string, string>, onProgress: (loaded: number) => void, signal: AbortSignal): Promise<XhrResult> {
+function xhrPut(url: string, body: Blob, { headers, onProgress, signal }: PutOptions): Promise<XhrResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', url);
@@ -33,9 +39,12 @@ function xhrPut(url: string, body: Blob, headers: Record<string, string>, onProg
 function errorFrom(result: XhrResult): ApiError {
   try {
     const body = JSON.parse(result.text) as { error?: string; message?: string };
-    return new ApiError(result.status, body.error ?? `Http${result.status}`, body.message ?? `HTTP ${result.status}`, result.retryAfter);
+    return new ApiError(result.status, body.error ?? `Http${result.status}`, {
+      message: body.message ?? `HTTP ${result.status}`,
+      retryAfter: result.retryAfter,
+    });
   } catch {
-    return new ApiError(result.status, `Http${result.status}`, `HTTP ${result.status}`, result.retryAfter);
+    return new ApiError(result.status, `Http${result.status}`, { message: `HTTP ${result.status}`, retryAfter: result.retryAfter });
   }
 }
 
@@ -54,11 +63,16 @@ export class Transfers {
    * PUT with the access token: refreshed and retried once on 401; retried (up to `attempts`) on network errors,
    * 429 and 5xx with a growing pause. Resolves with the parsed JSON answer.
    */
-  private async put<T>(path: string, body: Blob, headers: Record<string, string>, onProgress: (loaded: number) => void, signal: AbortSignal, attempts = 3): Promise<T> {
+  private async put<T>(path: string, body: Blob, opts: PutOptions & { attempts?: number }): Promise<T> {
+    const { headers, onProgress, signal, attempts = 3 } = opts;
     for (let attempt = 1; ; attempt++) {
       let result: XhrResult;
       try {
-        result = await xhrPut(`${this.api.base}${path}`, body, { ...headers, ...this.session.authHeaders() }, onProgress, signal);
+        result = await xhrPut(`${this.api.base}${path}`, body, {
+          headers: { ...headers, ...this.session.authHeaders() },
+          onProgress,
+          signal,
+        });
       } catch (err) {
         if (err instanceof ApiError && attempt < attempts) {
           onProgress(0);
@@ -77,18 +91,25 @@ export class Transfers {
   }
 
   /** Uploads a file as `key`: one PUT up to 16 MiB, otherwise a multipart upload (aborted if it fails). */
-  async upload(bucket: string, key: string, file: File, onProgress: (p: Progress) => void, signal: AbortSignal): Promise<void> {
+  async upload(
+    { bucket, key, file }: { bucket: string; key: string; file: File },
+    onProgress: (p: Progress) => void,
+    signal: AbortSignal,
+  ): Promise<void> {
     const total = file.size;
     const contentType = file.type || 'application/octet-stream';
     if (!isMultipart(total)) {
-      await this.put(Api.bucket(bucket, `/objects/content?key=${encodeURIComponent(key)}`), file, { 'content-type': contentType },
-        (loaded) => onProgress({ loaded, total }), signal);
+      await this.put(Api.bucket(bucket, `/objects/content?key=${encodeURIComponent(key)}`), file, {
+        headers: { 'content-type': contentType },
+        onProgress: (loaded) => onProgress({ loaded, total }),
+        signal,
+      });
       onProgress({ loaded: total, total });
       return;
     }
     const { uploadId } = await this.api.post<{ uploadId: string }>(Api.bucket(bucket, '/uploads'), { key, contentType });
     try {
-      const etags = await this.sendParts(bucket, key, uploadId, file, onProgress, signal);
+      const etags = await this.sendParts({ bucket, key, uploadId, file }, onProgress, signal);
       await this.api.post(Api.bucket(bucket, '/uploads/complete'), { key, uploadId, parts: etags });
       onProgress({ loaded: total, total });
     } catch (err) {
@@ -98,7 +119,11 @@ export class Transfers {
     }
   }
 
-  private async sendParts(bucket: string, key: string, uploadId: string, file: File, onProgress: (p: Progress) => void, signal: AbortSignal): Promise<Array<{ partNumber: number; etag: string }>> {
+  private async sendParts(
+    { bucket, key, uploadId, file }: { bucket: string; key: string; uploadId: string; file: File },
+    onProgress: (p: Progress) => void,
+    signal: AbortSignal,
+  ): Promise<Array<{ partNumber: number; etag: string }>> {
     const parts = planParts(file.size);
     const loaded = new Map<number, number>();
     const report = (): void => onProgress({ loaded: [...loaded.values()].reduce((a, b) => a + b, 0), total: file.size });
@@ -108,10 +133,14 @@ export class Transfers {
       for (let part: PartRange | undefined = parts[next++]; part; part = parts[next++]) {
         const { partNumber, start, end } = part;
         const path = Api.bucket(bucket, `/uploads/part?key=${encodeURIComponent(key)}&uploadId=${encodeURIComponent(uploadId)}&partNumber=${partNumber}`);
-        const stored = await this.put<{ etag: string }>(path, file.slice(start, end), { 'content-type': 'application/octet-stream' }, (n) => {
-          loaded.set(partNumber, n);
-          report();
-        }, signal);
+        const stored = await this.put<{ etag: string }>(path, file.slice(start, end), {
+          headers: { 'content-type': 'application/octet-stream' },
+          onProgress: (n) => {
+            loaded.set(partNumber, n);
+            report();
+          },
+          signal,
+        });
         loaded.set(partNumber, end - start);
         report();
         results.push({ partNumber, etag: stored.etag });
@@ -125,7 +154,11 @@ export class Transfers {
    * Downloads through the admin API (which answers Content-Disposition: attachment) into a Blob of type
    * application/octet-stream, then saves it with an <a download>. Progress is reported while reading.
    */
-  async download(path: string, query: Record<string, string | undefined>, fileName: string, onProgress?: (p: Progress) => void, signal?: AbortSignal): Promise<void> {
+  async download(
+    { path, query }: { path: string; query: Record<string, string | undefined> },
+    fileName: string,
+    { onProgress, signal }: { onProgress?: (p: Progress) => void; signal?: AbortSignal } = {},
+  ): Promise<void> {
     const res = await this.api.fetch('GET', path, { query, signal });
     const total = Number(res.headers.get('content-length') ?? 0);
     const chunks: BlobPart[] = [];

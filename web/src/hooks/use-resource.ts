@@ -30,7 +30,7 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, deps: 
       },
     );
     return () => ctrl.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // The caller's deps decide when to refetch (fetcher is a new closure on every render).
   }, [...deps, tick]);
 
   const reload = useCallback(() => setTick((t) => t + 1), []);

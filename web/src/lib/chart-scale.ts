@@ -45,8 +45,8 @@ export function linePath(points: Point[], sx: (x: number) => number, sy: (y: num
 
 const round = (n: number): number => Math.round(n * 10) / 10;
 
-/** A linear scale from [d0, d1] to [r0, r1]. */
-export function linear(d0: number, d1: number, r0: number, r1: number): (v: number) => number {
+/** A linear scale from the domain [d0, d1] to the range [r0, r1]. */
+export function linear([d0, d1]: readonly [number, number], [r0, r1]: readonly [number, number]): (v: number) => number {
   const span = d1 - d0 || 1;
   return (v) => r0 + ((v - d0) / span) * (r1 - r0);
 }

@@ -48,7 +48,7 @@ export default function AuditLogPage() {
   useEffect(() => {
     setForm(applied);
     void load(null, []);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only a new query (key) starts a new load; load and applied follow from it.
   }, [key]);
 
   const submit = (e: FormEvent): void => {

@@ -59,7 +59,9 @@ function Download({ buckets }: { buckets: string[] }) {
     try {
       const path = bucket ? Api.bucket(bucket, '/backup') : '/backup';
       const stamp = new Date().toISOString().replace(/[-:]/g, '').slice(0, 15);
-      await transfers.download(path, {}, `store-${bucket ? `bucket-${bucket}` : 'instance'}-${stamp}.zip`, (p) => setProgress(`${formatBytes(p.loaded)} received`));
+      await transfers.download({ path, query: {} }, `store-${bucket ? `bucket-${bucket}` : 'instance'}-${stamp}.zip`, {
+        onProgress: (p) => setProgress(`${formatBytes(p.loaded)} received`),
+      });
       setProgress(undefined);
     } catch (err) {
       setError(describeError(err));

@@ -71,7 +71,7 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
   const queue = useMemo(() => new UploadQueue(() => {
     clearTimeout(reloadSoon.current);
     reloadSoon.current = setTimeout(() => listing.reload(), 300);
-  }), [listing.reload]); // eslint-disable-line react-hooks/exhaustive-deps
+  }), [listing.reload]); // One queue per listing: reloadSoon is a ref.
 
   const upload = (files: PickedFile[]): void => {
     if (!canWrite || files.length === 0) return;

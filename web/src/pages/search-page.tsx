@@ -69,7 +69,7 @@ export default function SearchPage() {
     const id = ++run.current;
     if (hasFilter) void fetchUntilFull(null, id, []);
     else setState('idle');
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Only a new query (key) starts a new search; the rest follows from it.
   }, [key]);
 
   const submit = (e: FormEvent): void => {

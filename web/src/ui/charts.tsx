@@ -27,8 +27,8 @@ export function LineChart({ title, series, format, bytes, height = 200 }: LineCh
   const max = Math.max(...values, 0);
   const ticks = bytes ? byteTicks(max, 4) : niceTicks(0, max || 1, 4);
   const top = ticks[ticks.length - 1] ?? 1;
-  const sx = linear(t0, t1 === t0 ? t0 + 1 : t1, pad.l, W - pad.r);
-  const sy = linear(0, top, height - pad.b, pad.t);
+  const sx = linear([t0, t1 === t0 ? t0 + 1 : t1], [pad.l, W - pad.r]);
+  const sy = linear([0, top], [height - pad.b, pad.t]);
   const last = (s: Series): string => {
     const v = [...s.points].reverse().find((p) => p.v !== null)?.v;
     return v === undefined || v === null ? 'no data' : format(v);

@@ -146,7 +146,7 @@ export function objectContentRoutes(app: AdminApp, deps: ObjectRouteDeps): void 
   }, async (req, reply) => {
     const { key, versionId, bypassGovernance } = req.query;
     const bucket = bucketOf(req);
-    const result = deps.objects.delete(bucket, key, versionId, { bypassGovernance: bypassGovernance ?? false });
+    const result = deps.objects.delete(bucket, key, { versionId, bypassGovernance: bypassGovernance ?? false });
     deps.audit.record({
       event: 'object.deleted', subject: principalOf(req).username, bucket,
       details: { key, versionId: result.versionId, deleteMarker: result.deleteMarker },

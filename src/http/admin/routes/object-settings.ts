@@ -50,10 +50,10 @@ function retentionOf(body: Static<typeof RetentionBody>): ObjectRetention | unde
 
 export function objectSettingsRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
   type Event = 'object.tagging_updated' | 'object.retention_updated' | 'object.legal_hold_updated';
-  const audit = (req: FastifyRequest & Addressed, event: Event,
-    versionId: string, details: Record<string, unknown>): void => {
+  // `details` names the version first: { versionId, ...what changed }.
+  const audit = (req: FastifyRequest & Addressed, event: Event, details: { versionId: string } & Record<string, unknown>): void => {
     const t = target(req);
-    deps.audit.record({ event, subject: principalOf(req).username, bucket: t.bucket, details: { key: t.key, versionId, ...details } });
+    deps.audit.record({ event, subject: principalOf(req).username, bucket: t.bucket, details: { key: t.key, ...details } });
   };
 
   app.get('/buckets/:name/objects/tagging', {
@@ -71,7 +71,7 @@ export function objectSettingsRoutes(app: AdminApp, deps: ObjectRouteDeps): void
   }, async (req) => {
     const { tags: tagSet } = req.body;
     const versionId = deps.objects.tagging.put(target(req), tagSet);
-    audit(req, 'object.tagging_updated', versionId, { count: tagSet.length });
+    audit(req, 'object.tagging_updated', { versionId, count: tagSet.length });
     return { versionId, tags: tagSet };
   });
 
@@ -82,7 +82,7 @@ export function objectSettingsRoutes(app: AdminApp, deps: ObjectRouteDeps): void
     },
   }, async (req, reply) => {
     const versionId = deps.objects.tagging.delete(target(req));
-    audit(req, 'object.tagging_updated', versionId, { count: 0 });
+    audit(req, 'object.tagging_updated', { versionId, count: 0 });
     return reply.status(204).send();
   });
 
@@ -106,7 +106,7 @@ export function objectSettingsRoutes(app: AdminApp, deps: ObjectRouteDeps): void
     const retention = retentionOf(body);
     const bypassGovernance = body.bypassGovernance ?? false;
     const versionId = withFieldErrors('retainUntilDate', () => deps.objects.lock.putRetention(target(req), retention, { bypassGovernance }));
-    audit(req, 'object.retention_updated', versionId, { ...(retention ?? { removed: true }), bypassGovernance });
+    audit(req, 'object.retention_updated', { versionId, ...(retention ?? { removed: true }), bypassGovernance });
     return { versionId, ...retention };
   });
 
@@ -125,7 +125,7 @@ export function objectSettingsRoutes(app: AdminApp, deps: ObjectRouteDeps): void
   }, async (req) => {
     const { status } = req.body;
     const versionId = deps.objects.lock.putLegalHold(target(req), status);
-    audit(req, 'object.legal_hold_updated', versionId, { status });
+    audit(req, 'object.legal_hold_updated', { versionId, status });
     return { versionId, status };
   });
 }

@@ -35,7 +35,7 @@ const MAX_POLICY_BODY_BYTES = 256 * 1024;
  */
 const body = (ctx: BucketCtx, limit: number = MAX_XML_BODY_BYTES): Promise<Buffer> => {
   ctx.services.buckets.get(ctx.endpoint.bucket);
-  return readSmallPayload(ctx.req, ctx.auth, limit);
+  return readSmallPayload(ctx, limit);
 };
 const noContent = (): S3Response => ({ status: 204 });
 const ok = (): S3Response => ({ status: 200 });

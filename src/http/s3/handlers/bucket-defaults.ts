@@ -27,7 +27,7 @@ export async function getBucketRequestPayment(ctx: BucketCtx): Promise<S3Respons
 /** BucketOwner is accepted and changes nothing; Requester is NotImplemented (Store bills no one). */
 export async function putBucketRequestPayment(ctx: BucketCtx): Promise<S3Response> {
   exists(ctx);
-  const payer = parseRequestPaymentConfiguration(await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES));
+  const payer = parseRequestPaymentConfiguration(await readSmallPayload(ctx, MAX_XML_BODY_BYTES));
   if (payer === 'Requester') {
     throw new AppError('NotImplemented', { message: 'Requester Pays is not supported by this server: the bucket owner pays.' });
   }

@@ -84,7 +84,7 @@ export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
   }
   // Object lock turns versioning on for good (BucketService.create).
   const objectLock = headerOf(ctx.req, 'x-amz-bucket-object-lock-enabled')?.trim().toLowerCase() === 'true';
-  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
+  const body = await readSmallPayload(ctx, MAX_XML_BODY_BYTES);
   const config = parseCreateBucketConfiguration(body);
   // Path-style: `/bucket`; virtual-hosted style: the bucket's own URL, as AWS answers each.
   const created = { status: 200, headers: { Location: ctx.hostBucket === undefined ? `/${ctx.endpoint.bucket}` : bucketUrl(ctx) } };

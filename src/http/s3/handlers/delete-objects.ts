@@ -14,7 +14,7 @@ import { bypassGovernance } from './object-params.js';
 type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
 
 export async function deleteObjects(ctx: BucketCtx): Promise<S3Response> {
-  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_DELETE_OBJECTS_BODY_BYTES);
+  const body = await readSmallPayload(ctx, MAX_DELETE_OBJECTS_BODY_BYTES);
   const request = parseDeleteObjects(body);
   const outcomes = ctx.services.objects.deleteBatch(ctx.endpoint.bucket, request.objects, {
     bypassGovernance: bypassGovernance(ctx),

@@ -44,7 +44,7 @@ function partNumberOf(ctx: S3Context): number {
   return n;
 }
 
-function intParam(ctx: S3Context, name: string, fallback: number, max: number): number {
+function intParam(ctx: S3Context, name: string, { fallback, max }: { fallback: number; max: number }): number {
   const raw = ctx.query.get(name);
   if (raw === undefined) return fallback;
   if (!/^\d{1,10}$/.test(raw)) throw new AppError('InvalidArgument', { message: `${name} must be a non-negative integer`, details: { ArgumentName: name } });
@@ -113,7 +113,7 @@ export async function uploadPartCopy(ctx: ObjectCtx): Promise<S3Response> {
   ctx.services.multipart.getUpload(ctx.endpoint.bucket, ctx.endpoint.key, uploadId);
   const source = parseCopySource(ctx.req);
   const opened = ctx.services.objects.openCopySource(source);
-  checkReadConditions(copySourceConditions(ctx.req), opened.row.etag, opened.row.lastModified, true);
+  checkReadConditions(copySourceConditions(ctx.req), opened.row, true);
   const rangeHeader = headerOf(ctx.req, 'x-amz-copy-source-range');
   const range = rangeHeader === undefined ? undefined : parseCopySourceRange(rangeHeader, opened.row.size);
   const size = range ? range.end - range.start + 1 : opened.row.size;
@@ -130,7 +130,7 @@ export async function uploadPartCopy(ctx: ObjectCtx): Promise<S3Response> {
 
 export async function completeMultipartUpload(ctx: ObjectCtx): Promise<S3Response> {
   const uploadId = uploadIdOf(ctx);
-  const body = await readSmallPayload(ctx.req, ctx.auth, MAX_COMPLETE_MULTIPART_BODY_BYTES, { checksumHeaders: 'object' });
+  const body = await readSmallPayload(ctx, MAX_COMPLETE_MULTIPART_BODY_BYTES, { checksumHeaders: 'object' });
   const request = parseCompleteMultipartUpload(body);
   const row = await ctx.services.multipart.complete({
     bucket: ctx.endpoint.bucket,
@@ -165,9 +165,12 @@ export async function abortMultipartUpload(ctx: ObjectCtx): Promise<S3Response> 
 
 export async function listParts(ctx: ObjectCtx): Promise<S3Response> {
   const uploadId = uploadIdOf(ctx);
-  const marker = intParam(ctx, 'part-number-marker', 0, 10_000);
-  const maxParts = intParam(ctx, 'max-parts', 1000, 1000);
-  const { upload, parts, isTruncated } = ctx.services.multipart.listParts(ctx.endpoint.bucket, ctx.endpoint.key, uploadId, marker, maxParts);
+  const marker = intParam(ctx, 'part-number-marker', { fallback: 0, max: 10_000 });
+  const maxParts = intParam(ctx, 'max-parts', { fallback: 1000, max: 1000 });
+  const { upload, parts, isTruncated } = ctx.services.multipart.listParts(
+    { bucket: ctx.endpoint.bucket, key: ctx.endpoint.key, uploadId },
+    { afterPart: marker, maxParts },
+  );
   const last = parts[parts.length - 1];
   return xmlResponse(
     buildListPartsResult({
@@ -189,7 +192,7 @@ export async function listMultipartUploads(ctx: BucketCtx): Promise<S3Response> 
   const prefix = ctx.query.get('prefix') ?? '';
   const delimiter = ctx.query.get('delimiter') ?? '';
   const encodingType = encodingOf(ctx);
-  const maxUploads = intParam(ctx, 'max-uploads', 1000, 1000);
+  const maxUploads = intParam(ctx, 'max-uploads', { fallback: 1000, max: 1000 });
   const page = ctx.services.multipart.listUploads(ctx.endpoint.bucket, { prefix, delimiter, keyMarker, uploadIdMarker, maxUploads });
   return xmlResponse(
     buildListMultipartUploadsResult({

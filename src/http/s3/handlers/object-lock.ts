@@ -16,7 +16,7 @@ import { bypassGovernance, versionIdParam } from './object-params.js';
 type BucketCtx = S3Context<{ op: BucketOp; bucket: string }>;
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
 
-const body = (ctx: S3Context): Promise<Buffer> => readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
+const body = (ctx: S3Context): Promise<Buffer> => readSmallPayload(ctx, MAX_XML_BODY_BYTES);
 
 function target(ctx: ObjectCtx): { bucket: string; key: string; versionId: string | undefined } {
   return { bucket: ctx.endpoint.bucket, key: ctx.endpoint.key, versionId: versionIdParam(ctx) };

@@ -18,7 +18,7 @@ import { versionIdParam } from './object-params.js';
 
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
 
-const body = (ctx: S3Context): Promise<Buffer> => readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES);
+const body = (ctx: S3Context): Promise<Buffer> => readSmallPayload(ctx, MAX_XML_BODY_BYTES);
 
 function target(ctx: ObjectCtx): { bucket: string; key: string; versionId: string | undefined } {
   return { bucket: ctx.endpoint.bucket, key: ctx.endpoint.key, versionId: versionIdParam(ctx) };
@@ -86,7 +86,7 @@ function requestedAttributes(ctx: ObjectCtx): Set<Attribute> {
   return out;
 }
 
-function intHeader(ctx: ObjectCtx, name: string, fallback: number, max: number): number {
+function intHeader(ctx: ObjectCtx, name: string, { fallback, max }: { fallback: number; max: number }): number {
   const raw = headerOf(ctx.req, name);
   if (raw === undefined) return fallback;
   if (!/^\d{1,10}$/.test(raw.trim())) throw new AppError('InvalidArgument', { message: `${name} must be a non-negative integer`, details: { ArgumentName: name } });
@@ -96,8 +96,8 @@ function intHeader(ctx: ObjectCtx, name: string, fallback: number, max: number):
 /** GetObjectAttributes: only the attributes named; ObjectParts (paged by x-amz-max-parts / x-amz-part-number-marker) for multipart objects. */
 export async function getObjectAttributes(ctx: ObjectCtx): Promise<S3Response> {
   const wanted = requestedAttributes(ctx);
-  const maxParts = intHeader(ctx, 'x-amz-max-parts', 1000, 1000);
-  const marker = intHeader(ctx, 'x-amz-part-number-marker', 0, 10_000);
+  const maxParts = intHeader(ctx, 'x-amz-max-parts', { fallback: 1000, max: 1000 });
+  const marker = intHeader(ctx, 'x-amz-part-number-marker', { fallback: 0, max: 10_000 });
   const opened = ctx.services.objects.open(ctx.endpoint.bucket, ctx.endpoint.key, { versionId: versionIdParam(ctx) });
   const { row } = opened;
   const input: ObjectAttributesInput = {};
@@ -108,7 +108,7 @@ export async function getObjectAttributes(ctx: ObjectCtx): Promise<S3Response> {
       ...(row.checksumType ? { type: row.checksumType } : {}),
     };
   }
-  if (wanted.has('ObjectParts') && row.partCount !== undefined) input.objectParts = objectParts(row, opened.parts, marker, maxParts);
+  if (wanted.has('ObjectParts') && row.partCount !== undefined) input.objectParts = objectParts(row, opened.parts, { marker, maxParts });
   if (wanted.has('StorageClass')) input.storageClass = row.storageClass;
   if (wanted.has('ObjectSize')) input.objectSize = row.size;
   return xmlResponse(buildObjectAttributes(input), 200, {
@@ -121,7 +121,11 @@ export async function getObjectAttributes(ctx: ObjectCtx): Promise<S3Response> {
  * The ObjectParts element. Like S3, the individual parts are listed only for objects uploaded with a checksum
  * (they carry per-part checksums); the count and paging fields are always there.
  */
-function objectParts(row: ObjectRow, parts: { partNumber: number; size: number; checksum: string | undefined }[], marker: number, maxParts: number): NonNullable<ObjectAttributesInput['objectParts']> {
+function objectParts(
+  row: ObjectRow,
+  parts: { partNumber: number; size: number; checksum: string | undefined }[],
+  { marker, maxParts }: { marker: number; maxParts: number },
+): NonNullable<ObjectAttributesInput['objectParts']> {
   const after = parts.filter((p) => p.partNumber > marker);
   const page = after.slice(0, maxParts);
   const isTruncated = after.length > maxParts;

@@ -160,7 +160,7 @@ function checkConditions(ctx: ObjectCtx, row: ObjectRow): void {
     ifUnmodifiedSince: headerOf(ctx.req, 'if-unmodified-since'),
   };
   try {
-    checkReadConditions(conditions, row.etag, row.lastModified);
+    checkReadConditions(conditions, row);
   } catch (err) {
     if (!isAppError(err) || err.code !== 'NotModified') throw err;
     throw new AppError('NotModified', {
@@ -187,7 +187,7 @@ function partRange(parts: { size: number }[], size: number, raw: string): { star
 
 export async function deleteObject(ctx: ObjectCtx): Promise<S3Response> {
   const { bucket, key } = ctx.endpoint;
-  const result = ctx.services.objects.delete(bucket, key, versionIdParam(ctx), { bypassGovernance: bypassGovernance(ctx) });
+  const result = ctx.services.objects.delete(bucket, key, { versionId: versionIdParam(ctx), bypassGovernance: bypassGovernance(ctx) });
   return {
     status: 204,
     headers: {

@@ -92,7 +92,7 @@ export async function postObject(ctx: BucketCtx, deps: PostObjectDeps): Promise<
     throw new AppError('PreconditionFailed', { details: { Condition: 'Bucket POST must be of the enclosure-type multipart/form-data' } });
   }
   return readPostForm(ctx.req, async (fields, file) => {
-    const upload = prepareUpload(ctx, deps, fields, file.filename);
+    const upload = prepareUpload(ctx, deps, { fields, filename: file.filename });
     const row = await ctx.services.objects.put({
       bucket,
       key: upload.key,
@@ -108,7 +108,11 @@ export async function postObject(ctx: BucketCtx, deps: PostObjectDeps): Promise<
 }
 
 /** Everything decided before the first byte of the file is read: who, whether allowed, and what to store. */
-function prepareUpload(ctx: BucketCtx, deps: PostObjectDeps, fields: FormFields, filename: string | undefined): Upload {
+function prepareUpload(
+  ctx: BucketCtx,
+  deps: PostObjectDeps,
+  { fields, filename }: { fields: FormFields; filename: string | undefined },
+): Upload {
   const rawKey = fields.get('key');
   if (rawKey === undefined) throw missingField('key');
   const key = rawKey.replaceAll('${filename}', filename ?? '');

@@ -12,7 +12,7 @@ import { versionIdParam } from './object-params.js';
 type ObjectCtx = S3Context<{ op: ObjectOp; bucket: string; key: string }>;
 
 export async function restoreObject(ctx: ObjectCtx): Promise<S3Response> {
-  const { days } = parseRestoreRequest(await readSmallPayload(ctx.req, ctx.auth, MAX_XML_BODY_BYTES));
+  const { days } = parseRestoreRequest(await readSmallPayload(ctx, MAX_XML_BODY_BYTES));
   const { row } = ctx.services.objects.open(ctx.endpoint.bucket, ctx.endpoint.key, { versionId: versionIdParam(ctx) });
   const tiering = ctx.services.tiering;
   if (!tiering) throw new AppError('InvalidObjectState', { message: "Restore is not allowed for the object's current storage class." });

@@ -43,8 +43,11 @@ function Overview({ bucket, info, onDeleted }: { bucket: string; info: ObjectInf
   const download = (): void => {
     setError(undefined);
     setProgress(0);
-    transfers.download(Api.bucket(bucket, '/objects/content'), { key: info.key, versionId: info.versionId }, baseName(info.key),
-      (p) => setProgress(p.total ? Math.round((p.loaded / p.total) * 100) : undefined))
+    transfers.download(
+      { path: Api.bucket(bucket, '/objects/content'), query: { key: info.key, versionId: info.versionId } },
+      baseName(info.key),
+      { onProgress: (p) => setProgress(p.total ? Math.round((p.loaded / p.total) * 100) : undefined) },
+    )
       .catch((err: unknown) => setError(describeError(err)))
       .finally(() => setProgress(undefined));
   };

@@ -75,7 +75,7 @@ export class UploadQueue {
     this.controllers.set(task.id, ctrl);
     this.update(task.id, { state: 'uploading', loaded: 0 });
     try {
-      await transfers.upload(task.bucket, task.key, task.file, (p) => this.update(task.id, { loaded: p.loaded }), ctrl.signal);
+      await transfers.upload({ bucket: task.bucket, key: task.key, file: task.file }, (p) => this.update(task.id, { loaded: p.loaded }), ctrl.signal);
       this.update(task.id, { state: 'done', loaded: task.file.size });
       this.onFileDone(task);
     } catch (err) {

@@ -44,7 +44,7 @@ export function VersionsPanel({ bucket, objectKey, current, onView, onChanged }:
   const { notify } = useToast();
   const download = (v: ObjectVersion): void => {
     setError(undefined);
-    transfers.download(Api.bucket(bucket, '/objects/content'), { key: v.key, versionId: v.versionId }, baseName(v.key)).catch((err: unknown) => setError(describeError(err)));
+    transfers.download({ path: Api.bucket(bucket, '/objects/content'), query: { key: v.key, versionId: v.versionId } }, baseName(v.key)).catch((err: unknown) => setError(describeError(err)));
   };
   return (
     <div className="stack">
