@@ -14,7 +14,11 @@ module.exports = {
     forbid('config', '^src/(?!config/|lib/)', 'config/ may import lib/ only'),
     forbid('core', '^src/(?!core/|lib/)', 'core/ is pure: lib/ only'),
     forbid('core', '^(node:)?(fs|net|http|https|child_process|dgram|worker_threads)$', 'core/ has no I/O'),
-    forbid('sigv4', '^src/(storage|services|http|workers|clients|observability|cli)/', 'sigv4/ is below storage and services'),
+    forbid(
+      'sigv4',
+      '^src/(storage|services|http|workers|clients|observability|cli)/',
+      'sigv4/ is below storage and services',
+    ),
     forbid('storage', '^src/(services|http|workers|clients|cli)/', 'storage/ is below services'),
     forbid('services', '^src/(http|workers|cli)/', 'services/ do not know about transports or workers'),
     forbid('http/s3', '^src/(storage|workers|http/admin)/', 'the S3 plane talks to services only'),

@@ -6,7 +6,8 @@ import http from 'node:http';
 
 /**
  * @typedef {(opts: { method: string, url: URL, headers?: Record<string,string>, accessKeyId: string,
- *   secretAccessKey: string, region: 'us-east-1', payloadHash?: 'UNSIGNED-PAYLOAD' }) => Record<string,string>} SignRequest
+ * secretAccessKey: string, region: 'us-east-1', payloadHash?: 'UNSIGNED-PAYLOAD' }) => Record<string,string>}
+ * SignRequest
  * @typedef {(method: string, url: URL, headers: Record<string,string>) => Record<string,string>} Signer
  * @typedef {{ update(chunk: Buffer): void, end(): void }} BodySink  receives a response body chunk by chunk
  * @typedef {{ status: number, headers: http.IncomingHttpHeaders, bytes: number, body: Buffer | undefined }} Reply
@@ -38,7 +39,9 @@ export function stubSignRequest({ method, url, headers = {}, accessKeyId, secret
   const scope = `${amzDate.slice(0, 8)}/${region}/s3/aws4_request`;
   let key = createHmac('sha256', `AWS4${secretAccessKey}`).update(amzDate.slice(0, 8)).digest();
   for (const part of [region, 's3', 'aws4_request']) key = createHmac('sha256', key).update(part).digest();
-  const signature = createHmac('sha256', key).update(`${method}\n${url.pathname}\n${url.search}\n${amzDate}`).digest('hex');
+  const signature = createHmac('sha256', key)
+    .update(`${method}\n${url.pathname}\n${url.search}\n${amzDate}`)
+    .digest('hex');
   return {
     ...headers,
     host: url.host,
@@ -54,9 +57,16 @@ export function stubSignRequest({ method, url, headers = {}, accessKeyId, secret
  * @returns {Signer}
  */
 export function createSigner({ signRequest, accessKeyId, secretAccessKey }) {
-  return (method, url, headers) => signRequest({
-    method, url, headers, accessKeyId, secretAccessKey, region: 'us-east-1', payloadHash: 'UNSIGNED-PAYLOAD',
-  });
+  return (method, url, headers) =>
+    signRequest({
+      method,
+      url,
+      headers,
+      accessKeyId,
+      secretAccessKey,
+      region: 'us-east-1',
+      payloadHash: 'UNSIGNED-PAYLOAD',
+    });
 }
 
 /** A keep-alive HTTP client for one scenario against one server. Call close() when the scenario ends. */
@@ -65,7 +75,12 @@ export class BenchClient {
   constructor({ baseUrl, concurrency, sign }) {
     this.baseUrl = baseUrl;
     this.sign = sign;
-    this.agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency, noDelay: true });
+    this.agent = new http.Agent({
+      keepAlive: true,
+      maxSockets: concurrency,
+      maxFreeSockets: concurrency,
+      noDelay: true,
+    });
   }
 
   /**
@@ -90,7 +105,9 @@ export class BenchClient {
         res.on('data', (/** @type {Buffer} */ chunk) => {
           bytes += chunk.length;
           if (!ok || keepBody) return void chunks.push(chunk);
-          try { sink?.update(chunk); } catch (err) {
+          try {
+            sink?.update(chunk);
+          } catch (err) {
             // A verification failure ends the request here; throwing from an event handler would crash the run.
             reject(err);
             res.destroy();
@@ -99,8 +116,15 @@ export class BenchClient {
         res.on('error', reject);
         res.on('end', () => {
           const text = Buffer.concat(chunks);
-          if (!ok) return reject(new Error(`${method} ${url.pathname}${url.search} -> ${status}: ${text.toString('utf8', 0, 500)}`));
-          try { sink?.end(); } catch (err) { return reject(err); }
+          if (!ok)
+            return reject(
+              new Error(`${method} ${url.pathname}${url.search} -> ${status}: ${text.toString('utf8', 0, 500)}`),
+            );
+          try {
+            sink?.end();
+          } catch (err) {
+            return reject(err);
+          }
           resolve({ status, headers: res.headers, bytes, body: keepBody ? text : undefined });
         });
       });
@@ -122,7 +146,8 @@ export class BenchClient {
 export function summarizeLatencies(latenciesMs) {
   if (latenciesMs.length === 0) return { p50: NaN, p99: NaN, mean: NaN };
   const sorted = Float64Array.from(latenciesMs).sort();
-  const at = (/** @type {number} */ p) => /** @type {number} */ (sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]);
+  const at = (/** @type {number} */ p) =>
+    /** @type {number} */ (sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]);
   const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
   return { p50: at(0.5), p99: at(0.99), mean };
 }

@@ -34,7 +34,11 @@ const objectPath = (bucket, key) => path.join(objectsDir(bucket), createHash('sh
 /** Durability of a rename needs the directory entry itself flushed, not only the file's data. */
 async function fsyncDir(/** @type {string} */ dir) {
   const fh = await open(dir, 'r');
-  try { await fh.sync(); } finally { await fh.close(); }
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
 }
 
 /**
@@ -113,7 +117,11 @@ async function streamFiles(res, files) {
 }
 
 /** GET /bucket?list-type=2: readdir + sort + page; keys are the stored file names (hashes), not the keys. */
-async function listObjects(/** @type {http.ServerResponse} */ res, /** @type {string} */ bucket, /** @type {URLSearchParams} */ q) {
+async function listObjects(
+  /** @type {http.ServerResponse} */ res,
+  /** @type {string} */ bucket,
+  /** @type {URLSearchParams} */ q,
+) {
   const maxKeys = Math.min(Number(q.get('max-keys') ?? 1000) || 1000, 1000);
   const after = q.get('continuation-token') ?? '';
   const names = (await readdir(objectsDir(bucket))).sort();
@@ -121,12 +129,15 @@ async function listObjects(/** @type {http.ServerResponse} */ res, /** @type {st
   let hi = names.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (/** @type {string} */ (names[mid]) <= after) lo = mid + 1; else hi = mid;
+    if (/** @type {string} */ (names[mid]) <= after) lo = mid + 1;
+    else hi = mid;
   }
   const page = names.slice(lo, lo + maxKeys);
   const truncated = lo + maxKeys < names.length;
-  const parts = [`<ListBucketResult><Name>${bucket}</Name><KeyCount>${page.length}</KeyCount>`,
-    `<IsTruncated>${truncated}</IsTruncated>`];
+  const parts = [
+    `<ListBucketResult><Name>${bucket}</Name><KeyCount>${page.length}</KeyCount>`,
+    `<IsTruncated>${truncated}</IsTruncated>`,
+  ];
   if (truncated) parts.push(`<NextContinuationToken>${page[page.length - 1]}</NextContinuationToken>`);
   for (const name of page) parts.push(`<Contents><Key>${name}</Key></Contents>`);
   parts.push('</ListBucketResult>');
@@ -147,16 +158,19 @@ async function handle(req, res) {
   const rawPath = qAt < 0 ? url : url.slice(0, qAt);
   const q = new URLSearchParams(qAt < 0 ? '' : url.slice(qAt + 1));
   const method = req.method ?? 'GET';
-  if (rawPath === '/api/admin/health') return send(res, 200, { body: '{"status":"ok"}', headers: { 'content-type': 'application/json' } });
+  if (rawPath === '/api/admin/health')
+    return send(res, 200, { body: '{"status":"ok"}', headers: { 'content-type': 'application/json' } });
 
   const slash = rawPath.indexOf('/', 1);
   const bucket = decodeURIComponent(slash < 0 ? rawPath.slice(1) : rawPath.slice(1, slash));
   const key = slash < 0 ? '' : decodeURIComponent(rawPath.slice(slash + 1));
-  if (!bucket || bucket.includes('/') || bucket.startsWith('.')) return send(res, 400, { body: '<Error>InvalidBucketName</Error>' });
+  if (!bucket || bucket.includes('/') || bucket.startsWith('.'))
+    return send(res, 400, { body: '<Error>InvalidBucketName</Error>' });
 
   if (!key) {
     if (method === 'PUT') {
-      for (const sub of ['objects', 'tmp', 'uploads']) await mkdir(path.join(bucketDir(bucket), sub), { recursive: true });
+      for (const sub of ['objects', 'tmp', 'uploads'])
+        await mkdir(path.join(bucketDir(bucket), sub), { recursive: true });
       await fsyncDir(DATA_DIR);
       return send(res, 200, { body: '' });
     }
@@ -183,7 +197,9 @@ async function handle(req, res) {
     const uploads = path.join(bucketDir(bucket), 'uploads');
     await mkdir(path.join(uploads, id));
     await fsyncDir(uploads);
-    return send(res, 200, { body: `<InitiateMultipartUploadResult><UploadId>${id}</UploadId></InitiateMultipartUploadResult>` });
+    return send(res, 200, {
+      body: `<InitiateMultipartUploadResult><UploadId>${id}</UploadId></InitiateMultipartUploadResult>`,
+    });
   }
   if (method === 'POST' && uploadId !== null) return completeUpload(req, res, { bucket, key, uploadId });
   if (method === 'GET' || method === 'HEAD') {
@@ -213,7 +229,12 @@ async function completeUpload(req, res, { bucket, key, uploadId }) {
   const finalPath = objectPath(bucket, key);
   const tmp = tmpPath(bucket);
   const fh = await open(tmp, 'w');
-  try { await fh.writeFile(manifest); await fh.sync(); } finally { await fh.close(); }
+  try {
+    await fh.writeFile(manifest);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
   await rename(tmp, finalPath + MULTIPART_SUFFIX);
   // A plain object of the same key would shadow the manifest on GET; the newest write must win.
   await unlink(finalPath).catch(() => {});

@@ -15,10 +15,14 @@ import { parseArgs } from 'node:util';
 import { BenchClient, createSigner, loadSignRequest } from './client.mjs';
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const { values } = parseArgs({ options: {
-  seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' },
-  'bytes-per-tick': { type: 'string', default: '8388608' }, 'objects-per-tick': { type: 'string', default: '100' },
-} });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    'bytes-per-tick': { type: 'string', default: '8388608' },
+    'objects-per-tick': { type: 'string', default: '100' },
+  },
+});
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const SMALL = 4096;
@@ -27,28 +31,56 @@ const SMALL_COUNT = 256;
 /** Enough bytes that a pass outlasts a round at the default 8 MiB/s. */
 const LARGE_COUNT = 200;
 
-const port = await new Promise((resolve) => { const s = net.createServer().listen(0, '127.0.0.1', () => { const p = /** @type {net.AddressInfo} */ (s.address()).port; s.close(() => resolve(p)); }); });
+const port = await new Promise((resolve) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => {
+    const p = /** @type {net.AddressInfo} */ (s.address()).port;
+    s.close(() => resolve(p));
+  });
+});
 const dir = await mkdtemp(path.join(os.tmpdir(), 'store-scrub-bench-'));
 const password = randomBytes(16).toString('base64url');
 const accessKeyId = 'BENCH' + randomBytes(8).toString('hex').toUpperCase().slice(0, 15);
 const secretAccessKey = randomBytes(30).toString('base64url');
 const child = spawn(process.execPath, ['bin/store.js', 'serve'], {
-  cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'],
+  cwd: REPO,
+  stdio: ['ignore', 'pipe', 'pipe'],
   env: {
-    ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn',
-    JWT_SECRET: randomBytes(40).toString('base64url'), ROOT_ACCESS_KEY_ID: accessKeyId, ROOT_SECRET_ACCESS_KEY: secretAccessKey,
-    ADMIN_PASSWORD_HASH: await argon2.hash(password, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 }),
-    STORE_INTEGRITY_SCRUB_BYTES_PER_TICK: String(values['bytes-per-tick']), STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK: String(values['objects-per-tick']),
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: path.join(dir, 'data'),
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: randomBytes(40).toString('base64url'),
+    ROOT_ACCESS_KEY_ID: accessKeyId,
+    ROOT_SECRET_ACCESS_KEY: secretAccessKey,
+    ADMIN_PASSWORD_HASH: await argon2.hash(password, {
+      type: argon2.argon2id,
+      memoryCost: 4096,
+      timeCost: 1,
+      parallelism: 1,
+    }),
+    STORE_INTEGRITY_SCRUB_BYTES_PER_TICK: String(values['bytes-per-tick']),
+    STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK: String(values['objects-per-tick']),
   },
 });
 let output = '';
-child.stdout.on('data', (d) => { output += d; });
-child.stderr.on('data', (d) => { output += d; });
+child.stdout.on('data', (d) => {
+  output += d;
+});
+child.stderr.on('data', (d) => {
+  output += d;
+});
 const base = `http://127.0.0.1:${port}`;
 
 try {
   for (let i = 0; ; i++) {
-    if (await fetch(`${base}/api/admin/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/api/admin/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i > 200) throw new Error(`Store did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -61,28 +93,38 @@ try {
   for (let i = 0; i < SMALL_COUNT; i++) await put(`s/${i}`, SMALL);
   for (let i = 0; i < LARGE_COUNT; i++) await put(`l/${i}`, LARGE);
   seed.close();
-  const login = await fetch(`${base}/api/admin/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
+  const login = await fetch(`${base}/api/admin/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password }),
+  });
   const { accessToken } = /** @type {{ accessToken: string }} */ (await login.json());
-  const admin = (method, p) => fetch(`${base}/api/admin${p}`, { method, headers: { authorization: `Bearer ${accessToken}` } }).then((r) => r.json());
+  const admin = (method, p) =>
+    fetch(`${base}/api/admin${p}`, { method, headers: { authorization: `Bearer ${accessToken}` } }).then((r) =>
+      r.json(),
+    );
 
   /** GETs for SECONDS at concurrency c; returns ops/s and MB/s. */
   const measure = async ({ prefix, count, size, concurrency }) => {
     const client = new BenchClient({ baseUrl: base, concurrency, sign });
     let ops = 0;
     const end = Date.now() + SECONDS * 1000;
-    await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
-      let n = w;
-      while (Date.now() < end) {
-        const reply = await client.request({ method: 'GET', path: `/bench/${prefix}/${n++ % count}` });
-        if (reply.bytes !== size) throw new Error(`short GET: ${reply.bytes}`);
-        ops++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async (_, w) => {
+        let n = w;
+        while (Date.now() < end) {
+          const reply = await client.request({ method: 'GET', path: `/bench/${prefix}/${n++ % count}` });
+          if (reply.bytes !== size) throw new Error(`short GET: ${reply.bytes}`);
+          ops++;
+        }
+      }),
+    );
     client.close();
     return { ops: ops / SECONDS, mbps: (ops * size) / SECONDS / 1e6 };
   };
   /** @returns {Promise<{ bytesChecked: number } | null>} */
-  const currentPass = async () => /** @type {{ currentPass: { bytesChecked: number } | null }} */ (await admin('GET', '/integrity')).currentPass;
+  const currentPass = async () =>
+    /** @type {{ currentPass: { bytesChecked: number } | null }} */ (await admin('GET', '/integrity')).currentPass;
   /** Keeps a pass running (a new one as soon as one ends) and counts the bytes scrubbed, until stopped. */
   const keepScrubbing = () => {
     let stop = false;
@@ -101,7 +143,11 @@ try {
         await new Promise((r) => setTimeout(r, 100));
       }
     })();
-    return async () => { stop = true; await done; return bytes; };
+    return async () => {
+      stop = true;
+      await done;
+      return bytes;
+    };
   };
   /** @type {Record<string, number[]>} */
   const results = { 'get-4k-c16 idle': [], 'get-4k-c16 scrub': [], 'get-1m-c4 idle': [], 'get-1m-c4 scrub': [] };
@@ -113,8 +159,12 @@ try {
       const keeper = scrub ? keepScrubbing() : undefined;
       const label = scrub ? 'scrub' : 'idle';
       const started = Date.now();
-      results[`get-4k-c16 ${label}`].push((await measure({ prefix: 's', count: SMALL_COUNT, size: SMALL, concurrency: 16 })).ops);
-      results[`get-1m-c4 ${label}`].push((await measure({ prefix: 'l', count: LARGE_COUNT, size: LARGE, concurrency: 4 })).mbps);
+      results[`get-4k-c16 ${label}`].push(
+        (await measure({ prefix: 's', count: SMALL_COUNT, size: SMALL, concurrency: 16 })).ops,
+      );
+      results[`get-1m-c4 ${label}`].push(
+        (await measure({ prefix: 'l', count: LARGE_COUNT, size: LARGE, concurrency: 4 })).mbps,
+      );
       if (keeper) {
         scrubbed += await keeper();
         scrubSeconds += (Date.now() - started) / 1000;
@@ -122,8 +172,13 @@ try {
     }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(`limits: ${values['objects-per-tick']} objects and ${values['bytes-per-tick']} bytes per 1000 ms tick; ${ROUNDS} rounds of ${SECONDS} s`);
-  for (const [name, xs] of Object.entries(results)) console.log(`${name.padEnd(18)} median ${median(xs).toFixed(1)} ${name.includes('4k') ? 'ops/s' : 'MB/s'}  (${xs.map((x) => x.toFixed(0)).join(', ')})`);
+  console.log(
+    `limits: ${values['objects-per-tick']} objects and ${values['bytes-per-tick']} bytes per 1000 ms tick; ${ROUNDS} rounds of ${SECONDS} s`,
+  );
+  for (const [name, xs] of Object.entries(results))
+    console.log(
+      `${name.padEnd(18)} median ${median(xs).toFixed(1)} ${name.includes('4k') ? 'ops/s' : 'MB/s'}  (${xs.map((x) => x.toFixed(0)).join(', ')})`,
+    );
   console.log(`scrub rate during the scrub rounds: ${(scrubbed / scrubSeconds / 1e6).toFixed(1)} MB/s`);
 } finally {
   child.kill('SIGTERM');

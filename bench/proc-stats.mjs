@@ -8,10 +8,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 function statCpuSeconds(file) {
   try {
     const stat = readFileSync(file, 'utf8');
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15, in clock ticks (100/s on Linux).
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15, in clock ticks (100/s on
+    // Linux).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch { return NaN; }
+  } catch {
+    return NaN;
+  }
 }
 
 /** Server CPU seconds so far (user + system) from /proc/<pid>/stat; NaN where /proc is missing. @param {number} pid */
@@ -26,11 +29,19 @@ export function cpuSeconds(pid) {
 function threadCpuSeconds(pid) {
   const threads = new Map();
   let tids = [];
-  try { tids = readdirSync(`/proc/${pid}/task`); } catch { return threads; }
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
   for (const tid of tids) {
     let name = 'main';
     if (tid !== String(pid)) {
-      try { name = `${readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()}#${tid}`; } catch { continue; }
+      try {
+        name = `${readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()}#${tid}`;
+      } catch {
+        continue;
+      }
     }
     const seconds = statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
     if (!Number.isNaN(seconds)) threads.set(name, seconds);
@@ -44,9 +55,11 @@ function threadCpuSeconds(pid) {
  */
 export async function runOps(concurrency, n, op) {
   let started = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (started < n) await op(started++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (started < n) await op(started++);
+    }),
+  );
 }
 
 /**
@@ -61,9 +74,16 @@ export async function threadCpuDuring(pid, work) {
   await work();
   const seconds = (Date.now() - startedAt) / 1000;
   const client = process.cpuUsage(clientBefore);
-  const threads = [...threadCpuSeconds(pid)].map(([name, cpu]) => /** @type {[string, number]} */ ([name, cpu - (before.get(name) ?? 0)]))
-    .filter(([, cpu]) => cpu > 0).sort((a, b) => b[1] - a[1]);
-  return { seconds, threads, total: threads.reduce((sum, [, cpu]) => sum + cpu, 0), clientSeconds: (client.user + client.system) / 1e6 };
+  const threads = [...threadCpuSeconds(pid)]
+    .map(([name, cpu]) => /** @type {[string, number]} */ ([name, cpu - (before.get(name) ?? 0)]))
+    .filter(([, cpu]) => cpu > 0)
+    .sort((a, b) => b[1] - a[1]);
+  return {
+    seconds,
+    threads,
+    total: threads.reduce((sum, [, cpu]) => sum + cpu, 0),
+    clientSeconds: (client.user + client.system) / 1e6,
+  };
 }
 
 /** Peak resident set size in KiB (VmHWM). @param {number} pid */
@@ -71,7 +91,9 @@ export function peakRssKiB(pid) {
   try {
     const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) : NaN;
-  } catch { return NaN; }
+  } catch {
+    return NaN;
+  }
 }
 
 /**
@@ -84,7 +106,9 @@ export function peakRssKiB(pid) {
 export function costPerMb(label, { bytes, cost, pid }) {
   const mb = bytes / 1e6;
   const perMb = (/** @type {number} */ cpu) => ((cpu * 1000) / mb).toFixed(2);
-  return `${label}: ${(mb / cost.seconds).toFixed(1)} MB/s; ms of CPU per MB: Store ${perMb(cost.total)} ` +
+  return (
+    `${label}: ${(mb / cost.seconds).toFixed(1)} MB/s; ms of CPU per MB: Store ${perMb(cost.total)} ` +
     `(${cost.threads.map(([name, cpu]) => `${name} ${perMb(cpu)}`).join(', ')}); client ${perMb(cost.clientSeconds)}; ` +
-    `peak RSS ${(peakRssKiB(pid) / 1024).toFixed(0)} MiB`;
+    `peak RSS ${(peakRssKiB(pid) / 1024).toFixed(0)} MiB`
+  );
 }

@@ -49,9 +49,12 @@ export function formatTable(rows, labels = { a: 'Store', b: 'floor' }) {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => String(cells[i]).length)));
   // Text columns align left, numbers right, so magnitudes line up.
-  const line = (/** @type {string[]} */ cells) => cells
-    .map((c, i) => (i < 2 ? c.padEnd(/** @type {number} */ (widths[i])) : c.padStart(/** @type {number} */ (widths[i]))))
-    .join('  ');
+  const line = (/** @type {string[]} */ cells) =>
+    cells
+      .map((c, i) =>
+        i < 2 ? c.padEnd(/** @type {number} */ (widths[i])) : c.padStart(/** @type {number} */ (widths[i])),
+      )
+      .join('  ');
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(header), rule, ...body.map(line)].join('\n');
 }

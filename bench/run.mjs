@@ -1,7 +1,10 @@
 // @ts-check
-// `npm run bench`: starts Store, the floor server and (full runs) s3rver on free loopback ports with temp data dirs, runs
-// every scenario on each, prints the Store/floor and Store/s3rver table and writes bench/results/<timestamp>.json and latest.json.
-// Flags: --soak=SECONDS, --quick, --only=<substr>[,<substr>...], --store-cmd="<cmd args>" (default `node bin/store.js serve`),
+// `npm run bench`: starts Store, the floor server and (full runs) s3rver on free loopback ports with temp data dirs,
+// runs
+// every scenario on each, prints the Store/floor and Store/s3rver table and writes bench/results/<timestamp>.json and
+// latest.json.
+// Flags: --soak=SECONDS, --quick, --only=<substr>[,<substr>...], --store-cmd="<cmd args>" (default `node bin/store.js
+// serve`),
 // --signer=auto|real|stub, --rounds=<n>, --tmp-dir=<dir>, --with-s3rver / --without-s3rver, --objects=<n>
 // (the scale run of bench/scale.mjs instead), --webhooks (Store delivers every event to a receiver child process),
 // --webhooks-ab (Store with webhooks against Store without, instead of the floor), --webhook-cost=on|off|external
@@ -38,7 +41,9 @@ async function main() {
 process.on('exit', killEverythingNow);
 // `npm run bench | head` must still stop the servers and remove the temp data.
 for (const out of [process.stdout, process.stderr]) {
-  out.on('error', (/** @type {NodeJS.ErrnoException} */ err) => { if (err.code !== 'EPIPE') throw err; });
+  out.on('error', (/** @type {NodeJS.ErrnoException} */ err) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
 }
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.once(signal, () => {

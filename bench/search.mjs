@@ -26,7 +26,10 @@ function prng(seed) {
 const WORDS = ['summer', 'winter', 'family', 'Holiday', 'party', 'beach', 'city', 'forest', 'wedding', 'concert'];
 const DEPTS = ['finance', 'legal', 'hr', 'sales', 'engineering'];
 
-/** Row i: its bucket, key, size and last-modified. One key in 10,000 carries the rare word "xyzzy". @param {number} i @param {() => number} r */
+/**
+ * Row i: its bucket, key, size and last-modified. One key in 10,000 carries the rare word "xyzzy". @param {number} i
+ * @param {() => number} r
+ */
 function objectAt(i, r) {
   const lastModified = END - Math.floor(r() * 730 * DAY);
   const d = new Date(lastModified).toISOString();
@@ -35,8 +38,20 @@ function objectAt(i, r) {
   const rare = i % 10_000 === 4_242 ? '-xyzzy' : '';
   const n = String(i).padStart(7, '0');
   const kind = i % 10;
-  if (kind < 4) return { bucket: 'logs', key: `app-${i % 20}/${d.slice(0, 4)}/${d.slice(5, 7)}/${d.slice(8, 10)}/host${i % 50}-${n}${rare}.log.gz`, size, lastModified };
-  if (kind < 7) return { bucket: 'media', key: `photos/${d.slice(0, 4)}/${WORDS[i % 10]}/IMG_${n}${rare}.${i % 3 ? 'jpg' : 'JPG'}`, size, lastModified };
+  if (kind < 4)
+    return {
+      bucket: 'logs',
+      key: `app-${i % 20}/${d.slice(0, 4)}/${d.slice(5, 7)}/${d.slice(8, 10)}/host${i % 50}-${n}${rare}.log.gz`,
+      size,
+      lastModified,
+    };
+  if (kind < 7)
+    return {
+      bucket: 'media',
+      key: `photos/${d.slice(0, 4)}/${WORDS[i % 10]}/IMG_${n}${rare}.${i % 3 ? 'jpg' : 'JPG'}`,
+      size,
+      lastModified,
+    };
   if (kind < 9) return { bucket: 'docs', key: `docs/${DEPTS[i % 5]}/report-${n}${rare}.pdf`, size, lastModified };
   return { bucket: 'backups', key: `db/nightly-${d.slice(0, 10)}-${n}${rare}.tar.zst`, size, lastModified };
 }
@@ -45,20 +60,37 @@ function objectAt(i, r) {
 function seed(meta, count) {
   const r = prng(42);
   const started = performance.now();
-  const base = { versionId: 'null', isLatest: true, isDeleteMarker: false, etag: 'd41d8cd98f00b204e9800998ecf8427e', headers: {},
-    userMeta: {}, checksumAlgorithm: undefined, checksumValue: undefined, checksumType: undefined, blobId: undefined, partCount: undefined,
-    storageClass: 'STANDARD' };
+  const base = {
+    versionId: 'null',
+    isLatest: true,
+    isDeleteMarker: false,
+    etag: 'd41d8cd98f00b204e9800998ecf8427e',
+    headers: {},
+    userMeta: {},
+    checksumAlgorithm: undefined,
+    checksumValue: undefined,
+    checksumType: undefined,
+    blobId: undefined,
+    partCount: undefined,
+    storageClass: 'STANDARD',
+  };
   meta.db.pragma('cache_size = -262144');
   for (let from = 0; from < count; from += ROWS_PER_TRANSACTION) {
     meta.transaction(() => {
-      for (let i = from; i < Math.min(count, from + ROWS_PER_TRANSACTION); i++) meta.objects.insert({ ...base, ...objectAt(i, r) });
+      for (let i = from; i < Math.min(count, from + ROWS_PER_TRANSACTION); i++)
+        meta.objects.insert({ ...base, ...objectAt(i, r) });
     });
-    if ((from + ROWS_PER_TRANSACTION) % 200_000 === 0) process.stderr.write(`seeded ${from + ROWS_PER_TRANSACTION} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+    if ((from + ROWS_PER_TRANSACTION) % 200_000 === 0)
+      process.stderr.write(
+        `seeded ${from + ROWS_PER_TRANSACTION} (${((performance.now() - started) / 1000).toFixed(0)} s)\n`,
+      );
   }
   const seeded = performance.now();
   // The triggers only queued the rows; index them as the search-index loop would, in bigger batches.
   while (meta.transaction(() => meta.objectSearch.indexQueued(ROWS_PER_TRANSACTION)) > 0);
-  process.stderr.write(`rows ${((seeded - started) / 1000).toFixed(1)} s, trigram index ${((performance.now() - seeded) / 1000).toFixed(1)} s\n`);
+  process.stderr.write(
+    `rows ${((seeded - started) / 1000).toFixed(1)} s, trigram index ${((performance.now() - seeded) / 1000).toFixed(1)} s\n`,
+  );
   meta.db.pragma('wal_checkpoint(TRUNCATE)');
   return (performance.now() - started) / 1000;
 }
@@ -88,7 +120,10 @@ const QUERIES = [
   ['prefix + q + size', { prefix: 'docs/hr/', q: '99', maxSize: 1000 }],
 ];
 
-/** Times page 1 (RUNS times) and pages 2..depth by cursor; returns ms figures. @param {any} search @param {Record<string, unknown>} query */
+/**
+ * Times page 1 (RUNS times) and pages 2..depth by cursor; returns ms figures. @param {any} search @param
+ * {Record<string, unknown>} query
+ */
 function timeQuery(search, query, depth) {
   const first = [];
   let page;
@@ -109,12 +144,25 @@ function timeQuery(search, query, depth) {
     cursor = next.nextCursor;
   }
   deep.sort((a, b) => a - b);
-  return { median: first[Math.floor(RUNS / 2)], max: first[RUNS - 1], firstCount: page.items.length, items, pages: deep.length + 1,
-    deepMedian: deep[Math.floor(deep.length / 2)], deepMax: deep[deep.length - 1] };
+  return {
+    median: first[Math.floor(RUNS / 2)],
+    max: first[RUNS - 1],
+    firstCount: page.items.length,
+    items,
+    pages: deep.length + 1,
+    deepMedian: deep[Math.floor(deep.length / 2)],
+    deepMax: deep[deep.length - 1],
+  };
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { objects: { type: 'string', default: '1000000' }, 'data-dir': { type: 'string' }, depth: { type: 'string', default: '100' } } });
+  const { values } = parseArgs({
+    options: {
+      objects: { type: 'string', default: '1000000' },
+      'data-dir': { type: 'string' },
+      depth: { type: 'string', default: '100' },
+    },
+  });
   const count = Number(values.objects);
   const dist = new URL('../dist/', import.meta.url);
   const { MetadataStore } = await import(new URL('storage/db/metadata-store.js', dist).href);
@@ -131,7 +179,9 @@ async function main() {
     for (const [name, query] of QUERIES) {
       const r = timeQuery(search, query, Number(values.depth));
       const deep = r.deepMedian === undefined ? 'n/a' : `${r.deepMedian.toFixed(1)} / ${r.deepMax.toFixed(1)}`;
-      console.log(`| ${name} | ${r.median.toFixed(1)} / ${r.max.toFixed(1)} (${r.firstCount}) | ${deep} | ${r.items} in ${r.pages} pages |`);
+      console.log(
+        `| ${name} | ${r.median.toFixed(1)} / ${r.max.toFixed(1)} (${r.firstCount}) | ${deep} | ${r.items} in ${r.pages} pages |`,
+      );
     }
   } finally {
     await meta.close();

@@ -12,7 +12,8 @@ const KEYS_PER_PREFIX = 100;
 export const SEED_OBJECT_SIZE = 4096;
 
 /** The key of seeded object i (zero-padded so key order is numeric order). @param {number} i */
-export const seededKey = (i) => `k/${String(Math.floor(i / KEYS_PER_PREFIX)).padStart(7, '0')}/obj-${String(i).padStart(7, '0')}`;
+export const seededKey = (i) =>
+  `k/${String(Math.floor(i / KEYS_PER_PREFIX)).padStart(7, '0')}/obj-${String(i).padStart(7, '0')}`;
 
 /** The plaintext every seeded object holds: deterministic, so a reader can verify GETs. */
 export function seededBody() {
@@ -45,11 +46,33 @@ export async function seedMetadata({ dataDir, bucket, count, log = () => {} }) {
     await staged.commit();
     const etag = createHash('md5').update(body).digest('hex');
     const now = Date.now();
-    meta.transaction(() => meta.buckets.insert({ name: bucket, createdAt: now, region: 'us-east-1', versioning: 'Unversioned', objectLock: false, config: {} }));
+    meta.transaction(() =>
+      meta.buckets.insert({
+        name: bucket,
+        createdAt: now,
+        region: 'us-east-1',
+        versioning: 'Unversioned',
+        objectLock: false,
+        config: {},
+      }),
+    );
     const row = {
-      bucket, key: '', versionId: 'null', isLatest: true, isDeleteMarker: false, size: SEED_OBJECT_SIZE, etag,
-      lastModified: now, headers: { contentType: 'application/octet-stream' }, userMeta: {}, checksumAlgorithm: undefined,
-      checksumValue: undefined, checksumType: undefined, blobId: staged.id, partCount: undefined, storageClass: 'STANDARD',
+      bucket,
+      key: '',
+      versionId: 'null',
+      isLatest: true,
+      isDeleteMarker: false,
+      size: SEED_OBJECT_SIZE,
+      etag,
+      lastModified: now,
+      headers: { contentType: 'application/octet-stream' },
+      userMeta: {},
+      checksumAlgorithm: undefined,
+      checksumValue: undefined,
+      checksumType: undefined,
+      blobId: staged.id,
+      partCount: undefined,
+      storageClass: 'STANDARD',
     };
     // Bulk-load pragmas for this connection only: Store reopens with its own settings. The final durable() and
     // close() checkpoint-free WAL fsync make every row durable before Store starts.
@@ -59,7 +82,8 @@ export async function seedMetadata({ dataDir, bucket, count, log = () => {} }) {
       meta.transaction(() => {
         for (let i = from; i < to; i++) meta.objects.insert({ ...row, key: seededKey(i) });
       });
-      if (to % 200_000 === 0 || to === count) log(`seeded ${to.toLocaleString('en-US')} objects (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+      if (to % 200_000 === 0 || to === count)
+        log(`seeded ${to.toLocaleString('en-US')} objects (${((performance.now() - started) / 1000).toFixed(1)} s)`);
     }
     // Index the rows the search triggers queued, so the Store under test does not spend its first seconds doing it.
     while (meta.transaction(() => meta.objectSearch.indexQueued(ROWS_PER_TRANSACTION)) > 0);

@@ -22,7 +22,8 @@ export const FLOOR_CMD = 'node bench/floor-server.mjs';
  * continuation tokens with DES, which OpenSSL 3 only offers through its legacy provider (else: 500 on every
  * truncated list-type=2 page).
  */
-export const S3RVER_CMD = 'node --openssl-legacy-provider node_modules/s3rver/bin/s3rver.js --silent --no-vhost-buckets -a 127.0.0.1 -p {port} -d {dir}';
+export const S3RVER_CMD =
+  'node --openssl-legacy-provider node_modules/s3rver/bin/s3rver.js --silent --no-vhost-buckets -a 127.0.0.1 -p {port} -d {dir}';
 /** s3rver's built-in account: it checks SigV4 against these. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
@@ -38,13 +39,15 @@ let tempRoot = '';
 export const log = (/** @type {string} */ msg) => process.stderr.write(`${msg}\n`);
 
 function freePort() {
-  return /** @type {Promise<number>} */ (new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = /** @type {net.AddressInfo} */ (probe.address());
-      probe.close(() => resolve(port));
-    });
-  }));
+  return /** @type {Promise<number>} */ (
+    new Promise((resolve, reject) => {
+      const probe = net.createServer().once('error', reject);
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = /** @type {net.AddressInfo} */ (probe.address());
+        probe.close(() => resolve(port));
+      });
+    })
+  );
 }
 
 /** Splits a command line on spaces; a leading `node` means this very node binary. @param {string} cmd */
@@ -57,22 +60,40 @@ function commandArgv(cmd) {
 /**
  * Starts a server on a free port (`{port}` in cmd is replaced too) and waits until `readyPath` answers 200.
  * With `anyAnswer`, any HTTP status means ready (s3rver has no health endpoint and refuses unsigned requests).
- * @param {{ label: string, cmd: string, env: Record<string,string>, readyPath?: string, anyAnswer?: boolean, pollMs?: number }} opts
+ * @param {{ label: string, cmd: string, env: Record<string,string>, readyPath?: string, anyAnswer?: boolean, pollMs?:
+ * number }} opts
  * @returns {Promise<Server>}
  */
-export async function startServer({ label, cmd, env, readyPath = '/api/admin/health', anyAnswer = false, pollMs = 100 }) {
+export async function startServer({
+  label,
+  cmd,
+  env,
+  readyPath = '/api/admin/health',
+  anyAnswer = false,
+  pollMs = 100,
+}) {
   const port = await freePort();
   const [file, ...args] = commandArgv(cmd.replaceAll('{port}', String(port)));
   const child = spawn(/** @type {string} */ (file), args, {
-    cwd: REPO_DIR, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO_DIR,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   /** @type {Server} */
   const server = {
-    label, cmd, child, pid: child.pid ?? -1, baseUrl: `http://127.0.0.1:${port}`, tail: [], exit: undefined,
-    exited: new Promise((resolve) => child.once('exit', (code, signal) => {
-      server.exit = signal ? `killed by ${signal}` : `exited with code ${code}`;
-      resolve();
-    })),
+    label,
+    cmd,
+    child,
+    pid: child.pid ?? -1,
+    baseUrl: `http://127.0.0.1:${port}`,
+    tail: [],
+    exit: undefined,
+    exited: new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        server.exit = signal ? `killed by ${signal}` : `exited with code ${code}`;
+        resolve();
+      }),
+    ),
   };
   servers.push(server);
   const keep = (/** @type {Buffer} */ data) => {
@@ -81,7 +102,9 @@ export async function startServer({ label, cmd, env, readyPath = '/api/admin/hea
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  child.once('error', (err) => { server.exit = `failed to start: ${err.message}`; });
+  child.once('error', (err) => {
+    server.exit = `failed to start: ${err.message}`;
+  });
   await waitHealthy(server, { readyPath, anyAnswer, pollMs });
   return server;
 }
@@ -98,7 +121,9 @@ async function waitHealthy(server, { readyPath, anyAnswer, pollMs }) {
       const res = await fetch(`${server.baseUrl}${readyPath}`, { signal: AbortSignal.timeout(1000) });
       await res.arrayBuffer();
       if (res.status === 200 || anyAnswer) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) throw new Error(`${server.label} not healthy after ${HEALTH_TIMEOUT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, pollMs));
   }
@@ -122,18 +147,22 @@ export async function makeTempRoot(tmpDir) {
 
 /** Stops the servers this run started (by pid) and removes the temp data; safe to call twice. */
 export async function cleanup() {
-  await Promise.all(servers.splice(0).map(async (s) => {
-    if (s.exit) return;
-    s.child.kill('SIGTERM');
-    const timer = setTimeout(() => s.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-    await s.exited;
-    clearTimeout(timer);
-  }));
+  await Promise.all(
+    servers.splice(0).map(async (s) => {
+      if (s.exit) return;
+      s.child.kill('SIGTERM');
+      const timer = setTimeout(() => s.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await s.exited;
+      clearTimeout(timer);
+    }),
+  );
   if (tempRoot) await rm(tempRoot, { recursive: true, force: true });
   tempRoot = '';
 }
 
-/** Last resort when the run dies without reaching cleanup(): no server and no temp data may outlive it (synchronous). */
+/**
+ * Last resort when the run dies without reaching cleanup(): no server and no temp data may outlive it (synchronous).
+ */
 export function killEverythingNow() {
   for (const s of servers) if (!s.exit) s.child.kill('SIGKILL');
   if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
@@ -148,4 +177,5 @@ export function dumpServerOutput() {
 }
 
 export const base64url40 = () => randomBytes(30).toString('base64url');
-export const accessKeyId20 = () => Array.from({ length: 20 }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[randomInt(36)]).join('');
+export const accessKeyId20 = () =>
+  Array.from({ length: 20 }, () => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'[randomInt(36)]).join('');

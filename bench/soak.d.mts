@@ -43,9 +43,18 @@ export declare function rssKiB(pid: number): number;
 export declare function fdCount(pid: number): number;
 export declare function requestFds(pid: number): { sockets: number; files: number };
 export declare function runSoak(o: {
-  baseUrl: string; sign: Signer; pid: number; bucket: string; seconds: number; log: (m: string) => void; sampleMs?: number; settleMs?: number;
+  baseUrl: string;
+  sign: Signer;
+  pid: number;
+  bucket: string;
+  seconds: number;
+  log: (m: string) => void;
+  sampleMs?: number;
+  settleMs?: number;
   /** Default a fifth of the run. */
   warmUpSeconds?: number;
 }): Promise<SoakResult>;
-export declare function byMinute(samples: SoakSample[]): { minute: number; rssMiB: number; fds: number; peakFds: number; opsPerSecond: number }[];
+export declare function byMinute(
+  samples: SoakSample[],
+): { minute: number; rssMiB: number; fds: number; peakFds: number; opsPerSecond: number }[];
 export declare function samplesCsv(samples: SoakSample[]): string;

@@ -19,7 +19,10 @@ export function rssKiB(pid) {
   return m ? Number(m[1]) : NaN;
 }
 
-/** Open file descriptors of a process (files, sockets, pipes, eventfds: everything in /proc/<pid>/fd). @param {number} pid */
+/**
+ * Open file descriptors of a process (files, sockets, pipes, eventfds: everything in /proc/<pid>/fd). @param {number}
+ * pid
+ */
 export function fdCount(pid) {
   return readdirSync(`/proc/${pid}/fd`).length;
 }
@@ -50,7 +53,10 @@ export function requestFds(pid) {
 /** @param {number} pid */
 const idleLevel = (pid) => ({ rssMiB: rssKiB(pid) / 1024, fds: fdCount(pid), ...requestFds(pid) });
 
-/** A 404 (a key not written yet, or deleted) is a fine answer to a read; anything else fails the run. @param {unknown} err */
+/**
+ * A 404 (a key not written yet, or deleted) is a fine answer to a read; anything else fails the run. @param {unknown}
+ * err
+ */
 const allow404 = (err) => {
   if (!String(err).includes('-> 404')) throw err;
 };
@@ -85,10 +91,15 @@ async function oneOp(client, bucket) {
   else if (dice < 78) await client.request({ method: 'HEAD', path }).catch(allow404);
   else if (dice < 83) await client.request({ method: 'DELETE', path, expectStatus: 204 });
   else if (dice < 88) {
-    await client.request({ method: 'GET', path: `/${bucket}?list-type=2&prefix=soak/&max-keys=100&start-after=${encodeURIComponent(key)}` });
+    await client.request({
+      method: 'GET',
+      path: `/${bucket}?list-type=2&prefix=soak/&max-keys=100&start-after=${encodeURIComponent(key)}`,
+    });
   } else if (dice < 93) await client.request({ method: 'PUT', path: `/${bucket}/soak/hot`, body: [SMALL] });
   else if (dice < 96) {
-    await client.request({ method: 'PUT', path: `${path}-copy`, headers: { 'x-amz-copy-source': `/${bucket}/soak/hot` } }).catch(allow404);
+    await client
+      .request({ method: 'PUT', path: `${path}-copy`, headers: { 'x-amz-copy-source': `/${bucket}/soak/hot` } })
+      .catch(allow404);
   } else if (dice < 98) {
     const xml = `<Tagging><TagSet><Tag><Key>soak</Key><Value>${randomInt(1000)}</Value></Tag></TagSet></Tagging>`;
     await client.request({ method: 'PUT', path: `${path}?tagging`, body: [Buffer.from(xml)] }).catch(allow404);
@@ -109,7 +120,8 @@ function levelOf(xs) {
 /**
  * Runs the mix for `seconds` and samples RSS, open fds and the operations done so far every `sampleMs`. The verdict
  * compares the first third of the run after warm-up (default the first fifth: caches, pools, the WAL and the V8 heap
- * filling) with the last third: growth should be about zero. `idleBefore` is measured before the load, `idleAfter` once the client's
+ * filling) with the last third: growth should be about zero. `idleBefore` is measured before the load, `idleAfter`
+ * once the client's
  * connections are closed and `settleMs` have passed: the sockets and files (requestFds) must come back to where they
  * started; the total may be higher by the threads the load started.
  * @param {{ baseUrl: string, sign: import('./client.mjs').Signer, pid: number, bucket: string, seconds: number,
@@ -127,21 +139,31 @@ export async function runSoak({ baseUrl, sign, pid, bucket, seconds, log, sample
   const every = sampleMs ?? Math.min(5000, (seconds * 1000) / 30);
   const sampler = setInterval(() => {
     const t = (Date.now() - t0) / 1000;
-    const s = { t, rssMiB: rssKiB(pid) / 1024, fds: fdCount(pid), ops, opsPerSecond: (ops - lastOps) / Math.max(0.001, t - lastT) };
+    const s = {
+      t,
+      rssMiB: rssKiB(pid) / 1024,
+      fds: fdCount(pid),
+      ops,
+      opsPerSecond: (ops - lastOps) / Math.max(0.001, t - lastT),
+    };
     lastOps = ops;
     lastT = t;
     samples.push(s);
     if (Math.floor(t / 60) !== Math.floor((t - every / 1000) / 60)) {
-      log(`soak ${t.toFixed(0)} s: RSS ${s.rssMiB.toFixed(0)} MiB, ${s.fds} fds, ${ops} ops (${s.opsPerSecond.toFixed(0)}/s)`);
+      log(
+        `soak ${t.toFixed(0)} s: RSS ${s.rssMiB.toFixed(0)} MiB, ${s.fds} fds, ${ops} ops (${s.opsPerSecond.toFixed(0)}/s)`,
+      );
     }
   }, every);
   try {
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      while (Date.now() < end) {
-        await oneOp(client, bucket);
-        ops++;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (Date.now() < end) {
+          await oneOp(client, bucket);
+          ops++;
+        }
+      }),
+    );
   } finally {
     clearInterval(sampler);
     client.close();
@@ -153,9 +175,17 @@ export async function runSoak({ baseUrl, sign, pid, bucket, seconds, log, sample
   const early = levelOf(samples.filter((s) => s.t >= warmUp && s.t < warmUp + third));
   const late = levelOf(samples.filter((s) => s.t >= seconds - third));
   return {
-    ops, opsPerSecond: ops / seconds, samples, idleBefore, idleAfter, early, late,
-    growthMiB: late.rssMiB - early.rssMiB, fdGrowth: late.fds - early.fds,
-    peakMiB: Math.max(...samples.map((s) => s.rssMiB)), peakFds: Math.max(...samples.map((s) => s.fds)),
+    ops,
+    opsPerSecond: ops / seconds,
+    samples,
+    idleBefore,
+    idleAfter,
+    early,
+    late,
+    growthMiB: late.rssMiB - early.rssMiB,
+    fdGrowth: late.fds - early.fds,
+    peakMiB: Math.max(...samples.map((s) => s.rssMiB)),
+    peakFds: Math.max(...samples.map((s) => s.fds)),
   };
 }
 
@@ -180,6 +210,8 @@ export function byMinute(samples) {
 
 /** The samples as CSV: t_s,rss_mib,fds,ops,ops_per_s. @param {SoakSample[]} samples */
 export function samplesCsv(samples) {
-  const rows = samples.map((s) => `${s.t.toFixed(1)},${s.rssMiB.toFixed(1)},${s.fds},${s.ops},${s.opsPerSecond.toFixed(1)}`);
+  const rows = samples.map(
+    (s) => `${s.t.toFixed(1)},${s.rssMiB.toFixed(1)},${s.fds},${s.ops},${s.opsPerSecond.toFixed(1)}`,
+  );
   return `t_s,rss_mib,fds,ops,ops_per_s\n${rows.join('\n')}\n`;
 }

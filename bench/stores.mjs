@@ -8,7 +8,14 @@ import path from 'node:path';
 import { BenchClient, createSigner, loadSignRequest, stubSignRequest } from './client.mjs';
 import { cpuSeconds } from './proc-stats.mjs';
 import {
-  accessKeyId20, base64url40, DEFAULT_STORE_CMD, FLOOR_CMD, log, makeTempRoot, S3RVER_CMD, startServer,
+  accessKeyId20,
+  base64url40,
+  DEFAULT_STORE_CMD,
+  FLOOR_CMD,
+  log,
+  makeTempRoot,
+  S3RVER_CMD,
+  startServer,
 } from './servers.mjs';
 import { BUCKET, LIST_BUCKET } from './workloads.mjs';
 
@@ -29,7 +36,10 @@ export async function chooseSignRequest({ signer, storeCmd }) {
   return stubSignRequest;
 }
 
-/** Store's environment besides PORT and DATA_DIR: fresh admin secrets and the given root credentials. @param {string} accessKeyId @param {string} secretAccessKey */
+/**
+ * Store's environment besides PORT and DATA_DIR: fresh admin secrets and the given root credentials. @param {string}
+ * accessKeyId @param {string} secretAccessKey
+ */
 export async function storeSecrets(accessKeyId, secretAccessKey) {
   return {
     JWT_SECRET: base64url40(),
@@ -40,8 +50,10 @@ export async function storeSecrets(accessKeyId, secretAccessKey) {
 }
 
 /**
- * Starts Store (with fresh root credentials and admin secrets), the floor and optionally s3rver, each on its own data dir.
- * @param {{ storeCmd: string, tmpDir: string, accessKeyId: string, secretAccessKey: string, withS3rver: boolean, storeEnv?: Record<string, string> }} opts
+ * Starts Store (with fresh root credentials and admin secrets), the floor and optionally s3rver, each on its own data
+ * dir.
+ * @param {{ storeCmd: string, tmpDir: string, accessKeyId: string, secretAccessKey: string, withS3rver: boolean,
+ * storeEnv?: Record<string, string> }} opts
  */
 export async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccessKey, withS3rver, storeEnv = {} }) {
   const tempRoot = await makeTempRoot(tmpDir);
@@ -50,14 +62,28 @@ export async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccess
     await mkdir(dataDir);
     return { DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   };
-  const store = await startServer({ label: 'Store', cmd: storeCmd, env: {
-    ...(await env('store')), ...(await storeSecrets(accessKeyId, secretAccessKey)), ...storeEnv,
-  } });
+  const store = await startServer({
+    label: 'Store',
+    cmd: storeCmd,
+    env: {
+      ...(await env('store')),
+      ...(await storeSecrets(accessKeyId, secretAccessKey)),
+      ...storeEnv,
+    },
+  });
   const floor = await startServer({ label: 'floor', cmd: FLOOR_CMD, env: await env('floor') });
-  log(`Store pid ${store.pid} at ${store.baseUrl} (${storeCmd}); floor pid ${floor.pid} at ${floor.baseUrl}; data in ${tempRoot}`);
+  log(
+    `Store pid ${store.pid} at ${store.baseUrl} (${storeCmd}); floor pid ${floor.pid} at ${floor.baseUrl}; data in ${tempRoot}`,
+  );
   if (!withS3rver) return { store, floor, s3rver: undefined, tempRoot };
   const { DATA_DIR } = await env('s3rver');
-  const s3rver = await startServer({ label: 's3rver', cmd: S3RVER_CMD.replace('{dir}', DATA_DIR), env: {}, readyPath: '/', anyAnswer: true });
+  const s3rver = await startServer({
+    label: 's3rver',
+    cmd: S3RVER_CMD.replace('{dir}', DATA_DIR),
+    env: {},
+    readyPath: '/',
+    anyAnswer: true,
+  });
   log(`s3rver pid ${s3rver.pid} at ${s3rver.baseUrl}`);
   return { store, floor, s3rver, tempRoot };
 }
@@ -65,7 +91,8 @@ export async function startServers({ storeCmd, tmpDir, accessKeyId, secretAccess
 /**
  * `--webhooks-ab`: two Stores from the same build, one with `storeEnv` (webhooks on) and one without, in the places
  * of Store and the floor, so each scenario's rounds alternate between them and the ratio is on/off.
- * @param {{ storeCmd: string, tmpDir: string, accessKeyId: string, secretAccessKey: string, storeEnv: Record<string, string> }} opts
+ * @param {{ storeCmd: string, tmpDir: string, accessKeyId: string, secretAccessKey: string, storeEnv: Record<string,
+ * string> }} opts
  */
 export async function startStorePair({ storeCmd, tmpDir, accessKeyId, secretAccessKey, storeEnv }) {
   const tempRoot = await makeTempRoot(tmpDir);
@@ -74,9 +101,15 @@ export async function startStorePair({ storeCmd, tmpDir, accessKeyId, secretAcce
     await mkdir(dataDir);
     return { DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(await storeSecrets(accessKeyId, secretAccessKey)) };
   };
-  const store = await startServer({ label: 'Store+webhooks', cmd: storeCmd, env: { ...(await env('store')), ...storeEnv } });
+  const store = await startServer({
+    label: 'Store+webhooks',
+    cmd: storeCmd,
+    env: { ...(await env('store')), ...storeEnv },
+  });
   const floor = await startServer({ label: 'Store-plain', cmd: storeCmd, env: await env('store-plain') });
-  log(`Store with webhooks pid ${store.pid} at ${store.baseUrl}; Store without pid ${floor.pid} at ${floor.baseUrl}; data in ${tempRoot}`);
+  log(
+    `Store with webhooks pid ${store.pid} at ${store.baseUrl}; Store without pid ${floor.pid} at ${floor.baseUrl}; data in ${tempRoot}`,
+  );
   return { store, floor, s3rver: undefined, tempRoot };
 }
 
@@ -85,15 +118,21 @@ export async function prepareTarget(server, sign) {
   const client = new BenchClient({ baseUrl: server.baseUrl, concurrency: 1, sign });
   try {
     for (const bucket of [BUCKET, LIST_BUCKET]) await client.request({ method: 'PUT', path: `/${bucket}` });
-  } finally { client.close(); }
+  } finally {
+    client.close();
+  }
   return {
-    label: server.label, baseUrl: server.baseUrl, sign, cpuSeconds: () => cpuSeconds(server.pid),
+    label: server.label,
+    baseUrl: server.baseUrl,
+    sign,
+    cpuSeconds: () => cpuSeconds(server.pid),
     state: { smallKeys: [], largeKeys: [], seq: 0, listSeeded: false, multipartVerified: false },
   };
 }
 
 /**
- * One Store (the soak, webhook-cost and read-cost modes) on a fresh data dir, with fresh root credentials and admin secrets plus
+ * One Store (the soak, webhook-cost and read-cost modes) on a fresh data dir, with fresh root credentials and admin
+ * secrets plus
  * `storeEnv`, its bench buckets created. @param {Options} opts @param {Record<string, string>} [storeEnv]
  */
 export async function startSoloStore(opts, storeEnv = {}) {
@@ -103,9 +142,16 @@ export async function startSoloStore(opts, storeEnv = {}) {
   const sign = createSigner({ signRequest, accessKeyId, secretAccessKey });
   const dataDir = path.join(await makeTempRoot(opts.tmpDir), 'store');
   await mkdir(dataDir);
-  const store = await startServer({ label: 'Store', cmd: opts.storeCmd, env: {
-    DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...(await storeSecrets(accessKeyId, secretAccessKey)), ...storeEnv,
-  } });
+  const store = await startServer({
+    label: 'Store',
+    cmd: opts.storeCmd,
+    env: {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...(await storeSecrets(accessKeyId, secretAccessKey)),
+      ...storeEnv,
+    },
+  });
   await prepareTarget(store, sign);
   return { store, sign };
 }

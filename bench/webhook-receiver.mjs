@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Forks the receiver and waits until it listens.
- * @returns {Promise<{ url: string, pid: number, stats: () => Promise<{ requests: number, deliveries: number }>, close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, pid: number, stats: () => Promise<{ requests: number, deliveries: number }>, close:
+ * () => Promise<void> }>}
  */
 export async function startWebhookReceiver() {
   const child = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -24,10 +25,11 @@ export async function startWebhookReceiver() {
   return {
     url,
     pid: /** @type {number} */ (child.pid),
-    stats: () => new Promise((resolve) => {
-      child.once('message', (m) => resolve(/** @type {{ requests: number, deliveries: number }} */ (m)));
-      child.send('stats');
-    }),
+    stats: () =>
+      new Promise((resolve) => {
+        child.once('message', (m) => resolve(/** @type {{ requests: number, deliveries: number }} */ (m)));
+        child.send('stats');
+      }),
     close: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -41,7 +43,9 @@ export async function startWebhookReceiver() {
  * @returns {{ close: () => Promise<void> }}
  */
 export function startExternalSender(url, perSecond) {
-  const child = fork(fileURLToPath(import.meta.url), ['--sender', url, String(perSecond)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['--sender', url, String(perSecond)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     close: async () => {
@@ -55,17 +59,36 @@ if (process.argv[2] === '--sender') {
   const url = new URL(String(process.argv[3]));
   const perSecond = Number(process.argv[4]);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-  const body = Buffer.from(JSON.stringify({ type: 'object.created', bucket: 'bench', key: 'k123456', size: 4096, etag: '0123456789abcdef0123456789abcdef', eventTime: new Date().toISOString() }));
+  const body = Buffer.from(
+    JSON.stringify({
+      type: 'object.created',
+      bucket: 'bench',
+      key: 'k123456',
+      size: 4096,
+      etag: '0123456789abcdef0123456789abcdef',
+      eventTime: new Date().toISOString(),
+    }),
+  );
   const startedAt = Date.now();
   let sent = 0;
   setInterval(() => {
     for (const due = Math.floor(((Date.now() - startedAt) / 1000) * perSecond); sent < due; sent++) {
       const t = Math.floor(Date.now() / 1000);
-      const req = http.request({ hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: {
-        'content-type': 'application/json', 'user-agent': 'store-webhooks/bench', 'x-store-event': 'object.created',
-        'x-store-delivery': randomUUID(), 'x-store-signature': `t=${t},v1=${createHmac('sha256', 'x'.repeat(40)).update(`${t}.`).update(body).digest('hex')}`,
-        'content-length': String(body.length),
-      } });
+      const req = http.request({
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'store-webhooks/bench',
+          'x-store-event': 'object.created',
+          'x-store-delivery': randomUUID(),
+          'x-store-signature': `t=${t},v1=${createHmac('sha256', 'x'.repeat(40)).update(`${t}.`).update(body).digest('hex')}`,
+          'content-length': String(body.length),
+        },
+      });
       req.on('response', (res) => res.resume());
       req.on('error', () => undefined);
       req.end(body);

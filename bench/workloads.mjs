@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- TEMPORARY: split pending */
 // @ts-check
 // The benchmark's scenarios: what each one sends, how it is timed, and how what is read back is verified.
 // A scenario runs against one target at a time; run.mjs runs every scenario on Store, then on the floor.
@@ -43,7 +44,10 @@ const payload = () => {
 
 /** @param {string} tag @param {number} n */
 const stamp = (tag, n) => Buffer.from(`${tag}:${n}`.padEnd(STAMP_SIZE, '.').slice(0, STAMP_SIZE));
-/** The bytes of object `n` of a kind: its stamp, then the shared payload. @param {string} tag @param {number} n @param {number} size */
+/**
+ * The bytes of object `n` of a kind: its stamp, then the shared payload. @param {string} tag @param {number} n @param
+ * {number} size
+ */
 const objectBody = (tag, n, size) => [stamp(tag, n), payload().subarray(0, size - STAMP_SIZE)];
 
 /** A response sink that compares streamed bytes with the expected parts and throws on the first difference. */
@@ -66,12 +70,17 @@ class ExpectBytes {
       if (!part) throw new Error(`${this.what}: body longer than the ${this.total} bytes written`);
       const n = Math.min(part.length - this.inPart, chunk.length - at);
       if (chunk.compare(part, this.inPart, this.inPart + n, at, at + n) !== 0) {
-        throw new Error(`${this.what}: bytes differ from what was written, within offset ${this.offset}..${this.offset + n}`);
+        throw new Error(
+          `${this.what}: bytes differ from what was written, within offset ${this.offset}..${this.offset + n}`,
+        );
       }
       at += n;
       this.offset += n;
       this.inPart += n;
-      if (this.inPart === part.length) { this.part++; this.inPart = 0; }
+      if (this.inPart === part.length) {
+        this.part++;
+        this.inPart = 0;
+      }
     }
   }
 
@@ -110,7 +119,13 @@ export async function runTimed({ concurrency, durationMs, warmupMs, cpuSeconds, 
     }
   };
   await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
-  return { ops: latencies.length, bytes, seconds: (lastEnd - measureFrom) / 1000, cpuSeconds: cpuSeconds() - cpuStart, latencies };
+  return {
+    ops: latencies.length,
+    bytes,
+    seconds: (lastEnd - measureFrom) / 1000,
+    cpuSeconds: cpuSeconds() - cpuStart,
+    latencies,
+  };
 }
 
 /** @param {Unit} unit @param {{ ops: number, bytes: number, seconds: number }} r */
@@ -140,14 +155,22 @@ export function combineRounds(unit, rounds) {
 async function ensureSmallObjects(t, count) {
   const client = new BenchClient({ baseUrl: t.baseUrl, concurrency: 16, sign: t.sign });
   try {
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      while (t.state.smallKeys.length < count) {
-        const n = t.state.seq++;
-        await client.request({ method: 'PUT', path: `/${BUCKET}/s/${n}`, body: [Buffer.concat(objectBody('s', n, SMALL_SIZE))] });
-        t.state.smallKeys.push(n);
-      }
-    }));
-  } finally { client.close(); }
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (t.state.smallKeys.length < count) {
+          const n = t.state.seq++;
+          await client.request({
+            method: 'PUT',
+            path: `/${BUCKET}/s/${n}`,
+            body: [Buffer.concat(objectBody('s', n, SMALL_SIZE))],
+          });
+          t.state.smallKeys.push(n);
+        }
+      }),
+    );
+  } finally {
+    client.close();
+  }
 }
 
 /** @param {Target} t */
@@ -158,7 +181,9 @@ async function ensureLargeObjects(t) {
     const n = t.state.seq++;
     await client.request({ method: 'PUT', path: `/${BUCKET}/l/${n}`, body: objectBody('l', n, LARGE_SIZE) });
     t.state.largeKeys.push(n);
-  } finally { client.close(); }
+  } finally {
+    client.close();
+  }
 }
 
 /**
@@ -169,7 +194,9 @@ async function withClient({ t, concurrency, durationMs, warmupMs, op }) {
   const client = new BenchClient({ baseUrl: t.baseUrl, concurrency, sign: t.sign });
   try {
     return await runTimed({ concurrency, durationMs, warmupMs, cpuSeconds: t.cpuSeconds, op: (w) => op(client, w) });
-  } finally { client.close(); }
+  } finally {
+    client.close();
+  }
 }
 
 /** @param {{ concurrency: number, durationMs: number, warmupMs: number }} o @returns {Scenario[]} */
@@ -179,32 +206,66 @@ function smallScenarios({ concurrency, durationMs, warmupMs }) {
   /** @param {Target} t */
   const nextKey = (t) => /** @type {number} */ (t.state.smallKeys[cursor++ % t.state.smallKeys.length]);
   return [
-    { name: `put-4k-c${concurrency}`, unit: 'ops/s', hasLatency: true, run: (t) => withClient({ t, ...timing, op: async (client) => {
-      const n = t.state.seq++;
-      await client.request({ method: 'PUT', path: `/${BUCKET}/s/${n}`, body: [Buffer.concat(objectBody('s', n, SMALL_SIZE))] });
-      t.state.smallKeys.push(n);
-      return SMALL_SIZE;
-    } }) },
-    { name: `get-4k-c${concurrency}`, unit: 'ops/s', hasLatency: true, run: async (t) => {
-      await ensureSmallObjects(t, 256);
-      return withClient({ t, ...timing, op: async (client) => {
-        const n = nextKey(t);
-        const sink = new ExpectBytes(objectBody('s', n, SMALL_SIZE), `${t.label} GET s/${n}`);
-        await client.request({ method: 'GET', path: `/${BUCKET}/s/${n}`, sink });
-        return SMALL_SIZE;
-      } });
-    } },
-    { name: `head-4k-c${concurrency}`, unit: 'ops/s', hasLatency: true, run: async (t) => {
-      await ensureSmallObjects(t, 256);
-      return withClient({ t, ...timing, op: async (client) => {
-        const n = nextKey(t);
-        const reply = await client.request({ method: 'HEAD', path: `/${BUCKET}/s/${n}` });
-        if (reply.headers['content-length'] !== String(SMALL_SIZE)) {
-          throw new Error(`${t.label} HEAD s/${n}: content-length ${reply.headers['content-length']}, wrote ${SMALL_SIZE}`);
-        }
-        return 0;
-      } });
-    } },
+    {
+      name: `put-4k-c${concurrency}`,
+      unit: 'ops/s',
+      hasLatency: true,
+      run: (t) =>
+        withClient({
+          t,
+          ...timing,
+          op: async (client) => {
+            const n = t.state.seq++;
+            await client.request({
+              method: 'PUT',
+              path: `/${BUCKET}/s/${n}`,
+              body: [Buffer.concat(objectBody('s', n, SMALL_SIZE))],
+            });
+            t.state.smallKeys.push(n);
+            return SMALL_SIZE;
+          },
+        }),
+    },
+    {
+      name: `get-4k-c${concurrency}`,
+      unit: 'ops/s',
+      hasLatency: true,
+      run: async (t) => {
+        await ensureSmallObjects(t, 256);
+        return withClient({
+          t,
+          ...timing,
+          op: async (client) => {
+            const n = nextKey(t);
+            const sink = new ExpectBytes(objectBody('s', n, SMALL_SIZE), `${t.label} GET s/${n}`);
+            await client.request({ method: 'GET', path: `/${BUCKET}/s/${n}`, sink });
+            return SMALL_SIZE;
+          },
+        });
+      },
+    },
+    {
+      name: `head-4k-c${concurrency}`,
+      unit: 'ops/s',
+      hasLatency: true,
+      run: async (t) => {
+        await ensureSmallObjects(t, 256);
+        return withClient({
+          t,
+          ...timing,
+          op: async (client) => {
+            const n = nextKey(t);
+            const reply = await client.request({ method: 'HEAD', path: `/${BUCKET}/s/${n}` });
+            if (reply.headers['content-length'] !== String(SMALL_SIZE)) {
+              throw new Error(
+                `${t.label} HEAD s/${n}: content-length ${reply.headers['content-length']}, wrote ${SMALL_SIZE}`,
+              );
+            }
+            return 0;
+          },
+        });
+      },
+    },
   ];
 }
 
@@ -224,23 +285,43 @@ function largeScenarios({ concurrency, durationMs }) {
   const timing = { concurrency, durationMs, warmupMs: 0 };
   let gets = 0;
   return [
-    { name: `put-64m-c${concurrency}`, unit: 'MB/s', hasLatency: false, run: (t) => withClient({ t, ...timing, op: async (client) => {
-      const n = t.state.seq++;
-      await largePut(client, n);
-      t.state.largeKeys.push(n);
-      return LARGE_SIZE;
-    } }) },
-    { name: `get-64m-c${concurrency}`, unit: 'MB/s', hasLatency: false, run: async (t) => {
-      await ensureLargeObjects(t);
-      return withClient({ t, ...timing, op: async (client) => {
-        const n = /** @type {number} */ (t.state.largeKeys[gets % t.state.largeKeys.length]);
-        const what = `${t.label} GET l/${n}`;
-        const sink = gets++ % LARGE_VERIFY_EVERY === 0 ? new ExpectBytes(objectBody('l', n, LARGE_SIZE), what) : undefined;
-        const reply = await client.request({ method: 'GET', path: `/${BUCKET}/l/${n}`, sink });
-        if (reply.bytes !== LARGE_SIZE) throw new Error(`${what}: got ${reply.bytes} bytes, wrote ${LARGE_SIZE}`);
-        return LARGE_SIZE;
-      } });
-    } },
+    {
+      name: `put-64m-c${concurrency}`,
+      unit: 'MB/s',
+      hasLatency: false,
+      run: (t) =>
+        withClient({
+          t,
+          ...timing,
+          op: async (client) => {
+            const n = t.state.seq++;
+            await largePut(client, n);
+            t.state.largeKeys.push(n);
+            return LARGE_SIZE;
+          },
+        }),
+    },
+    {
+      name: `get-64m-c${concurrency}`,
+      unit: 'MB/s',
+      hasLatency: false,
+      run: async (t) => {
+        await ensureLargeObjects(t);
+        return withClient({
+          t,
+          ...timing,
+          op: async (client) => {
+            const n = /** @type {number} */ (t.state.largeKeys[gets % t.state.largeKeys.length]);
+            const what = `${t.label} GET l/${n}`;
+            const sink =
+              gets++ % LARGE_VERIFY_EVERY === 0 ? new ExpectBytes(objectBody('l', n, LARGE_SIZE), what) : undefined;
+            const reply = await client.request({ method: 'GET', path: `/${BUCKET}/l/${n}`, sink });
+            if (reply.bytes !== LARGE_SIZE) throw new Error(`${what}: got ${reply.bytes} bytes, wrote ${LARGE_SIZE}`);
+            return LARGE_SIZE;
+          },
+        });
+      },
+    },
   ];
 }
 
@@ -259,41 +340,68 @@ export async function multipartUpload(client, key, n) {
   const partCount = MPU_SIZE / MPU_PART_SIZE;
   /** @type {string[]} */ const etags = [];
   let next = 1;
-  await Promise.all(Array.from({ length: MPU_PARALLEL }, async () => {
-    while (next <= partCount) {
-      const p = next++;
-      const reply = await client.request({ method: 'PUT', path: `${path}?partNumber=${p}&uploadId=${encodeURIComponent(uploadId)}`, body: partBody(n, p) });
-      const etag = reply.headers.etag;
-      if (!etag) throw new Error(`upload part ${p} of ${key}: no ETag`);
-      etags[p - 1] = etag;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: MPU_PARALLEL }, async () => {
+      while (next <= partCount) {
+        const p = next++;
+        const reply = await client.request({
+          method: 'PUT',
+          path: `${path}?partNumber=${p}&uploadId=${encodeURIComponent(uploadId)}`,
+          body: partBody(n, p),
+        });
+        const etag = reply.headers.etag;
+        if (!etag) throw new Error(`upload part ${p} of ${key}: no ETag`);
+        etags[p - 1] = etag;
+      }
+    }),
+  );
   const xml = `<CompleteMultipartUpload>${etags.map((e, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>${e}</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
-  await client.request({ method: 'POST', path: `${path}?uploadId=${encodeURIComponent(uploadId)}`, body: [Buffer.from(xml)] });
+  await client.request({
+    method: 'POST',
+    path: `${path}?uploadId=${encodeURIComponent(uploadId)}`,
+    body: [Buffer.from(xml)],
+  });
 }
 
 /** @param {{ durationMs: number }} o @returns {Scenario} */
 function multipartScenario({ durationMs }) {
-  return { name: `multipart-256m-p${MPU_PARALLEL}`, unit: 'MB/s', hasLatency: false, run: async (t) => {
-    const client = new BenchClient({ baseUrl: t.baseUrl, concurrency: MPU_PARALLEL, sign: t.sign });
-    try {
-      /** @type {number[]} */ const done = [];
-      const r = await runTimed({ concurrency: 1, durationMs, warmupMs: 0, cpuSeconds: t.cpuSeconds, op: async () => {
-        const n = t.state.seq++;
-        await multipartUpload(client, `m/${n}`, n);
-        done.push(n);
-        return MPU_SIZE;
-      } });
-      // Read one completed upload per target back whole (untimed): parts must come back complete and in order.
-      if (!t.state.multipartVerified) {
-        const n = /** @type {number} */ (done[0]);
-        const expected = Array.from({ length: MPU_SIZE / MPU_PART_SIZE }, (_, i) => partBody(n, i + 1)).flat();
-        await client.request({ method: 'GET', path: `/${BUCKET}/m/${n}`, sink: new ExpectBytes(expected, `${t.label} GET m/${n}`) });
-        t.state.multipartVerified = true;
+  return {
+    name: `multipart-256m-p${MPU_PARALLEL}`,
+    unit: 'MB/s',
+    hasLatency: false,
+    run: async (t) => {
+      const client = new BenchClient({ baseUrl: t.baseUrl, concurrency: MPU_PARALLEL, sign: t.sign });
+      try {
+        /** @type {number[]} */ const done = [];
+        const r = await runTimed({
+          concurrency: 1,
+          durationMs,
+          warmupMs: 0,
+          cpuSeconds: t.cpuSeconds,
+          op: async () => {
+            const n = t.state.seq++;
+            await multipartUpload(client, `m/${n}`, n);
+            done.push(n);
+            return MPU_SIZE;
+          },
+        });
+        // Read one completed upload per target back whole (untimed): parts must come back complete and in order.
+        if (!t.state.multipartVerified) {
+          const n = /** @type {number} */ (done[0]);
+          const expected = Array.from({ length: MPU_SIZE / MPU_PART_SIZE }, (_, i) => partBody(n, i + 1)).flat();
+          await client.request({
+            method: 'GET',
+            path: `/${BUCKET}/m/${n}`,
+            sink: new ExpectBytes(expected, `${t.label} GET m/${n}`),
+          });
+          t.state.multipartVerified = true;
+        }
+        return r;
+      } finally {
+        client.close();
       }
-      return r;
-    } finally { client.close(); }
-  } };
+    },
+  };
 }
 
 /** @param {Target} t */
@@ -302,47 +410,64 @@ async function seedListBucket(t) {
   const client = new BenchClient({ baseUrl: t.baseUrl, concurrency: 64, sign: t.sign });
   try {
     let next = 0;
-    await Promise.all(Array.from({ length: 64 }, async () => {
-      while (next < LIST_KEYS) {
-        const key = `k/${String(next++).padStart(5, '0')}`;
-        await client.request({ method: 'PUT', path: `/${LIST_BUCKET}/${key}` });
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (next < LIST_KEYS) {
+          const key = `k/${String(next++).padStart(5, '0')}`;
+          await client.request({ method: 'PUT', path: `/${LIST_BUCKET}/${key}` });
+        }
+      }),
+    );
     t.state.listSeeded = true;
-  } finally { client.close(); }
+  } finally {
+    client.close();
+  }
 }
 
 /** @param {{ durationMs: number, warmupMs: number }} o @returns {Scenario} */
 function listScenario({ durationMs, warmupMs }) {
-  return { name: `list-10k-p${LIST_PAGE}`, unit: 'pages/s', hasLatency: true, run: async (t) => {
-    await seedListBucket(t);
-    // One worker walks the bucket page by page; each full walk must see every key once, in ascending order.
-    let token = '';
-    let walked = 0;
-    let lastKey = '';
-    return withClient({ t, concurrency: 1, durationMs, warmupMs, op: async (client) => {
-      const query = `list-type=2&max-keys=${LIST_PAGE}${token ? `&continuation-token=${encodeURIComponent(token)}` : ''}`;
-      const reply = await client.request({ method: 'GET', path: `/${LIST_BUCKET}?${query}`, keepBody: true });
-      const xml = String(reply.body);
-      const keys = Array.from(xml.matchAll(/<Key>([^<]*)<\/Key>/g), (m) => /** @type {string} */ (m[1]));
-      if (keys.length > LIST_PAGE) throw new Error(`${t.label} list: page of ${keys.length} keys > max-keys ${LIST_PAGE}`);
-      for (const key of keys) {
-        if (key <= lastKey) throw new Error(`${t.label} list: key ${key} not after ${lastKey}`);
-        lastKey = key;
-      }
-      walked += keys.length;
-      if (xml.includes('<IsTruncated>true</IsTruncated>')) {
-        token = /<NextContinuationToken>([^<]+)<\/NextContinuationToken>/.exec(xml)?.[1] ?? '';
-        if (!token) throw new Error(`${t.label} list: truncated page without NextContinuationToken`);
-      } else {
-        if (walked !== LIST_KEYS) throw new Error(`${t.label} list: a full walk saw ${walked} keys, seeded ${LIST_KEYS}`);
-        token = '';
-        walked = 0;
-        lastKey = '';
-      }
-      return 0;
-    } });
-  } };
+  return {
+    name: `list-10k-p${LIST_PAGE}`,
+    unit: 'pages/s',
+    hasLatency: true,
+    run: async (t) => {
+      await seedListBucket(t);
+      // One worker walks the bucket page by page; each full walk must see every key once, in ascending order.
+      let token = '';
+      let walked = 0;
+      let lastKey = '';
+      return withClient({
+        t,
+        concurrency: 1,
+        durationMs,
+        warmupMs,
+        op: async (client) => {
+          const query = `list-type=2&max-keys=${LIST_PAGE}${token ? `&continuation-token=${encodeURIComponent(token)}` : ''}`;
+          const reply = await client.request({ method: 'GET', path: `/${LIST_BUCKET}?${query}`, keepBody: true });
+          const xml = String(reply.body);
+          const keys = Array.from(xml.matchAll(/<Key>([^<]*)<\/Key>/g), (m) => /** @type {string} */ (m[1]));
+          if (keys.length > LIST_PAGE)
+            throw new Error(`${t.label} list: page of ${keys.length} keys > max-keys ${LIST_PAGE}`);
+          for (const key of keys) {
+            if (key <= lastKey) throw new Error(`${t.label} list: key ${key} not after ${lastKey}`);
+            lastKey = key;
+          }
+          walked += keys.length;
+          if (xml.includes('<IsTruncated>true</IsTruncated>')) {
+            token = /<NextContinuationToken>([^<]+)<\/NextContinuationToken>/.exec(xml)?.[1] ?? '';
+            if (!token) throw new Error(`${t.label} list: truncated page without NextContinuationToken`);
+          } else {
+            if (walked !== LIST_KEYS)
+              throw new Error(`${t.label} list: a full walk saw ${walked} keys, seeded ${LIST_KEYS}`);
+            token = '';
+            walked = 0;
+            lastKey = '';
+          }
+          return 0;
+        },
+      });
+    },
+  };
 }
 
 /**

@@ -24,10 +24,11 @@ export async function downloadCostMode(opts) {
     const { store, sign } = await startSoloStore(opts);
     const client = new BenchClient({ baseUrl: store.baseUrl, concurrency, sign });
     await Promise.all(Array.from({ length: concurrency }, (_, n) => largePut(client, n)));
-    const download = (/** @type {number} */ n) => runOps(concurrency, n, async (i) => {
-      const reply = await client.request({ method: 'GET', path: `/${BUCKET}/l/${i % concurrency}` });
-      if (reply.bytes !== size) throw new Error(`GET l/${i % concurrency}: ${reply.bytes} bytes, wrote ${size}`);
-    });
+    const download = (/** @type {number} */ n) =>
+      runOps(concurrency, n, async (i) => {
+        const reply = await client.request({ method: 'GET', path: `/${BUCKET}/l/${i % concurrency}` });
+        if (reply.bytes !== size) throw new Error(`GET l/${i % concurrency}: ${reply.bytes} bytes, wrote ${size}`);
+      });
     await download(concurrency);
     const cost = await threadCpuDuring(store.pid, () => download(opts.downloads));
     client.close();

@@ -28,19 +28,24 @@ export async function readCostMode(opts) {
     const body = randomBytes(SIZE);
     await runOps(16, KEYS, (k) => client.request({ method: 'PUT', path: `/${BUCKET}/cost-${k}`, body: [body] }));
     const expectedBytes = opts.readCost === 'GET' ? SIZE : 0;
-    const read = (/** @type {number} */ n) => runOps(16, n, async (i) => {
-      const key = `cost-${i % KEYS}`;
-      const reply = await client.request({ method: opts.readCost, path: `/${BUCKET}/${key}` });
-      if (reply.bytes !== expectedBytes || reply.headers['content-length'] !== String(SIZE)) {
-        throw new Error(`${opts.readCost} ${key}: ${reply.bytes} bytes, content-length ${reply.headers['content-length']}`);
-      }
-    });
+    const read = (/** @type {number} */ n) =>
+      runOps(16, n, async (i) => {
+        const key = `cost-${i % KEYS}`;
+        const reply = await client.request({ method: opts.readCost, path: `/${BUCKET}/${key}` });
+        if (reply.bytes !== expectedBytes || reply.headers['content-length'] !== String(SIZE)) {
+          throw new Error(
+            `${opts.readCost} ${key}: ${reply.bytes} bytes, content-length ${reply.headers['content-length']}`,
+          );
+        }
+      });
     await read(5000);
     const cost = await threadCpuDuring(store.pid, () => read(opts.ops));
     const perRead = (/** @type {number} */ cpu) => ((cpu * 1e6) / opts.ops).toFixed(1);
     client.close();
-    console.log(`${opts.readCost} ${SIZE} B c16: ${(opts.ops / cost.seconds).toFixed(0)}/s; µs of CPU per ${opts.readCost}: Store ${perRead(cost.total)} ` +
-      `(${cost.threads.map(([name, cpu]) => `${name} ${perRead(cpu)}`).join(', ')}); client ${perRead(cost.clientSeconds)}`);
+    console.log(
+      `${opts.readCost} ${SIZE} B c16: ${(opts.ops / cost.seconds).toFixed(0)}/s; µs of CPU per ${opts.readCost}: Store ${perRead(cost.total)} ` +
+        `(${cost.threads.map(([name, cpu]) => `${name} ${perRead(cpu)}`).join(', ')}); client ${perRead(cost.clientSeconds)}`,
+    );
   } finally {
     await cleanup();
   }

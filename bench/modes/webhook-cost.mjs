@@ -25,12 +25,15 @@ export async function webhookCostMode(opts) {
   /** @type {{ close: () => Promise<void> } | undefined} */
   let sender;
   try {
-    const { store, sign } = await startSoloStore(opts,
-      opts.webhookCost === 'on' ? { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: base64url40() } : {});
+    const { store, sign } = await startSoloStore(
+      opts,
+      opts.webhookCost === 'on' ? { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: base64url40() } : {},
+    );
     const client = new BenchClient({ baseUrl: store.baseUrl, concurrency: 16, sign });
     const body = randomBytes(4096);
     let seq = 0;
-    const put = (/** @type {number} */ n) => runOps(16, n, () => client.request({ method: 'PUT', path: `/${BUCKET}/cost-${seq++}`, body: [body] }));
+    const put = (/** @type {number} */ n) =>
+      runOps(16, n, () => client.request({ method: 'PUT', path: `/${BUCKET}/cost-${seq++}`, body: [body] }));
     await put(1500);
     if (opts.webhookCost === 'external') sender = startExternalSender(receiver.url, opts.rate);
     await new Promise((r) => setTimeout(r, 1000));
@@ -44,9 +47,11 @@ export async function webhookCostMode(opts) {
     });
     const perPut = (/** @type {number} */ cpu) => ((cpu * 1000) / opts.puts).toFixed(3);
     client.close();
-    console.log(`${opts.webhookCost}${opts.webhookCost === 'external' ? ` (${opts.rate}/s)` : ''}: ${(opts.puts / putSeconds).toFixed(0)} PUT/s; ` +
-      `ms of CPU per PUT: Store ${perPut(cost.total)} (${cost.threads.map(([name, cpu]) => `${name} ${perPut(cpu)}`).join(', ')}); ` +
-      `receiver ${perPut(cpuSeconds(receiver.pid) - receiverBefore)}; client ${perPut(cost.clientSeconds)}`);
+    console.log(
+      `${opts.webhookCost}${opts.webhookCost === 'external' ? ` (${opts.rate}/s)` : ''}: ${(opts.puts / putSeconds).toFixed(0)} PUT/s; ` +
+        `ms of CPU per PUT: Store ${perPut(cost.total)} (${cost.threads.map(([name, cpu]) => `${name} ${perPut(cpu)}`).join(', ')}); ` +
+        `receiver ${perPut(cpuSeconds(receiver.pid) - receiverBefore)}; client ${perPut(cost.clientSeconds)}`,
+    );
   } finally {
     await sender?.close();
     await receiver.close();

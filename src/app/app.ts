@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- TEMPORARY: split pending */
 // The composition root: builds every object from the config and passes dependencies in. The only module that
 // imports every layer. `buildApp` opens the data directory; `start` listens; `stop` drains and closes.
 
@@ -77,7 +78,10 @@ export interface App {
 
 /** Seams for tests; production passes none. */
 export interface BuildOptions {
-  /** The webhook retry backoff (default WEBHOOK_BACKOFF: full jitter from 2 s to 1 h); `{ baseMs: 0, capMs: 0 }` retries at once. */
+  /**
+   * The webhook retry backoff (default WEBHOOK_BACKOFF: full jitter from 2 s to 1 h); `{ baseMs: 0, capMs: 0 }` retries
+   * at once.
+   */
   webhookBackoff?: BackoffPolicy;
   /** Where the integrity scrubber repairs corrupt versions from (tests pass an in-process fake). */
   integrityRepairSource?: RepairSource;
@@ -94,8 +98,11 @@ export interface BuildOptions {
 function webhookTarget(config: Config): WebhookTarget | undefined {
   if (config.WEBHOOK_URL === undefined || config.WEBHOOK_SECRET === undefined) return undefined;
   return {
-    url: config.WEBHOOK_URL, secret: config.WEBHOOK_SECRET, events: webhookEventNames(config),
-    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS, timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    url: config.WEBHOOK_URL,
+    secret: config.WEBHOOK_SECRET,
+    events: webhookEventNames(config),
+    maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
   };
 }
 
@@ -104,11 +111,21 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
   const lock: DataDirLock = lockDataDir(config.DATA_DIR);
   let meta: MetadataStore | undefined;
   try {
-    const masterKey = loadOrCreateSseKey(config.DATA_DIR, config.STORE_SSE_KEY ? decodeSseKey(config.STORE_SSE_KEY) : undefined);
+    const masterKey = loadOrCreateSseKey(
+      config.DATA_DIR,
+      config.STORE_SSE_KEY ? decodeSseKey(config.STORE_SSE_KEY) : undefined,
+    );
     meta = MetadataStore.open(join(config.DATA_DIR, 'meta.db'), {
-      wal: { onFailure: (err) => options.onFatal?.('an fsync of the metadata WAL failed: no write can be acknowledged until a restart recovers it', err) },
+      wal: {
+        onFailure: (err) =>
+          options.onFatal?.(
+            'an fsync of the metadata WAL failed: no write can be acknowledged until a restart recovers it',
+            err,
+          ),
+      },
     });
-    if (meta.schema.from !== meta.schema.to) logger.info({ fromVersion: meta.schema.from, toVersion: meta.schema.to }, 'metadata schema migrated');
+    if (meta.schema.from !== meta.schema.to)
+      logger.info({ fromVersion: meta.schema.from, toVersion: meta.schema.to }, 'metadata schema migrated');
     const metaStore = meta;
     meta.startBackgroundCheckpoints();
     checkSseKeyMatches(meta, masterKey);
@@ -117,15 +134,28 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
 
     const trustedProxies = parseTrustedProxies(config.STORE_TRUSTED_PROXIES);
     const pins = new ReadPins();
-    const buckets = new BucketService({ meta, region: config.STORE_REGION, defaultOwnership: config.STORE_DEFAULT_OBJECT_OWNERSHIP });
+    const buckets = new BucketService({
+      meta,
+      region: config.STORE_REGION,
+      defaultOwnership: config.STORE_DEFAULT_OBJECT_OWNERSHIP,
+    });
     createInitBuckets(buckets, config, logger);
     // Events: the webhook outbox row commits with each change; in-process handlers run once it is durable.
     const handlers = new EventHandlers(logger);
     const hooks = { target: webhookTarget(config), userAgent: `store-webhooks/${packageVersion()}` } as const;
     const webhooks = new WebhookService({
-      repo: new WebhookOutboxRepo(meta.db), durable: () => metaStore.durable(), target: hooks.target, userAgent: hooks.userAgent, logger,
+      repo: new WebhookOutboxRepo(meta.db),
+      durable: () => metaStore.durable(),
+      target: hooks.target,
+      userAgent: hooks.userAgent,
+      logger,
     });
-    const pipeline = new EventPipeline({ handlers, durable: () => metaStore.durable(), outbox: webhooks.enabled ? webhooks : undefined, logger });
+    const pipeline = new EventPipeline({
+      handlers,
+      durable: () => metaStore.durable(),
+      outbox: webhooks.enabled ? webhooks : undefined,
+      logger,
+    });
     // Replication and tiering (remote-features.ts): the replication intent joins the webhook row in each commit.
     const remoteFeatures = await buildRemoteFeatures({ config, logger, meta, blobs, inner: pipeline });
     // MD5 of large bodies on threads beside the event loop; they start on the first large body.
@@ -135,18 +165,32 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     // Integrity and analytics (docs/integrity-analytics.md). Corrupt versions are repaired from the replication mirror
     // when there is one; otherwise they stay listed.
     const mirror = config.STORE_REPLICATION_ENABLED ? remoteFeatures.remote : undefined;
-    const repairSource: RepairSource | undefined = options.integrityRepairSource ?? (mirror && mirrorRepairSource(mirror));
+    const repairSource: RepairSource | undefined =
+      options.integrityRepairSource ?? (mirror && mirrorRepairSource(mirror));
     const integrity = new IntegrityService({
-      meta, blobs, pins, logger, audit, metrics, repairSource, enabled: config.STORE_INTEGRITY_SCRUB_ENABLED,
+      meta,
+      blobs,
+      pins,
+      logger,
+      audit,
+      metrics,
+      repairSource,
+      enabled: config.STORE_INTEGRITY_SCRUB_ENABLED,
       limits: {
-        intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, objectsPerTick: config.STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK,
+        intervalMs: config.STORE_INTEGRITY_SCRUB_INTERVAL_MS,
+        objectsPerTick: config.STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK,
         bytesPerTick: config.STORE_INTEGRITY_SCRUB_BYTES_PER_TICK,
       },
       passIntervalMs: config.STORE_INTEGRITY_SCRUB_PASS_INTERVAL_HOURS * 3_600_000,
     });
     // A read that finds a version's bytes corrupt marks it (integrity); a successful read costs nothing more.
     const objects = new ObjectService({
-      meta, blobs, pins, events: remoteFeatures.events, hashes, onReadError: (row, err) => integrity.reportCorruptRead(row, err),
+      meta,
+      blobs,
+      pins,
+      events: remoteFeatures.events,
+      hashes,
+      onReadError: (row, err) => integrity.reportCorruptRead(row, err),
       stubReader: remoteFeatures.stubReader,
       // Writes stop at STORE_MIN_FREE_BYTES of free space, so deletes can still commit on a nearly full volume.
       reserve: new WriteReserve({ path: config.DATA_DIR, reserveBytes: config.STORE_MIN_FREE_BYTES }),
@@ -160,7 +204,10 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     // Scoped access keys: secrets sealed under KEY_ENCRYPTION_SECRET (default: the root secret); boot refuses a
     // secret that cannot open the stored keys.
     const keys = new AccessKeyService({
-      meta, buckets, logger, rootAccessKeyId: config.ROOT_ACCESS_KEY_ID,
+      meta,
+      buckets,
+      logger,
+      rootAccessKeyId: config.ROOT_ACCESS_KEY_ID,
       encryptionSecret: config.KEY_ENCRYPTION_SECRET ?? config.ROOT_SECRET_ACCESS_KEY,
     });
     keys.verifyEncryptionSecret();
@@ -173,12 +220,16 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       regionStrict: config.STORE_REGION_STRICT,
       sigv2: config.STORE_SIGV2 === 'on',
       onAuth: (scheme) => metrics.countAuth(scheme),
-      owner: { id: createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex'), displayName: 'store' },
+      owner: {
+        id: createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex'),
+        displayName: 'store',
+      },
       lookup: (id) => (isRoot(id) ? config.ROOT_SECRET_ACCESS_KEY : keys.secretFor(id)),
       // A key revoked between its lookup and this call has no identity: no permissions, so it is denied everything.
-      keyPrincipal: (id) => (isRoot(id)
-        ? { type: 'key', accessKeyId: id, isRoot: true }
-        : { type: 'key', accessKeyId: id, isRoot: false, identityPolicy: keys.identityOf(id)?.identityPolicy }),
+      keyPrincipal: (id) =>
+        isRoot(id)
+          ? { type: 'key', accessKeyId: id, isRoot: true }
+          : { type: 'key', accessKeyId: id, isRoot: false, identityPolicy: keys.identityOf(id)?.identityPolicy },
       durable: () => metaStore.durable(),
       trustedProxies,
       onInternalError: () => metrics.countInternalError('s3'),
@@ -188,7 +239,10 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const hashCost = argon2CostOf(config.ADMIN_PASSWORD_HASH);
     const auth = new AdminAuthService({ meta, sessions, jwtSecret: config.JWT_SECRET, hashCost });
     if (auth.ensureBootstrapAdmin(config.ADMIN_USERNAME, config.ADMIN_PASSWORD_HASH) === 'reset') {
-      logger.warn({ username: config.ADMIN_USERNAME }, 'ADMIN_PASSWORD_HASH changed since the last boot: the bootstrap admin was reset to it');
+      logger.warn(
+        { username: config.ADMIN_USERNAME },
+        'ADMIN_PASSWORD_HASH changed since the last boot: the bootstrap admin was reset to it',
+      );
     }
     const users = new AdminUsersService({ meta, sessions, hashCost });
     metrics.registerAuditDrops(() => audit.droppedCount);
@@ -198,50 +252,99 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     // Backup and restore (docs/backup.md): archives read a point-in-time snapshot of the metadata on a second
     // connection; restores stage into DATA_DIR/tmp and reset in one transaction through the same event sink as writes.
     const backups = new BackupService({
-      openSnapshot: () => MetadataSnapshot.open(join(config.DATA_DIR, 'meta.db')), blobs, pins, storeVersion: packageVersion(),
+      openSnapshot: () => MetadataSnapshot.open(join(config.DATA_DIR, 'meta.db')),
+      blobs,
+      pins,
+      storeVersion: packageVersion(),
       // Tiered stubs are read from the remote without rehydrating them (the object service's stub reader).
-      stubReader: remoteFeatures.stubReader, holds: [tiering],
+      stubReader: remoteFeatures.stubReader,
+      holds: [tiering],
     });
     // Through the same sink as every write: a reset reaches the webhook outbox and the replication outbox.
     const restores = new RestoreService({
-      meta, blobs, events: remoteFeatures.events, dataDir: config.DATA_DIR, region: config.STORE_REGION, logger,
+      meta,
+      blobs,
+      events: remoteFeatures.events,
+      dataDir: config.DATA_DIR,
+      region: config.STORE_REGION,
+      logger,
       limits: {
-        maxTotalBytes: config.RESTORE_MAX_TOTAL_BYTES, maxEntryBytes: config.RESTORE_MAX_ENTRY_BYTES,
-        maxEntries: config.RESTORE_MAX_ENTRIES, maxManifestBytes: config.RESTORE_MAX_MANIFEST_BYTES,
+        maxTotalBytes: config.RESTORE_MAX_TOTAL_BYTES,
+        maxEntryBytes: config.RESTORE_MAX_ENTRY_BYTES,
+        maxEntries: config.RESTORE_MAX_ENTRIES,
+        maxManifestBytes: config.RESTORE_MAX_MANIFEST_BYTES,
       },
     });
     // Finished snapshots go to the replication target (under `.store/backups/`) only while replication is on.
-    const snapshotPusher: SnapshotPusher | undefined = config.STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION && config.STORE_REPLICATION_ENABLED && remoteFeatures.remote
-      ? new RemoteSnapshotPusher(remoteFeatures.remote) : undefined;
+    const snapshotPusher: SnapshotPusher | undefined =
+      config.STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION && config.STORE_REPLICATION_ENABLED && remoteFeatures.remote
+        ? new RemoteSnapshotPusher(remoteFeatures.remote)
+        : undefined;
     if (config.STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION && snapshotPusher === undefined) {
       logger.warn('STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION is set but replication is off: snapshots stay local');
     }
     const backupScheduler = new BackupScheduler({
-      backups, dir: new SnapshotDir(config.STORE_SCHEDULED_BACKUP_DIR ?? join(config.DATA_DIR, 'backups'), statfsFreeBytes),
-      schedule: backupSchedule(config), scope: config.STORE_SCHEDULED_BACKUP_SCOPE ?? 'instance',
-      keepLast: config.STORE_SCHEDULED_BACKUP_KEEP_LAST, maxAgeDays: config.STORE_SCHEDULED_BACKUP_MAX_AGE_DAYS,
-      pusher: snapshotPusher, logger,
+      backups,
+      dir: new SnapshotDir(config.STORE_SCHEDULED_BACKUP_DIR ?? join(config.DATA_DIR, 'backups'), statfsFreeBytes),
+      schedule: backupSchedule(config),
+      scope: config.STORE_SCHEDULED_BACKUP_SCOPE ?? 'instance',
+      keepLast: config.STORE_SCHEDULED_BACKUP_KEEP_LAST,
+      maxAgeDays: config.STORE_SCHEDULED_BACKUP_MAX_AGE_DAYS,
+      pusher: snapshotPusher,
+      logger,
     });
     await backupScheduler.init();
     const search = new ObjectSearchService({ meta });
     const requestCounts = new RequestCounters();
     const analytics = new AnalyticsService({
-      meta, usage: buckets, counters: requestCounts, retentionMs: config.STORE_ANALYTICS_RETENTION_DAYS * 86_400_000,
+      meta,
+      usage: buckets,
+      counters: requestCounts,
+      retentionMs: config.STORE_ANALYTICS_RETENTION_DAYS * 86_400_000,
       storageResolutionMs: config.USAGE_ROLLUP_INTERVAL_MS,
     });
     const workerSet = new WorkerSet();
     const http = await createHttpServer({
-      mountPath: config.MOUNT_PATH, logger, s3, virtualHosts: new VirtualHosts(domainList(config.STORE_DOMAIN)),
+      mountPath: config.MOUNT_PATH,
+      logger,
+      s3,
+      virtualHosts: new VirtualHosts(domainList(config.STORE_DOMAIN)),
       admin: {
-        startedAt: bootTime, durable: () => metaStore.durable(), auth, audit, keys,
+        startedAt: bootTime,
+        durable: () => metaStore.durable(),
+        auth,
+        audit,
+        keys,
         // Buckets and objects (routes/buckets.ts, routes/objects.ts): the S3 plane's services; presigned URLs are
         // signed with the root key.
-        buckets, objects, listing, multipart,
-        presign: { accessKeyId: config.ROOT_ACCESS_KEY_ID, secretAccessKey: config.ROOT_SECRET_ACCESS_KEY, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
-        sessions, users, auditLog: audit, mountPath: config.MOUNT_PATH, trustedProxies,
+        buckets,
+        objects,
+        listing,
+        multipart,
+        presign: {
+          accessKeyId: config.ROOT_ACCESS_KEY_ID,
+          secretAccessKey: config.ROOT_SECRET_ACCESS_KEY,
+          region: config.STORE_REGION,
+          mountPath: config.MOUNT_PATH,
+        },
+        sessions,
+        users,
+        auditLog: audit,
+        mountPath: config.MOUNT_PATH,
+        trustedProxies,
         onInternalError: () => metrics.countInternalError('admin'),
-        build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))), workers: () => workerSet.status(),
-        search, webhooks, replication, reconcile, tiering, integrity, analytics, backups, restores, backupSchedule: backupScheduler,
+        build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
+        workers: () => workerSet.status(),
+        search,
+        webhooks,
+        replication,
+        reconcile,
+        tiering,
+        integrity,
+        analytics,
+        backups,
+        restores,
+        backupSchedule: backupScheduler,
       },
       metrics,
       metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },
@@ -251,11 +354,39 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       consoleDir: fileURLToPath(new URL('../../dist/web/', import.meta.url)),
     });
     const workers: WorkerDeps = {
-      config, logger, blobGc, lifecycle, audit, analytics, usage, metrics, integrity, search, webhooks, webhookTarget: hooks.target,
-      webhookUserAgent: hooks.userAgent, webhookBackoff: options.webhookBackoff, remoteFeatures, backupScheduler,
+      config,
+      logger,
+      blobGc,
+      lifecycle,
+      audit,
+      analytics,
+      usage,
+      metrics,
+      integrity,
+      search,
+      webhooks,
+      webhookTarget: hooks.target,
+      webhookUserAgent: hooks.userAgent,
+      webhookBackoff: options.webhookBackoff,
+      remoteFeatures,
+      backupScheduler,
       backupTickMs: options.backupTickMs ?? 60_000,
     };
-    return assemble({ config, http, meta, lock, hashes, bootTime, handlers, blobGc, remoteFeatures, backupScheduler, audit, workers, workerSet });
+    return assemble({
+      config,
+      http,
+      meta,
+      lock,
+      hashes,
+      bootTime,
+      handlers,
+      blobGc,
+      remoteFeatures,
+      backupScheduler,
+      audit,
+      workers,
+      workerSet,
+    });
   } catch (err) {
     await meta?.close();
     lock.release();
@@ -281,7 +412,8 @@ interface Assembly {
 }
 
 function assemble(parts: Assembly): App {
-  const { config, http, meta, lock, hashes, bootTime, handlers, blobGc, remoteFeatures, backupScheduler, audit } = parts;
+  const { config, http, meta, lock, hashes, bootTime, handlers, blobGc, remoteFeatures, backupScheduler, audit } =
+    parts;
   const { logger } = parts.workers;
   const workers = parts.workerSet;
   const sweep = new AbortController();
@@ -304,8 +436,12 @@ function assemble(parts: Assembly): App {
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
-        .then((removed) => { if (removed > 0) logger.info({ removed }, 'removed orphan blobs left by an earlier crash'); })
-        .catch((err: unknown) => { if (!sweep.signal.aborted) logger.error({ err }, 'orphan blob sweep failed'); });
+        .then((removed) => {
+          if (removed > 0) logger.info({ removed }, 'removed orphan blobs left by an earlier crash');
+        })
+        .catch((err: unknown) => {
+          if (!sweep.signal.aborted) logger.error({ err }, 'orphan blob sweep failed');
+        });
       return http.server.address() as AddressInfo;
     },
     async stop() {

@@ -25,7 +25,11 @@ export function initBucketProblems(config: Pick<Config, 'STORE_INIT_BUCKETS'>): 
 }
 
 /** Creates the listed buckets that are missing; says so for each, and warns where an existing one differs. */
-export function createInitBuckets(buckets: BucketService, config: Pick<Config, 'STORE_INIT_BUCKETS'>, logger: Logger): void {
+export function createInitBuckets(
+  buckets: BucketService,
+  config: Pick<Config, 'STORE_INIT_BUCKETS'>,
+  logger: Logger,
+): void {
   const wants = initBuckets(config);
   if (wants.length === 0) return;
   const present = new Map(buckets.list().map((b) => [b.name, b]));
@@ -41,8 +45,11 @@ export function createInitBuckets(buckets: BucketService, config: Pick<Config, '
     if (isVersioned !== wanted.versioned || existing.objectLock !== wanted.locked) {
       logger.warn(
         {
-          bucket: wanted.name, versioning: existing.versioning, objectLock: existing.objectLock,
-          versioned: wanted.versioned, locked: wanted.locked,
+          bucket: wanted.name,
+          versioning: existing.versioning,
+          objectLock: existing.objectLock,
+          versioned: wanted.versioned,
+          locked: wanted.locked,
         },
         'bucket listed in STORE_INIT_BUCKETS exists with other settings; left as it is',
       );

@@ -1,4 +1,5 @@
-// The webhook delivery thread (started by webhook-thread.ts): the dispatcher and its runner, with a connection of its own
+// The webhook delivery thread (started by webhook-thread.ts): the dispatcher and its runner, with a connection of its
+// own
 // to meta.db that only reads (PRAGMA query_only), so claiming rows, signing, sending and the backoff never run on the
 // event loop. The event loop keeps the two things only it may do: it writes each outbox row in the commit that makes
 // the change, and it writes the outcomes this thread hands back (SQLite has one writer: a second one could make a
@@ -63,15 +64,24 @@ const watermark = new BigInt64Array(data.watermark);
 let seen = Atomics.load(watermark, 0);
 
 const dispatcher = new WebhookDispatcher({
-  repo: new WebhookOutboxRepo(db), target: data.target, transport, userAgent: data.userAgent, logger,
-  now: Date.now, random: Math.random, concurrency: WEBHOOK_CONCURRENCY, batchSize: WEBHOOK_BATCH_SIZE, backoff: data.backoff ?? WEBHOOK_BACKOFF,
+  repo: new WebhookOutboxRepo(db),
+  target: data.target,
+  transport,
+  userAgent: data.userAgent,
+  logger,
+  now: Date.now,
+  random: Math.random,
+  concurrency: WEBHOOK_CONCURRENCY,
+  batchSize: WEBHOOK_BATCH_SIZE,
+  backoff: data.backoff ?? WEBHOOK_BACKOFF,
   // Not every row present: after a restart of this thread the newest rows may not be durable yet.
   durableUpTo: Number(seen),
-  record: (outcomes) => new Promise<void>((resolve, reject) => {
-    const batch = nextBatch++;
-    waiting.set(batch, { resolve, reject });
-    send({ op: 'record', batch, outcomes });
-  }),
+  record: (outcomes) =>
+    new Promise<void>((resolve, reject) => {
+      const batch = nextBatch++;
+      waiting.set(batch, { resolve, reject });
+      send({ op: 'record', batch, outcomes });
+    }),
 });
 
 const runner = startWebhookWorker({

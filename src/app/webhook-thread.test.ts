@@ -87,31 +87,86 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 }
 
 function start(restartDelayMs = 20): { webhooks: WebhookService; repo: WebhookOutboxRepo } {
-  const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)); done(); } });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(
+        ...chunk
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+      );
+      done();
+    },
+  });
   const logger = createLogger('info', sink);
   const repo = new WebhookOutboxRepo(meta.db);
-  const target = { url: 'http://127.0.0.1:9/in', secret: SECRET, events: ['object.created' as const], maxAttempts: 3, timeoutMs: 1000 };
-  const webhooks = new WebhookService({ repo, durable: () => meta.durable(), target, userAgent: 'store-webhooks/9.9.9', logger, now: () => clock });
+  const target = {
+    url: 'http://127.0.0.1:9/in',
+    secret: SECRET,
+    events: ['object.created' as const],
+    maxAttempts: 3,
+    timeoutMs: 1000,
+  };
+  const webhooks = new WebhookService({
+    repo,
+    durable: () => meta.durable(),
+    target,
+    userAgent: 'store-webhooks/9.9.9',
+    logger,
+    now: () => clock,
+  });
   loop = startWebhookThread({
-    webhooks, target, file: join(dir, 'meta.db'), userAgent: 'store-webhooks/9.9.9', pollMs: 1000, logLevel: 'info', logger,
-    script: pathToFileURL(join(dir, 'thread.mjs')), restartDelayMs,
+    webhooks,
+    target,
+    file: join(dir, 'meta.db'),
+    userAgent: 'store-webhooks/9.9.9',
+    pollMs: 1000,
+    logLevel: 'info',
+    logger,
+    script: pathToFileURL(join(dir, 'thread.mjs')),
+    restartDelayMs,
   });
   return { webhooks, repo };
 }
 
 async function commit(webhooks: WebhookService, key: string): Promise<number> {
-  const id = meta.transaction(() => webhooks.enqueue({ type: 'object.created', bucket: 'b', key, size: 1, etag: 'e', eventTime: new Date(clock).toISOString() }));
+  const id = meta.transaction(() =>
+    webhooks.enqueue({
+      type: 'object.created',
+      bucket: 'b',
+      key,
+      size: 1,
+      etag: 'e',
+      eventTime: new Date(clock).toISOString(),
+    }),
+  );
   await webhooks.committed(id);
   return id;
 }
 
 describe('the webhook delivery thread, from the event loop', () => {
   it('starts a thread that died again, and passes it the rows present at boot as durable', async () => {
-    const early = meta.transaction(() => new WebhookOutboxRepo(meta.db).insert({ deliveryId: 'd0', eventType: 'object.created', body: '{}', createdAt: clock }));
+    const early = meta.transaction(() =>
+      new WebhookOutboxRepo(meta.db).insert({
+        deliveryId: 'd0',
+        eventType: 'object.created',
+        body: '{}',
+        createdAt: clock,
+      }),
+    );
     start();
     await until(() => lines.some((l) => l['msg'] === 'scripted thread up'), 'the restarted thread');
-    expect(lines.find((l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('webhook delivery thread exited'))).toMatchObject({ level: 'error', code: 3 });
-    expect(lines.find((l) => l['msg'] === 'scripted thread up')).toMatchObject({ level: 'info', thread: 'webhooks', startedAt: early });
+    expect(
+      lines.find(
+        (l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('webhook delivery thread exited'),
+      ),
+    ).toMatchObject({ level: 'error', code: 3 });
+    expect(lines.find((l) => l['msg'] === 'scripted thread up')).toMatchObject({
+      level: 'info',
+      thread: 'webhooks',
+      startedAt: early,
+    });
   });
 
   it('tells the thread of durable commits, writes the outcomes it hands back, and counts them', async () => {
@@ -125,7 +180,12 @@ describe('the webhook delivery thread, from the event loop', () => {
     expect(first).toBeLessThan(second);
     // Its log lines arrive through this process's logger, redacted, at their own level.
     await until(() => lines.some((l) => l['msg'] === 'outcomes written'), 'the relayed log line');
-    expect(lines.find((l) => l['msg'] === 'outcomes written')).toMatchObject({ level: 'warn', thread: 'webhooks', error: null, secret: '[redacted]' });
+    expect(lines.find((l) => l['msg'] === 'outcomes written')).toMatchObject({
+      level: 'warn',
+      thread: 'webhooks',
+      error: null,
+      secret: '[redacted]',
+    });
   });
 
   it('answers outcomes it cannot write with the error, writing none of the batch', async () => {
@@ -143,8 +203,14 @@ describe('the webhook delivery thread, from the event loop', () => {
     writeFileSync(join(dir, 'meta.db.started'), '');
     start();
     await until(() => lines.some((l) => l['msg'] === 'scripted thread up'), 'the thread');
-    await until(() => lines.some((l) => l['msg'] === 'unreadable log line from the webhook delivery thread'), 'the warning');
-    expect(lines.find((l) => l['msg'] === 'unreadable log line from the webhook delivery thread')).toMatchObject({ level: 'warn', thread: 'webhooks' });
+    await until(
+      () => lines.some((l) => l['msg'] === 'unreadable log line from the webhook delivery thread'),
+      'the warning',
+    );
+    expect(lines.find((l) => l['msg'] === 'unreadable log line from the webhook delivery thread')).toMatchObject({
+      level: 'warn',
+      thread: 'webhooks',
+    });
   });
 
   it('prunes when the thread asks (the event loop owns the writes)', async () => {
@@ -159,13 +225,22 @@ describe('the webhook delivery thread, from the event loop', () => {
     expect(lines.find((l) => l['msg'] === 'pruned delivered and failed webhook rows')).toMatchObject({ pruned: 1 });
     // The first outcome's own prune request can arrive after the clock moved and before the second outcome is
     // written: the prune still removes only the old row, and the second outcome lands in its own time.
-    await until(() => webhooks.outboxCounts().delivered === 1 && webhooks.outboxCounts().pending === 0, 'the second outcome');
+    await until(
+      () => webhooks.outboxCounts().delivered === 1 && webhooks.outboxCounts().pending === 0,
+      'the second outcome',
+    );
     expect(webhooks.outboxCounts()).toEqual({ pending: 0, delivered: 1, failed: 0 });
   });
 
   it('stop() returns at once when the thread is dead and waiting to be started again', async () => {
     start(60_000);
-    await until(() => lines.some((l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('webhook delivery thread exited')), 'the exit');
+    await until(
+      () =>
+        lines.some(
+          (l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('webhook delivery thread exited'),
+        ),
+      'the exit',
+    );
     const began = Date.now();
     await loop?.stop();
     loop = undefined;
@@ -180,6 +255,10 @@ describe('the webhook delivery thread, from the event loop', () => {
     await loop?.stop();
     loop = undefined;
     await until(() => lines.some((l) => l['msg'] === 'stopping'), 'the stop message');
-    expect(lines.some((l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('webhook delivery thread exited'))).toBe(false);
+    expect(
+      lines.some(
+        (l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('webhook delivery thread exited'),
+      ),
+    ).toBe(false);
   });
 });

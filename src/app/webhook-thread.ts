@@ -45,8 +45,13 @@ export function startWebhookThread(opts: WebhookThreadOptions): RunningLoop {
     Atomics.notify(watermark, 0);
   });
   const data: DeliveryThreadData = {
-    file: opts.file, target: opts.target, userAgent: opts.userAgent, pollMs: opts.pollMs, logLevel: opts.logLevel,
-    watermark: watermark.buffer as SharedArrayBuffer, ...(opts.backoff === undefined ? {} : { backoff: opts.backoff }),
+    file: opts.file,
+    target: opts.target,
+    userAgent: opts.userAgent,
+    pollMs: opts.pollMs,
+    logLevel: opts.logLevel,
+    watermark: watermark.buffer as SharedArrayBuffer,
+    ...(opts.backoff === undefined ? {} : { backoff: opts.backoff }),
   };
 
   const script = opts.script ?? new URL('./webhook-delivery-thread.js', import.meta.url);
@@ -107,7 +112,9 @@ export function startWebhookThread(opts: WebhookThreadOptions): RunningLoop {
           clearTimeout(timer);
           resolve();
         };
-        thread.on('message', (message: ThreadToMain) => { if (message.op === 'stopped') done(); });
+        thread.on('message', (message: ThreadToMain) => {
+          if (message.op === 'stopped') done();
+        });
         thread.once('exit', done);
       });
       thread.postMessage({ op: 'stop' } satisfies MainToThread);

@@ -73,19 +73,40 @@ function targetOf(d: WorkerDeps): WebhookTarget {
 /** Every background worker, in start order. */
 export const WORKERS: readonly WorkerSpec[] = [
   {
-    name: 'blob-gc', enabled: always,
-    start: (d) => startLoop({ name: 'blob-gc', intervalMs: 1000, logger: d.logger, tick: async () => void (await d.blobGc.drainQueue()) }),
+    name: 'blob-gc',
+    enabled: always,
+    start: (d) =>
+      startLoop({
+        name: 'blob-gc',
+        intervalMs: 1000,
+        logger: d.logger,
+        tick: async () => void (await d.blobGc.drainQueue()),
+      }),
   },
   {
-    name: 'lifecycle', enabled: always,
-    start: (d) => startLifecycleWorker({ service: d.lifecycle, intervalMs: d.config.STORE_LIFECYCLE_INTERVAL_MS, logger: d.logger }),
+    name: 'lifecycle',
+    enabled: always,
+    start: (d) =>
+      startLifecycleWorker({
+        service: d.lifecycle,
+        intervalMs: d.config.STORE_LIFECYCLE_INTERVAL_MS,
+        logger: d.logger,
+      }),
   },
   {
-    name: 'audit-flush', enabled: always,
-    start: (d) => startLoop({ name: 'audit-flush', intervalMs: d.config.AUDIT_FLUSH_MS, logger: d.logger, tick: async () => void d.audit.flush() }),
+    name: 'audit-flush',
+    enabled: always,
+    start: (d) =>
+      startLoop({
+        name: 'audit-flush',
+        intervalMs: d.config.AUDIT_FLUSH_MS,
+        logger: d.logger,
+        tick: async () => void d.audit.flush(),
+      }),
   },
   {
-    name: 'usage-rollup', enabled: always,
+    name: 'usage-rollup',
+    enabled: always,
     start: (d) => {
       // Never a reason not to serve: on a full disk the run is recorded by its first usage tick that can write.
       try {
@@ -94,28 +115,58 @@ export const WORKERS: readonly WorkerSpec[] = [
         d.logger.warn({ err }, 'could not record the start of this run for analytics; serving anyway');
       }
       return startUsageRollupWorker({
-        usage: d.usage, metrics: d.metrics, samples: d.analytics, intervalMs: d.config.USAGE_ROLLUP_INTERVAL_MS, logger: d.logger,
+        usage: d.usage,
+        metrics: d.metrics,
+        samples: d.analytics,
+        intervalMs: d.config.USAGE_ROLLUP_INTERVAL_MS,
+        logger: d.logger,
       });
     },
   },
-  { name: 'request-analytics', enabled: always, start: (d) => startRequestAnalyticsWorker({ analytics: d.analytics, logger: d.logger }) },
   {
-    name: 'integrity', enabled: always,
-    start: (d) => startIntegrityWorker({ service: d.integrity, intervalMs: d.config.STORE_INTEGRITY_SCRUB_INTERVAL_MS, logger: d.logger }),
+    name: 'request-analytics',
+    enabled: always,
+    start: (d) => startRequestAnalyticsWorker({ analytics: d.analytics, logger: d.logger }),
   },
-  { name: 'search-index', enabled: always, start: (d) => startSearchIndexWorker({ service: d.search, logger: d.logger }) },
   {
-    name: 'webhooks', enabled: (d) => d.webhookTarget !== undefined,
-    start: (d) => startWebhookThread({
-      webhooks: d.webhooks, target: targetOf(d), file: join(d.config.DATA_DIR, 'meta.db'),
-      userAgent: d.webhookUserAgent, pollMs: d.config.WEBHOOK_POLL_MS, logLevel: d.config.LOG_LEVEL, logger: d.logger,
-      ...(d.webhookBackoff === undefined ? {} : { backoff: d.webhookBackoff }),
-    }),
+    name: 'integrity',
+    enabled: always,
+    start: (d) =>
+      startIntegrityWorker({
+        service: d.integrity,
+        intervalMs: d.config.STORE_INTEGRITY_SCRUB_INTERVAL_MS,
+        logger: d.logger,
+      }),
+  },
+  {
+    name: 'search-index',
+    enabled: always,
+    start: (d) => startSearchIndexWorker({ service: d.search, logger: d.logger }),
+  },
+  {
+    name: 'webhooks',
+    enabled: (d) => d.webhookTarget !== undefined,
+    start: (d) =>
+      startWebhookThread({
+        webhooks: d.webhooks,
+        target: targetOf(d),
+        file: join(d.config.DATA_DIR, 'meta.db'),
+        userAgent: d.webhookUserAgent,
+        pollMs: d.config.WEBHOOK_POLL_MS,
+        logLevel: d.config.LOG_LEVEL,
+        logger: d.logger,
+        ...(d.webhookBackoff === undefined ? {} : { backoff: d.webhookBackoff }),
+      }),
   },
   // Replication's drain and tiering's sweep and collector, each only when on; the target bucket is checked at start.
-  { name: 'replication-tiering', enabled: (d) => d.remoteFeatures.remote !== undefined, start: (d) => d.remoteFeatures.start() },
   {
-    name: 'backup-schedule', enabled: (d) => d.backupScheduler.enabled,
+    name: 'replication-tiering',
+    enabled: (d) => d.remoteFeatures.remote !== undefined,
+    start: (d) => d.remoteFeatures.start(),
+  },
+  {
+    name: 'backup-schedule',
+    enabled: (d) => d.backupScheduler.enabled,
     start: (d) => startBackupScheduleWorker({ scheduler: d.backupScheduler, tickMs: d.backupTickMs, logger: d.logger }),
   },
 ];
@@ -149,7 +200,9 @@ export class WorkerSet {
   status(): WorkerStatus[] {
     const deps = this.deps;
     return this.specs.map((s) => ({
-      name: s.name, enabled: deps !== undefined && s.enabled(deps), running: (this.loops.get(s.name)?.length ?? 0) > 0,
+      name: s.name,
+      enabled: deps !== undefined && s.enabled(deps),
+      running: (this.loops.get(s.name)?.length ?? 0) > 0,
     }));
   }
 }

@@ -42,8 +42,12 @@ class UsageError extends Error {}
 
 function parse(args: string[], env: NodeJS.ProcessEnv): Options {
   const opts: Options = {
-    url: env['STORE_URL'] ?? 'http://127.0.0.1:9000', username: env['STORE_ADMIN_USERNAME'] ?? 'admin',
-    bucket: undefined, output: undefined, bypassGovernance: false, file: undefined,
+    url: env['STORE_URL'] ?? 'http://127.0.0.1:9000',
+    username: env['STORE_ADMIN_USERNAME'] ?? 'admin',
+    bucket: undefined,
+    output: undefined,
+    bypassGovernance: false,
+    file: undefined,
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -80,7 +84,10 @@ async function readPassword(opts: Options, io: CliIo): Promise<string> {
 }
 
 /** One HTTP request with an optional streamed body; resolves with the response (not yet read). */
-function send(url: string, opts: { method: string; headers: Record<string, string | number>; body?: NodeJS.ReadableStream }): Promise<IncomingMessage> {
+function send(
+  url: string,
+  opts: { method: string; headers: Record<string, string | number>; body?: NodeJS.ReadableStream },
+): Promise<IncomingMessage> {
   const target = new URL(url);
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
@@ -111,7 +118,9 @@ async function login(opts: Options, io: CliIo): Promise<string> {
   const password = await readPassword(opts, io);
   const payload = JSON.stringify({ username: opts.username, password });
   const res = await send(`${opts.url}/api/admin/auth/login`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }, body: Readable.from([payload]),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+    body: Readable.from([payload]),
   });
   if (res.statusCode !== 200) throw await failure(res);
   const token = (await readJson(res))['accessToken'];
@@ -130,12 +139,17 @@ function counting(bar: ProgressBar): Transform {
 
 async function backup(opts: Options, io: CliIo): Promise<number> {
   if (opts.file !== undefined) throw new UsageError(`unexpected argument ${opts.file}`);
-  if (opts.output === '-' && io.stdout.isTTY) throw new UsageError('refusing to write a zip archive to a terminal; use -o FILE');
+  if (opts.output === '-' && io.stdout.isTTY)
+    throw new UsageError('refusing to write a zip archive to a terminal; use -o FILE');
   const token = await login(opts, io);
   const path = opts.bucket === undefined ? '/backup' : `/buckets/${encodeURIComponent(opts.bucket)}/backup`;
-  const res = await send(`${opts.url}/api/admin${path}`, { method: 'GET', headers: { authorization: `Bearer ${token}` } });
+  const res = await send(`${opts.url}/api/admin${path}`, {
+    method: 'GET',
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (res.statusCode !== 200) throw await failure(res);
-  const suggested = /filename="([^"/\\]+)"/.exec(String(res.headers['content-disposition'] ?? ''))?.[1] ?? 'store-backup.zip';
+  const suggested =
+    /filename="([^"/\\]+)"/.exec(String(res.headers['content-disposition'] ?? ''))?.[1] ?? 'store-backup.zip';
   const bar = new ProgressBar(io.stderr, 'backup', undefined);
   if (opts.output === '-') {
     await pipeline(res, counting(bar), io.stdout);
@@ -167,7 +181,9 @@ async function restore(opts: Options, io: CliIo): Promise<number> {
   const body = createReadStream(opts.file).pipe(counting(bar));
   body.once('end', () => bar.finish('uploaded; the server is validating and applying the archive...'));
   const res = await send(`${opts.url}/api/admin${base}${query}`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/zip', 'content-length': size }, body,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/zip', 'content-length': size },
+    body,
   });
   if (res.statusCode !== 200) throw await failure(res);
   const result = await readJson(res);

@@ -8,7 +8,9 @@ export async function readPassword(prompt: string): Promise<string> {
   if (!stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+    return Buffer.concat(chunks)
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
   }
   process.stderr.write(prompt);
   stdin.setRawMode(true);

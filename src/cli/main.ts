@@ -54,7 +54,12 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(BACKUP_USAGE);
         return 0;
       }
-      return backupCommand(command, rest, { env: process.env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+      return backupCommand(command, rest, {
+        env: process.env,
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
     case 'help':
     case '--help':
     case '-h':

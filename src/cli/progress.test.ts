@@ -4,10 +4,14 @@ import { formatProgress, ProgressBar } from './progress.js';
 
 describe('formatProgress', () => {
   it('draws a bar, a percentage, sizes and a rate when the total is known', () => {
-    expect(formatProgress('upload', { done: 512 * 1024 ** 2, total: 1024 ** 3, elapsedMs: 2000 }, 10)).toBe('upload  [#####-----]  50%  512.0 MiB of 1.00 GiB  256.0 MiB/s');
+    expect(formatProgress('upload', { done: 512 * 1024 ** 2, total: 1024 ** 3, elapsedMs: 2000 }, 10)).toBe(
+      'upload  [#####-----]  50%  512.0 MiB of 1.00 GiB  256.0 MiB/s',
+    );
   });
   it('shows bytes and rate without a total, and never passes 100%', () => {
-    expect(formatProgress('backup', { done: 3 * 1024 ** 2, total: undefined, elapsedMs: 1000 })).toBe('backup  3.0 MiB  3.0 MiB/s');
+    expect(formatProgress('backup', { done: 3 * 1024 ** 2, total: undefined, elapsedMs: 1000 })).toBe(
+      'backup  3.0 MiB  3.0 MiB/s',
+    );
     expect(formatProgress('x', { done: 20, total: 10, elapsedMs: 0 }, 4)).toBe('x  [####] 100%  0.0 MiB of 0.0 MiB');
   });
 });

@@ -47,7 +47,9 @@ export class ProgressBar {
   }
 
   private draw(): void {
-    this.out.write(`\r${formatProgress(this.label, { done: this.done, total: this.total, elapsedMs: Date.now() - this.started })}\u001b[K`);
+    this.out.write(
+      `\r${formatProgress(this.label, { done: this.done, total: this.total, elapsedMs: Date.now() - this.started })}\u001b[K`,
+    );
   }
 
   /** Draws the final state and ends the line (or a status message in its place). */

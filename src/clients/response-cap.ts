@@ -39,7 +39,12 @@ function capped(body: Readable, limit: number): Readable {
 }
 
 function isReadable(value: unknown): value is Readable {
-  return typeof value === 'object' && value !== null && typeof (value as Readable).pipe === 'function' && typeof (value as Readable).on === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Readable).pipe === 'function' &&
+    typeof (value as Readable).on === 'function'
+  );
 }
 
 /**
@@ -52,7 +57,10 @@ export function capResponseBodies(client: S3Client): void {
     const response = out.response as { body?: unknown };
     const name = context.commandName ?? '';
     if (name !== 'GetObjectCommand' && isReadable(response.body)) {
-      response.body = capped(response.body, name.startsWith('List') ? MAX_LIST_RESPONSE_BODY_BYTES : MAX_RESPONSE_BODY_BYTES);
+      response.body = capped(
+        response.body,
+        name.startsWith('List') ? MAX_LIST_RESPONSE_BODY_BYTES : MAX_RESPONSE_BODY_BYTES,
+      );
     }
     return out;
   };

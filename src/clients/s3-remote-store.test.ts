@@ -10,13 +10,23 @@ import { RemoteError } from '../services/replication/remote-store.js';
 import { MAX_LIST_RESPONSE_BODY_BYTES, MAX_RESPONSE_BODY_BYTES } from './response-cap.js';
 import { classifyRemoteError, S3RemoteStore } from './s3-remote-store.js';
 
-const sdk = (name: string, status?: number, message = 'https://AKIAEXAMPLE@s3.internal:9000/bucket/key failed'): Error =>
-  Object.assign(new Error(message), { name, ...(status === undefined ? {} : { $metadata: { httpStatusCode: status } }) });
+const sdk = (
+  name: string,
+  status?: number,
+  message = 'https://AKIAEXAMPLE@s3.internal:9000/bucket/key failed',
+): Error =>
+  Object.assign(new Error(message), {
+    name,
+    ...(status === undefined ? {} : { $metadata: { httpStatusCode: status } }),
+  });
 
 describe('classifyRemoteError', () => {
   it.each([
     [Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:9000'), { code: 'ECONNREFUSED' }), 'unreachable'],
-    [Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })], 'all failed'), {}), 'unreachable'],
+    [
+      Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })], 'all failed'), {}),
+      'unreachable',
+    ],
     [sdk('TimeoutError'), 'timeout'],
     [sdk('AbortError'), 'aborted'],
     [sdk('NoSuchBucket', 404), 'no-bucket'],
@@ -52,14 +62,23 @@ describe('S3RemoteStore against a faulty target', () => {
     // The healthy upstream: answers every request 200 with an ETag, like S3 answers a PutObject.
     upstream = createServer((req, res) => {
       req.resume();
-      req.on('end', () => res.writeHead(200, { etag: '"0123456789abcdef0123456789abcdef"', 'content-length': '0' }).end());
+      req.on('end', () =>
+        res.writeHead(200, { etag: '"0123456789abcdef0123456789abcdef"', 'content-length': '0' }).end(),
+      );
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     fault = await FaultServer.start((upstream.address() as AddressInfo).port);
-    const client = (requestTimeoutMs: number): S3RemoteStore => new S3RemoteStore({
-      bucket: 'mirror', accessKeyId: 'AKIAFAULTYTARGET0001', secretAccessKey: 'faulty-target-secret-0123456789abcdef', endpoint: fault.url,
-      region: 'us-east-1', forcePathStyle: true, largeObjectThresholdBytes: 64 * 1024 * 1024, requestTimeoutMs,
-    });
+    const client = (requestTimeoutMs: number): S3RemoteStore =>
+      new S3RemoteStore({
+        bucket: 'mirror',
+        accessKeyId: 'AKIAFAULTYTARGET0001',
+        secretAccessKey: 'faulty-target-secret-0123456789abcdef',
+        endpoint: fault.url,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        largeObjectThresholdBytes: 64 * 1024 * 1024,
+        requestTimeoutMs,
+      });
     impatient = client(TIMEOUT_MS);
     patient = client(PATIENT_TIMEOUT_MS);
   });

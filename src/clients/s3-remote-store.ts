@@ -7,14 +7,27 @@
 
 import type { Readable } from 'node:stream';
 import {
-  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListObjectsCommand, PutObjectCommand,
-  PutObjectAclCommand, PutObjectTaggingCommand, S3Client, type ObjectCannedACL,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsCommand,
+  PutObjectCommand,
+  PutObjectAclCommand,
+  PutObjectTaggingCommand,
+  S3Client,
+  type ObjectCannedACL,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { capResponseBodies } from './response-cap.js';
 import {
-  RemoteError, type RemoteErrorClass, type RemoteListPage, type RemoteObjectInfo, type RemotePutInput, type RemoteStore,
+  RemoteError,
+  type RemoteErrorClass,
+  type RemoteListPage,
+  type RemoteObjectInfo,
+  type RemotePutInput,
+  type RemoteStore,
   type TargetBucketState,
 } from '../services/replication/remote-store.js';
 
@@ -45,8 +58,24 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const ignore = (): void => undefined;
 const SILENT = { trace: ignore, debug: ignore, info: ignore, warn: ignore, error: ignore };
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'ECONNABORTED']);
-const AUTH_NAMES = new Set(['AccessDenied', 'InvalidAccessKeyId', 'SignatureDoesNotMatch', 'InvalidToken', 'ExpiredToken', 'Forbidden']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ECONNABORTED',
+]);
+const AUTH_NAMES = new Set([
+  'AccessDenied',
+  'InvalidAccessKeyId',
+  'SignatureDoesNotMatch',
+  'InvalidToken',
+  'ExpiredToken',
+  'Forbidden',
+]);
 
 interface SdkErrorShape {
   name?: string;
@@ -128,11 +157,18 @@ export class S3RemoteStore implements RemoteStore {
    * Runs one SDK call under the caller's signal and a deadline of the timeout plus `bodyBytes` at the minimum send
    * rate. Throws RemoteError: 'timeout' when the deadline passed, else the SDK error's class.
    */
-  private async bounded<T>(signal: AbortSignal | undefined, bodyBytes: number, call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
+  private async bounded<T>(
+    signal: AbortSignal | undefined,
+    bodyBytes: number,
+    call: (abortSignal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const controller = new AbortController();
     let timedOut = false;
     const ms = this.timeoutMs + Math.ceil((bodyBytes / MIN_SEND_BYTES_PER_SECOND) * 1000);
-    const timer = setTimeout(() => { timedOut = true; controller.abort(); }, ms);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, ms);
     const onAbort = (): void => controller.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) controller.abort();
@@ -149,16 +185,22 @@ export class S3RemoteStore implements RemoteStore {
   async put(input: RemotePutInput): Promise<void> {
     const h = input.headers ?? {};
     const params = {
-      Bucket: this.bucket, Key: input.key, Body: input.body,
-      ContentType: h.contentType, ContentEncoding: h.contentEncoding, ContentDisposition: h.contentDisposition,
-      ContentLanguage: h.contentLanguage, CacheControl: h.cacheControl,
+      Bucket: this.bucket,
+      Key: input.key,
+      Body: input.body,
+      ContentType: h.contentType,
+      ContentEncoding: h.contentEncoding,
+      ContentDisposition: h.contentDisposition,
+      ContentLanguage: h.contentLanguage,
+      CacheControl: h.cacheControl,
       ...(h.expires !== undefined && !Number.isNaN(Date.parse(h.expires)) ? { Expires: new Date(h.expires) } : {}),
       Metadata: input.metadata,
     };
     try {
       if (input.size <= this.threshold) {
         const res = await this.bounded(input.signal, input.size, (abortSignal) =>
-          this.client.send(new PutObjectCommand({ ...params, ContentLength: input.size }), { abortSignal }));
+          this.client.send(new PutObjectCommand({ ...params, ContentLength: input.size }), { abortSignal }),
+        );
         requireEtag(res.ETag);
         // Tags by PutObjectTagging rather than the x-amz-tagging header, which some targets (s3rver) ignore.
         if (input.tags && input.tags.length > 0) await this.putTags(input.key, input.tags, input.signal);
@@ -168,8 +210,13 @@ export class S3RemoteStore implements RemoteStore {
       const partSize = Math.max(this.partSize, Math.ceil(input.size / 9000));
       const controller = new AbortController();
       const upload = new Upload({
-        client: this.client, params, partSize, queueSize: this.queueSize, leavePartsOnError: false,
-        tags: (input.tags ?? []).map((t) => ({ Key: t.key, Value: t.value })), abortController: controller,
+        client: this.client,
+        params,
+        partSize,
+        queueSize: this.queueSize,
+        leavePartsOnError: false,
+        tags: (input.tags ?? []).map((t) => ({ Key: t.key, Value: t.value })),
+        abortController: controller,
       });
       const res = await this.bounded(input.signal, input.size, (abortSignal) => {
         abortSignal.addEventListener('abort', () => controller.abort(), { once: true });
@@ -182,11 +229,19 @@ export class S3RemoteStore implements RemoteStore {
     }
   }
 
-  async get(key: string, opts: { range?: { start: number; end: number }; signal?: AbortSignal } = {}): Promise<Readable> {
+  async get(
+    key: string,
+    opts: { range?: { start: number; end: number }; signal?: AbortSignal } = {},
+  ): Promise<Readable> {
     try {
-      const res = await this.client.send(new GetObjectCommand({
-        Bucket: this.bucket, Key: key, ...(opts.range ? { Range: `bytes=${opts.range.start}-${opts.range.end}` } : {}),
-      }), { abortSignal: opts.signal });
+      const res = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(opts.range ? { Range: `bytes=${opts.range.start}-${opts.range.end}` } : {}),
+        }),
+        { abortSignal: opts.signal },
+      );
       return res.Body as Readable;
     } catch (err) {
       throw classifyRemoteError(err);
@@ -196,7 +251,8 @@ export class S3RemoteStore implements RemoteStore {
   async head(key: string, signal?: AbortSignal): Promise<RemoteObjectInfo | undefined> {
     try {
       const res = await this.bounded(signal, 0, (abortSignal) =>
-        this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal }));
+        this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal }),
+      );
       return { size: res.ContentLength ?? 0, etag: unquote(res.ETag), metadata: res.Metadata ?? {} };
     } catch (err) {
       const e = classifyRemoteError(err);
@@ -207,7 +263,9 @@ export class S3RemoteStore implements RemoteStore {
 
   async delete(key: string, signal?: AbortSignal): Promise<void> {
     try {
-      await this.bounded(signal, 0, (abortSignal) => this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal }));
+      await this.bounded(signal, 0, (abortSignal) =>
+        this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal }),
+      );
     } catch (err) {
       const e = classifyRemoteError(err);
       if (e.errorClass !== 'not-found') throw e;
@@ -217,7 +275,10 @@ export class S3RemoteStore implements RemoteStore {
   async putCannedAcl(key: string, acl: string, signal?: AbortSignal): Promise<boolean> {
     return this.bounded(signal, 0, async (abortSignal) => {
       try {
-        await this.client.send(new PutObjectAclCommand({ Bucket: this.bucket, Key: key, ACL: acl as ObjectCannedACL }), { abortSignal });
+        await this.client.send(
+          new PutObjectAclCommand({ Bucket: this.bucket, Key: key, ACL: acl as ObjectCannedACL }),
+          { abortSignal },
+        );
         return true;
       } catch (err) {
         // A target with ACLs disabled (AWS's default BucketOwnerEnforced, Store's too) or without ACL support.
@@ -229,31 +290,69 @@ export class S3RemoteStore implements RemoteStore {
   }
 
   async putTags(key: string, tags: readonly { key: string; value: string }[], signal?: AbortSignal): Promise<void> {
-    await this.bounded(signal, 0, (abortSignal) => this.client.send(new PutObjectTaggingCommand({
-      Bucket: this.bucket, Key: key, Tagging: { TagSet: tags.map((t) => ({ Key: t.key, Value: t.value })) },
-    }), { abortSignal }));
+    await this.bounded(signal, 0, (abortSignal) =>
+      this.client.send(
+        new PutObjectTaggingCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Tagging: { TagSet: tags.map((t) => ({ Key: t.key, Value: t.value })) },
+        }),
+        { abortSignal },
+      ),
+    );
   }
 
-  async list(opts: { prefix: string; startAfter?: string; token?: string; limit: number; signal?: AbortSignal }): Promise<RemoteListPage> {
+  async list(opts: {
+    prefix: string;
+    startAfter?: string;
+    token?: string;
+    limit: number;
+    signal?: AbortSignal;
+  }): Promise<RemoteListPage> {
     // ListObjects (v1) with Marker: every target pages it the same way (s3rver's v2 tokens need a legacy cipher).
     const marker = opts.token ?? opts.startAfter;
-    const res = await this.bounded(opts.signal, 0, (abortSignal) => this.client.send(new ListObjectsCommand({
-      Bucket: this.bucket, Prefix: opts.prefix, MaxKeys: opts.limit, ...(marker === undefined ? {} : { Marker: marker }),
-    }), { abortSignal }));
-    const items = (res.Contents ?? []).map((c) => ({ key: c.Key ?? '', size: c.Size ?? 0, etag: unquote(c.ETag) ?? '' }));
+    const res = await this.bounded(opts.signal, 0, (abortSignal) =>
+      this.client.send(
+        new ListObjectsCommand({
+          Bucket: this.bucket,
+          Prefix: opts.prefix,
+          MaxKeys: opts.limit,
+          ...(marker === undefined ? {} : { Marker: marker }),
+        }),
+        { abortSignal },
+      ),
+    );
+    const items = (res.Contents ?? []).map((c) => ({
+      key: c.Key ?? '',
+      size: c.Size ?? 0,
+      etag: unquote(c.ETag) ?? '',
+    }));
     const last = items.at(-1)?.key;
     return { items, nextToken: res.IsTruncated && last !== undefined ? last : undefined };
   }
 
-  presignGet(key: string, ttlSeconds: number, opts: { responseContentType?: string; responseContentDisposition?: string } = {}): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({
-      Bucket: this.bucket, Key: key, ResponseContentType: opts.responseContentType, ResponseContentDisposition: opts.responseContentDisposition,
-    }), { expiresIn: ttlSeconds });
+  presignGet(
+    key: string,
+    ttlSeconds: number,
+    opts: { responseContentType?: string; responseContentDisposition?: string } = {},
+  ): Promise<string> {
+    return getSignedUrl(
+      this.client,
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ResponseContentType: opts.responseContentType,
+        ResponseContentDisposition: opts.responseContentDisposition,
+      }),
+      { expiresIn: ttlSeconds },
+    );
   }
 
   async checkBucket(signal?: AbortSignal): Promise<TargetBucketState> {
     try {
-      await this.bounded(signal, 0, (abortSignal) => this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal }));
+      await this.bounded(signal, 0, (abortSignal) =>
+        this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal }),
+      );
       return 'ok';
     } catch (err) {
       const e = classifyRemoteError(err);

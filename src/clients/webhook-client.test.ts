@@ -39,7 +39,13 @@ const client = new WebhookClient({ maxSockets: 2 });
 afterAll(() => client.close());
 
 function post(url: string, extra: Partial<WebhookPost> = {}): ReturnType<WebhookClient['post']> {
-  return client.post({ url: new URL(url), headers: { 'content-type': 'application/json', 'x-store-event': 'object.created' }, body: '{"k":"ü"}', timeoutMs: 2000, ...extra });
+  return client.post({
+    url: new URL(url),
+    headers: { 'content-type': 'application/json', 'x-store-event': 'object.created' },
+    body: '{"k":"ü"}',
+    timeoutMs: 2000,
+    ...extra,
+  });
 }
 
 describe('WebhookClient', () => {
@@ -83,7 +89,10 @@ describe('WebhookClient', () => {
     const fault = await FaultServer.start(Number(new URL(base).port));
     try {
       await fault.setMode({ kind: 'trickle', byteEveryMs: 20 });
-      expect(await post(`${fault.url}/ok`, { timeoutMs: 300 })).toEqual({ kind: 'error', reason: 'timed out after 300 ms' });
+      expect(await post(`${fault.url}/ok`, { timeoutMs: 300 })).toEqual({
+        kind: 'error',
+        reason: 'timed out after 300 ms',
+      });
       await fault.setMode({ kind: 'reset' });
       expect(await post(`${fault.url}/ok`)).toEqual({ kind: 'error', reason: 'network error: ECONNRESET' });
       await fault.setMode({ kind: 'garbage' });
@@ -111,7 +120,10 @@ describe('WebhookClient', () => {
   });
 
   it('sends URL credentials as Basic auth and never puts them in a reason', async () => {
-    expect(await post(`http://al%40ice:p%3Ass@127.0.0.1:${new URL(base).port}/ok`)).toEqual({ kind: 'response', status: 204 });
+    expect(await post(`http://al%40ice:p%3Ass@127.0.0.1:${new URL(base).port}/ok`)).toEqual({
+      kind: 'response',
+      status: 204,
+    });
     expect(hits.at(-1)!.headers['authorization']).toBe(`Basic ${Buffer.from('al@ice:p:ss').toString('base64')}`);
     const timedOut = await post(`http://al%40ice:p%3Ass@127.0.0.1:${new URL(base).port}/hang`, { timeoutMs: 100 });
     expect(JSON.stringify(timedOut)).not.toMatch(/ice|ss@|127\.0\.0\.1/);
@@ -141,7 +153,9 @@ describe('WebhookClient', () => {
 
   it('runs many requests at once and answers each with its own result', async () => {
     const results = await Promise.all([...Array(40)].map((_, i) => post(`${base}/${i % 2 === 0 ? 'ok' : 'redirect'}`)));
-    expect(results.map((r) => (r.kind === 'response' ? r.status : r.kind))).toEqual([...Array(40)].map((_, i) => (i % 2 === 0 ? 204 : 302)));
+    expect(results.map((r) => (r.kind === 'response' ? r.status : r.kind))).toEqual(
+      [...Array(40)].map((_, i) => (i % 2 === 0 ? 204 : 302)),
+    );
   });
 
   it('ends requests in flight as network errors on close, and a closed client still sends the next post', async () => {
@@ -150,7 +164,10 @@ describe('WebhookClient', () => {
     await new Promise((r) => setTimeout(r, 50));
     own.close();
     expect(await inFlight).toEqual({ kind: 'error', reason: 'network error: closed' });
-    expect(await own.post({ url: new URL(`${base}/ok`), headers: {}, body: '{}', timeoutMs: 2000 })).toEqual({ kind: 'response', status: 204 });
+    expect(await own.post({ url: new URL(`${base}/ok`), headers: {}, body: '{}', timeoutMs: 2000 })).toEqual({
+      kind: 'response',
+      status: 204,
+    });
     own.close();
   });
 });

@@ -76,7 +76,10 @@ export class WebhookClient implements WebhookTransport {
       this.inFlight.add(finish);
       req.signal?.addEventListener('abort', onAbort, { once: true });
       // One deadline for the whole exchange, headers and (discarded) body alike.
-      const timer = setTimeout(() => finish({ kind: 'error', reason: `timed out after ${req.timeoutMs} ms` }, true), req.timeoutMs);
+      const timer = setTimeout(
+        () => finish({ kind: 'error', reason: `timed out after ${req.timeoutMs} ms` }, true),
+        req.timeoutMs,
+      );
       outgoing.on('response', (res) => {
         const status = res.statusCode ?? 0;
         // The body is discarded (SPEC delivery rule 6), but read to its end so the socket can be reused; a body

@@ -15,13 +15,27 @@ describe('observability configuration', () => {
   it('accepts public and token modes, a strong token, an interval in range and tracing on', () => {
     const token = randomBytes(36).toString('base64url');
     expect(loadConfig(env({ METRICS_MODE: 'public' })).METRICS_MODE).toBe('public');
-    const cfg = loadConfig(env({ METRICS_MODE: 'token', METRICS_TOKEN: token, USAGE_ROLLUP_INTERVAL_MS: '60000', OTEL_TRACING_ENABLED: 'true' }));
-    expect(cfg).toMatchObject({ METRICS_MODE: 'token', METRICS_TOKEN: token, USAGE_ROLLUP_INTERVAL_MS: 60_000, OTEL_TRACING_ENABLED: true });
+    const cfg = loadConfig(
+      env({
+        METRICS_MODE: 'token',
+        METRICS_TOKEN: token,
+        USAGE_ROLLUP_INTERVAL_MS: '60000',
+        OTEL_TRACING_ENABLED: 'true',
+      }),
+    );
+    expect(cfg).toMatchObject({
+      METRICS_MODE: 'token',
+      METRICS_TOKEN: token,
+      USAGE_ROLLUP_INTERVAL_MS: 60_000,
+      OTEL_TRACING_ENABLED: true,
+    });
     expect(loadConfig(env({ OTEL_TRACING_ENABLED: 'false' })).OTEL_TRACING_ENABLED).toBe(false);
   });
 
   it('refuses token mode without a token', () => {
-    expect(problems({ METRICS_MODE: 'token' })).toEqual([expect.stringMatching(/^METRICS_TOKEN is required when METRICS_MODE is token/)]);
+    expect(problems({ METRICS_MODE: 'token' })).toEqual([
+      expect.stringMatching(/^METRICS_TOKEN is required when METRICS_MODE is token/),
+    ]);
   });
 
   it.each([
@@ -44,11 +58,16 @@ describe('observability configuration', () => {
     expect(problems({ METRICS_MODE: mode })[0]).toMatch(/^METRICS_MODE is invalid/);
   });
 
-  it.each(['59999', '86400001', '15m', '900000.5', '-1'])('refuses USAGE_ROLLUP_INTERVAL_MS=%j (60 s floor, 1 day cap, integers only)', (value) => {
-    expect(problems({ USAGE_ROLLUP_INTERVAL_MS: value })[0]).toMatch(/^USAGE_ROLLUP_INTERVAL_MS is invalid/);
-  });
+  it.each(['59999', '86400001', '15m', '900000.5', '-1'])(
+    'refuses USAGE_ROLLUP_INTERVAL_MS=%j (60 s floor, 1 day cap, integers only)',
+    (value) => {
+      expect(problems({ USAGE_ROLLUP_INTERVAL_MS: value })[0]).toMatch(/^USAGE_ROLLUP_INTERVAL_MS is invalid/);
+    },
+  );
 
   it.each(['1', '0', 'yes', 'TRUE', 'on'])('refuses OTEL_TRACING_ENABLED=%j (only true or false)', (value) => {
-    expect(problems({ OTEL_TRACING_ENABLED: value })).toEqual([expect.stringMatching(/^OTEL_TRACING_ENABLED is invalid/)]);
+    expect(problems({ OTEL_TRACING_ENABLED: value })).toEqual([
+      expect.stringMatching(/^OTEL_TRACING_ENABLED is invalid/),
+    ]);
   });
 });

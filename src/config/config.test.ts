@@ -56,9 +56,20 @@ describe('loadConfig: a good environment', () => {
   it('parses integers and keeps explicit optional values', () => {
     const sse = randomBytes(32).toString('base64');
     const cfg = loadConfig({
-      ...goodEnv(), PORT: '0', SHUTDOWN_DRAIN_MS: '1500', MOUNT_PATH: '/storage', LOG_LEVEL: 'warn', STORE_SSE_KEY: sse,
+      ...goodEnv(),
+      PORT: '0',
+      SHUTDOWN_DRAIN_MS: '1500',
+      MOUNT_PATH: '/storage',
+      LOG_LEVEL: 'warn',
+      STORE_SSE_KEY: sse,
     });
-    expect(cfg).toMatchObject({ PORT: 0, SHUTDOWN_DRAIN_MS: 1500, MOUNT_PATH: '/storage', LOG_LEVEL: 'warn', STORE_SSE_KEY: sse });
+    expect(cfg).toMatchObject({
+      PORT: 0,
+      SHUTDOWN_DRAIN_MS: 1500,
+      MOUNT_PATH: '/storage',
+      LOG_LEVEL: 'warn',
+      STORE_SSE_KEY: sse,
+    });
     expect(decodeSseKey(sse)?.length).toBe(32);
   });
 
@@ -68,8 +79,12 @@ describe('loadConfig: a good environment', () => {
   });
 
   it('accepts access key ids of 16 and 32 characters and ignores unrelated variables', () => {
-    expect(loadConfig({ ...goodEnv(), ROOT_ACCESS_KEY_ID: 'A'.repeat(8) + '12345678' }).ROOT_ACCESS_KEY_ID).toHaveLength(16);
-    expect(loadConfig({ ...goodEnv(), ROOT_ACCESS_KEY_ID: 'Z9'.repeat(16), UNRELATED: 'x' }).ROOT_ACCESS_KEY_ID).toHaveLength(32);
+    expect(
+      loadConfig({ ...goodEnv(), ROOT_ACCESS_KEY_ID: 'A'.repeat(8) + '12345678' }).ROOT_ACCESS_KEY_ID,
+    ).toHaveLength(16);
+    expect(
+      loadConfig({ ...goodEnv(), ROOT_ACCESS_KEY_ID: 'Z9'.repeat(16), UNRELATED: 'x' }).ROOT_ACCESS_KEY_ID,
+    ).toHaveLength(32);
   });
 });
 
@@ -141,7 +156,9 @@ describe('loadConfig: refusals name the key, never the value', () => {
 
   it('defaults STORE_DEFAULT_OBJECT_OWNERSHIP to BucketOwnerEnforced, takes the other two, refuses anything else', () => {
     expect(loadConfig(goodEnv()).STORE_DEFAULT_OBJECT_OWNERSHIP).toBe('BucketOwnerEnforced');
-    expect(loadConfig({ ...goodEnv(), STORE_DEFAULT_OBJECT_OWNERSHIP: 'ObjectWriter' }).STORE_DEFAULT_OBJECT_OWNERSHIP).toBe('ObjectWriter');
+    expect(
+      loadConfig({ ...goodEnv(), STORE_DEFAULT_OBJECT_OWNERSHIP: 'ObjectWriter' }).STORE_DEFAULT_OBJECT_OWNERSHIP,
+    ).toBe('ObjectWriter');
     refusal({ STORE_DEFAULT_OBJECT_OWNERSHIP: 'public' }, 'STORE_DEFAULT_OBJECT_OWNERSHIP');
   });
 
@@ -157,13 +174,20 @@ describe('loadConfig: refusals name the key, never the value', () => {
     refusal({ SHUTDOWN_DRAIN_MS: value }, 'SHUTDOWN_DRAIN_MS');
   });
 
-  it.each(['storage', '/storage/', '/a/../b', '/a/./b', '/a//b', '/stor age', '/%2e%2e'])('refuses MOUNT_PATH %j', (value) => {
-    refusal({ MOUNT_PATH: value }, 'MOUNT_PATH');
-  });
+  it.each(['storage', '/storage/', '/a/../b', '/a/./b', '/a//b', '/stor age', '/%2e%2e'])(
+    'refuses MOUNT_PATH %j',
+    (value) => {
+      refusal({ MOUNT_PATH: value }, 'MOUNT_PATH');
+    },
+  );
 
   it('reports every bad key of one environment, not only the first', () => {
     const jwt = 'x'.repeat(40);
-    const message = refusal({ JWT_SECRET: jwt, MOUNT_PATH: 'storage', ADMIN_PASSWORD_HASH: 'nope-not-a-hash' }, 'JWT_SECRET', jwt);
+    const message = refusal(
+      { JWT_SECRET: jwt, MOUNT_PATH: 'storage', ADMIN_PASSWORD_HASH: 'nope-not-a-hash' },
+      'JWT_SECRET',
+      jwt,
+    );
     expect(message).toContain('MOUNT_PATH');
     expect(message).toContain('ADMIN_PASSWORD_HASH');
     expect(message).not.toContain('nope-not-a-hash');
@@ -172,28 +196,45 @@ describe('loadConfig: refusals name the key, never the value', () => {
 
 describe('loadConfig: admin plane keys (trusted proxies, audit)', () => {
   it('defaults to no trusted proxies, a 2 s audit flush and 90 days of audit', () => {
-    expect(loadConfig(goodEnv())).toMatchObject({ STORE_TRUSTED_PROXIES: '', AUDIT_FLUSH_MS: 2000, AUDIT_RETENTION_DAYS: 90 });
+    expect(loadConfig(goodEnv())).toMatchObject({
+      STORE_TRUSTED_PROXIES: '',
+      AUDIT_FLUSH_MS: 2000,
+      AUDIT_RETENTION_DAYS: 90,
+    });
   });
 
   it('accepts addresses and CIDR blocks of both families', () => {
-    const cfg = loadConfig({ ...goodEnv(), STORE_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1,::1,fd00::/8, ::ffff:10.0.0.0/104' });
+    const cfg = loadConfig({
+      ...goodEnv(),
+      STORE_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1,::1,fd00::/8, ::ffff:10.0.0.0/104',
+    });
     expect(cfg.STORE_TRUSTED_PROXIES).toContain('fd00::/8');
   });
 
-  it.each(['10.0.0.300', '10.0.0.0/33', 'fd00::/129', 'proxy.internal', '10.0.0.0/8/1', '10.0.0.1/', '10.0.0.1/x', 'fe80::1%eth0', '010.0.0.1'])(
-    'refuses the entry %s, naming it',
-    (entry) => {
-      const message = refusal({ STORE_TRUSTED_PROXIES: `10.0.0.1, ${entry}` }, 'STORE_TRUSTED_PROXIES');
-      expect(message).toContain(entry);
-    },
-  );
+  it.each([
+    '10.0.0.300',
+    '10.0.0.0/33',
+    'fd00::/129',
+    'proxy.internal',
+    '10.0.0.0/8/1',
+    '10.0.0.1/',
+    '10.0.0.1/x',
+    'fe80::1%eth0',
+    '010.0.0.1',
+  ])('refuses the entry %s, naming it', (entry) => {
+    const message = refusal({ STORE_TRUSTED_PROXIES: `10.0.0.1, ${entry}` }, 'STORE_TRUSTED_PROXIES');
+    expect(message).toContain(entry);
+  });
 
   it('keeps AUDIT_FLUSH_MS and AUDIT_RETENTION_DAYS in bounds', () => {
     refusal({ AUDIT_FLUSH_MS: '249' }, 'AUDIT_FLUSH_MS');
     refusal({ AUDIT_FLUSH_MS: '600001' }, 'AUDIT_FLUSH_MS');
     refusal({ AUDIT_RETENTION_DAYS: '0' }, 'AUDIT_RETENTION_DAYS');
     refusal({ AUDIT_RETENTION_DAYS: '1.5' }, 'AUDIT_RETENTION_DAYS');
-    expect(loadConfig({ ...goodEnv(), AUDIT_FLUSH_MS: '250', AUDIT_RETENTION_DAYS: '1' })).toMatchObject({ AUDIT_FLUSH_MS: 250, AUDIT_RETENTION_DAYS: 1 });
+    expect(loadConfig({ ...goodEnv(), AUDIT_FLUSH_MS: '250', AUDIT_RETENTION_DAYS: '1' })).toMatchObject({
+      AUDIT_FLUSH_MS: 250,
+      AUDIT_RETENTION_DAYS: 1,
+    });
   });
 });
 
@@ -204,11 +245,18 @@ describe('loadConfig: STORE_DOMAIN (virtual-hosted–style addressing)', () => {
     expect(domainList(cfg.STORE_DOMAIN)).toEqual(['s3.example.com', 'localhost', 's3.internal']);
   });
 
-  it.each(['s3.example.com:9000', 'http://s3.example.com', 's3.example.com/x', '127.0.0.1', '::1', 's3..example.com', 's3.example.com.', '-s3.example.com', 'a_b.example.com'])(
-    'refuses the entry %s, naming it',
-    (entry) => {
-      const message = refusal({ STORE_DOMAIN: `s3.example.com, ${entry}` }, 'STORE_DOMAIN');
-      expect(message).toContain(entry.toLowerCase());
-    },
-  );
+  it.each([
+    's3.example.com:9000',
+    'http://s3.example.com',
+    's3.example.com/x',
+    '127.0.0.1',
+    '::1',
+    's3..example.com',
+    's3.example.com.',
+    '-s3.example.com',
+    'a_b.example.com',
+  ])('refuses the entry %s, naming it', (entry) => {
+    const message = refusal({ STORE_DOMAIN: `s3.example.com, ${entry}` }, 'STORE_DOMAIN');
+    expect(message).toContain(entry.toLowerCase());
+  });
 });

@@ -22,52 +22,108 @@ export const ConfigSchema = Type.Object({
   ADMIN_PASSWORD_HASH: Type.String({ minLength: 1, description: 'argon2id hash of the admin password' }),
   ROOT_ACCESS_KEY_ID: Type.String({ pattern: '^[A-Z0-9]{16,32}$', description: '16 to 32 uppercase alphanumerics' }),
   ROOT_SECRET_ACCESS_KEY: Type.String({ minLength: 1, description: 'At least 32 characters, high entropy' }),
-  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9000, description: 'HTTP listen port (0 picks a free one)' }),
+  PORT: Type.Integer({
+    minimum: 0,
+    maximum: 65535,
+    default: 9000,
+    description: 'HTTP listen port (0 picks a free one)',
+  }),
   HOST: Type.String({ minLength: 1, default: '0.0.0.0', description: 'Listen address' }),
   ADMIN_USERNAME: Type.String({ minLength: 1, maxLength: 64, default: 'admin', description: 'Admin login name' }),
-  STORE_REGION: Type.String({ pattern: '^[a-z0-9-]{1,32}$', default: 'us-east-1', description: 'Region reported to clients' }),
+  STORE_REGION: Type.String({
+    pattern: '^[a-z0-9-]{1,32}$',
+    default: 'us-east-1',
+    description: 'Region reported to clients',
+  }),
   STORE_SIGV2: Type.Union([Type.Literal('on'), Type.Literal('off')], {
-    default: 'on', description: 'on or off: verify Signature Version 2 (header, presigned URLs, POST forms) or refuse it',
+    default: 'on',
+    description: 'on or off: verify Signature Version 2 (header, presigned URLs, POST forms) or refuse it',
   }),
   STORE_REGION_STRICT: Type.Boolean({
-    default: true, description: 'true or false: signatures must name STORE_REGION; false accepts any signing region (tools that sign with the host name)',
+    default: true,
+    description:
+      'true or false: signatures must name STORE_REGION; false accepts any signing region (tools that sign with the host name)',
   }),
   STORE_DEFAULT_OBJECT_OWNERSHIP: Type.Union(
     [Type.Literal('BucketOwnerEnforced'), Type.Literal('BucketOwnerPreferred'), Type.Literal('ObjectWriter')],
-    { default: 'BucketOwnerEnforced', description: 'Object ownership of new buckets that CreateBucket does not name: BucketOwnerEnforced (ACLs disabled), BucketOwnerPreferred or ObjectWriter' },
+    {
+      default: 'BucketOwnerEnforced',
+      description:
+        'Object ownership of new buckets that CreateBucket does not name: BucketOwnerEnforced (ACLs disabled), BucketOwnerPreferred or ObjectWriter',
+    },
   ),
-  STORE_SSE_KEY: Type.Optional(Type.String({ description: 'Base64 of 32 bytes; generated to DATA_DIR/sse.key if unset' })),
-  KEY_ENCRYPTION_SECRET: Type.Optional(Type.String({ description: 'Encrypts scoped key secrets; defaults to the root secret' })),
-  SHUTDOWN_DRAIN_MS: Type.Integer({ minimum: 0, maximum: 3_600_000, default: 30_000, description: 'Drain grace on SIGTERM' }),
+  STORE_SSE_KEY: Type.Optional(
+    Type.String({ description: 'Base64 of 32 bytes; generated to DATA_DIR/sse.key if unset' }),
+  ),
+  KEY_ENCRYPTION_SECRET: Type.Optional(
+    Type.String({ description: 'Encrypts scoped key secrets; defaults to the root secret' }),
+  ),
+  SHUTDOWN_DRAIN_MS: Type.Integer({
+    minimum: 0,
+    maximum: 3_600_000,
+    default: 30_000,
+    description: 'Drain grace on SIGTERM',
+  }),
   MOUNT_PATH: Type.String({ default: '', description: 'Path prefix for every surface; empty means root' }),
   STORE_ENDPOINT: Type.Optional(Type.String({ description: 'Public DNS hostname reported for endpoint discovery' })),
   STORE_DOMAIN: Type.String({
-    default: '', description: 'Comma-separated DNS names under which <bucket>.<name> addresses a bucket (virtual-hosted style); empty: path-style only',
+    default: '',
+    description:
+      'Comma-separated DNS names under which <bucket>.<name> addresses a bucket (virtual-hosted style); empty: path-style only',
   }),
   STORE_LIFECYCLE_INTERVAL_MS: Type.Integer({
-    minimum: 100, maximum: 86_400_000, default: 3_600_000, description: 'How often lifecycle rules are applied (100 ms to 1 day)',
+    minimum: 100,
+    maximum: 86_400_000,
+    default: 3_600_000,
+    description: 'How often lifecycle rules are applied (100 ms to 1 day)',
   }),
   STORE_TRUSTED_PROXIES: Type.String({
-    default: '', description: 'Comma-separated IP addresses and CIDR blocks of reverse proxies whose X-Forwarded-For/-Proto are believed',
+    default: '',
+    description:
+      'Comma-separated IP addresses and CIDR blocks of reverse proxies whose X-Forwarded-For/-Proto are believed',
   }),
   AUDIT_FLUSH_MS: Type.Integer({
-    minimum: 250, maximum: 600_000, default: 2000, description: 'How often buffered audit records are written (250 ms to 10 min)',
+    minimum: 250,
+    maximum: 600_000,
+    default: 2000,
+    description: 'How often buffered audit records are written (250 ms to 10 min)',
   }),
   AUDIT_RETENTION_DAYS: Type.Integer({
-    minimum: 1, maximum: 36_500, default: 90, description: 'Audit rows older than this many days are pruned (1 to 36,500)',
+    minimum: 1,
+    maximum: 36_500,
+    default: 90,
+    description: 'Audit rows older than this many days are pruned (1 to 36,500)',
   }),
-  LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: 'Log level' }),
-  METRICS_MODE: Type.Union(METRICS_MODES.map((m) => Type.Literal(m)), {
-    default: 'off', description: 'GET /metrics: off (not served), public, or token (Bearer METRICS_TOKEN)',
-  }),
-  METRICS_TOKEN: Type.Optional(Type.String({ description: 'Bearer token for METRICS_MODE=token; at least 32 characters, high entropy' })),
+  LOG_LEVEL: Type.Union(
+    LOG_LEVELS.map((l) => Type.Literal(l)),
+    { default: 'info', description: 'Log level' },
+  ),
+  METRICS_MODE: Type.Union(
+    METRICS_MODES.map((m) => Type.Literal(m)),
+    {
+      default: 'off',
+      description: 'GET /metrics: off (not served), public, or token (Bearer METRICS_TOKEN)',
+    },
+  ),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({ description: 'Bearer token for METRICS_MODE=token; at least 32 characters, high entropy' }),
+  ),
   USAGE_ROLLUP_INTERVAL_MS: Type.Integer({
-    minimum: 60_000, maximum: 86_400_000, default: 900_000, description: 'How often per-bucket usage gauges refresh (60 s to 1 day)',
+    minimum: 60_000,
+    maximum: 86_400_000,
+    default: 900_000,
+    description: 'How often per-bucket usage gauges refresh (60 s to 1 day)',
   }),
-  OTEL_TRACING_ENABLED: Type.Boolean({ default: false, description: 'true or false: a span per request through @opentelemetry/api' }),
+  OTEL_TRACING_ENABLED: Type.Boolean({
+    default: false,
+    description: 'true or false: a span per request through @opentelemetry/api',
+  }),
   STORE_MIN_FREE_BYTES: Type.Integer({
-    minimum: 0, maximum: 2 ** 50, default: 64 * 1024 * 1024,
-    description: 'Free space kept on the data volume: object writes are refused (507) below it, deletes still work (0: off)',
+    minimum: 0,
+    maximum: 2 ** 50,
+    default: 64 * 1024 * 1024,
+    description:
+      'Free space kept on the data volume: object writes are refused (507) below it, deletes still work (0: off)',
   }),
   ...WEBHOOK_KEYS,
   ...BACKUP_KEYS,
@@ -121,13 +177,17 @@ function mountPathProblem(value: string): string | undefined {
  * node:net; http/shared/client-address.ts parses the same text with core/policy/ip.ts (a test keeps them in step).
  */
 export function malformedProxyEntries(list: string): string[] {
-  return list.split(',').map((e) => e.trim()).filter((e) => e !== '').filter((entry) => {
-    const [address = '', prefix, ...rest] = entry.split('/');
-    const family = address.includes('%') ? 0 : isIP(address);
-    if (family === 0 || rest.length > 0) return true;
-    if (prefix === undefined) return false;
-    return !/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128);
-  });
+  return list
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
+    .filter((entry) => {
+      const [address = '', prefix, ...rest] = entry.split('/');
+      const family = address.includes('%') ? 0 : isIP(address);
+      if (family === 0 || rest.length > 0) return true;
+      if (prefix === undefined) return false;
+      return !/^\d{1,3}$/.test(prefix) || Number(prefix) > (family === 4 ? 32 : 128);
+    });
 }
 
 /** Extra rules TypeBox cannot say: path shapes, secret strength, hash and key formats. */
@@ -160,11 +220,15 @@ function semanticProblems(cfg: Config): string[] {
   const badProxies = malformedProxyEntries(cfg.STORE_TRUSTED_PROXIES);
   if (badProxies.length > 0) {
     // Proxy addresses are not secrets, and naming the bad entry is what makes the refusal actionable.
-    problems.push(`STORE_TRUSTED_PROXIES must list IP addresses or CIDR blocks separated by commas; not: ${badProxies.join(', ')}`);
+    problems.push(
+      `STORE_TRUSTED_PROXIES must list IP addresses or CIDR blocks separated by commas; not: ${badProxies.join(', ')}`,
+    );
   }
   const badDomains = malformedDomains(cfg.STORE_DOMAIN);
   if (badDomains.length > 0) {
-    problems.push(`STORE_DOMAIN must list DNS names (no port, scheme or IP address) separated by commas; not: ${badDomains.join(', ')}`);
+    problems.push(
+      `STORE_DOMAIN must list DNS names (no port, scheme or IP address) separated by commas; not: ${badDomains.join(', ')}`,
+    );
   }
   const mountProblem = mountPathProblem(cfg.MOUNT_PATH);
   if (mountProblem) problems.push(mountProblem);

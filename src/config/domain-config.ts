@@ -1,5 +1,6 @@
 // STORE_DOMAIN: the DNS names under which `<bucket>.<name>` addresses a bucket (virtual-hosted–style requests,
-// docs/decisions.md "Virtual-host addressing (issue 28)"). Parsed here; http/s3/virtual-hosts.ts matches Host against it.
+// docs/decisions.md "Virtual-host addressing (issue 28)"). Parsed here; http/s3/virtual-hosts.ts matches Host against
+// it.
 
 import { isIP } from 'node:net';
 
@@ -8,7 +9,10 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The names of STORE_DOMAIN, trimmed and lower-cased (DNS is case-insensitive); empty when it is unset. */
 export function domainList(value: string): string[] {
-  return value.split(',').map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== '');
+  return value
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '');
 }
 
 /**

@@ -10,7 +10,16 @@ const HASH = '$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b/dWRW
 
 describe('parseDotenv', () => {
   it('reads KEY=value lines, skipping comments, blank lines and junk', () => {
-    const text = ['# a comment', '', '  PORT=9000  ', 'export HOST=127.0.0.1', 'not a pair', '9BAD=x', 'EMPTY=', 'A = spaced '].join('\n');
+    const text = [
+      '# a comment',
+      '',
+      '  PORT=9000  ',
+      'export HOST=127.0.0.1',
+      'not a pair',
+      '9BAD=x',
+      'EMPTY=',
+      'A = spaced ',
+    ].join('\n');
     expect(parseDotenv(text)).toEqual({ PORT: '9000', HOST: '127.0.0.1', EMPTY: '', A: 'spaced' });
   });
 
@@ -18,7 +27,7 @@ describe('parseDotenv', () => {
     expect(parseDotenv('A=1\r\nB="two"\r\n')).toEqual({ A: '1', B: 'two' });
   });
 
-  it("keeps `$`, `\\` and `#` literally inside single quotes", () => {
+  it('keeps `$`, `\\` and `#` literally inside single quotes', () => {
     expect(parseDotenv(`ADMIN_PASSWORD_HASH='${HASH}'`)['ADMIN_PASSWORD_HASH']).toBe(HASH);
     expect(parseDotenv(`X='a$HOME\\n#b'`)['X']).toBe('a$HOME\\n#b');
   });
@@ -71,7 +80,12 @@ describe('withDotenv', () => {
 
   it('fills keys from the file under the environment: the environment wins', () => {
     const file = envFile("PORT=9000\nHOST='0.0.0.0'\nLOG_LEVEL=debug\n");
-    expect(withDotenv({ PORT: '8080', OTHER: 'x' }, file)).toEqual({ PORT: '8080', HOST: '0.0.0.0', LOG_LEVEL: 'debug', OTHER: 'x' });
+    expect(withDotenv({ PORT: '8080', OTHER: 'x' }, file)).toEqual({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      LOG_LEVEL: 'debug',
+      OTHER: 'x',
+    });
   });
 
   it('returns the environment unchanged when the file does not exist', () => {

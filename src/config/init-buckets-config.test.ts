@@ -18,8 +18,14 @@ describe('STORE_INIT_BUCKETS', () => {
     expect(configProblems({ STORE_INIT_BUCKETS: 'photos:encrypted' })).toEqual([
       "STORE_INIT_BUCKETS: 'photos:encrypted' has an unknown option 'encrypted' (only :versioned and :locked)",
     ]);
-    expect(configProblems({ STORE_INIT_BUCKETS: 'a1:locked:locked' })).toEqual(["STORE_INIT_BUCKETS: 'a1:locked:locked' repeats an option"]);
-    expect(configProblems({ STORE_INIT_BUCKETS: ':versioned' })).toEqual(["STORE_INIT_BUCKETS has an entry without a bucket name: ':versioned'"]);
-    expect(configProblems({ STORE_INIT_BUCKETS: 'logs,logs:versioned' })).toEqual(["STORE_INIT_BUCKETS lists the bucket 'logs' twice"]);
+    expect(configProblems({ STORE_INIT_BUCKETS: 'a1:locked:locked' })).toEqual([
+      "STORE_INIT_BUCKETS: 'a1:locked:locked' repeats an option",
+    ]);
+    expect(configProblems({ STORE_INIT_BUCKETS: ':versioned' })).toEqual([
+      "STORE_INIT_BUCKETS has an entry without a bucket name: ':versioned'",
+    ]);
+    expect(configProblems({ STORE_INIT_BUCKETS: 'logs,logs:versioned' })).toEqual([
+      "STORE_INIT_BUCKETS lists the bucket 'logs' twice",
+    ]);
   });
 });

@@ -6,7 +6,8 @@ import { Type } from '@sinclair/typebox';
 
 export const INIT_BUCKETS_KEYS = {
   STORE_INIT_BUCKETS: Type.String({
-    default: '', description: 'Comma-separated buckets created at start if missing: name, name:versioned or name:locked',
+    default: '',
+    description: 'Comma-separated buckets created at start if missing: name, name:versioned or name:locked',
   }),
 };
 
@@ -31,7 +32,10 @@ function parseEntry(entry: string): InitBucket | string {
 }
 
 function entries(list: string): string[] {
-  return list.split(',').map((e) => e.trim()).filter((e) => e !== '');
+  return list
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
 }
 
 /** The refusals: an entry without a name, an unknown or repeated option, a bucket listed twice. */
@@ -53,5 +57,7 @@ export function initBucketsProblems(cfg: { STORE_INIT_BUCKETS: string }): string
 
 /** The buckets to create, in the order listed. Call after validation. */
 export function initBuckets(cfg: { STORE_INIT_BUCKETS: string }): InitBucket[] {
-  return entries(cfg.STORE_INIT_BUCKETS).map(parseEntry).filter((e): e is InitBucket => typeof e !== 'string');
+  return entries(cfg.STORE_INIT_BUCKETS)
+    .map(parseEntry)
+    .filter((e): e is InitBucket => typeof e !== 'string');
 }

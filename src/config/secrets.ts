@@ -1,9 +1,27 @@
-// Strength rules for secrets read at boot (SPEC "Boot-time secret checks", ARCHITECTURE "Defaults for the spec's gaps").
+// Strength rules for secrets read at boot (SPEC "Boot-time secret checks", ARCHITECTURE "Defaults for the spec's
+// gaps").
 
 /** Fragments that mark a value copied from documentation or a template rather than generated. */
 const PLACEHOLDER_FRAGMENTS = [
-  'changeme', 'change-me', 'change_me', 'replaceme', 'replace-me', 'replace_me', 'placeholder', 'example',
-  'secret', 'password', 'passw0rd', 'default', 'your-', 'your_', 'insecure', 'todo', 'xxxxxxxx', 'letmein', 'qwerty',
+  'changeme',
+  'change-me',
+  'change_me',
+  'replaceme',
+  'replace-me',
+  'replace_me',
+  'placeholder',
+  'example',
+  'secret',
+  'password',
+  'passw0rd',
+  'default',
+  'your-',
+  'your_',
+  'insecure',
+  'todo',
+  'xxxxxxxx',
+  'letmein',
+  'qwerty',
 ];
 
 export const MIN_SECRET_LENGTH = 32;

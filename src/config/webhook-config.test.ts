@@ -17,14 +17,31 @@ describe('webhook configuration', () => {
   });
 
   it('accepts https anywhere and http to loopback hosts only', () => {
-    for (const url of ['https://hooks.example.net/store', 'http://127.0.0.1:8080/h', 'http://localhost/h', 'http://[::1]:9/h', 'http://127.255.0.9/']) {
+    for (const url of [
+      'https://hooks.example.net/store',
+      'http://127.0.0.1:8080/h',
+      'http://localhost/h',
+      'http://[::1]:9/h',
+      'http://127.255.0.9/',
+    ]) {
       expect(problems({ WEBHOOK_URL: url, WEBHOOK_SECRET: SECRET }), url).toEqual([]);
     }
-    for (const url of ['http://hooks.example.net/h', 'http://10.0.0.1/h', 'http://127.0.0.1.nip.io/h', 'http://localhost.example/h', 'ftp://127.0.0.1/', 'file:///tmp/x']) {
+    for (const url of [
+      'http://hooks.example.net/h',
+      'http://10.0.0.1/h',
+      'http://127.0.0.1.nip.io/h',
+      'http://localhost.example/h',
+      'ftp://127.0.0.1/',
+      'file:///tmp/x',
+    ]) {
       const found = problems({ WEBHOOK_URL: url, WEBHOOK_SECRET: SECRET });
-      expect(found, url).toEqual(['WEBHOOK_URL must be https, or http to a loopback host (localhost, 127.0.0.0/8, [::1])']);
+      expect(found, url).toEqual([
+        'WEBHOOK_URL must be https, or http to a loopback host (localhost, 127.0.0.0/8, [::1])',
+      ]);
     }
-    expect(problems({ WEBHOOK_URL: 'not a url', WEBHOOK_SECRET: SECRET })[0]).toMatch(/^WEBHOOK_URL must be an absolute URL/);
+    expect(problems({ WEBHOOK_URL: 'not a url', WEBHOOK_SECRET: SECRET })[0]).toMatch(
+      /^WEBHOOK_URL must be an absolute URL/,
+    );
   });
 
   it('never echoes the URL (it may carry credentials) or the secret', () => {
@@ -38,11 +55,19 @@ describe('webhook configuration', () => {
   });
 
   it('requires a strong secret with a URL', () => {
-    expect(problems({ WEBHOOK_URL: 'https://h.example/' })).toEqual(['WEBHOOK_SECRET is required when WEBHOOK_URL is set']);
-    expect(problems({ WEBHOOK_URL: 'https://h.example/', WEBHOOK_SECRET: 'x'.repeat(40) })).toEqual(['WEBHOOK_SECRET must not be a single repeated character']);
-    expect(problems({ WEBHOOK_URL: 'https://h.example/', WEBHOOK_SECRET: 'a'.repeat(31) + 'b' })[0]).toMatch(/^WEBHOOK_SECRET/);
+    expect(problems({ WEBHOOK_URL: 'https://h.example/' })).toEqual([
+      'WEBHOOK_SECRET is required when WEBHOOK_URL is set',
+    ]);
+    expect(problems({ WEBHOOK_URL: 'https://h.example/', WEBHOOK_SECRET: 'x'.repeat(40) })).toEqual([
+      'WEBHOOK_SECRET must not be a single repeated character',
+    ]);
+    expect(problems({ WEBHOOK_URL: 'https://h.example/', WEBHOOK_SECRET: 'a'.repeat(31) + 'b' })[0]).toMatch(
+      /^WEBHOOK_SECRET/,
+    );
     // exactly 32 strong characters is enough
-    expect(problems({ WEBHOOK_URL: 'https://h.example/', WEBHOOK_SECRET: randomBytes(24).toString('base64') })).toEqual([]);
+    expect(problems({ WEBHOOK_URL: 'https://h.example/', WEBHOOK_SECRET: randomBytes(24).toString('base64') })).toEqual(
+      [],
+    );
   });
 
   it('parses WEBHOOK_EVENTS as a comma list and refuses unknown names', () => {
@@ -55,10 +80,20 @@ describe('webhook configuration', () => {
   });
 
   it('bounds the tunables', () => {
-    expect(loadConfig(env({ WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_TIMEOUT_MS: '100', WEBHOOK_POLL_MS: '100' }))).toMatchObject({
-      WEBHOOK_MAX_ATTEMPTS: 1, WEBHOOK_TIMEOUT_MS: 100, WEBHOOK_POLL_MS: 100,
+    expect(
+      loadConfig(env({ WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_TIMEOUT_MS: '100', WEBHOOK_POLL_MS: '100' })),
+    ).toMatchObject({
+      WEBHOOK_MAX_ATTEMPTS: 1,
+      WEBHOOK_TIMEOUT_MS: 100,
+      WEBHOOK_POLL_MS: 100,
     });
-    for (const [key, value] of [['WEBHOOK_MAX_ATTEMPTS', '0'], ['WEBHOOK_MAX_ATTEMPTS', '101'], ['WEBHOOK_TIMEOUT_MS', '99'], ['WEBHOOK_POLL_MS', '3600001'], ['WEBHOOK_POLL_MS', '1e3']] as const) {
+    for (const [key, value] of [
+      ['WEBHOOK_MAX_ATTEMPTS', '0'],
+      ['WEBHOOK_MAX_ATTEMPTS', '101'],
+      ['WEBHOOK_TIMEOUT_MS', '99'],
+      ['WEBHOOK_POLL_MS', '3600001'],
+      ['WEBHOOK_POLL_MS', '1e3'],
+    ] as const) {
       expect(problems({ [key]: value })[0], `${key}=${value}`).toMatch(new RegExp(`^${key} is invalid`));
     }
   });

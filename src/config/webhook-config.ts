@@ -10,12 +10,33 @@ import { weakSecretReason } from './secrets.js';
 export type WebhookEventName = ObjectEventType;
 
 export const WEBHOOK_KEYS = {
-  WEBHOOK_URL: Type.Optional(Type.String({ description: 'Webhook receiver: https, or http to a loopback host; unset turns webhooks off' })),
-  WEBHOOK_SECRET: Type.Optional(Type.String({ description: 'Signs webhook requests; at least 32 characters, high entropy' })),
-  WEBHOOK_EVENTS: Type.Optional(Type.String({ description: 'Comma-separated event types to deliver (default all three)' })),
-  WEBHOOK_MAX_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 100, default: 8, description: 'Attempts before a webhook row is dead-lettered (1 to 100)' }),
-  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 5000, description: 'Per-request webhook timeout (100 ms to 2 min)' }),
-  WEBHOOK_POLL_MS: Type.Integer({ minimum: 100, maximum: 3_600_000, default: 15_000, description: 'Webhook runner poll interval (100 ms to 1 h)' }),
+  WEBHOOK_URL: Type.Optional(
+    Type.String({ description: 'Webhook receiver: https, or http to a loopback host; unset turns webhooks off' }),
+  ),
+  WEBHOOK_SECRET: Type.Optional(
+    Type.String({ description: 'Signs webhook requests; at least 32 characters, high entropy' }),
+  ),
+  WEBHOOK_EVENTS: Type.Optional(
+    Type.String({ description: 'Comma-separated event types to deliver (default all three)' }),
+  ),
+  WEBHOOK_MAX_ATTEMPTS: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 8,
+    description: 'Attempts before a webhook row is dead-lettered (1 to 100)',
+  }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 120_000,
+    default: 5000,
+    description: 'Per-request webhook timeout (100 ms to 2 min)',
+  }),
+  WEBHOOK_POLL_MS: Type.Integer({
+    minimum: 100,
+    maximum: 3_600_000,
+    default: 15_000,
+    description: 'Webhook runner poll interval (100 ms to 1 h)',
+  }),
 };
 
 const WebhookConfig = Type.Object(WEBHOOK_KEYS);
@@ -71,7 +92,10 @@ export function webhookProblems(cfg: WebhookConfig): string[] {
     const { unknown } = parseEvents(cfg.WEBHOOK_EVENTS);
     // Event names are not secret: naming the unknown ones (capped) tells the operator what to fix.
     if (unknown.length > 0) {
-      const shown = unknown.slice(0, 3).map((n) => JSON.stringify(n.slice(0, 40))).join(', ');
+      const shown = unknown
+        .slice(0, 3)
+        .map((n) => JSON.stringify(n.slice(0, 40)))
+        .join(', ');
       problems.push(`WEBHOOK_EVENTS must list only ${OBJECT_EVENT_TYPES.join(', ')} (unknown: ${shown})`);
     }
   }

@@ -6,7 +6,13 @@
 
 import { validateAcl, type Acl } from './acl/acl.js';
 import { BACKED_UP_PARTS, isTextPart, validateConfigPart, type BucketConfig } from './bucket-config-parts.js';
-import { CHECKSUM_ALGORITHMS, isChecksumAlgorithm, isValidChecksumValue, type ChecksumAlgorithm, type ChecksumType } from './checksums.js';
+import {
+  CHECKSUM_ALGORITHMS,
+  isChecksumAlgorithm,
+  isValidChecksumValue,
+  type ChecksumAlgorithm,
+  type ChecksumType,
+} from './checksums.js';
 import { AppError, isAppError } from './errors.js';
 import { multipartEtag } from './etag.js';
 import { isHeaderValue } from './header-text.js';
@@ -110,7 +116,14 @@ export interface V1Object {
 
 export type Manifest = ManifestV1 | ManifestV2;
 
-const HEADER_NAMES = new Set(['contentType', 'contentEncoding', 'contentDisposition', 'contentLanguage', 'cacheControl', 'expires']);
+const HEADER_NAMES = new Set([
+  'contentType',
+  'contentEncoding',
+  'contentDisposition',
+  'contentLanguage',
+  'cacheControl',
+  'expires',
+]);
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 const HEX_MD5 = /^[0-9a-f]{32}$/;
 
@@ -132,7 +145,8 @@ function str(obj: Json, field: string, where: string): string {
 
 function count(obj: Json, field: string, where: string): number {
   const value = obj[field];
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalid(`${where}.${field} must be a non-negative integer`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw invalid(`${where}.${field} must be a non-negative integer`);
   return value;
 }
 
@@ -153,7 +167,8 @@ function stringMap(value: unknown, where: string, allowed?: Set<string>): Record
   for (const [name, v] of Object.entries(value)) {
     if (typeof v !== 'string') throw invalid(`${where}.${name} must be a string`);
     if (allowed && !allowed.has(name)) throw invalid(`${where}.${name} is not a known field`);
-    if (!allowed && !isUserMetaName(name)) throw invalid(`${where}: ${JSON.stringify(name.slice(0, 64))} is not a valid metadata name`);
+    if (!allowed && !isUserMetaName(name))
+      throw invalid(`${where}: ${JSON.stringify(name.slice(0, 64))} is not a valid metadata name`);
     if (!isHeaderValue(v)) throw invalid(`${where}.${name.slice(0, 64)} holds characters an HTTP header cannot carry`);
   }
   if (!allowed) checked(where, () => checkUserMetaSize(value as Record<string, string>));
@@ -177,7 +192,8 @@ function checked(where: string, validate: () => void): void {
 
 /** A data entry name a manifest may use: relative, `/`-separated, no `.`/`..` or empty segments, no backslash. */
 export function isSafeEntryName(name: string): boolean {
-  if (name.length === 0 || name.length > 4096 || name.includes('\\') || name.startsWith('/') || /^[A-Za-z]:/.test(name)) return false;
+  if (name.length === 0 || name.length > 4096 || name.includes('\\') || name.startsWith('/') || /^[A-Za-z]:/.test(name))
+    return false;
   if (/[\u0000-\u001f\u007f]/.test(name)) return false;
   return name.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
@@ -192,7 +208,8 @@ function entryName(obj: Json, field: string, where: string): string {
 function bucketConfig(value: unknown, name: string, where: string): ArchivedBucketConfig {
   if (!isObject(value)) throw invalid(`${where}.config must be an object`);
   const known = new Set<string>(BACKED_UP_PARTS);
-  for (const field of Object.keys(value)) if (!known.has(field)) throw invalid(`${where}.config.${field} is not a known part`);
+  for (const field of Object.keys(value))
+    if (!known.has(field)) throw invalid(`${where}.config.${field} is not a known part`);
   // An archive's JSON may hold any shape where a part's model is expected: checked() turns what the validator then
   // throws into InvalidArchive.
   const config = value as ArchivedBucketConfig;
@@ -216,9 +233,18 @@ function archivedBucket(value: unknown, where: string): ArchivedBucket {
   const objectLock = value['objectLock'];
   if (typeof objectLock !== 'boolean') throw invalid(`${where}.objectLock must be a boolean`);
   const config = bucketConfig(value['config'], name, where);
-  if (objectLock !== (config.objectLock !== undefined)) throw invalid(`${where}: objectLock and config.objectLock disagree`);
-  if (objectLock && versioning !== 'Enabled') throw invalid(`${where}: a bucket with object lock must have versioning Enabled`);
-  return { name, createdAt: isoDate(value, 'createdAt', where), versioning, objectLock, config, versionCount: count(value, 'versionCount', where) };
+  if (objectLock !== (config.objectLock !== undefined))
+    throw invalid(`${where}: objectLock and config.objectLock disagree`);
+  if (objectLock && versioning !== 'Enabled')
+    throw invalid(`${where}: a bucket with object lock must have versioning Enabled`);
+  return {
+    name,
+    createdAt: isoDate(value, 'createdAt', where),
+    versioning,
+    objectLock,
+    config,
+    versionCount: count(value, 'versionCount', where),
+  };
 }
 
 /**
@@ -239,7 +265,12 @@ export function parseManifest(text: string): Manifest {
   const createdAt = isoDate(raw, 'createdAt', 'manifest');
   let manifest: Manifest;
   if (raw['version'] === 1) {
-    manifest = { version: 1, kind, createdAt, buckets: raw['buckets'].map((b, i) => v1Bucket(b, `manifest.buckets[${i}]`)) };
+    manifest = {
+      version: 1,
+      kind,
+      createdAt,
+      buckets: raw['buckets'].map((b, i) => v1Bucket(b, `manifest.buckets[${i}]`)),
+    };
   } else if (raw['version'] === 2) {
     const indexes = raw['indexes'];
     if (!Array.isArray(indexes)) throw invalid('manifest.indexes must be an array');
@@ -251,10 +282,18 @@ export function parseManifest(text: string): Manifest {
     // An archive from before ACLs: every bucket behaved as BucketOwnerEnforced, and restores as it.
     if (acls !== true) for (const bucket of buckets) bucket.config.ownershipControls ??= 'BucketOwnerEnforced';
     manifest = {
-      version: 2, kind, createdAt, storeVersion: str(raw, 'storeVersion', 'manifest'), ...(acls === true ? { acls } : {}),
+      version: 2,
+      kind,
+      createdAt,
+      storeVersion: str(raw, 'storeVersion', 'manifest'),
+      ...(acls === true ? { acls } : {}),
       buckets,
       indexes: indexes.map((_, i) => entryName(indexes as unknown as Json, String(i), 'manifest.indexes')),
-      totals: { versions: count(totals, 'versions', 'manifest.totals'), entries: count(totals, 'entries', 'manifest.totals'), bytes: count(totals, 'bytes', 'manifest.totals') },
+      totals: {
+        versions: count(totals, 'versions', 'manifest.totals'),
+        entries: count(totals, 'entries', 'manifest.totals'),
+        bytes: count(totals, 'bytes', 'manifest.totals'),
+      },
     };
   } else {
     throw invalid('manifest.version must be 1 or 2');
@@ -264,7 +303,8 @@ export function parseManifest(text: string): Manifest {
     if (names.has(bucket.name)) throw invalid(`bucket ${bucket.name} is listed twice`);
     names.add(bucket.name);
   }
-  if (manifest.kind === 'bucket' && manifest.buckets.length !== 1) throw invalid('a bucket archive must hold exactly one bucket');
+  if (manifest.kind === 'bucket' && manifest.buckets.length !== 1)
+    throw invalid('a bucket archive must hold exactly one bucket');
   return manifest;
 }
 
@@ -288,7 +328,10 @@ function v1Bucket(value: unknown, where: string): ManifestV1['buckets'][number] 
         throw invalid(`${at}.contentType must be a string an HTTP header can carry`);
       }
       return {
-        key, size: count(o, 'size', at), md5, file: entryName(o, 'file', at),
+        key,
+        size: count(o, 'size', at),
+        md5,
+        file: entryName(o, 'file', at),
         ...(contentType !== undefined ? { contentType } : {}),
         ...(o['lastModified'] !== undefined ? { lastModified: isoDate(o, 'lastModified', at) } : {}),
         ...(o['metadata'] !== undefined ? { metadata: stringMap(o['metadata'], `${at}.metadata`) } : {}),
@@ -302,7 +345,11 @@ function v1Bucket(value: unknown, where: string): ManifestV1['buckets'][number] 
  * an unknown bucket, a bad key or version id, inconsistent sizes or parts, lock settings on a bucket without object
  * lock, or a version of a delete marker that claims bytes.
  */
-export function parseVersionLine(line: string, buckets: ReadonlyMap<string, ArchivedBucket>, where: string): ArchivedVersion {
+export function parseVersionLine(
+  line: string,
+  buckets: ReadonlyMap<string, ArchivedBucket>,
+  where: string,
+): ArchivedVersion {
   let raw: unknown;
   try {
     raw = JSON.parse(line);
@@ -316,8 +363,10 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
   const key = str(raw, 'key', where);
   checked(`${where}.key`, () => validateObjectKey(key));
   const versionId = str(raw, 'versionId', where);
-  if (versionId !== NULL_VERSION_ID && !isUuidShaped(versionId)) throw invalid(`${where}.versionId must be null or a UUID`);
-  if (bucket.versioning === 'Unversioned' && versionId !== NULL_VERSION_ID) throw invalid(`${where}: an unversioned bucket holds only null versions`);
+  if (versionId !== NULL_VERSION_ID && !isUuidShaped(versionId))
+    throw invalid(`${where}.versionId must be null or a UUID`);
+  if (bucket.versioning === 'Unversioned' && versionId !== NULL_VERSION_ID)
+    throw invalid(`${where}: an unversioned bucket holds only null versions`);
   const deleteMarker = raw['deleteMarker'];
   if (typeof deleteMarker !== 'boolean') throw invalid(`${where}.deleteMarker must be a boolean`);
   const size = count(raw, 'size', where);
@@ -325,8 +374,15 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
   const storageClass = str(raw, 'storageClass', where);
   if (!/^[A-Z_]{1,32}$/.test(storageClass)) throw invalid(`${where}.storageClass is not a storage class`);
   const version: ArchivedVersion = {
-    bucket: bucketName, key, versionId, deleteMarker, lastModified: isoDate(raw, 'lastModified', where), size, etag,
-    headers: stringMap(raw['headers'], `${where}.headers`, HEADER_NAMES), userMeta: stringMap(raw['userMeta'], `${where}.userMeta`),
+    bucket: bucketName,
+    key,
+    versionId,
+    deleteMarker,
+    lastModified: isoDate(raw, 'lastModified', where),
+    size,
+    etag,
+    headers: stringMap(raw['headers'], `${where}.headers`, HEADER_NAMES),
+    userMeta: stringMap(raw['userMeta'], `${where}.userMeta`),
     storageClass,
   };
   if (raw['tags'] !== undefined) {
@@ -343,7 +399,8 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
     version.acl = acl as Acl;
   }
   if (deleteMarker) {
-    if (size !== 0 || raw['entry'] !== undefined || raw['parts'] !== undefined) throw invalid(`${where}: a delete marker has no bytes`);
+    if (size !== 0 || raw['entry'] !== undefined || raw['parts'] !== undefined)
+      throw invalid(`${where}: a delete marker has no bytes`);
     if (etag !== '') throw invalid(`${where}: a delete marker has no ETag`);
     return version;
   }
@@ -352,9 +409,11 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
   if (!HEX_SHA256.test(sha256)) throw invalid(`${where}.sha256 must be 64 lowercase hex digits`);
   version.sha256 = sha256;
   if (raw['checksum'] !== undefined) version.checksum = checksumOf(raw['checksum'], `${where}.checksum`);
-  if (raw['parts'] !== undefined) version.parts = partsOf(raw['parts'], `${where}.parts`, { size, algorithm: version.checksum?.algorithm });
+  if (raw['parts'] !== undefined)
+    version.parts = partsOf(raw['parts'], `${where}.parts`, { size, algorithm: version.checksum?.algorithm });
   checkEtag(version, where);
-  if (version.checksum?.type === 'COMPOSITE' && version.parts === undefined) throw invalid(`${where}.checksum: a COMPOSITE checksum needs parts`);
+  if (version.checksum?.type === 'COMPOSITE' && version.parts === undefined)
+    throw invalid(`${where}.checksum: a COMPOSITE checksum needs parts`);
   return version;
 }
 
@@ -365,7 +424,8 @@ export function parseVersionLine(line: string, buckets: ReadonlyMap<string, Arch
  */
 function checkEtag(version: ArchivedVersion, where: string): void {
   if (version.parts === undefined) {
-    if (!HEX_MD5.test(version.etag)) throw invalid(`${where}.etag must be 32 lowercase hex digits (the MD5 of the bytes)`);
+    if (!HEX_MD5.test(version.etag))
+      throw invalid(`${where}.etag must be 32 lowercase hex digits (the MD5 of the bytes)`);
     return;
   }
   const expected = multipartEtag(version.parts.map((p) => Buffer.from(p.etag, 'hex')));
@@ -381,7 +441,10 @@ function lockFields(raw: Json, version: ArchivedVersion, at: { bucket: ArchivedB
     if (!isObject(retention) || (retention['mode'] !== 'GOVERNANCE' && retention['mode'] !== 'COMPLIANCE')) {
       throw invalid(`${where}.retention.mode must be GOVERNANCE or COMPLIANCE`);
     }
-    version.retention = { mode: retention['mode'], retainUntilDate: isoDate(retention, 'retainUntilDate', `${where}.retention`) };
+    version.retention = {
+      mode: retention['mode'],
+      retainUntilDate: isoDate(retention, 'retainUntilDate', `${where}.retention`),
+    };
   }
   if (legalHold === true) version.legalHold = true;
   if ((version.retention !== undefined || version.legalHold) && !bucket.objectLock) {
@@ -398,7 +461,8 @@ function checksumOf(value: unknown, where: string): NonNullable<ArchivedVersion[
   const algorithm = str(value, 'algorithm', where);
   if (!isChecksumAlgorithm(algorithm)) throw invalid(`${where}.algorithm is not a checksum algorithm`);
   const type = value['type'];
-  if (type !== undefined && type !== 'FULL_OBJECT' && type !== 'COMPOSITE') throw invalid(`${where}.type must be FULL_OBJECT or COMPOSITE`);
+  if (type !== undefined && type !== 'FULL_OBJECT' && type !== 'COMPOSITE')
+    throw invalid(`${where}.type must be FULL_OBJECT or COMPOSITE`);
   const text = str(value, 'value', where);
   const digest = type === 'COMPOSITE' ? /^([^-]*)-[1-9]\d{0,4}$/.exec(text)?.[1] : text;
   if (digest === undefined || !isValidChecksumValue(algorithm, digest)) {
@@ -413,16 +477,22 @@ function isPartChecksum(value: string, algorithm: ChecksumAlgorithm | undefined)
   return algorithms.some((alg) => isValidChecksumValue(alg, value));
 }
 
-function partsOf(value: unknown, where: string, object: { size: number; algorithm: ChecksumAlgorithm | undefined }): ArchivedPart[] {
+function partsOf(
+  value: unknown,
+  where: string,
+  object: { size: number; algorithm: ChecksumAlgorithm | undefined },
+): ArchivedPart[] {
   const { size, algorithm } = object;
-  if (!Array.isArray(value) || value.length === 0 || value.length > 10_000) throw invalid(`${where} must be an array of 1 to 10,000 parts`);
+  if (!Array.isArray(value) || value.length === 0 || value.length > 10_000)
+    throw invalid(`${where} must be an array of 1 to 10,000 parts`);
   let total = 0;
   let previous = 0;
   const parts = value.map((p, i): ArchivedPart => {
     const at = `${where}[${i}]`;
     if (!isObject(p)) throw invalid(`${at} must be an object`);
     const partNumber = count(p, 'partNumber', at);
-    if (partNumber <= previous || partNumber > 10_000) throw invalid(`${at}.partNumber must increase, from 1 to 10,000`);
+    if (partNumber <= previous || partNumber > 10_000)
+      throw invalid(`${at}.partNumber must increase, from 1 to 10,000`);
     previous = partNumber;
     const partSize = count(p, 'size', at);
     total += partSize;

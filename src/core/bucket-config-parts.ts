@@ -25,7 +25,10 @@ export interface BucketConfig {
   policy?: string;
   /** Present once object lock is enabled; holds the default retention rule if one is set. */
   objectLock?: ObjectLockConfiguration;
-  /** Object ownership controls (absent: ObjectWriter, as AWS after DeleteBucketOwnershipControls; core/acl/ownership.ts). */
+  /**
+   * Object ownership controls (absent: ObjectWriter, as AWS after DeleteBucketOwnershipControls;
+   * core/acl/ownership.ts).
+   */
   ownershipControls?: ObjectOwnership;
   /** The bucket's ACL (absent: the owner's FULL_CONTROL). */
   acl?: Acl;
@@ -78,42 +81,69 @@ type Rules = { readonly [K in ConfigPartName]-?: PartRule<NonNullable<BucketConf
 /** Each part's rules (S3 API reference: the Get/Put/DeleteBucket<Part> operations). */
 export const BUCKET_CONFIG_PARTS = {
   tagging: {
-    validate: (tags) => validateTagSet(tags, 'bucket'), missing: 'NoSuchTagSet', isBackedUp: true, isShownInDetails: true,
+    validate: (tags) => validateTagSet(tags, 'bucket'),
+    missing: 'NoSuchTagSet',
+    isBackedUp: true,
+    isShownInDetails: true,
     s3: {
       ops: { GET: 'GetBucketTagging', PUT: 'PutBucketTagging', DELETE: 'DeleteBucketTagging' },
       actions: { GET: 's3:GetBucketTagging', PUT: 's3:PutBucketTagging', DELETE: 's3:PutBucketTagging' },
     },
   },
   encryption: {
-    validate: (encryption) => validateBucketEncryption(encryption), missing: 'ServerSideEncryptionConfigurationNotFoundError',
-    isBackedUp: true, isShownInDetails: true,
+    validate: (encryption) => validateBucketEncryption(encryption),
+    missing: 'ServerSideEncryptionConfigurationNotFoundError',
+    isBackedUp: true,
+    isShownInDetails: true,
     s3: {
       ops: { GET: 'GetBucketEncryption', PUT: 'PutBucketEncryption', DELETE: 'DeleteBucketEncryption' },
-      actions: { GET: 's3:GetEncryptionConfiguration', PUT: 's3:PutEncryptionConfiguration', DELETE: 's3:PutEncryptionConfiguration' },
+      actions: {
+        GET: 's3:GetEncryptionConfiguration',
+        PUT: 's3:PutEncryptionConfiguration',
+        DELETE: 's3:PutEncryptionConfiguration',
+      },
     },
   },
   lifecycle: {
-    validate: (lifecycle) => validateLifecycleConfiguration(lifecycle), missing: 'NoSuchLifecycleConfiguration',
-    isBackedUp: true, isShownInDetails: true,
+    validate: (lifecycle) => validateLifecycleConfiguration(lifecycle),
+    missing: 'NoSuchLifecycleConfiguration',
+    isBackedUp: true,
+    isShownInDetails: true,
     s3: {
-      ops: { GET: 'GetBucketLifecycleConfiguration', PUT: 'PutBucketLifecycleConfiguration', DELETE: 'DeleteBucketLifecycle' },
-      actions: { GET: 's3:GetLifecycleConfiguration', PUT: 's3:PutLifecycleConfiguration', DELETE: 's3:PutLifecycleConfiguration' },
+      ops: {
+        GET: 'GetBucketLifecycleConfiguration',
+        PUT: 'PutBucketLifecycleConfiguration',
+        DELETE: 'DeleteBucketLifecycle',
+      },
+      actions: {
+        GET: 's3:GetLifecycleConfiguration',
+        PUT: 's3:PutLifecycleConfiguration',
+        DELETE: 's3:PutLifecycleConfiguration',
+      },
     },
   },
   cors: {
-    validate: (cors) => validateCorsConfiguration(cors), missing: 'NoSuchCORSConfiguration', isBackedUp: true, isShownInDetails: true,
+    validate: (cors) => validateCorsConfiguration(cors),
+    missing: 'NoSuchCORSConfiguration',
+    isBackedUp: true,
+    isShownInDetails: true,
     s3: {
       ops: { GET: 'GetBucketCors', PUT: 'PutBucketCors', DELETE: 'DeleteBucketCors' },
       actions: { GET: 's3:GetBucketCORS', PUT: 's3:PutBucketCORS', DELETE: 's3:PutBucketCORS' },
     },
   },
   policy: {
-    validate: (json, bucket) => void parseBucketPolicy(json, bucket), missing: 'NoSuchBucketPolicy', isBackedUp: true,
-    isShownInDetails: true, isText: true,
+    validate: (json, bucket) => void parseBucketPolicy(json, bucket),
+    missing: 'NoSuchBucketPolicy',
+    isBackedUp: true,
+    isShownInDetails: true,
+    isText: true,
     // BlockPublicAcls' sibling: "PUT Bucket policy calls fail if the specified bucket policy allows public access".
     checkWith: (json, config, bucket) => {
       if (config.publicAccessBlock?.blockPublicPolicy === true && isPublic(parseBucketPolicy(json, bucket))) {
-        throw new AppError('AccessDenied', { message: 'The bucket policy is public and BlockPublicPolicy is on for this bucket.' });
+        throw new AppError('AccessDenied', {
+          message: 'The bucket policy is public and BlockPublicPolicy is on for this bucket.',
+        });
       }
     },
     s3: {
@@ -122,36 +152,59 @@ export const BUCKET_CONFIG_PARTS = {
     },
   },
   objectLock: {
-    validate: (config) => validateObjectLockConfiguration(config), missing: 'ObjectLockConfigurationNotFoundError',
-    isBackedUp: true, isShownInDetails: true,
+    validate: (config) => validateObjectLockConfiguration(config),
+    missing: 'ObjectLockConfigurationNotFoundError',
+    isBackedUp: true,
+    isShownInDetails: true,
     // The bucket's flag is what turns object lock on; the document (present whenever the flag is) holds the default.
     isSet: (bucket) => bucket.objectLock,
   },
   ownershipControls: {
-    validate: (value) => void parseObjectOwnership(String(value), 'ObjectOwnership'), missing: 'OwnershipControlsNotFoundError',
-    isBackedUp: true, isShownInDetails: false,
-    // "If your bucket ACL grants access outside of your account, the request fails with InvalidBucketAclWithObjectOwnership"
-    // (User Guide, Object Ownership troubleshooting): reset the bucket ACL first. Object ACLs are simply no longer used.
+    validate: (value) => void parseObjectOwnership(String(value), 'ObjectOwnership'),
+    missing: 'OwnershipControlsNotFoundError',
+    isBackedUp: true,
+    isShownInDetails: false,
+    // "If your bucket ACL grants access outside of your account, the request fails with
+    // InvalidBucketAclWithObjectOwnership"
+    // (User Guide, Object Ownership troubleshooting): reset the bucket ACL first. Object ACLs are simply no longer
+    // used.
     checkWith: (value, config) => {
       if (value === 'BucketOwnerEnforced' && config.acl !== undefined && grantsToOthers(config.acl)) {
         throw new AppError('InvalidBucketAclWithObjectOwnership');
       }
     },
     s3: {
-      ops: { GET: 'GetBucketOwnershipControls', PUT: 'PutBucketOwnershipControls', DELETE: 'DeleteBucketOwnershipControls' },
-      actions: { GET: 's3:GetBucketOwnershipControls', PUT: 's3:PutBucketOwnershipControls', DELETE: 's3:PutBucketOwnershipControls' },
+      ops: {
+        GET: 'GetBucketOwnershipControls',
+        PUT: 'PutBucketOwnershipControls',
+        DELETE: 'DeleteBucketOwnershipControls',
+      },
+      actions: {
+        GET: 's3:GetBucketOwnershipControls',
+        PUT: 's3:PutBucketOwnershipControls',
+        DELETE: 's3:PutBucketOwnershipControls',
+      },
     },
   },
   acl: {
     // Set by CreateBucket and PutBucketAcl (BucketService.setAcl), never through a generic part operation.
-    validate: (acl) => void validateAcl(acl), missing: 'AccessDenied', isBackedUp: true, isShownInDetails: false,
+    validate: (acl) => void validateAcl(acl),
+    missing: 'AccessDenied',
+    isBackedUp: true,
+    isShownInDetails: false,
   },
   publicAccessBlock: {
-    validate: (value) => validatePublicAccessBlock(value), missing: 'NoSuchPublicAccessBlockConfiguration',
-    isBackedUp: true, isShownInDetails: true,
+    validate: (value) => validatePublicAccessBlock(value),
+    missing: 'NoSuchPublicAccessBlockConfiguration',
+    isBackedUp: true,
+    isShownInDetails: true,
     s3: {
       ops: { GET: 'GetPublicAccessBlock', PUT: 'PutPublicAccessBlock', DELETE: 'DeletePublicAccessBlock' },
-      actions: { GET: 's3:GetBucketPublicAccessBlock', PUT: 's3:PutBucketPublicAccessBlock', DELETE: 's3:PutBucketPublicAccessBlock' },
+      actions: {
+        GET: 's3:GetBucketPublicAccessBlock',
+        PUT: 's3:PutBucketPublicAccessBlock',
+        DELETE: 's3:PutBucketPublicAccessBlock',
+      },
     },
   },
 } as const satisfies Rules;
@@ -162,7 +215,9 @@ const RULES: Rules = BUCKET_CONFIG_PARTS;
 const NAMES = Object.keys(BUCKET_CONFIG_PARTS) as ConfigPartName[];
 
 /** The parts S3 operations read, set and remove as a whole (every part with `s3` operations). */
-export type ConfigPart = { [K in ConfigPartName]: Parts[K] extends { s3: S3PartOperations } ? K : never }[ConfigPartName];
+export type ConfigPart = {
+  [K in ConfigPartName]: Parts[K] extends { s3: S3PartOperations } ? K : never;
+}[ConfigPartName];
 export const CONFIG_PARTS = NAMES.filter((name): name is ConfigPart => 's3' in BUCKET_CONFIG_PARTS[name]);
 
 /** A part's operations, by method. */
@@ -176,20 +231,28 @@ export const CONFIG_PART_SUBRESOURCES = Object.fromEntries(
 ) as { readonly [K in ConfigPart]: ConfigPartOps<K> };
 
 /** Operation -> the IAM action it needs (on the bucket). */
-export const CONFIG_PART_ACTIONS: ReadonlyMap<string, string> = new Map(CONFIG_PARTS.flatMap((name) => {
-  const { ops, actions } = BUCKET_CONFIG_PARTS[name].s3;
-  return (['GET', 'PUT', 'DELETE'] as const).map((method): [string, string] => [ops[method], actions[method]]);
-}));
+export const CONFIG_PART_ACTIONS: ReadonlyMap<string, string> = new Map(
+  CONFIG_PARTS.flatMap((name) => {
+    const { ops, actions } = BUCKET_CONFIG_PARTS[name].s3;
+    return (['GET', 'PUT', 'DELETE'] as const).map((method): [string, string] => [ops[method], actions[method]]);
+  }),
+);
 
 /** Validates a part's value for bucket `bucket` (throws the part's AppError). */
-export function validateConfigPart<K extends ConfigPartName>(name: K, value: NonNullable<BucketConfig[K]>, bucket: string): void {
+export function validateConfigPart<K extends ConfigPartName>(
+  name: K,
+  value: NonNullable<BucketConfig[K]>,
+  bucket: string,
+): void {
   // TypeScript cannot correlate RULES[name] with `value` for a generic K (a union of rules): the mapped type says it.
   (RULES[name] as PartRule<NonNullable<BucketConfig[K]>>).validate(value, bucket);
 }
 
 /** Checks a part's value against the rest of the configuration (the part's `checkWith`; throws its AppError). */
 export function checkConfigPartWith<K extends ConfigPartName>(
-  name: K, value: NonNullable<BucketConfig[K]>, within: { config: BucketConfig; bucket: string },
+  name: K,
+  value: NonNullable<BucketConfig[K]>,
+  within: { config: BucketConfig; bucket: string },
 ): void {
   (RULES[name] as PartRule<NonNullable<BucketConfig[K]>>).checkWith?.(value, within.config, within.bucket);
 }
@@ -199,7 +262,9 @@ export function isTextPart(name: ConfigPartName): boolean {
   return RULES[name].isText === true;
 }
 
-/** The S3 error for reading part `name` of bucket `bucket` while it is unset (NoSuchTagSet, NoSuchBucketPolicy, ...). */
+/**
+ * The S3 error for reading part `name` of bucket `bucket` while it is unset (NoSuchTagSet, NoSuchBucketPolicy, ...).
+ */
 export function missingConfigPart(name: ConfigPartName, bucket: string): AppError {
   return new AppError(BUCKET_CONFIG_PARTS[name].missing, { resource: `/${bucket}`, details: { BucketName: bucket } });
 }
@@ -217,14 +282,18 @@ export function backedUpConfig(config: BucketConfig): BucketConfig {
 }
 
 /** A part the admin API's bucket details report as set or not. */
-export type DetailedPart = { [K in ConfigPartName]: Parts[K]['isShownInDetails'] extends true ? K : never }[ConfigPartName];
+export type DetailedPart = {
+  [K in ConfigPartName]: Parts[K]['isShownInDetails'] extends true ? K : never;
+}[ConfigPartName];
 /** The parts the admin API's bucket details report, in registry order. */
 export const DETAILED_PARTS = NAMES.filter((name): name is DetailedPart => BUCKET_CONFIG_PARTS[name].isShownInDetails);
 
 /** Which parts are set, for the admin API's bucket details. */
 export function configPartsSet(bucket: BucketWithConfig): Record<DetailedPart, boolean> {
-  return Object.fromEntries(DETAILED_PARTS.map((name) => {
-    const isSet = RULES[name].isSet;
-    return [name, isSet ? isSet(bucket) : bucket.config[name] !== undefined];
-  })) as Record<DetailedPart, boolean>;
+  return Object.fromEntries(
+    DETAILED_PARTS.map((name) => {
+      const isSet = RULES[name].isSet;
+      return [name, isSet ? isSet(bucket) : bucket.config[name] !== undefined];
+    }),
+  ) as Record<DetailedPart, boolean>;
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { type BucketEncryption, parseSseAlgorithm, validateBucketEncryption } from './bucket-encryption.js';
 import { codeOf } from '../../test/helpers/error-code.js';
 
-
 describe('parseSseAlgorithm', () => {
   it('accepts AES256', () => {
     expect(parseSseAlgorithm('AES256')).toBe('AES256');
@@ -15,7 +14,8 @@ describe('parseSseAlgorithm', () => {
   });
 
   it('refuses anything else with InvalidArgument', () => {
-    for (const bad of ['aes256', 'AES128', '', 'aws:fsx']) expect(codeOf(() => parseSseAlgorithm(bad))).toBe('InvalidArgument');
+    for (const bad of ['aes256', 'AES128', '', 'aws:fsx'])
+      expect(codeOf(() => parseSseAlgorithm(bad))).toBe('InvalidArgument');
   });
 });
 

@@ -19,7 +19,6 @@ import { codeOf } from '../../test/helpers/error-code.js';
 const b64 = (alg: ChecksumAlgorithm, data: string | Uint8Array): string =>
   computeChecksum(alg, typeof data === 'string' ? Buffer.from(data) : data).toString('base64');
 
-
 describe('parseChecksumAlgorithm', () => {
   it('accepts every algorithm in any case', () => {
     for (const alg of CHECKSUM_ALGORITHMS) {

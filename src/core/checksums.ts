@@ -33,7 +33,9 @@ export function parseChecksumAlgorithm(value: string, header?: string): Checksum
   const upper = value.trim().toUpperCase();
   if (isChecksumAlgorithm(upper)) return upper;
   const message =
-    header === 'x-amz-sdk-checksum-algorithm' ? 'Value for x-amz-sdk-checksum-algorithm header is invalid.' : UNSUPPORTED_MESSAGE;
+    header === 'x-amz-sdk-checksum-algorithm'
+      ? 'Value for x-amz-sdk-checksum-algorithm header is invalid.'
+      : UNSUPPORTED_MESSAGE;
   throw new AppError('InvalidRequest', { message });
 }
 
@@ -335,7 +337,8 @@ export function combineCrc(alg: CrcAlgorithm, a: Buffer, tail: { crc: Buffer; le
   const { width, poly } = CRC_PARAMS[alg];
   const size = Number(width / 8n);
   if (a.length !== size || b.length !== size) throw new RangeError(`combineCrc: ${alg} digests are ${size} bytes`);
-  if (!Number.isSafeInteger(lengthB) || lengthB < 0) throw new RangeError('combineCrc: lengthB must be a non-negative integer');
+  if (!Number.isSafeInteger(lengthB) || lengthB < 0)
+    throw new RangeError('combineCrc: lengthB must be a non-negative integer');
   const table = x2nTable(alg);
   // x^(8 * lengthB) mod p: walk the bits of lengthB, starting at k = 3 for the factor 8.
   let xn = 1n << (width - 1n); // x^0

@@ -13,7 +13,6 @@ import {
 } from './cors.js';
 import { codeOf } from '../../test/helpers/error-code.js';
 
-
 const rule = (over: Partial<CorsRule>): CorsRule => ({
   allowedOrigins: ['https://app.example.com'],
   allowedMethods: ['GET'],
@@ -32,7 +31,12 @@ const config: CorsConfiguration = {
       exposeHeaders: ['ETag', 'x-amz-version-id'],
       maxAgeSeconds: 600,
     }),
-    rule({ id: 'uploads', allowedOrigins: ['http://localhost:*'], allowedMethods: ['POST', 'PUT'], allowedHeaders: ['*'] }),
+    rule({
+      id: 'uploads',
+      allowedOrigins: ['http://localhost:*'],
+      allowedMethods: ['POST', 'PUT'],
+      allowedHeaders: ['*'],
+    }),
     rule({ id: 'anyone', allowedOrigins: ['*'], allowedMethods: ['HEAD', 'GET'] }),
   ],
 };
@@ -40,7 +44,9 @@ const config: CorsConfiguration = {
 describe('validateCorsConfiguration', () => {
   it('accepts a realistic configuration and 100 rules', () => {
     expect(codeOf(() => validateCorsConfiguration(config))).toBeUndefined();
-    expect(codeOf(() => validateCorsConfiguration({ rules: Array.from({ length: 100 }, () => rule({})) }))).toBeUndefined();
+    expect(
+      codeOf(() => validateCorsConfiguration({ rules: Array.from({ length: 100 }, () => rule({})) })),
+    ).toBeUndefined();
   });
 
   it.each<[string, CorsRule[], string]>([
@@ -61,7 +67,9 @@ describe('validateCorsConfiguration', () => {
   });
 
   it('uses S3 messages', () => {
-    expect(() => parseCorsMethod('PATCH')).toThrow('Found unsupported HTTP method in CORS config. Unsupported method is PATCH');
+    expect(() => parseCorsMethod('PATCH')).toThrow(
+      'Found unsupported HTTP method in CORS config. Unsupported method is PATCH',
+    );
     expect(() => validateCorsConfiguration({ rules: [rule({ allowedOrigins: ['*a*'] })] })).toThrow(
       'AllowedOrigin "*a*" can not have more than one wildcard.',
     );
@@ -78,10 +86,22 @@ describe('matchPreflight', () => {
     ['origins compare with case', 'https://APP.EXAMPLE.COM', 'PUT', [], undefined],
     ['a look-alike domain', 'https://example.com.evil.org', 'PUT', [], undefined],
     ['a method no rule allows', 'https://app.example.com', 'DELETE', [], undefined],
-    ['headers matched by wildcard and case-insensitively', 'https://app.example.com', 'PUT', ['X-Amz-Meta-Name', 'content-type'], 'site'],
+    [
+      'headers matched by wildcard and case-insensitively',
+      'https://app.example.com',
+      'PUT',
+      ['X-Amz-Meta-Name', 'content-type'],
+      'site',
+    ],
     ['a header no pattern allows', 'https://app.example.com', 'PUT', ['authorization'], undefined],
     ['first matching rule wins, later ones are not consulted', 'https://app.example.com', 'GET', [], 'site'],
-    ['a later rule when earlier ones do not match the method', 'http://localhost:3000', 'POST', ['authorization', 'x-anything'], 'uploads'],
+    [
+      'a later rule when earlier ones do not match the method',
+      'http://localhost:3000',
+      'POST',
+      ['authorization', 'x-anything'],
+      'uploads',
+    ],
     ['an origin port under a wildcard', 'http://localhost:8080', 'PUT', [], 'uploads'],
     ['falls through to the * rule', 'https://other.org', 'HEAD', [], 'anyone'],
     ['the * rule matches the null origin', 'null', 'GET', [], 'anyone'],
@@ -94,7 +114,11 @@ describe('matchPreflight', () => {
   });
 
   it('answers with S3 headers for an echoed origin', () => {
-    const match = matchPreflight(config, { origin: 'https://app.example.com', method: 'PUT', requestHeaders: ['Content-Type', 'X-Amz-Meta-Name'] });
+    const match = matchPreflight(config, {
+      origin: 'https://app.example.com',
+      method: 'PUT',
+      requestHeaders: ['Content-Type', 'X-Amz-Meta-Name'],
+    });
     expect(match?.responseHeaders).toEqual({
       'Access-Control-Allow-Origin': 'https://app.example.com',
       'Access-Control-Allow-Methods': 'GET, PUT',
@@ -119,7 +143,9 @@ describe('matchPreflight', () => {
     const headers = matchPreflight(both, { origin: 'https://app.example.com', method: 'GET' })?.responseHeaders;
     expect(headers?.['Access-Control-Allow-Origin']).toBe('https://app.example.com');
     expect(headers?.['Access-Control-Allow-Credentials']).toBe('true');
-    expect(matchPreflight(both, { origin: 'https://x.org', method: 'GET' })?.responseHeaders['Access-Control-Allow-Origin']).toBe('*');
+    expect(
+      matchPreflight(both, { origin: 'https://x.org', method: 'GET' })?.responseHeaders['Access-Control-Allow-Origin'],
+    ).toBe('*');
   });
 
   it('lets a wildcard stand for the empty run', () => {
@@ -148,7 +174,11 @@ describe('matchActual', () => {
 
 describe('helpers', () => {
   it('reads Access-Control-Request-Headers', () => {
-    expect(parseRequestHeaderList('Content-Type, X-Amz-Date,,  authorization ')).toEqual(['content-type', 'x-amz-date', 'authorization']);
+    expect(parseRequestHeaderList('Content-Type, X-Amz-Date,,  authorization ')).toEqual([
+      'content-type',
+      'x-amz-date',
+      'authorization',
+    ]);
     expect(parseRequestHeaderList(undefined)).toEqual([]);
     expect(parseRequestHeaderList('')).toEqual([]);
   });
@@ -165,10 +195,15 @@ describe('helpers', () => {
     expect(notAllowed.message).toMatch(/^CORSResponse: This CORS request is not allowed/);
     expect(notAllowed.details).toEqual({ Method: 'DELETE', ResourceType: 'OBJECT' });
     const disabled = preflightRefusal('not-enabled', { method: 'GET', resourceType: 'BUCKET' });
-    expect([disabled.code, disabled.message]).toEqual(['AccessForbidden', 'CORSResponse: CORS is not enabled for this bucket.']);
+    expect([disabled.code, disabled.message]).toEqual([
+      'AccessForbidden',
+      'CORSResponse: CORS is not enabled for this bucket.',
+    ]);
     const noOrigin = preflightRefusal('no-origin');
     expect([noOrigin.code, noOrigin.statusCode]).toEqual(['BadRequest', 400]);
-    expect(preflightRefusal('no-method', { method: 'PATCH' }).message).toBe('Invalid Access-Control-Request-Method: PATCH');
+    expect(preflightRefusal('no-method', { method: 'PATCH' }).message).toBe(
+      'Invalid Access-Control-Request-Method: PATCH',
+    );
     expect(preflightRefusal('no-method').message).toBe('Invalid Access-Control-Request-Method: null');
   });
 });

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- TEMPORARY: split pending */
 import { describe, expect, it } from 'vitest';
 import type { LifecycleRule } from './lifecycle.js';
 import {
@@ -40,30 +41,82 @@ describe('lifecycleDueDate rounds up to the next midnight UTC', () => {
     ['one millisecond before midnight', '2014-01-15T23:59:59.999Z', 0, '2014-01-16T00:00:00.000Z'],
     ['across a year end', '2013-12-31T18:00:00Z', 1, '2014-01-02T00:00:00.000Z'],
     ['across February in a leap year', '2024-02-28T12:00:00Z', 1, '2024-03-01T00:00:00.000Z'],
-  // eslint-disable-next-line max-params -- it.each passes one argument per table column
+    // eslint-disable-next-line max-params -- it.each passes one argument per table column
   ])('%s', (_name, start, days, due) => {
     expect(lifecycleDueDate(d(start), days).toISOString()).toBe(due);
   });
 });
 
 describe('ruleMatches', () => {
-  const tagged = { key: 'logs/a', size: 500, tags: [{ key: 'env', value: 'prod' }, { key: 'team', value: 'x' }, { key: 'extra', value: '1' }] };
+  const tagged = {
+    key: 'logs/a',
+    size: 500,
+    tags: [
+      { key: 'env', value: 'prod' },
+      { key: 'team', value: 'x' },
+      { key: 'extra', value: '1' },
+    ],
+  };
   it.each<[string, LifecycleRule, boolean]>([
     ['an empty filter matches everything', rule({}), true],
     ['a matching prefix', rule({ filter: { prefix: 'logs/' } }), true],
     ['another prefix', rule({ filter: { prefix: 'img/' } }), false],
     ['a legacy rule-level prefix', rule({ filter: undefined, prefix: 'logs' }), true],
     ['a disabled rule never matches', rule({ status: 'Disabled' }), false],
-    ['all tags of an And present (extra tags allowed)', rule({ filter: { tags: [{ key: 'env', value: 'prod' }, { key: 'team', value: 'x' }] } }), true],
-    ['one tag of an And missing', rule({ filter: { tags: [{ key: 'env', value: 'prod' }, { key: 'team', value: 'y' }] } }), false],
+    [
+      'all tags of an And present (extra tags allowed)',
+      rule({
+        filter: {
+          tags: [
+            { key: 'env', value: 'prod' },
+            { key: 'team', value: 'x' },
+          ],
+        },
+      }),
+      true,
+    ],
+    [
+      'one tag of an And missing',
+      rule({
+        filter: {
+          tags: [
+            { key: 'env', value: 'prod' },
+            { key: 'team', value: 'y' },
+          ],
+        },
+      }),
+      false,
+    ],
     ['a tag value differs', rule({ filter: { tags: [{ key: 'env', value: 'dev' }] } }), false],
     ['a key-only tag filter needs an empty value', rule({ filter: { tags: [{ key: 'env', value: '' }] } }), false],
     ['size greater than is exclusive (500 > 499)', rule({ filter: { objectSizeGreaterThan: 499 } }), true],
     ['size greater than is exclusive (500 > 500)', rule({ filter: { objectSizeGreaterThan: 500 } }), false],
     ['size less than is exclusive (500 < 501)', rule({ filter: { objectSizeLessThan: 501 } }), true],
     ['size less than is exclusive (500 < 500)', rule({ filter: { objectSizeLessThan: 500 } }), false],
-    ['prefix, tag and size range together', rule({ filter: { prefix: 'logs/', tags: [{ key: 'team', value: 'x' }], objectSizeGreaterThan: 100, objectSizeLessThan: 1000 } }), true],
-    ['prefix, tag and size, size out', rule({ filter: { prefix: 'logs/', tags: [{ key: 'team', value: 'x' }], objectSizeGreaterThan: 100, objectSizeLessThan: 400 } }), false],
+    [
+      'prefix, tag and size range together',
+      rule({
+        filter: {
+          prefix: 'logs/',
+          tags: [{ key: 'team', value: 'x' }],
+          objectSizeGreaterThan: 100,
+          objectSizeLessThan: 1000,
+        },
+      }),
+      true,
+    ],
+    [
+      'prefix, tag and size, size out',
+      rule({
+        filter: {
+          prefix: 'logs/',
+          tags: [{ key: 'team', value: 'x' }],
+          objectSizeGreaterThan: 100,
+          objectSizeLessThan: 400,
+        },
+      }),
+      false,
+    ],
   ])('%s', (_name, r, expected) => {
     expect(ruleMatches(r, tagged)).toBe(expected);
   });
@@ -75,32 +128,188 @@ describe('expirationAction', () => {
   const rows: Row[] = [
     ['current version, the last moment before the due midnight', [byDays], {}, '2014-01-18T23:59:59.999Z', undefined],
     ['current version, at the due midnight', [byDays], {}, '2014-01-19T00:00:00Z', 'expire-current'],
-    ['a disabled rule is ignored', [rule({ status: 'Disabled', expiration: { days: 3 } })], {}, '2020-01-01T00:00:00Z', undefined],
-    ['a rule for another prefix is ignored', [rule({ filter: { prefix: 'img/' }, expiration: { days: 1 } })], {}, '2020-01-01T00:00:00Z', undefined],
-    ['a later rule applies when an earlier one is not due', [rule({ id: 'a', expiration: { days: 100 } }), rule({ id: 'b', expiration: { days: 1 } })], {}, '2014-01-17T00:00:00Z', 'expire-current'],
-    ['a date before the object was written still expires it', [rule({ expiration: { date: '2010-01-01T00:00:00.000Z' } })], {}, '2014-01-15T10:31:00Z', 'expire-current'],
-    ['a date not reached yet', [rule({ expiration: { date: '2030-01-01T00:00:00.000Z' } })], {}, '2029-12-31T23:59:59Z', undefined],
-    ['a date reached', [rule({ expiration: { date: '2030-01-01T00:00:00.000Z' } })], {}, '2030-01-01T00:00:00Z', 'expire-current'],
-    ['a tag rule for an object with the tag', [rule({ filter: { tags: [{ key: 'tmp', value: '1' }] }, expiration: { days: 1 } })], { tags: [{ key: 'tmp', value: '1' }] }, '2014-02-01T00:00:00Z', 'expire-current'],
-    ['a tag rule for an object without it', [rule({ filter: { tags: [{ key: 'tmp', value: '1' }] }, expiration: { days: 1 } })], {}, '2014-02-01T00:00:00Z', undefined],
-    ['a size rule for a small object', [rule({ filter: { objectSizeLessThan: 10 }, expiration: { days: 1 } })], { size: 9 }, '2014-02-01T00:00:00Z', 'expire-current'],
-    ['a size rule for a large object', [rule({ filter: { objectSizeLessThan: 10 }, expiration: { days: 1 } })], { size: 10 }, '2014-02-01T00:00:00Z', undefined],
-    ['Expiration does not touch noncurrent versions', [byDays], { isLatest: false, noncurrentSince: d('2014-01-16T00:00:00Z') }, '2020-01-01T00:00:00Z', undefined],
-    ['noncurrent: days not yet passed', [rule({ noncurrentVersionExpiration: { noncurrentDays: 5 } })], { isLatest: false, noncurrentSince: d('2014-01-02T11:30:00Z') }, '2014-01-07T23:59:59Z', undefined],
-    ['noncurrent: days passed', [rule({ noncurrentVersionExpiration: { noncurrentDays: 5 } })], { isLatest: false, noncurrentSince: d('2014-01-02T11:30:00Z') }, '2014-01-08T00:00:00Z', 'delete-noncurrent'],
-    ['noncurrent: days count from becoming noncurrent, not from creation', [rule({ noncurrentVersionExpiration: { noncurrentDays: 5 } })], { isLatest: false, lastModified: d('2013-01-01T00:00:00Z'), noncurrentSince: d('2014-01-02T11:30:00Z') }, '2014-01-05T00:00:00Z', undefined],
-    ['noncurrent: without a noncurrent time nothing is due', [rule({ noncurrentVersionExpiration: { noncurrentDays: 1 } })], { isLatest: false }, '2020-01-01T00:00:00Z', undefined],
-    ['NewerNoncurrentVersions 2 with 1 newer: kept', [rule({ noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 2 } })], { isLatest: false, noncurrentSince: d('2014-01-02T00:00:00Z'), newerNoncurrentCount: 1 }, '2015-01-01T00:00:00Z', undefined],
-    ['NewerNoncurrentVersions 2 with 2 newer: deleted', [rule({ noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 2 } })], { isLatest: false, noncurrentSince: d('2014-01-02T00:00:00Z'), newerNoncurrentCount: 2 }, '2015-01-01T00:00:00Z', 'delete-noncurrent'],
-    ['NewerNoncurrentVersions met but days not yet', [rule({ noncurrentVersionExpiration: { noncurrentDays: 10, newerNoncurrentVersions: 1 } })], { isLatest: false, noncurrentSince: d('2014-01-02T00:00:00Z'), newerNoncurrentCount: 5 }, '2014-01-05T00:00:00Z', undefined],
-    ['a noncurrent delete marker goes like a noncurrent version', [rule({ noncurrentVersionExpiration: { noncurrentDays: 1 } })], { isLatest: false, isDeleteMarker: true, size: 0, noncurrentSince: d('2014-01-02T00:00:00Z') }, '2014-01-04T00:00:00Z', 'delete-noncurrent'],
-    ['expired delete marker, the only version left', [rule({ expiration: { expiredObjectDeleteMarker: true } })], { isDeleteMarker: true, size: 0, isOnlyVersion: true }, '2014-01-15T10:31:00Z', 'remove-expired-delete-marker'],
-    ['expired delete marker with versions under it', [rule({ expiration: { expiredObjectDeleteMarker: true } })], { isDeleteMarker: true, size: 0, isOnlyVersion: false }, '2020-01-01T00:00:00Z', undefined],
-    ['ExpiredObjectDeleteMarker false does nothing', [rule({ expiration: { expiredObjectDeleteMarker: false } })], { isDeleteMarker: true, size: 0, isOnlyVersion: true }, '2020-01-01T00:00:00Z', undefined],
-    ['a lone delete marker old enough for Expiration Days', [byDays], { isDeleteMarker: true, size: 0, isOnlyVersion: true }, '2014-01-19T00:00:00Z', 'remove-expired-delete-marker'],
-    ['a lone delete marker not yet old enough', [byDays], { isDeleteMarker: true, size: 0, isOnlyVersion: true }, '2014-01-18T00:00:00Z', undefined],
-    ['a current delete marker is never expired by a Date', [rule({ expiration: { date: '2010-01-01T00:00:00.000Z' } })], { isDeleteMarker: true, size: 0, isOnlyVersion: true }, '2020-01-01T00:00:00Z', undefined],
-    ['a delete marker has no tags for a tag rule', [rule({ filter: { tags: [{ key: 'a', value: 'b' }] }, expiration: { days: 1 } })], { isDeleteMarker: true, size: 0, isOnlyVersion: true }, '2020-01-01T00:00:00Z', undefined],
+    [
+      'a disabled rule is ignored',
+      [rule({ status: 'Disabled', expiration: { days: 3 } })],
+      {},
+      '2020-01-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'a rule for another prefix is ignored',
+      [rule({ filter: { prefix: 'img/' }, expiration: { days: 1 } })],
+      {},
+      '2020-01-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'a later rule applies when an earlier one is not due',
+      [rule({ id: 'a', expiration: { days: 100 } }), rule({ id: 'b', expiration: { days: 1 } })],
+      {},
+      '2014-01-17T00:00:00Z',
+      'expire-current',
+    ],
+    [
+      'a date before the object was written still expires it',
+      [rule({ expiration: { date: '2010-01-01T00:00:00.000Z' } })],
+      {},
+      '2014-01-15T10:31:00Z',
+      'expire-current',
+    ],
+    [
+      'a date not reached yet',
+      [rule({ expiration: { date: '2030-01-01T00:00:00.000Z' } })],
+      {},
+      '2029-12-31T23:59:59Z',
+      undefined,
+    ],
+    [
+      'a date reached',
+      [rule({ expiration: { date: '2030-01-01T00:00:00.000Z' } })],
+      {},
+      '2030-01-01T00:00:00Z',
+      'expire-current',
+    ],
+    [
+      'a tag rule for an object with the tag',
+      [rule({ filter: { tags: [{ key: 'tmp', value: '1' }] }, expiration: { days: 1 } })],
+      { tags: [{ key: 'tmp', value: '1' }] },
+      '2014-02-01T00:00:00Z',
+      'expire-current',
+    ],
+    [
+      'a tag rule for an object without it',
+      [rule({ filter: { tags: [{ key: 'tmp', value: '1' }] }, expiration: { days: 1 } })],
+      {},
+      '2014-02-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'a size rule for a small object',
+      [rule({ filter: { objectSizeLessThan: 10 }, expiration: { days: 1 } })],
+      { size: 9 },
+      '2014-02-01T00:00:00Z',
+      'expire-current',
+    ],
+    [
+      'a size rule for a large object',
+      [rule({ filter: { objectSizeLessThan: 10 }, expiration: { days: 1 } })],
+      { size: 10 },
+      '2014-02-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'Expiration does not touch noncurrent versions',
+      [byDays],
+      { isLatest: false, noncurrentSince: d('2014-01-16T00:00:00Z') },
+      '2020-01-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'noncurrent: days not yet passed',
+      [rule({ noncurrentVersionExpiration: { noncurrentDays: 5 } })],
+      { isLatest: false, noncurrentSince: d('2014-01-02T11:30:00Z') },
+      '2014-01-07T23:59:59Z',
+      undefined,
+    ],
+    [
+      'noncurrent: days passed',
+      [rule({ noncurrentVersionExpiration: { noncurrentDays: 5 } })],
+      { isLatest: false, noncurrentSince: d('2014-01-02T11:30:00Z') },
+      '2014-01-08T00:00:00Z',
+      'delete-noncurrent',
+    ],
+    [
+      'noncurrent: days count from becoming noncurrent, not from creation',
+      [rule({ noncurrentVersionExpiration: { noncurrentDays: 5 } })],
+      { isLatest: false, lastModified: d('2013-01-01T00:00:00Z'), noncurrentSince: d('2014-01-02T11:30:00Z') },
+      '2014-01-05T00:00:00Z',
+      undefined,
+    ],
+    [
+      'noncurrent: without a noncurrent time nothing is due',
+      [rule({ noncurrentVersionExpiration: { noncurrentDays: 1 } })],
+      { isLatest: false },
+      '2020-01-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'NewerNoncurrentVersions 2 with 1 newer: kept',
+      [rule({ noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 2 } })],
+      { isLatest: false, noncurrentSince: d('2014-01-02T00:00:00Z'), newerNoncurrentCount: 1 },
+      '2015-01-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'NewerNoncurrentVersions 2 with 2 newer: deleted',
+      [rule({ noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 2 } })],
+      { isLatest: false, noncurrentSince: d('2014-01-02T00:00:00Z'), newerNoncurrentCount: 2 },
+      '2015-01-01T00:00:00Z',
+      'delete-noncurrent',
+    ],
+    [
+      'NewerNoncurrentVersions met but days not yet',
+      [rule({ noncurrentVersionExpiration: { noncurrentDays: 10, newerNoncurrentVersions: 1 } })],
+      { isLatest: false, noncurrentSince: d('2014-01-02T00:00:00Z'), newerNoncurrentCount: 5 },
+      '2014-01-05T00:00:00Z',
+      undefined,
+    ],
+    [
+      'a noncurrent delete marker goes like a noncurrent version',
+      [rule({ noncurrentVersionExpiration: { noncurrentDays: 1 } })],
+      { isLatest: false, isDeleteMarker: true, size: 0, noncurrentSince: d('2014-01-02T00:00:00Z') },
+      '2014-01-04T00:00:00Z',
+      'delete-noncurrent',
+    ],
+    [
+      'expired delete marker, the only version left',
+      [rule({ expiration: { expiredObjectDeleteMarker: true } })],
+      { isDeleteMarker: true, size: 0, isOnlyVersion: true },
+      '2014-01-15T10:31:00Z',
+      'remove-expired-delete-marker',
+    ],
+    [
+      'expired delete marker with versions under it',
+      [rule({ expiration: { expiredObjectDeleteMarker: true } })],
+      { isDeleteMarker: true, size: 0, isOnlyVersion: false },
+      '2020-01-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'ExpiredObjectDeleteMarker false does nothing',
+      [rule({ expiration: { expiredObjectDeleteMarker: false } })],
+      { isDeleteMarker: true, size: 0, isOnlyVersion: true },
+      '2020-01-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'a lone delete marker old enough for Expiration Days',
+      [byDays],
+      { isDeleteMarker: true, size: 0, isOnlyVersion: true },
+      '2014-01-19T00:00:00Z',
+      'remove-expired-delete-marker',
+    ],
+    [
+      'a lone delete marker not yet old enough',
+      [byDays],
+      { isDeleteMarker: true, size: 0, isOnlyVersion: true },
+      '2014-01-18T00:00:00Z',
+      undefined,
+    ],
+    [
+      'a current delete marker is never expired by a Date',
+      [rule({ expiration: { date: '2010-01-01T00:00:00.000Z' } })],
+      { isDeleteMarker: true, size: 0, isOnlyVersion: true },
+      '2020-01-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'a delete marker has no tags for a tag rule',
+      [rule({ filter: { tags: [{ key: 'a', value: 'b' }] }, expiration: { days: 1 } })],
+      { isDeleteMarker: true, size: 0, isOnlyVersion: true },
+      '2020-01-01T00:00:00Z',
+      undefined,
+    ],
   ];
   // eslint-disable-next-line max-params -- it.each passes one argument per table column
   it.each(rows)('%s', (_name, rules, over, now, expected) => {
@@ -110,7 +319,11 @@ describe('expirationAction', () => {
 
 describe('currentExpiry', () => {
   it('names the earliest due rule', () => {
-    const rules = [rule({ id: 'long', expiration: { days: 30 } }), rule({ id: 'short', expiration: { days: 7 } }), rule({ id: 'other', filter: { prefix: 'x/' }, expiration: { days: 1 } })];
+    const rules = [
+      rule({ id: 'long', expiration: { days: 30 } }),
+      rule({ id: 'short', expiration: { days: 7 } }),
+      rule({ id: 'other', filter: { prefix: 'x/' }, expiration: { days: 1 } }),
+    ];
     expect(currentExpiry(rules, version())).toEqual({ date: d('2014-01-23T00:00:00Z'), ruleId: 'short' });
   });
 
@@ -129,8 +342,14 @@ describe('incomplete multipart uploads', () => {
   const initiated = d('2024-03-10T15:00:00Z');
 
   it('schedules by the earliest matching rule, rounded to midnight', () => {
-    expect(uploadAbortDate(rules, { key: 'logs/tmp/x', initiated })).toEqual({ date: d('2024-03-12T00:00:00Z'), ruleId: 'fast' });
-    expect(uploadAbortDate(rules, { key: 'logs/x', initiated })).toEqual({ date: d('2024-03-18T00:00:00Z'), ruleId: 'slow' });
+    expect(uploadAbortDate(rules, { key: 'logs/tmp/x', initiated })).toEqual({
+      date: d('2024-03-12T00:00:00Z'),
+      ruleId: 'fast',
+    });
+    expect(uploadAbortDate(rules, { key: 'logs/x', initiated })).toEqual({
+      date: d('2024-03-18T00:00:00Z'),
+      ruleId: 'slow',
+    });
     expect(uploadAbortDate(rules, { key: 'img/x', initiated })).toBeUndefined();
   });
 
@@ -154,16 +373,58 @@ describe('transitionDue', () => {
     ['nothing due yet', [tiers], {}, '2014-02-14T00:00:00Z', undefined],
     ['STANDARD_IA due', [tiers], {}, '2014-02-15T00:00:00Z', 'STANDARD_IA'],
     ['both due: the coldest wins', [tiers], {}, '2014-03-17T00:00:00Z', 'GLACIER'],
-    ['already in STANDARD_IA, GLACIER not yet due', [tiers], { storageClass: 'STANDARD_IA' }, '2014-03-01T00:00:00Z', undefined],
+    [
+      'already in STANDARD_IA, GLACIER not yet due',
+      [tiers],
+      { storageClass: 'STANDARD_IA' },
+      '2014-03-01T00:00:00Z',
+      undefined,
+    ],
     ['already in GLACIER', [tiers], { storageClass: 'GLACIER' }, '2015-01-01T00:00:00Z', undefined],
     ['a delete marker never moves', [tiers], { isDeleteMarker: true, size: 0 }, '2015-01-01T00:00:00Z', undefined],
-    ['an object under 128 KiB stays without a size filter', [tiers], { size: MIN_TRANSITION_SIZE - 1 }, '2015-01-01T00:00:00Z', undefined],
-    ['a small object moves when the rule filters by size', [rule({ filter: { objectSizeGreaterThan: 0 }, transitions: [{ days: 0, storageClass: 'GLACIER' }] })], { size: 10 }, '2014-01-16T00:00:00Z', 'GLACIER'],
+    [
+      'an object under 128 KiB stays without a size filter',
+      [tiers],
+      { size: MIN_TRANSITION_SIZE - 1 },
+      '2015-01-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'a small object moves when the rule filters by size',
+      [rule({ filter: { objectSizeGreaterThan: 0 }, transitions: [{ days: 0, storageClass: 'GLACIER' }] })],
+      { size: 10 },
+      '2014-01-16T00:00:00Z',
+      'GLACIER',
+    ],
     ['a disabled rule is ignored', [{ ...tiers, status: 'Disabled' }], {}, '2015-01-01T00:00:00Z', undefined],
-    ['a date transition', [rule({ transitions: [{ date: '2014-06-01T00:00:00.000Z', storageClass: 'DEEP_ARCHIVE' }] })], {}, '2014-06-01T00:00:00Z', 'DEEP_ARCHIVE'],
-    ['noncurrent: enough newer versions and days', [tiers], { isLatest: false, noncurrentSince: d('2014-01-20T08:00:00Z'), newerNoncurrentCount: 1 }, '2014-01-31T00:00:00Z', 'DEEP_ARCHIVE'],
-    ['noncurrent: too few newer versions', [tiers], { isLatest: false, noncurrentSince: d('2014-01-20T08:00:00Z'), newerNoncurrentCount: 0 }, '2015-01-01T00:00:00Z', undefined],
-    ['noncurrent versions ignore current-version transitions', [rule({ transitions: [{ days: 0, storageClass: 'GLACIER' }] })], { isLatest: false, noncurrentSince: d('2014-01-20T08:00:00Z') }, '2015-01-01T00:00:00Z', undefined],
+    [
+      'a date transition',
+      [rule({ transitions: [{ date: '2014-06-01T00:00:00.000Z', storageClass: 'DEEP_ARCHIVE' }] })],
+      {},
+      '2014-06-01T00:00:00Z',
+      'DEEP_ARCHIVE',
+    ],
+    [
+      'noncurrent: enough newer versions and days',
+      [tiers],
+      { isLatest: false, noncurrentSince: d('2014-01-20T08:00:00Z'), newerNoncurrentCount: 1 },
+      '2014-01-31T00:00:00Z',
+      'DEEP_ARCHIVE',
+    ],
+    [
+      'noncurrent: too few newer versions',
+      [tiers],
+      { isLatest: false, noncurrentSince: d('2014-01-20T08:00:00Z'), newerNoncurrentCount: 0 },
+      '2015-01-01T00:00:00Z',
+      undefined,
+    ],
+    [
+      'noncurrent versions ignore current-version transitions',
+      [rule({ transitions: [{ days: 0, storageClass: 'GLACIER' }] })],
+      { isLatest: false, noncurrentSince: d('2014-01-20T08:00:00Z') },
+      '2015-01-01T00:00:00Z',
+      undefined,
+    ],
   ];
   // eslint-disable-next-line max-params -- it.each passes one argument per table column
   it.each(rows)('%s', (_name, rules, over, now, expected) => {

@@ -4,7 +4,12 @@
 // Timing: https://docs.aws.amazon.com/AmazonS3/latest/userguide/intro-lifecycle-rules.html
 
 import { DAY_MS, parseIso8601, startOfUtcDay } from './iso8601.js';
-import { type LifecycleConfiguration, type LifecycleRule, type LifecycleStorageClass, rulePrefix } from './lifecycle.js';
+import {
+  type LifecycleConfiguration,
+  type LifecycleRule,
+  type LifecycleStorageClass,
+  rulePrefix,
+} from './lifecycle.js';
 import type { Tag } from './tagging.js';
 
 type Rules = LifecycleConfiguration['rules'];
@@ -165,7 +170,8 @@ export function transitionDue(rules: Rules, version: LifecycleVersion, now: Date
   };
   for (const rule of rules) {
     if (!ruleMatches(rule, version)) continue;
-    const sizeFiltered = rule.filter?.objectSizeGreaterThan !== undefined || rule.filter?.objectSizeLessThan !== undefined;
+    const sizeFiltered =
+      rule.filter?.objectSizeGreaterThan !== undefined || rule.filter?.objectSizeLessThan !== undefined;
     if (version.size < MIN_TRANSITION_SIZE && !sizeFiltered) continue;
     if (version.isLatest) {
       for (const t of rule.transitions ?? []) {

@@ -9,7 +9,6 @@ import {
 } from './lifecycle.js';
 import { codeOf } from '../../test/helpers/error-code.js';
 
-
 const base: LifecycleRule = { id: 'r', status: 'Enabled', filter: { prefix: 'logs/' }, expiration: { days: 30 } };
 /** A rule: the base with some fields replaced; `undefined` values remove a field. */
 function rule(over: Record<string, unknown>): LifecycleRule {
@@ -17,7 +16,8 @@ function rule(over: Record<string, unknown>): LifecycleRule {
   for (const [k, v] of Object.entries(out)) if (v === undefined) delete out[k];
   return out as unknown as LifecycleRule;
 }
-const check = (...rules: LifecycleRule[]): string | undefined => codeOf(() => validateLifecycleConfiguration({ rules }));
+const check = (...rules: LifecycleRule[]): string | undefined =>
+  codeOf(() => validateLifecycleConfiguration({ rules }));
 
 describe('validateLifecycleConfiguration accepts', () => {
   it.each<[string, LifecycleRule[]]>([
@@ -26,14 +26,78 @@ describe('validateLifecycleConfiguration accepts', () => {
     ['an empty filter', [rule({ filter: {} })]],
     ['a disabled rule', [rule({ status: 'Disabled' })]],
     ['a date expiration at midnight', [rule({ expiration: { date: '2030-01-01T00:00:00.000Z' } })]],
-    ['an expired delete marker rule', [rule({ filter: { prefix: '' }, expiration: { expiredObjectDeleteMarker: true } })]],
-    ['tags and sizes together', [rule({ filter: { prefix: 'a', tags: [{ key: 'k', value: 'v' }, { key: 'k2', value: '' }], objectSizeGreaterThan: 0, objectSizeLessThan: 10 } })]],
-    ['noncurrent expiration keeping versions', [rule({ expiration: undefined, noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 100 } })]],
-    ['abort incomplete uploads', [rule({ expiration: undefined, abortIncompleteMultipartUpload: { daysAfterInitiation: 7 } })]],
-    ['transitions in order', [rule({ expiration: { days: 400 }, transitions: [{ days: 30, storageClass: 'STANDARD_IA' }, { days: 60, storageClass: 'GLACIER' }, { days: 180, storageClass: 'DEEP_ARCHIVE' }] })]],
-    ['a transition at day 0 to GLACIER', [rule({ expiration: undefined, transitions: [{ days: 0, storageClass: 'GLACIER' }] })]],
-    ['date transitions', [rule({ expiration: { date: '2031-01-01T00:00:00Z' }, transitions: [{ date: '2030-01-01T00:00:00Z', storageClass: 'STANDARD_IA' }] })]],
-    ['noncurrent transitions', [rule({ expiration: undefined, noncurrentVersionTransitions: [{ noncurrentDays: 30, storageClass: 'STANDARD_IA' }, { noncurrentDays: 0, storageClass: 'GLACIER', newerNoncurrentVersions: 2 }], noncurrentVersionExpiration: { noncurrentDays: 90 } })]],
+    [
+      'an expired delete marker rule',
+      [rule({ filter: { prefix: '' }, expiration: { expiredObjectDeleteMarker: true } })],
+    ],
+    [
+      'tags and sizes together',
+      [
+        rule({
+          filter: {
+            prefix: 'a',
+            tags: [
+              { key: 'k', value: 'v' },
+              { key: 'k2', value: '' },
+            ],
+            objectSizeGreaterThan: 0,
+            objectSizeLessThan: 10,
+          },
+        }),
+      ],
+    ],
+    [
+      'noncurrent expiration keeping versions',
+      [
+        rule({
+          expiration: undefined,
+          noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 100 },
+        }),
+      ],
+    ],
+    [
+      'abort incomplete uploads',
+      [rule({ expiration: undefined, abortIncompleteMultipartUpload: { daysAfterInitiation: 7 } })],
+    ],
+    [
+      'transitions in order',
+      [
+        rule({
+          expiration: { days: 400 },
+          transitions: [
+            { days: 30, storageClass: 'STANDARD_IA' },
+            { days: 60, storageClass: 'GLACIER' },
+            { days: 180, storageClass: 'DEEP_ARCHIVE' },
+          ],
+        }),
+      ],
+    ],
+    [
+      'a transition at day 0 to GLACIER',
+      [rule({ expiration: undefined, transitions: [{ days: 0, storageClass: 'GLACIER' }] })],
+    ],
+    [
+      'date transitions',
+      [
+        rule({
+          expiration: { date: '2031-01-01T00:00:00Z' },
+          transitions: [{ date: '2030-01-01T00:00:00Z', storageClass: 'STANDARD_IA' }],
+        }),
+      ],
+    ],
+    [
+      'noncurrent transitions',
+      [
+        rule({
+          expiration: undefined,
+          noncurrentVersionTransitions: [
+            { noncurrentDays: 30, storageClass: 'STANDARD_IA' },
+            { noncurrentDays: 0, storageClass: 'GLACIER', newerNoncurrentVersions: 2 },
+          ],
+          noncurrentVersionExpiration: { noncurrentDays: 90 },
+        }),
+      ],
+    ],
     ['rules without IDs', [rule({ id: undefined }), rule({ id: undefined })]],
     ['1000 rules', Array.from({ length: 1000 }, (_, i) => rule({ id: `r${i}` }))],
     ['a 255-character ID', [rule({ id: 'x'.repeat(255) })]],
@@ -57,50 +121,215 @@ describe('validateLifecycleConfiguration refuses', () => {
     ['a rule without actions', [rule({ expiration: undefined })], 'InvalidRequest'],
     ['an empty expiration', [rule({ expiration: {} })], 'MalformedXML'],
     ['expiration days and date', [rule({ expiration: { days: 1, date: '2030-01-01T00:00:00Z' } })], 'MalformedXML'],
-    ['expired delete marker with days', [rule({ expiration: { days: 1, expiredObjectDeleteMarker: true } })], 'MalformedXML'],
+    [
+      'expired delete marker with days',
+      [rule({ expiration: { days: 1, expiredObjectDeleteMarker: true } })],
+      'MalformedXML',
+    ],
     ['zero expiration days', [rule({ expiration: { days: 0 } })], 'InvalidArgument'],
     ['fractional expiration days', [rule({ expiration: { days: 1.5 } })], 'InvalidArgument'],
     ['an expiration date not at midnight', [rule({ expiration: { date: '2030-01-01T00:00:01Z' } })], 'InvalidArgument'],
     ['an expiration date that is not a date', [rule({ expiration: { date: 'tomorrow' } })], 'MalformedXML'],
-    ['expired delete marker with a tag filter', [rule({ filter: { tags: [{ key: 'a', value: 'b' }] }, expiration: { expiredObjectDeleteMarker: true } })], 'InvalidRequest'],
-    ['expired delete marker (false) with a size filter', [rule({ filter: { objectSizeLessThan: 5 }, expiration: { expiredObjectDeleteMarker: false } })], 'InvalidRequest'],
-    ['abort with a tag filter', [rule({ filter: { tags: [{ key: 'a', value: 'b' }] }, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } })], 'InvalidRequest'],
-    ['abort with a size filter', [rule({ filter: { objectSizeGreaterThan: 5 }, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } })], 'InvalidRequest'],
-    ['abort after zero days', [rule({ expiration: undefined, abortIncompleteMultipartUpload: { daysAfterInitiation: 0 } })], 'InvalidArgument'],
-    ['duplicate filter tag keys', [rule({ filter: { tags: [{ key: 'a', value: '1' }, { key: 'a', value: '2' }] } })], 'InvalidRequest'],
+    [
+      'expired delete marker with a tag filter',
+      [rule({ filter: { tags: [{ key: 'a', value: 'b' }] }, expiration: { expiredObjectDeleteMarker: true } })],
+      'InvalidRequest',
+    ],
+    [
+      'expired delete marker (false) with a size filter',
+      [rule({ filter: { objectSizeLessThan: 5 }, expiration: { expiredObjectDeleteMarker: false } })],
+      'InvalidRequest',
+    ],
+    [
+      'abort with a tag filter',
+      [
+        rule({
+          filter: { tags: [{ key: 'a', value: 'b' }] },
+          abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
+        }),
+      ],
+      'InvalidRequest',
+    ],
+    [
+      'abort with a size filter',
+      [rule({ filter: { objectSizeGreaterThan: 5 }, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } })],
+      'InvalidRequest',
+    ],
+    [
+      'abort after zero days',
+      [rule({ expiration: undefined, abortIncompleteMultipartUpload: { daysAfterInitiation: 0 } })],
+      'InvalidArgument',
+    ],
+    [
+      'duplicate filter tag keys',
+      [
+        rule({
+          filter: {
+            tags: [
+              { key: 'a', value: '1' },
+              { key: 'a', value: '2' },
+            ],
+          },
+        }),
+      ],
+      'InvalidRequest',
+    ],
     ['an invalid filter tag', [rule({ filter: { tags: [{ key: '', value: '1' }] } })], 'InvalidTag'],
     ['ObjectSizeLessThan 0', [rule({ filter: { objectSizeLessThan: 0 } })], 'InvalidRequest'],
     ['a negative ObjectSizeGreaterThan', [rule({ filter: { objectSizeGreaterThan: -1 } })], 'InvalidRequest'],
     ['sizes past the bound', [rule({ filter: { objectSizeGreaterThan: 1_099_511_627_776_001 } })], 'InvalidRequest'],
     ['equal size bounds', [rule({ filter: { objectSizeGreaterThan: 10, objectSizeLessThan: 10 } })], 'InvalidRequest'],
-    ['zero noncurrent days', [rule({ expiration: undefined, noncurrentVersionExpiration: { noncurrentDays: 0 } })], 'InvalidArgument'],
-    ['zero newer noncurrent versions', [rule({ expiration: undefined, noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 0 } })], 'InvalidArgument'],
-    ['101 newer noncurrent versions', [rule({ expiration: undefined, noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 101 } })], 'InvalidArgument'],
-    ['newer noncurrent versions in a V1 rule', [rule({ filter: undefined, prefix: '', noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 1 } })], 'InvalidRequest'],
-    ['a transition with days and date', [rule({ transitions: [{ days: 40, date: '2030-01-01T00:00:00Z', storageClass: 'GLACIER' }] })], 'MalformedXML'],
+    [
+      'zero noncurrent days',
+      [rule({ expiration: undefined, noncurrentVersionExpiration: { noncurrentDays: 0 } })],
+      'InvalidArgument',
+    ],
+    [
+      'zero newer noncurrent versions',
+      [rule({ expiration: undefined, noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 0 } })],
+      'InvalidArgument',
+    ],
+    [
+      '101 newer noncurrent versions',
+      [
+        rule({
+          expiration: undefined,
+          noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 101 },
+        }),
+      ],
+      'InvalidArgument',
+    ],
+    [
+      'newer noncurrent versions in a V1 rule',
+      [
+        rule({
+          filter: undefined,
+          prefix: '',
+          noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 1 },
+        }),
+      ],
+      'InvalidRequest',
+    ],
+    [
+      'a transition with days and date',
+      [rule({ transitions: [{ days: 40, date: '2030-01-01T00:00:00Z', storageClass: 'GLACIER' }] })],
+      'MalformedXML',
+    ],
     ['a transition with neither', [rule({ transitions: [{ storageClass: 'GLACIER' }] })], 'MalformedXML'],
-    ['STANDARD_IA before 30 days', [rule({ expiration: undefined, transitions: [{ days: 29, storageClass: 'STANDARD_IA' }] })], 'InvalidArgument'],
-    ['a negative transition day', [rule({ expiration: undefined, transitions: [{ days: -1, storageClass: 'GLACIER' }] })], 'InvalidArgument'],
-    ['an unsupported AWS storage class', [rule({ transitions: [{ days: 1, storageClass: 'GLACIER_IR' }] })], 'InvalidStorageClass'],
+    [
+      'STANDARD_IA before 30 days',
+      [rule({ expiration: undefined, transitions: [{ days: 29, storageClass: 'STANDARD_IA' }] })],
+      'InvalidArgument',
+    ],
+    [
+      'a negative transition day',
+      [rule({ expiration: undefined, transitions: [{ days: -1, storageClass: 'GLACIER' }] })],
+      'InvalidArgument',
+    ],
+    [
+      'an unsupported AWS storage class',
+      [rule({ transitions: [{ days: 1, storageClass: 'GLACIER_IR' }] })],
+      'InvalidStorageClass',
+    ],
     ['an unknown storage class', [rule({ transitions: [{ days: 1, storageClass: 'COLD' }] })], 'MalformedXML'],
-    ['STANDARD as a transition target', [rule({ transitions: [{ days: 1, storageClass: 'STANDARD' }] })], 'MalformedXML'],
-    ['two transitions to one class', [rule({ expiration: undefined, transitions: [{ days: 1, storageClass: 'GLACIER' }, { days: 9, storageClass: 'GLACIER' }] })], 'InvalidArgument'],
-    ['mixed Days and Date', [rule({ expiration: { days: 400 }, transitions: [{ date: '2030-01-01T00:00:00Z', storageClass: 'GLACIER' }] })], 'InvalidRequest'],
-    ['expiration not after the transition', [rule({ expiration: { days: 30 }, transitions: [{ days: 30, storageClass: 'GLACIER' }] })], 'InvalidArgument'],
-    ['an expiration date not after the transition date', [rule({ expiration: { date: '2030-01-01T00:00:00Z' }, transitions: [{ date: '2030-01-01T00:00:00Z', storageClass: 'GLACIER' }] })], 'InvalidArgument'],
-    ['GLACIER less than 30 days after STANDARD_IA', [rule({ expiration: undefined, transitions: [{ days: 30, storageClass: 'STANDARD_IA' }, { days: 59, storageClass: 'GLACIER' }] })], 'InvalidArgument'],
-    ['a transition date not at midnight', [rule({ expiration: undefined, transitions: [{ date: '2030-01-01T12:00:00Z', storageClass: 'GLACIER' }] })], 'InvalidArgument'],
-    ['noncurrent STANDARD_IA before 30 days', [rule({ expiration: undefined, noncurrentVersionTransitions: [{ noncurrentDays: 10, storageClass: 'STANDARD_IA' }] })], 'InvalidArgument'],
-    ['two noncurrent transitions to one class', [rule({ expiration: undefined, noncurrentVersionTransitions: [{ noncurrentDays: 1, storageClass: 'GLACIER' }, { noncurrentDays: 2, storageClass: 'GLACIER' }] })], 'InvalidArgument'],
-    ['noncurrent expiration not after the noncurrent transition', [rule({ expiration: undefined, noncurrentVersionExpiration: { noncurrentDays: 5 }, noncurrentVersionTransitions: [{ noncurrentDays: 5, storageClass: 'GLACIER' }] })], 'InvalidArgument'],
+    [
+      'STANDARD as a transition target',
+      [rule({ transitions: [{ days: 1, storageClass: 'STANDARD' }] })],
+      'MalformedXML',
+    ],
+    [
+      'two transitions to one class',
+      [
+        rule({
+          expiration: undefined,
+          transitions: [
+            { days: 1, storageClass: 'GLACIER' },
+            { days: 9, storageClass: 'GLACIER' },
+          ],
+        }),
+      ],
+      'InvalidArgument',
+    ],
+    [
+      'mixed Days and Date',
+      [rule({ expiration: { days: 400 }, transitions: [{ date: '2030-01-01T00:00:00Z', storageClass: 'GLACIER' }] })],
+      'InvalidRequest',
+    ],
+    [
+      'expiration not after the transition',
+      [rule({ expiration: { days: 30 }, transitions: [{ days: 30, storageClass: 'GLACIER' }] })],
+      'InvalidArgument',
+    ],
+    [
+      'an expiration date not after the transition date',
+      [
+        rule({
+          expiration: { date: '2030-01-01T00:00:00Z' },
+          transitions: [{ date: '2030-01-01T00:00:00Z', storageClass: 'GLACIER' }],
+        }),
+      ],
+      'InvalidArgument',
+    ],
+    [
+      'GLACIER less than 30 days after STANDARD_IA',
+      [
+        rule({
+          expiration: undefined,
+          transitions: [
+            { days: 30, storageClass: 'STANDARD_IA' },
+            { days: 59, storageClass: 'GLACIER' },
+          ],
+        }),
+      ],
+      'InvalidArgument',
+    ],
+    [
+      'a transition date not at midnight',
+      [rule({ expiration: undefined, transitions: [{ date: '2030-01-01T12:00:00Z', storageClass: 'GLACIER' }] })],
+      'InvalidArgument',
+    ],
+    [
+      'noncurrent STANDARD_IA before 30 days',
+      [
+        rule({
+          expiration: undefined,
+          noncurrentVersionTransitions: [{ noncurrentDays: 10, storageClass: 'STANDARD_IA' }],
+        }),
+      ],
+      'InvalidArgument',
+    ],
+    [
+      'two noncurrent transitions to one class',
+      [
+        rule({
+          expiration: undefined,
+          noncurrentVersionTransitions: [
+            { noncurrentDays: 1, storageClass: 'GLACIER' },
+            { noncurrentDays: 2, storageClass: 'GLACIER' },
+          ],
+        }),
+      ],
+      'InvalidArgument',
+    ],
+    [
+      'noncurrent expiration not after the noncurrent transition',
+      [
+        rule({
+          expiration: undefined,
+          noncurrentVersionExpiration: { noncurrentDays: 5 },
+          noncurrentVersionTransitions: [{ noncurrentDays: 5, storageClass: 'GLACIER' }],
+        }),
+      ],
+      'InvalidArgument',
+    ],
   ])('%s', (_name, rules, code) => {
     expect(check(...rules)).toBe(code);
   });
 
   it('uses S3 messages', () => {
-    expect(() => validateLifecycleConfiguration({ rules: [rule({ expiration: { date: '2030-01-01T00:00:01Z' } })] })).toThrow(
-      "'Date' must be at midnight GMT",
-    );
+    expect(() =>
+      validateLifecycleConfiguration({ rules: [rule({ expiration: { date: '2030-01-01T00:00:01Z' } })] }),
+    ).toThrow("'Date' must be at midnight GMT");
     expect(() => validateLifecycleConfiguration({ rules: [rule({ expiration: undefined })] })).toThrow(
       'At least one action needs to be specified in a rule',
     );

@@ -79,7 +79,10 @@ export function rulePrefix(rule: LifecycleRule): string {
 }
 
 /** Fills in missing rule IDs the way S3 makes them: base64 of a UUID, 48 characters. */
-export function withRuleIds(config: LifecycleConfiguration, newId: () => string = defaultRuleId): LifecycleConfiguration {
+export function withRuleIds(
+  config: LifecycleConfiguration,
+  newId: () => string = defaultRuleId,
+): LifecycleConfiguration {
   return { rules: config.rules.map((rule) => (rule.id === undefined ? { ...rule, id: newId() } : rule)) };
 }
 

@@ -35,7 +35,11 @@ export interface CommittedChange {
  * The event for a committed change. `versionId` is set only when `versioning` is Enabled: an unversioned bucket's
  * objects all have the id `null`, and a Suspended bucket writes `null` too, so the id would say nothing.
  */
-export function objectEvent<T extends ObjectEventType>(type: T, change: CommittedChange, versioning: VersioningState): ObjectEvent<T> {
+export function objectEvent<T extends ObjectEventType>(
+  type: T,
+  change: CommittedChange,
+  versioning: VersioningState,
+): ObjectEvent<T> {
   return {
     type,
     bucket: change.bucket,

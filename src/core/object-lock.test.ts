@@ -60,7 +60,9 @@ describe('validateObjectLockConfiguration', () => {
   });
 
   it('names the argument for a bad period', () => {
-    const err = thrown(() => validateObjectLockConfiguration({ enabled: true, defaultRetention: { mode: 'GOVERNANCE', years: 0 } }));
+    const err = thrown(() =>
+      validateObjectLockConfiguration({ enabled: true, defaultRetention: { mode: 'GOVERNANCE', years: 0 } }),
+    );
     expect(err?.details).toEqual({ ArgumentName: 'Years' });
   });
 
@@ -84,7 +86,11 @@ describe('validateRetention and validateLegalHold', () => {
   });
 
   it('refuses a bad mode or date with MalformedXML', () => {
-    expect(codeOf(() => validateRetention({ mode: 'governance', retainUntilDate: FUTURE } as unknown as ObjectRetention, NOW))).toBe('MalformedXML');
+    expect(
+      codeOf(() =>
+        validateRetention({ mode: 'governance', retainUntilDate: FUTURE } as unknown as ObjectRetention, NOW),
+      ),
+    ).toBe('MalformedXML');
     expect(codeOf(() => validateRetention(gov('next week'), NOW))).toBe('MalformedXML');
   });
 
@@ -98,7 +104,10 @@ describe('validateRetention and validateLegalHold', () => {
 describe('defaultRetentionFor', () => {
   it('adds days to now', () => {
     const config: ObjectLockConfiguration = { enabled: true, defaultRetention: { mode: 'GOVERNANCE', days: 3 } };
-    expect(defaultRetentionFor(config, NOW)).toEqual({ mode: 'GOVERNANCE', retainUntilDate: '2030-06-18T12:00:00.000Z' });
+    expect(defaultRetentionFor(config, NOW)).toEqual({
+      mode: 'GOVERNANCE',
+      retainUntilDate: '2030-06-18T12:00:00.000Z',
+    });
   });
 
   it('counts a year as 365 days', () => {
@@ -173,23 +182,47 @@ describe('canChangeRetention', () => {
 
 describe('parseObjectLockHeaders', () => {
   it('reads mode, date and legal hold', () => {
-    expect(parseObjectLockHeaders({ mode: 'COMPLIANCE', retainUntilDate: '2030-07-01T00:00:00Z', legalHold: 'ON' }, NOW)).toEqual({
+    expect(
+      parseObjectLockHeaders({ mode: 'COMPLIANCE', retainUntilDate: '2030-07-01T00:00:00Z', legalHold: 'ON' }, NOW),
+    ).toEqual({
       retention: comp(FUTURE),
       legalHold: 'ON',
     });
     expect(parseObjectLockHeaders({ legalHold: 'OFF' }, NOW)).toEqual({ legalHold: 'OFF' });
     expect(parseObjectLockHeaders({}, NOW)).toEqual({});
-    expect(parseObjectLockHeaders({ mode: 'GOVERNANCE', retainUntilDate: '2030-07-01' }, NOW).retention).toEqual(gov(FUTURE));
+    expect(parseObjectLockHeaders({ mode: 'GOVERNANCE', retainUntilDate: '2030-07-01' }, NOW).retention).toEqual(
+      gov(FUTURE),
+    );
   });
 
   it.each([
     ['a mode without a date', { mode: 'GOVERNANCE' }, 'x-amz-object-lock-retain-until-date', 'must both be supplied'],
     ['a date without a mode', { retainUntilDate: FUTURE }, 'x-amz-object-lock-mode', 'must both be supplied'],
-    ['an unknown mode', { mode: 'Governance', retainUntilDate: FUTURE }, 'x-amz-object-lock-mode', 'Unknown wormMode directive.'],
-    ['a date that is not ISO 8601', { mode: 'GOVERNANCE', retainUntilDate: 'Tue, 01 Jul 2030 00:00:00 GMT' }, 'x-amz-object-lock-retain-until-date', 'ISO 8601'],
-    ['a past date', { mode: 'COMPLIANCE', retainUntilDate: PAST }, 'x-amz-object-lock-retain-until-date', 'must be in the future!'],
-    ['a bad legal hold', { legalHold: 'on' }, 'x-amz-object-lock-legal-hold', "Legal Hold must be either of 'ON' or 'OFF'"],
-  // eslint-disable-next-line max-params -- it.each passes one argument per table column
+    [
+      'an unknown mode',
+      { mode: 'Governance', retainUntilDate: FUTURE },
+      'x-amz-object-lock-mode',
+      'Unknown wormMode directive.',
+    ],
+    [
+      'a date that is not ISO 8601',
+      { mode: 'GOVERNANCE', retainUntilDate: 'Tue, 01 Jul 2030 00:00:00 GMT' },
+      'x-amz-object-lock-retain-until-date',
+      'ISO 8601',
+    ],
+    [
+      'a past date',
+      { mode: 'COMPLIANCE', retainUntilDate: PAST },
+      'x-amz-object-lock-retain-until-date',
+      'must be in the future!',
+    ],
+    [
+      'a bad legal hold',
+      { legalHold: 'on' },
+      'x-amz-object-lock-legal-hold',
+      "Legal Hold must be either of 'ON' or 'OFF'",
+    ],
+    // eslint-disable-next-line max-params -- it.each passes one argument per table column
   ])('refuses %s with InvalidArgument', (_name, headers, argumentName, message) => {
     const err = thrown(() => parseObjectLockHeaders(headers, NOW));
     expect(err?.code).toBe('InvalidArgument');

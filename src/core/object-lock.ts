@@ -36,7 +36,8 @@ const YEAR_MS = 365 * DAY_MS;
 export const LOCKED_MESSAGE = 'Access Denied because object protected by object lock.';
 
 function argument(name: string, message: string, value?: string): AppError {
-  const details: Record<string, string> = value === undefined ? { ArgumentName: name } : { ArgumentName: name, ArgumentValue: value };
+  const details: Record<string, string> =
+    value === undefined ? { ArgumentName: name } : { ArgumentName: name, ArgumentValue: value };
   return new AppError('InvalidArgument', { message, details });
 }
 
@@ -105,7 +106,10 @@ export function validateLegalHold(status: LegalHoldStatus): void {
 }
 
 /** The retention a new version gets from the bucket's default, or undefined when there is none. */
-export function defaultRetentionFor(config: ObjectLockConfiguration | undefined, now: Date): ObjectRetention | undefined {
+export function defaultRetentionFor(
+  config: ObjectLockConfiguration | undefined,
+  now: Date,
+): ObjectRetention | undefined {
   const rule = config?.defaultRetention;
   if (rule === undefined) return undefined;
   const span = rule.days !== undefined ? rule.days * DAY_MS : (rule.years ?? 0) * YEAR_MS;
@@ -122,7 +126,10 @@ export function isRetentionActive(retention: ObjectRetention | undefined, now: D
 export type LockDecision = { allowed: true } | { allowed: false; error: AppError };
 
 const ALLOWED: LockDecision = { allowed: true };
-const denied = (): LockDecision => ({ allowed: false, error: new AppError('AccessDenied', { message: LOCKED_MESSAGE }) });
+const denied = (): LockDecision => ({
+  allowed: false,
+  error: new AppError('AccessDenied', { message: LOCKED_MESSAGE }),
+});
 
 export interface DeleteVersionInput {
   retention: ObjectRetention | undefined;
@@ -203,8 +210,10 @@ export function parseObjectLockHeaders(headers: ObjectLockHeaders, now: Date): R
     const until = parseIso8601(retainUntilDate);
     const dateHeader = 'x-amz-object-lock-retain-until-date';
     // AWS names the header and echoes the value it refused.
-    if (until === undefined) throw argument(dateHeader, 'The retain until date must be provided in ISO 8601 format', retainUntilDate);
-    if (until.getTime() <= now.getTime()) throw argument(dateHeader, 'The retain until date must be in the future!', retainUntilDate);
+    if (until === undefined)
+      throw argument(dateHeader, 'The retain until date must be provided in ISO 8601 format', retainUntilDate);
+    if (until.getTime() <= now.getTime())
+      throw argument(dateHeader, 'The retain until date must be in the future!', retainUntilDate);
     out.retention = { mode, retainUntilDate: until.toISOString() };
   }
   if (legalHold !== undefined) {

@@ -7,16 +7,42 @@ import { parseCopySourceRange, parseRange } from './range.js';
 import { fragmentString, outcomeOf } from '../../test/helpers/fuzz.js';
 
 const RUNS = 2000;
-const sizeArb = fc.oneof(fc.constantFrom(0, 1, 2, 10, 1024), fc.nat({ max: 1_000_000 }), fc.integer({ min: 0, max: 5 * 1024 ** 4 }));
+const sizeArb = fc.oneof(
+  fc.constantFrom(0, 1, 2, 10, 1024),
+  fc.nat({ max: 1_000_000 }),
+  fc.integer({ min: 0, max: 5 * 1024 ** 4 }),
+);
 const numberText = fc.oneof(
   fc.nat({ max: 2_000_000 }).map(String),
   fc.bigInt({ min: 0n, max: 10n ** 40n }).map(String),
-  fc.constantFrom('', '0', '00', '007', '-0', '+1', '1e3', '0x10', '١', ' 1', '1 ', '9'.repeat(400), '9007199254740993'),
+  fc.constantFrom(
+    '',
+    '0',
+    '00',
+    '007',
+    '-0',
+    '+1',
+    '1e3',
+    '0x10',
+    '١',
+    ' 1',
+    '1 ',
+    '9'.repeat(400),
+    '9007199254740993',
+  ),
 );
 const headerArb = fc.oneof(
-  fc.tuple(fc.constantFrom('bytes=', 'BYTES=', 'Bytes=', 'bytes =', 'bytes= ', 'items=', ''), numberText, fc.constantFrom('-', '--', '', ' - '), numberText)
+  fc
+    .tuple(
+      fc.constantFrom('bytes=', 'BYTES=', 'Bytes=', 'bytes =', 'bytes= ', 'items=', ''),
+      numberText,
+      fc.constantFrom('-', '--', '', ' - '),
+      numberText,
+    )
     .map(([unit, a, dash, b]) => `${unit}${a}${dash}${b}`),
-  fc.array(fc.tuple(numberText, numberText), { minLength: 1, maxLength: 3 }).map((rs) => `bytes=${rs.map(([a, b]) => `${a}-${b}`).join(',')}`),
+  fc
+    .array(fc.tuple(numberText, numberText), { minLength: 1, maxLength: 3 })
+    .map((rs) => `bytes=${rs.map(([a, b]) => `${a}-${b}`).join(',')}`),
   fragmentString(['bytes=', '-', ',', '0', '1', '9', ' ', '\t', '=', 'é', '\u0000']),
 );
 

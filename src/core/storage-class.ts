@@ -7,7 +7,14 @@ import { AppError } from './errors.js';
 
 /** AWS's classes for general-purpose buckets. */
 export const STORAGE_CLASSES = [
-  'STANDARD', 'REDUCED_REDUNDANCY', 'STANDARD_IA', 'ONEZONE_IA', 'INTELLIGENT_TIERING', 'GLACIER', 'DEEP_ARCHIVE', 'GLACIER_IR',
+  'STANDARD',
+  'REDUCED_REDUNDANCY',
+  'STANDARD_IA',
+  'ONEZONE_IA',
+  'INTELLIGENT_TIERING',
+  'GLACIER',
+  'DEEP_ARCHIVE',
+  'GLACIER_IR',
 ] as const;
 export type StorageClass = (typeof STORAGE_CLASSES)[number];
 

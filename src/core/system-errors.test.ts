@@ -20,7 +20,14 @@ describe('toClientError', () => {
   });
 
   it('answers every other failure with InternalError 500', () => {
-    for (const err of [new TypeError('bug'), withCode('EIO'), withCode('SQLITE_CORRUPT'), withCode('ENOSPCX'), 'a string', undefined]) {
+    for (const err of [
+      new TypeError('bug'),
+      withCode('EIO'),
+      withCode('SQLITE_CORRUPT'),
+      withCode('ENOSPCX'),
+      'a string',
+      undefined,
+    ]) {
       expect(toClientError(err).code).toBe('InternalError');
     }
   });

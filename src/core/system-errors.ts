@@ -24,7 +24,10 @@ export function isStorageFull(err: unknown): boolean {
 export function toClientError(err: unknown): AppError {
   if (isAppError(err)) return err;
   if (isStorageFull(err)) {
-    return new AppError('InsufficientStorage', { message: 'The data volume is full: the change was not stored. Free space, then retry.', cause: err });
+    return new AppError('InsufficientStorage', {
+      message: 'The data volume is full: the change was not stored. Free space, then retry.',
+      cause: err,
+    });
   }
   return new AppError('InternalError', { cause: err });
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { type Tag, formatTaggingHeader, parseTaggingHeader, validateTag, validateTagSet } from './tagging.js';
 import { codeOf } from '../../test/helpers/error-code.js';
 
-
 const tags = (n: number): Tag[] => Array.from({ length: n }, (_, i) => ({ key: `k${i}`, value: `v${i}` }));
 
 describe('validateTag', () => {
@@ -20,7 +19,11 @@ describe('validateTag', () => {
   it.each([
     ['an empty key', { key: '', value: 'v' }, 'The TagKey you have provided is invalid'],
     ['a 129-character key', { key: 'k'.repeat(129), value: '' }, 'The TagKey you have provided is too long, max 128'],
-    ['a 257-character value', { key: 'k', value: 'v'.repeat(257) }, 'The TagValue you have provided is too long, max 256'],
+    [
+      'a 257-character value',
+      { key: 'k', value: 'v'.repeat(257) },
+      'The TagValue you have provided is too long, max 256',
+    ],
     ['a key with a forbidden character', { key: 'a[b]', value: '' }, 'The TagKey you have provided is invalid'],
     ['a key with a comma', { key: 'a,b', value: '' }, 'The TagKey you have provided is invalid'],
     ['a value with a forbidden character', { key: 'k', value: 'x&y' }, 'The TagValue you have provided is invalid'],
@@ -54,7 +57,11 @@ describe('validateTagSet', () => {
   });
 
   it('refuses a repeated key', () => {
-    const set = [{ key: 'a', value: '1' }, { key: 'b', value: '2' }, { key: 'a', value: '3' }];
+    const set = [
+      { key: 'a', value: '1' },
+      { key: 'b', value: '2' },
+      { key: 'a', value: '3' },
+    ];
     expect(() => validateTagSet(set, 'object')).toThrow('Cannot provide multiple Tags with the same key');
   });
 
@@ -65,11 +72,35 @@ describe('validateTagSet', () => {
 
 describe('parseTaggingHeader', () => {
   it.each([
-    ['k1=v1&k2=v2', [{ key: 'k1', value: 'v1' }, { key: 'k2', value: 'v2' }]],
+    [
+      'k1=v1&k2=v2',
+      [
+        { key: 'k1', value: 'v1' },
+        { key: 'k2', value: 'v2' },
+      ],
+    ],
     ['', []],
-    ['foo=bar&bar', [{ key: 'foo', value: 'bar' }, { key: 'bar', value: '' }]],
-    ['a=&b=2', [{ key: 'a', value: '' }, { key: 'b', value: '2' }]],
-    ['a=1&&b=2&', [{ key: 'a', value: '1' }, { key: 'b', value: '2' }]],
+    [
+      'foo=bar&bar',
+      [
+        { key: 'foo', value: 'bar' },
+        { key: 'bar', value: '' },
+      ],
+    ],
+    [
+      'a=&b=2',
+      [
+        { key: 'a', value: '' },
+        { key: 'b', value: '2' },
+      ],
+    ],
+    [
+      'a=1&&b=2&',
+      [
+        { key: 'a', value: '1' },
+        { key: 'b', value: '2' },
+      ],
+    ],
     ['my+key=a+b%20c', [{ key: 'my key', value: 'a b c' }]],
     ['path=a%2Fb%3Dc', [{ key: 'path', value: 'a/b=c' }]],
     ['name=%C3%A9t%C3%A9', [{ key: 'name', value: 'été' }]],
@@ -95,14 +126,20 @@ describe('parseTaggingHeader', () => {
   });
 
   it('applies the object limits', () => {
-    const header = tags(11).map((t) => `${t.key}=${t.value}`).join('&');
+    const header = tags(11)
+      .map((t) => `${t.key}=${t.value}`)
+      .join('&');
     expect(codeOf(() => parseTaggingHeader(header))).toBe('InvalidTag');
     expect(codeOf(() => parseTaggingHeader('aws:x=1'))).toBe('InvalidTag');
     expect(codeOf(() => parseTaggingHeader('=v'))).toBe('InvalidTag');
   });
 
   it('reads back what formatTaggingHeader writes', () => {
-    const set = [{ key: 'a b', value: 'c/d=e+f' }, { key: 'été', value: '' }, { key: 'x@y', value: '名前' }];
+    const set = [
+      { key: 'a b', value: 'c/d=e+f' },
+      { key: 'été', value: '' },
+      { key: 'x@y', value: '名前' },
+    ];
     expect(parseTaggingHeader(formatTaggingHeader(set))).toEqual(set);
   });
 });

@@ -17,8 +17,11 @@ export function isUserMetaName(name: string): boolean {
 /** Throws MetadataTooLarge when the names and values (in header form) add up to more than 2 KB. */
 export function checkUserMetaSize(meta: Readonly<Record<string, string>>): void {
   let bytes = 0;
-  for (const [name, value] of Object.entries(meta)) bytes += Buffer.byteLength(name, 'latin1') + Buffer.byteLength(value, 'latin1');
+  for (const [name, value] of Object.entries(meta))
+    bytes += Buffer.byteLength(name, 'latin1') + Buffer.byteLength(value, 'latin1');
   if (bytes > MAX_USER_META_BYTES) {
-    throw new AppError('MetadataTooLarge', { details: { Size: String(bytes), MaxSizeAllowed: String(MAX_USER_META_BYTES) } });
+    throw new AppError('MetadataTooLarge', {
+      details: { Size: String(bytes), MaxSizeAllowed: String(MAX_USER_META_BYTES) },
+    });
   }
 }

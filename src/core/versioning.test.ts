@@ -10,7 +10,6 @@ import {
 } from './versioning.js';
 import { codeOf } from '../../test/helpers/error-code.js';
 
-
 let counter = 0;
 const newId = (): string => `v${++counter}`;
 
@@ -37,9 +36,18 @@ describe('null version rules', () => {
   });
 
   it('plans a simple delete per state', () => {
-    expect(simpleDeletePlan('Unversioned', () => 'x')).toEqual({ removeNullVersion: true, deleteMarkerVersionId: undefined });
-    expect(simpleDeletePlan('Enabled', () => 'marker-1')).toEqual({ removeNullVersion: false, deleteMarkerVersionId: 'marker-1' });
-    expect(simpleDeletePlan('Suspended', () => 'x')).toEqual({ removeNullVersion: true, deleteMarkerVersionId: 'null' });
+    expect(simpleDeletePlan('Unversioned', () => 'x')).toEqual({
+      removeNullVersion: true,
+      deleteMarkerVersionId: undefined,
+    });
+    expect(simpleDeletePlan('Enabled', () => 'marker-1')).toEqual({
+      removeNullVersion: false,
+      deleteMarkerVersionId: 'marker-1',
+    });
+    expect(simpleDeletePlan('Suspended', () => 'x')).toEqual({
+      removeNullVersion: true,
+      deleteMarkerVersionId: 'null',
+    });
   });
 });
 
@@ -52,7 +60,9 @@ describe('validation', () => {
   });
 
   it('refuses suspending versioning on an object lock bucket with InvalidBucketState', () => {
-    expect(codeOf(() => validateVersioningChange({ next: 'Suspended', objectLockEnabled: true }))).toBe('InvalidBucketState');
+    expect(codeOf(() => validateVersioningChange({ next: 'Suspended', objectLockEnabled: true }))).toBe(
+      'InvalidBucketState',
+    );
     expect(codeOf(() => validateVersioningChange({ next: 'Enabled', objectLockEnabled: true }))).toBeUndefined();
     expect(codeOf(() => validateVersioningChange({ next: 'Suspended', objectLockEnabled: false }))).toBeUndefined();
   });

@@ -29,8 +29,15 @@ import { uuidv7 } from '../lib/ids.js';
 export interface S3Plane {
   /** `onOp` receives the S3 operation once resolved: the request's route class in metrics, logs and spans. */
   handle(
-    req: IncomingMessage, res: ServerResponse,
-    ctx: { requestId: string; mountPath: string; onOp: (op: string) => void; hostBucket?: string; expectsContinue?: boolean },
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: {
+      requestId: string;
+      mountPath: string;
+      onOp: (op: string) => void;
+      hostBucket?: string;
+      expectsContinue?: boolean;
+    },
   ): void;
 }
 
@@ -78,21 +85,36 @@ function fastifySurface(method: string, path: string): Surface | undefined {
  * Answers a request Node could not parse (bad framing, headers over the size limit, headers too slow) the way the
  * dispatcher answers everything else: an S3 error document carrying a request id, and one access-log line.
  */
-function clientErrorHandler(logger: Logger, observer: RequestObserver): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+function clientErrorHandler(
+  logger: Logger,
+  observer: RequestObserver,
+): (err: NodeJS.ErrnoException, socket: Duplex) => void {
   return (err, socket) => {
     // A reset connection has nobody to answer (https://nodejs.org/api/http.html#event-clienterror).
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     // Behind a request still being answered: no answer may overtake its answer (answer-order.ts).
     if (deferUnparsed(socket)) {
-      logger.info({ surface: 'unparsed', error: err.code }, 'unparsable bytes after a request in progress: the connection closes after its answer');
+      logger.info(
+        { surface: 'unparsed', error: err.code },
+        'unparsable bytes after a request in progress: the connection closes after its answer',
+      );
       return;
     }
-    const code = err.code === 'HPE_HEADER_OVERFLOW' ? 'RequestHeaderSectionTooLarge'
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'RequestTimeout'
-        : 'InvalidRequest';
-    const appError = new AppError(code, code === 'InvalidRequest' ? { message: 'The request could not be parsed as HTTP/1.1.' } : {});
+    const code =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? 'RequestHeaderSectionTooLarge'
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'RequestTimeout'
+          : 'InvalidRequest';
+    const appError = new AppError(
+      code,
+      code === 'InvalidRequest' ? { message: 'The request could not be parsed as HTTP/1.1.' } : {},
+    );
     const requestId = uuidv7();
-    logger.info({ reqId: requestId, surface: 'unparsed', status: appError.statusCode, error: err.code }, 'request completed');
+    logger.info(
+      { reqId: requestId, surface: 'unparsed', status: appError.statusCode, error: err.code },
+      'request completed',
+    );
     observer.unparsed(appError.statusCode);
     if (socket.writable) {
       const body = buildAppErrorXml(appError, { requestId });
@@ -116,18 +138,27 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     hostBucket === undefined ? fastifySurface(req.method ?? 'GET', path) : undefined;
   const tracer = opts.tracer ?? new RequestTracer({ enabled: false });
   const observer = new RequestObserver({
-    logger: opts.logger, metrics: opts.metrics, tracer, mountPath: mount, requestCounts: opts.requestCounts, trustedProxies: opts.admin.trustedProxies,
+    logger: opts.logger,
+    metrics: opts.metrics,
+    tracer,
+    mountPath: mount,
+    requestCounts: opts.requestCounts,
+    trustedProxies: opts.admin.trustedProxies,
   });
 
   // A body that trickles in is cut with RequestTimeout, in the surface's error format (slow-body-guard.ts).
   const slowBodies = new SlowBodyGuard();
   const answerSlowBody = (req: IncomingMessage, res: ServerResponse, requestId: string): void => {
     const err = new AppError('RequestTimeout');
-    if (surfaceOf(req, (req.url ?? '/').slice(mount.length) || '/', virtualHosts.bucketOf(req.headers.host)) === undefined) {
+    if (
+      surfaceOf(req, (req.url ?? '/').slice(mount.length) || '/', virtualHosts.bucketOf(req.headers.host)) === undefined
+    ) {
       sendS3Error({ req, res }, err, requestId);
       return;
     }
-    res.writeHead(err.statusCode, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(JSON.stringify(envelope(err)));
+    res
+      .writeHead(err.statusCode, { 'content-type': 'application/json; charset=utf-8', connection: 'close' })
+      .end(JSON.stringify(envelope(err)));
   };
 
   /**
@@ -137,7 +168,9 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
    * a byte (docs/decisions.md "Expect: 100-continue").
    */
   const dispatch = (
-    req: IncomingMessage, res: ServerResponse, to: { fastify: (req: IncomingMessage, res: ServerResponse) => void; expectsContinue: boolean },
+    req: IncomingMessage,
+    res: ServerResponse,
+    to: { fastify: (req: IncomingMessage, res: ServerResponse) => void; expectsContinue: boolean },
   ): void => {
     if (isLingering(req.socket)) {
       req.socket.destroy();
@@ -165,9 +198,17 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
     }
     let op = 'Unknown';
     const span = observer.watch(req, res, { requestId, surface: 's3', routeClass: () => op, logOp: true });
-    RequestTracer.within(span, () => opts.s3.handle(req, res, {
-      requestId, mountPath: mount, hostBucket, expectsContinue: to.expectsContinue, onOp: (resolved) => { op = resolved; },
-    }));
+    RequestTracer.within(span, () =>
+      opts.s3.handle(req, res, {
+        requestId,
+        mountPath: mount,
+        hostBucket,
+        expectsContinue: to.expectsContinue,
+        onOp: (resolved) => {
+          op = resolved;
+        },
+      }),
+    );
   };
 
   let server: Server | undefined;
@@ -202,7 +243,9 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
       );
       // With a 'checkContinue' listener Node no longer answers `100 Continue` by itself (nor emits 'request'): the
       // dispatcher decides when, or whether, the body is asked for.
-      server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => dispatch(req, res, { fastify: handler, expectsContinue: true }));
+      server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) =>
+        dispatch(req, res, { fastify: handler, expectsContinue: true }),
+      );
       // An idle socket (no bytes either way) is closed after two minutes.
       server.setTimeout(120_000);
       return server;
@@ -210,7 +253,9 @@ export async function createHttpServer(opts: HttpServerOptions): Promise<HttpSer
   });
   // Everything Fastify owns but has no route for (the console or /metrics when not served) gets the admin envelope.
   fastify.setNotFoundHandler((req, reply) => {
-    void reply.status(404).send(envelope(new AppError('NotFound', { message: `No route ${req.method} ${req.url.split('?')[0] ?? ''}` })));
+    void reply
+      .status(404)
+      .send(envelope(new AppError('NotFound', { message: `No route ${req.method} ${req.url.split('?')[0] ?? ''}` })));
   });
   // The route class of a Fastify request is its route's pattern (`/api/admin/keys/:id`), never the URL.
   fastify.addHook('onRequest', (req, _reply, done) => {

@@ -20,8 +20,13 @@ afterAll(() => {
   vi.resetModules();
 });
 const {
-  BULK_HEAP_GROWING_PERCENT, BULK_HEAP_SETTLE_MS, SERVER_HEAP_GROWING_PERCENT,
-  bulkHeapHolders, bulkHeapSettling, holdBulkHeap, limitHeapGrowing,
+  BULK_HEAP_GROWING_PERCENT,
+  BULK_HEAP_SETTLE_MS,
+  SERVER_HEAP_GROWING_PERCENT,
+  bulkHeapHolders,
+  bulkHeapSettling,
+  holdBulkHeap,
+  limitHeapGrowing,
 } = await import('./bulk-heap.js');
 
 const bulk = `--heap-growing-percent=${BULK_HEAP_GROWING_PERCENT}`;
@@ -58,7 +63,10 @@ describe('holdBulkHeap', () => {
     // gc() is looked up in a context made while --expose-gc was on; the flag is switched off again at once.
     expect(runInNewContext.mock.calls).toEqual([['gc']]);
     expect(setFlagsFromString.mock.calls).toEqual([
-      [bulk], ['--heap-growing-percent=0'], ['--expose-gc'], ['--no-expose-gc'],
+      [bulk],
+      ['--heap-growing-percent=0'],
+      ['--expose-gc'],
+      ['--no-expose-gc'],
     ]);
 
     holdBulkHeap()();

@@ -16,7 +16,8 @@
 //    V8's own choice goes up to 4x on a machine with gigabytes of memory when its GCs look cheap next to the
 //    allocation rate. 10,000 small PUTs at concurrency 64 promote request garbage that then sat in an old generation
 //    of 59-75 MiB (27 MiB live) until the next full GC, and that set the benchmark's peak RSS. At 1.3x it stays under
-//    40 MiB, for five more full GCs (about 110 ms) in a 67 s run of the small-object benchmark (docs/performance.md, "the peak RSS was old-generation headroom").
+// 40 MiB, for five more full GCs (about 110 ms) in a 67 s run of the small-object benchmark (docs/performance.md, "the
+// peak RSS was old-generation headroom").
 //
 // 3. When the settle time has passed: setting 2, and one full GC. A full GC that ran during the transfers set the
 //    limit at 2.5x, and V8 keeps a limit until its next full GC, so without this the garbage of whatever comes next

@@ -23,12 +23,15 @@ async function feed(hasher: AsyncHasher, data: Buffer, sizes: number[]): Promise
 const md5 = (data: Buffer): string => createHash('md5').update(data).digest('hex');
 
 describe('HashPool', () => {
-  it.each([0, 1, MiB - 1, MiB, MiB + 1, 3 * MiB + 4321])('hashes %i bytes as node does, whatever the chunking', async (size) => {
-    const data = randomBytes(size);
-    for (const sizes of [[65536], [1, 7000, 300000], [5 * MiB]]) {
-      expect((await feed(pool.md5(), data, sizes)).toString('hex')).toBe(md5(data));
-    }
-  });
+  it.each([0, 1, MiB - 1, MiB, MiB + 1, 3 * MiB + 4321])(
+    'hashes %i bytes as node does, whatever the chunking',
+    async (size) => {
+      const data = randomBytes(size);
+      for (const sizes of [[65536], [1, 7000, 300000], [5 * MiB]]) {
+        expect((await feed(pool.md5(), data, sizes)).toString('hex')).toBe(md5(data));
+      }
+    },
+  );
 
   it('keeps hashers on the same thread apart, even interleaved', async () => {
     const single = new HashPool(1);
@@ -87,7 +90,7 @@ describe('HashPool', () => {
     await own.close();
   });
 
-  it('takes back a discarded hasher\'s batches and keeps at most 8 idle', async () => {
+  it("takes back a discarded hasher's batches and keeps at most 8 idle", async () => {
     const own = new HashPool(1);
     const dropped = own.md5();
     await dropped.update(randomBytes(MiB / 2));

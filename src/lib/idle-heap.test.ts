@@ -22,7 +22,9 @@ describe('trimHeapWhenIdle', () => {
     // Busy in slices, so the timer still fires and sees a busy loop each time.
     while (Date.now() < until) {
       const slice = Date.now() + 40;
-      while (Date.now() < slice) { /* busy */ }
+      while (Date.now() < slice) {
+        /* busy */
+      }
       await sleep(1);
     }
     expect(trim.count).toBe(0);

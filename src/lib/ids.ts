@@ -5,7 +5,10 @@ import { randomInto } from './random-pool.js';
 let lastMs = 0;
 let counter = 0;
 
-/** The 16 bytes of the id being made: drawn from the random pool (lib/random-pool.ts), then stamped (reused, never handed out). */
+/**
+ * The 16 bytes of the id being made: drawn from the random pool (lib/random-pool.ts), then stamped (reused, never
+ * handed out).
+ */
 const bytes = Buffer.alloc(16);
 
 /** Two lower-case hex digits per byte value. */

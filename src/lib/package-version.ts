@@ -10,7 +10,9 @@ export function packageVersion(): string {
   if (cached === undefined) {
     try {
       // src/lib/ and dist/lib/ are both two levels below the package root.
-      const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
+      const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
+        version?: unknown;
+      };
       cached = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
     } catch {
       cached = '0.0.0';

@@ -15,7 +15,8 @@ let offset = POOL_BYTES;
 
 /** Writes `n` (1 to 64) fresh random bytes into `target` at `at`. */
 export function randomInto(target: Buffer, at: number, n: number): void {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_DRAW) throw new RangeError(`a pooled draw is 1 to ${MAX_DRAW} bytes, not ${n}`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_DRAW)
+    throw new RangeError(`a pooled draw is 1 to ${MAX_DRAW} bytes, not ${n}`);
   if (at < 0 || at + n > target.length) throw new RangeError('the draw does not fit in the target');
   if (offset + n > POOL_BYTES) {
     randomFillSync(pool);

@@ -3,7 +3,12 @@ import { SlidingWindowLimiter, TokenBucketLimiter } from './rate-limiter.js';
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
   let t = start;
-  return { now: () => t, advance: (ms) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms) => {
+      t += ms;
+    },
+  };
 }
 
 describe('SlidingWindowLimiter', () => {

@@ -88,7 +88,9 @@ export class TokenBucketLimiter {
     const now = this.now();
     const previous = this.buckets.get(key);
     const elapsed = previous ? Math.max(0, now - previous.at) / 1000 : 0;
-    const tokens = previous ? Math.min(this.opts.capacity, previous.tokens + elapsed * this.opts.perSecond) : this.opts.capacity;
+    const tokens = previous
+      ? Math.min(this.opts.capacity, previous.tokens + elapsed * this.opts.perSecond)
+      : this.opts.capacity;
     if (tokens < 1) {
       this.buckets.set(key, { tokens, at: now });
       return { allowed: false, retryAfterSeconds: waitSeconds(((1 - tokens) / this.opts.perSecond) * 1000) };

@@ -49,7 +49,8 @@ export class SecretBox {
   /** Decrypts a box made by seal() with the same secret and AAD. Throws SecretBoxError otherwise. */
   open(sealed: Uint8Array, aad: string): string {
     const box = Buffer.from(sealed);
-    if (box.length < 1 + NONCE_BYTES + TAG_BYTES || box[0] !== VERSION) throw new SecretBoxError('not a sealed secret of a known version');
+    if (box.length < 1 + NONCE_BYTES + TAG_BYTES || box[0] !== VERSION)
+      throw new SecretBoxError('not a sealed secret of a known version');
     const nonce = box.subarray(1, 1 + NONCE_BYTES);
     const tag = box.subarray(box.length - TAG_BYTES);
     const body = box.subarray(1 + NONCE_BYTES, box.length - TAG_BYTES);

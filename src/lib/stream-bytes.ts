@@ -22,7 +22,8 @@ export async function* lines(source: AsyncIterable<Buffer | Uint8Array>, maxLine
       pendingBytes = 0;
       chunk = chunk.subarray(nl + 1);
     }
-    if (pendingBytes + chunk.length > maxLineBytes) throw new StreamShapeError(`a line is longer than ${maxLineBytes} bytes`);
+    if (pendingBytes + chunk.length > maxLineBytes)
+      throw new StreamShapeError(`a line is longer than ${maxLineBytes} bytes`);
     if (chunk.length > 0) {
       pending.push(chunk);
       pendingBytes += chunk.length;

@@ -8,7 +8,15 @@ import { firstBytes } from './stream-ready.js';
 
 async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  await pipeline(stream, new Writable({ write(chunk: Buffer, _enc, done) { chunks.push(chunk); done(); } }));
+  await pipeline(
+    stream,
+    new Writable({
+      write(chunk: Buffer, _enc, done) {
+        chunks.push(chunk);
+        done();
+      },
+    }),
+  );
   return Buffer.concat(chunks);
 }
 

@@ -40,7 +40,12 @@ export interface RequestLabels {
   status_class: string;
 }
 
-export function requestLabels(fields: { surface: Surface; method: string | undefined; routeClass: string; status: number | undefined }): RequestLabels {
+export function requestLabels(fields: {
+  surface: Surface;
+  method: string | undefined;
+  routeClass: string;
+  status: number | undefined;
+}): RequestLabels {
   return {
     surface: fields.surface,
     method: methodLabel(fields.method),

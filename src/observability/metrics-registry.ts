@@ -36,7 +36,11 @@ export interface MetricsRegistryOptions {
  * prom-client's gauges that end in `_total` (sums of the per-type `store_nodejs_active_*{type}` gauges, which stay)
  * break the Prometheus naming rule promtool lints for (`_total` is for counters), so they are not exported.
  */
-const DROPPED_DEFAULTS = ['store_nodejs_active_handles_total', 'store_nodejs_active_requests_total', 'store_nodejs_active_resources_total'];
+const DROPPED_DEFAULTS = [
+  'store_nodejs_active_handles_total',
+  'store_nodejs_active_requests_total',
+  'store_nodejs_active_resources_total',
+];
 
 export class MetricsRegistry {
   /** The exposition's Content-Type: `text/plain; version=0.0.4; charset=utf-8`. */
@@ -63,15 +67,23 @@ export class MetricsRegistry {
     for (const name of DROPPED_DEFAULTS) this.registry.removeSingleMetric(name);
 
     this.storageBytes = new Gauge({
-      name: 'store_storage_bytes', help: 'Bytes stored per bucket, every version counted, as of the last usage rollup.',
-      labelNames: ['bucket'], registers,
+      name: 'store_storage_bytes',
+      help: 'Bytes stored per bucket, every version counted, as of the last usage rollup.',
+      labelNames: ['bucket'],
+      registers,
     });
     this.objectCount = new Gauge({
-      name: 'store_object_count', help: 'Current objects per bucket (delete markers excluded), as of the last usage rollup.',
-      labelNames: ['bucket'], registers,
+      name: 'store_object_count',
+      help: 'Current objects per bucket (delete markers excluded), as of the last usage rollup.',
+      labelNames: ['bucket'],
+      registers,
     });
     this.replicationOutbox = statusGauge(
-      { name: 'store_replication_outbox_depth', help: 'Replication outbox rows by status.', statuses: REPLICATION_STATUSES },
+      {
+        name: 'store_replication_outbox_depth',
+        help: 'Replication outbox rows by status.',
+        statuses: REPLICATION_STATUSES,
+      },
       registers,
     );
     this.webhookOutbox = statusGauge(
@@ -80,7 +92,9 @@ export class MetricsRegistry {
     );
     const readAuditDrops = (): number => this.readAuditDrops();
     new Counter({
-      name: 'store_audit_dropped_total', help: 'Audit records dropped because the audit buffer was full.', registers,
+      name: 'store_audit_dropped_total',
+      help: 'Audit records dropped because the audit buffer was full.',
+      registers,
       collect() {
         // The audit service owns the count; the counter mirrors it at scrape time.
         this.reset();
@@ -91,13 +105,16 @@ export class MetricsRegistry {
     this.internalErrors = new Counter({
       name: 'store_internal_errors_total',
       help: 'Requests answered 500 InternalError because of an unexpected failure inside Store (each is logged with its stack).',
-      labelNames: ['surface'], registers,
+      labelNames: ['surface'],
+      registers,
     });
     for (const surface of INTERNAL_ERROR_SURFACES) this.internalErrors.inc({ surface }, 0);
     const authCounts = this.authCounts;
     new Counter({
-      name: 'store_s3_auth_total', help: 'S3 requests by how they were signed: sigv4, sigv2 (legacy; STORE_SIGV2) or anonymous.',
-      labelNames: ['scheme'], registers,
+      name: 'store_s3_auth_total',
+      help: 'S3 requests by how they were signed: sigv4, sigv2 (legacy; STORE_SIGV2) or anonymous.',
+      labelNames: ['scheme'],
+      registers,
       collect() {
         this.reset();
         for (const [scheme, count] of Object.entries(authCounts)) this.inc({ scheme }, count);
@@ -105,25 +122,29 @@ export class MetricsRegistry {
     });
     const readReadPins = (): number => this.readReadPins();
     new Gauge({
-      name: 'store_blob_read_pins', help: 'Blobs pinned by reads in progress (a GET, a copy, a backup); 0 when idle.', registers,
+      name: 'store_blob_read_pins',
+      help: 'Blobs pinned by reads in progress (a GET, a copy, a backup); 0 when idle.',
+      registers,
       collect() {
         this.set(readReadPins());
       },
     });
     this.integrity = opts.integrity
       ? {
-        objects: statusGauge(
-          {
-            name: 'store_integrity_objects',
-            help: 'Objects by result of their last integrity check.',
-            statuses: INTEGRITY_STATUSES,
-          },
-          registers,
-        ),
-        lastRun: new Gauge({
-          name: 'store_integrity_last_run_timestamp', help: 'Unix time (seconds) the last integrity scrub finished.', registers,
-        }),
-      }
+          objects: statusGauge(
+            {
+              name: 'store_integrity_objects',
+              help: 'Objects by result of their last integrity check.',
+              statuses: INTEGRITY_STATUSES,
+            },
+            registers,
+          ),
+          lastRun: new Gauge({
+            name: 'store_integrity_last_run_timestamp',
+            help: 'Unix time (seconds) the last integrity scrub finished.',
+            registers,
+          }),
+        }
       : undefined;
   }
 
@@ -208,6 +229,10 @@ function statusGauge(
 }
 
 /** Only known statuses become series: an unexpected key from a caller cannot add a label value. */
-function setStatuses<S extends string>(gauge: Gauge<'status'>, statuses: readonly S[], counts: Partial<Record<S, number>>): void {
+function setStatuses<S extends string>(
+  gauge: Gauge<'status'>,
+  statuses: readonly S[],
+  counts: Partial<Record<S, number>>,
+): void {
   for (const status of statuses) gauge.set({ status }, counts[status] ?? 0);
 }

@@ -11,7 +11,9 @@ describe('RequestMetrics', () => {
   it('renders the three families with HELP and TYPE, even before any request', () => {
     const text = new RequestMetrics().exposition();
     expect([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => `${m[1]} ${m[2]}`)).toEqual([
-      'store_http_requests_total counter', 'store_http_request_duration_seconds histogram', 'store_s3_operations_total counter',
+      'store_http_requests_total counter',
+      'store_http_request_duration_seconds histogram',
+      'store_s3_operations_total counter',
     ]);
     expect(text.split('\n').filter((l) => !l.startsWith('#') && l !== '')).toEqual([]);
   });
@@ -30,7 +32,9 @@ describe('RequestMetrics', () => {
     expect(bucket('300')).toBe('5');
     expect(bucket('+Inf')).toBe('6');
     expect(lines(text, 'store_http_request_duration_seconds_bucket{')).toHaveLength(DURATION_BUCKETS.length + 1);
-    expect(lines(text, 'store_http_request_duration_seconds_count{')).toEqual([`store_http_request_duration_seconds_count{${SERIES}} 6`]);
+    expect(lines(text, 'store_http_request_duration_seconds_count{')).toEqual([
+      `store_http_request_duration_seconds_count{${SERIES}} 6`,
+    ]);
     const sum = Number(lines(text, 'store_http_request_duration_seconds_sum{')[0]?.split(' ')[1]);
     expect(sum).toBeCloseTo(601.3021, 6);
     expect(lines(text, 'store_http_requests_total{')).toEqual([`store_http_requests_total{${SERIES}} 6`]);
@@ -58,6 +62,8 @@ describe('RequestMetrics', () => {
     expect(lines(text, 'store_http_requests_total{')).toEqual([
       'store_http_requests_total{surface="s3",method="GET",route_class="a\\\\b\\"c\\nd",status_class="2xx"} 1',
     ]);
-    expect(lines(text, 'store_s3_operations_total{')).toEqual(['store_s3_operations_total{operation="a\\\\b\\"c\\nd"} 1']);
+    expect(lines(text, 'store_s3_operations_total{')).toEqual([
+      'store_s3_operations_total{operation="a\\\\b\\"c\\nd"} 1',
+    ]);
   });
 });

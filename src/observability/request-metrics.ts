@@ -7,7 +7,9 @@
 import type { RequestLabels } from './metric-labels.js';
 
 /** Seconds. Beyond prom-client's default 10 s top: uploads and downloads of large objects take minutes. */
-export const DURATION_BUCKETS: readonly number[] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+export const DURATION_BUCKETS: readonly number[] = [
+  0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300,
+];
 
 const REQUESTS = 'store_http_requests_total';
 const DURATIONS = 'store_http_request_duration_seconds';
@@ -32,7 +34,12 @@ export class RequestMetrics {
     const key = `${labels.surface}\n${labels.method}\n${labels.route_class}\n${labels.status_class}`;
     let series = this.series.get(key);
     if (series === undefined) {
-      series = { labelText: labelText(labels), count: 0, sum: 0, inBucket: new Float64Array(DURATION_BUCKETS.length + 1) };
+      series = {
+        labelText: labelText(labels),
+        count: 0,
+        sum: 0,
+        inBucket: new Float64Array(DURATION_BUCKETS.length + 1),
+      };
       this.series.set(key, series);
     }
     series.count += 1;
@@ -40,7 +47,8 @@ export class RequestMetrics {
     let bucket = 0;
     while (bucket < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[bucket] as number)) bucket++;
     series.inBucket[bucket] = (series.inBucket[bucket] as number) + 1;
-    if (labels.surface === 's3') this.operations.set(labels.route_class, (this.operations.get(labels.route_class) ?? 0) + 1);
+    if (labels.surface === 's3')
+      this.operations.set(labels.route_class, (this.operations.get(labels.route_class) ?? 0) + 1);
   }
 
   /** The three families as exposition text, each with its HELP and TYPE lines, families separated by a blank line. */
@@ -68,14 +76,17 @@ export class RequestMetrics {
       `# HELP ${OPERATIONS} S3 requests by operation (the S3 API operation name).`,
       `# TYPE ${OPERATIONS} counter`,
     ];
-    for (const [operation, count] of this.operations) operations.push(`${OPERATIONS}{operation="${escapeLabel(operation)}"} ${count}`);
+    for (const [operation, count] of this.operations)
+      operations.push(`${OPERATIONS}{operation="${escapeLabel(operation)}"} ${count}`);
     return [requests, durations, operations].map((lines) => lines.join('\n')).join('\n\n');
   }
 }
 
 function labelText(labels: RequestLabels): string {
-  return `surface="${escapeLabel(labels.surface)}",method="${escapeLabel(labels.method)}",` +
-    `route_class="${escapeLabel(labels.route_class)}",status_class="${escapeLabel(labels.status_class)}"`;
+  return (
+    `surface="${escapeLabel(labels.surface)}",method="${escapeLabel(labels.method)}",` +
+    `route_class="${escapeLabel(labels.route_class)}",status_class="${escapeLabel(labels.status_class)}"`
+  );
 }
 
 /** A label value as the text format needs it: backslash, double quote and line feed escaped. */

@@ -1,7 +1,15 @@
 // Request spans: named `${surface} ${route_class}`, bounded attributes only, ERROR only for 5xx, parented on an
 // incoming trace when a propagator is installed; nothing at all when disabled, and non-recording with no SDK.
 
-import { context, propagation, ROOT_CONTEXT, trace, type Context, type ContextManager, type TextMapPropagator } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  trace,
+  type Context,
+  type ContextManager,
+  type TextMapPropagator,
+} from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestLabels } from './metric-labels.js';
@@ -24,16 +32,28 @@ const traceparentReader: TextMapPropagator = {
     const value = getter.get(carrier, 'traceparent');
     const match = typeof value === 'string' ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-0([01])$/.exec(value) : null;
     if (!match) return ctx;
-    return trace.setSpanContext(ctx, { traceId: match[1] as string, spanId: match[2] as string, traceFlags: Number(match[3]), isRemote: true });
+    return trace.setSpanContext(ctx, {
+      traceId: match[1] as string,
+      spanId: match[2] as string,
+      traceFlags: Number(match[3]),
+      isRemote: true,
+    });
   },
 };
 
 /** A synchronous context manager (the SDK's AsyncLocalStorage one, minus the async part). */
 class StackContextManager implements ContextManager {
   private current: Context = ROOT_CONTEXT;
-  active(): Context { return this.current; }
+  active(): Context {
+    return this.current;
+  }
   // eslint-disable-next-line max-params -- OpenTelemetry's ContextManager.with(context, fn, thisArg, ...args)
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     const previous = this.current;
     this.current = ctx;
     try {
@@ -42,9 +62,16 @@ class StackContextManager implements ContextManager {
       this.current = previous;
     }
   }
-  bind<T>(_ctx: Context, target: T): T { return target; }
-  enable(): this { return this; }
-  disable(): this { this.current = ROOT_CONTEXT; return this; }
+  bind<T>(_ctx: Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    this.current = ROOT_CONTEXT;
+    return this;
+  }
 }
 
 afterEach(() => {
@@ -61,7 +88,10 @@ describe('RequestTracer', () => {
     const [finished] = exporter.getFinishedSpans();
     expect(finished?.name).toBe('s3 GetObject');
     expect(finished?.attributes).toEqual({
-      'http.request.method': 'GET', 'http.response.status_code': 200, 'store.surface': 's3', 'store.route_class': 'GetObject',
+      'http.request.method': 'GET',
+      'http.response.status_code': 200,
+      'store.surface': 's3',
+      'store.route_class': 'GetObject',
     });
     expect(finished?.status.code).toBe(0); // UNSET
     expect(finished?.kind).toBe(1); // SERVER
@@ -69,9 +99,13 @@ describe('RequestTracer', () => {
 
   it('marks 5xx as an error, not 4xx, and leaves the status code out for an aborted request', () => {
     const { exporter, tracer } = sdk();
-    tracer.begin({})?.end(requestLabels({ surface: 'admin', method: 'GET', routeClass: '/api/admin/keys/:id', status: 404 }), 404);
+    tracer
+      .begin({})
+      ?.end(requestLabels({ surface: 'admin', method: 'GET', routeClass: '/api/admin/keys/:id', status: 404 }), 404);
     tracer.begin({})?.end(requestLabels({ surface: 's3', method: 'PUT', routeClass: 'PutObject', status: 500 }), 500);
-    tracer.begin({})?.end(requestLabels({ surface: 's3', method: 'PUT', routeClass: 'PutObject', status: undefined }), undefined);
+    tracer
+      .begin({})
+      ?.end(requestLabels({ surface: 's3', method: 'PUT', routeClass: 'PutObject', status: undefined }), undefined);
     const [notFound, failed, aborted] = exporter.getFinishedSpans();
     expect(notFound?.status.code).toBe(0);
     expect(failed?.status.code).toBe(2); // ERROR
@@ -82,7 +116,9 @@ describe('RequestTracer', () => {
   it('continues an incoming trace when a propagator is installed', () => {
     propagation.setGlobalPropagator(traceparentReader);
     const { exporter, tracer } = sdk();
-    tracer.begin({ traceparent: `00-${TRACE_ID}-${PARENT_SPAN_ID}-01` })?.end(requestLabels({ surface: 's3', method: 'GET', routeClass: 'ListBuckets', status: 200 }), 200);
+    tracer
+      .begin({ traceparent: `00-${TRACE_ID}-${PARENT_SPAN_ID}-01` })
+      ?.end(requestLabels({ surface: 's3', method: 'GET', routeClass: 'ListBuckets', status: 200 }), 200);
     const [span] = exporter.getFinishedSpans();
     expect(span?.spanContext().traceId).toBe(TRACE_ID);
     expect(span?.parentSpanContext?.spanId).toBe(PARENT_SPAN_ID);
@@ -116,7 +152,9 @@ describe('RequestTracer', () => {
 
     const exporter = new InMemorySpanExporter();
     trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-    tracer.begin({})?.end(requestLabels({ surface: 'metrics', method: 'GET', routeClass: '/metrics', status: 200 }), 200);
+    tracer
+      .begin({})
+      ?.end(requestLabels({ surface: 'metrics', method: 'GET', routeClass: '/metrics', status: 200 }), 200);
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(['metrics /metrics']);
   });
 });

@@ -2,7 +2,17 @@
 // with bounded attributes only. Only @opentelemetry/api is used: with no SDK registered every call is a no-op.
 
 import type { IncomingHttpHeaders } from 'node:http';
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import type { RequestLabels } from './metric-labels.js';
 
 /** The span of one request in flight. */

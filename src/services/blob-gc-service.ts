@@ -26,7 +26,8 @@ export class BlobGcService {
   }
 
   /**
-   * Unlinks up to `limit` queued blobs whose queueing commit is durable. A blob still being read (pinned) stays queued for a later pass, and a blob
+   * Unlinks up to `limit` queued blobs whose queueing commit is durable. A blob still being read (pinned) stays queued
+   * for a later pass, and a blob
    * that a committed row references again is never unlinked. Returns how many were removed.
    */
   async drainQueue(limit = 500): Promise<number> {

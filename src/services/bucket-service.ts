@@ -2,7 +2,13 @@
 // validated by its rule in core/bucket-config-parts.ts (tagging, default encryption, lifecycle, CORS, policy, object
 // lock).
 
-import { checkConfigPartWith, missingConfigPart, validateConfigPart, type BucketConfig, type ConfigPart } from '../core/bucket-config-parts.js';
+import {
+  checkConfigPartWith,
+  missingConfigPart,
+  validateConfigPart,
+  type BucketConfig,
+  type ConfigPart,
+} from '../core/bucket-config-parts.js';
 import type { Acl } from '../core/acl/acl.js';
 import type { ObjectOwnership } from '../core/acl/ownership.js';
 import { AppError, noSuchBucket } from '../core/errors.js';
@@ -23,7 +29,10 @@ export interface BucketWithUsage {
 export interface BucketServiceOptions {
   meta: MetadataStore;
   region: string;
-  /** Object ownership of a new bucket that does not name one (STORE_DEFAULT_OBJECT_OWNERSHIP; default BucketOwnerEnforced). */
+  /**
+   * Object ownership of a new bucket that does not name one (STORE_DEFAULT_OBJECT_OWNERSHIP; default
+   * BucketOwnerEnforced).
+   */
   defaultOwnership?: ObjectOwnership;
   now?: () => number;
 }
@@ -98,11 +107,26 @@ export class BucketService {
     }
     // Object lock needs versioning: a bucket created with it starts Enabled and can never be suspended.
     const access: BucketConfig = {
-      ownershipControls: opts.ownership ?? this.defaultOwnership, ...(opts.acl === undefined ? {} : { acl: opts.acl }),
+      ownershipControls: opts.ownership ?? this.defaultOwnership,
+      ...(opts.acl === undefined ? {} : { acl: opts.acl }),
     };
     const row: BucketRow = opts.objectLock
-      ? { name, createdAt: this.now(), region: this.region, versioning: 'Enabled', objectLock: true, config: { objectLock: { enabled: true }, ...access } }
-      : { name, createdAt: this.now(), region: this.region, versioning: opts.versioning ? 'Enabled' : 'Unversioned', objectLock: false, config: access };
+      ? {
+          name,
+          createdAt: this.now(),
+          region: this.region,
+          versioning: 'Enabled',
+          objectLock: true,
+          config: { objectLock: { enabled: true }, ...access },
+        }
+      : {
+          name,
+          createdAt: this.now(),
+          region: this.region,
+          versioning: opts.versioning ? 'Enabled' : 'Unversioned',
+          objectLock: false,
+          config: access,
+        };
     this.meta.transaction(() => {
       if (this.meta.buckets.find(name)) {
         throw new AppError('BucketAlreadyOwnedByYou', { resource: `/${name}`, details: { BucketName: name } });

@@ -3,9 +3,11 @@ import type { LifecycleRule } from '../core/lifecycle.js';
 import { prefixRanges } from './lifecycle-service.js';
 
 const withPrefixes = (...prefixes: (string | undefined)[]): LifecycleRule[] =>
-  prefixes.map((p, i) => (p === undefined
-    ? { id: `r${i}`, status: 'Enabled', filter: {}, expiration: { days: 1 } }
-    : { id: `r${i}`, status: 'Enabled', filter: { prefix: p }, expiration: { days: 1 } }));
+  prefixes.map((p, i) =>
+    p === undefined
+      ? { id: `r${i}`, status: 'Enabled', filter: {}, expiration: { days: 1 } }
+      : { id: `r${i}`, status: 'Enabled', filter: { prefix: p }, expiration: { days: 1 } },
+  );
 
 describe('prefixRanges', () => {
   it('is the whole bucket when any rule has no prefix', () => {
@@ -13,7 +15,11 @@ describe('prefixRanges', () => {
   });
 
   it('drops prefixes covered by a shorter one and duplicates, so no key is visited twice', () => {
-    expect(prefixRanges(withPrefixes('logs/2024/', 'logs/', 'tmp/', 'logs/', 'tmpx'))).toEqual(['logs/', 'tmp/', 'tmpx']);
+    expect(prefixRanges(withPrefixes('logs/2024/', 'logs/', 'tmp/', 'logs/', 'tmpx'))).toEqual([
+      'logs/',
+      'tmp/',
+      'tmpx',
+    ]);
   });
 
   it('orders ranges by UTF-8 bytes, the order SQLite and S3 list keys in', () => {

@@ -41,8 +41,20 @@ export interface LifecycleRunResult {
 
 /** Where a run stopped: the bucket, the phase, the prefix range, and the last row handled (none: the range's start). */
 type Resume =
-  | { bucket: string; fingerprint: string; phase: 'versions'; range: number; after: { key: string; id: number } | undefined }
-  | { bucket: string; fingerprint: string; phase: 'uploads'; range: number; after: { key: string; uploadId: string } | undefined };
+  | {
+      bucket: string;
+      fingerprint: string;
+      phase: 'versions';
+      range: number;
+      after: { key: string; id: number } | undefined;
+    }
+  | {
+      bucket: string;
+      fingerprint: string;
+      phase: 'uploads';
+      range: number;
+      after: { key: string; uploadId: string } | undefined;
+    };
 
 /** S3's listing order (UTF-8 bytes, SQLite's BINARY collation), which is the order the scans walk. */
 function byteCompare(a: string, b: string): number {
@@ -62,11 +74,21 @@ export function prefixRanges(rules: readonly LifecycleRule[]): string[] {
 
 class Run {
   readonly result: LifecycleRunResult = {
-    expired: 0, noncurrentDeleted: 0, deleteMarkersRemoved: 0, uploadsAborted: 0, skippedLocked: 0, failed: 0, complete: false,
+    expired: 0,
+    noncurrentDeleted: 0,
+    deleteMarkersRemoved: 0,
+    uploadsAborted: 0,
+    skippedLocked: 0,
+    failed: 0,
+    complete: false,
   };
   private actions = 0;
 
-  constructor(readonly now: Date, private readonly signal: AbortSignal | undefined, private readonly maxActions: number) {}
+  constructor(
+    readonly now: Date,
+    private readonly signal: AbortSignal | undefined,
+    private readonly maxActions: number,
+  ) {}
 
   acted(): void {
     this.actions++;
@@ -130,7 +152,9 @@ export class LifecycleService {
   private async processBucket(bucket: LifecycleBucket, run: Run, resume: Resume | undefined): Promise<boolean> {
     const rules = bucket.lifecycle.rules.filter((r) => r.status === 'Enabled');
     if (resume?.phase !== 'uploads') {
-      const versionRules = rules.filter((r) => r.expiration !== undefined || r.noncurrentVersionExpiration !== undefined);
+      const versionRules = rules.filter(
+        (r) => r.expiration !== undefined || r.noncurrentVersionExpiration !== undefined,
+      );
       if (versionRules.length > 0 && !(await this.scanVersions(bucket, versionRules, { run, resume }))) return false;
     }
     const uploadRules = rules.filter((r) => r.abortIncompleteMultipartUpload !== undefined);
@@ -191,8 +215,13 @@ export class LifecycleService {
             break;
           }
           if (abortUploadDue(rules, { key: upload.key, initiated: new Date(upload.initiated) }, run.now)) {
-            await this.act(run, { counter: 'uploadsAborted', target: { bucket: bucket.name, key: upload.key, uploadId: upload.uploadId } }, () =>
-              this.multipart.abort(bucket.name, upload.key, upload.uploadId),
+            await this.act(
+              run,
+              {
+                counter: 'uploadsAborted',
+                target: { bucket: bucket.name, key: upload.key, uploadId: upload.uploadId },
+              },
+              () => this.multipart.abort(bucket.name, upload.key, upload.uploadId),
             );
           }
           after = { key: upload.key, uploadId: upload.uploadId };
@@ -224,7 +253,9 @@ export class LifecycleService {
       newerNoncurrentCount: Math.max(0, row.newerCount - 1),
       isOnlyVersion: row.isOnlyVersion,
       storageClass: row.storageClass,
-      ...(row.isLatest || row.successorModified === undefined ? {} : { noncurrentSince: new Date(row.successorModified) }),
+      ...(row.isLatest || row.successorModified === undefined
+        ? {}
+        : { noncurrentSince: new Date(row.successorModified) }),
     };
     const action = expirationAction(rules, version, run.now);
     if (action === undefined) return;
@@ -239,7 +270,12 @@ export class LifecycleService {
       // With versioning Enabled the expiration only adds a delete marker, which object lock allows (a lock "doesn't
       // prevent ... adding delete markers"). Otherwise a version is removed: unversioned, this one; suspended, the
       // key's null version (replaced by a null delete marker).
-      const removed = versioning === 'Enabled' ? undefined : versioning === 'Unversioned' ? fresh : this.repo.findVersionState(bucket, row.key, 'null');
+      const removed =
+        versioning === 'Enabled'
+          ? undefined
+          : versioning === 'Unversioned'
+            ? fresh
+            : this.repo.findVersionState(bucket, row.key, 'null');
       if (removed !== undefined && this.isLocked(removed, run.now)) {
         run.result.skippedLocked++;
         return;
@@ -250,21 +286,36 @@ export class LifecycleService {
         run.result.skippedLocked++;
         return;
       }
-      await this.act(run, { counter: 'noncurrentDeleted', target }, () => this.objects.delete(bucket, row.key, { versionId: row.versionId }));
+      await this.act(run, { counter: 'noncurrentDeleted', target }, () =>
+        this.objects.delete(bucket, row.key, { versionId: row.versionId }),
+      );
     } else if (fresh.isOnlyVersion) {
-      await this.act(run, { counter: 'deleteMarkersRemoved', target }, () => this.objects.delete(bucket, row.key, { versionId: row.versionId }));
+      await this.act(run, { counter: 'deleteMarkersRemoved', target }, () =>
+        this.objects.delete(bucket, row.key, { versionId: row.versionId }),
+      );
     }
   }
 
   /** S3 lifecycle never removes a version under an active retention (even GOVERNANCE) or a legal hold. */
   private isLocked(lock: { retention: ObjectRetention | undefined; legalHold: boolean }, now: Date): boolean {
-    return !canDeleteVersion({ retention: lock.retention, legalHold: lock.legalHold ? 'ON' : undefined, bypassGovernance: false, now }).allowed;
+    return !canDeleteVersion({
+      retention: lock.retention,
+      legalHold: lock.legalHold ? 'ON' : undefined,
+      bypassGovernance: false,
+      now,
+    }).allowed;
   }
 
   /** Runs one action, counting it against the budget; failures are logged and counted, never thrown. */
   private async act(
     run: Run,
-    { counter, target }: { counter: 'expired' | 'noncurrentDeleted' | 'deleteMarkersRemoved' | 'uploadsAborted'; target: Record<string, string> },
+    {
+      counter,
+      target,
+    }: {
+      counter: 'expired' | 'noncurrentDeleted' | 'deleteMarkersRemoved' | 'uploadsAborted';
+      target: Record<string, string>;
+    },
     action: () => unknown,
   ): Promise<void> {
     run.acted();

@@ -17,14 +17,17 @@ afterEach(() => fx.close());
 
 /** The ground truth: bytes of every version row, and current objects that are not delete markers, by bucket. */
 function scanned(): { bucket: string; bytes: number; objects: number }[] {
-  return fx.meta.db.prepare<[], { bucket: string; bytes: number; objects: number }>(
-    `SELECT b.name AS bucket, COALESCE(SUM(o.size), 0) AS bytes,
+  return fx.meta.db
+    .prepare<[], { bucket: string; bytes: number; objects: number }>(
+      `SELECT b.name AS bucket, COALESCE(SUM(o.size), 0) AS bytes,
             COALESCE(SUM(o.is_latest = 1 AND o.is_delete_marker = 0), 0) AS objects
      FROM buckets b LEFT JOIN objects o ON o.bucket = b.name GROUP BY b.name ORDER BY b.name`,
-  ).all();
+    )
+    .all();
 }
 
-const put = (bucket: string, key: string, data: string) => fx.objects.put({ bucket, key, body: body(data), headers: {}, userMeta: {} });
+const put = (bucket: string, key: string, data: string) =>
+  fx.objects.put({ bucket, key, body: body(data), headers: {}, userMeta: {} });
 
 describe('UsageService.snapshot', () => {
   it('reads 0 for an empty bucket and nothing for no buckets', () => {
@@ -65,12 +68,36 @@ describe('UsageService.snapshot', () => {
     fx.buckets.create('src');
     fx.buckets.create('dst');
     await put('src', 'a', 'abcdef');
-    await fx.objects.copy({ bucket: 'dst', key: 'copy', source: { bucket: 'src', key: 'a' }, metadataDirective: 'COPY', headers: {}, userMeta: {} });
+    await fx.objects.copy({
+      bucket: 'dst',
+      key: 'copy',
+      source: { bucket: 'src', key: 'a' },
+      metadataDirective: 'COPY',
+      headers: {},
+      userMeta: {},
+    });
     const upload = fx.multipart.create({ bucket: 'dst', key: 'mp', headers: {}, userMeta: {} });
-    const part = await fx.multipart.uploadPart({ bucket: 'dst', key: 'mp', uploadId: upload.uploadId, partNumber: 1, body: body('part-one') });
-    expect(usage.snapshot()).toEqual([{ bucket: 'dst', bytes: 6, objects: 1 }, { bucket: 'src', bytes: 6, objects: 1 }]);
-    await fx.multipart.complete({ bucket: 'dst', key: 'mp', uploadId: upload.uploadId, parts: [{ partNumber: 1, etag: part.etag, checksums: {} }] });
-    expect(usage.snapshot()).toEqual([{ bucket: 'dst', bytes: 14, objects: 2 }, { bucket: 'src', bytes: 6, objects: 1 }]);
+    const part = await fx.multipart.uploadPart({
+      bucket: 'dst',
+      key: 'mp',
+      uploadId: upload.uploadId,
+      partNumber: 1,
+      body: body('part-one'),
+    });
+    expect(usage.snapshot()).toEqual([
+      { bucket: 'dst', bytes: 6, objects: 1 },
+      { bucket: 'src', bytes: 6, objects: 1 },
+    ]);
+    await fx.multipart.complete({
+      bucket: 'dst',
+      key: 'mp',
+      uploadId: upload.uploadId,
+      parts: [{ partNumber: 1, etag: part.etag, checksums: {} }],
+    });
+    expect(usage.snapshot()).toEqual([
+      { bucket: 'dst', bytes: 14, objects: 2 },
+      { bucket: 'src', bytes: 6, objects: 1 },
+    ]);
     expect(usage.snapshot()).toEqual(scanned());
   });
 

@@ -17,7 +17,9 @@ export class UsageService {
   /** Every existing bucket's usage as of the last commit, in name order. Never scans the objects table. */
   snapshot(): BucketUsageRow[] {
     return this.buckets.listWithUsage().map(({ bucket, usage }) => ({
-      bucket: bucket.name, bytes: usage.versionBytes, objects: usage.objectCount,
+      bucket: bucket.name,
+      bytes: usage.versionBytes,
+      objects: usage.objectCount,
     }));
   }
 }

@@ -143,18 +143,28 @@ export function parseAuthorizationHeader(
   const signedHeaders = fields.get('SignedHeaders');
   const signature = fields.get('Signature');
   if (credential === undefined || signedHeaders === undefined || signature === undefined) {
-    throw headerMalformed('the authorization header requires three components: Credential, SignedHeaders, and Signature.');
+    throw headerMalformed(
+      'the authorization header requires three components: Credential, SignedHeaders, and Signature.',
+    );
   }
   const cred = parseCredential(credential);
   if (cred === undefined) {
-    throw headerMalformed('the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".');
+    throw headerMalformed(
+      'the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".',
+    );
   }
   const names = parseSignedHeaders(signedHeaders);
   if (names === undefined) throw headerMalformed('the SignedHeaders component is malformed.');
   const { amzDate, time } = requestTime(headers);
   return {
-    via: 'header', ...cred, signedHeaders: names, signature, amzDate, time,
-    expiresSeconds: undefined, queryContentSha256: undefined,
+    via: 'header',
+    ...cred,
+    signedHeaders: names,
+    signature,
+    amzDate,
+    time,
+    expiresSeconds: undefined,
+    queryContentSha256: undefined,
   };
 }
 
@@ -167,8 +177,12 @@ export function parsePresignedQuery(params: Map<string, string>): SignatureClaim
   const signedHeaders = params.get('X-Amz-SignedHeaders');
   const signature = params.get('X-Amz-Signature');
   if (
-    algorithm === undefined || credential === undefined || amzDate === undefined ||
-    expires === undefined || signedHeaders === undefined || signature === undefined
+    algorithm === undefined ||
+    credential === undefined ||
+    amzDate === undefined ||
+    expires === undefined ||
+    signedHeaders === undefined ||
+    signature === undefined
   ) {
     throw queryMalformed(QUERY_PARAMS_REQUIRED);
   }
@@ -181,7 +195,7 @@ export function parsePresignedQuery(params: Map<string, string>): SignatureClaim
   }
   const time = parseAmzDate(amzDate);
   if (time === undefined) {
-    throw queryMalformed('X-Amz-Date must be in the ISO8601 Long Format "yyyyMMdd\'T\'HHmmss\'Z\'"');
+    throw queryMalformed("X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
   }
   if (!/^\d{1,9}$/.test(expires)) throw queryMalformed('X-Amz-Expires should be a number');
   const expiresSeconds = Number(expires);
@@ -192,8 +206,14 @@ export function parsePresignedQuery(params: Map<string, string>): SignatureClaim
   const names = parseSignedHeaders(signedHeaders);
   if (names === undefined) throw queryMalformed('X-Amz-SignedHeaders is malformed');
   return {
-    via: 'presigned', ...cred, signedHeaders: names, signature, amzDate, time,
-    expiresSeconds, queryContentSha256: params.get('X-Amz-Content-Sha256'),
+    via: 'presigned',
+    ...cred,
+    signedHeaders: names,
+    signature,
+    amzDate,
+    time,
+    expiresSeconds,
+    queryContentSha256: params.get('X-Amz-Content-Sha256'),
   };
 }
 
@@ -228,7 +248,9 @@ export function validateScope(claim: SignatureClaim, region: RegionRule): void {
     throw fail(`incorrect terminal "${claim.terminal}". This endpoint uses "aws4_request".`);
   }
   if (claim.scopeDate !== claim.amzDate.slice(0, 8)) {
-    throw fail(`Invalid credential date "${claim.scopeDate}". This date is not the same as X-Amz-Date: "${claim.amzDate.slice(0, 8)}".`);
+    throw fail(
+      `Invalid credential date "${claim.scopeDate}". This date is not the same as X-Amz-Date: "${claim.amzDate.slice(0, 8)}".`,
+    );
   }
   if (!claim.signedHeaders.includes('host')) {
     throw claim.via === 'header'

@@ -102,7 +102,7 @@ describe('canonicalUri (S3: decode, re-encode once, never normalise)', () => {
     ['/b/%C3%A9', '/b/%C3%A9'],
     ['/b/\u1234', '/b/%E1%88%B4'],
     ['/b/\u{1F600}', '/b/%F0%9F%98%80'],
-    ['/b/*!\'()', '/b/%2A%21%27%28%29'],
+    ["/b/*!'()", '/b/%2A%21%27%28%29'],
   ])('%j -> %j', (raw, expected) => {
     expect(canonicalUri(raw)).toBe(expected);
   });
@@ -150,12 +150,24 @@ describe('helpers', () => {
     expect(formatAmzDate(new Date('2013-05-24T00:00:00.123Z'))).toBe('20130524T000000Z');
   });
   it('uriEncode encodes everything but unreserved characters', () => {
-    expect(uriEncode('AKID/20130524/us-east-1/s3/aws4_request')).toBe('AKID%2F20130524%2Fus-east-1%2Fs3%2Faws4_request');
+    expect(uriEncode('AKID/20130524/us-east-1/s3/aws4_request')).toBe(
+      'AKID%2F20130524%2Fus-east-1%2Fs3%2Faws4_request',
+    );
     expect(uriEncode('a b+c')).toBe('a%20b%2Bc');
   });
   it('derives the signing key of the AWS docs example and caches it', () => {
-    const key = deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', { date: '20130524', region: 'us-east-1', service: 's3' });
-    expect(deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', { date: '20130524', region: 'us-east-1', service: 's3' })).toBe(key);
+    const key = deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', {
+      date: '20130524',
+      region: 'us-east-1',
+      service: 's3',
+    });
+    expect(
+      deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', {
+        date: '20130524',
+        region: 'us-east-1',
+        service: 's3',
+      }),
+    ).toBe(key);
     expect(deriveSigningKey('other', { date: '20130524', region: 'us-east-1', service: 's3' }).equals(key)).toBe(false);
   });
   it('keeps the signing key cache bounded and still correct after eviction', () => {

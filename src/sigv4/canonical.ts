@@ -34,8 +34,13 @@ const NON_LATIN1 = /[^\x00-\xff]/;
 
 function isUnreserved(b: number): boolean {
   return (
-    (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || (b >= 0x30 && b <= 0x39) ||
-    b === 0x2d || b === 0x2e || b === 0x5f || b === 0x7e
+    (b >= 0x41 && b <= 0x5a) ||
+    (b >= 0x61 && b <= 0x7a) ||
+    (b >= 0x30 && b <= 0x39) ||
+    b === 0x2d ||
+    b === 0x2e ||
+    b === 0x5f ||
+    b === 0x7e
   );
 }
 
@@ -96,7 +101,10 @@ export function uriEncode(value: string): string {
 export function canonicalUri(rawPath: string): string {
   if (rawPath === '') return '/';
   if (CANONICAL_PATH.test(rawPath)) return rawPath;
-  return rawPath.split('/').map((segment) => canonicalComponent(segment, false)).join('/');
+  return rawPath
+    .split('/')
+    .map((segment) => canonicalComponent(segment, false))
+    .join('/');
 }
 
 function canonicalComponent(raw: string, plusIsSpace: boolean): string {
@@ -183,5 +191,8 @@ export function stringToSign(amzDate: string, scope: string, canonical: string):
 
 /** 20130524T000000Z for a Date. */
 export function formatAmzDate(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }

@@ -56,7 +56,12 @@ function split(bytes: Buffer, cuts: readonly number[]): Buffer[] {
   return pieces.filter((p) => p.length > 0);
 }
 
-const trailerNames = fc.constantFrom('x-amz-checksum-crc32', 'x-amz-checksum-crc32c', 'x-amz-checksum-sha256', 'x-amz-checksum-crc64nvme');
+const trailerNames = fc.constantFrom(
+  'x-amz-checksum-crc32',
+  'x-amz-checksum-crc32c',
+  'x-amz-checksum-sha256',
+  'x-amz-checksum-crc64nvme',
+);
 const trailerValue = fc.stringMatching(/^[A-Za-z0-9+/]{0,43}={0,2}$/);
 
 /** A valid aws-chunked body and the options that decode it. */
@@ -69,8 +74,19 @@ const bodyArb = fc
     style: fc.constantFrom<NonNullable<EncodeAwsChunkedInput['style']>>('sdk', 'aws-docs', 'no-final-crlf'),
   })
   .map(({ data, chunkSize, signed, trailers, style }) => {
-    const input: EncodeAwsChunkedInput = { data, chunkSize, style, ...(signed ? { context: CONTEXT } : {}), ...(trailers ? { trailers } : {}) };
-    const opts: ChunkedDecoderOptions = { signed, hasTrailer: trailers !== undefined, maxChunkSize: MAX_CHUNK, ...(signed ? { context: CONTEXT } : {}) };
+    const input: EncodeAwsChunkedInput = {
+      data,
+      chunkSize,
+      style,
+      ...(signed ? { context: CONTEXT } : {}),
+      ...(trailers ? { trailers } : {}),
+    };
+    const opts: ChunkedDecoderOptions = {
+      signed,
+      hasTrailer: trailers !== undefined,
+      maxChunkSize: MAX_CHUNK,
+      ...(signed ? { context: CONTEXT } : {}),
+    };
     return { data: Buffer.from(data), trailers, encoded: encodeAwsChunked(input), opts };
   });
 
@@ -92,25 +108,46 @@ describe('aws-chunked decoding of valid bodies', () => {
 describe('aws-chunked decoding of hostile bodies', () => {
   it('random bytes end in an AppError or decode, never hang or crash', async () => {
     await fc.assert(
-      // eslint-disable-next-line max-params -- fast-check passes one argument per arbitrary
-      fc.asyncProperty(fc.uint8Array({ maxLength: 512 }), fc.boolean(), fc.boolean(), cutsArb, async (bytes, signed, hasTrailer, cuts) => {
-        const opts: ChunkedDecoderOptions = { signed, hasTrailer, maxChunkSize: MAX_CHUNK, ...(signed ? { context: CONTEXT } : {}) };
-        expectCodeIn(await outcomeOfAsync(() => within(decode(split(Buffer.from(bytes), cuts), opts), HANG_MS, 'decoding')), DECODER_CODES);
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 512 }),
+        fc.boolean(),
+        fc.boolean(),
+        cutsArb,
+        // eslint-disable-next-line max-params -- fast-check passes one argument per arbitrary
+        async (bytes, signed, hasTrailer, cuts) => {
+          const opts: ChunkedDecoderOptions = {
+            signed,
+            hasTrailer,
+            maxChunkSize: MAX_CHUNK,
+            ...(signed ? { context: CONTEXT } : {}),
+          };
+          expectCodeIn(
+            await outcomeOfAsync(() => within(decode(split(Buffer.from(bytes), cuts), opts), HANG_MS, 'decoding')),
+            DECODER_CODES,
+          );
+        },
+      ),
       { numRuns: RUNS },
     );
   });
 
   it('a mutated body fails with an AppError; a signed body never yields bytes that were not signed', async () => {
     await fc.assert(
-      fc.asyncProperty(bodyArb, fc.array(mutationArb, { minLength: 1, maxLength: 3 }), cutsArb, async (body, edits, cuts) => {
-        const mutated = mutate(body.encoded, edits);
-        const outcome = await outcomeOfAsync(() => within(decode(split(mutated, cuts), body.opts), HANG_MS, 'decoding'));
-        expectCodeIn(outcome, DECODER_CODES);
-        // The chunk signatures chain over every payload byte: whatever decodes must be exactly what was signed
-        // (a mutation of framing alone, say the hex case of a size, may still decode, to the same bytes).
-        if (outcome.ok && body.opts.signed) expect(outcome.value.data.equals(body.data)).toBe(true);
-      }),
+      fc.asyncProperty(
+        bodyArb,
+        fc.array(mutationArb, { minLength: 1, maxLength: 3 }),
+        cutsArb,
+        async (body, edits, cuts) => {
+          const mutated = mutate(body.encoded, edits);
+          const outcome = await outcomeOfAsync(() =>
+            within(decode(split(mutated, cuts), body.opts), HANG_MS, 'decoding'),
+          );
+          expectCodeIn(outcome, DECODER_CODES);
+          // The chunk signatures chain over every payload byte: whatever decodes must be exactly what was signed
+          // (a mutation of framing alone, say the hex case of a size, may still decode, to the same bytes).
+          if (outcome.ok && body.opts.signed) expect(outcome.value.data.equals(body.data)).toBe(true);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -119,7 +156,9 @@ describe('aws-chunked decoding of hostile bodies', () => {
     await fc.assert(
       fc.asyncProperty(bodyArb, fraction, cutsArb, async (body, at, cuts) => {
         const cut = Math.floor(at * body.encoded.length);
-        const outcome = await outcomeOfAsync(() => within(decode(split(body.encoded.subarray(0, cut), cuts), body.opts), HANG_MS, 'decoding'));
+        const outcome = await outcomeOfAsync(() =>
+          within(decode(split(body.encoded.subarray(0, cut), cuts), body.opts), HANG_MS, 'decoding'),
+        );
         expectCodeIn(outcome, DECODER_CODES);
         // Only what follows the payload may be lost (the closing blank line; unsigned trailer text, which the
         // caller's checksum check then refuses): the payload itself is whole or refused.

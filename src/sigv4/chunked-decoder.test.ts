@@ -16,7 +16,10 @@ const DOC_CTX: ChunkSigningContext = {
   amzDate: '20130524T000000Z',
   scope: SCOPE,
 };
-const TRAILER_CTX: ChunkSigningContext = { ...DOC_CTX, seedSignature: '106e2a8a18243abcf37539882f36619c00e2dfc72633413f02d3b74544bfeb8e' };
+const TRAILER_CTX: ChunkSigningContext = {
+  ...DOC_CTX,
+  seedSignature: '106e2a8a18243abcf37539882f36619c00e2dfc72633413f02d3b74544bfeb8e',
+};
 
 // The exact bodies of the S3 docs' examples (sigv4-streaming.html, sigv4-streaming-trailers.html).
 const DOC_BODY = Buffer.concat([
@@ -83,7 +86,7 @@ function prng(seed: number): () => number {
 
 function randomSplit(body: Buffer, random: () => number, maxPiece: number): Buffer[] {
   const pieces: Buffer[] = [];
-  for (let pos = 0; pos < body.length; ) {
+  for (let pos = 0; pos < body.length;) {
     const n = 1 + Math.floor(random() * maxPiece);
     pieces.push(body.subarray(pos, pos + n));
     pos += n;
@@ -146,7 +149,11 @@ describe('signed aws-chunked (S3 docs example)', () => {
   });
 
   it('rejects a body signed with another seed signature', async () => {
-    await expectCode([DOC_BODY], { ...SIGNED, context: { ...DOC_CTX, seedSignature: '0'.repeat(64) } }, 'SignatureDoesNotMatch');
+    await expectCode(
+      [DOC_BODY],
+      { ...SIGNED, context: { ...DOC_CTX, seedSignature: '0'.repeat(64) } },
+      'SignatureDoesNotMatch',
+    );
   });
 
   it('reports a truncated body as IncompleteBody', async () => {
@@ -190,7 +197,11 @@ describe('unsigned payload with trailer (STREAMING-UNSIGNED-PAYLOAD-TRAILER, as 
   it('tolerates a missing final CRLF, bare LF in trailers, and no trailer at all', async () => {
     expect((await decode([body.subarray(0, -2)], unsigned)).trailers.get('x-amz-checksum-crc32')).toBe('DUoRhQ==');
     expect((await decode([body.subarray(0, -4)], unsigned)).trailers.get('x-amz-checksum-crc32')).toBe('DUoRhQ==');
-    expect((await decode([Buffer.from('0\r\nX-Amz-Checksum-CRC32 : DUoRhQ==\n\n')], unsigned)).trailers.get('x-amz-checksum-crc32')).toBe('DUoRhQ==');
+    expect(
+      (await decode([Buffer.from('0\r\nX-Amz-Checksum-CRC32 : DUoRhQ==\n\n')], unsigned)).trailers.get(
+        'x-amz-checksum-crc32',
+      ),
+    ).toBe('DUoRhQ==');
     expect((await decode([Buffer.from('3\r\nabc\r\n0\r\n')], unsigned)).data.toString()).toBe('abc');
   });
 
@@ -218,7 +229,10 @@ describe('signed payload with trailer (S3 docs example)', () => {
     const body = trailerDocBody(false);
     const tampered = Buffer.from(body.toString('latin1').replace('sOO8/Q==', 'sOO8/R=='), 'latin1');
     await expectCode([tampered], opts, 'SignatureDoesNotMatch');
-    const unsignedTrailer = Buffer.from(body.toString('latin1').replace(/x-amz-trailer-signature:[0-9a-f]+\r\n/, ''), 'latin1');
+    const unsignedTrailer = Buffer.from(
+      body.toString('latin1').replace(/x-amz-trailer-signature:[0-9a-f]+\r\n/, ''),
+      'latin1',
+    );
     await expectCode([unsignedTrailer], opts, 'SignatureDoesNotMatch');
     const extra = Buffer.concat([body.subarray(0, -2), Buffer.from('x-amz-meta-late:1\r\n\r\n')]);
     await expectCode([extra], opts, 'InvalidRequest');

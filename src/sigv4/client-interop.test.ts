@@ -30,7 +30,10 @@ let server: http.Server;
 let endpoint = '';
 const seen: Seen[] = [];
 
-async function readBody(req: http.IncomingMessage, v: VerifiedRequest | undefined): Promise<{ body: Buffer; trailers: Map<string, string> }> {
+async function readBody(
+  req: http.IncomingMessage,
+  v: VerifiedRequest | undefined,
+): Promise<{ body: Buffer; trailers: Map<string, string> }> {
   const parts: Buffer[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _e, cb) {
@@ -39,7 +42,11 @@ async function readBody(req: http.IncomingMessage, v: VerifiedRequest | undefine
     },
   });
   if (v?.payload.kind === 'chunked') {
-    const decoder = createChunkedDecoder({ signed: v.payload.signedChunks, context: v.chunkContext, hasTrailer: v.payload.hasTrailer });
+    const decoder = createChunkedDecoder({
+      signed: v.payload.signedChunks,
+      context: v.chunkContext,
+      hasTrailer: v.payload.hasTrailer,
+    });
     await pipeline(req, decoder, sink);
     return { body: Buffer.concat(parts), trailers: decoder.trailers };
   }
@@ -54,12 +61,29 @@ async function readBody(req: http.IncomingMessage, v: VerifiedRequest | undefine
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
-  const entry: Seen = { method: req.method ?? '', url, verified: undefined, error: undefined, body: Buffer.alloc(0), trailers: new Map() };
+  const entry: Seen = {
+    method: req.method ?? '',
+    url,
+    verified: undefined,
+    error: undefined,
+    body: Buffer.alloc(0),
+    trailers: new Map(),
+  };
   seen.push(entry);
   try {
     entry.verified = verifyRequest(
-      { method: entry.method, rawPath: q < 0 ? url : url.slice(0, q), rawQuery: q < 0 ? '' : url.slice(q + 1), headers: req.headers },
-      { lookup: (id) => (id === AKID ? SECRET : undefined), region: { name: 'us-east-1', strict: true }, now: new Date(), sigv2: true },
+      {
+        method: entry.method,
+        rawPath: q < 0 ? url : url.slice(0, q),
+        rawQuery: q < 0 ? '' : url.slice(q + 1),
+        headers: req.headers,
+      },
+      {
+        lookup: (id) => (id === AKID ? SECRET : undefined),
+        region: { name: 'us-east-1', strict: true },
+        now: new Date(),
+        sigv2: true,
+      },
     );
     Object.assign(entry, await readBody(req, entry.verified));
   } catch (err) {
@@ -71,11 +95,17 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   }
   if (entry.method === 'GET' && url.includes('list-type=2')) {
     res.writeHead(200, { 'content-type': 'application/xml' });
-    res.end('<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>bucket</Name><KeyCount>0</KeyCount><IsTruncated>false</IsTruncated></ListBucketResult>');
+    res.end(
+      '<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>bucket</Name><KeyCount>0</KeyCount><IsTruncated>false</IsTruncated></ListBucketResult>',
+    );
     return;
   }
   const payload = entry.method === 'GET' ? Buffer.from('hello') : Buffer.alloc(0);
-  res.writeHead(200, { etag: '"5d41402abc4b2a76b9719d911017c592"', 'content-length': String(payload.length), 'last-modified': new Date().toUTCString() });
+  res.writeHead(200, {
+    etag: '"5d41402abc4b2a76b9719d911017c592"',
+    'content-length': String(payload.length),
+    'last-modified': new Date().toUTCString(),
+  });
   res.end(payload);
 }
 
@@ -95,11 +125,26 @@ function lastSeen(): Seen {
   return entry;
 }
 
-const KEYS = ['plain.txt', 'a//b/../c/./d', 'with  space', '100%', 'a+b=c&d?e#f', '\u00fc/\u65e5\u672c/\u{1F600}', "~!*()'$@,;:", '%2F%zz'];
+const KEYS = [
+  'plain.txt',
+  'a//b/../c/./d',
+  'with  space',
+  '100%',
+  'a+b=c&d?e#f',
+  '\u00fc/\u65e5\u672c/\u{1F600}',
+  "~!*()'$@,;:",
+  '%2F%zz',
+];
 
 describe('@aws-sdk/client-s3 against verifyRequest', () => {
   const client = (): S3Client =>
-    new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, maxAttempts: 1, credentials: { accessKeyId: AKID, secretAccessKey: SECRET } });
+    new S3Client({
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      maxAttempts: 1,
+      credentials: { accessKeyId: AKID, secretAccessKey: SECRET },
+    });
 
   it.each(KEYS)('GetObject %j verifies', async (key) => {
     const out = await client().send(new GetObjectCommand({ Bucket: 'bucket', Key: key }));
@@ -108,7 +153,14 @@ describe('@aws-sdk/client-s3 against verifyRequest', () => {
   });
 
   it('PutObject with a Buffer body verifies with a signed payload hash', async () => {
-    await client().send(new PutObjectCommand({ Bucket: 'bucket', Key: 'a b/c+d', Body: Buffer.from('payload'), Metadata: { note: 'x  y' } }));
+    await client().send(
+      new PutObjectCommand({
+        Bucket: 'bucket',
+        Key: 'a b/c+d',
+        Body: Buffer.from('payload'),
+        Metadata: { note: 'x  y' },
+      }),
+    );
     const entry = lastSeen();
     expect(entry.error).toBeUndefined();
     expect(entry.body.toString()).toBe('payload');
@@ -117,7 +169,12 @@ describe('@aws-sdk/client-s3 against verifyRequest', () => {
   it('PutObject with a stream body is aws-chunked with a checksum trailer, decoded intact', async () => {
     const data = Buffer.alloc(300_000, 7);
     await client().send(
-      new PutObjectCommand({ Bucket: 'bucket', Key: 'stream/k', Body: Readable.from([data.subarray(0, 100_000), data.subarray(100_000)]), ContentLength: data.length }),
+      new PutObjectCommand({
+        Bucket: 'bucket',
+        Key: 'stream/k',
+        Body: Readable.from([data.subarray(0, 100_000), data.subarray(100_000)]),
+        ContentLength: data.length,
+      }),
     );
     const entry = lastSeen();
     expect(entry.error).toBeUndefined();
@@ -127,20 +184,33 @@ describe('@aws-sdk/client-s3 against verifyRequest', () => {
   });
 
   it('ListObjectsV2 with an awkward prefix verifies', async () => {
-    await client().send(new ListObjectsV2Command({ Bucket: 'bucket', Prefix: 'a b+c/\u00fc=&', Delimiter: '/', StartAfter: '%' }));
+    await client().send(
+      new ListObjectsV2Command({ Bucket: 'bucket', Prefix: 'a b+c/\u00fc=&', Delimiter: '/', StartAfter: '%' }),
+    );
     expect(lastSeen().error).toBeUndefined();
   });
 
   it('a wrong secret is refused with SignatureDoesNotMatch', async () => {
-    const bad = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, maxAttempts: 1, credentials: { accessKeyId: AKID, secretAccessKey: 'wrong' } });
-    await expect(bad.send(new GetObjectCommand({ Bucket: 'bucket', Key: 'k' }))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
+    const bad = new S3Client({
+      region: 'us-east-1',
+      endpoint,
+      forcePathStyle: true,
+      maxAttempts: 1,
+      credentials: { accessKeyId: AKID, secretAccessKey: 'wrong' },
+    });
+    await expect(bad.send(new GetObjectCommand({ Bucket: 'bucket', Key: 'k' }))).rejects.toMatchObject({
+      name: 'SignatureDoesNotMatch',
+    });
   });
 
   it.each(KEYS)('a presigned GetObject URL for %j verifies', async (key) => {
     const url = await getSignedUrl(client(), new GetObjectCommand({ Bucket: 'bucket', Key: key }), { expiresIn: 600 });
     const status = await rawGet(url.slice(endpoint.length));
     expect(status).toBe(200);
-    expect(lastSeen()).toMatchObject({ error: undefined, verified: { via: 'presigned', payload: { kind: 'unsigned' } } });
+    expect(lastSeen()).toMatchObject({
+      error: undefined,
+      verified: { via: 'presigned', payload: { kind: 'unsigned' } },
+    });
   });
 });
 
@@ -158,7 +228,15 @@ function rawGet(path: string): Promise<number> {
 
 describe('minio-js against verifyRequest', () => {
   const client = (): Minio.Client =>
-    new Minio.Client({ endPoint: '127.0.0.1', port: Number(new URL(endpoint).port), useSSL: false, accessKey: AKID, secretKey: SECRET, region: 'us-east-1', pathStyle: true });
+    new Minio.Client({
+      endPoint: '127.0.0.1',
+      port: Number(new URL(endpoint).port),
+      useSSL: false,
+      accessKey: AKID,
+      secretKey: SECRET,
+      region: 'us-east-1',
+      pathStyle: true,
+    });
 
   it('putObject and getObject verify for awkward keys', async () => {
     for (const key of ['plain', 'with space/+plus', '\u00fc\u65e5']) {

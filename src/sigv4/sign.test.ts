@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { presignUrl, signRequest } from './sign.js';
 import { chunkContextFromHeaders, encodeAwsChunked } from './chunked-encoder.js';
 
-const creds = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', region: 'us-east-1' };
+const creds = {
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  region: 'us-east-1',
+};
 const NOW = new Date('2013-05-24T00:00:00Z');
 const EMPTY = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
@@ -23,7 +27,11 @@ describe('signRequest reproduces the S3 documentation examples', () => {
     expect(headers['authorization']).toBe(
       'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, SignedHeaders=host;range;x-amz-content-sha256;x-amz-date, Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
     );
-    expect(headers).toMatchObject({ host: 'examplebucket.s3.amazonaws.com', range: 'bytes=0-9', 'x-amz-date': '20130524T000000Z' });
+    expect(headers).toMatchObject({
+      host: 'examplebucket.s3.amazonaws.com',
+      range: 'bytes=0-9',
+      'x-amz-date': '20130524T000000Z',
+    });
   });
 
   it('PUT object with a $ in the key and a Date header', () => {
@@ -60,9 +68,15 @@ describe('signRequest reproduces the S3 documentation examples', () => {
     });
     expect(body.length).toBe(66824);
     const text = body.toString('latin1');
-    expect(text.startsWith('10000;chunk-signature=ad80c730a21e5b8d04586a2213dd63b9a0e99e0e2307b0ade35a65485a288648\r\n')).toBe(true);
-    expect(text).toContain('\r\n400;chunk-signature=0055627c9e194cb4542bae2aa5492e3c1575bbb81b612b7d234b86a503ef5497\r\n');
-    expect(text.endsWith('\r\n0;chunk-signature=b6c6ea8a5354eaf15b3cb7646744f4275b71ea724fed81ceb9323e279d449df9\r\n\r\n')).toBe(true);
+    expect(
+      text.startsWith('10000;chunk-signature=ad80c730a21e5b8d04586a2213dd63b9a0e99e0e2307b0ade35a65485a288648\r\n'),
+    ).toBe(true);
+    expect(text).toContain(
+      '\r\n400;chunk-signature=0055627c9e194cb4542bae2aa5492e3c1575bbb81b612b7d234b86a503ef5497\r\n',
+    );
+    expect(
+      text.endsWith('\r\n0;chunk-signature=b6c6ea8a5354eaf15b3cb7646744f4275b71ea724fed81ceb9323e279d449df9\r\n\r\n'),
+    ).toBe(true);
   });
 
   it('chunked upload with a trailer: seed, chunk and trailer signatures', () => {
@@ -86,13 +100,17 @@ describe('signRequest reproduces the S3 documentation examples', () => {
       context: chunkContextFromHeaders(headers, creds.secretAccessKey),
       trailers: { 'x-amz-checksum-crc32c': 'sOO8/Q==' },
     }).toString('latin1');
-    expect(text).toContain('10000;chunk-signature=b474d8862b1487a5145d686f57f013e54db672cee1c953b3010fb58501ef5aa2\r\n');
+    expect(text).toContain(
+      '10000;chunk-signature=b474d8862b1487a5145d686f57f013e54db672cee1c953b3010fb58501ef5aa2\r\n',
+    );
     expect(text).toContain('400;chunk-signature=1c1344b170168f8e65b41376b44b20fe354e373826ccbbe2c1d40a8cae51e5c7\r\n');
-    expect(text.endsWith(
-      '0;chunk-signature=2ca2aba2005185cf7159c6277faf83795951dd77a3a99e6e65d5c9f85863f992\r\n' +
-        'x-amz-checksum-crc32c:sOO8/Q==\r\n' +
-        'x-amz-trailer-signature:d81f82fc3505edab99d459891051a732e8730629a2e4a59689829ca17fe2e435\r\n\r\n',
-    )).toBe(true);
+    expect(
+      text.endsWith(
+        '0;chunk-signature=2ca2aba2005185cf7159c6277faf83795951dd77a3a99e6e65d5c9f85863f992\r\n' +
+          'x-amz-checksum-crc32c:sOO8/Q==\r\n' +
+          'x-amz-trailer-signature:d81f82fc3505edab99d459891051a732e8730629a2e4a59689829ca17fe2e435\r\n\r\n',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -114,7 +132,9 @@ describe('signRequest', () => {
   it('uses the current time by default', () => {
     const before = Date.now();
     const date = signRequest({ ...creds, method: 'GET', url: new URL('http://h/b') })['x-amz-date'] ?? '';
-    const t = Date.parse(`${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 11)}:${date.slice(11, 13)}:${date.slice(13)}`);
+    const t = Date.parse(
+      `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 11)}:${date.slice(11, 13)}:${date.slice(13)}`,
+    );
     expect(Math.abs(t - before)).toBeLessThan(5000);
   });
 });
@@ -135,7 +155,9 @@ describe('presignUrl', () => {
 
   it('refuses expiries outside 1..604800 seconds', () => {
     for (const expiresSeconds of [0, -1, 604801, 1.5, Number.NaN]) {
-      expect(() => presignUrl({ ...creds, method: 'GET', url: new URL('http://h/b/k'), expiresSeconds })).toThrow(RangeError);
+      expect(() => presignUrl({ ...creds, method: 'GET', url: new URL('http://h/b/k'), expiresSeconds })).toThrow(
+        RangeError,
+      );
     }
   });
 });

@@ -64,7 +64,9 @@ export function signRequest(input: SignRequestInput): Record<string, string> {
   headers['x-amz-content-sha256'] = input.payloadHash ?? UNSIGNED_PAYLOAD;
   delete headers['authorization'];
 
-  const signedHeaders = Object.keys(headers).filter((name) => !UNSIGNABLE.has(name)).sort();
+  const signedHeaders = Object.keys(headers)
+    .filter((name) => !UNSIGNABLE.has(name))
+    .sort();
   const scope = credentialScope(amzDate.slice(0, 8), input.region, service);
   const canonical = canonicalRequest({
     method: input.method,
@@ -75,7 +77,11 @@ export function signRequest(input: SignRequestInput): Record<string, string> {
     payloadHash: headers['x-amz-content-sha256'],
     isPresigned: false,
   });
-  const key = deriveSigningKey(input.secretAccessKey, { date: amzDate.slice(0, 8), region: input.region, service: service });
+  const key = deriveSigningKey(input.secretAccessKey, {
+    date: amzDate.slice(0, 8),
+    region: input.region,
+    service: service,
+  });
   const signature = signatureHex(key, stringToSign(amzDate, scope, canonical));
   headers['authorization'] =
     `${ALGORITHM} Credential=${input.accessKeyId}/${scope}, SignedHeaders=${signedHeaders.join(';')}, Signature=${signature}`;
@@ -88,7 +94,11 @@ export function signRequest(input: SignRequestInput): Record<string, string> {
  * Throws RangeError when expiresSeconds is outside 1..604800.
  */
 export function presignUrl(input: PresignUrlInput): URL {
-  if (!Number.isInteger(input.expiresSeconds) || input.expiresSeconds < 1 || input.expiresSeconds > MAX_PRESIGNED_EXPIRES) {
+  if (
+    !Number.isInteger(input.expiresSeconds) ||
+    input.expiresSeconds < 1 ||
+    input.expiresSeconds > MAX_PRESIGNED_EXPIRES
+  ) {
     throw new RangeError(`expiresSeconds must be an integer in 1..${MAX_PRESIGNED_EXPIRES}`);
   }
   const service = input.service ?? 's3';
@@ -113,7 +123,11 @@ export function presignUrl(input: PresignUrlInput): URL {
     payloadHash: UNSIGNED_PAYLOAD,
     isPresigned: true,
   });
-  const key = deriveSigningKey(input.secretAccessKey, { date: amzDate.slice(0, 8), region: input.region, service: service });
+  const key = deriveSigningKey(input.secretAccessKey, {
+    date: amzDate.slice(0, 8),
+    region: input.region,
+    service: service,
+  });
   const signature = signatureHex(key, stringToSign(amzDate, scope, canonical));
   const url = new URL(input.url);
   url.search = `${rawQuery}&X-Amz-Signature=${signature}`;

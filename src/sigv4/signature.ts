@@ -23,7 +23,9 @@ interface Pads {
   outer: Buffer;
 }
 
-/** Signing keys are shared Buffers from keyCache (and a chunked upload's context), so their pads are kept beside them. */
+/**
+ * Signing keys are shared Buffers from keyCache (and a chunked upload's context), so their pads are kept beside them.
+ */
 const padsOfKey = new WeakMap<Buffer, Pads>();
 /** Room for a string to sign (about 150 bytes) or a chunk's; longer messages get a buffer of their own. */
 const SCRATCH = 1024;
@@ -111,6 +113,10 @@ export function chunkStringToSign(ctx: ChunkSigningContext, previousSignature: s
 }
 
 /** String to sign of the trailer; `trailerSha256` hashes the trailer lines, each `name:value\n`. */
-export function trailerStringToSign(ctx: ChunkSigningContext, previousSignature: string, trailerSha256: string): string {
+export function trailerStringToSign(
+  ctx: ChunkSigningContext,
+  previousSignature: string,
+  trailerSha256: string,
+): string {
   return `AWS4-HMAC-SHA256-TRAILER\n${ctx.amzDate}\n${ctx.scope}\n${previousSignature}\n${trailerSha256}`;
 }

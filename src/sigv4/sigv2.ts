@@ -10,17 +10,48 @@ import { MAX_CLOCK_SKEW_MS } from './auth-params.js';
 import { percentDecode } from './canonical.js';
 import type { SecretLookup, SignedRequest, VerifiedRequest } from './types.js';
 
-
 /**
  * The query parameters that are part of the canonicalized resource: AWS's list as botocore and MinIO sign it. Every
  * other parameter (prefix, marker, max-keys, ...) is not signed by SigV2.
  */
 const SIGNED_SUBRESOURCES = new Set([
-  'accelerate', 'acl', 'analytics', 'cors', 'delete', 'encryption', 'inventory', 'legal-hold', 'lifecycle', 'location',
-  'logging', 'metrics', 'notification', 'object-lock', 'partNumber', 'policy', 'replication', 'requestPayment',
-  'response-cache-control', 'response-content-disposition', 'response-content-encoding', 'response-content-language',
-  'response-content-type', 'response-expires', 'restore', 'retention', 'select', 'select-type', 'storageClass', 'tagging',
-  'torrent', 'uploadId', 'uploads', 'versionId', 'versioning', 'versions', 'website',
+  'accelerate',
+  'acl',
+  'analytics',
+  'cors',
+  'delete',
+  'encryption',
+  'inventory',
+  'legal-hold',
+  'lifecycle',
+  'location',
+  'logging',
+  'metrics',
+  'notification',
+  'object-lock',
+  'partNumber',
+  'policy',
+  'replication',
+  'requestPayment',
+  'response-cache-control',
+  'response-content-disposition',
+  'response-content-encoding',
+  'response-content-language',
+  'response-content-type',
+  'response-expires',
+  'restore',
+  'retention',
+  'select',
+  'select-type',
+  'storageClass',
+  'tagging',
+  'torrent',
+  'uploadId',
+  'uploads',
+  'versionId',
+  'versioning',
+  'versions',
+  'website',
 ]);
 
 export interface SigV2Options {
@@ -52,11 +83,13 @@ export function stringToSignV2(req: SignedRequest, date: string): string {
 
 function joined(value: string | string[] | undefined): string {
   if (value === undefined) return '';
-  return (Array.isArray(value) ? value.map((v) => v.trim()).join(',') : value.trim());
+  return Array.isArray(value) ? value.map((v) => v.trim()).join(',') : value.trim();
 }
 
 function amzHeaders(headers: SignedRequest['headers']): string {
-  const names = Object.keys(headers).filter((name) => name.startsWith('x-amz-') && headers[name] !== undefined).sort();
+  const names = Object.keys(headers)
+    .filter((name) => name.startsWith('x-amz-') && headers[name] !== undefined)
+    .sort();
   // Folded whitespace inside a value is one space, as AWS unfolds it.
   return names.map((name) => `${name}:${joined(headers[name]).replace(/\s*\r?\n\s*/g, ' ')}\n`).join('');
 }
@@ -93,7 +126,9 @@ function decodeValue(value: string): string {
 export function verifyV2Header(req: SignedRequest, authorization: string, opts: SigV2Options): VerifiedRequest {
   const match = /^AWS ([^:\s]+):(\S+)$/.exec(authorization.trim());
   if (match === null) {
-    throw new AppError('AuthorizationHeaderMalformed', { message: 'The authorization header is malformed; expecting "AWS <AccessKeyId>:<Signature>".' });
+    throw new AppError('AuthorizationHeaderMalformed', {
+      message: 'The authorization header is malformed; expecting "AWS <AccessKeyId>:<Signature>".',
+    });
   }
   const [, accessKeyId, provided] = match as unknown as [string, string, string];
   const amzDate = joined(req.headers['x-amz-date']);
@@ -105,7 +140,8 @@ export function verifyV2Header(req: SignedRequest, authorization: string, opts: 
   if (Math.abs(time - opts.now.getTime()) > MAX_CLOCK_SKEW_MS) {
     throw new AppError('RequestTimeTooSkewed', {
       details: {
-        RequestTime: amzDate !== '' ? amzDate : dateHeader, ServerTime: opts.now.toISOString(),
+        RequestTime: amzDate !== '' ? amzDate : dateHeader,
+        ServerTime: opts.now.toISOString(),
         MaxAllowedSkewMilliseconds: String(MAX_CLOCK_SKEW_MS),
       },
     });
@@ -119,7 +155,11 @@ export function verifyV2Header(req: SignedRequest, authorization: string, opts: 
  * AccessDenied (a parameter missing, Expires not a number, or the URL expired), InvalidAccessKeyId or
  * SignatureDoesNotMatch. SigV2 sets no longest validity; the signer chose Expires.
  */
-export function verifyV2Query(req: SignedRequest, params: ReadonlyMap<string, string>, opts: SigV2Options): VerifiedRequest {
+export function verifyV2Query(
+  req: SignedRequest,
+  params: ReadonlyMap<string, string>,
+  opts: SigV2Options,
+): VerifiedRequest {
   const accessKeyId = params.get('AWSAccessKeyId');
   const expires = params.get('Expires');
   // Base64 has no spaces: a '+' left unencoded in the URL was decoded as one.
@@ -130,7 +170,10 @@ export function verifyV2Query(req: SignedRequest, params: ReadonlyMap<string, st
     });
   }
   if (!/^\d{1,12}$/.test(expires)) {
-    throw new AppError('AccessDenied', { message: 'Invalid date (should be seconds since epoch)', details: { Expires: expires } });
+    throw new AppError('AccessDenied', {
+      message: 'Invalid date (should be seconds since epoch)',
+      details: { Expires: expires },
+    });
   }
   const expiresAt = Number(expires) * 1000;
   if (opts.now.getTime() > expiresAt) {
@@ -154,8 +197,12 @@ function checkSignature(
   if (!signatureV2Matches(signatureV2(secret, toSign), provided)) {
     throw new AppError('SignatureDoesNotMatch', {
       details: {
-        AWSAccessKeyId: accessKeyId, StringToSign: toSign, SignatureProvided: provided,
-        StringToSignBytes: Buffer.from(toSign).toString('hex').replace(/(..)(?!$)/g, '$1 '),
+        AWSAccessKeyId: accessKeyId,
+        StringToSign: toSign,
+        SignatureProvided: provided,
+        StringToSignBytes: Buffer.from(toSign)
+          .toString('hex')
+          .replace(/(..)(?!$)/g, '$1 '),
       },
     });
   }
@@ -168,9 +215,15 @@ function isoOrHttpDate(value: string): string {
 }
 
 function verified(accessKeyId: string, via: 'header' | 'presigned', time: number): VerifiedRequest {
-  const amzDate = new Date(time).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  const amzDate = new Date(time)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
   return {
-    accessKeyId, via, scheme: 'sigv2', payload: { kind: 'unsigned' },
+    accessKeyId,
+    via,
+    scheme: 'sigv2',
+    payload: { kind: 'unsigned' },
     // No chunk signatures in SigV2: the context only carries the signing time (s3-plane's signedAt).
     chunkContext: { signingKey: Buffer.alloc(0), seedSignature: '', amzDate, scope: '' },
   };

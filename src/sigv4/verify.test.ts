@@ -76,9 +76,14 @@ function withAuth(req: SignedRequest, authorization: string): SignedRequest {
 
 describe('anonymous requests', () => {
   it('returns undefined without any authentication', () => {
-    expect(verifyRequest({ method: 'GET', rawPath: '/b/k', rawQuery: '', headers: { host: 'h' } }, opts)).toBeUndefined();
     expect(
-      verifyRequest({ method: 'GET', rawPath: '/b', rawQuery: 'list-type=2&prefix=a%20b&Signature-x=1', headers: {} }, opts),
+      verifyRequest({ method: 'GET', rawPath: '/b/k', rawQuery: '', headers: { host: 'h' } }, opts),
+    ).toBeUndefined();
+    expect(
+      verifyRequest(
+        { method: 'GET', rawPath: '/b', rawQuery: 'list-type=2&prefix=a%20b&Signature-x=1', headers: {} },
+        opts,
+      ),
     ).toBeUndefined();
   });
 });
@@ -176,7 +181,11 @@ describe('round trips through signRequest', () => {
     ['raw percent', 'http://127.0.0.1:9000/bucket/x', '/bucket/100%/x%zz'],
     ['unicode', 'http://127.0.0.1:9000/bucket/%C3%BC/%E6%97%A5%E6%9C%AC/%F0%9F%98%80', undefined],
     ['reserved characters', "http://127.0.0.1:9000/bucket/!$&'()*,;=:@", undefined],
-    ['query with +, spaces and bare names', 'http://127.0.0.1:9000/bucket?list-type=2&prefix=a+b%20c&delimiter=%2F&versions', undefined],
+    [
+      'query with +, spaces and bare names',
+      'http://127.0.0.1:9000/bucket?list-type=2&prefix=a+b%20c&delimiter=%2F&versions',
+      undefined,
+    ],
   ])('%s', (_name, url, rawPath) => {
     const req = signed('GET', url, rawPath === undefined ? {} : { rawPath });
     expect(verifyRequest(req, opts)).toMatchObject({ accessKeyId: AKID, via: 'header', payload: { kind: 'unsigned' } });
@@ -194,7 +203,9 @@ describe('round trips through signRequest', () => {
     expect(req.headers['host']).toBe('127.0.0.1:9000');
     expect(verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-meta-note': 'a b' } }, opts)).toBeDefined();
     const withList = signed('GET', 'http://h/b/k', { headers: { 'x-amz-meta-list': 'a,b' } });
-    expect(verifyRequest({ ...withList, headers: { ...withList.headers, 'x-amz-meta-list': ['a', ' b'] } }, opts)).toBeDefined();
+    expect(
+      verifyRequest({ ...withList, headers: { ...withList.headers, 'x-amz-meta-list': ['a', ' b'] } }, opts),
+    ).toBeDefined();
   });
 
   it('accepts a signature over the Host without its port (git-annex), and nothing looser', () => {
@@ -205,11 +216,20 @@ describe('round trips through signRequest', () => {
     const query = presigned('http://[::1]/b/k');
     expect(verifyRequest({ ...query, headers: { host: '[::1]:9000' } }, opts)).toMatchObject({ via: 'presigned' });
     // Another host name, another port signed, or a port added where none was sent: still a mismatch.
-    expectCode(() => verifyRequest({ ...sent, headers: { ...sent.headers, host: '127.0.0.2:9000' } }, opts), 'SignatureDoesNotMatch');
+    expectCode(
+      () => verifyRequest({ ...sent, headers: { ...sent.headers, host: '127.0.0.2:9000' } }, opts),
+      'SignatureDoesNotMatch',
+    );
     const port1 = signed('GET', 'http://127.0.0.1:9001/b/k');
-    expectCode(() => verifyRequest({ ...port1, headers: { ...port1.headers, host: '127.0.0.1:9000' } }, opts), 'SignatureDoesNotMatch');
+    expectCode(
+      () => verifyRequest({ ...port1, headers: { ...port1.headers, host: '127.0.0.1:9000' } }, opts),
+      'SignatureDoesNotMatch',
+    );
     const withPort = signed('GET', 'http://127.0.0.1:9000/b/k');
-    expectCode(() => verifyRequest({ ...withPort, headers: { ...withPort.headers, host: '127.0.0.1' } }, opts), 'SignatureDoesNotMatch');
+    expectCode(
+      () => verifyRequest({ ...withPort, headers: { ...withPort.headers, host: '127.0.0.1' } }, opts),
+      'SignatureDoesNotMatch',
+    );
     // The rest is still bound: a changed path fails under either form.
     expectCode(() => verifyRequest({ ...sent, rawPath: '/b/other' }, opts), 'SignatureDoesNotMatch');
   });
@@ -229,12 +249,24 @@ describe('round trips through signRequest', () => {
     const headers = { host: 'h', date: 'Fri, 24 May 2013 00:05:00 GMT', 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' };
     const names = ['date', 'host', 'x-amz-content-sha256'];
     const canonical = canonicalRequest({
-      method: 'GET', rawPath: '/b/k', rawQuery: '', headers, signedHeaders: names, payloadHash: 'UNSIGNED-PAYLOAD', isPresigned: false,
+      method: 'GET',
+      rawPath: '/b/k',
+      rawQuery: '',
+      headers,
+      signedHeaders: names,
+      payloadHash: 'UNSIGNED-PAYLOAD',
+      isPresigned: false,
     });
     const scope = credentialScope('20130524', REGION, 's3');
-    const sig = signatureHex(deriveSigningKey(SECRET, { date: '20130524', region: REGION, service: 's3' }), stringToSign('20130524T000500Z', scope, canonical));
+    const sig = signatureHex(
+      deriveSigningKey(SECRET, { date: '20130524', region: REGION, service: 's3' }),
+      stringToSign('20130524T000500Z', scope, canonical),
+    );
     const authorization = `AWS4-HMAC-SHA256 Credential=${AKID}/${scope}, SignedHeaders=${names.join(';')}, Signature=${sig}`;
-    const v = verifyRequest({ method: 'GET', rawPath: '/b/k', rawQuery: '', headers: { ...headers, authorization } }, opts);
+    const v = verifyRequest(
+      { method: 'GET', rawPath: '/b/k', rawQuery: '', headers: { ...headers, authorization } },
+      opts,
+    );
     expect(v?.chunkContext.amzDate).toBe('20130524T000500Z');
   });
 
@@ -258,8 +290,16 @@ describe('round trips through signRequest', () => {
       ['STREAMING-UNSIGNED-PAYLOAD-TRAILER', false, true],
     ];
     for (const [mode, signedChunks, hasTrailer] of modes) {
-      const req = signed('PUT', 'http://h/b/k', { payloadHash: mode, headers: { 'x-amz-decoded-content-length': '11' } });
-      expect(verifyRequest(req, opts)?.payload).toEqual({ kind: 'chunked', signedChunks, hasTrailer, decodedLength: 11 });
+      const req = signed('PUT', 'http://h/b/k', {
+        payloadHash: mode,
+        headers: { 'x-amz-decoded-content-length': '11' },
+      });
+      expect(verifyRequest(req, opts)?.payload).toEqual({
+        kind: 'chunked',
+        signedChunks,
+        hasTrailer,
+        decodedLength: 11,
+      });
     }
     const noLength = signed('PUT', 'http://h/b/k', { payloadHash: 'STREAMING-UNSIGNED-PAYLOAD-TRAILER' });
     expect(verifyRequest(noLength, opts)?.payload).toMatchObject({ decodedLength: undefined });
@@ -269,7 +309,11 @@ describe('round trips through signRequest', () => {
 describe('header authentication errors', () => {
   it('rejects SigV2 and other schemes with InvalidRequest', () => {
     const base: SignedRequest = { method: 'GET', rawPath: '/b/k', rawQuery: '', headers: { host: 'h' } };
-    for (const auth of ['AWS AKIAIOSFODNN7EXAMPLE:frJIUN8DYpKDtOLCwo//yllqDzg=', 'Bearer abc', 'AWS4-ECDSA-P256-SHA256 Credential=x']) {
+    for (const auth of [
+      'AWS AKIAIOSFODNN7EXAMPLE:frJIUN8DYpKDtOLCwo//yllqDzg=',
+      'Bearer abc',
+      'AWS4-ECDSA-P256-SHA256 Credential=x',
+    ]) {
       const err = expectCode(() => verifyRequest(withAuth(base, auth), opts), 'InvalidRequest');
       expect(err.message).toContain('Please use AWS4-HMAC-SHA256');
     }
@@ -277,7 +321,10 @@ describe('header authentication errors', () => {
 
   it('rejects SigV2 query authentication with InvalidRequest', () => {
     const req: SignedRequest = {
-      method: 'GET', rawPath: '/b/k', rawQuery: 'AWSAccessKeyId=AKID&Expires=1141889120&Signature=vjbyPxybd', headers: {},
+      method: 'GET',
+      rawPath: '/b/k',
+      rawQuery: 'AWSAccessKeyId=AKID&Expires=1141889120&Signature=vjbyPxybd',
+      headers: {},
     };
     expectCode(() => verifyRequest(req, opts), 'InvalidRequest');
   });
@@ -300,19 +347,27 @@ describe('header authentication errors', () => {
       auth.replace('SignedHeaders=', 'Foo=bar, SignedHeaders='),
       `${auth}, Signature=${'0'.repeat(64)}`,
     ];
-    for (const variant of variants) expectCode(() => verifyRequest(withAuth(req, variant), opts), 'AuthorizationHeaderMalformed');
+    for (const variant of variants)
+      expectCode(() => verifyRequest(withAuth(req, variant), opts), 'AuthorizationHeaderMalformed');
   });
 
   it('rejects a credential scope for another region, naming the expected one', () => {
-    const err = expectCode(() => verifyRequest(signed('GET', 'http://h/b/k', { region: 'eu-west-1' }), opts), 'AuthorizationHeaderMalformed');
+    const err = expectCode(
+      () => verifyRequest(signed('GET', 'http://h/b/k', { region: 'eu-west-1' }), opts),
+      'AuthorizationHeaderMalformed',
+    );
     expect(err.details['Region']).toBe('us-east-1');
-    expect(err.message).toBe("The authorization header is malformed; the region 'eu-west-1' is wrong; expecting 'us-east-1'");
+    expect(err.message).toBe(
+      "The authorization header is malformed; the region 'eu-west-1' is wrong; expecting 'us-east-1'",
+    );
   });
 
   it('accepts any signing region when the region rule is not strict, and verifies with the region the client named', () => {
     const loose = { ...opts, region: { name: REGION, strict: false } };
     expect(verifyRequest(signed('GET', 'http://h/b/k', { region: 'eu-west-1' }), loose)?.accessKeyId).toBe(AKID);
-    expect(verifyRequest(signed('GET', 'http://h/b/k', { region: 'annex.example.org' }), loose)?.accessKeyId).toBe(AKID);
+    expect(verifyRequest(signed('GET', 'http://h/b/k', { region: 'annex.example.org' }), loose)?.accessKeyId).toBe(
+      AKID,
+    );
     // The claimed region is part of what was signed: naming another one than the signature used still fails.
     const req = signed('GET', 'http://h/b/k', { region: 'eu-west-1' });
     const forged = String(req.headers['authorization']).replace('/eu-west-1/', '/eu-central-1/');
@@ -336,8 +391,14 @@ describe('header authentication errors', () => {
     const req = signed('GET', 'http://h/b/k');
     const { 'x-amz-date': _dropped, ...noDate } = req.headers;
     expectCode(() => verifyRequest({ ...req, headers: noDate }, opts), 'AccessDenied');
-    expectCode(() => verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-date': '2013-05-24T00:00:00Z' } }, opts), 'AccessDenied');
-    expectCode(() => verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-date': '20130231T000000Z' } }, opts), 'AccessDenied');
+    expectCode(
+      () => verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-date': '2013-05-24T00:00:00Z' } }, opts),
+      'AccessDenied',
+    );
+    expectCode(
+      () => verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-date': '20130231T000000Z' } }, opts),
+      'AccessDenied',
+    );
   });
 
   it('requires x-amz-content-sha256 (InvalidRequest) and a valid value (InvalidArgument)', () => {
@@ -346,7 +407,10 @@ describe('header authentication errors', () => {
     const missing = expectCode(() => verifyRequest({ ...req, headers: rest }, opts), 'InvalidRequest');
     expect(missing.message).toBe('Missing required header for this request: x-amz-content-sha256');
     for (const bad of ['unsigned-payload', 'abc', 'STREAMING-AWS4-ECDSA-P256-SHA256-PAYLOAD', 'constructor']) {
-      const err = expectCode(() => verifyRequest(signed('PUT', 'http://h/b/k', { payloadHash: bad }), opts), 'InvalidArgument');
+      const err = expectCode(
+        () => verifyRequest(signed('PUT', 'http://h/b/k', { payloadHash: bad }), opts),
+        'InvalidArgument',
+      );
       expect(err.details['ArgumentName']).toBe('x-amz-content-sha256');
     }
     const badLength = signed('PUT', 'http://h/b/k', {
@@ -357,12 +421,18 @@ describe('header authentication errors', () => {
   });
 
   it('rejects an unknown access key with InvalidAccessKeyId', () => {
-    const err = expectCode(() => verifyRequest(signed('GET', 'http://h/b/k'), { ...opts, lookup: () => undefined }), 'InvalidAccessKeyId');
+    const err = expectCode(
+      () => verifyRequest(signed('GET', 'http://h/b/k'), { ...opts, lookup: () => undefined }),
+      'InvalidAccessKeyId',
+    );
     expect(err.details['AWSAccessKeyId']).toBe(AKID);
   });
 
   it('rejects any change to what was signed with SignatureDoesNotMatch', () => {
-    const req = signed('PUT', 'http://h/b/k?tagging', { headers: { 'x-amz-meta-a': '1' }, payloadHash: 'f'.repeat(64) });
+    const req = signed('PUT', 'http://h/b/k?tagging', {
+      headers: { 'x-amz-meta-a': '1' },
+      payloadHash: 'f'.repeat(64),
+    });
     expect(verifyRequest(req, opts)).toBeDefined();
     const sig = /Signature=([0-9a-f]{64})/.exec(String(req.headers['authorization']))?.[1] ?? '';
     const flipped = sig.slice(0, -1) + (sig.endsWith('0') ? '1' : '0');
@@ -385,7 +455,11 @@ describe('header authentication errors', () => {
   it('rejects x-amz-* headers that were not signed (AccessDenied, HeadersNotSigned)', () => {
     const req = signed('PUT', 'http://h/b/k');
     const err = expectCode(
-      () => verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-copy-source': '/b/secret', 'x-amz-acl': 'public-read' } }, opts),
+      () =>
+        verifyRequest(
+          { ...req, headers: { ...req.headers, 'x-amz-copy-source': '/b/secret', 'x-amz-acl': 'public-read' } },
+          opts,
+        ),
       'AccessDenied',
     );
     expect(err.details['HeadersNotSigned']).toBe('x-amz-copy-source, x-amz-acl');
@@ -394,22 +468,34 @@ describe('header authentication errors', () => {
   it('enforces the 15 minute clock skew both ways (RequestTimeTooSkewed)', () => {
     expect(verifyRequest(signed('GET', 'http://h/b/k', { now: minutes(15) }), opts)).toBeDefined();
     expect(verifyRequest(signed('GET', 'http://h/b/k', { now: minutes(-15) }), opts)).toBeDefined();
-    const ahead = expectCode(() => verifyRequest(signed('GET', 'http://h/b/k', { now: minutes(16) }), opts), 'RequestTimeTooSkewed');
+    const ahead = expectCode(
+      () => verifyRequest(signed('GET', 'http://h/b/k', { now: minutes(16) }), opts),
+      'RequestTimeTooSkewed',
+    );
     expect(ahead.details['MaxAllowedSkewMilliseconds']).toBe('900000');
     expectCode(() => verifyRequest(signed('GET', 'http://h/b/k', { now: minutes(-16) }), opts), 'RequestTimeTooSkewed');
   });
 });
 
 describe('presigned URLs', () => {
-  it('round-trips keys with special characters and keeps the URL\'s own query', () => {
-    const req = presigned('http://127.0.0.1:9000/bucket/a%20b/%C3%BC+%25?versionId=3&response-content-type=text%2Fplain');
-    expect(verifyRequest(req, opts)).toMatchObject({ via: 'presigned', accessKeyId: AKID, payload: { kind: 'unsigned' } });
+  it("round-trips keys with special characters and keeps the URL's own query", () => {
+    const req = presigned(
+      'http://127.0.0.1:9000/bucket/a%20b/%C3%BC+%25?versionId=3&response-content-type=text%2Fplain',
+    );
+    expect(verifyRequest(req, opts)).toMatchObject({
+      via: 'presigned',
+      accessKeyId: AKID,
+      payload: { kind: 'unsigned' },
+    });
   });
 
   it('expires after X-Amz-Expires seconds (AccessDenied "Request has expired")', () => {
     const req = presigned('http://h/b/k', { expires: 60 });
     expect(verifyRequest(req, { ...opts, now: new Date(NOW.getTime() + 60_000) })).toBeDefined();
-    const err = expectCode(() => verifyRequest(req, { ...opts, now: new Date(NOW.getTime() + 61_000) }), 'AccessDenied');
+    const err = expectCode(
+      () => verifyRequest(req, { ...opts, now: new Date(NOW.getTime() + 61_000) }),
+      'AccessDenied',
+    );
     expect(err.message).toBe('Request has expired');
   });
 
@@ -429,7 +515,10 @@ describe('presigned URLs', () => {
       req.rawQuery.replace(/X-Amz-Expires=\d+/, 'X-Amz-Expires=abc'),
       req.rawQuery.replace(/X-Amz-Date=[^&]+/, 'X-Amz-Date=2013-05-24'),
       req.rawQuery.replace(/X-Amz-Credential=[^&]+/, 'X-Amz-Credential=AKID'),
-      req.rawQuery.replace(/X-Amz-Credential=[^&]+/, 'X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20130524%2Fus-east-1%2Fsqs%2Faws4_request'),
+      req.rawQuery.replace(
+        /X-Amz-Credential=[^&]+/,
+        'X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20130524%2Fus-east-1%2Fsqs%2Faws4_request',
+      ),
       req.rawQuery.replace('X-Amz-SignedHeaders=host', 'X-Amz-SignedHeaders=x-amz-date'),
     ];
     for (const rawQuery of variants) {
@@ -443,9 +532,17 @@ describe('presigned URLs', () => {
   });
 
   it('rejects a credential scope for another region, naming the expected one', () => {
-    const err = expectCode(() => verifyRequest(presigned('http://h/b/k', { region: 'eu-west-1' }), opts), 'AuthorizationQueryParametersError');
+    const err = expectCode(
+      () => verifyRequest(presigned('http://h/b/k', { region: 'eu-west-1' }), opts),
+      'AuthorizationQueryParametersError',
+    );
     expect(err.details['Region']).toBe('us-east-1');
-    expect(verifyRequest(presigned('http://h/b/k', { region: 'eu-west-1' }), { ...opts, region: { name: REGION, strict: false } })).toBeDefined();
+    expect(
+      verifyRequest(presigned('http://h/b/k', { region: 'eu-west-1' }), {
+        ...opts,
+        region: { name: REGION, strict: false },
+      }),
+    ).toBeDefined();
   });
 
   it('rejects tampering and unknown keys', () => {
@@ -465,10 +562,24 @@ describe('presigned URLs', () => {
       '&X-Amz-Date=20130524T000000Z&X-Amz-Expires=60&X-Amz-SignedHeaders=host';
     const headers = { host: 'h' };
     const canonical = canonicalRequest({
-      method: 'PUT', rawPath: '/b/k', rawQuery, headers, signedHeaders: ['host'], payloadHash: hash, isPresigned: true,
+      method: 'PUT',
+      rawPath: '/b/k',
+      rawQuery,
+      headers,
+      signedHeaders: ['host'],
+      payloadHash: hash,
+      isPresigned: true,
     });
-    const sig = signatureHex(deriveSigningKey(SECRET, { date: '20130524', region: REGION, service: 's3' }), stringToSign('20130524T000000Z', scope, canonical));
-    const req: SignedRequest = { method: 'PUT', rawPath: '/b/k', rawQuery: `${rawQuery}&X-Amz-Signature=${sig}`, headers };
+    const sig = signatureHex(
+      deriveSigningKey(SECRET, { date: '20130524', region: REGION, service: 's3' }),
+      stringToSign('20130524T000000Z', scope, canonical),
+    );
+    const req: SignedRequest = {
+      method: 'PUT',
+      rawPath: '/b/k',
+      rawQuery: `${rawQuery}&X-Amz-Signature=${sig}`,
+      headers,
+    };
     expect(verifyRequest(req, opts)?.payload).toEqual({ kind: 'signed', sha256: hash });
     const swapped = req.rawQuery.replace(hash, 'cd'.repeat(32));
     expectCode(() => verifyRequest({ ...req, rawQuery: swapped }, opts), 'SignatureDoesNotMatch');
@@ -476,8 +587,13 @@ describe('presigned URLs', () => {
 
   it('uses a sent x-amz-content-sha256 as the payload hash, and refuses other unsigned x-amz-* headers', () => {
     const req = presigned('http://h/b/k');
-    expectCode(() => verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-content-sha256': 'a'.repeat(64) } }, opts), 'SignatureDoesNotMatch');
-    expect(verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } }, opts)).toBeDefined();
+    expectCode(
+      () => verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-content-sha256': 'a'.repeat(64) } }, opts),
+      'SignatureDoesNotMatch',
+    );
+    expect(
+      verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } }, opts),
+    ).toBeDefined();
     expectCode(() => verifyRequest({ ...req, headers: { ...req.headers, 'x-amz-meta-x': '1' } }, opts), 'AccessDenied');
   });
 });

@@ -3,7 +3,14 @@
 // https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-authenticating-requests.html
 import { AppError } from '../core/errors.js';
 import type { SecretLookup, SignedRequest, VerifiedRequest } from './types.js';
-import { ALGORITHM, UNSIGNED_PAYLOAD, type CanonicalInput, canonicalRequest, credentialScope, stringToSign } from './canonical.js';
+import {
+  ALGORITHM,
+  UNSIGNED_PAYLOAD,
+  type CanonicalInput,
+  canonicalRequest,
+  credentialScope,
+  stringToSign,
+} from './canonical.js';
 import { deriveSigningKey, signatureBytes, signatureMatches } from './signature.js';
 import {
   type SignatureClaim,
@@ -16,7 +23,6 @@ import {
 } from './auth-params.js';
 import { payloadModeOf } from './payload-mode.js';
 import { verifyV2Header, verifyV2Query } from './sigv2.js';
-
 
 export interface VerifyOptions {
   lookup: SecretLookup;
@@ -56,7 +62,8 @@ export function verifyRequest(req: SignedRequest, opts: VerifyOptions): Verified
   const authorization = first(req.headers['authorization']);
   const params = /X-Amz-|Signature|AWSAccessKeyId|%/.test(req.rawQuery) ? queryParams(req.rawQuery) : undefined;
   const hasV4Query =
-    params !== undefined && (params.has('X-Amz-Algorithm') || params.has('X-Amz-Credential') || params.has('X-Amz-Signature'));
+    params !== undefined &&
+    (params.has('X-Amz-Algorithm') || params.has('X-Amz-Credential') || params.has('X-Amz-Signature'));
   const hasV2Query =
     params !== undefined && (params.has('AWSAccessKeyId') || (params.has('Signature') && params.has('Expires')));
 
@@ -66,7 +73,9 @@ export function verifyRequest(req: SignedRequest, opts: VerifyOptions): Verified
     }
     const scheme = authorization.trim().split(/\s/, 1)[0];
     if (scheme === '') {
-      throw new AppError('AuthorizationHeaderMalformed', { message: 'The authorization header is malformed; it is empty.' });
+      throw new AppError('AuthorizationHeaderMalformed', {
+        message: 'The authorization header is malformed; it is empty.',
+      });
     }
     if (scheme === 'AWS' && opts.sigv2) return verifyV2Header(req, authorization, opts);
     if (scheme !== ALGORITHM) throw new AppError('InvalidRequest', { message: UNSUPPORTED_MECHANISM });
@@ -179,7 +188,9 @@ function verifyClaim(req: SignedRequest, claim: SignatureClaim, opts: VerifyOpti
   };
 }
 
-/** The Host header's name without its port ("127.0.0.1:9000" -> "127.0.0.1", "[::1]:9000" -> "[::1]"), if it has one. */
+/**
+ * The Host header's name without its port ("127.0.0.1:9000" -> "127.0.0.1", "[::1]:9000" -> "[::1]"), if it has one.
+ */
 export function hostWithoutPort(host: string | undefined): string | undefined {
   const m = host === undefined ? null : /^(\[[^\]]*\]|[^:]+):\d+$/.exec(host.trim());
   return m === null ? undefined : m[1];

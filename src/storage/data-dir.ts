@@ -25,7 +25,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
   try {
     privateDirectory(dataDir);
   } catch (err) {
-    throw new DataDirError(`cannot make ${dataDir} a private directory (mode 0700): ${(err as Error).message}`, { cause: err });
+    throw new DataDirError(`cannot make ${dataDir} a private directory (mode 0700): ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const lockFile = join(dataDir, 'store.lock');
   privateDatabaseFile(lockFile);
@@ -85,7 +87,9 @@ function fsyncDir(dir: string): void {
  */
 export function checkSseKeyMatches(meta: MetadataStore, key: Buffer): void {
   const check = createHmac('sha256', key).update('store sse key check v1').digest('hex');
-  const stored = meta.db.prepare<[], { value: string }>("SELECT value FROM instance WHERE name = 'sse_key_check'").get();
+  const stored = meta.db
+    .prepare<[], { value: string }>("SELECT value FROM instance WHERE name = 'sse_key_check'")
+    .get();
   if (!stored) {
     meta.db.prepare("INSERT INTO instance (name, value) VALUES ('sse_key_check', ?)").run(check);
     return;

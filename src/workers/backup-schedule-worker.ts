@@ -5,7 +5,11 @@ import type { Logger } from '../observability/logger.js';
 import type { BackupScheduler } from '../services/backup/backup-scheduler.js';
 import { startLoop, type RunningLoop } from './runner.js';
 
-export function startBackupScheduleWorker(opts: { scheduler: BackupScheduler; tickMs: number; logger: Logger }): RunningLoop {
+export function startBackupScheduleWorker(opts: {
+  scheduler: BackupScheduler;
+  tickMs: number;
+  logger: Logger;
+}): RunningLoop {
   return startLoop({
     name: 'backup-schedule',
     intervalMs: opts.tickMs,

@@ -19,7 +19,10 @@ export function startIntegrityWorker(opts: IntegrityWorkerOptions): RunningLoop 
     opts.logger.error({ err, worker: 'integrity' }, 'integrity gauges could not be read');
   }
   return startLoop({
-    name: 'integrity', intervalMs: opts.intervalMs, logger: opts.logger, tick: (signal) => opts.service.tick(signal),
+    name: 'integrity',
+    intervalMs: opts.intervalMs,
+    logger: opts.logger,
+    tick: (signal) => opts.service.tick(signal),
     onStop: () => opts.service.close(),
   });
 }

@@ -15,7 +15,11 @@ export interface RequestAnalyticsWorkerOptions {
 export function startRequestAnalyticsWorker(opts: RequestAnalyticsWorkerOptions): RunningLoop {
   const flush = (): void => opts.analytics.flushRequests();
   return startLoop({
-    name: 'request-analytics', intervalMs: opts.intervalMs ?? 60_000, logger: opts.logger, aligned: true,
-    tick: async () => flush(), onStop: flush,
+    name: 'request-analytics',
+    intervalMs: opts.intervalMs ?? 60_000,
+    logger: opts.logger,
+    aligned: true,
+    tick: async () => flush(),
+    onStop: flush,
   });
 }

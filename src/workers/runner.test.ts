@@ -1,4 +1,5 @@
-// startLoop with `aligned` ticks just after each multiple of its interval, runs onStop once after stopping, and survives a
+// startLoop with `aligned` ticks just after each multiple of its interval, runs onStop once after stopping, and
+// survives a
 // failing tick; the request-analytics worker flushes on each tick and once at stop.
 
 import pino from 'pino';
@@ -18,7 +19,10 @@ describe('startLoop, aligned', () => {
     const ticks: number[] = [];
     let stops = 0;
     const loop = startLoop({
-      name: 't', intervalMs: 100, logger: silent, aligned: true,
+      name: 't',
+      intervalMs: 100,
+      logger: silent,
+      aligned: true,
       tick: async () => {
         ticks.push(Date.now());
         if (ticks.length === 2) throw new Error('boom');
@@ -28,7 +32,9 @@ describe('startLoop, aligned', () => {
     await vi.advanceTimersByTimeAsync(1000);
     await loop.stop();
     // The margin after each boundary is min(50, interval / 20) = 5 ms.
-    expect(ticks).toEqual([1_000_105, 1_000_205, 1_000_305, 1_000_405, 1_000_505, 1_000_605, 1_000_705, 1_000_805, 1_000_905, 1_001_005]);
+    expect(ticks).toEqual([
+      1_000_105, 1_000_205, 1_000_305, 1_000_405, 1_000_505, 1_000_605, 1_000_705, 1_000_805, 1_000_905, 1_001_005,
+    ]);
     expect(stops).toBe(1);
     await vi.advanceTimersByTimeAsync(1000);
     expect(ticks).toHaveLength(10);
@@ -38,7 +44,11 @@ describe('startLoop, aligned', () => {
     vi.useFakeTimers({ now: 5_000_000 });
     const ticks: number[] = [];
     const loop = startLoop({
-      name: 't', intervalMs: 100, logger: silent, aligned: true, tick: async () => {
+      name: 't',
+      intervalMs: 100,
+      logger: silent,
+      aligned: true,
+      tick: async () => {
         ticks.push(Date.now());
         if (ticks.length === 1) await new Promise((r) => setTimeout(r, 250));
       },
@@ -55,7 +65,10 @@ describe('startRequestAnalyticsWorker', () => {
     vi.useFakeTimers({ now: 60_000 * 1000 + 10 });
     try {
       let flushes = 0;
-      const worker = startRequestAnalyticsWorker({ analytics: { flushRequests: () => void flushes++ }, logger: silent });
+      const worker = startRequestAnalyticsWorker({
+        analytics: { flushRequests: () => void flushes++ },
+        logger: silent,
+      });
       await vi.advanceTimersByTimeAsync(3 * 60_000 + 100);
       expect(flushes).toBe(3);
       await worker.stop();

@@ -21,15 +21,32 @@ it('indexes every queued row, over several batches, and stops when asked', async
   fx.meta.transaction(() => {
     for (let i = 0; i < rows; i++) {
       fx.meta.objects.insert({
-        bucket: 'bulk', key: `file-${i}.dat`, versionId: 'null', isLatest: true, isDeleteMarker: false, size: 1, etag: 'e',
-        lastModified: 0, headers: {}, userMeta: {}, checksumAlgorithm: undefined, checksumValue: undefined,
-        checksumType: undefined, blobId: undefined, partCount: undefined, storageClass: 'STANDARD',
+        bucket: 'bulk',
+        key: `file-${i}.dat`,
+        versionId: 'null',
+        isLatest: true,
+        isDeleteMarker: false,
+        size: 1,
+        etag: 'e',
+        lastModified: 0,
+        headers: {},
+        userMeta: {},
+        checksumAlgorithm: undefined,
+        checksumValue: undefined,
+        checksumType: undefined,
+        blobId: undefined,
+        partCount: undefined,
+        storageClass: 'STANDARD',
       });
     }
   });
   const count = (sql: string) => fx.meta.db.prepare(sql).pluck().get() as number;
   expect(count('SELECT count(*) FROM object_search_queue')).toBe(rows);
-  const loop = startSearchIndexWorker({ service: new ObjectSearchService({ meta: fx.meta }), logger: createLogger('silent'), intervalMs: 5 });
+  const loop = startSearchIndexWorker({
+    service: new ObjectSearchService({ meta: fx.meta }),
+    logger: createLogger('silent'),
+    intervalMs: 5,
+  });
   try {
     for (let waited = 0; count('SELECT count(*) FROM object_search_queue') > 0; waited += 10) {
       expect(waited).toBeLessThan(5000);

@@ -25,19 +25,37 @@ async function until(check: () => Promise<boolean>, ms = 2000): Promise<void> {
 
 describe('startUsageRollupWorker', () => {
   it('fills the gauges at start, follows changes on each tick and evicts a deleted bucket', async () => {
-    let rows: BucketUsageRow[] = [{ bucket: 'alpha', bytes: 10, objects: 2 }, { bucket: 'beta', bytes: 5, objects: 1 }];
+    let rows: BucketUsageRow[] = [
+      { bucket: 'alpha', bytes: 10, objects: 2 },
+      { bucket: 'beta', bytes: 5, objects: 1 },
+    ];
     let reads = 0;
     const metrics = new MetricsRegistry();
-    const loop = startUsageRollupWorker({ usage: { snapshot: () => { reads++; return rows; } }, metrics, intervalMs: 10, logger: silent });
+    const loop = startUsageRollupWorker({
+      usage: {
+        snapshot: () => {
+          reads++;
+          return rows;
+        },
+      },
+      metrics,
+      intervalMs: 10,
+      logger: silent,
+    });
     try {
       expect(reads).toBe(1);
       expect(await bucketLines(metrics)).toEqual([
-        'store_storage_bytes{bucket="alpha"} 10', 'store_storage_bytes{bucket="beta"} 5',
-        'store_object_count{bucket="alpha"} 2', 'store_object_count{bucket="beta"} 1',
+        'store_storage_bytes{bucket="alpha"} 10',
+        'store_storage_bytes{bucket="beta"} 5',
+        'store_object_count{bucket="alpha"} 2',
+        'store_object_count{bucket="beta"} 1',
       ]);
       rows = [{ bucket: 'alpha', bytes: 12, objects: 3 }];
       await until(async () => (await bucketLines(metrics)).length === 2);
-      expect(await bucketLines(metrics)).toEqual(['store_storage_bytes{bucket="alpha"} 12', 'store_object_count{bucket="alpha"} 3']);
+      expect(await bucketLines(metrics)).toEqual([
+        'store_storage_bytes{bucket="alpha"} 12',
+        'store_object_count{bucket="alpha"} 3',
+      ]);
     } finally {
       await loop.stop();
     }
@@ -46,7 +64,17 @@ describe('startUsageRollupWorker', () => {
   it('reads nothing at scrape time: scrapes between ticks do not call the usage source', async () => {
     let reads = 0;
     const metrics = new MetricsRegistry();
-    const loop = startUsageRollupWorker({ usage: { snapshot: () => { reads++; return []; } }, metrics, intervalMs: 60_000, logger: silent });
+    const loop = startUsageRollupWorker({
+      usage: {
+        snapshot: () => {
+          reads++;
+          return [];
+        },
+      },
+      metrics,
+      intervalMs: 60_000,
+      logger: silent,
+    });
     try {
       for (let i = 0; i < 5; i++) await metrics.scrape();
       expect(reads).toBe(1);
@@ -61,8 +89,15 @@ describe('startUsageRollupWorker', () => {
     let fail = true;
     const metrics = new MetricsRegistry();
     const loop = startUsageRollupWorker({
-      usage: { snapshot: () => { if (fail) throw new Error('database is locked'); return [{ bucket: 'late', bytes: 1, objects: 1 }]; } },
-      metrics, intervalMs: 10, logger,
+      usage: {
+        snapshot: () => {
+          if (fail) throw new Error('database is locked');
+          return [{ bucket: 'late', bytes: 1, objects: 1 }];
+        },
+      },
+      metrics,
+      intervalMs: 10,
+      logger,
     });
     try {
       expect(errors).toHaveLength(1);
@@ -78,7 +113,11 @@ describe('startUsageRollupWorker', () => {
     let samples = 0;
     const metrics = new MetricsRegistry();
     const loop = startUsageRollupWorker({
-      usage: { snapshot: () => [] }, metrics, samples: { recordUsage: () => void samples++ }, intervalMs: 20, logger: silent,
+      usage: { snapshot: () => [] },
+      metrics,
+      samples: { recordUsage: () => void samples++ },
+      intervalMs: 20,
+      logger: silent,
     });
     try {
       expect(samples).toBe(1);

@@ -28,5 +28,11 @@ export function startUsageRollupWorker(opts: UsageRollupWorkerOptions): RunningL
   } catch (err) {
     opts.logger.error({ err, worker: 'usage-rollup' }, 'usage rollup failed');
   }
-  return startLoop({ name: 'usage-rollup', intervalMs: opts.intervalMs, logger: opts.logger, aligned: true, tick: async () => rollup() });
+  return startLoop({
+    name: 'usage-rollup',
+    intervalMs: opts.intervalMs,
+    logger: opts.logger,
+    aligned: true,
+    tick: async () => rollup(),
+  });
 }

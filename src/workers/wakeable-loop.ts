@@ -46,8 +46,11 @@ export function startWakeableLoop(opts: WakeableLoopOptions): WakeableLoop {
     timer = undefined;
     timerAt = Infinity;
     let delay = opts.failureDelayMs;
-    running = opts.tick(controller.signal)
-      .then((next) => { delay = next; })
+    running = opts
+      .tick(controller.signal)
+      .then((next) => {
+        delay = next;
+      })
       .catch((err: unknown) => opts.logger.error({ err, worker: opts.name }, 'background tick failed'))
       .finally(() => {
         running = undefined;

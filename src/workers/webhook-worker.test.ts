@@ -153,7 +153,12 @@ describe('webhook worker', () => {
     await waitFor(() => svc.runs === 1);
     let settled = false;
     svc.inFlight = new Promise<void>((resolve) => {
-      svc.lastSignal!.addEventListener('abort', () => setTimeout(() => { settled = true; resolve(); }, 100));
+      svc.lastSignal!.addEventListener('abort', () =>
+        setTimeout(() => {
+          settled = true;
+          resolve();
+        }, 100),
+      );
     });
     await worker.stop();
     expect(settled).toBe(true);

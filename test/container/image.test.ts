@@ -10,7 +10,11 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import {
-  GetBucketVersioningCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client,
+  GetBucketVersioningCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presignUrl } from '../../src/sigv4/sign.js';
@@ -49,7 +53,16 @@ async function start(name: string, extra: string[] = []): Promise<number> {
   });
   expect(args.pop()).toBe('store'); // the image
   const started = Date.now();
-  await podman(['run', ...args, '-e', `SHUTDOWN_DRAIN_MS=${DRAIN_MS}`, '-e', 'STORE_INIT_BUCKETS=ci-bucket:versioned', ...extra, IMAGE]);
+  await podman([
+    'run',
+    ...args,
+    '-e',
+    `SHUTDOWN_DRAIN_MS=${DRAIN_MS}`,
+    '-e',
+    'STORE_INIT_BUCKETS=ci-bucket:versioned',
+    ...extra,
+    IMAGE,
+  ]);
   await waitForStatus(`${base}/api/admin/ready`, 200);
   return Date.now() - started;
 }
@@ -61,7 +74,10 @@ const logs = async (name: string): Promise<string> => {
 
 function s3(): S3Client {
   return new S3Client({
-    endpoint: base, region: 'us-east-1', forcePathStyle: true, maxAttempts: 1,
+    endpoint: base,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    maxAttempts: 1,
     credentials: { accessKeyId: creds.accessKeyId ?? '', secretAccessKey: creds.secretAccessKey ?? '' },
   });
 }
@@ -81,7 +97,9 @@ afterAll(async () => {
 
 describe('the documented lines', () => {
   it('publish the port on loopback, mount the volume, wait out the drain, and say the same in compose', () => {
-    expect(documentedRun).toEqual(expect.arrayContaining(['-p', '127.0.0.1:9000:9000', '-v', 'store-data:/data', '--stop-timeout']));
+    expect(documentedRun).toEqual(
+      expect.arrayContaining(['-p', '127.0.0.1:9000:9000', '-v', 'store-data:/data', '--stop-timeout']),
+    );
     const stopTimeout = Number(documentedRun[documentedRun.indexOf('--stop-timeout') + 1]);
     expect(stopTimeout * 1000).toBeGreaterThan(30_000); // the default SHUTDOWN_DRAIN_MS
     const compose = /<!-- docker-compose:[^\n]*\n```yaml\n([\s\S]*?)```/.exec(operations)?.[1] ?? '';
@@ -104,8 +122,11 @@ describe('the image', () => {
     expect(creds.accessKeyId).toMatch(/^[A-Z0-9]{20}$/);
     expect(creds.secretAccessKey).toBeDefined();
     expect((await podman(['exec', names.first, 'cat', '/proc/1/status'])).stdout).toMatch(/^Uid:\s+1000\s/m);
-    expect((await podman(['exec', names.first, 'stat', '-c', '%a %U', '/data', '/data/secrets.env'])).stdout.trim().split('\n'))
-      .toEqual(['700 node', '600 node']);
+    expect(
+      (await podman(['exec', names.first, 'stat', '-c', '%a %U', '/data', '/data/secrets.env'])).stdout
+        .trim()
+        .split('\n'),
+    ).toEqual(['700 node', '600 node']);
     expect(await (await fetch(`${base}/api/admin/health`)).json()).toMatchObject({ status: 'ok' });
   });
 
@@ -132,12 +153,15 @@ describe('the image', () => {
 
   it('reports one version and commit from `store --version` and /api/admin/version, and passes its HEALTHCHECK', async () => {
     const res = await fetch(`${base}/api/admin/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'admin', password: creds.adminPassword }),
     });
     expect(res.status).toBe(200);
     const { accessToken } = (await res.json()) as { accessToken: string };
-    const api = (await (await fetch(`${base}/api/admin/version`, { headers: { authorization: `Bearer ${accessToken}` } })).json()) as Record<string, string>;
+    const api = (await (
+      await fetch(`${base}/api/admin/version`, { headers: { authorization: `Bearer ${accessToken}` } })
+    ).json()) as Record<string, string>;
     expect(api['build']).toBe(COMMIT);
     const cli = (await podman(['exec', names.first, 'node', 'bin/store.js', '--version'])).stdout.trim();
     expect(cli).toBe(`store ${api['version']} (commit ${api['build']})`);
@@ -152,13 +176,20 @@ describe('the image', () => {
 
   it('drains an upload in flight on SIGTERM (podman stop) and exits 0 within SHUTDOWN_DRAIN_MS', async () => {
     const url = presignUrl({
-      method: 'PUT', url: new URL(`${base}/ci-bucket/draining.bin`), accessKeyId: creds.accessKeyId ?? '',
-      secretAccessKey: creds.secretAccessKey ?? '', region: 'us-east-1', expiresSeconds: 300,
+      method: 'PUT',
+      url: new URL(`${base}/ci-bucket/draining.bin`),
+      accessKeyId: creds.accessKeyId ?? '',
+      secretAccessKey: creds.secretAccessKey ?? '',
+      region: 'us-east-1',
+      expiresSeconds: 300,
     });
     const chunk = randomBytes(64 * 1024);
     const upload = request(url, { method: 'PUT', headers: { 'content-length': String(chunk.length * 2) } });
     const answered = new Promise<number>((resolve, reject) => {
-      upload.on('response', (res) => { res.resume(); res.on('end', () => resolve(res.statusCode ?? 0)); });
+      upload.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
       upload.on('error', reject);
     });
     upload.write(chunk);
@@ -198,7 +229,16 @@ describe('the image', () => {
 
   it('refuses a weak given secret on an empty volume (exit 78), as the spec says', async () => {
     const ran = await podman(
-      ['run', '--name', names.weak, '-v', `${volume}-weak:/data`, '-e', 'JWT_SECRET=changeme-changeme-changeme-changeme', IMAGE],
+      [
+        'run',
+        '--name',
+        names.weak,
+        '-v',
+        `${volume}-weak:/data`,
+        '-e',
+        'JWT_SECRET=changeme-changeme-changeme-changeme',
+        IMAGE,
+      ],
       { allowFail: true },
     );
     expect(ran.code).toBe(78);

@@ -15,7 +15,11 @@ let lock: Record<string, unknown>;
 beforeAll(async () => {
   mkdirSync(join(work, 'home'));
   const env = awsClientEnv(join(work, 'home'), store.server.credentials);
-  const res = await runOk('/usr/bin/python3', [join(import.meta.dirname, 'boto3_versioning.py'), store.server.url, 'boto3v'], { env });
+  const res = await runOk(
+    '/usr/bin/python3',
+    [join(import.meta.dirname, 'boto3_versioning.py'), store.server.url, 'boto3v'],
+    { env },
+  );
   const result = JSON.parse(res.stdout) as Record<string, Record<string, unknown>>;
   versioning = result['versioning'] as Record<string, unknown>;
   lock = result['lock'] as Record<string, unknown>;
@@ -24,7 +28,14 @@ beforeAll(async () => {
 describe('boto3 versioning', () => {
   it('put_bucket_versioning Enabled gives each put a new version, readable by id and listed newest first', () => {
     expect(versioning).toMatchObject({
-      status: 'Enabled', distinctIds: true, current: 'second', byVersion: 'first', listed: [[true, true], [false, false]],
+      status: 'Enabled',
+      distinctIds: true,
+      current: 'second',
+      byVersion: 'first',
+      listed: [
+        [true, true],
+        [false, false],
+      ],
     });
   });
 
@@ -40,7 +51,10 @@ describe('boto3 versioning', () => {
   });
 
   it('the list_object_versions paginator walks pages of 4 (a key split across pages)', () => {
-    expect(versioning['pages']).toEqual([['many/0', 'many/0', 'many/1', 'many/1'], ['many/2', 'many/2']]);
+    expect(versioning['pages']).toEqual([
+      ['many/0', 'many/0', 'many/1', 'many/1'],
+      ['many/2', 'many/2'],
+    ]);
   });
 
   it('suspended puts write one null version and answer no version id', () => {
@@ -57,7 +71,10 @@ describe('boto3 versioning', () => {
 describe('boto3 object lock', () => {
   it('create_bucket with ObjectLockEnabledForBucket turns versioning on; the default rule round-trips', () => {
     expect(lock['versioning']).toBe('Enabled');
-    expect(lock['config']).toEqual({ ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'GOVERNANCE', Days: 1 } } });
+    expect(lock['config']).toEqual({
+      ObjectLockEnabled: 'Enabled',
+      Rule: { DefaultRetention: { Mode: 'GOVERNANCE', Days: 1 } },
+    });
     expect(lock['defaultMode']).toBe('GOVERNANCE');
   });
 

@@ -1,4 +1,5 @@
-// boto3 (Debian's python3-boto3) with `addressing_style: virtual` against Store with STORE_DOMAIN: every request goes to
+// boto3 (Debian's python3-boto3) with `addressing_style: virtual` against Store with STORE_DOMAIN: every request goes
+// to
 // `<bucket>.s3.test` (resolved inside the Python process, no /etc/hosts), SigV4 and SigV2 (header, presigned URL, POST
 // form). The flow lives in boto3_virtual.py, which prints one JSON object of observations.
 
@@ -33,14 +34,26 @@ describe('boto3 with virtual-hosted–style addressing', () => {
     expect(result['big']).toEqual({ etag: expect.stringMatching(/^"[0-9a-f]{32}-2"$/), size: 12 * MiB });
     expect(result['bigMatches']).toBe(true);
     expect(result['keys']).toEqual(['dir/big.bin', 'dir/small ü+.txt']);
-    expect(result['presignedGet']).toEqual({ host: `${BUCKET}.${DOMAIN}`, status: 200, body: 'small over a virtual host\n' });
+    expect(result['presignedGet']).toEqual({
+      host: `${BUCKET}.${DOMAIN}`,
+      status: 200,
+      body: 'small over a virtual host\n',
+    });
   });
 
   it('signs with SigV2 (the resource /bucket/key) in headers, presigned URLs and POST forms', () => {
     expect(result['v2Header']).toEqual({ body: 'header-signed v2\n', keys: ['v2/header.txt'] });
-    expect(result['v2Presigned']).toEqual({ sigv2: true, host: `${BUCKET}.${DOMAIN}`, status: 200, body: 'header-signed v2\n' });
+    expect(result['v2Presigned']).toEqual({
+      sigv2: true,
+      host: `${BUCKET}.${DOMAIN}`,
+      status: 200,
+      body: 'header-signed v2\n',
+    });
     expect(result['v2Post']).toEqual({
-      url: `http://${BUCKET}.${DOMAIN}:${store.server.port}/`, status: 204, code: null, stored: 'posted to the bucket host\n',
+      url: `http://${BUCKET}.${DOMAIN}:${store.server.port}/`,
+      status: 204,
+      code: null,
+      stored: 'posted to the bucket host\n',
     });
   });
 

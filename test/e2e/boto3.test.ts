@@ -16,7 +16,11 @@ let result: Record<string, unknown>;
 beforeAll(async () => {
   mkdirSync(join(work, 'home'));
   const env = awsClientEnv(join(work, 'home'), store.server.credentials);
-  const res = await runOk('/usr/bin/python3', [join(import.meta.dirname, 'boto3_flow.py'), store.server.url, BUCKET, work], { env });
+  const res = await runOk(
+    '/usr/bin/python3',
+    [join(import.meta.dirname, 'boto3_flow.py'), store.server.url, BUCKET, work],
+    { env },
+  );
   result = JSON.parse(res.stdout) as Record<string, unknown>;
 });
 
@@ -61,12 +65,20 @@ describe('boto3', () => {
   });
 
   it('the list_objects_v2 paginator walks pages of 3 in key order; delimiter listing groups prefixes', () => {
-    expect(result['pages']).toEqual([['page/00', 'page/01', 'page/02'], ['page/03', 'page/04', 'page/05'], ['page/06']]);
+    expect(result['pages']).toEqual([
+      ['page/00', 'page/01', 'page/02'],
+      ['page/03', 'page/04', 'page/05'],
+      ['page/06'],
+    ]);
     expect(result['commonPrefixes']).toEqual(['copy/', 'dir/', 'page/']);
   });
 
   it('errors carry S3 codes: NoSuchKey, NoSuchBucket, BucketNotEmpty', () => {
-    expect(result).toMatchObject({ missingKey: 'NoSuchKey', missingBucket: 'NoSuchBucket', deleteNonEmpty: 'BucketNotEmpty' });
+    expect(result).toMatchObject({
+      missingKey: 'NoSuchKey',
+      missingBucket: 'NoSuchBucket',
+      deleteNonEmpty: 'BucketNotEmpty',
+    });
   });
 
   it('delete_objects deletes every key (a missing key counts as deleted) and the bucket can go', () => {

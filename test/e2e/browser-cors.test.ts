@@ -14,7 +14,13 @@ import { useStore } from '../helpers/store.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 
 const store = useStore();
@@ -45,7 +51,9 @@ function startSite(): Promise<Server> {
           accessKeyId: store.server.credentials.accessKeyId,
           secretAccessKey: store.server.credentials.secretAccessKey,
           conditions: [
-            ['starts-with', '$key', 'browser/'], { success_action_status: '201' }, ['starts-with', '$Content-Type', 'text/'],
+            ['starts-with', '$key', 'browser/'],
+            { success_action_status: '201' },
+            ['starts-with', '$Content-Type', 'text/'],
             ['content-length-range', 1, 1024 * 1024],
           ],
         }),
@@ -66,12 +74,22 @@ beforeAll(async () => {
   siteOrigin = `http://localhost:${(site.address() as AddressInfo).port}`;
   withCors = await store.bucket('browser');
   withoutCors = await store.bucket('nocors');
-  await store.s3.send(new PutBucketCorsCommand({
-    Bucket: withCors,
-    CORSConfiguration: {
-      CORSRules: [{ AllowedOrigins: [siteOrigin], AllowedMethods: ['GET', 'PUT', 'POST'], AllowedHeaders: ['*'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 60 }],
-    },
-  }));
+  await store.s3.send(
+    new PutBucketCorsCommand({
+      Bucket: withCors,
+      CORSConfiguration: {
+        CORSRules: [
+          {
+            AllowedOrigins: [siteOrigin],
+            AllowedMethods: ['GET', 'PUT', 'POST'],
+            AllowedHeaders: ['*'],
+            ExposeHeaders: ['ETag'],
+            MaxAgeSeconds: 60,
+          },
+        ],
+      },
+    }),
+  );
   await store.s3.send(new PutObjectCommand({ Bucket: withoutCors, Key: 'private.txt', Body: 'not for other origins' }));
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   page = await browser.newPage();
@@ -87,15 +105,18 @@ const presign = (bucket: string, key: string): Promise<string> =>
   getSignedUrl(store.s3, new GetObjectCommand({ Bucket: bucket, Key: key }), { expiresIn: 300 });
 
 describe('a page on another origin', () => {
-  it('uploads with POST Object using its server\'s signed policy, and reads the 201 answer', async () => {
-    const result = await page.evaluate(async ({ storeUrl, bucket }) => {
-      const fields = (await (await fetch(`/upload-fields?bucket=${bucket}`)).json()) as Record<string, string>;
-      const form = new FormData();
-      for (const [name, value] of Object.entries(fields)) form.append(name, value);
-      form.append('file', new File(['hello from the browser'], 'hello.txt', { type: 'text/plain' }));
-      const res = await fetch(`${storeUrl}/${bucket}`, { method: 'POST', body: form });
-      return { status: res.status, etag: res.headers.get('etag'), body: await res.text() };
-    }, { storeUrl: store.server.url, bucket: withCors });
+  it("uploads with POST Object using its server's signed policy, and reads the 201 answer", async () => {
+    const result = await page.evaluate(
+      async ({ storeUrl, bucket }) => {
+        const fields = (await (await fetch(`/upload-fields?bucket=${bucket}`)).json()) as Record<string, string>;
+        const form = new FormData();
+        for (const [name, value] of Object.entries(fields)) form.append(name, value);
+        form.append('file', new File(['hello from the browser'], 'hello.txt', { type: 'text/plain' }));
+        const res = await fetch(`${storeUrl}/${bucket}`, { method: 'POST', body: form });
+        return { status: res.status, etag: res.headers.get('etag'), body: await res.text() };
+      },
+      { storeUrl: store.server.url, bucket: withCors },
+    );
     expect(result.status).toBe(201);
     expect(result.etag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(result.body).toContain('<Key>browser/hello.txt</Key>');
@@ -114,9 +135,15 @@ describe('a page on another origin', () => {
   });
 
   it('PUTs through a preflight (a non-simple request) with a presigned PUT URL', async () => {
-    const url = await getSignedUrl(store.s3, new PutObjectCommand({ Bucket: withCors, Key: 'browser/put.json' }), { expiresIn: 300 });
+    const url = await getSignedUrl(store.s3, new PutObjectCommand({ Bucket: withCors, Key: 'browser/put.json' }), {
+      expiresIn: 300,
+    });
     const status = await page.evaluate(async (u) => {
-      const res = await fetch(u, { method: 'PUT', body: '{"via":"preflight"}', headers: { 'Content-Type': 'application/json' } });
+      const res = await fetch(u, {
+        method: 'PUT',
+        body: '{"via":"preflight"}',
+        headers: { 'Content-Type': 'application/json' },
+      });
       return res.status;
     }, url);
     expect(status).toBe(200);
@@ -138,7 +165,9 @@ describe('a page on another origin', () => {
   });
 
   it('cannot PUT where no rule allows it: the preflight is refused', async () => {
-    const url = await getSignedUrl(store.s3, new PutObjectCommand({ Bucket: withoutCors, Key: 'sneaky.json' }), { expiresIn: 300 });
+    const url = await getSignedUrl(store.s3, new PutObjectCommand({ Bucket: withoutCors, Key: 'sneaky.json' }), {
+      expiresIn: 300,
+    });
     const outcome = await page.evaluate(async (u) => {
       try {
         const res = await fetch(u, { method: 'PUT', body: '{}', headers: { 'Content-Type': 'application/json' } });
@@ -149,6 +178,8 @@ describe('a page on another origin', () => {
     }, url);
     expect(outcome).toBe('blocked: TypeError');
     // The refused preflight kept the PUT from ever being sent.
-    await expect(store.s3.send(new GetObjectCommand({ Bucket: withoutCors, Key: 'sneaky.json' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    await expect(
+      store.s3.send(new GetObjectCommand({ Bucket: withoutCors, Key: 'sneaky.json' })),
+    ).rejects.toMatchObject({ name: 'NoSuchKey' });
   });
 });

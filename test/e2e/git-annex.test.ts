@@ -16,14 +16,21 @@ const work = useTempDir('store-e2e-annex-');
 let env: Record<string, string>;
 const repo = (): string => join(work, 'repo');
 
-const git = (args: string[]): Promise<RunResult> => runOk('/usr/bin/git', args, { env, cwd: repo(), timeoutMs: 600_000 });
+const git = (args: string[]): Promise<RunResult> =>
+  runOk('/usr/bin/git', args, { env, cwd: repo(), timeoutMs: 600_000 });
 const annex = (args: string[]): Promise<RunResult> => git(['annex', ...args]);
 
 /** `initremote` options for a remote at this Store, path-style over plain HTTP. */
 function remoteOptions(bucket: string, extra: string[] = []): string[] {
   return [
-    'type=S3', 'encryption=none', `bucket=${bucket}`, 'host=127.0.0.1', `port=${store.server.port}`, 'protocol=http',
-    'requeststyle=path', ...extra,
+    'type=S3',
+    'encryption=none',
+    `bucket=${bucket}`,
+    'host=127.0.0.1',
+    `port=${store.server.port}`,
+    'protocol=http',
+    'requeststyle=path',
+    ...extra,
   ];
 }
 
@@ -38,7 +45,10 @@ beforeAll(async () => {
   env = isolatedEnv(home, {
     AWS_ACCESS_KEY_ID: store.server.credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: store.server.credentials.secretAccessKey,
-    GIT_AUTHOR_NAME: 'e2e', GIT_AUTHOR_EMAIL: 'e2e@example.com', GIT_COMMITTER_NAME: 'e2e', GIT_COMMITTER_EMAIL: 'e2e@example.com',
+    GIT_AUTHOR_NAME: 'e2e',
+    GIT_AUTHOR_EMAIL: 'e2e@example.com',
+    GIT_COMMITTER_NAME: 'e2e',
+    GIT_COMMITTER_EMAIL: 'e2e@example.com',
   });
   mkdirSync(repo());
   await git(['init', '-q']);
@@ -78,12 +88,18 @@ describe('git-annex S3 special remote', () => {
 
   it('a wrong secret is refused with SignatureDoesNotMatch and no bucket is made', async () => {
     const bad = { ...env, AWS_SECRET_ACCESS_KEY: `${store.server.credentials.secretAccessKey}x` };
-    const res = await run('/usr/bin/git', ['annex', 'initremote', 'store-bad', ...remoteOptions('annex-bad', ['signature=v4'])], {
-      env: bad,
-      cwd: repo(),
-    });
+    const res = await run(
+      '/usr/bin/git',
+      ['annex', 'initremote', 'store-bad', ...remoteOptions('annex-bad', ['signature=v4'])],
+      {
+        env: bad,
+        cwd: repo(),
+      },
+    );
     expect(res.code).not.toBe(0);
     expect(res.stdout + res.stderr).toMatch(/SignatureDoesNotMatch/);
-    await expect(store.s3.send(new HeadBucketCommand({ Bucket: 'annex-bad' }))).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(store.s3.send(new HeadBucketCommand({ Bucket: 'annex-bad' }))).rejects.toMatchObject({
+      name: 'NotFound',
+    });
   });
 });

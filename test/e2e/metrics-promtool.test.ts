@@ -20,8 +20,12 @@ function promtoolCheck(text: string): Promise<{ code: number | null; findings: s
   return new Promise((resolve, reject) => {
     const child = spawn(PROMTOOL, ['check', 'metrics'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-    child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, findings: output.split('\n').filter((l) => l.trim() !== '') }));
     child.stdin.end(text);
@@ -35,7 +39,9 @@ describe('promtool check metrics', () => {
   let text: string;
 
   beforeAll(async () => {
-    expect(existsSync(PROMTOOL), `${PROMTOOL} is missing: apt-get install prometheus (the CI script installs it)`).toBe(true);
+    expect(existsSync(PROMTOOL), `${PROMTOOL} is missing: apt-get install prometheus (the CI script installs it)`).toBe(
+      true,
+    );
     trace = await mixedWorkload(store.server);
     // After a restart the boot-time rollup has filled the per-bucket gauges; a second workload fills the rest.
     await store.restart();
@@ -48,10 +54,22 @@ describe('promtool check metrics', () => {
   it('finds no format error and no lint problem but the forced one, on a scrape after a mixed workload', async () => {
     const samples = parseSamples(text);
     // The scrape covers every family, with values: a check of an empty exposition would prove nothing.
-    for (const name of ['store_http_requests_total', 'store_http_request_duration_seconds_bucket', 'store_s3_operations_total',
-      'store_storage_bytes', 'store_object_count', 'store_replication_outbox_depth', 'store_webhook_outbox_depth',
-      'store_audit_dropped_total', 'store_process_cpu_seconds_total', 'store_nodejs_eventloop_lag_seconds']) {
-      expect(samples.some((s) => s.name === name), name).toBe(true);
+    for (const name of [
+      'store_http_requests_total',
+      'store_http_request_duration_seconds_bucket',
+      'store_s3_operations_total',
+      'store_storage_bytes',
+      'store_object_count',
+      'store_replication_outbox_depth',
+      'store_webhook_outbox_depth',
+      'store_audit_dropped_total',
+      'store_process_cpu_seconds_total',
+      'store_nodejs_eventloop_lag_seconds',
+    ]) {
+      expect(
+        samples.some((s) => s.name === name),
+        name,
+      ).toBe(true);
     }
     expect(samples.some((s) => s.labels['bucket'] === trace.bucket)).toBe(true);
     const result = await promtoolCheck(text);

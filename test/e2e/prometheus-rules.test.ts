@@ -14,12 +14,17 @@ import { useStore } from '../helpers/store.js';
 
 const PROMTOOL = '/usr/bin/promtool';
 const RULES = join(REPO_ROOT, 'packaging/prometheus/store-alerts.yml');
-const CASES = ['store-alerts.promtest.yml', 'store-alerts-daily.promtest.yml'].map((f) => join(REPO_ROOT, 'test/e2e', f));
+const CASES = ['store-alerts.promtest.yml', 'store-alerts-daily.promtest.yml'].map((f) =>
+  join(REPO_ROOT, 'test/e2e', f),
+);
 
 const promtool = (args: string[]): Promise<{ code: number; output: string }> =>
   promisify(execFile)(PROMTOOL, args, { encoding: 'utf8', timeout: 60_000 }).then(
     (r) => ({ code: 0, output: `${r.stdout}${r.stderr}` }),
-    (err: { code?: number; stdout?: string; stderr?: string }) => ({ code: err.code ?? -1, output: `${err.stdout ?? ''}${err.stderr ?? ''}` }),
+    (err: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: err.code ?? -1,
+      output: `${err.stdout ?? ''}${err.stderr ?? ''}`,
+    }),
   );
 
 describe('example Prometheus alerts', () => {
@@ -27,7 +32,9 @@ describe('example Prometheus alerts', () => {
   const store = useStore({ env: { METRICS_MODE: 'public', STORE_INTEGRITY_SCRUB_ENABLED: 'true' } });
 
   beforeAll(() => {
-    expect(existsSync(PROMTOOL), `${PROMTOOL} is missing: apt-get install prometheus (the CI script installs it)`).toBe(true);
+    expect(existsSync(PROMTOOL), `${PROMTOOL} is missing: apt-get install prometheus (the CI script installs it)`).toBe(
+      true,
+    );
   });
 
   it('pass promtool check rules without findings', async () => {
@@ -41,7 +48,9 @@ describe('example Prometheus alerts', () => {
     const res = await promtool(['test', 'rules', ...CASES]);
     expect(res.code, res.output).toBe(0);
     const alerts = new Set([...rules.matchAll(/^\s*- alert: (\w+)/gm)].map((m) => m[1]));
-    const tested = new Set(CASES.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/alertname: (\w+)/g)].map((m) => m[1])));
+    const tested = new Set(
+      CASES.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/alertname: (\w+)/g)].map((m) => m[1])),
+    );
     expect([...alerts].filter((a) => !tested.has(a))).toEqual([]);
   });
 

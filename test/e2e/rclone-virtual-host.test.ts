@@ -19,24 +19,42 @@ const work = useTempDir('store-e2e-rclone-vhost-');
 let tree: string;
 let env: Record<string, string>;
 
-const rcloneOk = (rest: string[]): Promise<RunResult> => runOk('/usr/bin/rclone', [
-  '--config', join(work, 'rclone.conf'), '--s3-upload-cutoff', '10M', '--s3-chunk-size', '5M', '--retries', '1', '--low-level-retries', '1', ...rest,
-], { env, cwd: work });
+const rcloneOk = (rest: string[]): Promise<RunResult> =>
+  runOk(
+    '/usr/bin/rclone',
+    [
+      '--config',
+      join(work, 'rclone.conf'),
+      '--s3-upload-cutoff',
+      '10M',
+      '--s3-chunk-size',
+      '5M',
+      '--retries',
+      '1',
+      '--low-level-retries',
+      '1',
+      ...rest,
+    ],
+    { env, cwd: work },
+  );
 
 beforeAll(async () => {
   mkdirSync(join(work, 'home'));
   env = isolatedEnv(join(work, 'home'), { HTTP_PROXY: proxy().url, http_proxy: proxy().url });
-  writeFileSync(join(work, 'rclone.conf'), [
-    '[store]',
-    'type = s3',
-    'provider = Other',
-    `access_key_id = ${store.server.credentials.accessKeyId}`,
-    `secret_access_key = ${store.server.credentials.secretAccessKey}`,
-    `endpoint = http://${DOMAIN}:${store.server.port}`,
-    'force_path_style = false',
-    'region = us-east-1',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(work, 'rclone.conf'),
+    [
+      '[store]',
+      'type = s3',
+      'provider = Other',
+      `access_key_id = ${store.server.credentials.accessKeyId}`,
+      `secret_access_key = ${store.server.credentials.secretAccessKey}`,
+      `endpoint = http://${DOMAIN}:${store.server.port}`,
+      'force_path_style = false',
+      'region = us-east-1',
+      '',
+    ].join('\n'),
+  );
   tree = join(work, 'tree');
   makeOddTree(tree);
   await writeRandomFile(join(tree, 'twelve.bin'), 12 * MiB);

@@ -8,7 +8,16 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStore, useTempDir } from '../helpers/store.js';
-import { ODD_FILES, isolatedEnv, makeOddTree, run, runOk, treeDigest, writeRandomFile, type RunResult } from './support.js';
+import {
+  ODD_FILES,
+  isolatedEnv,
+  makeOddTree,
+  run,
+  runOk,
+  treeDigest,
+  writeRandomFile,
+  type RunResult,
+} from './support.js';
 
 const MiB = 1024 * 1024;
 const BUCKET = 'rclone-e2e';
@@ -18,7 +27,17 @@ let tree: string;
 let env: Record<string, string>;
 
 const args = (rest: string[]): string[] => [
-  '--config', join(work, 'rclone.conf'), '--s3-upload-cutoff', '10M', '--s3-chunk-size', '5M', '--retries', '1', '--low-level-retries', '1', ...rest,
+  '--config',
+  join(work, 'rclone.conf'),
+  '--s3-upload-cutoff',
+  '10M',
+  '--s3-chunk-size',
+  '5M',
+  '--retries',
+  '1',
+  '--low-level-retries',
+  '1',
+  ...rest,
 ];
 const rclone = (rest: string[]): Promise<RunResult> => run('/usr/bin/rclone', args(rest), { env, cwd: work });
 const rcloneOk = (rest: string[]): Promise<RunResult> => runOk('/usr/bin/rclone', args(rest), { env, cwd: work });
@@ -36,17 +55,20 @@ function parseLs(stdout: string): Map<string, number> {
 beforeAll(async () => {
   mkdirSync(join(work, 'home'));
   env = isolatedEnv(join(work, 'home'));
-  writeFileSync(join(work, 'rclone.conf'), [
-    '[store]',
-    'type = s3',
-    'provider = Other',
-    `access_key_id = ${store.server.credentials.accessKeyId}`,
-    `secret_access_key = ${store.server.credentials.secretAccessKey}`,
-    `endpoint = ${store.server.url}`,
-    'force_path_style = true',
-    'region = us-east-1',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(work, 'rclone.conf'),
+    [
+      '[store]',
+      'type = s3',
+      'provider = Other',
+      `access_key_id = ${store.server.credentials.accessKeyId}`,
+      `secret_access_key = ${store.server.credentials.secretAccessKey}`,
+      `endpoint = ${store.server.url}`,
+      'force_path_style = true',
+      'region = us-east-1',
+      '',
+    ].join('\n'),
+  );
   tree = join(work, 'tree');
   makeOddTree(tree);
   mkdirSync(join(tree, 'big'));
@@ -106,18 +128,25 @@ describe('rclone', () => {
   it('copyto between two remote paths copies server-side; md5sum of the copy matches the local file', async () => {
     const res = await rcloneOk(['copyto', `store:${BUCKET}/t/big/sixty.bin`, `store:${BUCKET}/copy/sixty.bin`, '-v']);
     expect(res.stderr).toMatch(/Copied \(server-side copy\)/);
-    const local = createHash('md5').update(readFileSync(join(tree, 'big/sixty.bin'))).digest('hex');
+    const local = createHash('md5')
+      .update(readFileSync(join(tree, 'big/sixty.bin')))
+      .digest('hex');
     expect((await rcloneOk(['md5sum', `store:${BUCKET}/copy`])).stdout.trim()).toBe(`${local}  sixty.bin`);
   });
 
   it('delete removes matching objects and leaves the rest', async () => {
     await rcloneOk(['delete', `store:${BUCKET}/t`, '--include', '*.{txt,md}']);
-    expect([...parseLs((await rcloneOk(['ls', `store:${BUCKET}`])).stdout).keys()].sort()).toEqual(['copy/sixty.bin', 't/big/sixty.bin']);
+    expect([...parseLs((await rcloneOk(['ls', `store:${BUCKET}`])).stdout).keys()].sort()).toEqual([
+      'copy/sixty.bin',
+      't/big/sixty.bin',
+    ]);
   });
 
   it('purge removes the bucket and everything in it', async () => {
     await rcloneOk(['purge', `store:${BUCKET}`]);
-    await expect(store.s3.send(new HeadBucketCommand({ Bucket: BUCKET }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 404 } });
+    await expect(store.s3.send(new HeadBucketCommand({ Bucket: BUCKET }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 404 },
+    });
     expect((await rcloneOk(['lsd', 'store:'])).stdout).not.toContain(BUCKET);
   });
 
@@ -131,7 +160,12 @@ describe('rclone', () => {
   });
 
   it('reports a wrong secret as a failure', async () => {
-    const res = await rclone(['ls', `store:${BUCKET}`, '--s3-secret-access-key', `${store.server.credentials.secretAccessKey}x`]);
+    const res = await rclone([
+      'ls',
+      `store:${BUCKET}`,
+      '--s3-secret-access-key',
+      `${store.server.credentials.secretAccessKey}x`,
+    ]);
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('SignatureDoesNotMatch');
   });

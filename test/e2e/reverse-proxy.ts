@@ -27,23 +27,50 @@ export function documentedSite(kind: ProxyKind): string {
   return block[1] as string;
 }
 
-/** Replaces `from` in `text`, which must occur exactly once (so a changed doc fails loudly instead of running something else). */
+/**
+ * Replaces `from` in `text`, which must occur exactly once (so a changed doc fails loudly instead of running something
+ * else).
+ */
 function replaceOnce(text: string, from: string, to: string): string {
   const count = text.split(from).length - 1;
-  if (count !== 1) throw new Error(`the documented site has ${count} occurrences of ${JSON.stringify(from)}, expected 1`);
+  if (count !== 1)
+    throw new Error(`the documented site has ${count} occurrences of ${JSON.stringify(from)}, expected 1`);
   return text.replace(from, to);
 }
 
-export interface Certificate { cert: string; key: string; pem: Buffer }
+export interface Certificate {
+  cert: string;
+  key: string;
+  pem: Buffer;
+}
 
 /** A self-signed P-256 certificate for IP 127.0.0.1, valid two days, written into `dir`. */
 export function selfSignedCertificate(dir: string): Certificate {
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key, pem: readFileSync(cert) };
 }
 
@@ -69,10 +96,17 @@ export interface ReverseProxy {
   stop(): Promise<void>;
 }
 
-interface ProxyOptions { dir: string; upstreamPort: number; certificate: Certificate }
+interface ProxyOptions {
+  dir: string;
+  upstreamPort: number;
+  certificate: Certificate;
+}
 
 /** nginx.conf around the documented site: pid, logs and temp paths in `dir`, the site inside `http {}`. */
-function nginxConfig(opts: ProxyOptions, port: number): { file: string; argv: string[]; env: Record<string, string>; text: string } {
+function nginxConfig(
+  opts: ProxyOptions,
+  port: number,
+): { file: string; argv: string[]; env: Record<string, string>; text: string } {
   let site = documentedSite('nginx');
   site = replaceOnce(site, 'server 127.0.0.1:9000;', `server 127.0.0.1:${opts.upstreamPort};`);
   site = replaceOnce(site, 'listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`);
@@ -89,7 +123,10 @@ function nginxConfig(opts: ProxyOptions, port: number): { file: string; argv: st
     'http {',
     `  access_log ${join(d, 'access.log')};`,
     ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${join(d, `${t}_temp`)};`),
-    site.split('\n').map((l) => `  ${l}`).join('\n'),
+    site
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n'),
     '}',
     '',
   ].join('\n');
@@ -98,9 +135,16 @@ function nginxConfig(opts: ProxyOptions, port: number): { file: string; argv: st
 }
 
 /** A Caddyfile around the documented site: no admin endpoint, no ACME, no redirect listener, state in `dir`. */
-function caddyConfig(opts: ProxyOptions, port: number): { file: string; argv: string[]; env: Record<string, string>; text: string } {
+function caddyConfig(
+  opts: ProxyOptions,
+  port: number,
+): { file: string; argv: string[]; env: Record<string, string>; text: string } {
   let site = documentedSite('caddy');
-  site = replaceOnce(site, 's3.example.com {', `https://127.0.0.1:${port} {\n\ttls ${opts.certificate.cert} ${opts.certificate.key}`);
+  site = replaceOnce(
+    site,
+    's3.example.com {',
+    `https://127.0.0.1:${port} {\n\ttls ${opts.certificate.cert} ${opts.certificate.key}`,
+  );
   site = replaceOnce(site, 'reverse_proxy 127.0.0.1:9000 {', `reverse_proxy 127.0.0.1:${opts.upstreamPort} {`);
   const text = [
     '{',
@@ -126,18 +170,33 @@ export async function startProxy(kind: ProxyKind, opts: ProxyOptions): Promise<R
   const cfg = kind === 'nginx' ? nginxConfig(opts, port) : caddyConfig(opts, port);
   writeFileSync(cfg.file, cfg.text);
   const [bin, ...args] = cfg.argv as [string, ...string[]];
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env['PATH'] ?? '', ...cfg.env } });
+  const child = spawn(bin, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env['PATH'] ?? '', ...cfg.env },
+  });
   let output = '';
-  child.stdout.on('data', (b: Buffer) => { output += b.toString(); });
-  child.stderr.on('data', (b: Buffer) => { output += b.toString(); });
+  child.stdout.on('data', (b: Buffer) => {
+    output += b.toString();
+  });
+  child.stderr.on('data', (b: Buffer) => {
+    output += b.toString();
+  });
   const exited = new Promise<void>((res) => child.once('exit', () => res()));
-  const errorLog = (): string => { try { return readFileSync(join(opts.dir, 'error.log'), 'utf8'); } catch { return ''; } };
+  const errorLog = (): string => {
+    try {
+      return readFileSync(join(opts.dir, 'error.log'), 'utf8');
+    } catch {
+      return '';
+    }
+  };
 
   const deadline = Date.now() + 10_000;
   while (!(await accepts(port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${kind} did not start (exit ${child.exitCode}):\n${output}\n${errorLog()}\n--- config\n${cfg.text}`);
+      throw new Error(
+        `${kind} did not start (exit ${child.exitCode}):\n${output}\n${errorLog()}\n--- config\n${cfg.text}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -159,34 +218,69 @@ export async function startProxy(kind: ProxyKind, opts: ProxyOptions): Promise<R
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
 
-export interface HttpsResult { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+export interface HttpsResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
 
 /**
  * One HTTPS request that trusts `ca`, optionally from a chosen loopback source address (so a test can tell the
  * client's address from the proxy's). A plain client: no signing, no retries.
  */
-export function httpsRequest(url: string, opts: { ca: Buffer; method?: string; headers?: Record<string, string>; body?: Buffer | string; localAddress?: string }): Promise<HttpsResult> {
+export function httpsRequest(
+  url: string,
+  opts: {
+    ca: Buffer;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: Buffer | string;
+    localAddress?: string;
+  },
+): Promise<HttpsResult> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: opts.method ?? 'GET', headers: opts.headers, ca: opts.ca, localAddress: opts.localAddress, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: opts.method ?? 'GET',
+        headers: opts.headers,
+        ca: opts.ca,
+        localAddress: opts.localAddress,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
 }
 
 /** An SDK client for Store at `endpoint` (the proxy's URL under the mount), trusting `ca`. */
-export function s3ClientVia(endpoint: string, credentials: { accessKeyId: string; secretAccessKey: string }, ca: Buffer): S3Client {
+export function s3ClientVia(
+  endpoint: string,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+  ca: Buffer,
+): S3Client {
   return new S3Client({
-    endpoint, region: 'us-east-1', forcePathStyle: true, maxAttempts: 1,
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    maxAttempts: 1,
     credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey },
     requestHandler: { httpsAgent: new Agent({ ca }) },
   });
@@ -204,7 +298,11 @@ export interface ProxiedStore {
 }
 
 /** Store with MOUNT_PATH=`mount` and `env`, behind `proxy` (default nginx) running the documented site. */
-export async function startProxiedStore(opts: { mount: string; env?: Record<string, string>; proxy?: ProxyKind }): Promise<ProxiedStore> {
+export async function startProxiedStore(opts: {
+  mount: string;
+  env?: Record<string, string>;
+  proxy?: ProxyKind;
+}): Promise<ProxiedStore> {
   const kind = opts.proxy ?? 'nginx';
   const work = tempDir(`store-e2e-${kind}-`);
   const proxyDir = join(work, kind);
@@ -213,7 +311,10 @@ export async function startProxiedStore(opts: { mount: string; env?: Record<stri
   const store = await startServer({ dataDir: join(work, 'data'), env: { MOUNT_PATH: opts.mount, ...opts.env } });
   const proxy = await startProxy(kind, { dir: proxyDir, upstreamPort: store.port, certificate });
   const running: ProxiedStore = {
-    store, proxy, certificate, work,
+    store,
+    proxy,
+    certificate,
+    work,
     async restart(env) {
       await running.proxy.stop();
       await running.store.stop();
@@ -229,14 +330,32 @@ export async function startProxiedStore(opts: { mount: string; env?: Record<stri
   return running;
 }
 
-/** A proxied Store (see startProxiedStore) for the tests of the enclosing file or describe block: started in beforeAll. */
-export function useProxiedStore(opts: { mount: string; env?: Record<string, string>; proxy?: ProxyKind }): Omit<ProxiedStore, 'stop'> {
-  const get = useResource('the proxied store', () => startProxiedStore(opts), (running) => running.stop());
+/**
+ * A proxied Store (see startProxiedStore) for the tests of the enclosing file or describe block: started in beforeAll.
+ */
+export function useProxiedStore(opts: {
+  mount: string;
+  env?: Record<string, string>;
+  proxy?: ProxyKind;
+}): Omit<ProxiedStore, 'stop'> {
+  const get = useResource(
+    'the proxied store',
+    () => startProxiedStore(opts),
+    (running) => running.stop(),
+  );
   return {
-    get store() { return get().store; },
-    get proxy() { return get().proxy; },
-    get certificate() { return get().certificate; },
-    get work() { return get().work; },
+    get store() {
+      return get().store;
+    },
+    get proxy() {
+      return get().proxy;
+    },
+    get certificate() {
+      return get().certificate;
+    },
+    get work() {
+      return get().work;
+    },
     restart: (env) => get().restart(env),
   };
 }

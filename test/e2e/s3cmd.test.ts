@@ -7,7 +7,17 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStore, useTempDir } from '../helpers/store.js';
-import { ODD_FILES, isolatedEnv, makeOddTree, run, runOk, sha256File, treeDigest, writeRandomFile, type RunResult } from './support.js';
+import {
+  ODD_FILES,
+  isolatedEnv,
+  makeOddTree,
+  run,
+  runOk,
+  sha256File,
+  treeDigest,
+  writeRandomFile,
+  type RunResult,
+} from './support.js';
 
 const MiB = 1024 * 1024;
 const BUCKET = 's3cmd-e2e';
@@ -16,18 +26,21 @@ const work = useTempDir('store-e2e-s3cmd-');
 let env: Record<string, string>;
 
 function writeConfig(path: string, secret: string, signatureV2 = false): void {
-  writeFileSync(path, [
-    '[default]',
-    `access_key = ${store.server.credentials.accessKeyId}`,
-    `secret_key = ${secret}`,
-    `host_base = 127.0.0.1:${store.server.port}`,
-    `host_bucket = 127.0.0.1:${store.server.port}`,
-    'bucket_location = us-east-1',
-    'use_https = False',
-    `signature_v2 = ${signatureV2 ? 'True' : 'False'}`,
-    'multipart_chunk_size_mb = 15',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    path,
+    [
+      '[default]',
+      `access_key = ${store.server.credentials.accessKeyId}`,
+      `secret_key = ${secret}`,
+      `host_base = 127.0.0.1:${store.server.port}`,
+      `host_bucket = 127.0.0.1:${store.server.port}`,
+      'bucket_location = us-east-1',
+      'use_https = False',
+      `signature_v2 = ${signatureV2 ? 'True' : 'False'}`,
+      'multipart_chunk_size_mb = 15',
+      '',
+    ].join('\n'),
+  );
 }
 
 const s3cmd = (args: string[], config = 's3cfg'): Promise<RunResult> =>
@@ -73,7 +86,12 @@ describe('s3cmd', () => {
 
   it('ls lists both objects with their sizes', async () => {
     const listed = parseLs((await s3cmdOk(['ls', `s3://${BUCKET}`])).stdout);
-    expect(listed).toEqual(new Map([['mid.bin', 30 * MiB], ['small ü+.txt', 11]]));
+    expect(listed).toEqual(
+      new Map([
+        ['mid.bin', 30 * MiB],
+        ['small ü+.txt', 11],
+      ]),
+    );
   });
 
   it('get downloads both objects byte-identical', async () => {
@@ -107,7 +125,11 @@ describe('s3cmd', () => {
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('small file\n');
-    const expired = await fetch((await s3cmdOk(['signurl', `s3://${BUCKET}/small ü+.txt`, String(Math.floor(Date.now() / 1000) - 5)])).stdout.trim());
+    const expired = await fetch(
+      (
+        await s3cmdOk(['signurl', `s3://${BUCKET}/small ü+.txt`, String(Math.floor(Date.now() / 1000) - 5)])
+      ).stdout.trim(),
+    );
     expect(expired.status).toBe(403);
   });
 
@@ -178,7 +200,8 @@ describe('s3cmd', () => {
 
 describe('s3cmd ACLs on a bucket with ACLs enabled', () => {
   const ACL_BUCKET = 's3cmd-e2e-acl';
-  const anonymousStatus = async (key: string): Promise<number> => (await fetch(`${store.server.url}/${ACL_BUCKET}/${key}`)).status;
+  const anonymousStatus = async (key: string): Promise<number> =>
+    (await fetch(`${store.server.url}/${ACL_BUCKET}/${key}`)).status;
 
   beforeAll(async () => {
     await store.s3.send(new CreateBucketCommand({ Bucket: ACL_BUCKET, ObjectOwnership: 'BucketOwnerPreferred' }));
@@ -203,7 +226,12 @@ describe('s3cmd ACLs on a bucket with ACLs enabled', () => {
   });
 
   it('put --acl-public onto a BucketOwnerEnforced bucket is refused (AccessControlListNotSupported)', async () => {
-    const refused = await s3cmd(['put', '--acl-public', join(work, 'small ü+.txt'), `s3://${ACL_BUCKET}-enforced/public.txt`]);
+    const refused = await s3cmd([
+      'put',
+      '--acl-public',
+      join(work, 'small ü+.txt'),
+      `s3://${ACL_BUCKET}-enforced/public.txt`,
+    ]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('AccessControlListNotSupported');
   });

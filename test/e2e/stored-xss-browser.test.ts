@@ -18,7 +18,15 @@ import { sdkClient, uniqueBucket } from '../helpers/clients.js';
 import { useStore } from '../helpers/store.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 // What a stored page would try: mark the document at once (synchronously, while it is parsed, before its load event),
 // then call the admin API with the console's cookie to mint itself an admin.
 const PROBE = `document.title = 'script ran'; fetch('/api/admin/auth/refresh', { method: 'POST', credentials: 'include' }).then((r) => { document.title = 'refresh ' + r.status; });`;
@@ -26,7 +34,11 @@ const HTML = `<!doctype html><title>untouched</title><p>a stored page</p><script
 const DISGUISED = 'image/png;,text/html';
 const PAGES: Array<[key: string, contentType: string, body: string]> = [
   ['uploads/page.html', 'text/html', HTML],
-  ['uploads/image.svg', 'image/svg+xml', `<svg xmlns="http://www.w3.org/2000/svg"><title>untouched</title><script>${PROBE}</script><circle r="5"/></svg>`],
+  [
+    'uploads/image.svg',
+    'image/svg+xml',
+    `<svg xmlns="http://www.w3.org/2000/svg"><title>untouched</title><script>${PROBE}</script><circle r="5"/></svg>`,
+  ],
   ['uploads/disguised.png', DISGUISED, HTML],
 ];
 
@@ -41,7 +53,10 @@ beforeAll(async () => {
   bucket = uniqueBucket('share');
   expect((await store.adminCall('POST', '/buckets', { name: bucket })).status).toBe(201);
   // The uploader holds only a key scoped to `uploads/` of this bucket: no admin rights at all.
-  const created = await store.adminCall('POST', '/keys', { name: 'uploader', permissions: { scope: { bucket, prefix: 'uploads/' } } });
+  const created = await store.adminCall('POST', '/keys', {
+    name: 'uploader',
+    permissions: { scope: { bucket, prefix: 'uploads/' } },
+  });
   expect(created.status).toBe(201);
   const key = created.body as { accessKeyId: string; secretAccessKey: string };
   const uploader = sdkClient(store.server, { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey });
@@ -50,7 +65,12 @@ beforeAll(async () => {
   }
   uploader.destroy();
   // Anyone may read `uploads/`: the anonymous road.
-  const policy = { Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/uploads/*` }] };
+  const policy = {
+    Version: '2012-10-17',
+    Statement: [
+      { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/uploads/*` },
+    ],
+  };
   expect((await store.adminCall('PUT', `/buckets/${bucket}/policy`, policy)).status).toBe(200);
   control = createServer((_req, res) => res.writeHead(200, { 'content-type': DISGUISED }).end(HTML));
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
@@ -65,7 +85,11 @@ afterAll(async () => {
 
 /** The share link the console makes: POST /objects/presign, signed with the root key. */
 async function shareLink(key: string): Promise<string> {
-  const res = await store.adminCall('POST', `/buckets/${bucket}/objects/presign`, { key, method: 'GET', expiresIn: 300 });
+  const res = await store.adminCall('POST', `/buckets/${bucket}/objects/presign`, {
+    key,
+    method: 'GET',
+    expiresIn: 300,
+  });
   expect(res.status).toBe(200);
   return (res.body as { url: string }).url;
 }
@@ -74,8 +98,13 @@ async function shareLink(key: string): Promise<string> {
 function presignedWithType(key: string, contentType: string): string {
   const path = `/${bucket}/${key}`;
   return presignUrl({
-    method: 'GET', url: new URL(`${store.server.url}${path}?response-content-type=${encodeURIComponent(contentType)}`), rawPath: path,
-    accessKeyId: store.server.credentials.accessKeyId, secretAccessKey: store.server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 300,
+    method: 'GET',
+    url: new URL(`${store.server.url}${path}?response-content-type=${encodeURIComponent(contentType)}`),
+    rawPath: path,
+    accessKeyId: store.server.credentials.accessKeyId,
+    secretAccessKey: store.server.credentials.secretAccessKey,
+    region: 'us-east-1',
+    expiresSeconds: 300,
   }).toString();
 }
 
@@ -88,7 +117,11 @@ async function signIn(): Promise<void> {
   const page = await context.newPage();
   await page.goto(`${store.server.url}/admin/`, { waitUntil: 'networkidle' });
   const signedIn = await page.evaluate(async (password) => {
-    const res = await fetch('/api/admin/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password }) });
+    const res = await fetch('/api/admin/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password }),
+    });
     return res.status;
   }, store.server.credentials.adminPassword);
   expect(signedIn).toBe(200);
@@ -136,7 +169,10 @@ describe('objects opened in the console’s origin', () => {
 
   it('road 2: an anonymous URL asking for response-content-type is refused, and the plain anonymous URL runs no script', async () => {
     const { page, adminCalls } = await signedInPage();
-    const retyped = await page.goto(`${store.server.url}/${bucket}/uploads/page.html?response-content-type=${encodeURIComponent(DISGUISED)}`, { waitUntil: 'load' });
+    const retyped = await page.goto(
+      `${store.server.url}/${bucket}/uploads/page.html?response-content-type=${encodeURIComponent(DISGUISED)}`,
+      { waitUntil: 'load' },
+    );
     expect(retyped?.status()).toBe(400);
     expect(await retyped?.text()).toContain('<Code>InvalidRequest</Code>');
     expect(await page.title()).not.toMatch(/script ran|refresh/);

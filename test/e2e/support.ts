@@ -3,7 +3,16 @@
 
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, existsSync, mkdirSync, readdirSync, realpathSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { delimiter, join, relative } from 'node:path';
 
@@ -28,10 +37,18 @@ export function run(file: string, args: readonly string[], opts: RunOptions): Pr
     execFile(
       file,
       [...args],
-      { env: opts.env, cwd: opts.cwd, timeout: opts.timeoutMs ?? 180_000, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
+      {
+        env: opts.env,
+        cwd: opts.cwd,
+        timeout: opts.timeoutMs ?? 180_000,
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'utf8',
+      },
       (err, stdout, stderr) => {
         if (err && typeof err.code !== 'number') {
-          reject(new Error(`${file} ${args.join(' ')} failed to run (${err.code ?? err.signal ?? err.message})\n${stderr}`));
+          reject(
+            new Error(`${file} ${args.join(' ')} failed to run (${err.code ?? err.signal ?? err.message})\n${stderr}`),
+          );
           return;
         }
         resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
@@ -44,7 +61,9 @@ export function run(file: string, args: readonly string[], opts: RunOptions): Pr
 export async function runOk(file: string, args: readonly string[], opts: RunOptions): Promise<RunResult> {
   const res = await run(file, args, opts);
   if (res.code !== 0) {
-    throw new Error(`exit ${res.code}: ${file} ${args.join(' ')}\n--- stdout\n${res.stdout}\n--- stderr\n${res.stderr}`);
+    throw new Error(
+      `exit ${res.code}: ${file} ${args.join(' ')}\n--- stdout\n${res.stdout}\n--- stderr\n${res.stderr}`,
+    );
   }
   return res;
 }
@@ -54,7 +73,14 @@ export async function runOk(file: string, args: readonly string[], opts: RunOpti
  * Nothing else from the parent leaks in (AWS_CA_BUNDLE, proxies and profiles break or skew clients).
  */
 export function isolatedEnv(home: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TMPDIR: home, ...extra };
+  return {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: home,
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    TMPDIR: home,
+    ...extra,
+  };
 }
 
 /** Finds every file called `name` on PATH, in PATH order, one per real path (/bin is often /usr/bin). */
@@ -62,7 +88,8 @@ export function whichAll(name: string): string[] {
   const found = new Map<string, string>();
   for (const dir of (process.env['PATH'] ?? '').split(delimiter)) {
     const candidate = join(dir, name);
-    if (dir && existsSync(candidate) && !found.has(realpathSync(candidate))) found.set(realpathSync(candidate), candidate);
+    if (dir && existsSync(candidate) && !found.has(realpathSync(candidate)))
+      found.set(realpathSync(candidate), candidate);
   }
   return [...found.values()];
 }
@@ -80,7 +107,10 @@ export async function writeRandomFile(path: string, bytes: number): Promise<void
 export function sha256File(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
-    createReadStream(path).on('error', reject).on('data', (d) => hash.update(d)).on('end', () => resolve(hash.digest('hex')));
+    createReadStream(path)
+      .on('error', reject)
+      .on('data', (d) => hash.update(d))
+      .on('end', () => resolve(hash.digest('hex')));
   });
 }
 
@@ -137,7 +167,10 @@ export function xmlErrorCode(body: string): string | undefined {
 }
 
 /** The isolated environment for an AWS-SDK-based client (boto3, the AWS CLI) with the server's root key. */
-export function awsClientEnv(home: string, credentials: { accessKeyId: string; secretAccessKey: string }): Record<string, string> {
+export function awsClientEnv(
+  home: string,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+): Record<string, string> {
   return isolatedEnv(home, {
     AWS_ACCESS_KEY_ID: credentials.accessKeyId,
     AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,

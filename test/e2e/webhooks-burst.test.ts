@@ -15,7 +15,9 @@ const COUNT = 10_000;
 
 describe('webhooks under a 10,000-PUT burst', () => {
   const receiver = useWebhookReceiver(SECRET);
-  const store = useStore(() => ({ env: { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_POLL_MS: '1000' } }));
+  const store = useStore(() => ({
+    env: { WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_POLL_MS: '1000' },
+  }));
 
   it('delivers every event exactly once after dedupe, retries included', async () => {
     receiver.respond = (_req, n) => (n === 1 && Math.random() < 0.05 ? { status: 500 } : { status: 200 });
@@ -38,7 +40,13 @@ describe('webhooks under a 10,000-PUT burst', () => {
       await new Promise((r) => setTimeout(r, 20));
       status = await adminCall(store.server, token, { method: 'GET', path: '/webhooks/status' });
     }
-    expect(status.body).toMatchObject({ enabled: true, counts: { pending: 0, delivered: COUNT, failed: 0 }, oldestPendingAgeSeconds: null });
-    console.log(`10,000 PUTs in ${(putMs / 1000).toFixed(1)} s (${Math.round(COUNT / (putMs / 1000))}/s); ${retried} retried deliveries; ${receiver.duplicates} duplicates`);
+    expect(status.body).toMatchObject({
+      enabled: true,
+      counts: { pending: 0, delivered: COUNT, failed: 0 },
+      oldestPendingAgeSeconds: null,
+    });
+    console.log(
+      `10,000 PUTs in ${(putMs / 1000).toFixed(1)} s (${Math.round(COUNT / (putMs / 1000))}/s); ${retried} retried deliveries; ${receiver.duplicates} duplicates`,
+    );
   });
 });

@@ -8,7 +8,12 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import {
-  CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand, PutObjectTaggingCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  PutObjectTaggingCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -40,7 +45,9 @@ class RawUpload {
   constructor(server: RunningServer, head: { method: string; path: string; headers: Record<string, string> }) {
     this.socket = connect(server.port, '127.0.0.1');
     this.socket.on('error', () => undefined);
-    this.socket.on('data', (d: Buffer) => { this.text += d.toString('latin1'); });
+    this.socket.on('data', (d: Buffer) => {
+      this.text += d.toString('latin1');
+    });
     this.answer = new Promise((resolve) => {
       const done = (): void => {
         const { status, code } = parseAnswer(this.text);
@@ -56,7 +63,9 @@ class RawUpload {
         }
       });
     });
-    const lines = Object.entries(head.headers).map(([k, v]) => `${k}: ${v}`).join('\r\n');
+    const lines = Object.entries(head.headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n');
     this.socket.write(`${head.method} ${head.path} HTTP/1.1\r\n${lines}\r\n\r\n`);
   }
 
@@ -80,26 +89,44 @@ function parseAnswer(text: string): Answer & { complete: boolean } {
 }
 
 /** A signed S3 request head for a body of `length` bytes sent as UNSIGNED-PAYLOAD. */
-function s3Upload(server: RunningServer, opts: { method: string; path: string; length: number; key?: { id: string; secret: string } }): RawUpload {
+function s3Upload(
+  server: RunningServer,
+  opts: { method: string; path: string; length: number; key?: { id: string; secret: string } },
+): RawUpload {
   const headers = signedHeaders(server, {
-    method: opts.method, path: opts.path, headers: { 'content-length': String(opts.length) },
-    sign: { payloadHash: 'UNSIGNED-PAYLOAD', ...(opts.key ? { accessKeyId: opts.key.id, secretAccessKey: opts.key.secret } : {}) },
+    method: opts.method,
+    path: opts.path,
+    headers: { 'content-length': String(opts.length) },
+    sign: {
+      payloadHash: 'UNSIGNED-PAYLOAD',
+      ...(opts.key ? { accessKeyId: opts.key.id, secretAccessKey: opts.key.secret } : {}),
+    },
   });
   return new RawUpload(server, { method: opts.method, path: opts.path, headers });
 }
 
 /** An admin upload, with Content-Length or without (chunked transfer coding, size unknown to the server). */
-function adminUpload(server: RunningServer, token: string, opts: { bucket: string; key: string; body: Buffer; chunked: boolean }): Promise<Answer> {
+function adminUpload(
+  server: RunningServer,
+  token: string,
+  opts: { bucket: string; key: string; body: Buffer; chunked: boolean },
+): Promise<Answer> {
   const path = `/api/admin/buckets/${opts.bucket}/objects/content?key=${encodeURIComponent(opts.key)}`;
   const headers: Record<string, string> = {
-    host: `127.0.0.1:${server.port}`, authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream',
+    host: `127.0.0.1:${server.port}`,
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/octet-stream',
     ...(opts.chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(opts.body.length) }),
   };
   const upload = new RawUpload(server, { method: 'PUT', path, headers });
   void (async () => {
     for (let at = 0; at < opts.body.length; at += 256 * 1024) {
       const piece = opts.body.subarray(at, at + 256 * 1024);
-      await upload.send(opts.chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
+      await upload.send(
+        opts.chunked
+          ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+          : piece,
+      );
     }
     if (opts.chunked) await upload.send(Buffer.from('0\r\n\r\n'));
   })();
@@ -113,14 +140,26 @@ async function sendAll(upload: RawUpload, body: Buffer): Promise<Answer> {
 }
 
 /** A browser-form upload (POST Object): the server learns the file's size only as it reads the form. */
-async function postObject(server: RunningServer, { bucket, key }: { bucket: string; key: string }, content: Buffer): Promise<Answer> {
+async function postObject(
+  server: RunningServer,
+  { bucket, key }: { bucket: string; key: string },
+  content: Buffer,
+): Promise<Answer> {
   const fields = signedPolicyFields({
-    bucket, accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey, conditions: [['starts-with', '$key', '']],
+    bucket,
+    accessKeyId: server.credentials.accessKeyId,
+    secretAccessKey: server.credentials.secretAccessKey,
+    conditions: [['starts-with', '$key', '']],
   });
   const form = formWithFile({ key, ...fields }, { filename: 'f.bin', content });
   const upload = new RawUpload(server, {
-    method: 'POST', path: `/${bucket}`,
-    headers: { host: `127.0.0.1:${server.port}`, 'content-type': form.contentType, 'content-length': String(form.body.length) },
+    method: 'POST',
+    path: `/${bucket}`,
+    headers: {
+      host: `127.0.0.1:${server.port}`,
+      'content-type': form.contentType,
+      'content-length': String(form.body.length),
+    },
   });
   return sendAll(upload, form.body);
 }
@@ -129,7 +168,11 @@ const stagingFiles = (server: RunningServer): string[] => readdirSync(join(serve
 const stagedBytes = (server: RunningServer): number =>
   stagingFiles(server).reduce((n, f) => n + statSync(join(server.dataDir, 'tmp', f)).size, 0);
 
-async function expectServing(server: RunningServer, s3: S3Client, seeded: { key: string; hash: string }): Promise<void> {
+async function expectServing(
+  server: RunningServer,
+  s3: S3Client,
+  seeded: { key: string; hash: string },
+): Promise<void> {
   expect(server.process.exitCode, server.output().slice(-3000)).toBeNull();
   expect((await fetch(`${server.url}/api/admin/ready`)).status).toBe(200);
   const got = await s3.send(new GetObjectCommand({ Bucket: 'vol', Key: seeded.key }));
@@ -149,7 +192,14 @@ async function seededVolume(size: number, env: Record<string, string>) {
   await store.s3.send(new CreateBucketCommand({ Bucket: 'vol' }));
   const seededBody = randomBytes(300_000);
   await store.s3.send(new PutObjectCommand({ Bucket: 'vol', Key: 'seeded', Body: seededBody }));
-  return { volume, store, server: store.server, s3: store.s3, token, seeded: { key: 'seeded', hash: sha256Hex(seededBody) } };
+  return {
+    volume,
+    store,
+    server: store.server,
+    s3: store.s3,
+    token,
+    seeded: { key: 'seeded', hash: sha256Hex(seededBody) },
+  };
 }
 
 describe.skipIf(unavailable !== undefined)('a data volume that fills during uploads', () => {
@@ -162,7 +212,10 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
       const big = randomBytes(8 * MiB);
       const outcomes: Record<string, Answer> = {
         put: await sendAll(s3Upload(server, { method: 'PUT', path: '/vol/big', length: big.length }), big),
-        part: await sendAll(s3Upload(server, { method: 'PUT', path: `/vol/parts?partNumber=1&uploadId=${UploadId}`, length: big.length }), big),
+        part: await sendAll(
+          s3Upload(server, { method: 'PUT', path: `/vol/parts?partNumber=1&uploadId=${UploadId}`, length: big.length }),
+          big,
+        ),
         post: await postObject(server, { bucket: 'vol', key: 'posted' }, big),
         adminWithLength: await adminUpload(server, token, { bucket: 'vol', key: 'admin-a', body: big, chunked: false }),
         adminChunked: await adminUpload(server, token, { bucket: 'vol', key: 'admin-b', body: big, chunked: true }),
@@ -173,13 +226,19 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
         await expectServing(server, s3, seeded);
       }
       // Two concurrent PUTs, each of which fits alone: whichever finds the disk full is refused, the other stored.
-      const pair = await Promise.all([1, 2].map((i) => sendAll(s3Upload(server, { method: 'PUT', path: `/vol/pair-${i}`, length: 2 * MiB }), randomBytes(2 * MiB))));
+      const pair = await Promise.all(
+        [1, 2].map((i) =>
+          sendAll(s3Upload(server, { method: 'PUT', path: `/vol/pair-${i}`, length: 2 * MiB }), randomBytes(2 * MiB)),
+        ),
+      );
       for (const answer of pair) expect([200, 507]).toContain(answer.status);
       expect(pair.some((a) => a.status === 507)).toBe(true);
       await expectServing(server, s3, seeded);
 
       rmSync(join(volume.dir, 'filler'));
-      expect((await sendAll(s3Upload(server, { method: 'PUT', path: '/vol/big', length: big.length }), big)).status).toBe(200);
+      expect(
+        (await sendAll(s3Upload(server, { method: 'PUT', path: '/vol/big', length: big.length }), big)).status,
+      ).toBe(200);
       const got = await s3.send(new GetObjectCommand({ Bucket: 'vol', Key: 'big' }));
       expect(sha256Hex(await got.Body!.transformToByteArray())).toBe(sha256Hex(big));
       expect(server.output()).not.toMatch(/TypeError|Unhandled|uncaught/i);
@@ -190,38 +249,59 @@ describe.skipIf(unavailable !== undefined)('a data volume that fills during uplo
 
   it('holds the free-space reserve against concurrent uploads and bodies of unknown size, so deletes and tagging keep working', async () => {
     const reserve = 8 * MiB;
-    const { volume, store, server, s3, token, seeded } = await seededVolume(64 * MiB, { STORE_MIN_FREE_BYTES: String(reserve) });
+    const { volume, store, server, s3, token, seeded } = await seededVolume(64 * MiB, {
+      STORE_MIN_FREE_BYTES: String(reserve),
+    });
     try {
-      for (let i = 0; i < 5; i++) await s3.send(new PutObjectCommand({ Bucket: 'vol', Key: `old/${i}`, Body: randomBytes(100_000) }));
-      const created = await adminCall(server, token, { method: 'POST', path: '/keys', body: { name: 'uploader', permissions: { scope: { bucket: 'vol' } } } });
+      for (let i = 0; i < 5; i++)
+        await s3.send(new PutObjectCommand({ Bucket: 'vol', Key: `old/${i}`, Body: randomBytes(100_000) }));
+      const created = await adminCall(server, token, {
+        method: 'POST',
+        path: '/keys',
+        body: { name: 'uploader', permissions: { scope: { bucket: 'vol' } } },
+      });
       expect(created.status).toBe(201);
       const scoped = created.body as { accessKeyId: string; secretAccessKey: string };
       const key = { id: scoped.accessKeyId, secret: scoped.secretAccessKey };
       fill(join(volume.dir, 'filler'), reserve + 12 * MiB, volume.free);
 
-      // Upload A (10 MiB) fits; while it is halfway, upload B (10 MiB) would fit only if A's unsent half were forgotten.
+      // Upload A (10 MiB) fits; while it is halfway, upload B (10 MiB) would fit only if A's unsent half were
+      // forgotten.
       const a = s3Upload(server, { method: 'PUT', path: '/vol/a', length: 10 * MiB, key });
       const aBody = randomBytes(10 * MiB);
       await a.send(aBody.subarray(0, 5 * MiB));
       await waitFor('half of A to be staged', () => stagedBytes(server) >= 4 * MiB, { timeoutMs: 10_000 });
       // Past the reserve's 250 ms reading: a fresh reading must still count what A has not sent yet.
       await new Promise((r) => setTimeout(r, 300));
-      const b = await sendAll(s3Upload(server, { method: 'PUT', path: '/vol/b', length: 10 * MiB, key }), randomBytes(10 * MiB));
+      const b = await sendAll(
+        s3Upload(server, { method: 'PUT', path: '/vol/b', length: 10 * MiB, key }),
+        randomBytes(10 * MiB),
+      );
       expect(b).toEqual({ status: 507, code: 'InsufficientStorage' });
       await a.send(aBody.subarray(5 * MiB));
       expect((await a.answer).status).toBe(200);
 
       // About 2 MiB above the reserve now: bodies whose size the server learns only as they arrive are cut at it.
       const big = randomBytes(8 * MiB);
-      expect(await postObject(server, { bucket: 'vol', key: 'posted' }, big)).toEqual({ status: 507, code: 'InsufficientStorage' });
-      expect(await adminUpload(server, token, { bucket: 'vol', key: 'admin-b', body: big, chunked: true })).toEqual({ status: 507, code: 'InsufficientStorage' });
-      const concurrent = await Promise.all([1, 2, 3, 4].map((i) => postObject(server, { bucket: 'vol', key: `posted-${i}` }, randomBytes(MiB))));
+      expect(await postObject(server, { bucket: 'vol', key: 'posted' }, big)).toEqual({
+        status: 507,
+        code: 'InsufficientStorage',
+      });
+      expect(await adminUpload(server, token, { bucket: 'vol', key: 'admin-b', body: big, chunked: true })).toEqual({
+        status: 507,
+        code: 'InsufficientStorage',
+      });
+      const concurrent = await Promise.all(
+        [1, 2, 3, 4].map((i) => postObject(server, { bucket: 'vol', key: `posted-${i}` }, randomBytes(MiB))),
+      );
       for (const answer of concurrent) expect([204, 507]).toContain(answer.status);
       expect(volume.free()).toBeGreaterThan(reserve / 2);
 
       // Under the reserve, what frees space still commits.
       for (let i = 0; i < 5; i++) await s3.send(new DeleteObjectCommand({ Bucket: 'vol', Key: `old/${i}` }));
-      await s3.send(new PutObjectTaggingCommand({ Bucket: 'vol', Key: 'seeded', Tagging: { TagSet: [{ Key: 'k', Value: 'v' }] } }));
+      await s3.send(
+        new PutObjectTaggingCommand({ Bucket: 'vol', Key: 'seeded', Tagging: { TagSet: [{ Key: 'k', Value: 'v' }] } }),
+      );
       await expectServing(server, s3, seeded);
       expect(server.output()).not.toMatch(/TypeError|Unhandled|uncaught|SQLITE_FULL/i);
     } finally {

@@ -36,10 +36,19 @@ async function runNow(server: RunningServer, token: string, during?: () => void)
   const started = await adminCall(server, token, { method: 'POST', path: '/backup/schedule/run-now' });
   expect(started).toMatchObject({ status: 202, body: { started: true } });
   during?.();
-  return waitFor('the backup run to finish', async () => {
-    const status = (await adminCall(server, token, { method: 'GET', path: '/backup/schedule' })).body as { running: boolean; lastRun: LastRun | null };
-    return !status.running && status.lastRun && Date.parse(status.lastRun.startedAt) >= before - 1000 ? status.lastRun : undefined;
-  }, { timeoutMs: 60_000, everyMs: 20 });
+  return waitFor(
+    'the backup run to finish',
+    async () => {
+      const status = (await adminCall(server, token, { method: 'GET', path: '/backup/schedule' })).body as {
+        running: boolean;
+        lastRun: LastRun | null;
+      };
+      return !status.running && status.lastRun && Date.parse(status.lastRun.startedAt) >= before - 1000
+        ? status.lastRun
+        : undefined;
+    },
+    { timeoutMs: 60_000, everyMs: 20 },
+  );
 }
 
 describe.skipIf(unavailable !== undefined)('a full backup directory', () => {
@@ -49,7 +58,9 @@ describe.skipIf(unavailable !== undefined)('a full backup directory', () => {
     const dir = join(volume.dir, 'backups');
     const store = await startStore({
       env: {
-        STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_DIR: dir,
+        STORE_SCHEDULED_BACKUP_ENABLED: 'true',
+        STORE_SCHEDULED_BACKUP_SCOPE: 'instance',
+        STORE_SCHEDULED_BACKUP_DIR: dir,
         STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *', // only run-now in this test
       },
     });
@@ -109,8 +120,10 @@ describe.skipIf(unavailable !== undefined)('a full backup directory', () => {
       const entries = await unzip(readFileSync(join(dir, snapshot as string)));
       const archived = new Set([...entries.values()].map((bytes) => sha256Hex(bytes)));
       expect([...hashes].filter((h) => !archived.has(h))).toEqual([]);
-      console.log(`backup directory: refused up front (${refused.error}), failed mid-write (${midWrite?.error}), ` +
-        `then a ${(statSync(join(dir, snapshot as string)).size / MiB).toFixed(1)} MiB snapshot with all ${OBJECTS} objects`);
+      console.log(
+        `backup directory: refused up front (${refused.error}), failed mid-write (${midWrite?.error}), ` +
+          `then a ${(statSync(join(dir, snapshot as string)).size / MiB).toFixed(1)} MiB snapshot with all ${OBJECTS} objects`,
+      );
     } finally {
       expect(await store.stop()).toBe(0);
     }

@@ -20,10 +20,16 @@ const SEED = runSeed();
 const REQUESTS = Number(process.env['HOSTILE_REQUESTS'] ?? 20_000);
 const WORKERS = Math.max(16, Number(process.env['HOSTILE_WORKERS'] ?? 16));
 /** Fault kinds or early refusals to leave out (comma-separated), to look past a known finding at the next one. */
-const SKIP = new Set((process.env['HOSTILE_SKIP'] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== ''));
+const SKIP = new Set(
+  (process.env['HOSTILE_SKIP'] ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== ''),
+);
 const VOLUME_BYTES = 512 * MiB;
-const REPLAY = `HOSTILE_SEED=${SEED} HOSTILE_REQUESTS=${REQUESTS}${SKIP.size > 0 ? ` HOSTILE_SKIP=${[...SKIP].join(',')}` : ''} `
-  + 'npm run test:fault -- test/fault/hostile-harness.test.ts';
+const REPLAY =
+  `HOSTILE_SEED=${SEED} HOSTILE_REQUESTS=${REQUESTS}${SKIP.size > 0 ? ` HOSTILE_SKIP=${[...SKIP].join(',')}` : ''} ` +
+  'npm run test:fault -- test/fault/hostile-harness.test.ts';
 
 const unavailable = tmpfsUnavailable();
 if (unavailable) console.log(`hostile harness skipped: ${unavailable}`);
@@ -43,21 +49,40 @@ async function hostileRun(name: string, reserveBytes: number): Promise<void> {
     // per-client admin throttle.
     env: { STORE_MIN_FREE_BYTES: String(reserveBytes), METRICS_MODE: 'public', STORE_TRUSTED_PROXIES: '127.0.0.1' },
   });
-  const report = await runHostileHarness({ name, seed: SEED, server, volume, reserveBytes, requests: Math.ceil(REQUESTS / 2), workers: WORKERS, skip: SKIP });
+  const report = await runHostileHarness({
+    name,
+    seed: SEED,
+    server,
+    volume,
+    reserveBytes,
+    requests: Math.ceil(REQUESTS / 2),
+    workers: WORKERS,
+    skip: SKIP,
+  });
   console.log(report.summary);
   if (report.violations.list.length > 0) {
-    throw new Error(`HOSTILE_SEED=${SEED}: ${report.violations.list.length} invariants broken (${name}); replay: ${REPLAY}\n${report.violations.format()}\n${report.summary}`);
+    throw new Error(
+      `HOSTILE_SEED=${SEED}: ${report.violations.list.length} invariants broken (${name}); replay: ${REPLAY}\n${report.violations.format()}\n${report.summary}`,
+    );
   }
 }
 
 const timeout = Math.max(300_000, REQUESTS * 40);
 
 describe.skipIf(unavailable !== undefined)('a randomized hostile-client harness', () => {
-  it('with a 16 MiB free-space reserve: never exits, stays ready, no 5xx but 507 on object writes, every acknowledged write reads back, nothing leaks', async () => {
-    await hostileRun('reserve', 16 * MiB);
-  }, timeout);
+  it(
+    'with a 16 MiB free-space reserve: never exits, stays ready, no 5xx but 507 on object writes, every acknowledged write reads back, nothing leaks',
+    async () => {
+      await hostileRun('reserve', 16 * MiB);
+    },
+    timeout,
+  );
 
-  it('with the reserve off and the volume filled to the last byte: writes get 507 (never a 500, a hang-up or a crash), every acknowledged write reads back, nothing leaks', async () => {
-    await hostileRun('full', 0);
-  }, timeout);
+  it(
+    'with the reserve off and the volume filled to the last byte: writes get 507 (never a 500, a hang-up or a crash), every acknowledged write reads back, nothing leaks',
+    async () => {
+      await hostileRun('full', 0);
+    },
+    timeout,
+  );
 });

@@ -34,20 +34,47 @@ interface Phase {
 }
 
 const PHASES: Phase[] = [
-  { name: 'hang', target: { kind: 'hang' }, receiver: { kind: 'hang' }, errorClass: 'timeout', reason: /^timed out after 1000 ms$/ },
-  { name: 'reset', target: { kind: 'reset' }, receiver: { kind: 'reset' }, errorClass: 'unreachable', reason: /^network error: ECONNRESET$/ },
   {
-    name: 'trickle', target: { kind: 'trickle', byteEveryMs: 100 }, receiver: { kind: 'trickle', byteEveryMs: 100 },
-    errorClass: 'timeout', reason: /^timed out after 1000 ms$/,
-  },
-  { name: 'not-http', target: { kind: 'garbage' }, receiver: { kind: 'garbage' }, errorClass: 'server-error', reason: /^network error: HPE_/ },
-  {
-    name: 'endless-body', target: { kind: 'huge-body', status: 200 }, receiver: { kind: 'huge-body', status: 503 },
-    errorClass: 'server-error', reason: /^HTTP 503$/,
+    name: 'hang',
+    target: { kind: 'hang' },
+    receiver: { kind: 'hang' },
+    errorClass: 'timeout',
+    reason: /^timed out after 1000 ms$/,
   },
   {
-    name: 'not-s3-xml', target: { kind: 'bad-body', status: 200, body: 'html' }, receiver: { kind: 'bad-body', status: 500, body: 'broken-xml' },
-    errorClass: 'server-error', reason: /^HTTP 500$/,
+    name: 'reset',
+    target: { kind: 'reset' },
+    receiver: { kind: 'reset' },
+    errorClass: 'unreachable',
+    reason: /^network error: ECONNRESET$/,
+  },
+  {
+    name: 'trickle',
+    target: { kind: 'trickle', byteEveryMs: 100 },
+    receiver: { kind: 'trickle', byteEveryMs: 100 },
+    errorClass: 'timeout',
+    reason: /^timed out after 1000 ms$/,
+  },
+  {
+    name: 'not-http',
+    target: { kind: 'garbage' },
+    receiver: { kind: 'garbage' },
+    errorClass: 'server-error',
+    reason: /^network error: HPE_/,
+  },
+  {
+    name: 'endless-body',
+    target: { kind: 'huge-body', status: 200 },
+    receiver: { kind: 'huge-body', status: 503 },
+    errorClass: 'server-error',
+    reason: /^HTTP 503$/,
+  },
+  {
+    name: 'not-s3-xml',
+    target: { kind: 'bad-body', status: 200, body: 'html' },
+    receiver: { kind: 'bad-body', status: 500, body: 'broken-xml' },
+    errorClass: 'server-error',
+    reason: /^HTTP 500$/,
   },
 ];
 
@@ -77,14 +104,21 @@ describe('a faulty replication target and webhook receiver', () => {
   });
   const source = useStore(() => ({
     env: {
-      ...replicationEnv({ ...target.target, url: faultyTarget.url }, {
-        // A small batch: a drain against a hanging target lasts ceil(batch / 4) timeouts.
-        STORE_REPLICATION_MAX_ATTEMPTS: '1000', STORE_REPLICATION_RETRY_BASE_MS: '20', STORE_REPLICATION_BATCH_KEYS: '8',
-        STORE_REPLICATION_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-      }),
+      ...replicationEnv(
+        { ...target.target, url: faultyTarget.url },
+        {
+          // A small batch: a drain against a hanging target lasts ceil(batch / 4) timeouts.
+          STORE_REPLICATION_MAX_ATTEMPTS: '1000',
+          STORE_REPLICATION_RETRY_BASE_MS: '20',
+          STORE_REPLICATION_BATCH_KEYS: '8',
+          STORE_REPLICATION_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+        },
+      ),
       // Credentials in the URL: sent as Basic auth, never shown or logged.
       WEBHOOK_URL: `http://hook-user:hook-pass-5e1@${faultyReceiver.hostPort}${new URL(receiver.url).pathname}`,
-      WEBHOOK_SECRET: SECRET, WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS), WEBHOOK_MAX_ATTEMPTS: String(WEBHOOK_MAX_ATTEMPTS),
+      WEBHOOK_SECRET: SECRET,
+      WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
+      WEBHOOK_MAX_ATTEMPTS: String(WEBHOOK_MAX_ATTEMPTS),
       LOG_LEVEL: 'debug',
     },
   }));
@@ -97,7 +131,8 @@ describe('a faulty replication target and webhook receiver', () => {
     await source.s3.send(new CreateBucketCommand({ Bucket: bucket }));
   });
 
-  const webhookStatus = async (): Promise<WebhookStatusBody> => (await source.adminCall('GET', '/webhooks/status')).body as WebhookStatusBody;
+  const webhookStatus = async (): Promise<WebhookStatusBody> =>
+    (await source.adminCall('GET', '/webhooks/status')).body as WebhookStatusBody;
 
   for (const phase of PHASES) {
     it(`${phase.name}: local latency holds, the timeouts bound it, and nothing is lost once the peers recover`, async () => {
@@ -112,20 +147,36 @@ describe('a faulty replication target and webhook receiver', () => {
       await faultyReceiver.setMode(phase.receiver);
       const rssBefore = rssMiB(source.server.process.pid as number);
       let rssPeak = rssBefore;
-      const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, rssMiB(source.server.process.pid as number)); }, 100);
+      const sampler = setInterval(() => {
+        rssPeak = Math.max(rssPeak, rssMiB(source.server.process.pid as number));
+      }, 100);
       let faulty;
       let seen: { errorClass: string; afterMs: number; reason: string };
       try {
         faulty = await latencyProbe(source.server, { bucket, prefix: `${prefix}faulty/`, count: PROBE });
         // The fault is seen, and classified, by both workers; a hanging or trickling peer within the timeouts.
-        const drain = await waitFor(`a drain failing with ${phase.errorClass}`, async () => {
-          const st = await replicationStatus(source.server, await source.admin());
-          return st.lastDrain && Date.parse(st.lastDrain.at) >= faultAt && st.lastDrain.errorClass === phase.errorClass ? st.lastDrain : undefined;
-        }, { timeoutMs: 30_000, everyMs: 50 });
-        const hook = await waitFor(`a webhook failure matching ${String(phase.reason)}`, async () => {
-          const st = await webhookStatus();
-          return st.lastError && Date.parse(st.lastError.at) >= faultAt && phase.reason.test(st.lastError.message) ? st.lastError : undefined;
-        }, { timeoutMs: 30_000, everyMs: 50 });
+        const drain = await waitFor(
+          `a drain failing with ${phase.errorClass}`,
+          async () => {
+            const st = await replicationStatus(source.server, await source.admin());
+            return st.lastDrain &&
+              Date.parse(st.lastDrain.at) >= faultAt &&
+              st.lastDrain.errorClass === phase.errorClass
+              ? st.lastDrain
+              : undefined;
+          },
+          { timeoutMs: 30_000, everyMs: 50 },
+        );
+        const hook = await waitFor(
+          `a webhook failure matching ${String(phase.reason)}`,
+          async () => {
+            const st = await webhookStatus();
+            return st.lastError && Date.parse(st.lastError.at) >= faultAt && phase.reason.test(st.lastError.message)
+              ? st.lastError
+              : undefined;
+          },
+          { timeoutMs: 30_000, everyMs: 50 },
+        );
         seen = { errorClass: drain.errorClass ?? '', afterMs: Date.parse(drain.at) - faultAt, reason: hook.message };
       } finally {
         clearInterval(sampler);
@@ -139,14 +190,22 @@ describe('a faulty replication target and webhook receiver', () => {
       await faultyReceiver.setMode({ kind: 'pass' });
       const expected = [...clean.keys, ...faulty.keys];
       const recoveredAt = Date.now();
-      await waitFor('the replication outbox to drain', async () => {
-        const { outbox } = await replicationStatus(source.server, await source.admin());
-        return outbox.pending + outbox.inflight === 0;
-      }, { timeoutMs: 60_000, everyMs: 100 });
-      const hooks = await waitFor('every webhook to be delivered or dead-lettered', async () => {
-        const st = await webhookStatus();
-        return st.counts.pending === 0 ? st : undefined;
-      }, { timeoutMs: 90_000, everyMs: 100 });
+      await waitFor(
+        'the replication outbox to drain',
+        async () => {
+          const { outbox } = await replicationStatus(source.server, await source.admin());
+          return outbox.pending + outbox.inflight === 0;
+        },
+        { timeoutMs: 60_000, everyMs: 100 },
+      );
+      const hooks = await waitFor(
+        'every webhook to be delivered or dead-lettered',
+        async () => {
+          const st = await webhookStatus();
+          return st.counts.pending === 0 ? st : undefined;
+        },
+        { timeoutMs: 90_000, everyMs: 100 },
+      );
       const recoveryMs = Date.now() - recoveredAt;
 
       // Replication: every key is on the target with its size, and nothing was dead-lettered.
@@ -154,7 +213,12 @@ describe('a faulty replication target and webhook receiver', () => {
       const listing = await remoteListing(target.target, `${bucket}/${prefix}`);
       expect([...listing.keys()].sort()).toEqual(expected.map((k) => `${bucket}/${k}`).sort());
       // Webhooks: every object.created reached the receiver (signature checked), or was dead-lettered visibly.
-      const delivered = new Set(receiver.events().filter((e) => e['bucket'] === bucket && String(e['key']).startsWith(prefix)).map((e) => e['key']));
+      const delivered = new Set(
+        receiver
+          .events()
+          .filter((e) => e['bucket'] === bucket && String(e['key']).startsWith(prefix))
+          .map((e) => e['key']),
+      );
       const deadLettered = hooks.counts.failed - failedBefore;
       expect([...delivered].every((k) => expected.includes(k as string))).toBe(true);
       expect(delivered.size + deadLettered).toBe(expected.length);
@@ -163,27 +227,39 @@ describe('a faulty replication target and webhook receiver', () => {
       const p99 = { clean: quantile(clean.latencies, 0.99), faulty: quantile(faulty.latencies, 0.99) };
       rows.push(
         `${phase.name.padEnd(13)} p99 clean ${p99.clean.toFixed(1).padStart(6)} ms  faulty ${p99.faulty.toFixed(1).padStart(6)} ms | ` +
-        `drain: ${seen.errorClass} after ${seen.afterMs} ms | webhook: "${seen.reason}" | recovered in ${recoveryMs} ms ` +
-        `(${delivered.size} delivered, ${deadLettered} dead-lettered) | RSS ${rssBefore.toFixed(0)} -> peak ${rssPeak.toFixed(0)} MiB`,
+          `drain: ${seen.errorClass} after ${seen.afterMs} ms | webhook: "${seen.reason}" | recovered in ${recoveryMs} ms ` +
+          `(${delivered.size} delivered, ${deadLettered} dead-lettered) | RSS ${rssBefore.toFixed(0)} -> peak ${rssPeak.toFixed(0)} MiB`,
       );
       console.log(rows.at(-1));
       // A faulty peer costs the workers memory only within the response caps: no buffered endless body.
       expect(rssPeak - rssBefore).toBeLessThan(200);
       // Wide slack: a loaded machine with 2 shared cores. The pooled clean figure smooths one noisy clean probe.
       const pooled = quantile(cleanAll, 0.99);
-      expect(p99.faulty, `faulty p99 vs pooled clean p99 ${pooled.toFixed(1)} ms`).toBeLessThanOrEqual(2 * Math.max(pooled, p99.clean) + 50);
+      expect(p99.faulty, `faulty p99 vs pooled clean p99 ${pooled.toFixed(1)} ms`).toBeLessThanOrEqual(
+        2 * Math.max(pooled, p99.clean) + 50,
+      );
     });
   }
 
   it('never put a credential, the endpoints or the webhook URL in a log line or a status body', async () => {
     console.log(`remote faults, ${2 * PROBE} requests per probe:\n  ${rows.join('\n  ')}`);
-    const statuses = JSON.stringify([await replicationStatus(source.server, await source.admin()), await webhookStatus()]);
+    const statuses = JSON.stringify([
+      await replicationStatus(source.server, await source.admin()),
+      await webhookStatus(),
+    ]);
     await new Promise((r) => setTimeout(r, 200)); // pino writes asynchronously
     const logs = source.server.output();
     expect(logs).toContain('request completed');
     const hidden = [
-      target.target.secretAccessKey, target.target.accessKeyId, faultyTarget.hostPort, target.target.url.replace('http://', ''),
-      faultyReceiver.hostPort, receiver.url.replace('http://', ''), 'hook-user', 'hook-pass-5e1', SECRET,
+      target.target.secretAccessKey,
+      target.target.accessKeyId,
+      faultyTarget.hostPort,
+      target.target.url.replace('http://', ''),
+      faultyReceiver.hostPort,
+      receiver.url.replace('http://', ''),
+      'hook-user',
+      'hook-pass-5e1',
+      SECRET,
     ];
     for (const value of hidden) {
       expect(logs, value).not.toContain(value);

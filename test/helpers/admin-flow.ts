@@ -31,14 +31,20 @@ export function freshClient(): string {
   return `198.${18 + randomInt(2)}.${randomInt(256)}.${randomInt(1, 255)}`;
 }
 
-async function call(server: RunningServer, path: string, opts: FlowOptions & { body?: unknown }): Promise<AuthResponse> {
+async function call(
+  server: RunningServer,
+  path: string,
+  opts: FlowOptions & { body?: unknown },
+): Promise<AuthResponse> {
   const headers: Record<string, string> = {};
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (opts.forwardedFor) headers['x-forwarded-for'] = opts.forwardedFor;
   if (opts.cookie !== undefined) headers['cookie'] = `store_refresh=${opts.cookie}`;
   if (opts.token) headers['authorization'] = `Bearer ${opts.token}`;
   const res = await fetch(`${server.url}${opts.mount ?? ''}/api/admin${path}`, {
-    method: 'POST', headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    method: 'POST',
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
   });
   const text = await res.text();
   const body = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
@@ -49,7 +55,10 @@ async function call(server: RunningServer, path: string, opts: FlowOptions & { b
 }
 
 /** POST auth/login; by default as the bootstrap admin from a fresh client address. */
-export function login(server: RunningServer, opts: FlowOptions & { username?: string; password?: string } = {}): Promise<AuthResponse> {
+export function login(
+  server: RunningServer,
+  opts: FlowOptions & { username?: string; password?: string } = {},
+): Promise<AuthResponse> {
   return call(server, '/auth/login', {
     ...opts,
     forwardedFor: opts.forwardedFor ?? freshClient(),
@@ -58,18 +67,30 @@ export function login(server: RunningServer, opts: FlowOptions & { username?: st
 }
 
 /** POST auth/refresh with the cookie. */
-export function refresh(server: RunningServer, cookie: string | undefined, opts: FlowOptions = {}): Promise<AuthResponse> {
+export function refresh(
+  server: RunningServer,
+  cookie: string | undefined,
+  opts: FlowOptions = {},
+): Promise<AuthResponse> {
   return call(server, '/auth/refresh', { ...opts, cookie });
 }
 
 /** POST auth/logout with the bearer token and (optionally) the cookie. */
-export function logout(server: RunningServer, token: string, opts: FlowOptions & { cookie?: string | undefined } = {}): Promise<AuthResponse> {
+export function logout(
+  server: RunningServer,
+  token: string,
+  opts: FlowOptions & { cookie?: string | undefined } = {},
+): Promise<AuthResponse> {
   return call(server, '/auth/logout', { ...opts, token });
 }
 
 /** A signed-in session (throws unless login answers 200 with a token and a cookie). */
-export async function signIn(server: RunningServer, opts: FlowOptions & { username?: string; password?: string } = {}): Promise<{ token: string; cookie: string }> {
+export async function signIn(
+  server: RunningServer,
+  opts: FlowOptions & { username?: string; password?: string } = {},
+): Promise<{ token: string; cookie: string }> {
   const res = await login(server, opts);
-  if (res.status !== 200 || !res.accessToken || !res.cookie) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || !res.accessToken || !res.cookie)
+    throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { token: res.accessToken, cookie: res.cookie };
 }

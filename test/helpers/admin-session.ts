@@ -8,9 +8,14 @@ import type { RunningServer } from './server.js';
  * Login is limited to 5 per minute per client. Each call sends its own X-Forwarded-For, which counts only on a
  * server started with STORE_TRUSTED_PROXIES=127.0.0.1: start yours that way if a file signs in more than 5 times.
  */
-export async function adminLogin(server: RunningServer, username = 'admin', password = server.credentials.adminPassword): Promise<string> {
+export async function adminLogin(
+  server: RunningServer,
+  username = 'admin',
+  password = server.credentials.adminPassword,
+): Promise<string> {
   const res = await login(server, { username, password });
-  if (res.status !== 200 || !res.accessToken) throw new Error(`admin login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || !res.accessToken)
+    throw new Error(`admin login failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.accessToken;
 }
 
@@ -23,7 +28,11 @@ export async function adminCall(
   const headers: Record<string, string> = {};
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.url}/api/admin${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${server.url}/api/admin${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -6,7 +6,10 @@ import { randomBytes } from 'node:crypto';
 import type { RunningServer } from './server.js';
 
 /** @aws-sdk/client-s3 with its default settings (checksums, aws-chunked trailers), path-style. */
-export function sdkClient(server: RunningServer, overrides: { accessKeyId?: string; secretAccessKey?: string } = {}): S3Client {
+export function sdkClient(
+  server: RunningServer,
+  overrides: { accessKeyId?: string; secretAccessKey?: string } = {},
+): S3Client {
   return new S3Client({
     endpoint: server.url,
     region: 'us-east-1',

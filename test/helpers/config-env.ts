@@ -18,7 +18,9 @@ export function configEnv(overrides: Record<string, string | undefined> = {}): R
   };
 }
 
-/** The boot refusal's problems for configEnv(overrides), or [] when it boots. Anything but a ConfigError is rethrown. */
+/**
+ * The boot refusal's problems for configEnv(overrides), or [] when it boots. Anything but a ConfigError is rethrown.
+ */
 export function configProblems(overrides: Record<string, string | undefined>): string[] {
   try {
     loadConfig(configEnv(overrides));

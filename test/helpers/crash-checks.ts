@@ -5,9 +5,20 @@
 // nothing else visible; and no orphan blob left once boot GC has run.
 
 import {
-  GetObjectCommand, GetObjectTaggingCommand, ListObjectsV2Command, ListObjectVersionsCommand, type S3Client,
+  GetObjectCommand,
+  GetObjectTaggingCommand,
+  ListObjectsV2Command,
+  ListObjectVersionsCommand,
+  type S3Client,
 } from '@aws-sdk/client-s3';
-import { blobFileIds, missingFrom, readDbSnapshot, sha256Hex, type DbSnapshot, type VersionRow } from './data-dir-inspect.js';
+import {
+  blobFileIds,
+  missingFrom,
+  readDbSnapshot,
+  sha256Hex,
+  type DbSnapshot,
+  type VersionRow,
+} from './data-dir-inspect.js';
 import { eventSignature, tagsText, type CrashModel, type ModelVersion } from './crash-model.js';
 import type { RoundOutcome } from './crash-workload.js';
 import { remoteListing, type Target } from './replication.js';
@@ -38,32 +49,49 @@ const rowsByKey = (snap: DbSnapshot, buckets: ReadonlySet<string>): Map<string, 
 
 /** Checks the data directory of a killed server (before the next boot) and resolves the cut-off operations. */
 export async function checkAfterKill(opts: {
-  dataDir: string; model: CrashModel; outcome: RoundOutcome; target: Target; killedAt: number; auditSlackMs: number;
+  dataDir: string;
+  model: CrashModel;
+  outcome: RoundOutcome;
+  target: Target;
+  killedAt: number;
+  auditSlackMs: number;
 }): Promise<KillReport> {
   const { model, outcome } = opts;
   const snap = readDbSnapshot(opts.dataDir);
   const problems: string[] = [];
   const buckets = new Set(model.buckets.keys());
   const report: KillReport = {
-    integrity: snap.integrity.join(';'), applied: 0, notApplied: 0, versions: 0, webhookRows: 0, pendingIntents: 0, mirrored: 0,
-    auditChecked: 0, problems,
+    integrity: snap.integrity.join(';'),
+    applied: 0,
+    notApplied: 0,
+    versions: 0,
+    webhookRows: 0,
+    pendingIntents: 0,
+    mirrored: 0,
+    auditChecked: 0,
+    problems,
   };
   if (report.integrity !== 'ok') problems.push(`integrity_check: ${report.integrity}`);
 
   // All-or-nothing: every key's rows are the model, or the model plus the whole cut-off operation.
   const rows = rowsByKey(snap, buckets);
   for (const [name, b] of model.buckets) {
-    for (const key of new Set([...b.keys.keys(), ...[...rows.keys()].filter((id) => id.startsWith(`${name}\n`)).map((id) => id.slice(name.length + 1))])) {
+    for (const key of new Set([
+      ...b.keys.keys(),
+      ...[...rows.keys()].filter((id) => id.startsWith(`${name}\n`)).map((id) => id.slice(name.length + 1)),
+    ])) {
       const id = `${name}\n${key}`;
       const keyRows = rows.get(id) ?? [];
       const unknown = outcome.unknown.get(id);
       const verdict = model.resolve({ bucket: name, key }, keyRows, unknown);
       if (verdict === 'applied') report.applied++;
-      else if (verdict === 'none') { if (unknown) report.notApplied++; }
-      else problems.push(`${name}/${key}: ${verdict}`);
+      else if (verdict === 'none') {
+        if (unknown) report.notApplied++;
+      } else problems.push(`${name}/${key}: ${verdict}`);
       report.versions += keyRows.length;
       const latest = keyRows.filter((r) => r.isLatest);
-      if (keyRows.length > 0 && (latest.length !== 1 || latest[0] !== keyRows.at(-1))) problems.push(`${name}/${key}: is_latest is not the newest row`);
+      if (keyRows.length > 0 && (latest.length !== 1 || latest[0] !== keyRows.at(-1)))
+        problems.push(`${name}/${key}: is_latest is not the newest row`);
     }
   }
 
@@ -73,7 +101,8 @@ export async function checkAfterKill(opts: {
   if (missing.length) problems.push(`referenced blob files missing: ${missing.join(', ')}`);
   const inlineMissing = missingFrom(snap.inlineRefs, snap.inlineRows);
   const inlineOrphans = missingFrom(snap.inlineRows, snap.inlineRefs);
-  if (inlineMissing.length || inlineOrphans.length) problems.push(`inline blobs: ${inlineMissing.length} missing, ${inlineOrphans.length} unreferenced`);
+  if (inlineMissing.length || inlineOrphans.length)
+    problems.push(`inline blobs: ${inlineMissing.length} missing, ${inlineOrphans.length} unreferenced`);
 
   // Webhooks: the outbox holds one row per committed change (delivered rows stay 7 days), and none for anything else.
   const actual = new Map<string, number>();
@@ -85,7 +114,9 @@ export async function checkAfterKill(opts: {
   }
   for (const sig of new Set([...actual.keys(), ...model.events.keys()])) {
     if ((actual.get(sig) ?? 0) !== (model.events.get(sig) ?? 0)) {
-      problems.push(`webhook rows for ${sig}: ${actual.get(sig) ?? 0}, committed changes: ${model.events.get(sig) ?? 0}`);
+      problems.push(
+        `webhook rows for ${sig}: ${actual.get(sig) ?? 0}, committed changes: ${model.events.get(sig) ?? 0}`,
+      );
     }
   }
 
@@ -93,9 +124,17 @@ export async function checkAfterKill(opts: {
   for (const ack of outcome.adminAcks) {
     if (ack.at > opts.killedAt - opts.auditSlackMs) continue;
     report.auditChecked++;
-    const found = snap.audit.some((a) => a.event === ack.event && a.bucket === ack.bucket && a.details['key'] === ack.key
-      && (ack.versionId === undefined || a.details['versionId'] === ack.versionId));
-    if (!found) problems.push(`no audit row for ${ack.event} ${ack.bucket}/${ack.key} ${ack.versionId ?? ''} acknowledged ${opts.killedAt - ack.at} ms before the kill`);
+    const found = snap.audit.some(
+      (a) =>
+        a.event === ack.event &&
+        a.bucket === ack.bucket &&
+        a.details['key'] === ack.key &&
+        (ack.versionId === undefined || a.details['versionId'] === ack.versionId),
+    );
+    if (!found)
+      problems.push(
+        `no audit row for ${ack.event} ${ack.bucket}/${ack.key} ${ack.versionId ?? ''} acknowledged ${opts.killedAt - ack.at} ms before the kill`,
+      );
   }
 
   await checkIntents({ model, snap, target: opts.target, report, requireMirrored: false });
@@ -108,12 +147,19 @@ export async function checkAfterKill(opts: {
  * `requireMirrored`: the outbox must be empty too (after the final drain).
  */
 export async function checkIntents(opts: {
-  model: CrashModel; snap: DbSnapshot; target: Target; report: KillReport; requireMirrored: boolean;
+  model: CrashModel;
+  snap: DbSnapshot;
+  target: Target;
+  report: KillReport;
+  requireMirrored: boolean;
 }): Promise<void> {
   const { model, snap, target, report } = opts;
   const remote = await remoteListing(target);
   for (const [name, b] of model.buckets) {
-    const keys = new Set([...b.keys.keys(), ...[...remote.keys()].filter((k) => k.startsWith(`${name}/`)).map((k) => k.slice(name.length + 1))]);
+    const keys = new Set([
+      ...b.keys.keys(),
+      ...[...remote.keys()].filter((k) => k.startsWith(`${name}/`)).map((k) => k.slice(name.length + 1)),
+    ]);
     for (const key of keys) {
       const status = snap.replication.get(`${name}/${key}`);
       if (status !== undefined) {
@@ -128,13 +174,19 @@ export async function checkIntents(opts: {
         continue;
       }
       if (!mirrored || mirrored.etag !== local.md5 || mirrored.size !== local.size) {
-        report.problems.push(`${name}/${key}: target has ${JSON.stringify(mirrored)}, local ${local.md5}/${local.size}, and no intent`);
+        report.problems.push(
+          `${name}/${key}: target has ${JSON.stringify(mirrored)}, local ${local.md5}/${local.size}, and no intent`,
+        );
         continue;
       }
-      const tags = await target.client.send(new GetObjectTaggingCommand({ Bucket: target.bucket, Key: `${name}/${key}` }));
+      const tags = await target.client.send(
+        new GetObjectTaggingCommand({ Bucket: target.bucket, Key: `${name}/${key}` }),
+      );
       const remoteTags = Object.fromEntries((tags.TagSet ?? []).map((t) => [t.Key as string, t.Value as string]));
       if (tagsText(remoteTags) !== tagsText(local.tags)) {
-        report.problems.push(`${name}/${key}: target tags ${tagsText(remoteTags)}, local ${tagsText(local.tags)}, and no intent`);
+        report.problems.push(
+          `${name}/${key}: target tags ${tagsText(remoteTags)}, local ${tagsText(local.tags)}, and no intent`,
+        );
         continue;
       }
       report.mirrored++;
@@ -157,7 +209,15 @@ async function listAll(s3: S3Client, bucket: string, versioned: boolean): Promis
     let token: string | undefined;
     do {
       const page = await s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
-      for (const c of page.Contents ?? []) out.push({ key: c.Key as string, vid: 'null', marker: false, etag: (c.ETag ?? '').replace(/"/g, ''), size: c.Size ?? 0, latest: true });
+      for (const c of page.Contents ?? [])
+        out.push({
+          key: c.Key as string,
+          vid: 'null',
+          marker: false,
+          etag: (c.ETag ?? '').replace(/"/g, ''),
+          size: c.Size ?? 0,
+          latest: true,
+        });
       token = page.NextContinuationToken;
     } while (token);
     return out;
@@ -165,9 +225,27 @@ async function listAll(s3: S3Client, bucket: string, versioned: boolean): Promis
   let keyMarker: string | undefined;
   let vidMarker: string | undefined;
   for (;;) {
-    const page = await s3.send(new ListObjectVersionsCommand({ Bucket: bucket, KeyMarker: keyMarker, VersionIdMarker: vidMarker }));
-    for (const v of page.Versions ?? []) out.push({ key: v.Key as string, vid: v.VersionId as string, marker: false, etag: (v.ETag ?? '').replace(/"/g, ''), size: v.Size ?? 0, latest: v.IsLatest === true });
-    for (const m of page.DeleteMarkers ?? []) out.push({ key: m.Key as string, vid: m.VersionId as string, marker: true, etag: '', size: 0, latest: m.IsLatest === true });
+    const page = await s3.send(
+      new ListObjectVersionsCommand({ Bucket: bucket, KeyMarker: keyMarker, VersionIdMarker: vidMarker }),
+    );
+    for (const v of page.Versions ?? [])
+      out.push({
+        key: v.Key as string,
+        vid: v.VersionId as string,
+        marker: false,
+        etag: (v.ETag ?? '').replace(/"/g, ''),
+        size: v.Size ?? 0,
+        latest: v.IsLatest === true,
+      });
+    for (const m of page.DeleteMarkers ?? [])
+      out.push({
+        key: m.Key as string,
+        vid: m.VersionId as string,
+        marker: true,
+        etag: '',
+        size: 0,
+        latest: m.IsLatest === true,
+      });
     if (!page.IsTruncated) return out;
     keyMarker = page.NextKeyMarker;
     vidMarker = page.NextVersionIdMarker;
@@ -179,14 +257,27 @@ async function listAll(s3: S3Client, bucket: string, versioned: boolean): Promis
  * and the bytes of every version written since the last check (all of them when `full`) are the bytes sent.
  * Returns the problems and how many versions were read back.
  */
-export async function verifyThroughS3(s3: S3Client, model: CrashModel, full: boolean): Promise<{ problems: string[]; read: number }> {
+export async function verifyThroughS3(
+  s3: S3Client,
+  model: CrashModel,
+  full: boolean,
+): Promise<{ problems: string[]; read: number }> {
   const problems: string[] = [];
   let read = 0;
   for (const [name, b] of model.buckets) {
     const listed = await listAll(s3, name, b.versioned);
     const expected: Listed[] = [];
     for (const [key, versions] of b.keys) {
-      versions.forEach((v, i) => expected.push({ key, vid: v.vid, marker: v.marker, etag: v.etag, size: v.size, latest: i === versions.length - 1 }));
+      versions.forEach((v, i) =>
+        expected.push({
+          key,
+          vid: v.vid,
+          marker: v.marker,
+          etag: v.etag,
+          size: v.size,
+          latest: i === versions.length - 1,
+        }),
+      );
     }
     const text = (l: Listed): string => `${l.key}|${l.vid}|${l.marker}|${l.etag}|${l.size}|${l.latest}`;
     const seen = new Set(listed.map(text));
@@ -200,14 +291,20 @@ export async function verifyThroughS3(s3: S3Client, model: CrashModel, full: boo
         const id = `${name}/${key}/${v.vid}`;
         if (full || model.dirty.has(id)) {
           read++;
-          const got = await s3.send(new GetObjectCommand({ Bucket: name, Key: key, ...(b.versioned ? { VersionId: v.vid } : {}) }));
+          const got = await s3.send(
+            new GetObjectCommand({ Bucket: name, Key: key, ...(b.versioned ? { VersionId: v.vid } : {}) }),
+          );
           const bytes = Buffer.from(await got.Body!.transformToByteArray());
-          if (sha256Hex(bytes) !== v.sha) problems.push(`${id}: ${bytes.length} bytes read back, not the ${v.size} acknowledged`);
+          if (sha256Hex(bytes) !== v.sha)
+            problems.push(`${id}: ${bytes.length} bytes read back, not the ${v.size} acknowledged`);
         }
         if (full || model.dirty.has(`${id}:tags`) || model.dirty.has(id)) {
-          const tags = await s3.send(new GetObjectTaggingCommand({ Bucket: name, Key: key, ...(b.versioned ? { VersionId: v.vid } : {}) }));
+          const tags = await s3.send(
+            new GetObjectTaggingCommand({ Bucket: name, Key: key, ...(b.versioned ? { VersionId: v.vid } : {}) }),
+          );
           const got = Object.fromEntries((tags.TagSet ?? []).map((t) => [t.Key as string, t.Value as string]));
-          if (tagsText(got) !== tagsText(v.tags)) problems.push(`${id}: tags ${tagsText(got)}, acknowledged ${tagsText(v.tags)}`);
+          if (tagsText(got) !== tagsText(v.tags))
+            problems.push(`${id}: tags ${tagsText(got)}, acknowledged ${tagsText(v.tags)}`);
         }
       }
     }
@@ -220,7 +317,10 @@ export async function verifyThroughS3(s3: S3Client, model: CrashModel, full: boo
  * Waits until the blob files on disk are exactly those committed rows reference (boot's orphan sweep and the GC
  * queue done), up to `timeoutMs`. Returns the leftovers (orphans) and the missing, empty when clean.
  */
-export async function waitForNoOrphans(dataDir: string, timeoutMs: number): Promise<{ orphans: string[]; missing: string[]; files: number; waitedMs: number }> {
+export async function waitForNoOrphans(
+  dataDir: string,
+  timeoutMs: number,
+): Promise<{ orphans: string[]; missing: string[]; files: number; waitedMs: number }> {
   const start = Date.now();
   for (;;) {
     const snap = readDbSnapshot(dataDir, { integrity: false });

@@ -125,7 +125,11 @@ export class CrashModel {
    * the rows must equal the model (the operation did not commit) or the model with the whole effect applied (it
    * did). Applies the effect in the second case. Returns 'none' | 'applied', or a description of the mismatch.
    */
-  resolve({ bucket, key }: { bucket: string; key: string }, rows: readonly VersionRow[], unknown: Effect | undefined): 'none' | 'applied' | string {
+  resolve(
+    { bucket, key }: { bucket: string; key: string },
+    rows: readonly VersionRow[],
+    unknown: Effect | undefined,
+  ): 'none' | 'applied' | string {
     const model = this.versions(bucket, key);
     if (sameVersions(rows, model)) return 'none';
     if (unknown) {
@@ -143,28 +147,51 @@ export class CrashModel {
   }
 }
 
-export function eventSignature(e: { type: string; bucket: string; key: string; versionId?: string | undefined; etag: string; size: number }): string {
+export function eventSignature(e: {
+  type: string;
+  bucket: string;
+  key: string;
+  versionId?: string | undefined;
+  etag: string;
+  size: number;
+}): string {
   return `${e.type}|${e.bucket}|${e.key}|${e.versionId ?? '-'}|${e.etag}|${e.size}`;
 }
 
 /** Tags compared as sorted key=value lists. */
 export function tagsText(tags: Tags): string {
-  return Object.entries(tags).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('&');
+  return Object.entries(tags)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
 }
 
 function sameVersions(rows: readonly VersionRow[], model: readonly ModelVersion[]): boolean {
-  return rows.length === model.length && rows.every((r, i) => {
-    const m = model[i] as ModelVersion;
-    return r.versionId === m.vid && r.isDeleteMarker === m.marker && r.etag === m.etag && r.size === m.size && tagsText(r.tags) === tagsText(m.tags);
-  });
+  return (
+    rows.length === model.length &&
+    rows.every((r, i) => {
+      const m = model[i] as ModelVersion;
+      return (
+        r.versionId === m.vid &&
+        r.isDeleteMarker === m.marker &&
+        r.etag === m.etag &&
+        r.size === m.size &&
+        tagsText(r.tags) === tagsText(m.tags)
+      );
+    })
+  );
 }
 
 function describeRows(rows: readonly VersionRow[]): string {
-  return JSON.stringify(rows.map((r) => [r.versionId.slice(-6), r.isDeleteMarker ? 'DM' : r.etag.slice(0, 8), r.size, tagsText(r.tags)]));
+  return JSON.stringify(
+    rows.map((r) => [r.versionId.slice(-6), r.isDeleteMarker ? 'DM' : r.etag.slice(0, 8), r.size, tagsText(r.tags)]),
+  );
 }
 
 function describeModel(model: readonly ModelVersion[]): string {
-  return JSON.stringify(model.map((m) => [m.vid.slice(-6), m.marker ? 'DM' : m.etag.slice(0, 8), m.size, tagsText(m.tags)]));
+  return JSON.stringify(
+    model.map((m) => [m.vid.slice(-6), m.marker ? 'DM' : m.etag.slice(0, 8), m.size, tagsText(m.tags)]),
+  );
 }
 
 function required(vid: string | undefined): string {

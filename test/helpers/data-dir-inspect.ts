@@ -13,7 +13,9 @@ export const md5Hex = (data: Uint8Array): string => createHash('md5').update(dat
 /** Every regular file under `dir`, recursively (none when it does not exist). */
 export function allFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /** Files under `dir` whose bytes contain `needle`. */
@@ -97,41 +99,91 @@ const isInline = (id: string): boolean => id.startsWith('i');
  * the integrity check (for polling).
  */
 export function readDbSnapshot(dataDir: string, opts: { integrity?: boolean } = {}): DbSnapshot {
-  return withReadOnlyDb(dataDir, (db) => db.transaction(() => {
-    const integrity = opts.integrity === false ? ['skipped'] : (db.prepare('PRAGMA integrity_check').pluck().all() as string[]);
-    const versions = (db.prepare(
-      'SELECT id, bucket, key, version_id, is_latest, is_delete_marker, size, etag, blob_id, tags FROM objects ORDER BY bucket, key, id',
-    ).all() as { id: number; bucket: string; key: string; version_id: string; is_latest: number; is_delete_marker: number; size: number; etag: string; blob_id: string | null; tags: string | null }[])
-      .map((r): VersionRow => ({
-        id: r.id, bucket: r.bucket, key: r.key, versionId: r.version_id, isLatest: r.is_latest === 1, isDeleteMarker: r.is_delete_marker === 1,
-        size: r.size, etag: r.etag, blobId: r.blob_id, tags: tagMap(r.tags),
+  return withReadOnlyDb(dataDir, (db) =>
+    db.transaction(() => {
+      const integrity =
+        opts.integrity === false ? ['skipped'] : (db.prepare('PRAGMA integrity_check').pluck().all() as string[]);
+      const versions = (
+        db
+          .prepare(
+            'SELECT id, bucket, key, version_id, is_latest, is_delete_marker, size, etag, blob_id, tags FROM objects ORDER BY bucket, key, id',
+          )
+          .all() as {
+          id: number;
+          bucket: string;
+          key: string;
+          version_id: string;
+          is_latest: number;
+          is_delete_marker: number;
+          size: number;
+          etag: string;
+          blob_id: string | null;
+          tags: string | null;
+        }[]
+      ).map((r): VersionRow => ({
+        id: r.id,
+        bucket: r.bucket,
+        key: r.key,
+        versionId: r.version_id,
+        isLatest: r.is_latest === 1,
+        isDeleteMarker: r.is_delete_marker === 1,
+        size: r.size,
+        etag: r.etag,
+        blobId: r.blob_id,
+        tags: tagMap(r.tags),
       }));
-    const refs = [
-      ...(db.prepare('SELECT blob_id FROM objects WHERE blob_id IS NOT NULL').pluck().all() as string[]),
-      ...(db.prepare('SELECT blob_id FROM object_parts').pluck().all() as string[]),
-      ...(db.prepare('SELECT blob_id FROM upload_parts').pluck().all() as string[]),
-    ];
-    const replication = new Map<string, string>();
-    for (const r of db.prepare('SELECT bucket, key, status FROM replication_outbox').all() as { bucket: string; key: string; status: string }[]) {
-      replication.set(`${r.bucket}/${r.key}`, r.status);
-    }
-    const webhooks = (db.prepare('SELECT delivery_id, status, body FROM webhook_outbox ORDER BY id').all() as { delivery_id: string; status: string; body: string }[])
-      .map((r): WebhookRow => ({ deliveryId: r.delivery_id, status: r.status, body: r.body, event: JSON.parse(r.body) as WebhookRow['event'] }));
-    const audit = (db.prepare('SELECT at, event, bucket, details FROM audit ORDER BY id').all() as { at: number; event: string; bucket: string | null; details: string | null }[])
-      .map((r): AuditRow => ({ at: r.at, event: r.event, bucket: r.bucket, details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : {} }));
-    return {
-      integrity,
-      versions,
-      fileBlobRefs: new Set(refs.filter((id) => !isInline(id))),
-      inlineRefs: new Set(refs.filter(isInline)),
-      inlineRows: new Set(db.prepare('SELECT blob_id FROM inline_blobs').pluck().all() as string[]),
-      blobGcQueue: new Set(db.prepare('SELECT blob_id FROM blob_gc').pluck().all() as string[]),
-      replication,
-      webhooks,
-      audit,
-      uploads: db.prepare('SELECT COUNT(*) FROM multipart_uploads').pluck().get() as number,
-    };
-  })());
+      const refs = [
+        ...(db.prepare('SELECT blob_id FROM objects WHERE blob_id IS NOT NULL').pluck().all() as string[]),
+        ...(db.prepare('SELECT blob_id FROM object_parts').pluck().all() as string[]),
+        ...(db.prepare('SELECT blob_id FROM upload_parts').pluck().all() as string[]),
+      ];
+      const replication = new Map<string, string>();
+      for (const r of db.prepare('SELECT bucket, key, status FROM replication_outbox').all() as {
+        bucket: string;
+        key: string;
+        status: string;
+      }[]) {
+        replication.set(`${r.bucket}/${r.key}`, r.status);
+      }
+      const webhooks = (
+        db.prepare('SELECT delivery_id, status, body FROM webhook_outbox ORDER BY id').all() as {
+          delivery_id: string;
+          status: string;
+          body: string;
+        }[]
+      ).map((r): WebhookRow => ({
+        deliveryId: r.delivery_id,
+        status: r.status,
+        body: r.body,
+        event: JSON.parse(r.body) as WebhookRow['event'],
+      }));
+      const audit = (
+        db.prepare('SELECT at, event, bucket, details FROM audit ORDER BY id').all() as {
+          at: number;
+          event: string;
+          bucket: string | null;
+          details: string | null;
+        }[]
+      ).map((r): AuditRow => ({
+        at: r.at,
+        event: r.event,
+        bucket: r.bucket,
+        details: r.details ? (JSON.parse(r.details) as Record<string, unknown>) : {},
+      }));
+      return {
+        integrity,
+        versions,
+        fileBlobRefs: new Set(refs.filter((id) => !isInline(id))),
+        inlineRefs: new Set(refs.filter(isInline)),
+        inlineRows: new Set(db.prepare('SELECT blob_id FROM inline_blobs').pluck().all() as string[]),
+        blobGcQueue: new Set(db.prepare('SELECT blob_id FROM blob_gc').pluck().all() as string[]),
+        replication,
+        webhooks,
+        audit,
+        uploads: db.prepare('SELECT COUNT(*) FROM multipart_uploads').pluck().get() as number,
+      };
+    })(),
+  );
 }
 
 /** The tags column (a JSON TagSet, NULL for none) as a plain map. */
@@ -140,7 +192,8 @@ function tagMap(column: string | null): Record<string, string> {
   const parsed = JSON.parse(column) as unknown;
   const out: Record<string, string> = {};
   if (Array.isArray(parsed)) {
-    for (const t of parsed as { key?: string; Key?: string; value?: string; Value?: string }[]) out[String(t.key ?? t.Key)] = String(t.value ?? t.Value);
+    for (const t of parsed as { key?: string; Key?: string; value?: string; Value?: string }[])
+      out[String(t.key ?? t.Key)] = String(t.value ?? t.Value);
   } else if (parsed && typeof parsed === 'object') {
     Object.assign(out, parsed);
   }

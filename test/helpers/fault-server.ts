@@ -54,11 +54,16 @@ export class FaultServer {
   private readonly timers = new Set<NodeJS.Timeout>();
   readonly stats: FaultStats = { requests: 0, open: 0, hugeBytesSent: 0 };
 
-  private constructor(private readonly server: Server, readonly port: number, private readonly upstreamPort: number | undefined) {}
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+    private readonly upstreamPort: number | undefined,
+  ) {}
 
   /** Listens on 127.0.0.1; `upstream` is where 'pass' and 'trickle' send requests (a loopback URL or port). */
   static async start(upstream?: string | number): Promise<FaultServer> {
-    const upstreamPort = upstream === undefined ? undefined : typeof upstream === 'number' ? upstream : Number(new URL(upstream).port);
+    const upstreamPort =
+      upstream === undefined ? undefined : typeof upstream === 'number' ? upstream : Number(new URL(upstream).port);
     let self: FaultServer | undefined;
     const server = createServer((socket) => self?.accept(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -151,11 +156,15 @@ export class FaultServer {
     if (mode.kind === 'bad-body') {
       const body = mode.body === 'html' ? HTML : BROKEN_XML;
       const type = mode.body === 'html' ? 'text/html' : 'application/xml';
-      socket.end(`HTTP/1.1 ${mode.status} Whatever\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${mode.status} Whatever\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     // huge-body: a declared 10 GiB, written as fast as the peer takes it, until the peer gives up.
-    socket.write(`HTTP/1.1 ${mode.status} OK\r\nContent-Type: application/xml\r\nContent-Length: ${10 * 1024 ** 3}\r\n\r\n`);
+    socket.write(
+      `HTTP/1.1 ${mode.status} OK\r\nContent-Type: application/xml\r\nContent-Length: ${10 * 1024 ** 3}\r\n\r\n`,
+    );
     const chunk = Buffer.alloc(64 * 1024, 0x3c);
     const pump = (): void => {
       while (!socket.destroyed && socket.writable) {
@@ -178,7 +187,9 @@ export class FaultServer {
     const up = connect(this.upstreamPort, '127.0.0.1');
     up.on('error', () => socket.destroy());
     socket.on('close', () => up.destroy());
-    up.on('close', () => { if (byteEveryMs === 0) socket.destroy(); });
+    up.on('close', () => {
+      if (byteEveryMs === 0) socket.destroy();
+    });
     up.write(first);
     socket.pipe(up);
     socket.resume();
@@ -188,7 +199,9 @@ export class FaultServer {
       return;
     }
     let pending = Buffer.alloc(0);
-    up.on('data', (d: Buffer) => { pending = Buffer.concat([pending, d]); });
+    up.on('data', (d: Buffer) => {
+      pending = Buffer.concat([pending, d]);
+    });
     const timer = setInterval(() => {
       if (socket.destroyed) {
         clearInterval(timer);

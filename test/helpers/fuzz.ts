@@ -115,6 +115,12 @@ export function mutate(input: Uint8Array, edits: ReadonlyArray<{ where: number; 
 /** Strings made of the given fragments (markup pieces, separators, keywords) and random characters between them. */
 export function fragmentString(fragments: readonly string[], maxPieces = 30): fc.Arbitrary<string> {
   return fc
-    .array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...fragments) }, { weight: 1, arbitrary: fc.string({ maxLength: 4, unit: 'binary' }) }), { maxLength: maxPieces })
+    .array(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...fragments) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 4, unit: 'binary' }) },
+      ),
+      { maxLength: maxPieces },
+    )
     .map((parts) => parts.join(''));
 }

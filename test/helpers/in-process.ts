@@ -23,7 +23,11 @@ export interface InProcessApp {
  * Builds and starts the app on a free port with a temp data directory. `overrides` replace configuration values after
  * validation (a test-only interval below the schema's floor).
  */
-export async function startInProcess(env: Record<string, string> = {}, options: BuildOptions = {}, overrides: Partial<Config> = {}): Promise<InProcessApp> {
+export async function startInProcess(
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+  overrides: Partial<Config> = {},
+): Promise<InProcessApp> {
   const root = tempDir();
   const base = await baseEnv(join(root, 'data'));
   const config = { ...loadConfig({ ...base.env, LOG_LEVEL: 'warn', ...env }), ...overrides };
@@ -34,10 +38,16 @@ export async function startInProcess(env: Record<string, string> = {}, options: 
       done();
     },
   });
-  // Built from the TypeScript sources; its threads (webhook delivery, checkpoints, MD5) run them too (lib/start-thread.ts).
+  // Built from the TypeScript sources; its threads (webhook delivery, checkpoints, MD5) run them too
+  // (lib/start-thread.ts).
   const app = await buildApp(config, createLogger(config.LOG_LEVEL, sink), options);
   const address = await app.start();
-  const server = { url: `http://127.0.0.1:${address.port}`, port: address.port, credentials: base.credentials, dataDir: config.DATA_DIR } as RunningServer;
+  const server = {
+    url: `http://127.0.0.1:${address.port}`,
+    port: address.port,
+    credentials: base.credentials,
+    dataDir: config.DATA_DIR,
+  } as RunningServer;
   return {
     app,
     server,
@@ -49,7 +59,9 @@ export async function startInProcess(env: Record<string, string> = {}, options: 
   };
 }
 
-/** An in-process app for the tests of the enclosing file or describe block: started in beforeAll, stopped in afterAll. */
+/**
+ * An in-process app for the tests of the enclosing file or describe block: started in beforeAll, stopped in afterAll.
+ */
 export function useInProcess(
   env: Record<string, string> | (() => Record<string, string>) = {},
   options: BuildOptions = {},
@@ -61,8 +73,12 @@ export function useInProcess(
     (app) => app.stop(),
   );
   return {
-    get app() { return get().app; },
-    get server() { return get().server; },
+    get app() {
+      return get().app;
+    },
+    get server() {
+      return get().server;
+    },
     logs: () => get().logs(),
   };
 }

@@ -7,21 +7,30 @@ import { Readable } from 'node:stream';
 import BetterSqlite3 from 'better-sqlite3';
 import pino from 'pino';
 import type { AuditRecord, AuditSink } from '../../src/services/audit/audit-events.js';
-import { IntegrityService, type IntegrityServiceOptions, type RepairSource } from '../../src/services/integrity/integrity-service.js';
+import {
+  IntegrityService,
+  type IntegrityServiceOptions,
+  type RepairSource,
+} from '../../src/services/integrity/integrity-service.js';
 import { ReadPins } from '../../src/services/objects/object-reader.js';
 import { DEFAULT_SEGMENT_SIZE, HEADER_SIZE, TAG_SIZE } from '../../src/storage/blobs/blob-format.js';
 import type { ServiceFixture } from './services.js';
 
 /** File offset of plaintext byte `p` in a blob written with the default segment size (blob-format.ts). */
 export function fileOffset(p: number): number {
-  return HEADER_SIZE + Math.floor(p / DEFAULT_SEGMENT_SIZE) * (DEFAULT_SEGMENT_SIZE + TAG_SIZE) + (p % DEFAULT_SEGMENT_SIZE);
+  return (
+    HEADER_SIZE + Math.floor(p / DEFAULT_SEGMENT_SIZE) * (DEFAULT_SEGMENT_SIZE + TAG_SIZE) + (p % DEFAULT_SEGMENT_SIZE)
+  );
 }
 
 /** The blob ids of a key's versions, oldest first (from the data directory's database, read-only). */
 export function blobIdsOf(dataDir: string, bucket: string, key: string): string[] {
   const db = new BetterSqlite3(join(dataDir, 'meta.db'), { readonly: true });
   try {
-    return db.prepare('SELECT blob_id FROM objects WHERE bucket = ? AND key = ? ORDER BY id').pluck().all(bucket, key) as string[];
+    return db
+      .prepare('SELECT blob_id FROM objects WHERE bucket = ? AND key = ? ORDER BY id')
+      .pluck()
+      .all(bucket, key) as string[];
   } finally {
     db.close();
   }
@@ -74,10 +83,19 @@ export function integrityOver(fx: ServiceFixture, overrides: Partial<IntegritySe
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });
   const pins = new ReadPins();
   const service = new IntegrityService({
-    meta: fx.meta, blobs: fx.blobs, pins, logger, audit, enabled: true,
-    limits: { intervalMs: 1000, objectsPerTick: 1000, bytesPerTick: 64 * 1024 * 1024 }, passIntervalMs: 3_600_000,
+    meta: fx.meta,
+    blobs: fx.blobs,
+    pins,
+    logger,
+    audit,
+    enabled: true,
+    limits: { intervalMs: 1000, objectsPerTick: 1000, bytesPerTick: 64 * 1024 * 1024 },
+    passIntervalMs: 3_600_000,
     now: fx.clock.now,
-    metrics: { hasIntegrity: true, setIntegrity: (counts, lastRunAt) => void gauges.push({ counts: { ...counts }, lastRunAt }) },
+    metrics: {
+      hasIntegrity: true,
+      setIntegrity: (counts, lastRunAt) => void gauges.push({ counts: { ...counts }, lastRunAt }),
+    },
     ...overrides,
   });
   return { service, audits, logs, pins, gauges };
@@ -108,7 +126,11 @@ export class FakeRepairSource implements RepairSource {
     this.copies.set(`${bucket}/${key}/${versionId}`, data);
   }
 
-  async fetch(version: { bucket: string; key: string; versionId: string }): Promise<{ stream: Readable; size: number } | undefined> {
+  async fetch(version: {
+    bucket: string;
+    key: string;
+    versionId: string;
+  }): Promise<{ stream: Readable; size: number } | undefined> {
     this.fetches += 1;
     const data = this.copies.get(`${version.bucket}/${version.key}/${version.versionId}`);
     if (data === undefined) return undefined;

@@ -20,9 +20,16 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
 }
 
-function send(server: RunningServer, agent: Agent, { method, path, body }: { method: 'PUT' | 'GET'; path: string; body?: Buffer }): Promise<{ status: number; body: Buffer }> {
+function send(
+  server: RunningServer,
+  agent: Agent,
+  { method, path, body }: { method: 'PUT' | 'GET'; path: string; body?: Buffer },
+): Promise<{ status: number; body: Buffer }> {
   const headers = signedHeaders(server, {
-    method, path, headers: body ? { 'content-length': String(body.length) } : {}, sign: { payloadHash: sha256Hex(body ?? '') },
+    method,
+    path,
+    headers: body ? { 'content-length': String(body.length) } : {},
+    sign: { payloadHash: sha256Hex(body ?? '') },
   });
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: server.port, method, path, headers, agent }, (res) => {
@@ -40,19 +47,24 @@ function send(server: RunningServer, agent: Agent, { method, path, body }: { met
  * PUTs `count` objects `<prefix><n>` of 1-4 KiB into `bucket`, then GETs each; rejects on any unexpected answer.
  * Latencies are measured per request from send to the last response byte.
  */
-export async function latencyProbe(server: RunningServer, opts: { bucket: string; prefix: string; count: number; concurrency?: number }): Promise<ProbeResult> {
+export async function latencyProbe(
+  server: RunningServer,
+  opts: { bucket: string; prefix: string; count: number; concurrency?: number },
+): Promise<ProbeResult> {
   const concurrency = opts.concurrency ?? 4;
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   const keys = Array.from({ length: opts.count }, (_, i) => `${opts.prefix}${String(i).padStart(4, '0')}`);
-  const bodyOf = (key: string): Buffer => Buffer.alloc(1024 + (parseInt(sha256Hex(key).slice(0, 4), 16) % 3072), `${key} `);
+  const bodyOf = (key: string): Buffer =>
+    Buffer.alloc(1024 + (parseInt(sha256Hex(key).slice(0, 4), 16) % 3072), `${key} `);
   const timed = async (method: 'PUT' | 'GET', key: string): Promise<void> => {
     const path = `/${opts.bucket}/${encodeURIComponent(key).replace(/%2F/g, '/')}`;
     const expected = bodyOf(key);
     const t0 = performance.now();
     const res = await send(server, agent, { method, path, body: method === 'PUT' ? expected : undefined });
     latencies.push(performance.now() - t0);
-    if (res.status !== 200) throw new Error(`${method} ${key}: HTTP ${res.status} ${res.body.toString().slice(0, 200)}`);
+    if (res.status !== 200)
+      throw new Error(`${method} ${key}: HTTP ${res.status} ${res.body.toString().slice(0, 200)}`);
     if (method === 'GET' && !res.body.equals(expected)) throw new Error(`GET ${key}: wrong bytes`);
   };
   const run = async (method: 'PUT' | 'GET'): Promise<void> => {

@@ -2,11 +2,22 @@
 
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { RemoteError, type RemoteListPage, type RemotePutInput, type RemoteStore } from '../../src/services/replication/remote-store.js';
+import {
+  RemoteError,
+  type RemoteListPage,
+  type RemotePutInput,
+  type RemoteStore,
+} from '../../src/services/replication/remote-store.js';
 
-/** An in-memory target; `failWith` makes every call throw, `failListing` the listings of one prefix; `onPut` runs during a put (before it lands). */
+/**
+ * An in-memory target; `failWith` makes every call throw, `failListing` the listings of one prefix; `onPut` runs during
+ * a put (before it lands).
+ */
 export class MemoryRemote implements RemoteStore {
-  readonly objects = new Map<string, { body: Buffer; tags: { key: string; value: string }[]; metadata: Record<string, string> }>();
+  readonly objects = new Map<
+    string,
+    { body: Buffer; tags: { key: string; value: string }[]; metadata: Record<string, string> }
+  >();
   puts = 0;
   failWith: RemoteError | undefined;
   /** Listings of this prefix fail (one bucket's walk, in a reconcile of several). */
@@ -22,7 +33,11 @@ export class MemoryRemote implements RemoteStore {
     const chunks: Buffer[] = [];
     for await (const c of input.body) chunks.push(c as Buffer);
     this.onPut?.();
-    this.objects.set(input.key, { body: Buffer.concat(chunks), tags: [...(input.tags ?? [])], metadata: input.metadata ?? {} });
+    this.objects.set(input.key, {
+      body: Buffer.concat(chunks),
+      tags: [...(input.tags ?? [])],
+      metadata: input.metadata ?? {},
+    });
   }
   async get(key: string): Promise<Readable> {
     this.check();
@@ -49,7 +64,8 @@ export class MemoryRemote implements RemoteStore {
     this.check();
     if (opts.prefix === this.failListing) throw new RemoteError('server-error', 500);
     const after = opts.token ?? opts.startAfter ?? '';
-    const keys = [...this.objects.keys()].filter((k) => k.startsWith(opts.prefix) && Buffer.compare(Buffer.from(k), Buffer.from(after)) > 0)
+    const keys = [...this.objects.keys()]
+      .filter((k) => k.startsWith(opts.prefix) && Buffer.compare(Buffer.from(k), Buffer.from(after)) > 0)
       .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     const page = keys.slice(0, opts.limit);
     return {
@@ -68,4 +84,3 @@ export class MemoryRemote implements RemoteStore {
   }
   close(): void {}
 }
-

@@ -9,7 +9,10 @@ export interface Sample {
 }
 
 /** GET <url><mount>/metrics; returns the status, headers and body text. */
-export async function scrape(server: RunningServer, opts: { mountPath?: string; authorization?: string; method?: string } = {}): Promise<{ status: number; headers: Headers; text: string }> {
+export async function scrape(
+  server: RunningServer,
+  opts: { mountPath?: string; authorization?: string; method?: string } = {},
+): Promise<{ status: number; headers: Headers; text: string }> {
   const headers: Record<string, string> = opts.authorization === undefined ? {} : { authorization: opts.authorization };
   const res = await fetch(`${server.url}${opts.mountPath ?? ''}/metrics`, { method: opts.method ?? 'GET', headers });
   return { status: res.status, headers: res.headers, text: await res.text() };

@@ -6,8 +6,15 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import {
-  CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand,
-  HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, UploadPartCommand,
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { presignUrl } from '../../src/sigv4/sign.js';
 import { adminCall, adminLogin } from './admin-session.js';
@@ -59,23 +66,51 @@ export async function mixedWorkload(server: RunningServer, opts: { mountPath?: s
     await expectStatus(s3.send(new GetObjectCommand({ Bucket: missingBucket, Key: missingKey })), 404);
     await s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `zq-secret-${tag}/`, Delimiter: '/' }));
     const upload = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: keys[2] }));
-    const part = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: keys[2], UploadId: upload.UploadId, PartNumber: 1, Body: 'part one' }));
-    await s3.send(new CompleteMultipartUploadCommand({
-      Bucket: bucket, Key: keys[2], UploadId: upload.UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
-    }));
+    const part = await s3.send(
+      new UploadPartCommand({
+        Bucket: bucket,
+        Key: keys[2],
+        UploadId: upload.UploadId,
+        PartNumber: 1,
+        Body: 'part one',
+      }),
+    );
+    await s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: keys[2],
+        UploadId: upload.UploadId,
+        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+      }),
+    );
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: keys[1] }));
   } finally {
     s3.destroy();
   }
 
   const presigned = presignUrl({
-    method: 'GET', url: new URL(`${base}/${bucket}/${encodeURIComponent(`zq-secret-${tag}`)}/deep%20path/na%C3%AFve%20file.txt?response-content-type=text%2Fx-${tag}`),
+    method: 'GET',
+    url: new URL(
+      `${base}/${bucket}/${encodeURIComponent(`zq-secret-${tag}`)}/deep%20path/na%C3%AFve%20file.txt?response-content-type=text%2Fx-${tag}`,
+    ),
     rawPath: `${opts.mountPath ?? ''}/${bucket}/zq-secret-${tag}/deep%20path/na%C3%AFve%20file.txt`,
-    accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 300,
+    accessKeyId: server.credentials.accessKeyId,
+    secretAccessKey: server.credentials.secretAccessKey,
+    region: 'us-east-1',
+    expiresSeconds: 300,
   });
   await (await fetch(presigned)).arrayBuffer();
-  await (await fetch(`${base}/${bucket}/${missingKey}?query-${tag}=1`, { method: 'PROPFIND', headers: { 'x-forwarded-for': '203.0.113.77' } })).arrayBuffer();
-  await (await fetch(`${base}/${bucket}?list-type=2&prefix=zq-secret-${tag}`, { headers: { 'x-forwarded-for': '203.0.113.77' } })).arrayBuffer();
+  await (
+    await fetch(`${base}/${bucket}/${missingKey}?query-${tag}=1`, {
+      method: 'PROPFIND',
+      headers: { 'x-forwarded-for': '203.0.113.77' },
+    })
+  ).arrayBuffer();
+  await (
+    await fetch(`${base}/${bucket}?list-type=2&prefix=zq-secret-${tag}`, {
+      headers: { 'x-forwarded-for': '203.0.113.77' },
+    })
+  ).arrayBuffer();
   await sendGarbage(server);
 
   const admin = { ...server, url: base };
@@ -88,6 +123,19 @@ export async function mixedWorkload(server: RunningServer, opts: { mountPath?: s
 
   return {
     bucket,
-    forbidden: [...keys, `zq-secret-${tag}`, `plain-${tag}`, `mp-${tag}`, missingKey, missingBucket, tag, tag.toUpperCase(), '127.0.0.1', '203.0.113.77', '?', '='],
+    forbidden: [
+      ...keys,
+      `zq-secret-${tag}`,
+      `plain-${tag}`,
+      `mp-${tag}`,
+      missingKey,
+      missingBucket,
+      tag,
+      tag.toUpperCase(),
+      '127.0.0.1',
+      '203.0.113.77',
+      '?',
+      '=',
+    ],
   };
 }

@@ -12,11 +12,21 @@ export interface Ran {
 /** Runs `podman ARGS` to completion; throws on a non-zero exit unless `allowFail`. */
 export function podman(args: string[], opts: { allowFail?: boolean; timeoutMs?: number } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    execFile('podman', args, { timeout: opts.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : -1) : 0;
-      if (code !== 0 && !opts.allowFail) reject(new Error(`podman ${args.join(' ')} exited ${code}:\n${stderr}${stdout}`));
-      else resolve({ code, stdout, stderr });
-    });
+    execFile(
+      'podman',
+      args,
+      { timeout: opts.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err
+          ? typeof (err as { code?: unknown }).code === 'number'
+            ? (err as { code: number }).code
+            : -1
+          : 0;
+        if (code !== 0 && !opts.allowFail)
+          reject(new Error(`podman ${args.join(' ')} exited ${code}:\n${stderr}${stdout}`));
+        else resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 

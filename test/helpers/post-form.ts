@@ -1,5 +1,6 @@
 // POST Object forms for tests: a SigV4-signed policy document (what a web app's server hands its page) and a
-// multipart/form-data body built by hand, so tests can also send the malformed and out-of-order forms browsers never do.
+// multipart/form-data body built by hand, so tests can also send the malformed and out-of-order forms browsers never
+// do.
 
 import { randomBytes } from 'node:crypto';
 import { formatAmzDate } from '../../src/sigv4/canonical.js';
@@ -45,7 +46,11 @@ export function signPolicy(
   policy: string,
   opts: { secretAccessKey: string; region: string; amzDate: string; credential: string },
 ): Record<string, string> {
-  const key = deriveSigningKey(opts.secretAccessKey, { date: opts.amzDate.slice(0, 8), region: opts.region, service: 's3' });
+  const key = deriveSigningKey(opts.secretAccessKey, {
+    date: opts.amzDate.slice(0, 8),
+    region: opts.region,
+    service: 's3',
+  });
   return {
     policy,
     'x-amz-algorithm': 'AWS4-HMAC-SHA256',
@@ -56,8 +61,7 @@ export function signPolicy(
 }
 
 export type FormPart =
-  | { name: string; value: string }
-  | { name: string; filename: string; content: Buffer | string; contentType?: string };
+  { name: string; value: string } | { name: string; filename: string; content: Buffer | string; contentType?: string };
 
 /** A multipart/form-data body of these parts, in this order. */
 export function multipartBody(parts: readonly FormPart[]): { body: Buffer; contentType: string } {
@@ -65,14 +69,25 @@ export function multipartBody(parts: readonly FormPart[]): { body: Buffer; conte
   const chunks: Buffer[] = [];
   for (const part of parts) {
     let head = `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"`;
-    if ('filename' in part) head += `; filename="${part.filename}"\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}`;
-    chunks.push(Buffer.from(`${head}\r\n\r\n`), Buffer.from('filename' in part ? part.content : part.value), Buffer.from('\r\n'));
+    if ('filename' in part)
+      head += `; filename="${part.filename}"\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}`;
+    chunks.push(
+      Buffer.from(`${head}\r\n\r\n`),
+      Buffer.from('filename' in part ? part.content : part.value),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /** Fields (in order) then the file: the usual form. */
-export function formWithFile(fields: Record<string, string>, file: { filename: string; content: Buffer | string; contentType?: string }): { body: Buffer; contentType: string } {
-  return multipartBody([...Object.entries(fields).map(([name, value]) => ({ name, value })), { name: 'file', ...file }]);
+export function formWithFile(
+  fields: Record<string, string>,
+  file: { filename: string; content: Buffer | string; contentType?: string },
+): { body: Buffer; contentType: string } {
+  return multipartBody([
+    ...Object.entries(fields).map(([name, value]) => ({ name, value })),
+    { name: 'file', ...file },
+  ]);
 }

@@ -18,12 +18,17 @@ export async function putBurst(
     const body = Buffer.from(`body of ${key}`);
     const path = `/${bucket}/${encodeURIComponent(key).replace(/%2F/g, '/')}`;
     const headers = signedHeaders(server as RunningServer, {
-      method: 'PUT', path, headers: { 'content-length': String(body.length) }, sign: { payloadHash: sha256Hex(body) },
+      method: 'PUT',
+      path,
+      headers: { 'content-length': String(body.length) },
+      sign: { payloadHash: sha256Hex(body) },
     });
     return new Promise((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port: server.port, method: 'PUT', path, headers, agent }, (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`PUT ${key}: HTTP ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve() : reject(new Error(`PUT ${key}: HTTP ${res.statusCode}`)),
+        );
       });
       req.on('error', reject);
       req.end(body);

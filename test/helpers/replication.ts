@@ -60,8 +60,13 @@ export function replicationEnv(target: Target, extra: Record<string, string> = {
 
 function remoteClient(url: string, accessKeyId: string, secretAccessKey: string): S3Client {
   return new S3Client({
-    endpoint: url, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId, secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', maxAttempts: 1,
+    endpoint: url,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId, secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 1,
   });
 }
 
@@ -78,8 +83,20 @@ async function launchStoreTarget(store: Store): Promise<StoreTarget> {
   const bucket = 'mirror';
   await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const { url, credentials } = store.server;
-  const target = { url, accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, bucket, client: remoteClient(url, credentials.accessKeyId, credentials.secretAccessKey) };
-  return { store, target, get server() { return store.server; } };
+  const target = {
+    url,
+    accessKeyId: credentials.accessKeyId,
+    secretAccessKey: credentials.secretAccessKey,
+    bucket,
+    client: remoteClient(url, credentials.accessKeyId, credentials.secretAccessKey),
+  };
+  return {
+    store,
+    target,
+    get server() {
+      return store.server;
+    },
+  };
 }
 
 /** `restartable`: on a fixed port, so store.restart() brings the same target back at the same address. */
@@ -94,7 +111,9 @@ async function endStoreTarget(store: Store, started: StoreTarget | undefined): P
 }
 
 /** A second Store as the target, started inside a test and stopped when the test finishes (see startStore). */
-export async function startStoreTarget(opts: { env?: Record<string, string>; restartable?: boolean } = {}): Promise<StoreTarget> {
+export async function startStoreTarget(
+  opts: { env?: Record<string, string>; restartable?: boolean } = {},
+): Promise<StoreTarget> {
   const store = await targetStore(opts);
   let started: StoreTarget | undefined;
   onTestFinished(() => endStoreTarget(store, started));
@@ -104,19 +123,29 @@ export async function startStoreTarget(opts: { env?: Record<string, string>; res
 
 /** A second Store as the target for the tests of the enclosing file or describe block (started in beforeAll). */
 export function useStoreTarget(opts: { env?: Record<string, string> } = {}): StoreTarget {
-  const get = useResource('the replication target', async () => {
-    const store = await targetStore(opts);
-    try {
-      return await launchStoreTarget(store);
-    } catch (err) {
-      await store.dispose();
-      throw err;
-    }
-  }, (started) => endStoreTarget(started.store, started));
+  const get = useResource(
+    'the replication target',
+    async () => {
+      const store = await targetStore(opts);
+      try {
+        return await launchStoreTarget(store);
+      } catch (err) {
+        await store.dispose();
+        throw err;
+      }
+    },
+    (started) => endStoreTarget(started.store, started),
+  );
   return {
-    get store() { return get().store; },
-    get server() { return get().server; },
-    get target() { return get().target; },
+    get store() {
+      return get().store;
+    },
+    get server() {
+      return get().server;
+    },
+    get target() {
+      return get().target;
+    },
   };
 }
 
@@ -133,17 +162,33 @@ export async function freePort(): Promise<number> {
 export async function startS3rverTarget(): Promise<{ target: Target; stop: () => Promise<void> }> {
   const dir = tempDir('s3rver-');
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [
-    '--openssl-legacy-provider', join(REPO_ROOT, 'node_modules/s3rver/bin/s3rver.js'), '--silent', '--no-vhost-buckets',
-    '-a', '127.0.0.1', '-p', String(port), '-d', dir,
-  ], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--openssl-legacy-provider',
+      join(REPO_ROOT, 'node_modules/s3rver/bin/s3rver.js'),
+      '--silent',
+      '--no-vhost-buckets',
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-d',
+      dir,
+    ],
+    { stdio: 'ignore' },
+  );
   const url = `http://127.0.0.1:${port}`;
   const client = remoteClient(url, 'S3RVER', 'S3RVER');
   const bucket = 'mirror';
-  await waitFor('s3rver to listen', async () => {
-    await client.send(new CreateBucketCommand({ Bucket: bucket }));
-    return true;
-  }, { timeoutMs: 15_000, everyMs: 100 });
+  await waitFor(
+    's3rver to listen',
+    async () => {
+      await client.send(new CreateBucketCommand({ Bucket: bucket }));
+      return true;
+    },
+    { timeoutMs: 15_000, everyMs: 100 },
+  );
   return {
     target: { url, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', bucket, client },
     async stop() {
@@ -158,7 +203,11 @@ export async function startS3rverTarget(): Promise<{ target: Target; stop: () =>
 }
 
 /** An HTTP server that answers 500 to every request, counting them. */
-export async function startFailingTarget(): Promise<{ target: Target; requests: () => number; stop: () => Promise<void> }> {
+export async function startFailingTarget(): Promise<{
+  target: Target;
+  requests: () => number;
+  stop: () => Promise<void>;
+}> {
   let count = 0;
   const server: Server = createServer((req, res) => {
     count++;
@@ -172,7 +221,13 @@ export async function startFailingTarget(): Promise<{ target: Target; requests: 
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   return {
-    target: { url, accessKeyId: 'AKIAFAILINGTARGET01', secretAccessKey: 'failing-target-secret-0123456789abcdef', bucket: 'mirror', client: remoteClient(url, 'x', 'y') },
+    target: {
+      url,
+      accessKeyId: 'AKIAFAILINGTARGET01',
+      secretAccessKey: 'failing-target-secret-0123456789abcdef',
+      bucket: 'mirror',
+      client: remoteClient(url, 'x', 'y'),
+    },
     requests: () => count,
     async stop() {
       server.closeAllConnections();
@@ -186,8 +241,11 @@ export async function remoteListing(target: Target, prefix = ''): Promise<Map<st
   const out = new Map<string, { size: number; etag: string }>();
   let marker: string | undefined;
   for (;;) {
-    const res = await target.client.send(new ListObjectsCommand({ Bucket: target.bucket, Prefix: prefix, ...(marker ? { Marker: marker } : {}) }));
-    for (const c of res.Contents ?? []) out.set(c.Key as string, { size: c.Size ?? 0, etag: (c.ETag ?? '').replace(/"/g, '') });
+    const res = await target.client.send(
+      new ListObjectsCommand({ Bucket: target.bucket, Prefix: prefix, ...(marker ? { Marker: marker } : {}) }),
+    );
+    for (const c of res.Contents ?? [])
+      out.set(c.Key as string, { size: c.Size ?? 0, etag: (c.ETag ?? '').replace(/"/g, '') });
     if (!res.IsTruncated || !res.Contents?.length) break;
     marker = res.Contents.at(-1)?.Key;
   }
@@ -195,7 +253,12 @@ export async function remoteListing(target: Target, prefix = ''): Promise<Map<st
 }
 
 /** The object's bytes on the target, hashed (SHA-256 hex), with its metadata and content type; undefined if missing. */
-export async function remoteObject(target: Target, key: string): Promise<{ sha256: string; size: number; metadata: Record<string, string>; contentType: string | undefined } | undefined> {
+export async function remoteObject(
+  target: Target,
+  key: string,
+): Promise<
+  { sha256: string; size: number; metadata: Record<string, string>; contentType: string | undefined } | undefined
+> {
   try {
     const res = await target.client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key }));
     const hash = createHash('sha256');
@@ -206,7 +269,11 @@ export async function remoteObject(target: Target, key: string): Promise<{ sha25
     }
     return { sha256: hash.digest('hex'), size, metadata: res.Metadata ?? {}, contentType: res.ContentType };
   } catch (err) {
-    if ((err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return undefined;
+    if (
+      (err as { name?: string }).name === 'NoSuchKey' ||
+      (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+    )
+      return undefined;
     throw err;
   }
 }
@@ -217,7 +284,9 @@ export function sha256(data: Buffer | string): string {
 
 /** GET /api/admin/replication/status with a token. */
 export async function replicationStatus(server: RunningServer, token: string): Promise<ReplicationStatusBody> {
-  const res = await fetch(`${server.url}/api/admin/replication/status`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${server.url}/api/admin/replication/status`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (res.status !== 200) throw new Error(`status ${res.status}`);
   return (await res.json()) as ReplicationStatusBody;
 }
@@ -236,7 +305,10 @@ export interface ReplicationStatusBody {
  * GETs of keys under a prefix for `delayMs` (to make a read-through time out) and counts them.
  */
 export async function startDelayProxy(targetUrl: string): Promise<{
-  url: string; setDelay: (prefix: string | undefined, delayMs: number) => void; gets: (prefix: string) => number; stop: () => Promise<void>;
+  url: string;
+  setDelay: (prefix: string | undefined, delayMs: number) => void;
+  gets: (prefix: string) => number;
+  stop: () => Promise<void>;
 }> {
   const upstream = new URL(targetUrl);
   let delay: { prefix: string; ms: number } | undefined;
@@ -246,10 +318,13 @@ export async function startDelayProxy(targetUrl: string): Promise<{
     const path = decodeURIComponent((req.url ?? '').split('?')[0] ?? '');
     if (req.method === 'GET') for (const p of [path]) counts.set(p, (counts.get(p) ?? 0) + 1);
     const forward = (): void => {
-      const up = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (upRes) => {
-        res.writeHead(upRes.statusCode ?? 502, upRes.headers);
-        upRes.pipe(res);
-      });
+      const up = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (upRes) => {
+          res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+          upRes.pipe(res);
+        },
+      );
       up.on('error', () => res.destroy());
       req.pipe(up);
     };
@@ -260,8 +335,14 @@ export async function startDelayProxy(targetUrl: string): Promise<{
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    setDelay(prefix, ms) { delay = prefix === undefined ? undefined : { prefix, ms }; },
-    gets(prefix) { let n = 0; for (const [p, c] of counts) if (p.includes(prefix)) n += c; return n; },
+    setDelay(prefix, ms) {
+      delay = prefix === undefined ? undefined : { prefix, ms };
+    },
+    gets(prefix) {
+      let n = 0;
+      for (const [p, c] of counts) if (p.includes(prefix)) n += c;
+      return n;
+    },
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

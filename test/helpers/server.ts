@@ -53,7 +53,10 @@ export async function testCredentials(): Promise<Credentials & { passwordHash: s
     const password = randomBytes(12).toString('base64url');
     // A cheap cost: the server hashes every admin password at ADMIN_PASSWORD_HASH's cost, so sign-ins in tests take
     // milliseconds instead of the ~0.5 s the library's defaults cost on a small machine.
-    cachedHash = { password, hash: await argon2.hash(password, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 }) };
+    cachedHash = {
+      password,
+      hash: await argon2.hash(password, { type: argon2.argon2id, memoryCost: 4096, timeCost: 1, parallelism: 1 }),
+    };
   }
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
   const keyId = (): string => `T${Array.from({ length: 19 }, () => alphabet[randomInt(alphabet.length)]).join('')}`;
@@ -93,11 +96,17 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const dataDir = opts.dataDir ?? join(tempDir(), 'data');
   const base = await baseEnv(dataDir);
   const env = { ...base.env, ...opts.env };
-  return spawnServer(env, base.credentials, { keepDataDir: opts.keepDataDir ?? opts.dataDir !== undefined, umask: opts.umask });
+  return spawnServer(env, base.credentials, {
+    keepDataDir: opts.keepDataDir ?? opts.dataDir !== undefined,
+    umask: opts.umask,
+  });
 }
 
 /** Restarts on the same data directory with the same environment. */
-export async function restartServer(previous: RunningServer, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+export async function restartServer(
+  previous: RunningServer,
+  extraEnv: Record<string, string> = {},
+): Promise<RunningServer> {
   return spawnServer({ ...previous.env, ...extraEnv }, previous.credentials, { keepDataDir: true });
 }
 
@@ -114,15 +123,20 @@ export async function spawnServer(
   // `command`: another way to run `store` (an installed package's bin); by default this checkout's, with this node.
   const store = [...(opts.command ?? [process.execPath, BIN]), 'serve', ...(opts.args ?? [])];
   // A umask is set by a shell that then becomes the server (exec), so the process and its pid are the server's.
-  const [file, ...args] = opts.umask === undefined ? store : ['/bin/sh', '-c', `umask ${opts.umask} && exec "$0" "$@"`, ...store];
+  const [file, ...args] =
+    opts.umask === undefined ? store : ['/bin/sh', '-c', `umask ${opts.umask} && exec "$0" "$@"`, ...store];
   const child = spawn(file as string, args, {
     cwd,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
   const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
 
   const port = await new Promise<number>((resolvePort, reject) => {
@@ -146,7 +160,9 @@ export async function spawnServer(
   let ending = false;
   child.once('exit', (code, signal) => {
     if (ending) return;
-    process.stderr.write(`\n[test server on port ${port}] exited (code ${code}, signal ${signal}) without stop() or kill(); its last output:\n${output.slice(-4000)}\n`);
+    process.stderr.write(
+      `\n[test server on port ${port}] exited (code ${code}, signal ${signal}) without stop() or kill(); its last output:\n${output.slice(-4000)}\n`,
+    );
   });
   return {
     url: `http://127.0.0.1:${port}`,
@@ -181,7 +197,9 @@ export async function spawnServer(
 
 /** Runs `store serve ARGS` with this environment and returns its exit code and output (for boot refusal tests). */
 export async function runServeExpectingExit(
-  env: Record<string, string>, timeoutMs = 20_000, args: string[] = [],
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+  args: string[] = [],
 ): Promise<{ code: number | null; output: string }> {
   const cwd = tempDir('store-cwd-');
   const child = spawn(process.execPath, [BIN, 'serve', ...args], {
@@ -190,8 +208,12 @@ export async function runServeExpectingExit(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => { output += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { output += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    output += d.toString();
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const code = await new Promise<number | null>((res) => child.once('exit', (c) => res(c)));
   clearTimeout(timer);

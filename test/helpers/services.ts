@@ -40,7 +40,10 @@ export interface ServiceFixture {
   close(): Promise<void>;
 }
 
-export async function openServices(startIso: string, objectOpts: Pick<ObjectServiceOptions, 'onReadError'> = {}): Promise<ServiceFixture> {
+export async function openServices(
+  startIso: string,
+  objectOpts: Pick<ObjectServiceOptions, 'onReadError'> = {},
+): Promise<ServiceFixture> {
   // tmpfs where there is one: these tests are about behaviour, not durability, and every commit fsyncs.
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'store-svc-'));
   const clock = new FakeClock(Date.parse(startIso));
@@ -52,7 +55,13 @@ export async function openServices(startIso: string, objectOpts: Pick<ObjectServ
   const objects = new ObjectService({ meta, blobs, pins, now: clock.now, ...objectOpts });
   const multipart = new MultipartService({ meta, blobs, objects, now: clock.now });
   return {
-    dir, clock, meta, blobs, buckets, objects, multipart,
+    dir,
+    clock,
+    meta,
+    blobs,
+    buckets,
+    objects,
+    multipart,
     lifecycle: (opts = {}) => new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, ...opts }),
     async close() {
       await meta.close();

@@ -39,7 +39,10 @@ export function sha256Hex(data: Buffer | string): string {
 }
 
 /** The headers of a signed request (host, x-amz-date, x-amz-content-sha256, authorization and `headers`). */
-export function signedHeaders(server: RunningServer, opts: { method: string; path: string; headers?: Record<string, string>; sign?: SignOptions }): Record<string, string> {
+export function signedHeaders(
+  server: RunningServer,
+  opts: { method: string; path: string; headers?: Record<string, string>; sign?: SignOptions },
+): Record<string, string> {
   const url = new URL(`http://127.0.0.1:${server.port}${opts.path}`);
   const q = opts.path.indexOf('?');
   const s = opts.sign ?? {};
@@ -77,16 +80,19 @@ export function rawRequest(server: RunningServer, opts: RawRequestOptions): Prom
     });
   }
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, method: opts.method, path: opts.path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const all = Buffer.concat(chunks);
-        const text = all.toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: all, text, code: errorCode(text) });
-      });
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, method: opts.method, path: opts.path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const all = Buffer.concat(chunks);
+          const text = all.toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: all, text, code: errorCode(text) });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

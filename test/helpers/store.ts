@@ -27,14 +27,18 @@ export interface StoreOptions {
    * run on tmpfs, where fsync is free.
    */
   tmpfs?: boolean;
-  /** What the clients sign with and sign in as, when `env` gives the server its own keys (a fixture's data directory). */
+  /**
+   * What the clients sign with and sign in as, when `env` gives the server its own keys (a fixture's data directory).
+   */
   credentials?: Partial<Credentials>;
 }
 
 /** Options, or a function that returns them at start: for values an earlier beforeAll makes (a receiver's URL). */
 export type StoreSetup = StoreOptions | (() => StoreOptions);
 
-/** One server and what tests use with it. Its data directory survives stop(), kill() and restart(); dispose() ends all. */
+/**
+ * One server and what tests use with it. Its data directory survives stop(), kill() and restart(); dispose() ends all.
+ */
 export class Store {
   private opts: StoreOptions | undefined;
   private root: string | undefined;
@@ -99,7 +103,8 @@ export class Store {
     if (this.opts !== undefined) throw new Error('the store has already started: use restart()');
     const opts = typeof this.setup === 'function' ? this.setup() : this.setup;
     this.opts = opts;
-    if (opts.dataDir === undefined) this.root = opts.tmpfs && existsSync('/dev/shm') ? mkdtempSync('/dev/shm/store-it-') : tempDir();
+    if (opts.dataDir === undefined)
+      this.root = opts.tmpfs && existsSync('/dev/shm') ? mkdtempSync('/dev/shm/store-it-') : tempDir();
     const dataDir = opts.dataDir ?? join(this.root as string, 'data');
     this.running = await startServer({ env: opts.env, dataDir, keepDataDir: true, umask: opts.umask });
     return this.running;

@@ -38,11 +38,19 @@ export class WebhookReceiver {
   private address: string | undefined;
 
   /** A receiver that listens once start() (or useWebhookReceiver's beforeAll) has run. */
-  constructor(readonly secret: string, private readonly path = '/hook') {
+  constructor(
+    readonly secret: string,
+    private readonly path = '/hook',
+  ) {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => this.handle({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) }, res));
+      req.on('end', () =>
+        this.handle(
+          { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) },
+          res,
+        ),
+      );
     });
   }
 
@@ -75,7 +83,10 @@ export class WebhookReceiver {
     return timingSafeEqual(expected, Buffer.from(match[2] as string, 'hex'));
   }
 
-  private handle({ method, path, headers, body }: { method: string; path: string; headers: IncomingHttpHeaders; body: Buffer }, res: ServerResponse): void {
+  private handle(
+    { method, path, headers, body }: { method: string; path: string; headers: IncomingHttpHeaders; body: Buffer },
+    res: ServerResponse,
+  ): void {
     const deliveryId = String(headers['x-store-delivery'] ?? '');
     let event: Record<string, unknown> | undefined;
     try {
@@ -84,7 +95,13 @@ export class WebhookReceiver {
       event = undefined;
     }
     const req: ReceivedRequest = {
-      method, path, headers, body, deliveryId, event, signatureOk: this.verify(headers['x-store-signature'] as string | undefined, body),
+      method,
+      path,
+      headers,
+      body,
+      deliveryId,
+      event,
+      signatureOk: this.verify(headers['x-store-signature'] as string | undefined, body),
     };
     this.requests.push(req);
     if (!req.signatureOk) {
@@ -116,7 +133,8 @@ export class WebhookReceiver {
   async waitForAccepted(n: number, timeoutMs = 15_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.accepted.size < n) {
-      if (Date.now() > deadline) throw new Error(`only ${this.accepted.size} of ${n} deliveries accepted after ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(`only ${this.accepted.size} of ${n} deliveries accepted after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }

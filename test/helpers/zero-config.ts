@@ -40,18 +40,22 @@ export function zeroConfigEnv(dataDir: string, extra: Record<string, string> = {
  * what the environment gave, else what secrets.env holds (the password only if printed or `adminPassword` is given).
  */
 export async function startZeroConfig(
-  dataDir: string, opts: { env?: Record<string, string>; args?: string[]; adminPassword?: string; command?: string[] } = {},
+  dataDir: string,
+  opts: { env?: Record<string, string>; args?: string[]; adminPassword?: string; command?: string[] } = {},
 ): Promise<RunningServer & { announced: Announced }> {
   const env = zeroConfigEnv(dataDir, opts.env);
   let said: Announced = {};
   const credentials = { accessKeyId: '', secretAccessKey: '', adminPassword: opts.adminPassword ?? '' };
   const server = await spawnServer(env, credentials, {
-    keepDataDir: true, args: opts.args ?? ['--init'], ...(opts.command ? { command: opts.command } : {}),
+    keepDataDir: true,
+    args: opts.args ?? ['--init'],
+    ...(opts.command ? { command: opts.command } : {}),
   });
   said = announced(server.output());
   const file = secretsFile(dataDir);
   credentials.accessKeyId = said.accessKeyId ?? env['ROOT_ACCESS_KEY_ID'] ?? file['ROOT_ACCESS_KEY_ID'] ?? '';
-  credentials.secretAccessKey = said.secretAccessKey ?? env['ROOT_SECRET_ACCESS_KEY'] ?? file['ROOT_SECRET_ACCESS_KEY'] ?? '';
+  credentials.secretAccessKey =
+    said.secretAccessKey ?? env['ROOT_SECRET_ACCESS_KEY'] ?? file['ROOT_SECRET_ACCESS_KEY'] ?? '';
   credentials.adminPassword = said.adminPassword ?? credentials.adminPassword;
   return Object.assign(server, { announced: said });
 }

@@ -22,7 +22,8 @@ export async function unzip(zip: Buffer): Promise<Map<string, Buffer>> {
 /** A zip of these entries, in order (stored unless `compress`). */
 export function zip(entries: Entries): Promise<Buffer> {
   const file = new yazl.ZipFile();
-  for (const [name, bytes, options] of entries) file.addBuffer(bytes, name, { compress: options?.compress ?? false, mtime: new Date(0) });
+  for (const [name, bytes, options] of entries)
+    file.addBuffer(bytes, name, { compress: options?.compress ?? false, mtime: new Date(0) });
   file.end();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

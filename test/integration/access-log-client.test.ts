@@ -8,13 +8,20 @@ import type { RunningServer } from '../helpers/server.js';
 import { useStore } from '../helpers/store.js';
 
 /** GETs a path with the given headers and returns the access-log line of that request (found by its request id). */
-async function loggedLine(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+async function loggedLine(
+  server: RunningServer,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
   const reqId = randomUUID();
   const res = await fetch(`${server.url}${path}`, { headers: { 'x-request-id': reqId, ...headers } });
   await res.arrayBuffer();
   const deadline = Date.now() + 5000;
   for (;;) {
-    const line = server.output().split('\n').filter((l) => l.startsWith('{'))
+    const line = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((l) => l['reqId'] === reqId && l['msg'] === 'request completed');
     if (line) return line;
@@ -38,7 +45,9 @@ describe('access-log client address, loopback trusted as a proxy', () => {
   const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8' } });
 
   it('logs the right-most untrusted X-Forwarded-For hop', async () => {
-    expect((await loggedLine(store.server, '/api/admin/health', { 'x-forwarded-for': '203.0.113.7' }))['clientIp']).toBe('203.0.113.7');
+    expect(
+      (await loggedLine(store.server, '/api/admin/health', { 'x-forwarded-for': '203.0.113.7' }))['clientIp'],
+    ).toBe('203.0.113.7');
     // A client-supplied first hop is skipped: only hops appended by trusted proxies are believed.
     const chained = await loggedLine(store.server, '/', { 'x-forwarded-for': '198.51.100.1, 203.0.113.9, 10.1.2.3' });
     expect(chained['clientIp']).toBe('203.0.113.9');

@@ -9,8 +9,18 @@ import { login, logout, refresh, signIn } from '../helpers/admin-flow.js';
 import { adminCall } from '../helpers/admin-session.js';
 import { useStore } from '../helpers/store.js';
 
-interface Item { id: string; time: string; event: string; subject: string; bucket: string | null; details: Record<string, unknown> }
-interface Page { items: Item[]; nextCursor: string | null }
+interface Item {
+  id: string;
+  time: string;
+  event: string;
+  subject: string;
+  bucket: string | null;
+  details: Record<string, unknown>;
+}
+interface Page {
+  items: Item[];
+  nextCursor: string | null;
+}
 
 const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250' } });
 let admin: string;
@@ -46,17 +56,29 @@ describe('recording', () => {
     expect(failed.status).toBe(401);
     secrets.push('Wrong-Password-Secret-1');
 
-    const created = await adminCall(store.server, admin, { method: 'POST', path: '/users', body: { username: 'audited', role: 'read-only', password: 'Chosen-Secret-Pass-2' } });
+    const created = await adminCall(store.server, admin, {
+      method: 'POST',
+      path: '/users',
+      body: { username: 'audited', role: 'read-only', password: 'Chosen-Secret-Pass-2' },
+    });
     const userId = (created.body as { user: { id: string } }).user.id;
     secrets.push('Chosen-Secret-Pass-2');
     await adminCall(store.server, admin, { method: 'PATCH', path: `/users/${userId}`, body: { role: 'full-admin' } });
-    const reset = await adminCall(store.server, admin, { method: 'POST', path: `/users/${userId}/reset-password`, body: {} });
+    const reset = await adminCall(store.server, admin, {
+      method: 'POST',
+      path: `/users/${userId}/reset-password`,
+      body: {},
+    });
     const temporary = (reset.body as { temporaryPassword: string }).temporaryPassword;
     secrets.push(temporary);
 
     const theirs = await signIn(store.server, { username: 'audited', password: temporary });
     secrets.push(theirs.token, theirs.cookie);
-    const changed = await adminCall(store.server, theirs.token, { method: 'POST', path: '/settings/change-password', body: { currentPassword: temporary, newPassword: 'Brand-New-Secret-3' } });
+    const changed = await adminCall(store.server, theirs.token, {
+      method: 'POST',
+      path: '/settings/change-password',
+      body: { currentPassword: temporary, newPassword: 'Brand-New-Secret-3' },
+    });
     expect(changed.status).toBe(204);
     secrets.push('Brand-New-Secret-3');
     const rotated = await refresh(store.server, theirs.cookie);
@@ -68,11 +90,19 @@ describe('recording', () => {
     expect((await adminCall(store.server, admin, { method: 'DELETE', path: `/users/${userId}` })).status).toBe(204);
 
     const expected: [string, string][] = [
-      ['auth.login_failed', 'admin'], ['user.created', 'admin'], ['user.role_changed', 'admin'], ['user.password_reset', 'admin'],
-      ['auth.login', 'audited'], ['user.password_changed', 'audited'], ['auth.refresh_reused', 'audited'], ['auth.logout', 'audited'],
+      ['auth.login_failed', 'admin'],
+      ['user.created', 'admin'],
+      ['user.role_changed', 'admin'],
+      ['user.password_reset', 'admin'],
+      ['auth.login', 'audited'],
+      ['user.password_changed', 'audited'],
+      ['auth.refresh_reused', 'audited'],
+      ['auth.logout', 'audited'],
       ['user.deleted', 'admin'],
     ];
-    const items = await eventually(`?from=${encodeURIComponent(started)}&limit=200`, (found) => found.some((i) => i.event === 'user.deleted'));
+    const items = await eventually(`?from=${encodeURIComponent(started)}&limit=200`, (found) =>
+      found.some((i) => i.event === 'user.deleted'),
+    );
     const seen = items.map((i) => [i.event, i.subject]);
     for (const pair of expected) expect(seen, pair.join(' by ')).toContainEqual(pair);
     // Newest first.
@@ -86,7 +116,8 @@ describe('recording', () => {
 
   it('does not record reads', async () => {
     const before = (await list('?limit=200')).items.length;
-    for (const path of ['/users', '/auth/me', '/audit/catalog', '/version']) await adminCall(store.server, admin, { method: 'GET', path: path });
+    for (const path of ['/users', '/auth/me', '/audit/catalog', '/version'])
+      await adminCall(store.server, admin, { method: 'GET', path: path });
     await new Promise((r) => setTimeout(r, 600));
     expect((await list('?limit=200')).items.length).toBe(before);
   });
@@ -97,7 +128,8 @@ describe('recording', () => {
     const bytes = Buffer.concat(files.map((f) => readFileSync(f)));
     expect(bytes.includes('auth.login_failed')).toBe(true); // the control: audit rows are in these files
     expect(secrets.length).toBeGreaterThan(10);
-    for (const secret of secrets) expect(bytes.includes(secret), `a secret of ${secret.length} chars is in the database`).toBe(false);
+    for (const secret of secrets)
+      expect(bytes.includes(secret), `a secret of ${secret.length} chars is in the database`).toBe(false);
   });
 });
 
@@ -139,8 +171,14 @@ describe('querying', () => {
   });
 
   it('refuses a bad limit, cursor or date with 400 naming the field', async () => {
-    for (const [query, field] of [['?limit=0', 'limit'], ['?limit=201', 'limit'], ['?limit=x', 'limit'], ['?cursor=bogus', 'cursor'],
-      ['?from=yesterday', 'from'], ['?to=2030-02-30', 'to']]) {
+    for (const [query, field] of [
+      ['?limit=0', 'limit'],
+      ['?limit=201', 'limit'],
+      ['?limit=x', 'limit'],
+      ['?cursor=bogus', 'cursor'],
+      ['?from=yesterday', 'from'],
+      ['?to=2030-02-30', 'to'],
+    ]) {
       const res = await adminCall(store.server, admin, { method: 'GET', path: `/audit${query}` });
       expect(res.status, query).toBe(400);
       expect(res.body).toMatchObject({ error: 'ValidationError' });

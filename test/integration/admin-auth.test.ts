@@ -16,9 +16,18 @@ const sessionOf = (jwt: string): string =>
   (JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
 
 /** Signs a token like the server's, in the session (`sid`) of the real token unless told otherwise. */
-const sign = async (secret: string, claims: { sub: string; exp: number; aud?: string; iss?: string; sid?: string }): Promise<string> =>
-  new SignJWT({ sid: claims.sid ?? sessionOf(await store.admin()) }).setProtectedHeader({ alg: 'HS256' }).setSubject(claims.sub).setIssuer(claims.iss ?? 'store')
-    .setAudience(claims.aud ?? 'store-admin').setIssuedAt().setExpirationTime(claims.exp).sign(new TextEncoder().encode(secret));
+const sign = async (
+  secret: string,
+  claims: { sub: string; exp: number; aud?: string; iss?: string; sid?: string },
+): Promise<string> =>
+  new SignJWT({ sid: claims.sid ?? sessionOf(await store.admin()) })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.sub)
+    .setIssuer(claims.iss ?? 'store')
+    .setAudience(claims.aud ?? 'store-admin')
+    .setIssuedAt()
+    .setExpirationTime(claims.exp)
+    .sign(new TextEncoder().encode(secret));
 
 describe('admin sign-in', () => {
   it('logs in the bootstrap admin and answers auth/me', async () => {
@@ -28,8 +37,16 @@ describe('admin sign-in', () => {
   });
 
   it('refuses a wrong password and an unknown user with the same 401', async () => {
-    const wrong = await adminCall(store.server, undefined, { method: 'POST', path: '/auth/login', body: { username: 'admin', password: 'not-the-password' } });
-    const unknown = await adminCall(store.server, undefined, { method: 'POST', path: '/auth/login', body: { username: 'nobody', password: 'x' } });
+    const wrong = await adminCall(store.server, undefined, {
+      method: 'POST',
+      path: '/auth/login',
+      body: { username: 'admin', password: 'not-the-password' },
+    });
+    const unknown = await adminCall(store.server, undefined, {
+      method: 'POST',
+      path: '/auth/login',
+      body: { username: 'nobody', password: 'x' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body).toEqual(unknown.body);
@@ -37,7 +54,11 @@ describe('admin sign-in', () => {
   });
 
   it('names the missing field of a malformed login body', async () => {
-    const res = await adminCall(store.server, undefined, { method: 'POST', path: '/auth/login', body: { username: 'admin' } });
+    const res = await adminCall(store.server, undefined, {
+      method: 'POST',
+      path: '/auth/login',
+      body: { username: 'admin' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'ValidationError' });
     expect((res.body as { message: string }).message).toContain('password');
@@ -64,13 +85,27 @@ describe('the bearer gate', () => {
   it('401 for alg none, a wrong secret, an expired token and a wrong audience', async () => {
     const sub = ((await me(await store.admin())).body as { id: string }).id;
     const exp = Math.floor(Date.now() / 1000) + 600;
-    const none = new UnsecuredJWT({}).setSubject(sub).setIssuer('store').setAudience('store-admin').setExpirationTime(exp).encode();
+    const none = new UnsecuredJWT({})
+      .setSubject(sub)
+      .setIssuer('store')
+      .setAudience('store-admin')
+      .setExpirationTime(exp)
+      .encode();
     expect((await me(none)).status).toBe(401);
-    expect((await me(await sign('x'.repeat(10) + 'a-different-secret-of-enough-length', { sub, exp }))).status).toBe(401);
-    expect((await me(await sign(store.server.env['JWT_SECRET'] as string, { sub, exp: Math.floor(Date.now() / 1000) - 10 }))).status).toBe(401);
-    expect((await me(await sign(store.server.env['JWT_SECRET'] as string, { sub, exp, aud: 'someone-else' }))).status).toBe(401);
+    expect((await me(await sign('x'.repeat(10) + 'a-different-secret-of-enough-length', { sub, exp }))).status).toBe(
+      401,
+    );
+    expect(
+      (await me(await sign(store.server.env['JWT_SECRET'] as string, { sub, exp: Math.floor(Date.now() / 1000) - 10 })))
+        .status,
+    ).toBe(401);
+    expect(
+      (await me(await sign(store.server.env['JWT_SECRET'] as string, { sub, exp, aud: 'someone-else' }))).status,
+    ).toBe(401);
     // A token without a live session (no sid, or one that was never issued) is refused too.
-    expect((await me(await sign(store.server.env['JWT_SECRET'] as string, { sub, exp, sid: 'not-a-session' }))).status).toBe(401);
+    expect(
+      (await me(await sign(store.server.env['JWT_SECRET'] as string, { sub, exp, sid: 'not-a-session' }))).status,
+    ).toBe(401);
     // The control: the same construction with the right secret and claims passes.
     expect((await me(await sign(store.server.env['JWT_SECRET'] as string, { sub, exp }))).status).toBe(200);
   });
@@ -93,7 +128,9 @@ describe('refresh sessions', () => {
     expect(res.body).toEqual({ accessToken: expect.any(String), expiresIn: 900 });
     expect(res.cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const attributes = (res.setCookie ?? '').split(';').map((a) => a.trim());
-    expect(attributes).toEqual(expect.arrayContaining(['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/api/admin/auth', 'Max-Age=604800']));
+    expect(attributes).toEqual(
+      expect.arrayContaining(['HttpOnly', 'Secure', 'SameSite=Strict', 'Path=/api/admin/auth', 'Max-Age=604800']),
+    );
   });
 
   it('a failed login sets no cookie', async () => {
@@ -129,7 +166,8 @@ describe('refresh sessions', () => {
     expect(reused.setCookie).toContain('Max-Age=0');
     // The newest token of the family and every access token of it are dead too.
     expect((await refresh(store.server, third.cookie)).status).toBe(401);
-    for (const t of [session.token, second.accessToken, third.accessToken]) expect((await me(t as string)).status).toBe(401);
+    for (const t of [session.token, second.accessToken, third.accessToken])
+      expect((await me(t as string)).status).toBe(401);
     // Another sign-in of the same admin is another family: untouched.
     expect((await me(other.token)).status).toBe(200);
     expect((await refresh(store.server, other.cookie)).status).toBe(200);
@@ -171,7 +209,10 @@ describe('refresh sessions', () => {
     const b = await signIn(store.server);
     expect((await logout(store.server, a.token, { cookie: a.cookie })).status).toBe(204);
     expect((await me(b.token)).status).toBe(200);
-    const anonymous = await fetch(`${store.server.url}/api/admin/auth/logout`, { method: 'POST', headers: { cookie: `store_refresh=${b.cookie}` } });
+    const anonymous = await fetch(`${store.server.url}/api/admin/auth/logout`, {
+      method: 'POST',
+      headers: { cookie: `store_refresh=${b.cookie}` },
+    });
     expect(anonymous.status).toBe(401);
     expect((await refresh(store.server, b.cookie)).status).toBe(200);
   });

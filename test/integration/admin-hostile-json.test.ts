@@ -12,9 +12,15 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
 });
 
-async function send(method: string, path: string, body: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function send(
+  method: string,
+  path: string,
+  body: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${store.server.url}/api/admin${path}`, {
-    method, headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' }, body,
+    method,
+    headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' },
+    body,
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }

@@ -5,8 +5,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CreateBucketCommand, DeleteObjectCommand, GetBucketVersioningCommand, GetObjectCommand, ListBucketsCommand, ListObjectsV2Command,
-  PutBucketPolicyCommand, PutBucketVersioningCommand, PutObjectCommand, type S3Client,
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetBucketVersioningCommand,
+  GetObjectCommand,
+  ListBucketsCommand,
+  ListObjectsV2Command,
+  PutBucketPolicyCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sdkClient, uniqueBucket } from '../helpers/clients.js';
@@ -16,7 +24,10 @@ import { bodyBytes, expectS3Error } from './s3-assert.js';
 const store = useStore();
 const secrets: string[] = [];
 
-interface Issued { accessKeyId: string; secretAccessKey: string }
+interface Issued {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
 
 async function createKey(body: Record<string, unknown>): Promise<Issued> {
   const res = await store.adminCall('POST', '/keys', { name: 'test key', ...body });
@@ -32,7 +43,8 @@ async function newBucket(): Promise<string> {
   return store.bucket('keys');
 }
 
-const put = (s3: S3Client, bucket: string, key: string) => s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: `body of ${key}` }));
+const put = (s3: S3Client, bucket: string, key: string) =>
+  s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: `body of ${key}` }));
 
 describe('a key scoped to photos/ in one bucket', () => {
   let bucket: string;
@@ -58,30 +70,56 @@ describe('a key scoped to photos/ in one bucket', () => {
   });
 
   it('is denied other prefixes of its bucket, and listing the bucket root', async () => {
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'docs/private.txt' })), 'AccessDenied', 403);
+    await expectS3Error(
+      s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'docs/private.txt' })),
+      'AccessDenied',
+      403,
+    );
     await expectS3Error(put(s3, bucket, 'docs/new.txt'), 'AccessDenied', 403);
-    await expectS3Error(s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'docs/private.txt' })), 'AccessDenied', 403);
+    await expectS3Error(
+      s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'docs/private.txt' })),
+      'AccessDenied',
+      403,
+    );
     await expectS3Error(s3.send(new ListObjectsV2Command({ Bucket: bucket })), 'AccessDenied', 403);
     await expectS3Error(s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'docs/' })), 'AccessDenied', 403);
   });
 
   it('is denied other buckets, ListBuckets and bucket configuration', async () => {
-    await expectS3Error(s3.send(new GetObjectCommand({ Bucket: other, Key: 'photos/elsewhere.jpg' })), 'AccessDenied', 403);
+    await expectS3Error(
+      s3.send(new GetObjectCommand({ Bucket: other, Key: 'photos/elsewhere.jpg' })),
+      'AccessDenied',
+      403,
+    );
     await expectS3Error(put(s3, other, 'photos/b.jpg'), 'AccessDenied', 403);
     await expectS3Error(s3.send(new ListBucketsCommand({})), 'AccessDenied', 403);
     await expectS3Error(s3.send(new GetBucketVersioningCommand({ Bucket: bucket })), 'AccessDenied', 403);
-    await expectS3Error(s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } })), 'AccessDenied', 403);
+    await expectS3Error(
+      s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } })),
+      'AccessDenied',
+      403,
+    );
     await expectS3Error(s3.send(new CreateBucketCommand({ Bucket: uniqueBucket('keys') })), 'AccessDenied', 403);
   });
 
   it('is denied by an explicit bucket-policy Deny that names it, within its scope', async () => {
     const key = await createKey({ permissions: { scope: { bucket, prefix: 'photos/' } } });
-    await store.s3.send(new PutBucketPolicyCommand({
-      Bucket: bucket,
-      Policy: JSON.stringify({ Version: '2012-10-17', Statement: [
-        { Effect: 'Deny', Principal: { AWS: key.accessKeyId }, Action: 's3:PutObject', Resource: `arn:aws:s3:::${bucket}/photos/raw/*` },
-      ] }),
-    }));
+    await store.s3.send(
+      new PutBucketPolicyCommand({
+        Bucket: bucket,
+        Policy: JSON.stringify({
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Effect: 'Deny',
+              Principal: { AWS: key.accessKeyId },
+              Action: 's3:PutObject',
+              Resource: `arn:aws:s3:::${bucket}/photos/raw/*`,
+            },
+          ],
+        }),
+      }),
+    );
     await expectS3Error(put(clientFor(key), bucket, 'photos/raw/x.dng'), 'AccessDenied', 403);
     await put(clientFor(key), bucket, 'photos/ok.jpg');
     // The same policy does not touch the other key.
@@ -92,11 +130,22 @@ describe('a key scoped to photos/ in one bucket', () => {
 describe('an inline policy', () => {
   it('allows what it allows, and its Deny wins over its Allow', async () => {
     const bucket = await newBucket();
-    const key = await createKey({ permissions: { policy: { Version: '2012-10-17', Statement: [
-      { Effect: 'Allow', Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], Resource: `arn:aws:s3:::${bucket}/*` },
-      { Effect: 'Allow', Action: 's3:ListAllMyBuckets', Resource: '*' },
-      { Effect: 'Deny', Action: 's3:DeleteObject', Resource: `arn:aws:s3:::${bucket}/keep/*` },
-    ] } } });
+    const key = await createKey({
+      permissions: {
+        policy: {
+          Version: '2012-10-17',
+          Statement: [
+            {
+              Effect: 'Allow',
+              Action: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+              Resource: `arn:aws:s3:::${bucket}/*`,
+            },
+            { Effect: 'Allow', Action: 's3:ListAllMyBuckets', Resource: '*' },
+            { Effect: 'Deny', Action: 's3:DeleteObject', Resource: `arn:aws:s3:::${bucket}/keep/*` },
+          ],
+        },
+      },
+    });
     const s3 = clientFor(key);
     await put(s3, bucket, 'keep/a.txt');
     await put(s3, bucket, 'tmp/b.txt');
@@ -137,15 +186,20 @@ describe('key lifecycle on the S3 plane', () => {
     await put(s3, bucket, 'b.txt');
     expect((await store.adminCall('DELETE', `/keys/${key.accessKeyId}`)).status).toBe(204);
     await expectS3Error(put(s3, bucket, 'c.txt'), 'InvalidAccessKeyId', 403);
-    await expectS3Error(put(clientFor({ accessKeyId: 'UNKNOWNKEY0000000000', secretAccessKey: key.secretAccessKey }), bucket, 'd.txt'),
-      'InvalidAccessKeyId', 403);
+    await expectS3Error(
+      put(clientFor({ accessKeyId: 'UNKNOWNKEY0000000000', secretAccessKey: key.secretAccessKey }), bucket, 'd.txt'),
+      'InvalidAccessKeyId',
+      403,
+    );
   });
 
   it('narrowing the permissions applies to the next request', async () => {
     const bucket = await newBucket();
     const key = await createKey({ permissions: { scope: { bucket } } });
     await put(clientFor(key), bucket, 'docs/a.txt');
-    await store.adminCall('PATCH', `/keys/${key.accessKeyId}`, { permissions: { scope: { bucket, prefix: 'photos/' } } });
+    await store.adminCall('PATCH', `/keys/${key.accessKeyId}`, {
+      permissions: { scope: { bucket, prefix: 'photos/' } },
+    });
     await expectS3Error(put(clientFor(key), bucket, 'docs/b.txt'), 'AccessDenied', 403);
   });
 
@@ -172,13 +226,16 @@ describe('secrets at rest and in logs', () => {
   it('no secret issued in this file appears in the data directory (meta.db and its WAL) or the server output', async () => {
     expect(secrets.length).toBeGreaterThan(5);
     const files = filesUnder(store.server.dataDir);
-    expect(files.map((f) => f.slice(store.server.dataDir.length))).toEqual(expect.arrayContaining(['/meta.db', '/meta.db-wal']));
+    expect(files.map((f) => f.slice(store.server.dataDir.length))).toEqual(
+      expect.arrayContaining(['/meta.db', '/meta.db-wal']),
+    );
     const wal = readFileSync(join(store.server.dataDir, 'meta.db-wal'));
     // The WAL holds the recent commits: the key rows are there, sealed.
     expect(wal.includes(Buffer.from('test key'))).toBe(true);
     for (const file of files) {
       const bytes = readFileSync(file);
-      for (const secret of secrets) expect({ file, found: bytes.includes(Buffer.from(secret)) }).toEqual({ file, found: false });
+      for (const secret of secrets)
+        expect({ file, found: bytes.includes(Buffer.from(secret)) }).toEqual({ file, found: false });
     }
     await new Promise((r) => setTimeout(r, 200));
     for (const secret of secrets) expect(store.server.output()).not.toContain(secret);

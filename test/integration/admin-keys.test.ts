@@ -60,22 +60,43 @@ describe('creating and reading keys', () => {
     const bucket = await call('POST', '/keys', { name: 'k', permissions: { scope: { bucket: 'Not_A_Bucket' } } });
     expect((bucket.body as { message: string }).message).toContain('permissions.scope.bucket');
 
-    const action = await call('POST', '/keys', { name: 'k', permissions: { scope: { bucket: 'media', actions: ['Everything'] } } });
+    const action = await call('POST', '/keys', {
+      name: 'k',
+      permissions: { scope: { bucket: 'media', actions: ['Everything'] } },
+    });
     expect(action).toMatchObject({ status: 400, body: { error: 'ValidationError' } });
 
     const principal = { Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: '*' }] };
-    expect(await call('POST', '/keys', { name: 'k', permissions: { policy: principal } }))
-      .toMatchObject({ status: 400, body: { error: 'MalformedPolicy', statusCode: 400 } });
-    expect(await call('POST', '/keys', { name: 'k', permissions: { policy: '{"Statement": [' } }))
-      .toMatchObject({ status: 400, body: { error: 'MalformedPolicy' } });
+    expect(await call('POST', '/keys', { name: 'k', permissions: { policy: principal } })).toMatchObject({
+      status: 400,
+      body: { error: 'MalformedPolicy', statusCode: 400 },
+    });
+    expect(await call('POST', '/keys', { name: 'k', permissions: { policy: '{"Statement": [' } })).toMatchObject({
+      status: 400,
+      body: { error: 'MalformedPolicy' },
+    });
   });
 
   it('answers 404 for an unknown key and 400 for a malformed id', async () => {
     const unknown = 'NOSUCHKEY00000000000';
-    for (const [method, path] of [['GET', `/keys/${unknown}`], ['PATCH', `/keys/${unknown}`], ['POST', `/keys/${unknown}/rotate`],
-      ['DELETE', `/keys/${unknown}`], ['GET', `/keys/${unknown}/permissions`], ['POST', `/keys/${unknown}/simulate`]] as const) {
-      const body = method === 'PATCH' ? { name: 'x' } : path.endsWith('simulate') ? { action: 's3:GetObject', bucket: 'media', key: 'a' } : undefined;
-      expect({ path, method, ...(await call(method, path, body)) }).toMatchObject({ status: 404, body: { error: 'NotFound' } });
+    for (const [method, path] of [
+      ['GET', `/keys/${unknown}`],
+      ['PATCH', `/keys/${unknown}`],
+      ['POST', `/keys/${unknown}/rotate`],
+      ['DELETE', `/keys/${unknown}`],
+      ['GET', `/keys/${unknown}/permissions`],
+      ['POST', `/keys/${unknown}/simulate`],
+    ] as const) {
+      const body =
+        method === 'PATCH'
+          ? { name: 'x' }
+          : path.endsWith('simulate')
+            ? { action: 's3:GetObject', bucket: 'media', key: 'a' }
+            : undefined;
+      expect({ path, method, ...(await call(method, path, body)) }).toMatchObject({
+        status: 404,
+        body: { error: 'NotFound' },
+      });
     }
     const bad = await call('GET', '/keys/lowercase-id');
     expect(bad).toMatchObject({ status: 400, body: { error: 'ValidationError' } });
@@ -84,11 +105,28 @@ describe('creating and reading keys', () => {
 
   it('refuses every key route without a valid token', async () => {
     const id = (await createKey({ name: 'guarded' })).accessKeyId;
-    for (const [method, path] of [['GET', '/keys'], ['POST', '/keys'], ['GET', `/keys/${id}`], ['PATCH', `/keys/${id}`],
-      ['POST', `/keys/${id}/rotate`], ['DELETE', `/keys/${id}`], ['GET', `/keys/${id}/permissions`], ['POST', `/keys/${id}/simulate`]] as const) {
+    for (const [method, path] of [
+      ['GET', '/keys'],
+      ['POST', '/keys'],
+      ['GET', `/keys/${id}`],
+      ['PATCH', `/keys/${id}`],
+      ['POST', `/keys/${id}/rotate`],
+      ['DELETE', `/keys/${id}`],
+      ['GET', `/keys/${id}/permissions`],
+      ['POST', `/keys/${id}/simulate`],
+    ] as const) {
       for (const bad of [undefined, 'abc.def.ghi']) {
-        const res = await adminCall(store.server, bad, { method: method, path: path, body: method === 'GET' || method === 'DELETE' ? undefined : {} });
-        expect({ method, path, status: res.status, error: (res.body as { error?: string }).error }).toEqual({ method, path, status: 401, error: 'Unauthorized' });
+        const res = await adminCall(store.server, bad, {
+          method: method,
+          path: path,
+          body: method === 'GET' || method === 'DELETE' ? undefined : {},
+        });
+        expect({ method, path, status: res.status, error: (res.body as { error?: string }).error }).toEqual({
+          method,
+          path,
+          status: 401,
+          error: 'Unauthorized',
+        });
       }
     }
     expect((await call('GET', `/keys/${id}`)).status).toBe(200);
@@ -102,7 +140,10 @@ describe('changing keys', () => {
     expect(renamed).toMatchObject({ status: 200, body: { name: 'renamed', enabled: false, permissions: photos } });
     const cleared = await call('PATCH', `/keys/${key.accessKeyId}`, { permissions: null });
     expect(cleared).toMatchObject({ status: 200, body: { permissions: null } });
-    expect(await call('PATCH', `/keys/${key.accessKeyId}`, {})).toMatchObject({ status: 400, body: { error: 'ValidationError' } });
+    expect(await call('PATCH', `/keys/${key.accessKeyId}`, {})).toMatchObject({
+      status: 400,
+      body: { error: 'ValidationError' },
+    });
   });
 
   it('rotates: a new secret, shown once', async () => {
@@ -126,14 +167,22 @@ describe('changing keys', () => {
 
 describe('effective permissions and simulation', () => {
   it('shows the policy compiled from a scope', async () => {
-    const key = await createKey({ name: 'scoped', permissions: { scope: { bucket: 'media', prefix: 'photos/', actions: ['GetObject'] } } });
+    const key = await createKey({
+      name: 'scoped',
+      permissions: { scope: { bucket: 'media', prefix: 'photos/', actions: ['GetObject'] } },
+    });
     const res = await call('GET', `/keys/${key.accessKeyId}/permissions`);
     expect(res).toMatchObject({ status: 200, body: { accessKeyId: key.accessKeyId, form: 'scope' } });
-    const policy = (res.body as { policy: { Statement: { Sid: string; Action: unknown; Resource: unknown }[] } }).policy;
+    const policy = (res.body as { policy: { Statement: { Sid: string; Action: unknown; Resource: unknown }[] } })
+      .policy;
     expect(policy.Statement.map((s) => s.Sid)).toEqual(['ScopeBucketLocation', 'ScopeObjects']);
     expect(policy.Statement[1]).toMatchObject({ Action: ['s3:GetObject'], Resource: 'arn:aws:s3:::media/photos/*' });
     const none = await createKey({ name: 'none' });
-    expect((await call('GET', `/keys/${none.accessKeyId}/permissions`)).body).toEqual({ accessKeyId: none.accessKeyId, form: 'none', policy: null });
+    expect((await call('GET', `/keys/${none.accessKeyId}/permissions`)).body).toEqual({
+      accessKeyId: none.accessKeyId,
+      form: 'none',
+      policy: null,
+    });
   });
 
   it('simulates an action and names the deciding statement', async () => {
@@ -146,13 +195,25 @@ describe('effective permissions and simulation', () => {
     };
     const key = await createKey({ name: 'inline', permissions: { policy } });
     expect(key.permissions).toEqual({ policy });
-    expect((await call('GET', `/keys/${key.accessKeyId}/permissions`)).body).toEqual({ accessKeyId: key.accessKeyId, form: 'policy', policy });
+    expect((await call('GET', `/keys/${key.accessKeyId}/permissions`)).body).toEqual({
+      accessKeyId: key.accessKeyId,
+      form: 'policy',
+      policy,
+    });
     const sim = (body: unknown) => call('POST', `/keys/${key.accessKeyId}/simulate`, body);
-    expect(await sim({ action: 's3:GetObject', bucket: 'media', key: 'a.txt' }))
-      .toMatchObject({ status: 200, body: { decision: 'allow', reason: 'allowed', statement: { source: 'key', sid: 'ReadAll', index: 0 } } });
-    expect((await sim({ action: 's3:GetObject', bucket: 'media', key: 'secret/x' })).body)
-      .toEqual({ decision: 'deny', reason: 'explicit-deny', statement: { source: 'key', sid: 'NotSecrets', index: 1 } });
-    expect((await sim({ action: 's3:PutObject', bucket: 'media', key: 'a.txt' })).body).toEqual({ decision: 'deny', reason: 'implicit-deny' });
+    expect(await sim({ action: 's3:GetObject', bucket: 'media', key: 'a.txt' })).toMatchObject({
+      status: 200,
+      body: { decision: 'allow', reason: 'allowed', statement: { source: 'key', sid: 'ReadAll', index: 0 } },
+    });
+    expect((await sim({ action: 's3:GetObject', bucket: 'media', key: 'secret/x' })).body).toEqual({
+      decision: 'deny',
+      reason: 'explicit-deny',
+      statement: { source: 'key', sid: 'NotSecrets', index: 1 },
+    });
+    expect((await sim({ action: 's3:PutObject', bucket: 'media', key: 'a.txt' })).body).toEqual({
+      decision: 'deny',
+      reason: 'implicit-deny',
+    });
     expect((await sim({ action: 's3:ListAllMyBuckets' })).body).toEqual({ decision: 'deny', reason: 'implicit-deny' });
     const bad = await sim({ action: 's3:Nope', bucket: 'media' });
     expect(bad).toMatchObject({ status: 400, body: { error: 'ValidationError' } });
@@ -167,10 +228,14 @@ describe('audit and logs', () => {
     const rotated = (await call('POST', `/keys/${key.accessKeyId}/rotate`)).body as KeyBody;
     await call('DELETE', `/keys/${key.accessKeyId}`);
     await new Promise((r) => setTimeout(r, 200)); // pino writes asynchronously
-    const records = store.server.output().split('\n').filter((l) => l.includes('"audit":true') && l.includes(key.accessKeyId))
+    const records = store.server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"audit":true') && l.includes(key.accessKeyId))
       .map((l) => JSON.parse(l) as { event: string; subject: string; details: Record<string, unknown> });
     expect(records.map((r) => r.event)).toEqual(['key.created', 'key.updated', 'key.rotated', 'key.revoked']);
-    for (const r of records) expect(r).toMatchObject({ subject: 'admin', details: { accessKeyId: key.accessKeyId, name: 'audited' } });
+    for (const r of records)
+      expect(r).toMatchObject({ subject: 'admin', details: { accessKeyId: key.accessKeyId, name: 'audited' } });
     expect(Object.keys(records[0]?.details ?? {}).sort()).toEqual(['accessKeyId', 'name']);
     expect(store.server.output()).not.toContain(key.secretAccessKey);
     expect(store.server.output()).not.toContain(rotated.secretAccessKey);
@@ -183,7 +248,10 @@ describe('the key-encryption secret', () => {
     expect((await first.adminCall('POST', '/keys', { name: 'sealed' })).status).toBe(201);
     await first.stop();
     // The default is the root secret: setting KEY_ENCRYPTION_SECRET to anything else now refuses to start.
-    const refused = await runServeExpectingExit({ ...first.server.env, KEY_ENCRYPTION_SECRET: randomBytes(32).toString('base64url') });
+    const refused = await runServeExpectingExit({
+      ...first.server.env,
+      KEY_ENCRYPTION_SECRET: randomBytes(32).toString('base64url'),
+    });
     expect(refused.code).toBe(73);
     expect(refused.output).toContain('KEY_ENCRYPTION_SECRET');
     // The same secret given explicitly is the same key.

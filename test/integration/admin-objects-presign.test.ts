@@ -36,16 +36,27 @@ describe('presigned URLs', () => {
     const bucket = await newBucket({ versioning: true });
     const first = (await (await upload({ bucket, key: 'v' }, 'first')).json()) as { versionId: string };
     await upload({ bucket, key: 'v' }, 'second');
-    const res = await call('POST', `/buckets/${bucket}/objects/presign`, { key: 'v', method: 'GET', expiresIn: 60, versionId: first.versionId });
+    const res = await call('POST', `/buckets/${bucket}/objects/presign`, {
+      key: 'v',
+      method: 'GET',
+      expiresIn: 60,
+      versionId: first.versionId,
+    });
     expect(await (await fetch((res.body as { url: string }).url)).text()).toBe('first');
   });
 
   it('refuses a TTL outside 1..604800 s, another method, a bad key and an unknown bucket', async () => {
     const bucket = await newBucket();
     const presign = (body: Json, b = bucket) => call('POST', `/buckets/${b}/objects/presign`, body);
-    expect(expectError(await presign({ key: 'k', method: 'GET', expiresIn: 0 }), 400, 'ValidationError')).toContain('expiresIn');
-    expect(expectError(await presign({ key: 'k', method: 'GET', expiresIn: 604_801 }), 400, 'ValidationError')).toContain('expiresIn');
-    expect(expectError(await presign({ key: 'k', method: 'DELETE', expiresIn: 60 }), 400, 'ValidationError')).toContain('method');
+    expect(expectError(await presign({ key: 'k', method: 'GET', expiresIn: 0 }), 400, 'ValidationError')).toContain(
+      'expiresIn',
+    );
+    expect(
+      expectError(await presign({ key: 'k', method: 'GET', expiresIn: 604_801 }), 400, 'ValidationError'),
+    ).toContain('expiresIn');
+    expect(expectError(await presign({ key: 'k', method: 'DELETE', expiresIn: 60 }), 400, 'ValidationError')).toContain(
+      'method',
+    );
     expectError(await presign({ key: 'k'.repeat(1025), method: 'GET', expiresIn: 60 }), 400, 'KeyTooLongError');
     expectError(await presign({ key: 'k', method: 'GET', expiresIn: 60 }, uniqueBucket('nope')), 404, 'NoSuchBucket');
   });
@@ -57,16 +68,24 @@ describe('under a MOUNT_PATH', () => {
   it('presigns URLs under the mount path that work', async () => {
     {
       const res = await fetch(`${mounted.server.url}/store/api/admin/auth/login`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'admin', password: mounted.server.credentials.adminPassword }),
       });
       const { accessToken } = (await res.json()) as { accessToken: string };
-      const admin = (method: string, path: string, body?: unknown) => fetch(`${mounted.server.url}/store/api/admin${path}`, {
-        method, headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      const admin = (method: string, path: string, body?: unknown) =>
+        fetch(`${mounted.server.url}/store/api/admin${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
       expect((await admin('POST', '/buckets', { name: 'mounted' })).status).toBe(201);
-      const presigned = (await (await admin('POST', '/buckets/mounted/objects/presign', { key: 'a/b', method: 'PUT', expiresIn: 60 })).json()) as { url: string };
+      const presigned = (await (
+        await admin('POST', '/buckets/mounted/objects/presign', { key: 'a/b', method: 'PUT', expiresIn: 60 })
+      ).json()) as { url: string };
       expect(presigned.url.startsWith(`${mounted.server.url}/store/mounted/a/b?`)).toBe(true);
       expect((await fetch(presigned.url, { method: 'PUT', body: 'mounted bytes' })).status).toBe(200);
       expect(await (await admin('GET', '/buckets/mounted/objects/content?key=a/b')).text()).toBe('mounted bytes');

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one server fixture and seeded objects for every admin object route */
 // The admin object routes against the real server: browse and versions with cursors, object info, batch delete
 // with object lock, tagging, retention and legal hold, raw GET (Range) / PUT (streamed) / DELETE; objects written
 // here are read by the S3 SDK and the other way round. Presigned URLs: admin-objects-presign.test.ts.
@@ -25,7 +26,10 @@ describe('browse and versions', () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const res = await call('GET', `/buckets/${bucket}/objects?delimiter=/&limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const res = await call(
+        'GET',
+        `/buckets/${bucket}/objects?delimiter=/&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       const page = res.body as { objects: Json[]; prefixes: string[]; nextCursor?: string };
       seen.push(...page.objects.map((o) => o['key'] as string), ...page.prefixes);
@@ -37,8 +41,20 @@ describe('browse and versions', () => {
     const prefixed = await call('GET', `/buckets/${bucket}/objects?prefix=b/`);
     expect(prefixed.body).toEqual({
       objects: [
-        { key: 'b/1', size: 3, etag: md5(Buffer.from('b/1')), lastModified: expect.any(String), storageClass: 'STANDARD' },
-        { key: 'b/2', size: 3, etag: md5(Buffer.from('b/2')), lastModified: expect.any(String), storageClass: 'STANDARD' },
+        {
+          key: 'b/1',
+          size: 3,
+          etag: md5(Buffer.from('b/1')),
+          lastModified: expect.any(String),
+          storageClass: 'STANDARD',
+        },
+        {
+          key: 'b/2',
+          size: 3,
+          etag: md5(Buffer.from('b/2')),
+          lastModified: expect.any(String),
+          storageClass: 'STANDARD',
+        },
       ],
       prefixes: [],
     });
@@ -46,9 +62,15 @@ describe('browse and versions', () => {
 
   it('refuses a cursor it did not issue, a bad limit, and an unknown bucket', async () => {
     const bucket = await newBucket();
-    expect(expectError(await call('GET', `/buckets/${bucket}/objects?cursor=garbage`), 400, 'ValidationError')).toContain('cursor');
-    expect(expectError(await call('GET', `/buckets/${bucket}/objects?limit=0`), 400, 'ValidationError')).toContain('limit');
-    expect(expectError(await call('GET', `/buckets/${bucket}/objects?limit=1001`), 400, 'ValidationError')).toContain('limit');
+    expect(
+      expectError(await call('GET', `/buckets/${bucket}/objects?cursor=garbage`), 400, 'ValidationError'),
+    ).toContain('cursor');
+    expect(expectError(await call('GET', `/buckets/${bucket}/objects?limit=0`), 400, 'ValidationError')).toContain(
+      'limit',
+    );
+    expect(expectError(await call('GET', `/buckets/${bucket}/objects?limit=1001`), 400, 'ValidationError')).toContain(
+      'limit',
+    );
     expectError(await call('GET', `/buckets/${uniqueBucket('nope')}/objects`), 404, 'NoSuchBucket');
     expectError(await call('GET', `/buckets/${uniqueBucket('nope')}/objects/versions`), 404, 'NoSuchBucket');
   });
@@ -61,7 +83,10 @@ describe('browse and versions', () => {
       ids.push(((await res.json()) as { versionId: string }).versionId);
     }
     await upload({ bucket, key: 'other' }, 'x');
-    const marker = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=doc`, { method: 'DELETE', headers: { authorization: `Bearer ${await store.admin()}` } });
+    const marker = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=doc`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${await store.admin()}` },
+    });
     expect(marker.status).toBe(204);
     expect(marker.headers.get('x-amz-delete-marker')).toBe('true');
     const markerId = marker.headers.get('x-amz-version-id');
@@ -91,14 +116,27 @@ describe('browse and versions', () => {
 
   it("reports one version's metadata, tags and lock state", async () => {
     const bucket = await newBucket({ objectLock: true });
-    await store.s3.send(new PutObjectCommand({
-      Bucket: bucket, Key: 'k', Body: 'body', ContentType: 'text/plain', Metadata: { owner: 'me' }, Tagging: 'a=1',
-      ObjectLockLegalHoldStatus: 'ON',
-    }));
+    await store.s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: 'k',
+        Body: 'body',
+        ContentType: 'text/plain',
+        Metadata: { owner: 'me' },
+        Tagging: 'a=1',
+        ObjectLockLegalHoldStatus: 'ON',
+      }),
+    );
     const info = await call('GET', `/buckets/${bucket}/objects/info?key=k`);
     expect(info.body).toMatchObject({
-      key: 'k', isLatest: true, size: 4, etag: md5(Buffer.from('body')), contentType: 'text/plain',
-      userMetadata: { owner: 'me' }, tags: [{ key: 'a', value: '1' }], legalHold: true,
+      key: 'k',
+      isLatest: true,
+      size: 4,
+      etag: md5(Buffer.from('body')),
+      contentType: 'text/plain',
+      userMetadata: { owner: 'me' },
+      tags: [{ key: 'a', value: '1' }],
+      legalHold: true,
     });
     expectError(await call('GET', `/buckets/${bucket}/objects/info?key=missing`), 404, 'NoSuchKey');
     expect(expectError(await call('GET', `/buckets/${bucket}/objects/info`), 400, 'ValidationError')).toContain('key');
@@ -110,14 +148,26 @@ describe('batch delete', () => {
   it('deletes what it may and reports a locked version as AccessDenied, as DeleteObjects does', async () => {
     const bucket = await newBucket({ objectLock: true });
     const held = (await (await upload({ bucket, key: 'held' }, 'x')).json()) as { versionId: string };
-    expect((await call('PUT', `/buckets/${bucket}/objects/legal-hold?${q('held', `&versionId=${held.versionId}`)}`, { status: 'ON' })).status).toBe(200);
+    expect(
+      (
+        await call('PUT', `/buckets/${bucket}/objects/legal-hold?${q('held', `&versionId=${held.versionId}`)}`, {
+          status: 'ON',
+        })
+      ).status,
+    ).toBe(200);
     await upload({ bucket, key: 'free' }, 'y');
     const res = await call('POST', `/buckets/${bucket}/objects/delete`, {
-      keys: [{ key: 'held', versionId: held.versionId }, { key: 'free' }, { key: 'never-existed' }, { key: 'free', versionId: 'bad-id' }],
+      keys: [
+        { key: 'held', versionId: held.versionId },
+        { key: 'free' },
+        { key: 'never-existed' },
+        { key: 'free', versionId: 'bad-id' },
+      ],
     });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      deleted: 2, failed: 2,
+      deleted: 2,
+      failed: 2,
       results: [
         { key: 'held', versionId: held.versionId, ok: false, error: 'AccessDenied' },
         { key: 'free', ok: true, deleteMarker: true, deleteMarkerVersionId: expect.any(String) },
@@ -126,16 +176,30 @@ describe('batch delete', () => {
       ],
     });
     expect((await download({ bucket, key: 'held' })).status).toBe(200);
-    expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.batch_deleted', bucket, details: expect.objectContaining({ count: 2 }) }));
-    await call('PUT', `/buckets/${bucket}/objects/legal-hold?${q('held', `&versionId=${held.versionId}`)}`, { status: 'OFF' });
+    expect(auditEvents()).toContainEqual(
+      expect.objectContaining({
+        event: 'object.batch_deleted',
+        bucket,
+        details: expect.objectContaining({ count: 2 }),
+      }),
+    );
+    await call('PUT', `/buckets/${bucket}/objects/legal-hold?${q('held', `&versionId=${held.versionId}`)}`, {
+      status: 'OFF',
+    });
   });
 
   it('refuses an empty or oversized batch and an unknown bucket', async () => {
     const bucket = await newBucket();
-    expect(expectError(await call('POST', `/buckets/${bucket}/objects/delete`, { keys: [] }), 400, 'ValidationError')).toContain('keys');
+    expect(
+      expectError(await call('POST', `/buckets/${bucket}/objects/delete`, { keys: [] }), 400, 'ValidationError'),
+    ).toContain('keys');
     const tooMany = Array.from({ length: 1001 }, (_, i) => ({ key: `k${i}` }));
     expectError(await call('POST', `/buckets/${bucket}/objects/delete`, { keys: tooMany }), 400, 'ValidationError');
-    expectError(await call('POST', `/buckets/${uniqueBucket('nope')}/objects/delete`, { keys: [{ key: 'a' }] }), 404, 'NoSuchBucket');
+    expectError(
+      await call('POST', `/buckets/${uniqueBucket('nope')}/objects/delete`, { keys: [{ key: 'a' }] }),
+      404,
+      'NoSuchBucket',
+    );
   });
 });
 
@@ -151,11 +215,26 @@ describe('tagging, retention and legal hold', () => {
     expect(fromS3.TagSet).toEqual([{ Key: 'kind', Value: 'report' }]);
     const eleven = Array.from({ length: 11 }, (_, i) => ({ key: `k${i}`, value: 'v' }));
     expectError(await call('PUT', path, { tags: eleven }), 400, 'InvalidTag');
-    expectError(await call('PUT', path, { tags: [{ key: 'a', value: 'b' }, { key: 'a', value: 'c' }] }), 400, 'InvalidTag');
+    expectError(
+      await call('PUT', path, {
+        tags: [
+          { key: 'a', value: 'b' },
+          { key: 'a', value: 'c' },
+        ],
+      }),
+      400,
+      'InvalidTag',
+    );
     expectError(await call('PUT', `/buckets/${bucket}/objects/tagging?key=missing`, { tags }), 404, 'NoSuchKey');
     expect((await call('DELETE', path)).status).toBe(204);
     expect((await call('GET', path)).body).toEqual({ versionId: 'null', tags: [] });
-    expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.tagging_updated', bucket, details: expect.objectContaining({ key: 'dir/t' }) }));
+    expect(auditEvents()).toContainEqual(
+      expect.objectContaining({
+        event: 'object.tagging_updated',
+        bucket,
+        details: expect.objectContaining({ key: 'dir/t' }),
+      }),
+    );
   });
 
   it('retention: set, extend, refuse shortening without bypass, allow it with bypass, remove', async () => {
@@ -168,13 +247,36 @@ describe('tagging, retention and legal hold', () => {
     const set = await call('PUT', path, { mode: 'GOVERNANCE', retainUntilDate: far });
     expect(set.body).toEqual({ versionId: expect.any(String), mode: 'GOVERNANCE', retainUntilDate: far });
     expect((await call('GET', path)).body).toEqual({ mode: 'GOVERNANCE', retainUntilDate: far });
-    expectError(await call('DELETE', `/buckets/${bucket}/objects/content?key=r&versionId=${(set.body as Json)['versionId'] as string}`), 403, 'AccessDenied');
+    expectError(
+      await call(
+        'DELETE',
+        `/buckets/${bucket}/objects/content?key=r&versionId=${(set.body as Json)['versionId'] as string}`,
+      ),
+      403,
+      'AccessDenied',
+    );
     expectError(await call('PUT', path, { mode: 'GOVERNANCE', retainUntilDate: near }), 403, 'AccessDenied');
-    expect((await call('PUT', path, { mode: 'GOVERNANCE', retainUntilDate: near, bypassGovernance: true })).status).toBe(200);
-    expect(expectError(await call('PUT', path, { mode: 'GOVERNANCE' }), 400, 'ValidationError')).toContain('retainUntilDate');
-    expect(expectError(await call('PUT', path, { mode: 'GOVERNANCE', retainUntilDate: 'next tuesday' }), 400, 'ValidationError')).toContain('retainUntilDate');
-    expectError(await call('PUT', path, { mode: 'GOVERNANCE', retainUntilDate: '2001-01-01T00:00:00Z' }), 400, 'InvalidArgument');
-    expect(expectError(await call('PUT', path, { mode: 'FOREVER', retainUntilDate: far }), 400, 'ValidationError')).toContain('mode');
+    expect(
+      (await call('PUT', path, { mode: 'GOVERNANCE', retainUntilDate: near, bypassGovernance: true })).status,
+    ).toBe(200);
+    expect(expectError(await call('PUT', path, { mode: 'GOVERNANCE' }), 400, 'ValidationError')).toContain(
+      'retainUntilDate',
+    );
+    expect(
+      expectError(
+        await call('PUT', path, { mode: 'GOVERNANCE', retainUntilDate: 'next tuesday' }),
+        400,
+        'ValidationError',
+      ),
+    ).toContain('retainUntilDate');
+    expectError(
+      await call('PUT', path, { mode: 'GOVERNANCE', retainUntilDate: '2001-01-01T00:00:00Z' }),
+      400,
+      'InvalidArgument',
+    );
+    expect(
+      expectError(await call('PUT', path, { mode: 'FOREVER', retainUntilDate: far }), 400, 'ValidationError'),
+    ).toContain('mode');
     expectError(await call('PUT', path, {}), 403, 'AccessDenied');
     expect((await call('PUT', path, { bypassGovernance: true })).body).toEqual({ versionId: expect.any(String) });
     expectError(await call('GET', path), 404, 'NoSuchObjectLockConfiguration');
@@ -190,18 +292,30 @@ describe('tagging, retention and legal hold', () => {
     const path = `/buckets/${bucket}/objects/legal-hold?key=h`;
     expect((await call('GET', path)).body).toEqual({ status: 'OFF' });
     expect((await call('PUT', path, { status: 'ON' })).body).toEqual({ versionId, status: 'ON' });
-    expectError(await call('DELETE', `/buckets/${bucket}/objects/content?key=h&versionId=${versionId}`), 403, 'AccessDenied');
+    expectError(
+      await call('DELETE', `/buckets/${bucket}/objects/content?key=h&versionId=${versionId}`),
+      403,
+      'AccessDenied',
+    );
     expect(expectError(await call('PUT', path, { status: 'MAYBE' }), 400, 'ValidationError')).toContain('status');
     expect((await call('PUT', path, { status: 'OFF' })).body).toEqual({ versionId, status: 'OFF' });
     expect((await call('DELETE', `/buckets/${bucket}/objects/content?key=h&versionId=${versionId}`)).status).toBe(204);
-    expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.legal_hold_updated', bucket, details: expect.objectContaining({ status: 'ON' }) }));
+    expect(auditEvents()).toContainEqual(
+      expect.objectContaining({
+        event: 'object.legal_hold_updated',
+        bucket,
+        details: expect.objectContaining({ status: 'ON' }),
+      }),
+    );
   });
 });
 
 describe('raw content', () => {
   it('serves ranges (206), refuses unsatisfiable ones (416), and never lets content render', async () => {
     const bucket = await newBucket();
-    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'page.html', Body: '0123456789', ContentType: 'text/html' }));
+    await store.s3.send(
+      new PutObjectCommand({ Bucket: bucket, Key: 'page.html', Body: '0123456789', ContentType: 'text/html' }),
+    );
     const whole = await download({ bucket, key: 'page.html' });
     expect(whole.status).toBe(200);
     expect(await whole.text()).toBe('0123456789');
@@ -220,7 +334,10 @@ describe('raw content', () => {
     expect(beyond.status).toBe(416);
     expect(beyond.headers.get('content-range')).toBe('bytes */10');
     expect(await beyond.json()).toMatchObject({ error: 'InvalidRange', statusCode: 416 });
-    const head = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=page.html`, { method: 'HEAD', headers: { authorization: `Bearer ${await store.admin()}` } });
+    const head = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=page.html`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${await store.admin()}` },
+    });
     expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, '10', '']);
     const missing = await download({ bucket, key: 'nope' });
     expect([missing.status, ((await missing.json()) as Json)['error']]).toEqual([404, 'NoSuchKey']);
@@ -229,7 +346,18 @@ describe('raw content', () => {
   it('round-trips keys with slashes, spaces, dots, percent signs and Unicode, both ways with the S3 SDK', async () => {
     const bucket = await newBucket();
     const fromSdk = await newBucket();
-    const keys = ['a/b/c.txt', 'sp ace', 'a/../b', '.', '100%', 'plus+sign', 'q?x=1&y=2#frag', 'ünïcödé/日本語 😀', 'trailing/', 'k'.repeat(1024)];
+    const keys = [
+      'a/b/c.txt',
+      'sp ace',
+      'a/../b',
+      '.',
+      '100%',
+      'plus+sign',
+      'q?x=1&y=2#frag',
+      'ünïcödé/日本語 😀',
+      'trailing/',
+      'k'.repeat(1024),
+    ];
     for (const key of keys) {
       const res = await upload({ bucket, key }, `admin:${key}`, { 'content-type': 'text/plain; charset=utf-8' });
       expect(res.status, key).toBe(200);
@@ -249,10 +377,14 @@ describe('raw content', () => {
   it('streams a 20 MiB upload without a length into the store and reads it back byte-identical with its MD5 etag', async () => {
     const bucket = await newBucket();
     const data = randomBytes(20 * 1024 * 1024);
-    const chunks = Readable.from((function* () {
-      for (let at = 0; at < data.length; at += 256 * 1024) yield data.subarray(at, at + 256 * 1024);
-    })());
-    const res = await upload({ bucket, key: 'big.bin' }, Readable.toWeb(chunks) as ReadableStream, { 'content-type': 'application/x-big' });
+    const chunks = Readable.from(
+      (function* () {
+        for (let at = 0; at < data.length; at += 256 * 1024) yield data.subarray(at, at + 256 * 1024);
+      })(),
+    );
+    const res = await upload({ bucket, key: 'big.bin' }, Readable.toWeb(chunks) as ReadableStream, {
+      'content-type': 'application/x-big',
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ etag: md5(data), size: data.length });
     const back = Buffer.from(await (await download({ bucket, key: 'big.bin' })).arrayBuffer());
@@ -281,7 +413,13 @@ describe('raw content', () => {
     expect((await upload({ bucket, key: 'empty' }, '')).status).toBe(200);
     const empty = await download({ bucket, key: 'empty' });
     expect([empty.status, await empty.text(), empty.headers.get('content-length')]).toEqual([200, '', '0']);
-    expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.uploaded', bucket, details: expect.objectContaining({ key: 'x.json', size: 16 }) }));
+    expect(auditEvents()).toContainEqual(
+      expect.objectContaining({
+        event: 'object.uploaded',
+        bucket,
+        details: expect.objectContaining({ key: 'x.json', size: 16 }),
+      }),
+    );
     const unknown = await upload({ bucket: uniqueBucket('nope'), key: 'k' }, 'x');
     expect([unknown.status, ((await unknown.json()) as Json)['error']]).toEqual([404, 'NoSuchBucket']);
   });
@@ -293,7 +431,13 @@ describe('raw content', () => {
     expect(res.status).toBe(204);
     expect(res.headers.get('x-amz-delete-marker')).toBe('true');
     expect((await download({ bucket, key: 'gone' })).status).toBe(404);
-    expect(auditEvents()).toContainEqual(expect.objectContaining({ event: 'object.deleted', bucket, details: expect.objectContaining({ key: 'gone', deleteMarker: true }) }));
+    expect(auditEvents()).toContainEqual(
+      expect.objectContaining({
+        event: 'object.deleted',
+        bucket,
+        details: expect.objectContaining({ key: 'gone', deleteMarker: true }),
+      }),
+    );
     expectError(await call('DELETE', `/buckets/${uniqueBucket('nope')}/objects/content?key=a`), 404, 'NoSuchBucket');
   });
 });

@@ -15,7 +15,12 @@ const SELF_SERVICE = ['POST /api/admin/auth/logout', 'POST /api/admin/settings/c
 /** POSTs that change nothing (questions with a body): open to read-only admins too. */
 const READS_ONLY = ['POST /api/admin/keys/{id}/simulate'];
 /** The only operations without a token (SPEC "Authentication": health, ready, login, refresh). */
-const PUBLIC = ['GET /api/admin/health', 'GET /api/admin/ready', 'POST /api/admin/auth/login', 'POST /api/admin/auth/refresh'];
+const PUBLIC = [
+  'GET /api/admin/health',
+  'GET /api/admin/ready',
+  'POST /api/admin/auth/login',
+  'POST /api/admin/auth/refresh',
+];
 const WRITES = new Set(['post', 'put', 'patch', 'delete']);
 
 interface Operation {
@@ -29,7 +34,10 @@ interface Operation {
   'x-self-service'?: boolean;
   'x-reads-only'?: boolean;
 }
-interface Doc { openapi: string; paths: Record<string, Record<string, Operation>> }
+interface Doc {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+}
 
 const store = useStore();
 let admin: string;
@@ -38,7 +46,8 @@ let doc: Doc;
 
 function operations(): { method: string; path: string; name: string; op: Operation }[] {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ method, path, name: `${method.toUpperCase()} ${path}`, op })));
+    Object.entries(methods).map(([method, op]) => ({ method, path, name: `${method.toUpperCase()} ${path}`, op })),
+  );
 }
 
 /** The path with every {param} replaced by a dummy value, below the server root. */
@@ -47,14 +56,22 @@ const concrete = (path: string): string => path.replace(/\{[^}]+\}/g, 'dummy-val
 async function send(method: string, path: string, token: string | undefined): Promise<number> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-  const res = await fetch(`${store.server.url}${concrete(path)}`, { method: method.toUpperCase(), headers, body: WRITES.has(method) ? '{}' : undefined });
+  const res = await fetch(`${store.server.url}${concrete(path)}`, {
+    method: method.toUpperCase(),
+    headers,
+    body: WRITES.has(method) ? '{}' : undefined,
+  });
   await res.arrayBuffer();
   return res.status;
 }
 
 beforeAll(async () => {
   admin = await store.admin();
-  const created = await adminCall(store.server, admin, { method: 'POST', path: '/users', body: { username: 'reader', role: 'read-only', password: 'quiet-observer-42' } });
+  const created = await adminCall(store.server, admin, {
+    method: 'POST',
+    path: '/users',
+    body: { username: 'reader', role: 'read-only', password: 'quiet-observer-42' },
+  });
   expect(created.status).toBe(201);
   reader = await adminLogin(store.server, 'reader', 'quiet-observer-42');
   const res = await adminCall(store.server, admin, { method: 'GET', path: '/openapi.json' });
@@ -76,12 +93,24 @@ describe('the OpenAPI document', () => {
   it('covers the routes of this group', () => {
     const names = operations().map((o) => o.name);
     for (const name of [
-      'POST /api/admin/auth/login', 'POST /api/admin/auth/refresh', 'POST /api/admin/auth/logout', 'GET /api/admin/auth/me',
-      'GET /api/admin/users', 'POST /api/admin/users', 'GET /api/admin/users/{id}', 'PATCH /api/admin/users/{id}',
-      'POST /api/admin/users/{id}/reset-password', 'DELETE /api/admin/users/{id}', 'POST /api/admin/settings/change-password',
-      'GET /api/admin/audit', 'GET /api/admin/audit/catalog', 'GET /api/admin/version', 'GET /api/admin/openapi.json',
+      'POST /api/admin/auth/login',
+      'POST /api/admin/auth/refresh',
+      'POST /api/admin/auth/logout',
+      'GET /api/admin/auth/me',
+      'GET /api/admin/users',
+      'POST /api/admin/users',
+      'GET /api/admin/users/{id}',
+      'PATCH /api/admin/users/{id}',
+      'POST /api/admin/users/{id}/reset-password',
+      'DELETE /api/admin/users/{id}',
+      'POST /api/admin/settings/change-password',
+      'GET /api/admin/audit',
+      'GET /api/admin/audit/catalog',
+      'GET /api/admin/version',
+      'GET /api/admin/openapi.json',
       'GET /api/admin/workers',
-    ]) expect(names).toContain(name);
+    ])
+      expect(names).toContain(name);
   });
 
   it('gives every operation an id, a summary and a tag, and documents the statuses the plane can answer', () => {
@@ -93,18 +122,37 @@ describe('the OpenAPI document', () => {
       expect(op.summary, name).toBeTruthy();
       expect(op.tags?.length, name).toBeGreaterThan(0);
       const statuses = Object.keys(op.responses);
-      expect(statuses.some((s) => s.startsWith('2')), `${name}: no success status`).toBe(true);
+      expect(
+        statuses.some((s) => s.startsWith('2')),
+        `${name}: no success status`,
+      ).toBe(true);
       if (!op['x-public']) expect(statuses, name).toContain('401');
-      if (WRITES.has(method) && !op['x-public'] && !op['x-self-service'] && !op['x-reads-only']) expect(statuses, name).toContain('403');
+      if (WRITES.has(method) && !op['x-public'] && !op['x-self-service'] && !op['x-reads-only'])
+        expect(statuses, name).toContain('403');
       if (op.parameters?.length || op.requestBody) expect(statuses, name).toContain('400');
       if (!name.endsWith('/health') && !name.endsWith('/ready')) expect(statuses, name).toContain('429');
     }
   });
 
   it('marks exactly the public and self-service operations the spec allows', () => {
-    expect(operations().filter((o) => o.op['x-public']).map((o) => o.name).sort()).toEqual([...PUBLIC].sort());
-    expect(operations().filter((o) => o.op['x-self-service']).map((o) => o.name).sort()).toEqual([...SELF_SERVICE].sort());
-    expect(operations().filter((o) => o.op['x-reads-only']).map((o) => o.name).sort()).toEqual([...READS_ONLY].sort());
+    expect(
+      operations()
+        .filter((o) => o.op['x-public'])
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual([...PUBLIC].sort());
+    expect(
+      operations()
+        .filter((o) => o.op['x-self-service'])
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual([...SELF_SERVICE].sort());
+    expect(
+      operations()
+        .filter((o) => o.op['x-reads-only'])
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual([...READS_ONLY].sort());
   });
 });
 
@@ -157,12 +205,21 @@ describe('GET /workers', () => {
     expect(res.status).toBe(200);
     const workers = (res.body as { workers: { name: string; enabled: boolean; running: boolean }[] }).workers;
     expect(workers.map((w) => w.name)).toEqual([
-      'blob-gc', 'lifecycle', 'audit-flush', 'usage-rollup', 'request-analytics', 'integrity', 'search-index', 'webhooks',
-      'replication-tiering', 'backup-schedule',
+      'blob-gc',
+      'lifecycle',
+      'audit-flush',
+      'usage-rollup',
+      'request-analytics',
+      'integrity',
+      'search-index',
+      'webhooks',
+      'replication-tiering',
+      'backup-schedule',
     ]);
     // No WEBHOOK_URL, no remote target, no backup schedule here: those are off; the rest run.
     const off = new Set(['webhooks', 'replication-tiering', 'backup-schedule']);
-    for (const w of workers) expect(w, w.name).toEqual({ name: w.name, enabled: !off.has(w.name), running: !off.has(w.name) });
+    for (const w of workers)
+      expect(w, w.name).toEqual({ name: w.name, enabled: !off.has(w.name), running: !off.has(w.name) });
     expect((await adminCall(store.server, undefined, { method: 'GET', path: '/workers' })).status).toBe(401);
   });
 });

@@ -32,7 +32,11 @@ export interface AdminFixture {
     headers?: Record<string, string>,
   ): Promise<Response>;
   /** Raw GET of an object's bytes; `extra` is more query text. */
-  download(object: { bucket: string; key: string }, headers?: Record<string, string>, extra?: string): Promise<Response>;
+  download(
+    object: { bucket: string; key: string },
+    headers?: Record<string, string>,
+    extra?: string,
+  ): Promise<Response>;
 }
 
 /** Helpers bound to a test file's store, as its bootstrap admin. */
@@ -42,14 +46,17 @@ export function adminFixture(store: Store): AdminFixture {
   return {
     call,
     auditEvents() {
-      return store.server.output().split('\n').flatMap((line) => {
-        try {
-          const parsed = JSON.parse(line) as Json;
-          return parsed['audit'] === true ? [parsed] : [];
-        } catch {
-          return [];
-        }
-      });
+      return store.server
+        .output()
+        .split('\n')
+        .flatMap((line) => {
+          try {
+            const parsed = JSON.parse(line) as Json;
+            return parsed['audit'] === true ? [parsed] : [];
+          } catch {
+            return [];
+          }
+        });
     },
     async newBucket(body = {}) {
       const name = uniqueBucket('adm');
@@ -59,11 +66,16 @@ export function adminFixture(store: Store): AdminFixture {
     },
     async upload({ bucket, key }, body, headers = {}) {
       return fetch(`${base()}/buckets/${bucket}/objects/content?${keyQuery(key)}`, {
-        method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, ...headers }, body, duplex: 'half',
+        method: 'PUT',
+        headers: { authorization: `Bearer ${await store.admin()}`, ...headers },
+        body,
+        duplex: 'half',
       } as RequestInit);
     },
     async download({ bucket, key }, headers = {}, extra = '') {
-      return fetch(`${base()}/buckets/${bucket}/objects/content?${keyQuery(key, extra)}`, { headers: { authorization: `Bearer ${await store.admin()}`, ...headers } });
+      return fetch(`${base()}/buckets/${bucket}/objects/content?${keyQuery(key, extra)}`, {
+        headers: { authorization: `Bearer ${await store.admin()}`, ...headers },
+      });
     },
   };
 }

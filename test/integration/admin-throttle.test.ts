@@ -11,9 +11,12 @@ import { rawRequest } from '../helpers/signed-http.js';
 import { useStore } from '../helpers/store.js';
 
 const MOUNT = '/storage';
-const store = useStore({ env: { MOUNT_PATH: MOUNT, STORE_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8', AUDIT_FLUSH_MS: '600000' } });
+const store = useStore({
+  env: { MOUNT_PATH: MOUNT, STORE_TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8', AUDIT_FLUSH_MS: '600000' },
+});
 
-const wrongLogin = (forwardedFor: string) => login(store.server, { mount: MOUNT, forwardedFor, password: 'wrong-password' });
+const wrongLogin = (forwardedFor: string) =>
+  login(store.server, { mount: MOUNT, forwardedFor, password: 'wrong-password' });
 
 describe('the login limit', () => {
   it('allows 5 attempts per minute per client, then 429 with Retry-After, even for the right password', async () => {
@@ -63,7 +66,9 @@ describe('the general admin throttle', () => {
     const { token } = await signIn(store.server, { mount: MOUNT, forwardedFor: freshClient() });
     const client = freshClient();
     const get = (path: string, from = client) =>
-      fetch(`${store.server.url}${MOUNT}/api/admin${path}`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': from } });
+      fetch(`${store.server.url}${MOUNT}/api/admin${path}`, {
+        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': from },
+      });
     let allowed = 0;
     let refused: Response | undefined;
     const started = Date.now();
@@ -100,21 +105,44 @@ describe('the refresh cookie under MOUNT_PATH', () => {
 
 describe('the S3 plane behind a trusted proxy', () => {
   const bucket = `proxied-${Date.now()}`;
-  const anonymousGet = (key: string, headers: Record<string, string> = {}) => rawRequest(store.server, { method: 'GET', path: `${MOUNT}/${bucket}/${key}`, headers });
+  const anonymousGet = (key: string, headers: Record<string, string> = {}) =>
+    rawRequest(store.server, { method: 'GET', path: `${MOUNT}/${bucket}/${key}`, headers });
 
   beforeAll(async () => {
-    expect((await rawRequest(store.server, { method: 'PUT', path: `${MOUNT}/${bucket}`, sign: true })).status).toBe(200);
+    expect((await rawRequest(store.server, { method: 'PUT', path: `${MOUNT}/${bucket}`, sign: true })).status).toBe(
+      200,
+    );
     for (const key of ['by-ip.txt', 'by-tls.txt']) {
-      expect((await rawRequest(store.server, { method: 'PUT', path: `${MOUNT}/${bucket}/${key}`, body: key, sign: true })).status).toBe(200);
+      expect(
+        (await rawRequest(store.server, { method: 'PUT', path: `${MOUNT}/${bucket}/${key}`, body: key, sign: true }))
+          .status,
+      ).toBe(200);
     }
     const policy = {
       Version: '2012-10-17',
       Statement: [
-        { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/by-ip.txt`, Condition: { IpAddress: { 'aws:SourceIp': '203.0.113.0/24' } } },
-        { Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/by-tls.txt`, Condition: { Bool: { 'aws:SecureTransport': 'true' } } },
+        {
+          Effect: 'Allow',
+          Principal: '*',
+          Action: 's3:GetObject',
+          Resource: `arn:aws:s3:::${bucket}/by-ip.txt`,
+          Condition: { IpAddress: { 'aws:SourceIp': '203.0.113.0/24' } },
+        },
+        {
+          Effect: 'Allow',
+          Principal: '*',
+          Action: 's3:GetObject',
+          Resource: `arn:aws:s3:::${bucket}/by-tls.txt`,
+          Condition: { Bool: { 'aws:SecureTransport': 'true' } },
+        },
       ],
     };
-    const put = await rawRequest(store.server, { method: 'PUT', path: `${MOUNT}/${bucket}?policy`, body: JSON.stringify(policy), sign: true });
+    const put = await rawRequest(store.server, {
+      method: 'PUT',
+      path: `${MOUNT}/${bucket}?policy`,
+      body: JSON.stringify(policy),
+      sign: true,
+    });
     expect(put.status, put.text).toBe(204);
   });
 
@@ -138,7 +166,10 @@ describe('shutdown', () => {
     expect(await store.stop()).toBe(0);
     const db = new Database(join(store.server.dataDir, 'meta.db'), { readonly: true });
     try {
-      const counts = db.prepare('SELECT event, count(*) AS n FROM audit GROUP BY event').all() as { event: string; n: number }[];
+      const counts = db.prepare('SELECT event, count(*) AS n FROM audit GROUP BY event').all() as {
+        event: string;
+        n: number;
+      }[];
       const byEvent = Object.fromEntries(counts.map((c) => [c.event, c.n]));
       expect(byEvent['auth.login_failed']).toBeGreaterThanOrEqual(10);
       expect(byEvent['auth.login']).toBeGreaterThanOrEqual(3);

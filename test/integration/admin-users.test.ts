@@ -7,8 +7,16 @@ import { login, refresh, signIn } from '../helpers/admin-flow.js';
 import { adminCall } from '../helpers/admin-session.js';
 import { useStore } from '../helpers/store.js';
 
-interface User { id: string; username: string; role: string; mustChangePassword: boolean }
-interface Created { user: User; temporaryPassword?: string }
+interface User {
+  id: string;
+  username: string;
+  role: string;
+  mustChangePassword: boolean;
+}
+interface Created {
+  user: User;
+  temporaryPassword?: string;
+}
 
 // Loopback is a trusted proxy: each sign-in comes from its own X-Forwarded-For address (see admin-flow.ts).
 const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
@@ -18,12 +26,17 @@ beforeAll(async () => {
   admin = await store.admin();
 });
 
-const call = (token: string | undefined, method: string, path: string) => adminCall(store.server, token, { method, path });
+const call = (token: string | undefined, method: string, path: string) =>
+  adminCall(store.server, token, { method, path });
 const send = (token: string | undefined, request: { method: string; path: string; body: unknown }) =>
   adminCall(store.server, token, request);
 
 async function createUser(username: string, role: 'full-admin' | 'read-only', password?: string): Promise<Created> {
-  const res = await send(admin, { method: 'POST', path: '/users', body: password === undefined ? { username, role } : { username, role, password } });
+  const res = await send(admin, {
+    method: 'POST',
+    path: '/users',
+    body: password === undefined ? { username, role } : { username, role, password },
+  });
   expect(res.status).toBe(201);
   return res.body as Created;
 }
@@ -45,7 +58,11 @@ describe('creating users', () => {
     expect(got.body).toEqual(expect.objectContaining({ id: user.id, username: 'reader' }));
     expect(JSON.stringify(got.body)).not.toContain(temporaryPassword);
     const session = await signIn(store.server, { username: 'reader', password: temporaryPassword });
-    expect((await call(session.token, 'GET', '/auth/me')).body).toMatchObject({ username: 'reader', role: 'read-only', mustChangePassword: true });
+    expect((await call(session.token, 'GET', '/auth/me')).body).toMatchObject({
+      username: 'reader',
+      role: 'read-only',
+      mustChangePassword: true,
+    });
   });
 
   it('takes a chosen password, never echoing it', async () => {
@@ -56,7 +73,9 @@ describe('creating users', () => {
   });
 
   it('refuses a taken name (any case) with 409, and bad input with 400 naming the field', async () => {
-    expect((await send(admin, { method: 'POST', path: '/users', body: { username: 'READER', role: 'read-only' } })).status).toBe(409);
+    expect(
+      (await send(admin, { method: 'POST', path: '/users', body: { username: 'READER', role: 'read-only' } })).status,
+    ).toBe(409);
     const cases: [unknown, string][] = [
       [{ username: 'bad name', role: 'read-only' }, 'username'],
       [{ username: 'x', role: 'owner' }, 'role'],
@@ -75,8 +94,10 @@ describe('creating users', () => {
 
   it('answers 404 for an unknown id on every user route', async () => {
     for (const [method, path, body] of [
-      ['GET', '/users/nope', undefined], ['PATCH', '/users/nope', { role: 'read-only' }],
-      ['POST', '/users/nope/reset-password', {}], ['DELETE', '/users/nope', undefined],
+      ['GET', '/users/nope', undefined],
+      ['PATCH', '/users/nope', { role: 'read-only' }],
+      ['POST', '/users/nope/reset-password', {}],
+      ['DELETE', '/users/nope', undefined],
     ] as const) {
       const res = await send(admin, { method: method, path: path, body: body });
       expect(res.status, `${method} ${path}`).toBe(404);
@@ -85,7 +106,14 @@ describe('creating users', () => {
   });
 
   it('answers 401 without a token on every user route', async () => {
-    for (const [method, path] of [['GET', '/users'], ['POST', '/users'], ['GET', '/users/x'], ['PATCH', '/users/x'], ['POST', '/users/x/reset-password'], ['DELETE', '/users/x']]) {
+    for (const [method, path] of [
+      ['GET', '/users'],
+      ['POST', '/users'],
+      ['GET', '/users/x'],
+      ['PATCH', '/users/x'],
+      ['POST', '/users/x/reset-password'],
+      ['DELETE', '/users/x'],
+    ]) {
       expect((await call(undefined, method as string, path as string)).status, `${method} ${path}`).toBe(401);
     }
   });
@@ -98,8 +126,10 @@ describe('roles', () => {
     expect((await call(viewer, 'GET', '/users')).status).toBe(200);
     expect((await call(viewer, 'GET', `/users/${user.id}`)).status).toBe(200);
     for (const [method, path, body] of [
-      ['POST', '/users', { username: 'sneaky', role: 'full-admin' }], ['PATCH', `/users/${user.id}`, { role: 'full-admin' }],
-      ['POST', `/users/${user.id}/reset-password`, {}], ['DELETE', `/users/${user.id}`, undefined],
+      ['POST', '/users', { username: 'sneaky', role: 'full-admin' }],
+      ['PATCH', `/users/${user.id}`, { role: 'full-admin' }],
+      ['POST', `/users/${user.id}/reset-password`, {}],
+      ['DELETE', `/users/${user.id}`, undefined],
     ] as const) {
       const res = await send(viewer, { method: method, path: path, body: body });
       expect(res.status, `${method} ${path}`).toBe(403);
@@ -111,11 +141,16 @@ describe('roles', () => {
   it('a demotion applies to the next request of an already signed-in admin, and a promotion too', async () => {
     const { user, temporaryPassword } = await createUser('ops', 'full-admin');
     const ops = (await signIn(store.server, { username: 'ops', password: temporaryPassword })).token;
-    const probe = () => send(ops, { method: 'POST', path: '/users', body: { username: 'probe', role: 'read-only', password: 'short' } });
+    const probe = () =>
+      send(ops, { method: 'POST', path: '/users', body: { username: 'probe', role: 'read-only', password: 'short' } });
     expect((await probe()).status).toBe(400); // past the gate: only the body is wrong
-    expect((await send(admin, { method: 'PATCH', path: `/users/${user.id}`, body: { role: 'read-only' } })).body).toMatchObject({ role: 'read-only' });
+    expect(
+      (await send(admin, { method: 'PATCH', path: `/users/${user.id}`, body: { role: 'read-only' } })).body,
+    ).toMatchObject({ role: 'read-only' });
     expect((await probe()).status).toBe(403);
-    expect((await send(admin, { method: 'PATCH', path: `/users/${user.id}`, body: { role: 'full-admin' } })).status).toBe(200);
+    expect(
+      (await send(admin, { method: 'PATCH', path: `/users/${user.id}`, body: { role: 'full-admin' } })).status,
+    ).toBe(200);
     expect((await probe()).status).toBe(400);
   });
 });
@@ -129,17 +164,29 @@ describe('the last full admin and self-deletion', () => {
     expect((await call(admin, 'DELETE', `/users/${adminId}`)).status).toBe(409);
     // Demote every other full admin so that `boss` is the last one.
     const all = ((await call(admin, 'GET', '/users')).body as { items: User[] }).items;
-    for (const u of all) if (u.role === 'full-admin' && u.id !== boss.id && u.id !== adminId) await send(admin, { method: 'PATCH', path: `/users/${u.id}`, body: { role: 'read-only' } });
-    expect((await send(bossSession.token, { method: 'PATCH', path: `/users/${adminId}`, body: { role: 'read-only' } })).status).toBe(200);
+    for (const u of all)
+      if (u.role === 'full-admin' && u.id !== boss.id && u.id !== adminId)
+        await send(admin, { method: 'PATCH', path: `/users/${u.id}`, body: { role: 'read-only' } });
+    expect(
+      (await send(bossSession.token, { method: 'PATCH', path: `/users/${adminId}`, body: { role: 'read-only' } }))
+        .status,
+    ).toBe(200);
 
-    const demoteLast = await send(bossSession.token, { method: 'PATCH', path: `/users/${boss.id}`, body: { role: 'read-only' } });
+    const demoteLast = await send(bossSession.token, {
+      method: 'PATCH',
+      path: `/users/${boss.id}`,
+      body: { role: 'read-only' },
+    });
     expect(demoteLast.status).toBe(409);
     expect(demoteLast.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
     expect((await call(bossSession.token, 'DELETE', `/users/${boss.id}`)).status).toBe(409);
     // admin is read-only now: the gate refuses before any rule is looked at.
     expect((await call(admin, 'DELETE', `/users/${boss.id}`)).status).toBe(403);
 
-    expect((await send(bossSession.token, { method: 'PATCH', path: `/users/${adminId}`, body: { role: 'full-admin' } })).status).toBe(200);
+    expect(
+      (await send(bossSession.token, { method: 'PATCH', path: `/users/${adminId}`, body: { role: 'full-admin' } }))
+        .status,
+    ).toBe(200);
     expect((await call(admin, 'DELETE', `/users/${boss.id}`)).status).toBe(204);
     expect((await call(admin, 'GET', `/users/${boss.id}`)).status).toBe(404);
     // The deleted user's access token and refresh cookie are dead.
@@ -167,7 +214,8 @@ describe('passwords', () => {
     const { temporaryPassword } = await createUser('changer', 'read-only');
     const first = await signIn(store.server, { username: 'changer', password: temporaryPassword });
     const current = await signIn(store.server, { username: 'changer', password: temporaryPassword });
-    const change = (body: unknown) => send(current.token, { method: 'POST', path: '/settings/change-password', body: body });
+    const change = (body: unknown) =>
+      send(current.token, { method: 'POST', path: '/settings/change-password', body: body });
 
     const wrong = await change({ currentPassword: 'not-it-at-all', newPassword: 'a-much-better-password' });
     expect(wrong.status).toBe(400);
@@ -186,6 +234,14 @@ describe('passwords', () => {
     expect((await refresh(store.server, first.cookie)).status).toBe(401);
     expect((await login(store.server, { username: 'changer', password: temporaryPassword })).status).toBe(401);
     await signIn(store.server, { username: 'changer', password: 'a-much-better-password' });
-    expect((await send(undefined, { method: 'POST', path: '/settings/change-password', body: { currentPassword: 'x', newPassword: 'y' } })).status).toBe(401);
+    expect(
+      (
+        await send(undefined, {
+          method: 'POST',
+          path: '/settings/change-password',
+          body: { currentPassword: 'x', newPassword: 'y' },
+        })
+      ).status,
+    ).toBe(401);
   });
 });

@@ -9,16 +9,33 @@ import { adminCall } from '../helpers/admin-session.js';
 import { uniqueBucket } from '../helpers/clients.js';
 import { useStore } from '../helpers/store.js';
 
-interface Operation { surface: string; operation: string; requests: number; clientErrors: number; serverErrors: number }
+interface Operation {
+  surface: string;
+  operation: string;
+  requests: number;
+  clientErrors: number;
+  serverErrors: number;
+}
 interface RequestsBody {
   step: number;
-  points: { t: string; requests: number | null; clientErrors: number | null; requestsPerSecond: number | null; bySurface: Record<string, { requests: number }> }[];
+  points: {
+    t: string;
+    requests: number | null;
+    clientErrors: number | null;
+    requestsPerSecond: number | null;
+    bySurface: Record<string, { requests: number }>;
+  }[];
   totals: { requests: number; clientErrors: number; serverErrors: number };
   operations: Operation[];
 }
-interface StorageBody { step: number; bucket: string | null; points: { t: string; bytes: number | null; objects: number | null }[] }
+interface StorageBody {
+  step: number;
+  bucket: string | null;
+  points: { t: string; bytes: number | null; objects: number | null }[];
+}
 
-const s3Op = (body: RequestsBody, name: string): Operation | undefined => body.operations.find((o) => o.surface === 's3' && o.operation === name);
+const s3Op = (body: RequestsBody, name: string): Operation | undefined =>
+  body.operations.find((o) => o.surface === 's3' && o.operation === name);
 
 describe('analytics through the real server', () => {
   const store = useStore();
@@ -33,8 +50,12 @@ describe('analytics through the real server', () => {
       stored += body.length;
       await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `k${i}`, Body: body }));
     }
-    for (let i = 0; i < 5; i++) await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: `k${i}` })).then((r) => r.Body?.transformToByteArray());
-    for (let i = 0; i < 3; i++) await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: `missing${i}` })).catch(() => undefined);
+    for (let i = 0; i < 5; i++)
+      await store.s3
+        .send(new GetObjectCommand({ Bucket: bucket, Key: `k${i}` }))
+        .then((r) => r.Body?.transformToByteArray());
+    for (let i = 0; i < 3; i++)
+      await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: `missing${i}` })).catch(() => undefined);
   }, 60_000);
 
   it('counts the workload per operation and error class, live (before any flush)', async () => {
@@ -58,19 +79,26 @@ describe('analytics through the real server', () => {
     expect(total.bucket).toBeNull();
     expect(total.points.length).toBeLessThanOrEqual(501);
     expect(total.points.at(-1)).toMatchObject({ bytes: stored, objects: 12 });
-    const one = (await store.adminCall('GET', `/analytics/storage?bucket=${bucket}&from=${started}`)).body as StorageBody;
+    const one = (await store.adminCall('GET', `/analytics/storage?bucket=${bucket}&from=${started}`))
+      .body as StorageBody;
     expect(one.bucket).toBe(bucket);
     expect(one.step).toBe(900);
     expect(one.points.at(-1)).toMatchObject({ bytes: stored, objects: 12 });
-    const breakdown = (await store.adminCall('GET', '/analytics/buckets?limit=5')).body as { totals: { buckets: number; bytes: number }; buckets: { bucket: string; bytes: number; objects: number; share: number }[] };
+    const breakdown = (await store.adminCall('GET', '/analytics/buckets?limit=5')).body as {
+      totals: { buckets: number; bytes: number };
+      buckets: { bucket: string; bytes: number; objects: number; share: number }[];
+    };
     expect(breakdown.totals).toMatchObject({ buckets: 1, bytes: stored });
-    expect(breakdown.buckets).toEqual([expect.objectContaining({ bucket, bytes: stored, objects: 12, versions: 12, share: 1 })]);
+    expect(breakdown.buckets).toEqual([
+      expect.objectContaining({ bucket, bytes: stored, objects: 12, versions: 12, share: 1 }),
+    ]);
   });
 
   it('bounds every series to 500 points whatever the range', async () => {
     const storage = (await store.adminCall('GET', '/analytics/storage?from=1990-01-01&step=1m')).body as StorageBody;
     expect(storage.points.length).toBeLessThanOrEqual(500);
-    const requests = (await store.adminCall('GET', '/analytics/requests?from=2000-01-01T00:00:00Z&step=60')).body as RequestsBody;
+    const requests = (await store.adminCall('GET', '/analytics/requests?from=2000-01-01T00:00:00Z&step=60'))
+      .body as RequestsBody;
     expect(requests.points.length).toBeLessThanOrEqual(500);
     expect(requests.step).toBeGreaterThan(60);
   });
@@ -105,7 +133,8 @@ describe('analytics through the real server', () => {
     expect(s3Op(body, 'PutObject')).toMatchObject({ requests: 12 });
     expect(s3Op(body, 'GetObject')).toMatchObject({ requests: 8, clientErrors: 3 });
     expect((await adminCall(store.server, undefined, { method: 'GET', path: '/analytics/requests' })).status).toBe(401);
-    const storage = (await store.adminCall('GET', `/analytics/storage?bucket=${bucket}&from=${started}`)).body as StorageBody;
+    const storage = (await store.adminCall('GET', `/analytics/storage?bucket=${bucket}&from=${started}`))
+      .body as StorageBody;
     expect(storage.points.at(-1)).toMatchObject({ bytes: stored });
   });
 });

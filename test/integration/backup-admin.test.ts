@@ -8,7 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CreateBucketCommand, GetBucketOwnershipControlsCommand, GetBucketVersioningCommand, GetObjectCommand, PutObjectCommand, PutObjectRetentionCommand,
+  CreateBucketCommand,
+  GetBucketOwnershipControlsCommand,
+  GetBucketVersioningCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  PutObjectRetentionCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeV1Backup, V1_CONTENT } from '../fixtures/make-v1-backup.mjs';
@@ -26,9 +31,15 @@ const snapshots = join(root, 'snapshots');
 const receiver = useWebhookReceiver(SECRET);
 const store = useStore(() => ({
   env: {
-    WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_POLL_MS: '200',
-    STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_INTERVAL_MINUTES: '1440',
-    STORE_SCHEDULED_BACKUP_KEEP_LAST: '2', STORE_SCHEDULED_BACKUP_DIR: snapshots, STORE_TRUSTED_PROXIES: '127.0.0.1',
+    WEBHOOK_URL: receiver.url,
+    WEBHOOK_SECRET: SECRET,
+    WEBHOOK_POLL_MS: '200',
+    STORE_SCHEDULED_BACKUP_ENABLED: 'true',
+    STORE_SCHEDULED_BACKUP_SCOPE: 'instance',
+    STORE_SCHEDULED_BACKUP_INTERVAL_MINUTES: '1440',
+    STORE_SCHEDULED_BACKUP_KEEP_LAST: '2',
+    STORE_SCHEDULED_BACKUP_DIR: snapshots,
+    STORE_TRUSTED_PROXIES: '127.0.0.1',
   },
 }));
 let reader: string;
@@ -43,7 +54,10 @@ async function until(check: () => Promise<boolean> | boolean, what: string, ms =
 }
 
 beforeAll(async () => {
-  expect((await store.adminCall('POST', '/users', { username: 'reader', role: 'read-only', password: 'quiet-observer-42' })).status).toBe(201);
+  expect(
+    (await store.adminCall('POST', '/users', { username: 'reader', role: 'read-only', password: 'quiet-observer-42' }))
+      .status,
+  ).toBe(201);
   reader = await adminLogin(store.server, 'reader', 'quiet-observer-42');
   v1 = await makeV1Backup();
 });
@@ -74,7 +88,10 @@ describe('manifest v1 archives', () => {
   });
 
   it('reaches the webhook outbox like any write: one object.created per restored object', async () => {
-    await until(() => [...receiver.accepted.values()].filter((r) => r.event?.['bucket'] === 'legacy-photos').length >= 3, 'restore events');
+    await until(
+      () => [...receiver.accepted.values()].filter((r) => r.event?.['bucket'] === 'legacy-photos').length >= 3,
+      'restore events',
+    );
     const events = [...receiver.accepted.values()].map((r) => r.event).filter((e) => e?.['bucket'] === 'legacy-photos');
     expect(events.map((e) => e?.['type'])).toEqual(['object.created', 'object.created', 'object.created']);
     expect(events.map((e) => e?.['key']).sort()).toEqual(V1_CONTENT.buckets[0]!.objects.map((o) => o.key).sort());
@@ -86,7 +103,15 @@ describe('object lock and a reset', () => {
     const locked = uniqueBucket('lock');
     await store.s3.send(new CreateBucketCommand({ Bucket: locked, ObjectLockEnabledForBucket: true }));
     const until_ = new Date(Date.now() + 86_400_000);
-    await store.s3.send(new PutObjectCommand({ Bucket: locked, Key: 'gov', Body: 'g', ObjectLockMode: 'GOVERNANCE', ObjectLockRetainUntilDate: until_ }));
+    await store.s3.send(
+      new PutObjectCommand({
+        Bucket: locked,
+        Key: 'gov',
+        Body: 'g',
+        ObjectLockMode: 'GOVERNANCE',
+        ObjectLockRetainUntilDate: until_,
+      }),
+    );
     const withGov = await downloadArchive(store.server, await store.admin());
     const before = await viewInstance(store.s3);
     const refused = await uploadArchive(store.server, await store.admin(), { bytes: v1 });
@@ -101,17 +126,40 @@ describe('object lock and a reset', () => {
       expect(res.body, query).toMatchObject({ error: 'ValidationError' });
     }
     expect(await viewInstance(store.s3)).toEqual(before);
-    expect((await uploadArchive(store.server, await store.admin(), { bytes: v1, path: '/restore?bypassGovernance=true' })).status).toBe(200);
+    expect(
+      (await uploadArchive(store.server, await store.admin(), { bytes: v1, path: '/restore?bypassGovernance=true' }))
+        .status,
+    ).toBe(200);
     expect((await viewInstance(store.s3)).buckets.map((b) => b.name)).not.toContain(locked);
 
     // The archive holding the very same locked version restores over it.
     expect((await uploadArchive(store.server, await store.admin(), { bytes: withGov.bytes })).status).toBe(200);
     expect(await viewInstance(store.s3)).toEqual(before);
     await store.s3.send(new PutObjectCommand({ Bucket: locked, Key: 'comp', Body: 'c' }));
-    await store.s3.send(new PutObjectRetentionCommand({ Bucket: locked, Key: 'comp', Retention: { Mode: 'COMPLIANCE', RetainUntilDate: until_ } }));
+    await store.s3.send(
+      new PutObjectRetentionCommand({
+        Bucket: locked,
+        Key: 'comp',
+        Retention: { Mode: 'COMPLIANCE', RetainUntilDate: until_ },
+      }),
+    );
     const withComp = await viewInstance(store.s3);
-    expect((await uploadArchive(store.server, await store.admin(), { bytes: withGov.bytes, path: '/restore?bypassGovernance=true' })).status).toBe(409);
-    expect((await uploadArchive(store.server, await store.admin(), { bytes: v1, path: `/buckets/${locked}/restore?bypassGovernance=true` })).status).toBe(400); // no such bucket in it
+    expect(
+      (
+        await uploadArchive(store.server, await store.admin(), {
+          bytes: withGov.bytes,
+          path: '/restore?bypassGovernance=true',
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await uploadArchive(store.server, await store.admin(), {
+          bytes: v1,
+          path: `/buckets/${locked}/restore?bypassGovernance=true`,
+        })
+      ).status,
+    ).toBe(400); // no such bucket in it
     expect(await viewInstance(store.s3)).toEqual(withComp);
     const full = await downloadArchive(store.server, await store.admin());
     expect((await uploadArchive(store.server, await store.admin(), { bytes: full.bytes })).status).toBe(200);
@@ -123,7 +171,9 @@ describe('concurrency and roles', () => {
   it('one restore at a time: a second one while the first is uploading is 409', async () => {
     const archive = (await downloadArchive(store.server, await store.admin())).bytes;
     let release: () => void = () => undefined;
-    const gate = new Promise<void>((r) => { release = r; });
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
     const slow = new ReadableStream<Uint8Array>({
       async start(controller) {
         controller.enqueue(archive.subarray(0, 100));
@@ -133,7 +183,10 @@ describe('concurrency and roles', () => {
       },
     });
     const first = fetch(`${store.server.url}/api/admin/restore`, {
-      method: 'POST', body: slow, duplex: 'half', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/zip' },
+      method: 'POST',
+      body: slow,
+      duplex: 'half',
+      headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/zip' },
     } as RequestInit);
     await new Promise((r) => setTimeout(r, 300));
     const second = await uploadArchive(store.server, await store.admin(), { bytes: archive });
@@ -146,10 +199,17 @@ describe('concurrency and roles', () => {
     expect((await downloadArchive(store.server, reader)).status).toBe(200);
     expect((await adminCall(store.server, reader, { method: 'GET', path: '/backup/schedule' })).status).toBe(200);
     expect((await uploadArchive(store.server, reader, { bytes: v1 })).status).toBe(403);
-    expect((await uploadArchive(store.server, reader, { bytes: v1, path: '/buckets/legacy-photos/restore' })).status).toBe(403);
-    expect((await adminCall(store.server, reader, { method: 'POST', path: '/backup/schedule/run-now' })).status).toBe(403);
+    expect(
+      (await uploadArchive(store.server, reader, { bytes: v1, path: '/buckets/legacy-photos/restore' })).status,
+    ).toBe(403);
+    expect((await adminCall(store.server, reader, { method: 'POST', path: '/backup/schedule/run-now' })).status).toBe(
+      403,
+    );
     expect((await adminCall(store.server, undefined, { method: 'GET', path: '/backup' })).status).toBe(401);
-    const head = await fetch(`${store.server.url}/api/admin/backup`, { method: 'HEAD', headers: { authorization: `Bearer ${reader}` } });
+    const head = await fetch(`${store.server.url}/api/admin/backup`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${reader}` },
+    });
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('application/zip');
   });
@@ -164,12 +224,25 @@ describe('the schedule', () => {
     // have finished when the second request arrives (a loaded machine), and then the second starts its own.
     expect(second).toMatchObject({ status: 202 });
     const runs = (second.body as { started: boolean }).started ? 2 : 1;
-    await until(async () => ((await store.adminCall('GET', '/backup/schedule')).body as { running: boolean }).running === false, 'the run');
+    await until(
+      async () => ((await store.adminCall('GET', '/backup/schedule')).body as { running: boolean }).running === false,
+      'the run',
+    );
     const status = await store.adminCall('GET', '/backup/schedule');
     expect(status.body).toMatchObject({
-      enabled: true, running: false,
-      policy: { scope: 'instance', cron: null, intervalMinutes: 1440, keepLast: 2, maxAgeDays: 30, pushToReplication: false },
-      snapshots: { count: runs }, runs: { started: runs, succeeded: runs, failed: 0 }, lastRun: { result: 'ok', snapshots: runs, error: null },
+      enabled: true,
+      running: false,
+      policy: {
+        scope: 'instance',
+        cron: null,
+        intervalMinutes: 1440,
+        keepLast: 2,
+        maxAgeDays: 30,
+        pushToReplication: false,
+      },
+      snapshots: { count: runs },
+      runs: { started: runs, succeeded: runs, failed: 0 },
+      lastRun: { result: 'ok', snapshots: runs, error: null },
     });
     expect(JSON.stringify(status.body)).not.toContain(snapshots);
     expect(JSON.stringify(status.body)).not.toContain(store.server.dataDir);
@@ -178,7 +251,13 @@ describe('the schedule', () => {
     expect(files).toHaveLength(runs);
     expect(statSync(join(snapshots, files[0] as string)).mode & 0o777).toBe(0o600);
     // The snapshot is a valid archive: it restores.
-    expect((await uploadArchive(store.server, await store.admin(), { bytes: readFileSync(join(snapshots, files[0] as string)) })).status).toBe(200);
+    expect(
+      (
+        await uploadArchive(store.server, await store.admin(), {
+          bytes: readFileSync(join(snapshots, files[0] as string)),
+        })
+      ).status,
+    ).toBe(200);
     await new Promise((r) => setTimeout(r, 2500));
     const audit = await store.adminCall('GET', '/audit?event=backup.run_started');
     expect((audit.body as { items: unknown[] }).items).toHaveLength(runs + 1);
@@ -213,10 +292,18 @@ describe('the schedule', () => {
   it('a kill -9 during a run leaves no partial snapshot: the temp file is gone after the restart', async () => {
     const dir = join(root, 'crash-snapshots');
     const crashing = await startStore({
-      env: { STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *', STORE_SCHEDULED_BACKUP_DIR: dir },
+      env: {
+        STORE_SCHEDULED_BACKUP_ENABLED: 'true',
+        STORE_SCHEDULED_BACKUP_SCOPE: 'instance',
+        STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *',
+        STORE_SCHEDULED_BACKUP_DIR: dir,
+      },
     });
     const bucket = await crashing.bucket('crash');
-    for (let i = 0; i < 4; i++) await crashing.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `big-${i}`, Body: randomBytes(32 * 1024 * 1024) }));
+    for (let i = 0; i < 4; i++)
+      await crashing.s3.send(
+        new PutObjectCommand({ Bucket: bucket, Key: `big-${i}`, Body: randomBytes(32 * 1024 * 1024) }),
+      );
     expect((await crashing.adminCall('POST', '/backup/schedule/run-now')).status).toBe(202);
     await until(() => readdirSync(dir).some((n) => n.startsWith('.tmp-')), 'the temp snapshot file', 10_000);
     await crashing.kill();

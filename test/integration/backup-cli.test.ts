@@ -18,23 +18,37 @@ const source = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
 const target = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
 const bucket = uniqueBucket('cli');
 
-function store(args: string[], opts: { env?: Record<string, string>; stdin?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function store(
+  args: string[],
+  opts: { env?: Record<string, string>; stdin?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: work, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: work,
+    env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...opts.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   child.stdin.end(opts.stdin ?? '');
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-const as = (server: RunningServer): Record<string, string> => ({ STORE_URL: server.url, STORE_ADMIN_PASSWORD: server.credentials.adminPassword });
+const as = (server: RunningServer): Record<string, string> => ({
+  STORE_URL: server.url,
+  STORE_ADMIN_PASSWORD: server.credentials.adminPassword,
+});
 
 beforeAll(async () => {
   await source.s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  await source.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'one.txt', Body: 'one', ContentType: 'text/plain' }));
+  await source.s3.send(
+    new PutObjectCommand({ Bucket: bucket, Key: 'one.txt', Body: 'one', ContentType: 'text/plain' }),
+  );
   await source.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'two.bin', Body: Buffer.alloc(300_000, 2) }));
 });
 
@@ -44,14 +58,18 @@ describe('store backup / store restore', () => {
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stderr).toMatch(/^saved all\.zip \(\d+ bytes\)/m);
     expect(statSync(join(work, 'all.zip')).mode & 0o777).toBe(0o600);
-    const restore = await store(['restore', 'all.zip', '--url', target.server.url], { env: { STORE_ADMIN_PASSWORD: target.server.credentials.adminPassword } });
+    const restore = await store(['restore', 'all.zip', '--url', target.server.url], {
+      env: { STORE_ADMIN_PASSWORD: target.server.credentials.adminPassword },
+    });
     expect(restore.code, restore.stderr).toBe(0);
     expect(JSON.parse(restore.stdout)).toEqual({ bucketsRestored: 1, objectsRestored: 2 });
     expect(await viewInstance(target.s3)).toEqual(await viewInstance(source.s3));
   });
 
   it('one bucket, with the password on stdin and the archive on stdout', async () => {
-    const backup = await store(['backup', '--bucket', bucket, '-o', '-', '--url', source.server.url], { stdin: `${source.server.credentials.adminPassword}\n` });
+    const backup = await store(['backup', '--bucket', bucket, '-o', '-', '--url', source.server.url], {
+      stdin: `${source.server.credentials.adminPassword}\n`,
+    });
     expect(backup.code, backup.stderr).toBe(0);
     expect(backup.stdout.slice(0, 2)).toBe('PK');
     const named = await store(['backup', '--bucket', bucket, '-o', 'one.zip'], { env: as(source.server) });
@@ -67,7 +85,9 @@ describe('store backup / store restore', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/404 NoSuchBucket/);
     expect(() => statSync(join(work, 'x.zip'))).toThrow();
-    const wrong = await store(['backup', '-o', 'y.zip'], { env: { STORE_URL: source.server.url, STORE_ADMIN_PASSWORD: 'not-the-password' } });
+    const wrong = await store(['backup', '-o', 'y.zip'], {
+      env: { STORE_URL: source.server.url, STORE_ADMIN_PASSWORD: 'not-the-password' },
+    });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/401/);
     const junk = join(work, 'junk.zip');

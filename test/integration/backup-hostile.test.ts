@@ -14,8 +14,10 @@ import { patchDeclaredSize, renameEntry, unzip, zip, type Entries } from '../hel
 const MiB = 1024 * 1024;
 const store = useStore({
   env: {
-    RESTORE_MAX_TOTAL_BYTES: String(64 * MiB), RESTORE_MAX_ENTRY_BYTES: String(10 * MiB),
-    RESTORE_MAX_ENTRIES: '50', RESTORE_MAX_MANIFEST_BYTES: '4096',
+    RESTORE_MAX_TOTAL_BYTES: String(64 * MiB),
+    RESTORE_MAX_ENTRY_BYTES: String(10 * MiB),
+    RESTORE_MAX_ENTRIES: '50',
+    RESTORE_MAX_MANIFEST_BYTES: '4096',
   },
 });
 let bucket: string;
@@ -24,7 +26,10 @@ let entries: Map<string, Buffer>;
 let before: { view: InstanceView; blobs: string[] };
 
 function blobFiles(): string[] {
-  return readdirSync(join(store.server.dataDir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+  return readdirSync(join(store.server.dataDir, 'blobs'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name)
+    .sort();
 }
 
 async function state(): Promise<{ view: InstanceView; blobs: string[] }> {
@@ -38,16 +43,22 @@ function rebuild(changes: Record<string, Buffer | null> = {}, compress: string[]
     if (changes[name] === null) continue;
     list.push([name, changes[name] ?? bytes, { compress: compress.includes(name) }]);
   }
-  for (const [name, bytes] of Object.entries(changes)) if (bytes && !entries.has(name)) list.push([name, bytes, { compress: compress.includes(name) }]);
+  for (const [name, bytes] of Object.entries(changes))
+    if (bytes && !entries.has(name)) list.push([name, bytes, { compress: compress.includes(name) }]);
   return zip(list);
 }
 
 function indexLines(): Record<string, unknown>[] {
-  return (entries.get('index/000001.jsonl') as Buffer).toString().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return (entries.get('index/000001.jsonl') as Buffer)
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 const jsonl = (lines: unknown[]): Buffer => Buffer.from(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
-const manifest = (): Record<string, unknown> => JSON.parse((entries.get('manifest.json') as Buffer).toString()) as Record<string, unknown>;
+const manifest = (): Record<string, unknown> =>
+  JSON.parse((entries.get('manifest.json') as Buffer).toString()) as Record<string, unknown>;
 
 beforeAll(async () => {
   bucket = await store.bucket('victim');
@@ -58,11 +69,21 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   base = res.bytes;
   entries = await unzip(base);
-  expect([...entries.keys()].sort()).toEqual(['index/000001.jsonl', 'manifest.json', 'objects/000000001', 'objects/000000002', 'objects/000000003']);
+  expect([...entries.keys()].sort()).toEqual([
+    'index/000001.jsonl',
+    'manifest.json',
+    'objects/000000001',
+    'objects/000000002',
+    'objects/000000003',
+  ]);
   before = await state();
 });
 
-async function expectRefused(archive: Buffer, code = 'InvalidArchive', path = `/buckets/${bucket}/restore`): Promise<string> {
+async function expectRefused(
+  archive: Buffer,
+  code = 'InvalidArchive',
+  path = `/buckets/${bucket}/restore`,
+): Promise<string> {
   const res = await uploadArchive(store.server, await store.admin(), { bytes: archive, path: path });
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(res.body['error']).toBe(code);
@@ -109,9 +130,15 @@ describe('archives refused with 400 and the instance unchanged', () => {
 
   it('zip bombs: honest but over RESTORE_MAX_ENTRY_BYTES; lying about their size; a ratio deflate cannot reach', async () => {
     const zeros = Buffer.alloc(20 * MiB);
-    expect(await expectRefused(await rebuild({ 'objects/000000002': zeros }, ['objects/000000002']))).toMatch(/RESTORE_MAX_ENTRY_BYTES/);
+    expect(await expectRefused(await rebuild({ 'objects/000000002': zeros }, ['objects/000000002']))).toMatch(
+      /RESTORE_MAX_ENTRY_BYTES/,
+    );
     // Declares 100,000 bytes (what the manifest says) but inflates to 20 MiB.
-    const liar = patchDeclaredSize(await rebuild({ 'objects/000000002': zeros }, ['objects/000000002']), 'objects/000000002', 100_000);
+    const liar = patchDeclaredSize(
+      await rebuild({ 'objects/000000002': zeros }, ['objects/000000002']),
+      'objects/000000002',
+      100_000,
+    );
     expect(await expectRefused(liar)).toMatch(/more bytes|too many bytes/);
     const ratio = patchDeclaredSize(await rebuild({}, ['objects/000000002']), 'objects/000000002', 9 * MiB);
     expect(await expectRefused(ratio)).toMatch(/zip bomb/);
@@ -127,16 +154,28 @@ describe('archives refused with 400 and the instance unchanged', () => {
     // read before any body is sent (a client still sending when the server closes might see a reset instead).
     const token = await store.admin();
     const early = await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-      const req = request(`${store.server.url}/api/admin/buckets/${bucket}/restore`, {
-        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/zip', 'content-length': String(65 * MiB) },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          req.destroy();
-          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown> });
-        });
-      });
+      const req = request(
+        `${store.server.url}/api/admin/buckets/${bucket}/restore`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/zip',
+            'content-length': String(65 * MiB),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            req.destroy();
+            resolve({
+              status: res.statusCode ?? 0,
+              body: JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>,
+            });
+          });
+        },
+      );
       req.on('error', reject);
       req.flushHeaders();
     });
@@ -145,11 +184,21 @@ describe('archives refused with 400 and the instance unchanged', () => {
   });
 
   it('an entry the manifest does not name, a bad index line, an unknown version, a refused configuration', async () => {
-    expect(await expectRefused(await rebuild({ 'objects/000000099': Buffer.from('stowaway') }))).toMatch(/not named by the manifest/);
+    expect(await expectRefused(await rebuild({ 'objects/000000099': Buffer.from('stowaway') }))).toMatch(
+      /not named by the manifest/,
+    );
     const lines = indexLines();
-    await expectRefused(await rebuild({ 'index/000001.jsonl': Buffer.concat([jsonl(lines), Buffer.from('{not json\n')]) }));
-    await expectRefused(await rebuild({ 'index/000001.jsonl': jsonl([{ ...lines[0], key: 'k'.repeat(1100) }, ...lines.slice(1)]) }));
-    await expectRefused(await rebuild({ 'index/000001.jsonl': jsonl([lines[0], { ...lines[0], entry: 'objects/000000002' }, ...lines.slice(2)]) }));
+    await expectRefused(
+      await rebuild({ 'index/000001.jsonl': Buffer.concat([jsonl(lines), Buffer.from('{not json\n')]) }),
+    );
+    await expectRefused(
+      await rebuild({ 'index/000001.jsonl': jsonl([{ ...lines[0], key: 'k'.repeat(1100) }, ...lines.slice(1)]) }),
+    );
+    await expectRefused(
+      await rebuild({
+        'index/000001.jsonl': jsonl([lines[0], { ...lines[0], entry: 'objects/000000002' }, ...lines.slice(2)]),
+      }),
+    );
     await expectRefused(await rebuild({ 'manifest.json': Buffer.from(JSON.stringify({ ...manifest(), version: 3 })) }));
     const badConfig = manifest();
     const buckets = badConfig['buckets'] as { config: Record<string, unknown> }[];
@@ -160,7 +209,8 @@ describe('archives refused with 400 and the instance unchanged', () => {
   it('header-unsafe fields (an ETag or checksum with CR/LF, bad metadata), and an ETag that is not the MD5 of the bytes', async () => {
     const lines = indexLines();
     const first = lines[0] as Record<string, unknown>;
-    const withFirst = (changed: Record<string, unknown>): Promise<Buffer> => rebuild({ 'index/000001.jsonl': jsonl([{ ...first, ...changed }, ...lines.slice(1)]) });
+    const withFirst = (changed: Record<string, unknown>): Promise<Buffer> =>
+      rebuild({ 'index/000001.jsonl': jsonl([{ ...first, ...changed }, ...lines.slice(1)]) });
     for (const changed of [
       { etag: `${String(first['etag'])}\r\nX-Evil: 1` },
       { checksum: { algorithm: 'CRC32', value: 'AAAAAA==\r\nX-Evil: 1', type: 'FULL_OBJECT' } },
@@ -169,7 +219,9 @@ describe('archives refused with 400 and the instance unchanged', () => {
       { userMeta: { 'bad name': 'x' } },
       { userMeta: { big: 'x'.repeat(2100) } },
     ]) {
-      expect(await expectRefused(await withFirst(changed)), JSON.stringify(changed)).toMatch(/etag|checksum|header|metadata|2048|MetadataTooLarge|maximum/i);
+      expect(await expectRefused(await withFirst(changed)), JSON.stringify(changed)).toMatch(
+        /etag|checksum|header|metadata|2048|MetadataTooLarge|maximum/i,
+      );
     }
     // A well-formed ETag that is not the MD5 of the entry's bytes (as a PUT would compute it).
     expect(await expectRefused(await withFirst({ etag: 'f'.repeat(32) }))).toMatch(/ETag/);
@@ -177,14 +229,23 @@ describe('archives refused with 400 and the instance unchanged', () => {
 
   it('manifest totals that disagree with the indexes (versions, object entries, bytes)', async () => {
     const totals = manifest()['totals'] as { versions: number; entries: number; bytes: number };
-    for (const [field, message] of [['versions', /3 versions but the manifest says 4/], ['entries', /3 object entries but the manifest says 4/], ['bytes', /object bytes but the manifest says/]] as const) {
+    for (const [field, message] of [
+      ['versions', /3 versions but the manifest says 4/],
+      ['entries', /3 object entries but the manifest says 4/],
+      ['bytes', /object bytes but the manifest says/],
+    ] as const) {
       const changed = { ...manifest(), totals: { ...totals, [field]: totals[field] + 1 } };
-      expect(await expectRefused(await rebuild({ 'manifest.json': Buffer.from(JSON.stringify(changed)) }))).toMatch(message);
+      expect(await expectRefused(await rebuild({ 'manifest.json': Buffer.from(JSON.stringify(changed)) }))).toMatch(
+        message,
+      );
     }
   });
 
   it('the unmodified archive restores (the control)', async () => {
-    const res = await uploadArchive(store.server, await store.admin(), { bytes: base, path: `/buckets/${bucket}/restore` });
+    const res = await uploadArchive(store.server, await store.admin(), {
+      bytes: base,
+      path: `/buckets/${bucket}/restore`,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ objectsRestored: 3 });
     expect((await viewInstance(store.s3)).buckets).toEqual(before.view.buckets);

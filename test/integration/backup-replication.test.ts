@@ -6,12 +6,24 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CreateBucketCommand, GetObjectCommand, PutBucketLifecycleConfigurationCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  PutBucketLifecycleConfigurationCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeV1Backup } from '../fixtures/make-v1-backup.mjs';
 import { downloadArchive, uploadArchive } from '../helpers/backup-fixture.js';
 import { uniqueBucket } from '../helpers/clients.js';
-import { remoteListing, remoteObject, replicationEnv, replicationStatus, useStoreTarget, waitFor } from '../helpers/replication.js';
+import {
+  remoteListing,
+  remoteObject,
+  replicationEnv,
+  replicationStatus,
+  useStoreTarget,
+  waitFor,
+} from '../helpers/replication.js';
 import { tempDir } from '../helpers/server.js';
 import { startStore, useStore } from '../helpers/store.js';
 
@@ -19,9 +31,13 @@ const snapshots = join(tempDir('store-backup-push-'), 'snapshots');
 const target = useStoreTarget();
 const source = useStore(() => ({
   env: replicationEnv(target.target, {
-    STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *',
-    STORE_SCHEDULED_BACKUP_DIR: snapshots, STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION: 'true',
-    STORE_TIER_ENABLED: 'true', STORE_LIFECYCLE_INTERVAL_MS: '200',
+    STORE_SCHEDULED_BACKUP_ENABLED: 'true',
+    STORE_SCHEDULED_BACKUP_SCOPE: 'instance',
+    STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *',
+    STORE_SCHEDULED_BACKUP_DIR: snapshots,
+    STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION: 'true',
+    STORE_TIER_ENABLED: 'true',
+    STORE_LIFECYCLE_INTERVAL_MS: '200',
   }),
 }));
 afterAll(() => rmSync(join(snapshots, '..'), { recursive: true, force: true }));
@@ -55,7 +71,12 @@ describe('backups with a replication target', () => {
 
   it('pushes each scheduled snapshot under .store/backups/, byte for byte, and replication never mirrors it as data', async () => {
     expect((await source.adminCall('POST', '/backup/schedule/run-now')).status).toBe(202);
-    await waitFor('the run', async () => ((await source.adminCall('GET', '/backup/schedule')).body as { runs: { succeeded: number } }).runs.succeeded === 1);
+    await waitFor(
+      'the run',
+      async () =>
+        ((await source.adminCall('GET', '/backup/schedule')).body as { runs: { succeeded: number } }).runs.succeeded ===
+        1,
+    );
     const status = (await source.adminCall('GET', '/backup/schedule')).body;
     expect(status).toMatchObject({ policy: { pushToReplication: true }, lastRun: { result: 'ok', snapshots: 1 } });
     const [file] = readdirSync(snapshots);
@@ -71,16 +92,37 @@ describe('backups with a replication target', () => {
     await source.s3.send(new CreateBucketCommand({ Bucket: cold }));
     const bytes = Buffer.alloc(300 * 1024, 5);
     await source.s3.send(new PutObjectCommand({ Bucket: cold, Key: 'frozen', Body: bytes }));
-    await source.s3.send(new PutBucketLifecycleConfigurationCommand({
-      Bucket: cold,
-      LifecycleConfiguration: { Rules: [{ ID: 'x', Status: 'Enabled', Filter: { Prefix: '' }, Transitions: [{ Date: new Date('2020-01-01T00:00:00Z'), StorageClass: 'STANDARD_IA' }] }] },
-    }));
-    await waitFor('a stub', async () => ((await source.adminCall('GET', '/tiering/status')).body as { stubs: number }).stubs === 1);
+    await source.s3.send(
+      new PutBucketLifecycleConfigurationCommand({
+        Bucket: cold,
+        LifecycleConfiguration: {
+          Rules: [
+            {
+              ID: 'x',
+              Status: 'Enabled',
+              Filter: { Prefix: '' },
+              Transitions: [{ Date: new Date('2020-01-01T00:00:00Z'), StorageClass: 'STANDARD_IA' }],
+            },
+          ],
+        },
+      }),
+    );
+    await waitFor(
+      'a stub',
+      async () => ((await source.adminCall('GET', '/tiering/status')).body as { stubs: number }).stubs === 1,
+    );
     const archive = await downloadArchive(source.server, await source.admin(), `/buckets/${cold}/backup`);
     expect(archive.status).toBe(200);
     expect(((await source.adminCall('GET', '/tiering/status')).body as { stubs: number }).stubs).toBe(1);
     const fresh = await startStore();
-    expect((await uploadArchive(fresh.server, await fresh.admin(), { bytes: archive.bytes, path: `/buckets/${cold}/restore` })).status).toBe(200);
+    expect(
+      (
+        await uploadArchive(fresh.server, await fresh.admin(), {
+          bytes: archive.bytes,
+          path: `/buckets/${cold}/restore`,
+        })
+      ).status,
+    ).toBe(200);
     const got = await fresh.s3.send(new GetObjectCommand({ Bucket: cold, Key: 'frozen' }));
     expect(sha256(Buffer.from(await got.Body!.transformToByteArray()))).toBe(sha256(bytes));
   });

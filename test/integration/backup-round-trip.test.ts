@@ -8,11 +8,21 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand, ListMultipartUploadsCommand, PutObjectCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  ListMultipartUploadsCommand,
+  PutObjectCommand,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { downloadArchive, MARKER, populateRichInstance, uploadArchive, viewInstance } from '../helpers/backup-fixture.js';
+import {
+  downloadArchive,
+  MARKER,
+  populateRichInstance,
+  uploadArchive,
+  viewInstance,
+} from '../helpers/backup-fixture.js';
 import { uniqueBucket } from '../helpers/clients.js';
 import { startStore, useStore } from '../helpers/store.js';
 
@@ -24,7 +34,9 @@ const target = useStore({ env: { STORE_SSE_KEY: sseKey() } });
 let archive: Buffer;
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 beforeAll(async () => {
@@ -52,7 +64,15 @@ describe('a full backup restored into a fresh instance with another SSE key', ()
     await target.s3.send(new CreateBucketCommand({ Bucket: names.plain }));
     await target.s3.send(new PutObjectCommand({ Bucket: names.plain, Key: 'not-in-archive', Body: 'y' }));
     const upload = await target.s3.send(new CreateMultipartUploadCommand({ Bucket: names.plain, Key: 'pending' }));
-    await target.s3.send(new UploadPartCommand({ Bucket: names.plain, Key: 'pending', UploadId: upload.UploadId, PartNumber: 1, Body: 'z' }));
+    await target.s3.send(
+      new UploadPartCommand({
+        Bucket: names.plain,
+        Key: 'pending',
+        UploadId: upload.UploadId,
+        PartNumber: 1,
+        Body: 'z',
+      }),
+    );
 
     const res = await uploadArchive(target.server, await target.admin(), { bytes: archive });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -66,7 +86,9 @@ describe('a full backup restored into a fresh instance with another SSE key', ()
     expect(versioned?.versions.filter((v) => v.deleteMarker)).toHaveLength(2);
     const uploads = await target.s3.send(new ListMultipartUploadsCommand({ Bucket: names.plain }));
     expect(uploads.Uploads ?? []).toEqual([]);
-    expect(res.body['objectsRestored']).toBe(after.buckets.flatMap((b) => b.versions).filter((v) => !v.deleteMarker).length);
+    expect(res.body['objectsRestored']).toBe(
+      after.buckets.flatMap((b) => b.versions).filter((v) => !v.deleteMarker).length,
+    );
   });
 
   it('stores the restored bytes encrypted under the new key: no plaintext anywhere in the data directory', () => {
@@ -89,24 +111,45 @@ describe('a full backup restored into a fresh instance with another SSE key', ()
 
 describe('bucket backups', () => {
   it('a bucket restore resets only that bucket', async () => {
-    const bucketArchive = await downloadArchive(source.server, await source.admin(), `/buckets/${names.versioned}/backup`);
+    const bucketArchive = await downloadArchive(
+      source.server,
+      await source.admin(),
+      `/buckets/${names.versioned}/backup`,
+    );
     expect(bucketArchive.status).toBe(200);
     await target.s3.send(new PutObjectCommand({ Bucket: names.versioned, Key: 'added-later', Body: 'a' }));
     await target.s3.send(new DeleteObjectCommand({ Bucket: names.versioned, Key: 'history.txt' }));
     await target.s3.send(new PutObjectCommand({ Bucket: names.plain, Key: 'other-bucket-change', Body: 'b' }));
-    const res = await uploadArchive(target.server, await target.admin(), { bytes: bucketArchive.bytes, path: `/buckets/${names.versioned}/restore` });
+    const res = await uploadArchive(target.server, await target.admin(), {
+      bytes: bucketArchive.bytes,
+      path: `/buckets/${names.versioned}/restore`,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const [before, after] = await Promise.all([viewInstance(source.s3), viewInstance(target.s3)]);
-    expect(after.buckets.find((b) => b.name === names.versioned)).toEqual(before.buckets.find((b) => b.name === names.versioned));
-    expect(after.buckets.find((b) => b.name === names.plain)?.versions.map((v) => v.key)).toContain('other-bucket-change');
+    expect(after.buckets.find((b) => b.name === names.versioned)).toEqual(
+      before.buckets.find((b) => b.name === names.versioned),
+    );
+    expect(after.buckets.find((b) => b.name === names.plain)?.versions.map((v) => v.key)).toContain(
+      'other-bucket-change',
+    );
   });
 
   it('restores a bucket archive under another name, and a bucket out of an instance archive', async () => {
     const copy = uniqueBucket('copy');
-    const bucketArchive = await downloadArchive(source.server, await source.admin(), `/buckets/${names.versioned}/backup`);
-    const res = await uploadArchive(target.server, await target.admin(), { bytes: bucketArchive.bytes, path: `/buckets/${copy}/restore` });
+    const bucketArchive = await downloadArchive(
+      source.server,
+      await source.admin(),
+      `/buckets/${names.versioned}/backup`,
+    );
+    const res = await uploadArchive(target.server, await target.admin(), {
+      bytes: bucketArchive.bytes,
+      path: `/buckets/${copy}/restore`,
+    });
     expect(res.status).toBe(200);
-    const one = await uploadArchive(target.server, await target.admin(), { bytes: archive, path: `/buckets/${names.locked}/restore` });
+    const one = await uploadArchive(target.server, await target.admin(), {
+      bytes: archive,
+      path: `/buckets/${names.locked}/restore`,
+    });
     expect(one.status, JSON.stringify(one.body)).toBe(200);
     const view = await viewInstance(target.s3);
     const versionsOf = (v: typeof view, name: string) => v.buckets.find((b) => b.name === name)?.versions;
@@ -116,7 +159,9 @@ describe('bucket backups', () => {
   });
 
   it('answers 404 for a bucket that does not exist, and refuses a bucket archive as an instance restore', async () => {
-    expect((await downloadArchive(source.server, await source.admin(), '/buckets/no-such-bucket-here/backup')).status).toBe(404);
+    expect(
+      (await downloadArchive(source.server, await source.admin(), '/buckets/no-such-bucket-here/backup')).status,
+    ).toBe(404);
     const bucketArchive = await downloadArchive(source.server, await source.admin(), `/buckets/${names.plain}/backup`);
     const res = await uploadArchive(target.server, await target.admin(), { bytes: bucketArchive.bytes });
     expect(res.status).toBe(400);
@@ -134,7 +179,9 @@ describe('a backup taken while clients write', () => {
     await source.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'c-deleted', Body: randomBytes(300_000) }));
     const before = await viewInstance(source.s3);
 
-    const res = await fetch(`${source.server.url}/api/admin/buckets/${bucket}/backup`, { headers: { authorization: `Bearer ${await source.admin()}` } });
+    const res = await fetch(`${source.server.url}/api/admin/buckets/${bucket}/backup`, {
+      headers: { authorization: `Bearer ${await source.admin()}` },
+    });
     const reader = res.body!.getReader();
     const chunks: Uint8Array[] = [];
     const first = await reader.read();
@@ -153,7 +200,10 @@ describe('a backup taken while clients write', () => {
     const zip = Buffer.concat(chunks);
 
     const fresh = await startStore();
-    const restored = await uploadArchive(fresh.server, await fresh.admin(), { bytes: zip, path: `/buckets/${bucket}/restore` });
+    const restored = await uploadArchive(fresh.server, await fresh.admin(), {
+      bytes: zip,
+      path: `/buckets/${bucket}/restore`,
+    });
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);
     const view = await viewInstance(fresh.s3);
     expect(view.buckets[0]).toEqual(before.buckets.find((b) => b.name === bucket));

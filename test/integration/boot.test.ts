@@ -6,7 +6,13 @@ import { createServer } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GetObjectCommand, ListBucketsCommand, PutObjectCommand, S3Client, CreateBucketCommand } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  ListBucketsCommand,
+  PutObjectCommand,
+  S3Client,
+  CreateBucketCommand,
+} from '@aws-sdk/client-s3';
 import argon2 from 'argon2';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseDotenv } from '../../src/config/dotenv.js';
@@ -27,7 +33,10 @@ function freshDataDir(): string {
 }
 
 /** Runs the CLI to completion with optional stdin, in `cwd`. */
-function runCli(args: string[], opts: { cwd?: string; stdin?: string; env?: Record<string, string> } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  opts: { cwd?: string; stdin?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: opts.cwd ?? REPO_ROOT,
     env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...opts.env },
@@ -35,17 +44,27 @@ function runCli(args: string[], opts: { cwd?: string; stdin?: string; env?: Reco
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   child.stdin.end(opts.stdin ?? '');
   const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  return new Promise((resolve) => child.once('close', (code) => {
-    clearTimeout(timer);
-    resolve({ code, stdout, stderr });
-  }));
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
-async function putAndGet(server: RunningServer, { bucket, key }: { bucket: string; key: string }, body?: Buffer): Promise<Buffer> {
+async function putAndGet(
+  server: RunningServer,
+  { bucket, key }: { bucket: string; key: string },
+  body?: Buffer,
+): Promise<Buffer> {
   const s3 = sdkClient(server);
   try {
     if (body) await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
@@ -153,8 +172,14 @@ describe('store init', () => {
         server.once('exit', (c) => reject(new Error(`serve exited ${c}: ${output}`)));
       });
       const s3 = new S3Client({
-        endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', forcePathStyle: true, maxAttempts: 1,
-        credentials: { accessKeyId: values['ROOT_ACCESS_KEY_ID'] as string, secretAccessKey: values['ROOT_SECRET_ACCESS_KEY'] as string },
+        endpoint: `http://127.0.0.1:${port}`,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        maxAttempts: 1,
+        credentials: {
+          accessKeyId: values['ROOT_ACCESS_KEY_ID'] as string,
+          secretAccessKey: values['ROOT_SECRET_ACCESS_KEY'] as string,
+        },
       });
       await s3.send(new CreateBucketCommand({ Bucket: 'init-check' }));
       const list = await s3.send(new ListBucketsCommand({}));
@@ -197,12 +222,18 @@ describe('what stays fatal', () => {
   it('an uncaught exception is logged at fatal level with its stack, and the process exits 70 for its supervisor to restart it', async () => {
     // A preloaded module that throws outside any request when told to: the one way to reach that handler from outside.
     const preload = join(tempDir('store-preload-'), 'throw-on-sigusr2.mjs');
-    writeFileSync(preload, "process.on('SIGUSR2', () => setImmediate(() => { throw new Error('injected failure'); }));\n");
+    writeFileSync(
+      preload,
+      "process.on('SIGUSR2', () => setImmediate(() => { throw new Error('injected failure'); }));\n",
+    );
     const { server } = await startStore({ env: { NODE_OPTIONS: `--import=${preload}` } });
     const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)));
     server.process.kill('SIGUSR2');
     expect(await exited).toBe(70);
-    const fatal = server.output().split('\n').find((l) => l.includes('"level":"fatal"'));
+    const fatal = server
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"level":"fatal"'));
     expect(fatal).toBeDefined();
     expect(fatal).toContain('uncaught exception: exiting');
     expect(fatal).toContain('injected failure');
@@ -269,6 +300,7 @@ describe('the data directory across restarts', () => {
     expect(existsSync(orphan)).toBe(false);
     expect(existsSync(foreign)).toBe(true);
     for (const file of referenced) expect(existsSync(join(dataDir, 'blobs', file))).toBe(true);
-    for (const [i, body] of bodies.entries()) expect((await putAndGet(store.server, { bucket, key: `obj-${i}` })).equals(body)).toBe(true);
+    for (const [i, body] of bodies.entries())
+      expect((await putAndGet(store.server, { bucket, key: `obj-${i}` })).equals(body)).toBe(true);
   });
 });

@@ -6,7 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand,
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  PutObjectCommand,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { adminCall } from '../helpers/admin-session.js';
@@ -40,23 +44,50 @@ describe('data directory permissions', () => {
     mkdirSync(dataDir);
     chmodSync(dataDir, 0o755);
     const store = await startStore({
-      dataDir, umask: '000',
-      env: { STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_INTERVAL_MINUTES: '60' },
+      dataDir,
+      umask: '000',
+      env: {
+        STORE_SCHEDULED_BACKUP_ENABLED: 'true',
+        STORE_SCHEDULED_BACKUP_SCOPE: 'instance',
+        STORE_SCHEDULED_BACKUP_INTERVAL_MINUTES: '60',
+      },
     });
     const { server, s3 } = store;
     await s3.send(new CreateBucketCommand({ Bucket: 'modes' }));
     await s3.send(new PutObjectCommand({ Bucket: 'modes', Key: 'inline', Body: 'tiny' }));
     await s3.send(new PutObjectCommand({ Bucket: 'modes', Key: 'file', Body: randomBytes(2 * 1024 * 1024) }));
     const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'modes', Key: 'parts' }));
-    const part = await s3.send(new UploadPartCommand({ Bucket: 'modes', Key: 'parts', UploadId, PartNumber: 1, Body: randomBytes(100_000) }));
-    await s3.send(new CompleteMultipartUploadCommand({ Bucket: 'modes', Key: 'parts', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } }));
+    const part = await s3.send(
+      new UploadPartCommand({ Bucket: 'modes', Key: 'parts', UploadId, PartNumber: 1, Body: randomBytes(100_000) }),
+    );
+    await s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: 'modes',
+        Key: 'parts',
+        UploadId,
+        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+      }),
+    );
     const token = await store.admin();
     expect((await adminCall(server, token, { method: 'POST', path: '/backup/schedule/run-now' })).status).toBe(202);
     await waitFor('a scheduled snapshot', () => readdirSync(join(dataDir, 'backups')).some((f) => f.endsWith('.zip')));
     const archive = await downloadArchive(server, token, '/buckets/modes/backup');
-    expect((await uploadArchive(server, token, { bytes: archive.bytes, path: '/buckets/modes/restore' })).status).toBe(200);
+    expect((await uploadArchive(server, token, { bytes: archive.bytes, path: '/buckets/modes/restore' })).status).toBe(
+      200,
+    );
 
-    expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(['meta.db', 'meta.db-wal', 'meta.db-shm', 'store.lock', 'sse.key', 'blobs', 'tmp', 'backups']));
+    expect(readdirSync(dataDir)).toEqual(
+      expect.arrayContaining([
+        'meta.db',
+        'meta.db-wal',
+        'meta.db-shm',
+        'store.lock',
+        'sse.key',
+        'blobs',
+        'tmp',
+        'backups',
+      ]),
+    );
     expect(wrongModes(dataDir)).toEqual([]);
     expect(await store.stop()).toBe(0);
   });

@@ -23,13 +23,18 @@ interface SlowPut {
 function startPut(server: RunningServer, { bucket, key }: { bucket: string; key: string }, body: Buffer): SlowPut {
   const path = `/${bucket}/${key}`;
   const headers = signedHeaders(server, {
-    method: 'PUT', path, headers: { 'content-length': String(body.length) }, sign: { payloadHash: sha256Hex(body) },
+    method: 'PUT',
+    path,
+    headers: { 'content-length': String(body.length) },
+    sign: { payloadHash: sha256Hex(body) },
   });
   const req = request({ host: '127.0.0.1', port: server.port, method: 'PUT', path, headers, agent: false });
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on('response', (res: IncomingMessage) => {
       let text = '';
-      res.on('data', (d: Buffer) => { text += d.toString(); });
+      res.on('data', (d: Buffer) => {
+        text += d.toString();
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
       res.on('error', reject);
     });
@@ -88,7 +93,9 @@ describe('SIGTERM drain', () => {
         request({ host: '127.0.0.1', port: server.port, path: '/api/admin/health', agent }, (res) => {
           res.resume();
           res.on('end', () => resolve());
-        }).on('error', reject).end();
+        })
+          .on('error', reject)
+          .end();
       });
       const started = Date.now();
       const exited = exitOf(server);
@@ -124,7 +131,9 @@ describe('SIGTERM drain', () => {
     put.req.destroy();
 
     await store.restart();
-    await expect(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'stalled.bin' }))).rejects.toMatchObject({ name: 'NotFound' });
+    await expect(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'stalled.bin' }))).rejects.toMatchObject({
+      name: 'NotFound',
+    });
     expect(readdirSync(join(store.dataDir, 'tmp'))).toEqual([]);
   });
 });

@@ -5,8 +5,14 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, GetObjectCommand,
-  ListObjectsV2Command, PutObjectCommand, UploadPartCommand, type S3Client,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  UploadPartCommand,
+  type S3Client,
 } from '@aws-sdk/client-s3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { INLINE_MAX_BYTES } from '../../src/services/objects/body-ingest.js';
@@ -54,12 +60,29 @@ describe('encryption at rest', () => {
     const mpu = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'multi' }));
     const parts = [];
     for (const [i, size] of [5 * 1024 * 1024, 300_000].entries()) {
-      const part = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'multi', UploadId: mpu.UploadId, PartNumber: i + 1, Body: repeated(size) }));
+      const part = await s3.send(
+        new UploadPartCommand({
+          Bucket: bucket,
+          Key: 'multi',
+          UploadId: mpu.UploadId,
+          PartNumber: i + 1,
+          Body: repeated(size),
+        }),
+      );
       parts.push({ PartNumber: i + 1, ETag: part.ETag });
     }
-    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'multi', UploadId: mpu.UploadId, MultipartUpload: { Parts: parts } }));
+    await s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: 'multi',
+        UploadId: mpu.UploadId,
+        MultipartUpload: { Parts: parts },
+      }),
+    );
     await s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'copied', CopySource: `${bucket}/single` }));
-    expect((await getBytes(s3, bucket, 'multi')).equals(Buffer.concat([repeated(5 * 1024 * 1024), repeated(300_000)]))).toBe(true);
+    expect(
+      (await getBytes(s3, bucket, 'multi')).equals(Buffer.concat([repeated(5 * 1024 * 1024), repeated(300_000)])),
+    ).toBe(true);
     expect((await getBytes(s3, bucket, 'copied')).equals(repeated(1024 * 1024 + 17))).toBe(true);
 
     // while running (the WAL holds recent pages) and after a clean stop (checkpointed into meta.db)
@@ -80,7 +103,11 @@ interface Attempt {
  * PUTs `keys` with random bodies (1 B to 2 MiB, log-uniform), 8 at a time, and kills the server with SIGKILL once
  * `killAfter` PUTs have been acknowledged. Returns every attempt that was started.
  */
-async function putUntilKilled(server: RunningServer, bucket: string, { keys, killAfter }: { keys: string[]; killAfter: number }): Promise<Map<string, Attempt>> {
+async function putUntilKilled(
+  server: RunningServer,
+  bucket: string,
+  { keys, killAfter }: { keys: string[]; killAfter: number },
+): Promise<Map<string, Attempt>> {
   const s3 = sdkClient(server);
   const attempts = new Map<string, Attempt>();
   let next = 0;
@@ -98,7 +125,11 @@ async function putUntilKilled(server: RunningServer, bucket: string, { keys, kil
         attempt.acked = true;
         // a random few milliseconds later, so the kill lands at any stage of the requests in flight
         if (++acked === killAfter) {
-          killing = new Promise((r) => setTimeout(r, randomInt(0, 30))).then(() => server.kill()).then(() => { killed = true; });
+          killing = new Promise((r) => setTimeout(r, randomInt(0, 30)))
+            .then(() => server.kill())
+            .then(() => {
+              killed = true;
+            });
         }
       } catch {
         // refused or cut by the kill: unacknowledged, which allows either outcome

@@ -27,15 +27,31 @@ interface Exchange {
 }
 
 /** Sends headers with `Expect: 100-continue`; the body goes only after `100 Continue`. */
-function expecting(opts: { method: string; path: string; body: string; headers?: Record<string, string>; sign?: SignOptions | false }): Promise<Exchange> {
+function expecting(opts: {
+  method: string;
+  path: string;
+  body: string;
+  headers?: Record<string, string>;
+  sign?: SignOptions | false;
+}): Promise<Exchange> {
   const base = { 'content-length': String(Buffer.byteLength(opts.body)), ...opts.headers };
-  const headers = opts.sign === false ? base : signedHeaders(store.server, {
-    method: opts.method, path: opts.path, headers: base, sign: { payloadHash: sha256Hex(opts.body), ...opts.sign },
-  });
+  const headers =
+    opts.sign === false
+      ? base
+      : signedHeaders(store.server, {
+          method: opts.method,
+          path: opts.path,
+          headers: base,
+          sign: { payloadHash: sha256Hex(opts.body), ...opts.sign },
+        });
   return new Promise((resolve, reject) => {
     let continued = false;
     const req = request({
-      host: '127.0.0.1', port: store.server.port, method: opts.method, path: opts.path, agent: false,
+      host: '127.0.0.1',
+      port: store.server.port,
+      method: opts.method,
+      path: opts.path,
+      agent: false,
       headers: { ...headers, expect: '100-continue' },
     });
     req.on('continue', () => {
@@ -48,7 +64,13 @@ function expecting(opts: { method: string; path: string; body: string; headers?:
       res.on('error', reject);
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString();
-        resolve({ continued, status: res.statusCode ?? 0, connection: res.headers.connection, text, code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1] });
+        resolve({
+          continued,
+          status: res.statusCode ?? 0,
+          connection: res.headers.connection,
+          text,
+          code: /<Code>([^<]*)<\/Code>/.exec(text)?.[1],
+        });
         // A refused request never sends its body: the exchange ends here.
         if (!continued) req.destroy();
       });
@@ -62,7 +84,12 @@ function expecting(opts: { method: string; path: string; body: string; headers?:
 
 describe('Expect: 100-continue on the S3 plane', () => {
   it('refuses a bad signature before the body is sent', async () => {
-    const res = await expecting({ method: 'PUT', path: `/${bucket}/bad-sig.txt`, body: 'never sent', sign: { secretAccessKey: 'x'.repeat(40) } });
+    const res = await expecting({
+      method: 'PUT',
+      path: `/${bucket}/bad-sig.txt`,
+      body: 'never sent',
+      sign: { secretAccessKey: 'x'.repeat(40) },
+    });
     expect(res).toMatchObject({ continued: false, status: 403, code: 'SignatureDoesNotMatch', connection: 'close' });
   });
 
@@ -85,8 +112,11 @@ describe('Expect: 100-continue on the S3 plane', () => {
 
   it('asks for the body of a POST form (its signature is in the body)', async () => {
     const res = await expecting({
-      method: 'POST', path: `/${bucket}`, body: '--x\r\nContent-Disposition: form-data; name="key"\r\n\r\nk\r\n--x--\r\n',
-      headers: { 'content-type': 'multipart/form-data; boundary=x' }, sign: false,
+      method: 'POST',
+      path: `/${bucket}`,
+      body: '--x\r\nContent-Disposition: form-data; name="key"\r\n\r\nk\r\n--x--\r\n',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      sign: false,
     });
     // Read, then refused for what the form lacks (no file): the body was asked for.
     expect(res.continued).toBe(true);
@@ -98,7 +128,10 @@ describe('Expect: 100-continue on the admin API', () => {
   it('answers 100 Continue and then the route', async () => {
     const name = uniqueBucket('admin-expect');
     const res = await expecting({
-      method: 'POST', path: '/api/admin/buckets', body: JSON.stringify({ name }), sign: false,
+      method: 'POST',
+      path: '/api/admin/buckets',
+      body: JSON.stringify({ name }),
+      sign: false,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${await store.admin()}` },
     });
     expect(res).toMatchObject({ continued: true, status: 201 });

@@ -18,11 +18,17 @@ beforeAll(async () => {
 
 async function post(key: string, extra: Record<string, string>): Promise<{ status: number; text: string }> {
   const fields = signedPolicyFields({
-    bucket, accessKeyId: store.server.credentials.accessKeyId, secretAccessKey: store.server.credentials.secretAccessKey,
+    bucket,
+    accessKeyId: store.server.credentials.accessKeyId,
+    secretAccessKey: store.server.credentials.secretAccessKey,
     conditions: [{ key }, ...Object.keys(extra).map((name) => ['starts-with', `$${name}`, ''])],
   });
   const form = formWithFile({ key, ...extra, ...fields }, { filename: 'f.txt', content: 'hello' });
-  const res = await fetch(`${store.server.url}/${bucket}`, { method: 'POST', headers: { 'content-type': form.contentType }, body: form.body });
+  const res = await fetch(`${store.server.url}/${bucket}`, {
+    method: 'POST',
+    headers: { 'content-type': form.contentType },
+    body: form.body,
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -33,24 +39,35 @@ describe('POST Object fields that become headers', () => {
     ['Content-Disposition', 'attachment\nfilename=x'],
     ['x-amz-meta-note', 'line one\r\nline two'],
     ['x-amz-meta-bad name', 'value'],
-  ])('%s with characters no header can carry is refused with 400 InvalidArgument, and nothing is stored', async (field, value) => {
-    const key = `refused-${field.replace(/\W/g, '')}`;
-    const res = await post(key, { [field]: value });
-    expect(res.status).toBe(400);
-    expect(res.text).toContain('<Code>InvalidArgument</Code>');
-    expect((await rawRequest(store.server, { method: 'GET', path: `/${bucket}/${key}`, sign: true })).code).toBe('NoSuchKey');
-  });
+  ])(
+    '%s with characters no header can carry is refused with 400 InvalidArgument, and nothing is stored',
+    async (field, value) => {
+      const key = `refused-${field.replace(/\W/g, '')}`;
+      const res = await post(key, { [field]: value });
+      expect(res.status).toBe(400);
+      expect(res.text).toContain('<Code>InvalidArgument</Code>');
+      expect((await rawRequest(store.server, { method: 'GET', path: `/${bucket}/${key}`, sign: true })).code).toBe(
+        'NoSuchKey',
+      );
+    },
+  );
 
   it('UTF-8 metadata and a latin-1 filename come back as the UTF-8 bytes a header would carry; the object stays readable', async () => {
-    const res = await post('utf8.txt', { 'x-amz-meta-title': 'Résumé 日本', 'Content-Disposition': 'attachment; filename="café.txt"' });
+    const res = await post('utf8.txt', {
+      'x-amz-meta-title': 'Résumé 日本',
+      'Content-Disposition': 'attachment; filename="café.txt"',
+    });
     expect(res.status).toBe(204);
     const got = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/utf8.txt`, sign: true });
     expect(got.status).toBe(200);
     expect(got.text).toBe('hello');
-    const bytes = (header: string | string[] | undefined): string => Buffer.from(String(header), 'latin1').toString('utf8');
+    const bytes = (header: string | string[] | undefined): string =>
+      Buffer.from(String(header), 'latin1').toString('utf8');
     expect(bytes(got.headers['x-amz-meta-title'])).toBe('Résumé 日本');
     expect(bytes(got.headers['content-disposition'])).toBe('attachment; filename="café.txt"');
-    expect((await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'utf8.txt' }))).$metadata.httpStatusCode).toBe(200);
+    expect(
+      (await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'utf8.txt' }))).$metadata.httpStatusCode,
+    ).toBe(200);
   });
 });
 
@@ -60,14 +77,24 @@ describe("GetObject's response-* overrides", () => {
     ['response-content-disposition', 'attachment%0Afilename=x'],
     ['response-cache-control', '%01'],
   ])('%s with a control character is 400 InvalidArgument, not a 500', async (param, value) => {
-    const res = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/utf8.txt?${param}=${value}`, sign: true });
+    const res = await rawRequest(store.server, {
+      method: 'GET',
+      path: `/${bucket}/utf8.txt?${param}=${value}`,
+      sign: true,
+    });
     expect({ status: res.status, code: res.code }).toEqual({ status: 400, code: 'InvalidArgument' });
     expect(res.headers['x-injected']).toBeUndefined();
   });
 
   it('a UTF-8 override is sent as its UTF-8 bytes', async () => {
-    const res = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/utf8.txt?response-content-disposition=${encodeURIComponent('inline; filename="日本.txt"')}`, sign: true });
+    const res = await rawRequest(store.server, {
+      method: 'GET',
+      path: `/${bucket}/utf8.txt?response-content-disposition=${encodeURIComponent('inline; filename="日本.txt"')}`,
+      sign: true,
+    });
     expect(res.status).toBe(200);
-    expect(Buffer.from(String(res.headers['content-disposition']), 'latin1').toString('utf8')).toBe('inline; filename="日本.txt"');
+    expect(Buffer.from(String(res.headers['content-disposition']), 'latin1').toString('utf8')).toBe(
+      'inline; filename="日本.txt"',
+    );
   });
 });

@@ -27,7 +27,11 @@ function idOf(res: RawResponse): string {
 
 /** The JSON lines of the server's output (the banner is plain text). */
 function logLines(server: RunningServer): Array<Record<string, unknown>> {
-  return server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return server
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** Waits for pino's asynchronous destination to flush the line(s) for a request id. */
@@ -58,27 +62,62 @@ describe('at the root mount', () => {
     expect(store.server.output()).not.toContain(store.server.env['JWT_SECRET']);
   });
 
-  const surfaces: Array<[string, (s: RunningServer, headers: Record<string, string>) => Promise<RawResponse>, number]> = [
-    ['an S3 success', (s, headers) => rawRequest(s, { method: 'GET', path: '/', headers, sign: true }), 200],
-    ['an S3 error', (s, headers) => rawRequest(s, { method: 'GET', path: '/no-such-bucket-here?list-type=2', headers, sign: true }), 404],
-    ['an unsigned S3 request', (s, headers) => rawRequest(s, { method: 'GET', path: '/', headers }), 403],
-    ['an S3 HEAD', (s, headers) => rawRequest(s, { method: 'HEAD', path: `/${bucket}/hello.txt`, headers, sign: true }), 200],
-    ['an S3 HEAD of a missing key', (s, headers) => rawRequest(s, { method: 'HEAD', path: `/${bucket}/missing.txt`, headers, sign: true }), 404],
-    ['an S3 GET of an object', (s, headers) => rawRequest(s, { method: 'GET', path: `/${bucket}/hello.txt`, headers, sign: true }), 200],
-    ['an S3 CORS preflight', (s, headers) => rawRequest(s, {
-      method: 'OPTIONS', path: `/${bucket}/hello.txt`, headers: { ...headers, Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' },
-    }), 403],
-    ['the admin health probe', (s, headers) => rawRequest(s, { method: 'GET', path: '/api/admin/health', headers }), 200],
-    ['an unknown admin route', (s, headers) => rawRequest(s, { method: 'GET', path: '/api/admin/nope', headers }), 404],
-  ];
+  const surfaces: Array<[string, (s: RunningServer, headers: Record<string, string>) => Promise<RawResponse>, number]> =
+    [
+      ['an S3 success', (s, headers) => rawRequest(s, { method: 'GET', path: '/', headers, sign: true }), 200],
+      [
+        'an S3 error',
+        (s, headers) => rawRequest(s, { method: 'GET', path: '/no-such-bucket-here?list-type=2', headers, sign: true }),
+        404,
+      ],
+      ['an unsigned S3 request', (s, headers) => rawRequest(s, { method: 'GET', path: '/', headers }), 403],
+      [
+        'an S3 HEAD',
+        (s, headers) => rawRequest(s, { method: 'HEAD', path: `/${bucket}/hello.txt`, headers, sign: true }),
+        200,
+      ],
+      [
+        'an S3 HEAD of a missing key',
+        (s, headers) => rawRequest(s, { method: 'HEAD', path: `/${bucket}/missing.txt`, headers, sign: true }),
+        404,
+      ],
+      [
+        'an S3 GET of an object',
+        (s, headers) => rawRequest(s, { method: 'GET', path: `/${bucket}/hello.txt`, headers, sign: true }),
+        200,
+      ],
+      [
+        'an S3 CORS preflight',
+        (s, headers) =>
+          rawRequest(s, {
+            method: 'OPTIONS',
+            path: `/${bucket}/hello.txt`,
+            headers: { ...headers, Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' },
+          }),
+        403,
+      ],
+      [
+        'the admin health probe',
+        (s, headers) => rawRequest(s, { method: 'GET', path: '/api/admin/health', headers }),
+        200,
+      ],
+      [
+        'an unknown admin route',
+        (s, headers) => rawRequest(s, { method: 'GET', path: '/api/admin/nope', headers }),
+        404,
+      ],
+    ];
 
-  it.each(surfaces)('%s carries one request id in both headers, a new UUID v7 by default', async (_label, send, status) => {
-    const res = await send(store.server, {});
-    expect(res.status).toBe(status);
-    expect(idOf(res)).toMatch(UUID_V7);
-    const again = await send(store.server, {});
-    expect(idOf(again)).not.toBe(idOf(res));
-  });
+  it.each(surfaces)(
+    '%s carries one request id in both headers, a new UUID v7 by default',
+    async (_label, send, status) => {
+      const res = await send(store.server, {});
+      expect(res.status).toBe(status);
+      expect(idOf(res)).toMatch(UUID_V7);
+      const again = await send(store.server, {});
+      expect(idOf(again)).not.toBe(idOf(res));
+    },
+  );
 
   it.each(surfaces)('%s reuses a UUID-shaped incoming X-Request-Id', async (_label, send) => {
     const incoming = randomUUID();
@@ -88,7 +127,14 @@ describe('at the root mount', () => {
   });
 
   it.each(surfaces)('%s replaces a malformed incoming X-Request-Id with a UUID v7', async (_label, send) => {
-    for (const bad of ['abc', `${randomUUID()}x`, 'g'.repeat(8) + randomUUID().slice(8), randomUUID().replace(/-/g, ''), '<script>', `${randomUUID()},${randomUUID()}`]) {
+    for (const bad of [
+      'abc',
+      `${randomUUID()}x`,
+      'g'.repeat(8) + randomUUID().slice(8),
+      randomUUID().replace(/-/g, ''),
+      '<script>',
+      `${randomUUID()},${randomUUID()}`,
+    ]) {
       const id = idOf(await send(store.server, { 'X-Request-Id': bad }));
       expect(id).toMatch(UUID_V7);
       expect(id).not.toBe(bad);
@@ -96,15 +142,21 @@ describe('at the root mount', () => {
   });
 
   it('answers requests Node cannot parse with an S3 error carrying a request id', async () => {
-    const send = (text: string): Promise<string> => new Promise((resolve, reject) => {
-      const socket = connect(store.server.port, '127.0.0.1', () => socket.write(text));
-      let out = '';
-      socket.on('data', (d: Buffer) => { out += d.toString('latin1'); });
-      socket.on('close', () => resolve(out));
-      socket.on('error', reject);
-    });
+    const send = (text: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(store.server.port, '127.0.0.1', () => socket.write(text));
+        let out = '';
+        socket.on('data', (d: Buffer) => {
+          out += d.toString('latin1');
+        });
+        socket.on('close', () => resolve(out));
+        socket.on('error', reject);
+      });
     const cases: Array<[string, string]> = [
-      [`GET /api/admin/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 'RequestHeaderSectionTooLarge'],
+      [
+        `GET /api/admin/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        'RequestHeaderSectionTooLarge',
+      ],
       ['GET /api/admin/health HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', 'InvalidRequest'],
       ['NOT-HTTP\r\n\r\n', 'InvalidRequest'],
     ];
@@ -136,7 +188,8 @@ describe('at the root mount', () => {
         if (end < 0 || length < 0 || text.length < end + 4 + length) return;
         seen.push(`${text.slice(9, 12)} ${/keep-alive: ([^\r]*)/i.exec(text)?.[1] ?? ''}`);
         text = text.slice(end + 4 + length);
-        if (seen.length === 1) setTimeout(() => socket.write('GET /api/admin/health HTTP/1.1\r\nHost: x\r\n\r\n'), 7000);
+        if (seen.length === 1)
+          setTimeout(() => socket.write('GET /api/admin/health HTTP/1.1\r\nHost: x\r\n\r\n'), 7000);
         else socket.end();
       });
       socket.write('GET /api/admin/health HTTP/1.1\r\nHost: x\r\n\r\n');
@@ -282,7 +335,15 @@ describe('under MOUNT_PATH=/storage', () => {
   });
 
   it('answers 404 for everything outside the prefix, with a request id and a log line', async () => {
-    for (const path of ['/api/admin/health', '/api/admin/ready', '/bucket', '/bucket/key', '/', '/storagefoo/x', '/Storage/api/admin/health']) {
+    for (const path of [
+      '/api/admin/health',
+      '/api/admin/ready',
+      '/bucket',
+      '/bucket/key',
+      '/',
+      '/storagefoo/x',
+      '/Storage/api/admin/health',
+    ]) {
       const res = await rawRequest(store.server, { method: 'GET', path });
       expect(res.status, path).toBe(404);
       expect(res.text).not.toContain('"status"');

@@ -22,8 +22,11 @@ import { useStore } from '../helpers/store.js';
 
 /** One object per 100 ms tick: a pass over a few objects lasts long enough to be seen running. */
 const FAST = {
-  STORE_INTEGRITY_SCRUB_ENABLED: 'true', STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK: '1',
-  METRICS_MODE: 'public', AUDIT_FLUSH_MS: '250',
+  STORE_INTEGRITY_SCRUB_ENABLED: 'true',
+  STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100',
+  STORE_INTEGRITY_SCRUB_OBJECTS_PER_TICK: '1',
+  METRICS_MODE: 'public',
+  AUDIT_FLUSH_MS: '250',
 };
 
 interface RawGet {
@@ -68,18 +71,29 @@ async function waitFor<T>(
   }
 }
 
-type Status = { counts: Record<string, number>; currentPass: unknown; lastFullPass: { objectsChecked: number } | null; enabled: boolean };
+type Status = {
+  counts: Record<string, number>;
+  currentPass: unknown;
+  lastFullPass: { objectsChecked: number } | null;
+  enabled: boolean;
+};
 
 async function scrubToEnd(server: RunningServer, token: string): Promise<Status> {
   const started = await adminCall(server, token, { method: 'POST', path: '/integrity/scrub' });
   expect(started.status).toBe(202);
-  return waitFor('the pass to end', { read: async () => (await adminCall(server, token, { method: 'GET', path: '/integrity' })).body as Status, done: (s) => s.currentPass === null });
+  return waitFor('the pass to end', {
+    read: async () => (await adminCall(server, token, { method: 'GET', path: '/integrity' })).body as Status,
+    done: (s) => s.currentPass === null,
+  });
 }
 
 function blobIdOf(dataDir: string, bucket: string, key: string): string {
   const db = new BetterSqlite3(join(dataDir, 'meta.db'), { readonly: true });
   try {
-    return db.prepare('SELECT blob_id FROM objects WHERE bucket = ? AND key = ? AND is_latest = 1').pluck().get(bucket, key) as string;
+    return db
+      .prepare('SELECT blob_id FROM objects WHERE bucket = ? AND key = ? AND is_latest = 1')
+      .pluck()
+      .get(bucket, key) as string;
   } finally {
     db.close();
   }
@@ -99,14 +113,18 @@ describe('corrupt objects through the real server', () => {
 
   beforeAll(async () => {
     await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    for (const [key, body] of Object.entries(data)) await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+    for (const [key, body] of Object.entries(data))
+      await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
     // The enabled scrubber starts a scheduled pass at boot, which may still be running (409) or may have passed
     // before the writes: wait for it, then run passes until every object has been checked once.
     let first: Status | undefined;
     for (let i = 0; i < 5 && first?.counts['unchecked'] !== 0; i++) {
       const started = await store.adminCall('POST', '/integrity/scrub');
       expect([202, 409]).toContain(started.status);
-      first = await waitFor('the pass to end', { read: async () => (await store.adminCall('GET', '/integrity')).body as Status, done: (st) => st.currentPass === null });
+      first = await waitFor('the pass to end', {
+        read: async () => (await store.adminCall('GET', '/integrity')).body as Status,
+        done: (st) => st.currentPass === null,
+      });
     }
     expect(first?.counts).toEqual({ ok: 6, corrupt: 0, unchecked: 0 });
     await store.stop();
@@ -132,11 +150,16 @@ describe('corrupt objects through the real server', () => {
       expect(res.body).toContain('<Code>InternalError</Code>');
       expect(res.received.includes((data[key] as Buffer).subarray(0, 64))).toBe(false);
     }
-    await expect(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'gone' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 500 } });
+    await expect(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'gone' }))).rejects.toMatchObject({
+      $metadata: { httpStatusCode: 500 },
+    });
     // Each is an internal error: counted, and logged once with its request id and stack.
     const samples = parseSamples((await scrape(store.server)).text);
     const counted = valueOf(samples, 'store_internal_errors_total', { surface: 's3' }) ?? 0;
-    const logged = store.server.output().split('\n').filter((l) => l.includes('"msg":"S3 request failed"'));
+    const logged = store.server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"S3 request failed"'));
     expect(counted).toBeGreaterThanOrEqual(5);
     expect(logged.length).toBe(counted);
     for (const line of logged) {
@@ -164,14 +187,20 @@ describe('corrupt objects through the real server', () => {
     expect(list.status).toBe(200);
     const items = (list.body as { items: { key: string; reason: string; versionId: string; bucket: string }[] }).items;
     expect(items.map((i) => [i.key, i.reason]).sort()).toEqual([
-      ['flip-early', 'tampered'], ['flip-late', 'tampered'], ['gone', 'missing'], ['tiny', 'tampered'], ['trunc', 'truncated'],
+      ['flip-early', 'tampered'],
+      ['flip-late', 'tampered'],
+      ['gone', 'missing'],
+      ['tiny', 'tampered'],
+      ['trunc', 'truncated'],
     ]);
     expect(items[0]).toMatchObject({ bucket, versionId: 'null' });
     expect(store.server.output()).toContain('a read found an object version corrupt; marked corrupt');
   });
 
   it('the admin raw download of a corrupt object is a 500 envelope', async () => {
-    const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=gone`, { headers: { authorization: `Bearer ${await store.admin()}` } });
+    const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=gone`, {
+      headers: { authorization: `Bearer ${await store.admin()}` },
+    });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ error: 'InternalError', statusCode: 500 });
   });
@@ -183,16 +212,30 @@ describe('corrupt objects through the real server', () => {
     const again = await store.adminCall('POST', '/integrity/scrub');
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ error: 'Conflict', statusCode: 409 });
-    const status = await waitFor('the pass to end', { read: async () => (await store.adminCall('GET', '/integrity')).body as Status, done: (s) => s.currentPass === null });
+    const status = await waitFor('the pass to end', {
+      read: async () => (await store.adminCall('GET', '/integrity')).body as Status,
+      done: (s) => s.currentPass === null,
+    });
     expect(status.counts).toEqual({ ok: 1, corrupt: 5, unchecked: 0 });
     expect(status.lastFullPass).toMatchObject({ trigger: 'manual', objectsChecked: 6, corruptFound: 5 });
     const samples = parseSamples((await scrape(store.server)).text);
-    const gauge = (status: string) => samples.find((s) => s.name === 'store_integrity_objects' && s.labels['status'] === status)?.value;
-    await waitFor('the gauges', { read: async () => parseSamples((await scrape(store.server)).text), done: (all) => all.some((s) => s.name === 'store_integrity_objects' && s.labels['status'] === 'corrupt' && s.value === 5) });
+    const gauge = (status: string) =>
+      samples.find((s) => s.name === 'store_integrity_objects' && s.labels['status'] === status)?.value;
+    await waitFor('the gauges', {
+      read: async () => parseSamples((await scrape(store.server)).text),
+      done: (all) =>
+        all.some((s) => s.name === 'store_integrity_objects' && s.labels['status'] === 'corrupt' && s.value === 5),
+    });
     expect(gauge('ok')).toBeDefined();
-    const lastRun = parseSamples((await scrape(store.server)).text).find((s) => s.name === 'store_integrity_last_run_timestamp')?.value ?? 0;
+    const lastRun =
+      parseSamples((await scrape(store.server)).text).find((s) => s.name === 'store_integrity_last_run_timestamp')
+        ?.value ?? 0;
     expect(lastRun).toBeGreaterThan(Date.now() / 1000 - 600);
-    const audit = await waitFor('the audit record', { read: async () => (await store.adminCall('GET', '/audit?event=integrity.scrub_started')).body as { items: unknown[] }, done: (b) => b.items.length > 0 });
+    const audit = await waitFor('the audit record', {
+      read: async () =>
+        (await store.adminCall('GET', '/audit?event=integrity.scrub_started')).body as { items: unknown[] },
+      done: (b) => b.items.length > 0,
+    });
     expect(audit.items[0]).toMatchObject({ event: 'integrity.scrub_started', subject: 'admin' });
   });
 
@@ -201,14 +244,27 @@ describe('corrupt objects through the real server', () => {
     expect(bad.status).toBe(400);
     expect((bad.body as { message: string }).message).toMatch(/^cursor: /);
     // Well-formed base64url of the wrong shape, and page sizes out of range, are refused by name too.
-    const wrongShape = await store.adminCall('GET', `/integrity/corrupt?cursor=${Buffer.from('{"d":1}').toString('base64url')}`);
+    const wrongShape = await store.adminCall(
+      'GET',
+      `/integrity/corrupt?cursor=${Buffer.from('{"d":1}').toString('base64url')}`,
+    );
     expect(wrongShape.body).toMatchObject({ error: 'ValidationError', message: expect.stringMatching(/^cursor: /) });
     for (const limit of [0, 201]) {
       const res = await store.adminCall('GET', `/integrity/corrupt?limit=${limit}`);
-      expect(res.body).toMatchObject({ error: 'ValidationError', statusCode: 400, message: expect.stringContaining('limit') });
+      expect(res.body).toMatchObject({
+        error: 'ValidationError',
+        statusCode: 400,
+        message: expect.stringContaining('limit'),
+      });
     }
-    const first = (await store.adminCall('GET', '/integrity/corrupt?limit=2')).body as { items: { key: string }[]; nextCursor: string };
-    const second = (await store.adminCall('GET', `/integrity/corrupt?limit=10&cursor=${first.nextCursor}`)).body as { items: { key: string }[]; nextCursor: string | null };
+    const first = (await store.adminCall('GET', '/integrity/corrupt?limit=2')).body as {
+      items: { key: string }[];
+      nextCursor: string;
+    };
+    const second = (await store.adminCall('GET', `/integrity/corrupt?limit=10&cursor=${first.nextCursor}`)).body as {
+      items: { key: string }[];
+      nextCursor: string | null;
+    };
     expect(first.items).toHaveLength(2);
     expect(second.items).toHaveLength(3);
     expect(second.nextCursor).toBeNull();
@@ -225,7 +281,13 @@ describe('a disabled scrubber', () => {
     const bucket = await store.bucket('idle');
     await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'a', Body: 'hello' }));
     const before = (await store.adminCall('GET', '/integrity')).body as Status & { nextPassAt: unknown };
-    expect(before).toMatchObject({ enabled: false, counts: { ok: 0, corrupt: 0, unchecked: 1 }, currentPass: null, lastFullPass: null, nextPassAt: null });
+    expect(before).toMatchObject({
+      enabled: false,
+      counts: { ok: 0, corrupt: 0, unchecked: 1 },
+      currentPass: null,
+      lastFullPass: null,
+      nextPassAt: null,
+    });
     const status = await scrubToEnd(store.server, await store.admin());
     expect(status.counts).toEqual({ ok: 1, corrupt: 0, unchecked: 0 });
     expect((await scrape(store.server)).text).not.toContain('store_integrity_');
@@ -234,7 +296,10 @@ describe('a disabled scrubber', () => {
 
 describe('repair from a replica (in-process fake source)', () => {
   const source = new FakeRepairSource();
-  const app = useInProcess({ STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', AUDIT_FLUSH_MS: '250' }, { integrityRepairSource: source });
+  const app = useInProcess(
+    { STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100', AUDIT_FLUSH_MS: '250' },
+    { integrityRepairSource: source },
+  );
 
   it('repairs a flipped blob from the good copy, audits it, and the object reads back intact', async () => {
     const s3 = sdkClient(app.server);
@@ -250,10 +315,26 @@ describe('repair from a replica (in-process fake source)', () => {
     expect(status.counts).toEqual({ ok: 1, corrupt: 0, unchecked: 0 });
     expect(status.lastFullPass).toMatchObject({ corruptFound: 1, repaired: 1 });
     const got = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'doc' }));
-    expect(Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray()).equals(body)).toBe(true);
+    expect(
+      Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray()).equals(
+        body,
+      ),
+    ).toBe(true);
     expect(blobIdOf(app.server.dataDir, bucket, 'doc')).not.toBe(blobId);
-    const audit = await waitFor('the repair audit', { read: async () => (await adminCall(app.server, token, { method: 'GET', path: '/audit?event=integrity.object_repaired' })).body as { items: unknown[] }, done: (b) => b.items.length > 0 });
-    expect(audit.items[0]).toMatchObject({ subject: 'integrity-scrubber', bucket, details: { key: 'doc', versionId: 'null', size: 500_000 } });
-    expect(((await adminCall(app.server, token, { method: 'GET', path: '/integrity' })).body as { repairAvailable: boolean }).repairAvailable).toBe(true);
+    const audit = await waitFor('the repair audit', {
+      read: async () =>
+        (await adminCall(app.server, token, { method: 'GET', path: '/audit?event=integrity.object_repaired' }))
+          .body as { items: unknown[] },
+      done: (b) => b.items.length > 0,
+    });
+    expect(audit.items[0]).toMatchObject({
+      subject: 'integrity-scrubber',
+      bucket,
+      details: { key: 'doc', versionId: 'null', size: 500_000 },
+    });
+    expect(
+      ((await adminCall(app.server, token, { method: 'GET', path: '/integrity' })).body as { repairAvailable: boolean })
+        .repairAvailable,
+    ).toBe(true);
   });
 });

@@ -33,11 +33,16 @@ describe('bounded runs', () => {
 
   it('resumes across prefix ranges and through the uploads phase without skipping or repeating anything', async () => {
     const b = h.bucketWith('ranges', [
-      rule({ filter: { prefix: 'x/' }, expiration: { days: 1 }, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } }),
+      rule({
+        filter: { prefix: 'x/' },
+        expiration: { days: 1 },
+        abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
+      }),
       rule({ filter: { prefix: 'b/' }, expiration: { days: 1 } }),
     ]);
     for (const key of ['a/1', 'b/1', 'b/2', 'c/1', 'x/1', 'x/2', 'y/1']) await h.put(b, key);
-    for (const key of ['a/u', 'x/u1', 'x/u2', 'x/u3']) h.fx.multipart.create({ bucket: b, key, headers: {}, userMeta: {} });
+    for (const key of ['a/u', 'x/u1', 'x/u2', 'x/u3'])
+      h.fx.multipart.create({ bucket: b, key, headers: {}, userMeta: {} });
     const service = h.fx.lifecycle({ batchSize: 1, maxActionsPerRun: 2 });
     const totals = { expired: 0, uploadsAborted: 0, runs: 0 };
     for (let done = false; !done && totals.runs < 20; totals.runs++) {
@@ -47,8 +52,14 @@ describe('bounded runs', () => {
       done = r.complete;
     }
     expect(totals).toEqual({ expired: 4, uploadsAborted: 3, runs: 4 });
-    expect(['a/1', 'b/1', 'b/2', 'c/1', 'x/1', 'x/2', 'y/1'].filter((k) => h.exists(b, k))).toEqual(['a/1', 'c/1', 'y/1']);
-    const left = h.fx.multipart.listUploads(b, { prefix: '', keyMarker: '', uploadIdMarker: '', maxUploads: 10 }).uploads.map((u) => u.key);
+    expect(['a/1', 'b/1', 'b/2', 'c/1', 'x/1', 'x/2', 'y/1'].filter((k) => h.exists(b, k))).toEqual([
+      'a/1',
+      'c/1',
+      'y/1',
+    ]);
+    const left = h.fx.multipart
+      .listUploads(b, { prefix: '', keyMarker: '', uploadIdMarker: '', maxUploads: 10 })
+      .uploads.map((u) => u.key);
     expect(left).toEqual(['a/u']);
   });
 
@@ -111,4 +122,3 @@ describe('bounded runs', () => {
     expect(h.objectCount()).toBe(0);
   });
 });
-

@@ -28,12 +28,13 @@ describe('Expiration', () => {
     expect(h.versions(b, 'k')).toEqual([]);
   });
 
-  it('queues the expired object\'s blob file for garbage collection and drops inline bytes at once', async () => {
+  it("queues the expired object's blob file for garbage collection and drops inline bytes at once", async () => {
     const b = h.bucketWith('exp-gc', [rule({ expiration: { days: 1 } })]);
     const file = await h.put(b, 'large', 'x'.repeat(INLINE_MAX_BYTES + 1));
     const inline = await h.put(b, 'small');
     await h.run('2025-01-20T00:00:00Z');
-    const count = (sql: string, id: string): number => h.fx.meta.db.prepare<[string], number>(sql).pluck().get(id) as number;
+    const count = (sql: string, id: string): number =>
+      h.fx.meta.db.prepare<[string], number>(sql).pluck().get(id) as number;
     expect(count('SELECT count(*) FROM blob_gc WHERE blob_id = ?', file.blobId as string)).toBe(1);
     expect(count('SELECT count(*) FROM inline_blobs WHERE blob_id = ?', inline.blobId as string)).toBe(0);
   });
@@ -106,21 +107,38 @@ describe('filters', () => {
 
   it('requires every filter tag to match', async () => {
     const b = h.bucketWith('f-tags', [
-      rule({ filter: { tags: [{ key: 'env', value: 'dev' }, { key: 'team', value: 'a' }] }, expiration: { days: 1 } }),
+      rule({
+        filter: {
+          tags: [
+            { key: 'env', value: 'dev' },
+            { key: 'team', value: 'a' },
+          ],
+        },
+        expiration: { days: 1 },
+      }),
     ]);
     const both = await h.put(b, 'both');
     const one = await h.put(b, 'one');
     const wrong = await h.put(b, 'wrong');
     await h.put(b, 'none');
-    h.fx.meta.objects.setTags(both.id, [{ key: 'team', value: 'a' }, { key: 'env', value: 'dev' }, { key: 'x', value: 'y' }]);
+    h.fx.meta.objects.setTags(both.id, [
+      { key: 'team', value: 'a' },
+      { key: 'env', value: 'dev' },
+      { key: 'x', value: 'y' },
+    ]);
     h.fx.meta.objects.setTags(one.id, [{ key: 'env', value: 'dev' }]);
-    h.fx.meta.objects.setTags(wrong.id, [{ key: 'env', value: 'prod' }, { key: 'team', value: 'a' }]);
+    h.fx.meta.objects.setTags(wrong.id, [
+      { key: 'env', value: 'prod' },
+      { key: 'team', value: 'a' },
+    ]);
     await h.run('2025-02-01T00:00:00Z');
     expect(['both', 'one', 'wrong', 'none'].filter((k) => h.exists(b, k))).toEqual(['one', 'wrong', 'none']);
   });
 
   it('applies the size bounds exclusively', async () => {
-    const b = h.bucketWith('f-size', [rule({ filter: { objectSizeGreaterThan: 2, objectSizeLessThan: 5 } , expiration: { days: 1 } })]);
+    const b = h.bucketWith('f-size', [
+      rule({ filter: { objectSizeGreaterThan: 2, objectSizeLessThan: 5 }, expiration: { days: 1 } }),
+    ]);
     for (const n of [2, 3, 4, 5]) await h.put(b, `s${n}`, 'x'.repeat(n));
     await h.run('2025-02-01T00:00:00Z');
     expect(['s2', 's3', 's4', 's5'].filter((k) => h.exists(b, k))).toEqual(['s2', 's5']);
@@ -141,7 +159,7 @@ describe('filters', () => {
 });
 
 describe('NoncurrentVersionExpiration', () => {
-  it('counts NoncurrentDays from when the successor was written, not from the version\'s own creation', async () => {
+  it("counts NoncurrentDays from when the successor was written, not from the version's own creation", async () => {
     const b = h.bucketWith('nc-days', [rule({ noncurrentVersionExpiration: { noncurrentDays: 2 } })], 'Enabled');
     const v1 = await h.put(b, 'k'); // 2025-01-15T10:30
     h.fx.clock.set('2025-01-20T10:30:00Z');
@@ -153,7 +171,11 @@ describe('NoncurrentVersionExpiration', () => {
   });
 
   it('keeps the NewerNoncurrentVersions newest noncurrent versions and deletes older due ones', async () => {
-    const b = h.bucketWith('nc-newer', [rule({ noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 2 } })], 'Enabled');
+    const b = h.bucketWith(
+      'nc-newer',
+      [rule({ noncurrentVersionExpiration: { noncurrentDays: 1, newerNoncurrentVersions: 2 } })],
+      'Enabled',
+    );
     const ids: string[] = [];
     for (let day = 0; day < 5; day++) {
       h.fx.clock.ms = Date.parse('2025-01-01T12:00:00Z') + day * DAY;
@@ -176,7 +198,11 @@ describe('NoncurrentVersionExpiration', () => {
 
 describe('expired delete markers', () => {
   it('removes a delete marker once it is the only version left (after its noncurrent versions expire)', async () => {
-    const b = h.bucketWith('dm-only', [rule({ noncurrentVersionExpiration: { noncurrentDays: 1 }, expiration: { expiredObjectDeleteMarker: true } })], 'Enabled');
+    const b = h.bucketWith(
+      'dm-only',
+      [rule({ noncurrentVersionExpiration: { noncurrentDays: 1 }, expiration: { expiredObjectDeleteMarker: true } })],
+      'Enabled',
+    );
     await h.put(b, 'k');
     h.fx.buckets.setVersioning(b, 'Enabled');
     await h.fx.objects.delete(b, 'k');
@@ -206,18 +232,30 @@ describe('expired delete markers', () => {
 
 describe('AbortIncompleteMultipartUpload', () => {
   it('aborts uploads under the prefix DaysAfterInitiation after they began and frees their parts', async () => {
-    const b = h.bucketWith('mpu', [rule({ filter: { prefix: 'tmp/' }, abortIncompleteMultipartUpload: { daysAfterInitiation: 2 } })]);
+    const b = h.bucketWith('mpu', [
+      rule({ filter: { prefix: 'tmp/' }, abortIncompleteMultipartUpload: { daysAfterInitiation: 2 } }),
+    ]);
     const doomed = h.fx.multipart.create({ bucket: b, key: 'tmp/big', headers: {}, userMeta: {} });
-    const part = await h.fx.multipart.uploadPart({ bucket: b, key: 'tmp/big', uploadId: doomed.uploadId, partNumber: 1, body: body('part') });
+    const part = await h.fx.multipart.uploadPart({
+      bucket: b,
+      key: 'tmp/big',
+      uploadId: doomed.uploadId,
+      partNumber: 1,
+      body: body('part'),
+    });
     const kept = h.fx.multipart.create({ bucket: b, key: 'other/big', headers: {}, userMeta: {} });
     h.fx.clock.set('2025-01-16T10:30:00Z');
     const young = h.fx.multipart.create({ bucket: b, key: 'tmp/young', headers: {}, userMeta: {} });
     const result = await h.run('2025-01-18T00:00:00Z'); // 01-15T10:30 + 2 days -> 01-18T00:00
     expect(result.uploadsAborted).toBe(1);
-    expect(() => h.fx.multipart.getUpload(b, 'tmp/big', doomed.uploadId)).toThrow(expect.objectContaining({ code: 'NoSuchUpload' }));
+    expect(() => h.fx.multipart.getUpload(b, 'tmp/big', doomed.uploadId)).toThrow(
+      expect.objectContaining({ code: 'NoSuchUpload' }),
+    );
     expect(h.fx.multipart.getUpload(b, 'other/big', kept.uploadId).uploadId).toBe(kept.uploadId);
     expect(h.fx.multipart.getUpload(b, 'tmp/young', young.uploadId).uploadId).toBe(young.uploadId);
-    const queued = h.fx.meta.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM blob_gc WHERE blob_id = ?').get(part.blobId);
+    const queued = h.fx.meta.db
+      .prepare<[string], { n: number }>('SELECT count(*) AS n FROM blob_gc WHERE blob_id = ?')
+      .get(part.blobId);
     expect(queued?.n).toBe(1);
   });
 });
@@ -247,7 +285,11 @@ describe('object lock', () => {
   });
 
   it('expires a locked current version by adding a delete marker (S3 allows markers) while the version stays', async () => {
-    const b = h.bucketWith('lock-cur', [rule({ expiration: { days: 1 }, noncurrentVersionExpiration: { noncurrentDays: 1 } })], 'objectLock');
+    const b = h.bucketWith(
+      'lock-cur',
+      [rule({ expiration: { days: 1 }, noncurrentVersionExpiration: { noncurrentDays: 1 } })],
+      'objectLock',
+    );
     const v = await h.put(b, 'k');
     h.fx.meta.objects.setRetention(v.id, { mode: 'GOVERNANCE', retainUntilDate: future });
     await h.run('2025-02-01T00:00:00Z');
@@ -267,7 +309,7 @@ describe('object lock', () => {
   });
 });
 
-describe('the server\'s lifecycle worker', () => {
+describe("the server's lifecycle worker", () => {
   const store = useStore({ env: { STORE_LIFECYCLE_INTERVAL_MS: '500' } });
 
   it('expires an object end to end on its interval (STORE_LIFECYCLE_INTERVAL_MS)', async () => {
@@ -275,17 +317,29 @@ describe('the server\'s lifecycle worker', () => {
     const bucket = await store.bucket('lc');
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'keep/me', Body: 'x' }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'old/doc', Body: 'x' }));
-    await s3.send(new PutBucketLifecycleConfigurationCommand({
-      Bucket: bucket,
-      LifecycleConfiguration: {
-        Rules: [{ ID: 'past', Status: 'Enabled', Filter: { Prefix: 'old/' }, Expiration: { Date: new Date('2020-01-01T00:00:00Z') } }],
-      },
-    }));
+    await s3.send(
+      new PutBucketLifecycleConfigurationCommand({
+        Bucket: bucket,
+        LifecycleConfiguration: {
+          Rules: [
+            {
+              ID: 'past',
+              Status: 'Enabled',
+              Filter: { Prefix: 'old/' },
+              Expiration: { Date: new Date('2020-01-01T00:00:00Z') },
+            },
+          ],
+        },
+      }),
+    );
     const deadline = Date.now() + 10_000;
     let gone = false;
     while (!gone && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
-      const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'old/doc' })).then(() => undefined, (err: unknown) => err);
+      const head = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'old/doc' })).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       gone = head !== undefined;
     }
     const err = await failure(s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'old/doc' })));

@@ -91,21 +91,51 @@ describe('METRICS_MODE=token under MOUNT_PATH=/storage', () => {
     expect(outside.status).toBe(404);
     expect(outside.text).not.toMatch(/store_|# HELP/);
     expect((await fetch(`${store.server.url}/storage/api/admin/health`)).status).toBe(200);
-    const samples = parseSamples((await eventually(
-      () => scrape(store.server, { mountPath: '/storage', authorization: `Bearer ${token}` }),
-      (r) => r.text.includes('route_class="/api/admin/health"'),
-    )).text);
-    expect(valueOf(samples, 'store_http_requests_total', { surface: 'admin', route_class: '/api/admin/health', status_class: '2xx' })).toBe(1);
-    expect(valueOf(samples, 'store_http_requests_total', { surface: 'outside-mount', route_class: 'unmatched', status_class: '4xx' })).toBe(1);
-    expect(valueOf(samples, 'store_http_requests_total', { surface: 'metrics', route_class: '/metrics', status_class: '4xx' })).toBeGreaterThanOrEqual(6);
+    const samples = parseSamples(
+      (
+        await eventually(
+          () => scrape(store.server, { mountPath: '/storage', authorization: `Bearer ${token}` }),
+          (r) => r.text.includes('route_class="/api/admin/health"'),
+        )
+      ).text,
+    );
+    expect(
+      valueOf(samples, 'store_http_requests_total', {
+        surface: 'admin',
+        route_class: '/api/admin/health',
+        status_class: '2xx',
+      }),
+    ).toBe(1);
+    expect(
+      valueOf(samples, 'store_http_requests_total', {
+        surface: 'outside-mount',
+        route_class: 'unmatched',
+        status_class: '4xx',
+      }),
+    ).toBe(1);
+    expect(
+      valueOf(samples, 'store_http_requests_total', {
+        surface: 'metrics',
+        route_class: '/metrics',
+        status_class: '4xx',
+      }),
+    ).toBeGreaterThanOrEqual(6);
     expect(samples.some((s) => Object.values(s.labels).some((v) => v.startsWith('/storage')))).toBe(false);
   });
 
   it('records a mixed workload under the mount path', async () => {
     await mixedWorkload(store.server, { mountPath: '/storage' });
-    const samples = parseSamples((await scrape(store.server, { mountPath: '/storage', authorization: `Bearer ${token}` })).text);
+    const samples = parseSamples(
+      (await scrape(store.server, { mountPath: '/storage', authorization: `Bearer ${token}` })).text,
+    );
     expect(valueOf(samples, 'store_s3_operations_total', { operation: 'PutObject' })).toBe(2);
-    expect(valueOf(samples, 'store_http_requests_total', { surface: 'admin', route_class: '/api/admin/keys/:id', status_class: '4xx' })).toBe(1);
+    expect(
+      valueOf(samples, 'store_http_requests_total', {
+        surface: 'admin',
+        route_class: '/api/admin/keys/:id',
+        status_class: '4xx',
+      }),
+    ).toBe(1);
   });
 });
 
@@ -117,7 +147,10 @@ describe('METRICS_MODE=public after a mixed workload', () => {
   beforeAll(async () => {
     trace = await mixedWorkload(store.server);
     // The last request (a console route) is recorded when its response closes, just after the client has it.
-    const res = await eventually(() => scrape(store.server), (r) => r.text.includes('surface="console"'));
+    const res = await eventually(
+      () => scrape(store.server),
+      (r) => r.text.includes('surface="console"'),
+    );
     text = res.text;
     samples = parseSamples(text);
   });
@@ -133,7 +166,12 @@ describe('METRICS_MODE=public after a mixed workload', () => {
   });
 
   it('counts S3 requests by operation and status class, in both HTTP families', () => {
-    const s3 = (route_class: string, method: string, status_class: string) => ({ surface: 's3', method, route_class, status_class });
+    const s3 = (route_class: string, method: string, status_class: string) => ({
+      surface: 's3',
+      method,
+      route_class,
+      status_class,
+    });
     expect(valueOf(samples, 'store_http_requests_total', s3('CreateBucket', 'PUT', '2xx'))).toBe(1);
     expect(valueOf(samples, 'store_http_requests_total', s3('PutObject', 'PUT', '2xx'))).toBe(2);
     expect(valueOf(samples, 'store_http_requests_total', s3('GetObject', 'GET', '2xx'))).toBe(2); // SDK + presigned
@@ -144,7 +182,9 @@ describe('METRICS_MODE=public after a mixed workload', () => {
     expect(valueOf(samples, 'store_http_requests_total', s3('CompleteMultipartUpload', 'POST', '2xx'))).toBe(1);
     expect(valueOf(samples, 'store_http_requests_total', s3('DeleteObject', 'DELETE', '2xx'))).toBe(1);
     expect(valueOf(samples, 'store_http_request_duration_seconds_count', s3('PutObject', 'PUT', '2xx'))).toBe(2);
-    expect(valueOf(samples, 'store_http_request_duration_seconds_bucket', { ...s3('PutObject', 'PUT', '2xx'), le: '+Inf' })).toBe(2);
+    expect(
+      valueOf(samples, 'store_http_request_duration_seconds_bucket', { ...s3('PutObject', 'PUT', '2xx'), le: '+Inf' }),
+    ).toBe(2);
     expect(valueOf(samples, 'store_s3_operations_total', { operation: 'PutObject' })).toBe(2);
     expect(valueOf(samples, 'store_s3_operations_total', { operation: 'GetObject' })).toBe(4);
     expect(valueOf(samples, 'store_s3_operations_total', { operation: 'UploadPart' })).toBe(1);
@@ -152,30 +192,66 @@ describe('METRICS_MODE=public after a mixed workload', () => {
 
   it('folds an unknown method into other, and counts an unparsable request under surface unparsed', () => {
     const other = samples.filter((s) => s.name === 'store_http_requests_total' && s.labels['method'] === 'other');
-    expect(other.map((s) => `${s.labels['surface']} ${s.labels['route_class']} ${s.labels['status_class']}`).sort())
-      .toEqual(['s3 Unknown 4xx', 'unparsed unmatched 4xx']);
-    expect(valueOf(samples, 'store_http_requests_total', { surface: 'unparsed', method: 'other', route_class: 'unmatched', status_class: '4xx' })).toBe(1);
+    expect(
+      other.map((s) => `${s.labels['surface']} ${s.labels['route_class']} ${s.labels['status_class']}`).sort(),
+    ).toEqual(['s3 Unknown 4xx', 'unparsed unmatched 4xx']);
+    expect(
+      valueOf(samples, 'store_http_requests_total', {
+        surface: 'unparsed',
+        method: 'other',
+        route_class: 'unmatched',
+        status_class: '4xx',
+      }),
+    ).toBe(1);
   });
 
   it('labels admin requests by route pattern, 404s as unmatched, and the console and /metrics as their own surfaces', () => {
-    const admin = (route_class: string, method: string, status_class: string) => ({ surface: 'admin', method, route_class, status_class });
+    const admin = (route_class: string, method: string, status_class: string) => ({
+      surface: 'admin',
+      method,
+      route_class,
+      status_class,
+    });
     expect(valueOf(samples, 'store_http_requests_total', admin('/api/admin/auth/login', 'POST', '2xx'))).toBe(1);
     expect(valueOf(samples, 'store_http_requests_total', admin('/api/admin/keys', 'GET', '2xx'))).toBe(1);
     expect(valueOf(samples, 'store_http_requests_total', admin('/api/admin/keys', 'GET', '4xx'))).toBe(1); // no token: 401
     expect(valueOf(samples, 'store_http_requests_total', admin('/api/admin/keys/:id', 'GET', '4xx'))).toBe(1);
     expect(valueOf(samples, 'store_http_requests_total', admin('unmatched', 'GET', '4xx'))).toBe(1);
     // A console route is answered by the history fallback: its route class is the pattern, never the path asked for.
-    expect(valueOf(samples, 'store_http_requests_total', { surface: 'console', method: 'GET', route_class: '/admin/*', status_class: '2xx' })).toBe(1);
+    expect(
+      valueOf(samples, 'store_http_requests_total', {
+        surface: 'console',
+        method: 'GET',
+        route_class: '/admin/*',
+        status_class: '2xx',
+      }),
+    ).toBe(1);
   });
 
   it('counts the scrapes themselves under surface metrics', async () => {
-    const later = parseSamples((await eventually(() => scrape(store.server), (r) => r.text.includes('surface="metrics"'))).text);
-    expect(valueOf(later, 'store_http_requests_total', { surface: 'metrics', method: 'GET', route_class: '/metrics', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
+    const later = parseSamples(
+      (
+        await eventually(
+          () => scrape(store.server),
+          (r) => r.text.includes('surface="metrics"'),
+        )
+      ).text,
+    );
+    expect(
+      valueOf(later, 'store_http_requests_total', {
+        surface: 'metrics',
+        method: 'GET',
+        route_class: '/metrics',
+        status_class: '2xx',
+      }),
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('exports the outbox and audit families at zero, the runtime metrics, and no integrity families (no scrubber)', () => {
-    for (const status of ['pending', 'inflight', 'failed']) expect(valueOf(samples, 'store_replication_outbox_depth', { status })).toBe(0);
-    for (const status of ['pending', 'delivered', 'failed']) expect(valueOf(samples, 'store_webhook_outbox_depth', { status })).toBe(0);
+    for (const status of ['pending', 'inflight', 'failed'])
+      expect(valueOf(samples, 'store_replication_outbox_depth', { status })).toBe(0);
+    for (const status of ['pending', 'delivered', 'failed'])
+      expect(valueOf(samples, 'store_webhook_outbox_depth', { status })).toBe(0);
     expect(valueOf(samples, 'store_audit_dropped_total')).toBe(0);
     expect(valueOf(samples, 'store_process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(samples.some((s) => s.name.startsWith('store_nodejs_heap_size_used_bytes'))).toBe(true);
@@ -203,7 +279,11 @@ describe('METRICS_MODE=public after a mixed workload', () => {
   });
 
   it('takes S3 route classes only from the operation names', () => {
-    const s3Classes = new Set(samples.filter((s) => s.name.startsWith('store_http_') && s.labels['surface'] === 's3').map((s) => s.labels['route_class']));
+    const s3Classes = new Set(
+      samples
+        .filter((s) => s.name.startsWith('store_http_') && s.labels['surface'] === 's3')
+        .map((s) => s.labels['route_class']),
+    );
     for (const routeClass of s3Classes) expect(routeClass).toMatch(/^[A-Z][A-Za-z0-9]+$/);
     expect(s3Classes.has('PutObject')).toBe(true);
   });

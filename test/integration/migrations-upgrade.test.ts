@@ -10,9 +10,19 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CompleteMultipartUploadCommand, GetBucketCorsCommand, GetBucketLifecycleConfigurationCommand, GetBucketTaggingCommand,
-  GetObjectCommand, GetObjectLegalHoldCommand, GetObjectRetentionCommand, GetObjectTaggingCommand, DeleteObjectCommand,
-  ListMultipartUploadsCommand, ListObjectVersionsCommand, ListPartsCommand, PutObjectCommand,
+  CompleteMultipartUploadCommand,
+  GetBucketCorsCommand,
+  GetBucketLifecycleConfigurationCommand,
+  GetBucketTaggingCommand,
+  GetObjectCommand,
+  GetObjectLegalHoldCommand,
+  GetObjectRetentionCommand,
+  GetObjectTaggingCommand,
+  DeleteObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectVersionsCommand,
+  ListPartsCommand,
+  PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,8 +33,15 @@ import { REPO_ROOT, runServeExpectingExit, tempDir, type RunningServer } from '.
 import { useStore } from '../helpers/store.js';
 
 interface FixtureObject {
-  bucket: string; key: string; versionId: string | null; etag: string; size: number; sha256: string;
-  contentType: string | null; metadata: Record<string, string>; tagging: string | null;
+  bucket: string;
+  key: string;
+  versionId: string | null;
+  etag: string;
+  size: number;
+  sha256: string;
+  contentType: string | null;
+  metadata: Record<string, string>;
+  tagging: string | null;
 }
 interface Expected {
   schemaVersion: number;
@@ -34,7 +51,10 @@ interface Expected {
   deleteMarker: { bucket: string; key: string; versionId: string };
   lockedVersions: { retained: string; held: string };
   unfinishedUpload: { bucket: string; key: string; uploadId: string; etag: string; size: number; sha256: string };
-  keys: { reader: { accessKeyId: string; secretAccessKey: string }; disabled: { accessKeyId: string; secretAccessKey: string } };
+  keys: {
+    reader: { accessKeyId: string; secretAccessKey: string };
+    disabled: { accessKeyId: string; secretAccessKey: string };
+  };
 }
 
 const FIXTURES = join(REPO_ROOT, 'test/fixtures');
@@ -55,7 +75,10 @@ function schemaOf(dataDir: string): { version: number; ddl: string[] } {
   const db = new BetterSqlite3(join(dataDir, 'meta.db'), { readonly: true, fileMustExist: true });
   try {
     const version = db.pragma('user_version', { simple: true }) as number;
-    const ddl = (db.prepare(`SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name`).pluck().all() as string[]);
+    const ddl = db
+      .prepare(`SELECT type || ' ' || name || ': ' || coalesce(sql, '') FROM sqlite_master ORDER BY type, name`)
+      .pluck()
+      .all() as string[];
     return { version, ddl };
   } finally {
     db.close();
@@ -63,8 +86,13 @@ function schemaOf(dataDir: string): { version: number; ddl: string[] } {
 }
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
-const migratedLines = (server: RunningServer): Array<Record<string, unknown>> => server.output().split('\n').filter((l) => l.startsWith('{'))
-  .map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'metadata schema migrated');
+const migratedLines = (server: RunningServer): Array<Record<string, unknown>> =>
+  server
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l['msg'] === 'metadata schema migrated');
 
 describe('a data directory from schema version 5', () => {
   let fixture: { dataDir: string; env: Record<string, string> };
@@ -81,7 +109,9 @@ describe('a data directory from schema version 5', () => {
     dataDir: fixture.dataDir,
     env: { ...fixture.env, STORE_INTEGRITY_SCRUB_INTERVAL_MS: '100' },
     credentials: {
-      accessKeyId: fixture.env['ROOT_ACCESS_KEY_ID'], secretAccessKey: fixture.env['ROOT_SECRET_ACCESS_KEY'], adminPassword: EXPECTED.adminPassword,
+      accessKeyId: fixture.env['ROOT_ACCESS_KEY_ID'],
+      secretAccessKey: fixture.env['ROOT_SECRET_ACCESS_KEY'],
+      adminPassword: EXPECTED.adminPassword,
     },
   }));
 
@@ -101,11 +131,20 @@ describe('a data directory from schema version 5', () => {
       const got = await store.s3.send(new GetObjectCommand({ Bucket: o.bucket, Key: o.key, VersionId: versionId }));
       const body = await got.Body!.transformToByteArray();
       const what = `${o.bucket}/${o.key}@${o.versionId}`;
-      expect({ size: body.length, sha256: sha256(body), etag: got.ETag }, what).toEqual({ size: o.size, sha256: o.sha256, etag: o.etag });
+      expect({ size: body.length, sha256: sha256(body), etag: got.ETag }, what).toEqual({
+        size: o.size,
+        sha256: o.sha256,
+        etag: o.etag,
+      });
       if (o.contentType) expect(got.ContentType, what).toBe(o.contentType);
       expect(got.Metadata ?? {}, what).toEqual(o.metadata);
-      const tags = await store.s3.send(new GetObjectTaggingCommand({ Bucket: o.bucket, Key: o.key, VersionId: versionId }));
-      expect(new URLSearchParams((tags.TagSet ?? []).map((t): [string, string] => [t.Key ?? '', t.Value ?? ''])).toString(), what).toBe(o.tagging ?? '');
+      const tags = await store.s3.send(
+        new GetObjectTaggingCommand({ Bucket: o.bucket, Key: o.key, VersionId: versionId }),
+      );
+      expect(
+        new URLSearchParams((tags.TagSet ?? []).map((t): [string, string] => [t.Key ?? '', t.Value ?? ''])).toString(),
+        what,
+      ).toBe(o.tagging ?? '');
     }
   });
 
@@ -113,22 +152,47 @@ describe('a data directory from schema version 5', () => {
     const { bucket, key, versionId } = EXPECTED.deleteMarker;
     const list = await store.s3.send(new ListObjectVersionsCommand({ Bucket: bucket, Prefix: key }));
     expect(list.DeleteMarkers?.map((m) => [m.VersionId, m.IsLatest])).toEqual([[versionId, true]]);
-    const written = EXPECTED.objects.filter((o) => o.bucket === bucket && o.key === key).map((o) => o.versionId).reverse();
+    const written = EXPECTED.objects
+      .filter((o) => o.bucket === bucket && o.key === key)
+      .map((o) => o.versionId)
+      .reverse();
     expect(list.Versions?.map((v) => v.VersionId)).toEqual(written); // newest first
-    await expect(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    await expect(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).rejects.toMatchObject({
+      name: 'NoSuchKey',
+    });
   });
 
   it('keeps bucket configuration, retention and legal hold', async () => {
     const plain = EXPECTED.buckets[0] as string;
-    expect((await store.s3.send(new GetBucketTaggingCommand({ Bucket: plain }))).TagSet).toEqual([{ Key: 'team', Value: 'ops' }]);
-    expect((await store.s3.send(new GetBucketCorsCommand({ Bucket: plain }))).CORSRules?.[0]?.AllowedOrigins).toEqual(['https://app.example.com']);
-    expect((await store.s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: plain }))).Rules?.[0]).toMatchObject({ ID: 'tmp-expiry', Expiration: { Days: 30 } });
+    expect((await store.s3.send(new GetBucketTaggingCommand({ Bucket: plain }))).TagSet).toEqual([
+      { Key: 'team', Value: 'ops' },
+    ]);
+    expect((await store.s3.send(new GetBucketCorsCommand({ Bucket: plain }))).CORSRules?.[0]?.AllowedOrigins).toEqual([
+      'https://app.example.com',
+    ]);
+    expect(
+      (await store.s3.send(new GetBucketLifecycleConfigurationCommand({ Bucket: plain }))).Rules?.[0],
+    ).toMatchObject({ ID: 'tmp-expiry', Expiration: { Days: 30 } });
     const locked = 'legacy-locked';
-    const retention = await store.s3.send(new GetObjectRetentionCommand({ Bucket: locked, Key: 'contract.pdf', VersionId: EXPECTED.lockedVersions.retained }));
-    expect(retention.Retention).toMatchObject({ Mode: 'GOVERNANCE', RetainUntilDate: new Date('2099-01-01T00:00:00Z') });
-    await expect(store.s3.send(new DeleteObjectCommand({ Bucket: locked, Key: 'contract.pdf', VersionId: EXPECTED.lockedVersions.retained })))
-      .rejects.toMatchObject({ name: 'AccessDenied' });
-    const hold = await store.s3.send(new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'evidence.txt', VersionId: EXPECTED.lockedVersions.held }));
+    const retention = await store.s3.send(
+      new GetObjectRetentionCommand({
+        Bucket: locked,
+        Key: 'contract.pdf',
+        VersionId: EXPECTED.lockedVersions.retained,
+      }),
+    );
+    expect(retention.Retention).toMatchObject({
+      Mode: 'GOVERNANCE',
+      RetainUntilDate: new Date('2099-01-01T00:00:00Z'),
+    });
+    await expect(
+      store.s3.send(
+        new DeleteObjectCommand({ Bucket: locked, Key: 'contract.pdf', VersionId: EXPECTED.lockedVersions.retained }),
+      ),
+    ).rejects.toMatchObject({ name: 'AccessDenied' });
+    const hold = await store.s3.send(
+      new GetObjectLegalHoldCommand({ Bucket: locked, Key: 'evidence.txt', VersionId: EXPECTED.lockedVersions.held }),
+    );
     expect(hold.LegalHold?.Status).toBe('ON');
   });
 
@@ -136,10 +200,16 @@ describe('a data directory from schema version 5', () => {
     const reader = sdkClient(store.server, EXPECTED.keys.reader);
     const got = await reader.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'nested/ünïcødé key (1).txt' }));
     expect((await got.Body!.transformToByteArray()).length).toBe(20_000);
-    await expect(reader.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'small.txt' }))).rejects.toMatchObject({ name: 'AccessDenied' });
-    await expect(reader.send(new PutObjectCommand({ Bucket: 'legacy-plain', Key: 'nested/new', Body: 'x' }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    await expect(reader.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'small.txt' }))).rejects.toMatchObject(
+      { name: 'AccessDenied' },
+    );
+    await expect(
+      reader.send(new PutObjectCommand({ Bucket: 'legacy-plain', Key: 'nested/new', Body: 'x' })),
+    ).rejects.toMatchObject({ name: 'AccessDenied' });
     const disabled = sdkClient(store.server, EXPECTED.keys.disabled);
-    await expect(disabled.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'small.txt' }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+    await expect(
+      disabled.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'small.txt' })),
+    ).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
   });
 
   it('completes the multipart upload the old build left unfinished', async () => {
@@ -148,41 +218,75 @@ describe('a data directory from schema version 5', () => {
     expect(uploads.Uploads?.map((x) => x.UploadId)).toEqual([u.uploadId]);
     const parts = await store.s3.send(new ListPartsCommand({ Bucket: u.bucket, Key: u.key, UploadId: u.uploadId }));
     expect(parts.Parts?.map((p) => [p.PartNumber, p.ETag, p.Size])).toEqual([[1, u.etag, u.size]]);
-    await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: u.bucket, Key: u.key, UploadId: u.uploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: u.etag }] } }));
-    const body = await (await store.s3.send(new GetObjectCommand({ Bucket: u.bucket, Key: u.key }))).Body!.transformToByteArray();
+    await store.s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: u.bucket,
+        Key: u.key,
+        UploadId: u.uploadId,
+        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: u.etag }] },
+      }),
+    );
+    const body = await (
+      await store.s3.send(new GetObjectCommand({ Bucket: u.bucket, Key: u.key }))
+    ).Body!.transformToByteArray();
     expect(sha256(body)).toBe(u.sha256);
   });
 
   it('accepts new writes beside the old data, in old and new buckets', async () => {
-    await store.s3.send(new PutObjectCommand({ Bucket: 'legacy-versioned', Key: 'doc.txt', Body: 'written after the upgrade\n' }));
+    await store.s3.send(
+      new PutObjectCommand({ Bucket: 'legacy-versioned', Key: 'doc.txt', Body: 'written after the upgrade\n' }),
+    );
     const latest = await store.s3.send(new GetObjectCommand({ Bucket: 'legacy-versioned', Key: 'doc.txt' }));
     expect(await latest.Body!.transformToString()).toBe('written after the upgrade\n');
     const big = Buffer.alloc(200_000, 7);
     await store.s3.send(new PutObjectCommand({ Bucket: 'legacy-plain', Key: 'after-upgrade.bin', Body: big }));
-    expect(sha256(await (await store.s3.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'after-upgrade.bin' }))).Body!.transformToByteArray())).toBe(sha256(big));
+    expect(
+      sha256(
+        await (
+          await store.s3.send(new GetObjectCommand({ Bucket: 'legacy-plain', Key: 'after-upgrade.bin' }))
+        ).Body!.transformToByteArray(),
+      ),
+    ).toBe(sha256(big));
   });
 
   it('signs the old admin in, and backfills what later schemas added: usage counters, the search index', async () => {
-    const buckets = (await store.adminCall('GET', '/buckets')).body as { buckets: Array<{ name: string; objectCount: number }> };
-    const current = (bucket: string): number => new Set(EXPECTED.objects.filter((o) => o.bucket === bucket).map((o) => o.key)).size;
+    const buckets = (await store.adminCall('GET', '/buckets')).body as {
+      buckets: Array<{ name: string; objectCount: number }>;
+    };
+    const current = (bucket: string): number =>
+      new Set(EXPECTED.objects.filter((o) => o.bucket === bucket).map((o) => o.key)).size;
     // legacy-plain: its objects plus the upload completed and the object written above; legacy-versioned: doc.txt is
     // current again (written above) beside kept.txt.
     expect(Object.fromEntries(buckets.buckets.map((b) => [b.name, b.objectCount]))).toMatchObject({
-      'legacy-plain': current('legacy-plain') + 2, 'legacy-versioned': 2, 'legacy-locked': current('legacy-locked'),
+      'legacy-plain': current('legacy-plain') + 2,
+      'legacy-versioned': 2,
+      'legacy-locked': current('legacy-locked'),
     });
-    await expect.poll(async () => {
-      const found = (await store.adminCall('GET', `/objects/search?q=${encodeURIComponent('ünïcødé')}`)).body as { items: Array<{ key: string }> };
-      return found.items.map((i) => i.key);
-    }, { timeout: 15_000 }).toEqual(['nested/ünïcødé key (1).txt']);
+    await expect
+      .poll(
+        async () => {
+          const found = (await store.adminCall('GET', `/objects/search?q=${encodeURIComponent('ünïcødé')}`)).body as {
+            items: Array<{ key: string }>;
+          };
+          return found.items.map((i) => i.key);
+        },
+        { timeout: 15_000 },
+      )
+      .toEqual(['nested/ünïcødé key (1).txt']);
   });
 
   it('passes a full integrity scrub: every old blob and inline row decrypts and matches its digest', async () => {
     expect((await store.adminCall('POST', '/integrity/scrub')).status).toBe(202);
     let status: { counts: Record<string, number>; currentPass: unknown } = { counts: {}, currentPass: {} };
-    await expect.poll(async () => {
-      status = (await store.adminCall('GET', '/integrity')).body as typeof status;
-      return status.currentPass;
-    }, { timeout: 30_000 }).toBeNull();
+    await expect
+      .poll(
+        async () => {
+          status = (await store.adminCall('GET', '/integrity')).body as typeof status;
+          return status.currentPass;
+        },
+        { timeout: 30_000 },
+      )
+      .toBeNull();
     // Every version but the delete marker: the fixture's, the completed upload, and the two written above.
     expect(status.counts).toMatchObject({ corrupt: 0, ok: EXPECTED.objects.length + 3 });
   });
@@ -206,7 +310,9 @@ describe('a data directory from a newer release', () => {
     const before = sha256(readFileSync(join(dataDir, 'meta.db')));
     const { code, output } = await runServeExpectingExit(env);
     expect(code).toBe(73);
-    expect(output).toContain(`store: refusing to start, ${join(dataDir, 'meta.db')} has schema version ${LATEST + 1}, newer than this build's ${LATEST}`);
+    expect(output).toContain(
+      `store: refusing to start, ${join(dataDir, 'meta.db')} has schema version ${LATEST + 1}, newer than this build's ${LATEST}`,
+    );
     expect(output).toContain('Migrations only go forward');
     expect(sha256(readFileSync(join(dataDir, 'meta.db')))).toBe(before);
     expect(schemaOf(dataDir).version).toBe(LATEST + 1);

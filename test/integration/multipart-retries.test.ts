@@ -7,8 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import {
-  CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, ListObjectVersionsCommand,
-  PutBucketVersioningCommand, UploadPartCommand,
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  ListObjectVersionsCommand,
+  PutBucketVersioningCommand,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CompletePart } from '../../src/services/objects/multipart-service.js';
@@ -42,7 +46,8 @@ async function onePartUpload(key: string, data: Buffer): Promise<{ uploadId: str
   return { uploadId, part: { partNumber: 1, etag: part.etag, checksums: {} } };
 }
 
-const complete = (key: string, uploadId: string, parts: CompletePart[]) => fx.multipart.complete({ bucket: 'bkt', key, uploadId, parts });
+const complete = (key: string, uploadId: string, parts: CompletePart[]) =>
+  fx.multipart.complete({ bucket: 'bkt', key, uploadId, parts });
 
 async function expectCode(call: Promise<unknown>, code: string): Promise<void> {
   await expect(call).rejects.toMatchObject({ code });
@@ -55,7 +60,13 @@ describe('a retried CompleteMultipartUpload', () => {
     fx.clock.ms += 59 * MINUTE;
     const quoted = { ...part, etag: `"${part.etag.toUpperCase()}"` };
     const retried = await complete('mp', uploadId, [quoted]);
-    expect(retried).toMatchObject({ bucket: 'bkt', key: 'mp', etag: first.etag, versionId: first.versionId, size: first.size });
+    expect(retried).toMatchObject({
+      bucket: 'bkt',
+      key: 'mp',
+      etag: first.etag,
+      versionId: first.versionId,
+      size: first.size,
+    });
     expect((await read('mp')).toString()).toBe('the only part');
     fx.clock.ms += 2 * MINUTE;
     await expectCode(complete('mp', uploadId, [part]), 'NoSuchUpload');
@@ -64,7 +75,10 @@ describe('a retried CompleteMultipartUpload', () => {
   it('listing other parts, or another key, is NoSuchUpload', async () => {
     const { uploadId, part } = await onePartUpload('mp2', Buffer.from('part'));
     await complete('mp2', uploadId, [part]);
-    await expectCode(complete('mp2', uploadId, [{ ...part, etag: 'ffffffffffffffffffffffffffffffff' }]), 'NoSuchUpload');
+    await expectCode(
+      complete('mp2', uploadId, [{ ...part, etag: 'ffffffffffffffffffffffffffffffff' }]),
+      'NoSuchUpload',
+    );
     await expectCode(complete('mp2', uploadId, [part, { ...part, partNumber: 2 }]), 'NoSuchUpload');
     await expectCode(fx.multipart.complete({ bucket: 'bkt', key: 'other', uploadId, parts: [part] }), 'NoSuchUpload');
   });
@@ -112,7 +126,13 @@ describe('two UploadPart of the same part number', () => {
     const { uploadId, part } = await onePartUpload('swap', Buffer.from('old bytes'));
     let replaced: CompletePart | undefined;
     whileCompleting(async () => {
-      const next = await fx.multipart.uploadPart({ bucket: 'bkt', key: 'swap', uploadId, partNumber: 1, body: body('new bytes') });
+      const next = await fx.multipart.uploadPart({
+        bucket: 'bkt',
+        key: 'swap',
+        uploadId,
+        partNumber: 1,
+        body: body('new bytes'),
+      });
       replaced = { partNumber: 1, etag: next.etag, checksums: {} };
     });
     await expectCode(complete('swap', uploadId, [part]), 'InvalidPart');
@@ -124,11 +144,16 @@ describe('two UploadPart of the same part number', () => {
   it('the same bytes uploaded again while Complete waits: it completes with the part that landed last, readable', async () => {
     const data = randomBytes(64 * 1024);
     const { uploadId, part } = await onePartUpload('again', data);
-    whileCompleting(() => fx.multipart.uploadPart({ bucket: 'bkt', key: 'again', uploadId, partNumber: 1, body: body(data) }));
+    whileCompleting(() =>
+      fx.multipart.uploadPart({ bucket: 'bkt', key: 'again', uploadId, partNumber: 1, body: body(data) }),
+    );
     const done = await complete('again', uploadId, [part]);
     const row = fx.meta.objects.findVersion('bkt', 'again', done.versionId);
     const blobIds = fx.meta.objects.parts(row?.id ?? -1).map((p) => p.blobId);
-    const queued = fx.meta.db.prepare<[], { blob_id: string }>('SELECT blob_id FROM blob_gc').all().map((r) => r.blob_id);
+    const queued = fx.meta.db
+      .prepare<[], { blob_id: string }>('SELECT blob_id FROM blob_gc')
+      .all()
+      .map((r) => r.blob_id);
     expect(blobIds.filter((id) => queued.includes(id))).toEqual([]);
     expect((await read('again')).equals(data)).toBe(true);
   });
@@ -140,18 +165,34 @@ describe('through the AWS SDK', () => {
   it('a repeated CompleteMultipartUpload answers 200 with the same ETag and version id, and makes no second version', async () => {
     const bucket = uniqueBucket('retry');
     await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
-    await store.s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
+    await store.s3.send(
+      new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }),
+    );
     const { UploadId } = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'k' }));
-    const part = await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'k', UploadId, PartNumber: 1, Body: 'bytes' }));
-    const request = { Bucket: bucket, Key: 'k', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } };
+    const part = await store.s3.send(
+      new UploadPartCommand({ Bucket: bucket, Key: 'k', UploadId, PartNumber: 1, Body: 'bytes' }),
+    );
+    const request = {
+      Bucket: bucket,
+      Key: 'k',
+      UploadId,
+      MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+    };
     const first = await store.s3.send(new CompleteMultipartUploadCommand(request));
     const again = await store.s3.send(new CompleteMultipartUploadCommand(request));
     expect(again.$metadata.httpStatusCode).toBe(200);
     expect({ etag: again.ETag, versionId: again.VersionId }).toEqual({ etag: first.ETag, versionId: first.VersionId });
     const versions = await store.s3.send(new ListObjectVersionsCommand({ Bucket: bucket }));
     expect(versions.Versions).toHaveLength(1);
-    await expectS3Error(store.s3.send(new CompleteMultipartUploadCommand({
-      ...request, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: '"ffffffffffffffffffffffffffffffff"' }] },
-    })), 'NoSuchUpload', 404);
+    await expectS3Error(
+      store.s3.send(
+        new CompleteMultipartUploadCommand({
+          ...request,
+          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: '"ffffffffffffffffffffffffffffffff"' }] },
+        }),
+      ),
+      'NoSuchUpload',
+      404,
+    );
   });
 });

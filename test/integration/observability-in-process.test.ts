@@ -5,7 +5,11 @@
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import {
-  CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, PutObjectCommand,
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, adminLogin } from '../helpers/admin-session.js';
@@ -21,7 +25,11 @@ afterAll(() => {
   trace.disable();
 });
 // The usage-rollup interval is set below the configuration's 60 s floor, after validation.
-const store = useInProcess({ METRICS_MODE: 'public', OTEL_TRACING_ENABLED: 'true' }, {}, { USAGE_ROLLUP_INTERVAL_MS: 50 });
+const store = useInProcess(
+  { METRICS_MODE: 'public', OTEL_TRACING_ENABLED: 'true' },
+  {},
+  { USAGE_ROLLUP_INTERVAL_MS: 50 },
+);
 
 describe('OTEL_TRACING_ENABLED=true with an SDK registered', () => {
   it('wraps each request in a span named by surface and route class, with only the bounded attributes', async () => {
@@ -31,29 +39,73 @@ describe('OTEL_TRACING_ENABLED=true with an SDK registered', () => {
     const s3 = sdkClient(store.server);
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'traced' }));
-    await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'trace-missing-key' }))).rejects.toMatchObject({ name: 'NoSuchKey' });
+    await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'trace-missing-key' }))).rejects.toMatchObject({
+      name: 'NoSuchKey',
+    });
     s3.destroy();
     const token = await adminLogin(store.server);
     await adminCall(store.server, token, { method: 'GET', path: '/keys/AKIDTRACENOPE0000000' });
     await scrape(store.server);
-    const spans = (await eventually(async () => exporter.getFinishedSpans(), (s) => s.some((x) => x.name === 'metrics /metrics'))).map((s) => ({
-      name: s.name, attributes: s.attributes, status: s.status.code,
+    const spans = (
+      await eventually(
+        async () => exporter.getFinishedSpans(),
+        (s) => s.some((x) => x.name === 'metrics /metrics'),
+      )
+    ).map((s) => ({
+      name: s.name,
+      attributes: s.attributes,
+      status: s.status.code,
     }));
     expect(spans).toEqual([
-      { name: 's3 CreateBucket', attributes: attrs('s3', { method: 'PUT', routeClass: 'CreateBucket', status: 200 }), status: 0 },
-      { name: 's3 PutObject', attributes: attrs('s3', { method: 'PUT', routeClass: 'PutObject', status: 200 }), status: 0 },
-      { name: 's3 GetObject', attributes: attrs('s3', { method: 'GET', routeClass: 'GetObject', status: 404 }), status: 0 },
-      { name: 'admin /api/admin/auth/login', attributes: attrs('admin', { method: 'POST', routeClass: '/api/admin/auth/login', status: 200 }), status: 0 },
-      { name: 'admin /api/admin/keys/:id', attributes: attrs('admin', { method: 'GET', routeClass: '/api/admin/keys/:id', status: 404 }), status: 0 },
-      { name: 'metrics /metrics', attributes: attrs('metrics', { method: 'GET', routeClass: '/metrics', status: 200 }), status: 0 },
+      {
+        name: 's3 CreateBucket',
+        attributes: attrs('s3', { method: 'PUT', routeClass: 'CreateBucket', status: 200 }),
+        status: 0,
+      },
+      {
+        name: 's3 PutObject',
+        attributes: attrs('s3', { method: 'PUT', routeClass: 'PutObject', status: 200 }),
+        status: 0,
+      },
+      {
+        name: 's3 GetObject',
+        attributes: attrs('s3', { method: 'GET', routeClass: 'GetObject', status: 404 }),
+        status: 0,
+      },
+      {
+        name: 'admin /api/admin/auth/login',
+        attributes: attrs('admin', { method: 'POST', routeClass: '/api/admin/auth/login', status: 200 }),
+        status: 0,
+      },
+      {
+        name: 'admin /api/admin/keys/:id',
+        attributes: attrs('admin', { method: 'GET', routeClass: '/api/admin/keys/:id', status: 404 }),
+        status: 0,
+      },
+      {
+        name: 'metrics /metrics',
+        attributes: attrs('metrics', { method: 'GET', routeClass: '/metrics', status: 200 }),
+        status: 0,
+      },
     ]);
-    const everything = JSON.stringify(exporter.getFinishedSpans().map((s) => [s.name, s.attributes, s.events, s.links]));
-    for (const leaked of ['trace-secret-key', 'trace-missing-key', 'AKIDTRACENOPE', '127.0.0.1', bucket]) expect(everything).not.toContain(leaked);
+    const everything = JSON.stringify(
+      exporter.getFinishedSpans().map((s) => [s.name, s.attributes, s.events, s.links]),
+    );
+    for (const leaked of ['trace-secret-key', 'trace-missing-key', 'AKIDTRACENOPE', '127.0.0.1', bucket])
+      expect(everything).not.toContain(leaked);
   });
 });
 
-function attrs(surface: string, { method, routeClass, status }: { method: string; routeClass: string; status: number }): Record<string, unknown> {
-  return { 'http.request.method': method, 'http.response.status_code': status, 'store.surface': surface, 'store.route_class': routeClass };
+function attrs(
+  surface: string,
+  { method, routeClass, status }: { method: string; routeClass: string; status: number },
+): Record<string, unknown> {
+  return {
+    'http.request.method': method,
+    'http.response.status_code': status,
+    'store.surface': surface,
+    'store.route_class': routeClass,
+  };
 }
 
 describe('per-bucket gauges on the usage-rollup tick', () => {
@@ -68,7 +120,14 @@ describe('per-bucket gauges on the usage-rollup tick', () => {
       await s3.send(new CreateBucketCommand({ Bucket: empty }));
       await s3.send(new PutObjectCommand({ Bucket: kept, Key: 'a', Body: 'x'.repeat(1000) }));
       await s3.send(new PutObjectCommand({ Bucket: gone, Key: 'b', Body: 'y'.repeat(10) }));
-      const seen = parseSamples((await eventually(() => scrape(store.server), (r) => r.text.includes(`bucket="${gone}"} 10`))).text);
+      const seen = parseSamples(
+        (
+          await eventually(
+            () => scrape(store.server),
+            (r) => r.text.includes(`bucket="${gone}"} 10`),
+          )
+        ).text,
+      );
       expect(valueOf(seen, 'store_storage_bytes', { bucket: kept })).toBe(1000);
       expect(valueOf(seen, 'store_object_count', { bucket: kept })).toBe(1);
       expect(valueOf(seen, 'store_object_count', { bucket: gone })).toBe(1);
@@ -77,7 +136,14 @@ describe('per-bucket gauges on the usage-rollup tick', () => {
 
       await s3.send(new DeleteObjectCommand({ Bucket: gone, Key: 'b' }));
       await s3.send(new DeleteBucketCommand({ Bucket: gone }));
-      const after = parseSamples((await eventually(() => scrape(store.server), (r) => !r.text.includes(`bucket="${gone}"`))).text);
+      const after = parseSamples(
+        (
+          await eventually(
+            () => scrape(store.server),
+            (r) => !r.text.includes(`bucket="${gone}"`),
+          )
+        ).text,
+      );
       expect(after.filter((s) => s.labels['bucket'] === gone)).toEqual([]);
       expect(valueOf(after, 'store_storage_bytes', { bucket: kept })).toBe(1000);
     } finally {

@@ -1,5 +1,6 @@
 // The Dockerfile, .dockerignore and systemd unit, linted against the code they package (the image itself is built and
-// run by the container stage of .ci/run, test/container/; systemd cannot run here, no systemd as PID 1): the image's HEALTHCHECK command, run as written against a real server,
+// run by the container stage of .ci/run, test/container/; systemd cannot run here, no systemd as PID 1): the image's
+// HEALTHCHECK command, run as written against a real server,
 // passes on the readiness probe (under MOUNT_PATH too) and fails without one; the image's port, volume, user and
 // command match Store's defaults and files; the unit starts an existing entry point, carries the hardening an
 // operator expects (and not MemoryDenyWriteExecute, which V8's JIT cannot run under), waits longer than the drain;
@@ -18,12 +19,23 @@ import { useStore } from '../helpers/store.js';
 
 const DEFAULTS = loadConfig(configEnv());
 
-interface Instruction { op: string; args: string }
-interface Stage { from: string; name: string | undefined; instructions: Instruction[] }
+interface Instruction {
+  op: string;
+  args: string;
+}
+interface Stage {
+  from: string;
+  name: string | undefined;
+  instructions: Instruction[];
+}
 
 /** Dockerfile instructions by stage, with line continuations joined and comments dropped. */
 function dockerStages(text: string): Stage[] {
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
   const stages: Stage[] = [];
   for (const line of lines) {
     const [, op = '', args = ''] = /^(\w+)\s+(.*)$/.exec(line) ?? [];
@@ -42,7 +54,8 @@ const argsOf = (stage: Stage, op: string): string[] => stage.instructions.filter
 /** ENV instructions of a stage as a map (the `ENV A=1 B=2` form). */
 function envOf(stage: Stage): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const args of argsOf(stage, 'ENV')) for (const [, k, v] of args.matchAll(/(\w+)=(\S+)/g)) out[k as string] = v as string;
+  for (const args of argsOf(stage, 'ENV'))
+    for (const [, k, v] of args.matchAll(/(\w+)=(\S+)/g)) out[k as string] = v as string;
   return out;
 }
 
@@ -54,7 +67,11 @@ function unitFile(text: string): Record<string, Record<string, string[]>> {
     const line = raw.trim();
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
     const header = /^\[(.+)\]$/.exec(line);
-    if (header) { section = header[1] as string; out[section] = {}; continue; }
+    if (header) {
+      section = header[1] as string;
+      out[section] = {};
+      continue;
+    }
     const [, key = '', value = ''] = /^([^=]+)=(.*)$/.exec(line) ?? [];
     ((out[section] as Record<string, string[]>)[key.trim()] ??= []).push(value.trim());
   }
@@ -73,8 +90,13 @@ describe('Dockerfile', () => {
     const cmd = /CMD\s+(\[.*\])\s*$/.exec(argsOf(runtime, 'HEALTHCHECK')[0] ?? '')?.[1];
     const argv = JSON.parse(cmd ?? '[]') as string[];
     expect(argv[0]).toBe('node');
-    return promisify(execFile)(process.execPath, argv.slice(1), { env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: 10_000 })
-      .then(() => 0, (err: { code?: number }) => err.code ?? -1);
+    return promisify(execFile)(process.execPath, argv.slice(1), {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      timeout: 10_000,
+    }).then(
+      () => 0,
+      (err: { code?: number }) => err.code ?? -1,
+    );
   };
 
   it('builds in one stage and runs from another with production dependencies only', () => {
@@ -110,13 +132,19 @@ describe('Dockerfile', () => {
   });
 
   it('copies only files that exist and that .dockerignore lets into the build context', () => {
-    const ignored = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+    const ignored = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
     for (const secret of ['.env', 'node_modules', 'dist', 'data', '.git']) expect(ignored, secret).toContain(secret);
     const sources = argsOf(build, 'COPY').flatMap((a) => a.split(/\s+/).slice(0, -1));
     expect(sources.length).toBeGreaterThan(3);
     for (const src of sources) {
       expect(existsSync(join(REPO_ROOT, src)), src).toBe(true);
-      expect(ignored.some((pattern) => src === pattern || src.startsWith(`${pattern}/`)), `${src} is ignored`).toBe(false);
+      expect(
+        ignored.some((pattern) => src === pattern || src.startsWith(`${pattern}/`)),
+        `${src} is ignored`,
+      ).toBe(false);
     }
   });
 
@@ -125,7 +153,10 @@ describe('Dockerfile', () => {
     expect(await healthcheck({ PORT: String(store.server.port), MOUNT_PATH: '/storage' })).toBe(0);
     expect(await healthcheck({ PORT: String(store.server.port) })).toBe(1); // 404 outside the mount
     const closed = await new Promise<number>((res) => {
-      const s = createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as { port: number }; s.close(() => res(port)); });
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => res(port));
+      });
     });
     expect(await healthcheck({ PORT: String(closed) })).toBe(1);
   });
@@ -160,10 +191,19 @@ describe('systemd unit', () => {
     expect(one('User') ?? (one('DynamicUser') === 'yes' ? 'dynamic' : undefined)).toBeDefined();
     expect(one('User')).not.toBe('root');
     expect({
-      NoNewPrivileges: one('NoNewPrivileges'), ProtectSystem: one('ProtectSystem'), ProtectHome: one('ProtectHome'),
-      PrivateTmp: one('PrivateTmp'), CapabilityBoundingSet: one('CapabilityBoundingSet'), SystemCallFilter: one('SystemCallFilter'),
+      NoNewPrivileges: one('NoNewPrivileges'),
+      ProtectSystem: one('ProtectSystem'),
+      ProtectHome: one('ProtectHome'),
+      PrivateTmp: one('PrivateTmp'),
+      CapabilityBoundingSet: one('CapabilityBoundingSet'),
+      SystemCallFilter: one('SystemCallFilter'),
     }).toEqual({
-      NoNewPrivileges: 'yes', ProtectSystem: 'strict', ProtectHome: 'yes', PrivateTmp: 'yes', CapabilityBoundingSet: '', SystemCallFilter: '@system-service',
+      NoNewPrivileges: 'yes',
+      ProtectSystem: 'strict',
+      ProtectHome: 'yes',
+      PrivateTmp: 'yes',
+      CapabilityBoundingSet: '',
+      SystemCallFilter: '@system-service',
     });
     expect(one('RestrictAddressFamilies')?.split(/\s+/).sort()).toEqual(['AF_INET', 'AF_INET6', 'AF_UNIX']);
     expect(one('ReadWritePaths')).toBe(`/var/lib/${one('StateDirectory')}`);
@@ -178,6 +218,9 @@ describe('systemd unit', () => {
     writeFileSync(copy, readFileSync(path, 'utf8').replace(/^ExecStart=\S+/m, `ExecStart=${process.execPath}`));
     const res = spawnSync('systemd-analyze', ['verify', copy], { encoding: 'utf8', timeout: 30_000 });
     rmSync(dir, { recursive: true, force: true });
-    expect({ status: res.status, findings: `${res.stdout}${res.stderr}`.split('\n').filter((l) => l.includes('store.service')) }).toEqual({ status: 0, findings: [] });
+    expect({
+      status: res.status,
+      findings: `${res.stdout}${res.stderr}`.split('\n').filter((l) => l.includes('store.service')),
+    }).toEqual({ status: 0, findings: [] });
   });
 });

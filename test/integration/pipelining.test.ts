@@ -18,7 +18,9 @@ function exchange(bytes: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(store.server.port, '127.0.0.1', () => socket.write(bytes));
     let text = '';
-    socket.on('data', (d: Buffer) => { text += d.toString('latin1'); });
+    socket.on('data', (d: Buffer) => {
+      text += d.toString('latin1');
+    });
     socket.on('error', reject);
     socket.on('close', () => resolve(text));
   });
@@ -29,9 +31,18 @@ describe('pipelined garbage', () => {
     for (let i = 0; i < 5; i++) {
       const body = Buffer.from(`object ${i}`);
       const path = `/order/k${i}`;
-      const headers = signedHeaders(store.server, { method: 'PUT', path, headers: { 'content-length': String(body.length) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
-      const head = `PUT ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
-      const answers = await exchange(Buffer.concat([Buffer.from(head), body, Buffer.from('\x01\x02 NOT HTTP AT ALL\r\n\r\n')]));
+      const headers = signedHeaders(store.server, {
+        method: 'PUT',
+        path,
+        headers: { 'content-length': String(body.length) },
+        sign: { payloadHash: 'UNSIGNED-PAYLOAD' },
+      });
+      const head = `PUT ${path} HTTP/1.1\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\r\n')}\r\n\r\n`;
+      const answers = await exchange(
+        Buffer.concat([Buffer.from(head), body, Buffer.from('\x01\x02 NOT HTTP AT ALL\r\n\r\n')]),
+      );
       expect(answers.startsWith('HTTP/1.1 200 '), answers.slice(0, 200)).toBe(true);
       expect(answers).not.toContain('HTTP/1.1 400');
     }

@@ -3,9 +3,21 @@
 // current version follows. A target that refuses ACLs
 // (BucketOwnerEnforced) gets the bytes all the same, its copy private, and the intent does not fail.
 
-import { CreateBucketCommand, PutBucketOwnershipControlsCommand, PutObjectAclCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  PutBucketOwnershipControlsCommand,
+  PutObjectAclCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { remoteObject, replicationEnv, replicationStatus, sha256, useStoreTarget, waitFor } from '../helpers/replication.js';
+import {
+  remoteObject,
+  replicationEnv,
+  replicationStatus,
+  sha256,
+  useStoreTarget,
+  waitFor,
+} from '../helpers/replication.js';
 import { useStore } from '../helpers/store.js';
 
 const target = useStoreTarget({ env: { STORE_DEFAULT_OBJECT_OWNERSHIP: 'ObjectWriter' } });
@@ -26,8 +38,10 @@ beforeAll(async () => {
 });
 
 describe('replication of ACLs', () => {
-  it('sends a public-read object\'s canned ACL: the copy is public on the target; a private object stays private', async () => {
-    await source.s3.send(new PutObjectCommand({ Bucket: 'shared', Key: 'public.txt', Body: 'for everyone', ACL: 'public-read' }));
+  it("sends a public-read object's canned ACL: the copy is public on the target; a private object stays private", async () => {
+    await source.s3.send(
+      new PutObjectCommand({ Bucket: 'shared', Key: 'public.txt', Body: 'for everyone', ACL: 'public-read' }),
+    );
     await source.s3.send(new PutObjectCommand({ Bucket: 'shared', Key: 'private.txt', Body: 'for me' }));
     await drained();
     expect(await remoteObject(target.target, 'shared/public.txt')).toMatchObject({ sha256: sha256('for everyone') });
@@ -45,10 +59,15 @@ describe('replication of ACLs', () => {
   });
 
   it('a target that refuses ACLs gets the bytes, its copy private, and nothing fails', async () => {
-    await target.store.s3.send(new PutBucketOwnershipControlsCommand({
-      Bucket: target.target.bucket, OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
-    }));
-    await source.s3.send(new PutObjectCommand({ Bucket: 'shared', Key: 'refused.txt', Body: 'bytes arrive', ACL: 'public-read' }));
+    await target.store.s3.send(
+      new PutBucketOwnershipControlsCommand({
+        Bucket: target.target.bucket,
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+      }),
+    );
+    await source.s3.send(
+      new PutObjectCommand({ Bucket: 'shared', Key: 'refused.txt', Body: 'bytes arrive', ACL: 'public-read' }),
+    );
     await drained();
     expect(await remoteObject(target.target, 'shared/refused.txt')).toMatchObject({ sha256: sha256('bytes arrive') });
     expect(await anonymousOnTarget('shared/refused.txt')).toBe(403);

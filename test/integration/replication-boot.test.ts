@@ -14,9 +14,15 @@ describe('replication at boot', () => {
   it('refuses a partial configuration and tiering without a target, naming keys but no value', async () => {
     const secret = randomBytes(30).toString('base64url');
     const { env } = await baseEnv(`${tempDir()}/data`);
-    const partial = await runServeExpectingExit({ ...env, STORE_REPLICATION_ENABLED: 'true', STORE_REPLICATION_SECRET_ACCESS_KEY: secret });
+    const partial = await runServeExpectingExit({
+      ...env,
+      STORE_REPLICATION_ENABLED: 'true',
+      STORE_REPLICATION_SECRET_ACCESS_KEY: secret,
+    });
     expect(partial.code).toBe(78);
-    expect(partial.output).toContain('STORE_REPLICATION_BUCKET, STORE_REPLICATION_ACCESS_KEY_ID are required when STORE_REPLICATION_ENABLED is true');
+    expect(partial.output).toContain(
+      'STORE_REPLICATION_BUCKET, STORE_REPLICATION_ACCESS_KEY_ID are required when STORE_REPLICATION_ENABLED is true',
+    );
     expect(partial.output).not.toContain(secret);
     const tier = await runServeExpectingExit({ ...env, STORE_TIER_ENABLED: 'true' });
     expect(tier.code).toBe(78);
@@ -28,8 +34,11 @@ describe('replication at boot', () => {
     const secret = randomBytes(30).toString('base64url');
     const store = await startStore({
       env: {
-        STORE_REPLICATION_ENABLED: 'true', STORE_REPLICATION_BUCKET: 'mirror', STORE_REPLICATION_ACCESS_KEY_ID: 'AKIADOWNTARGET0001',
-        STORE_REPLICATION_SECRET_ACCESS_KEY: secret, STORE_REPLICATION_ENDPOINT: `http://127.0.0.1:${port}`,
+        STORE_REPLICATION_ENABLED: 'true',
+        STORE_REPLICATION_BUCKET: 'mirror',
+        STORE_REPLICATION_ACCESS_KEY_ID: 'AKIADOWNTARGET0001',
+        STORE_REPLICATION_SECRET_ACCESS_KEY: secret,
+        STORE_REPLICATION_ENDPOINT: `http://127.0.0.1:${port}`,
       },
     });
     const server = store.server;
@@ -54,14 +63,23 @@ describe('replication at boot', () => {
     const token = await store.admin();
     const st = await replicationStatus(server, token);
     expect(st).toMatchObject({
-      enabled: false, targetBucket: 'not-configured', outbox: { pending: 0, inflight: 0, failed: 0 }, lastDrain: null,
+      enabled: false,
+      targetBucket: 'not-configured',
+      outbox: { pending: 0, inflight: 0, failed: 0 },
+      lastDrain: null,
       tiering: { enabled: false, stubs: 0, restored: 0 },
     });
-    expect((await adminCall(server, token, { method: 'GET', path: '/tiering/status' })).body).toMatchObject({ enabled: false });
+    expect((await adminCall(server, token, { method: 'GET', path: '/tiering/status' })).body).toMatchObject({
+      enabled: false,
+    });
     const reconcile = await adminCall(server, token, { method: 'POST', path: '/replication/reconcile', body: {} });
     expect(reconcile.status).toBe(409);
-    const err = await s3.send(new RestoreObjectCommand({ Bucket: 'plain', Key: 'k0', RestoreRequest: { Days: 1 } })).catch((e: unknown) => e);
+    const err = await s3
+      .send(new RestoreObjectCommand({ Bucket: 'plain', Key: 'k0', RestoreRequest: { Days: 1 } }))
+      .catch((e: unknown) => e);
     expect((err as { name?: string }).name).toBe('InvalidObjectState');
-    expect(await (await fetch(`${server.url}/metrics`)).text()).toMatch(/store_replication_outbox_depth\{status="pending"\} 0/);
+    expect(await (await fetch(`${server.url}/metrics`)).text()).toMatch(
+      /store_replication_outbox_depth\{status="pending"\} 0/,
+    );
   });
 });

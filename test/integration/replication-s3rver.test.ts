@@ -4,12 +4,23 @@
 
 import { randomBytes } from 'node:crypto';
 import {
-  CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, GetObjectTaggingCommand, PutBucketLifecycleConfigurationCommand,
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  GetObjectTaggingCommand,
+  PutBucketLifecycleConfigurationCommand,
   PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remoteObject, replicationEnv, replicationStatus, sha256, startS3rverTarget, waitFor } from '../helpers/replication.js';
+import {
+  remoteObject,
+  replicationEnv,
+  replicationStatus,
+  sha256,
+  startS3rverTarget,
+  waitFor,
+} from '../helpers/replication.js';
 import { useStore } from '../helpers/store.js';
 
 const MIB = 1024 * 1024;
@@ -20,8 +31,11 @@ beforeAll(async () => {
 afterAll(() => s3rver?.stop());
 const source = useStore(() => ({
   env: replicationEnv(s3rver.target, {
-    STORE_REPLICATION_LARGE_OBJECT_THRESHOLD_BYTES: String(5 * MIB), STORE_REPLICATION_MAX_ATTEMPTS: '3',
-    STORE_TIER_ENABLED: 'true', STORE_LIFECYCLE_INTERVAL_MS: '200', STORE_TIER_INLINE_MAX_BYTES: String(300 * 1024),
+    STORE_REPLICATION_LARGE_OBJECT_THRESHOLD_BYTES: String(5 * MIB),
+    STORE_REPLICATION_MAX_ATTEMPTS: '3',
+    STORE_TIER_ENABLED: 'true',
+    STORE_LIFECYCLE_INTERVAL_MS: '200',
+    STORE_TIER_INLINE_MAX_BYTES: String(300 * 1024),
   }),
 }));
 
@@ -38,11 +52,26 @@ beforeAll(async () => {
 
 describe('replication to s3rver', () => {
   it('mirrors writes with metadata and tags, overwrites, tag changes and deletes', async () => {
-    await source.s3.send(new PutObjectCommand({ Bucket: 'data', Key: 'a.json', Body: '{"v":1}', ContentType: 'application/json', Metadata: { origin: 'test' }, Tagging: 'env=dev' }));
+    await source.s3.send(
+      new PutObjectCommand({
+        Bucket: 'data',
+        Key: 'a.json',
+        Body: '{"v":1}',
+        ContentType: 'application/json',
+        Metadata: { origin: 'test' },
+        Tagging: 'env=dev',
+      }),
+    );
     await source.s3.send(new PutObjectCommand({ Bucket: 'data', Key: 'b', Body: 'bee' }));
     await drained();
-    expect(await remoteObject(s3rver.target, 'data/a.json')).toMatchObject({ sha256: sha256('{"v":1}'), contentType: 'application/json', metadata: { origin: 'test' } });
-    expect((await s3rver.target.client.send(new GetObjectTaggingCommand({ Bucket: 'mirror', Key: 'data/a.json' }))).TagSet).toEqual([{ Key: 'env', Value: 'dev' }]);
+    expect(await remoteObject(s3rver.target, 'data/a.json')).toMatchObject({
+      sha256: sha256('{"v":1}'),
+      contentType: 'application/json',
+      metadata: { origin: 'test' },
+    });
+    expect(
+      (await s3rver.target.client.send(new GetObjectTaggingCommand({ Bucket: 'mirror', Key: 'data/a.json' }))).TagSet,
+    ).toEqual([{ Key: 'env', Value: 'dev' }]);
     await source.s3.send(new PutObjectCommand({ Bucket: 'data', Key: 'a.json', Body: '{"v":2}' }));
     await source.s3.send(new DeleteObjectCommand({ Bucket: 'data', Key: 'b' }));
     await drained();
@@ -66,15 +95,34 @@ describe('replication to s3rver', () => {
     const large = randomBytes(400 * 1024);
     await source.s3.send(new PutObjectCommand({ Bucket: 'cold', Key: 'small', Body: small }));
     await source.s3.send(new PutObjectCommand({ Bucket: 'cold', Key: 'large', Body: large }));
-    await source.s3.send(new PutBucketLifecycleConfigurationCommand({
-      Bucket: 'cold',
-      LifecycleConfiguration: { Rules: [{ ID: 'x', Status: 'Enabled', Filter: { Prefix: '' }, Transitions: [{ Date: new Date('2020-01-01T00:00:00Z'), StorageClass: 'STANDARD_IA' }] }] },
-    }));
-    await waitFor('two stubs', async () => ((await source.adminCall('GET', '/tiering/status')).body as { stubs: number }).stubs === 2);
+    await source.s3.send(
+      new PutBucketLifecycleConfigurationCommand({
+        Bucket: 'cold',
+        LifecycleConfiguration: {
+          Rules: [
+            {
+              ID: 'x',
+              Status: 'Enabled',
+              Filter: { Prefix: '' },
+              Transitions: [{ Date: new Date('2020-01-01T00:00:00Z'), StorageClass: 'STANDARD_IA' }],
+            },
+          ],
+        },
+      }),
+    );
+    await waitFor(
+      'two stubs',
+      async () => ((await source.adminCall('GET', '/tiering/status')).body as { stubs: number }).stubs === 2,
+    );
     const got = await source.s3.send(new GetObjectCommand({ Bucket: 'cold', Key: 'small' }));
     expect(got.StorageClass).toBe('STANDARD_IA');
-    expect(sha256(Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray()))).toBe(sha256(small));
-    const res = await fetch(await getSignedUrl(source.s3, new GetObjectCommand({ Bucket: 'cold', Key: 'large' }), { expiresIn: 60 }), { redirect: 'manual' });
+    expect(
+      sha256(Buffer.from(await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray())),
+    ).toBe(sha256(small));
+    const res = await fetch(
+      await getSignedUrl(source.s3, new GetObjectCommand({ Bucket: 'cold', Key: 'large' }), { expiresIn: 60 }),
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(307);
     const remote = await fetch(res.headers.get('location') as string);
     expect(remote.status).toBe(200);

@@ -19,7 +19,9 @@ export async function failure(call: Promise<unknown>): Promise<S3CallError> {
   } catch (err) {
     return err as S3CallError;
   }
-  throw new Error(`expected the call to fail, it answered ${JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))?.slice(0, 300)}`);
+  throw new Error(
+    `expected the call to fail, it answered ${JSON.stringify(result, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))?.slice(0, 300)}`,
+  );
 }
 
 /** Asserts that a call fails with this S3 error code and HTTP status. */
@@ -35,7 +37,10 @@ export async function expectS3Error(call: Promise<unknown>, code: string, status
  */
 export async function expectBodilessError(call: Promise<unknown>, status: number): Promise<S3CallError> {
   const err = await failure(call);
-  expect({ code: err.Code ?? err.name, status: err.$metadata?.httpStatusCode }).toEqual({ code: status === 404 ? 'NotFound' : 'Unknown', status });
+  expect({ code: err.Code ?? err.name, status: err.$metadata?.httpStatusCode }).toEqual({
+    code: status === 404 ? 'NotFound' : 'Unknown',
+    status,
+  });
   return err;
 }
 

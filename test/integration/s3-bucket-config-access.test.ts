@@ -2,9 +2,18 @@
 // paging, through @aws-sdk/client-s3 and minio-js against the real server.
 
 import {
-  CreateBucketCommand, DeleteBucketPolicyCommand, GetBucketAclCommand, GetBucketNotificationConfigurationCommand,
-  GetBucketOwnershipControlsCommand, GetBucketPolicyCommand, GetBucketPolicyStatusCommand, GetBucketVersioningCommand,
-  ListBucketsCommand, PutBucketAclCommand, PutBucketPolicyCommand, PutBucketVersioningCommand,
+  CreateBucketCommand,
+  DeleteBucketPolicyCommand,
+  GetBucketAclCommand,
+  GetBucketNotificationConfigurationCommand,
+  GetBucketOwnershipControlsCommand,
+  GetBucketPolicyCommand,
+  GetBucketPolicyStatusCommand,
+  GetBucketVersioningCommand,
+  ListBucketsCommand,
+  PutBucketAclCommand,
+  PutBucketPolicyCommand,
+  PutBucketVersioningCommand,
 } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { uniqueBucket } from '../helpers/clients.js';
@@ -21,7 +30,16 @@ const MISSING = 'no-such-bucket-acc-0';
 function publicRead(bucket: string, extra: object = {}): string {
   return JSON.stringify({
     Version: '2012-10-17',
-    Statement: [{ Sid: 'PublicRead', Effect: 'Allow', Principal: '*', Action: ['s3:GetObject'], Resource: [`arn:aws:s3:::${bucket}/*`], ...extra }],
+    Statement: [
+      {
+        Sid: 'PublicRead',
+        Effect: 'Allow',
+        Principal: '*',
+        Action: ['s3:GetObject'],
+        Resource: [`arn:aws:s3:::${bucket}/*`],
+        ...extra,
+      },
+    ],
   });
 }
 
@@ -29,14 +47,30 @@ describe('bucket policy', () => {
   it('round-trips the policy JSON exactly as sent and deletes it', async () => {
     const bucket = await newBucket();
     await expectS3Error(store.s3.send(new GetBucketPolicyCommand({ Bucket: bucket })), 'NoSuchBucketPolicy', 404);
-    const policy = JSON.stringify({
-      Version: '2012-10-17',
-      Statement: [
-        { Sid: 'Read', Effect: 'Allow', Principal: { AWS: '*' }, Action: 's3:Get*', Resource: `arn:aws:s3:::${bucket}/public/*` },
-        { Sid: 'NoPlainHttp', Effect: 'Deny', Principal: '*', Action: 's3:*', Resource: [`arn:aws:s3:::${bucket}`, `arn:aws:s3:::${bucket}/*`],
-          Condition: { Bool: { 'aws:SecureTransport': 'false' }, IpAddress: { 'aws:SourceIp': '203.0.113.0/24' } } },
-      ],
-    }, null, 2);
+    const policy = JSON.stringify(
+      {
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Sid: 'Read',
+            Effect: 'Allow',
+            Principal: { AWS: '*' },
+            Action: 's3:Get*',
+            Resource: `arn:aws:s3:::${bucket}/public/*`,
+          },
+          {
+            Sid: 'NoPlainHttp',
+            Effect: 'Deny',
+            Principal: '*',
+            Action: 's3:*',
+            Resource: [`arn:aws:s3:::${bucket}`, `arn:aws:s3:::${bucket}/*`],
+            Condition: { Bool: { 'aws:SecureTransport': 'false' }, IpAddress: { 'aws:SourceIp': '203.0.113.0/24' } },
+          },
+        ],
+      },
+      null,
+      2,
+    );
     const put = await store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: policy }));
     expect(put.$metadata.httpStatusCode).toBe(204);
     expect((await store.s3.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(policy);
@@ -47,25 +81,51 @@ describe('bucket policy', () => {
   it.each<[string, (bucket: string) => string]>([
     ['text that is not JSON', () => '{"Version": '],
     ['a JSON array', () => '[]'],
-    ['an unknown Version', (b) => JSON.stringify({ Version: '2020-01-01', Statement: [JSON.parse(publicRead(b)).Statement[0]] })],
+    [
+      'an unknown Version',
+      (b) => JSON.stringify({ Version: '2020-01-01', Statement: [JSON.parse(publicRead(b)).Statement[0]] }),
+    ],
     ['no Statement', () => JSON.stringify({ Version: '2012-10-17' })],
-    ['a statement without Effect', (b) => JSON.stringify({ Statement: [{ Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${b}/*` }] })],
+    [
+      'a statement without Effect',
+      (b) =>
+        JSON.stringify({ Statement: [{ Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${b}/*` }] }),
+    ],
     ['an Effect other than Allow or Deny', (b) => publicRead(b, { Effect: 'Maybe' })],
     ['an action S3 does not have', (b) => publicRead(b, { Action: 's3:GetObjekt' })],
     ['a resource in another bucket', (b) => publicRead(b, { Resource: 'arn:aws:s3:::someone-elses-bucket/*' })],
-    ['a misspelled field (Conditions)', (b) => publicRead(b, { Conditions: { Bool: { 'aws:SecureTransport': 'true' } } })],
+    [
+      'a misspelled field (Conditions)',
+      (b) => publicRead(b, { Conditions: { Bool: { 'aws:SecureTransport': 'true' } } }),
+    ],
     ['an unknown condition operator', (b) => publicRead(b, { Condition: { StringSortOf: { 's3:prefix': 'a' } } })],
-    ['two statements with one Sid', (b) => JSON.stringify({ Statement: [JSON.parse(publicRead(b)).Statement[0], JSON.parse(publicRead(b)).Statement[0]] })],
+    [
+      'two statements with one Sid',
+      (b) =>
+        JSON.stringify({ Statement: [JSON.parse(publicRead(b)).Statement[0], JSON.parse(publicRead(b)).Statement[0]] }),
+    ],
   ])('refuses %s with MalformedPolicy and keeps the previous policy', async (_why, make) => {
     const bucket = await newBucket();
     await store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: publicRead(bucket) }));
-    await expectS3Error(store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: make(bucket) })), 'MalformedPolicy', 400);
+    await expectS3Error(
+      store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: make(bucket) })),
+      'MalformedPolicy',
+      400,
+    );
     expect((await store.s3.send(new GetBucketPolicyCommand({ Bucket: bucket }))).Policy).toBe(publicRead(bucket));
   });
 
   it('answers NoSuchBucket for a missing bucket, even with an invalid policy', async () => {
-    await expectS3Error(store.s3.send(new PutBucketPolicyCommand({ Bucket: MISSING, Policy: publicRead(MISSING) })), 'NoSuchBucket', 404);
-    await expectS3Error(store.s3.send(new PutBucketPolicyCommand({ Bucket: MISSING, Policy: '{not json' })), 'NoSuchBucket', 404);
+    await expectS3Error(
+      store.s3.send(new PutBucketPolicyCommand({ Bucket: MISSING, Policy: publicRead(MISSING) })),
+      'NoSuchBucket',
+      404,
+    );
+    await expectS3Error(
+      store.s3.send(new PutBucketPolicyCommand({ Bucket: MISSING, Policy: '{not json' })),
+      'NoSuchBucket',
+      404,
+    );
     await expectS3Error(store.s3.send(new GetBucketPolicyCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
     await expectS3Error(store.s3.send(new DeleteBucketPolicyCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
   });
@@ -74,10 +134,14 @@ describe('bucket policy', () => {
     const bucket = await newBucket();
     await expectS3Error(store.s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket })), 'NoSuchBucketPolicy', 404);
     await store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: publicRead(bucket) }));
-    expect((await store.s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket }))).PolicyStatus).toEqual({ IsPublic: true });
+    expect((await store.s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket }))).PolicyStatus).toEqual({
+      IsPublic: true,
+    });
     const limited = publicRead(bucket, { Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/8' } } });
     await store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: limited }));
-    expect((await store.s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket }))).PolicyStatus).toEqual({ IsPublic: false });
+    expect((await store.s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket }))).PolicyStatus).toEqual({
+      IsPublic: false,
+    });
   });
 
   it('works with minio-js (an empty policy deletes it)', async () => {
@@ -96,7 +160,9 @@ describe('bucket versioning', () => {
     expect(never.Status).toBeUndefined();
     expect(never.MFADelete).toBeUndefined();
     for (const Status of ['Enabled', 'Suspended', 'Enabled'] as const) {
-      const put = await store.s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status } }));
+      const put = await store.s3.send(
+        new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status } }),
+      );
       expect(put.$metadata.httpStatusCode).toBe(200);
       expect((await store.s3.send(new GetBucketVersioningCommand({ Bucket: bucket }))).Status).toBe(Status);
     }
@@ -105,11 +171,22 @@ describe('bucket versioning', () => {
   it('refuses an unknown status (MalformedXML), MFA delete (NotImplemented) and a missing bucket', async () => {
     const bucket = await newBucket();
     await expectS3Error(
-      store.s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'On' as 'Enabled' } })), 'MalformedXML', 400,
+      store.s3.send(
+        new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'On' as 'Enabled' } }),
+      ),
+      'MalformedXML',
+      400,
     );
     await expectS3Error(
-      store.s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled', MFADelete: 'Enabled' }, MFA: '123 456' })),
-      'NotImplemented', 501,
+      store.s3.send(
+        new PutBucketVersioningCommand({
+          Bucket: bucket,
+          VersioningConfiguration: { Status: 'Enabled', MFADelete: 'Enabled' },
+          MFA: '123 456',
+        }),
+      ),
+      'NotImplemented',
+      501,
     );
     expect((await store.s3.send(new GetBucketVersioningCommand({ Bucket: bucket }))).Status).toBeUndefined();
     await expectS3Error(store.s3.send(new GetBucketVersioningCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
@@ -129,21 +206,35 @@ describe('bucket ACL compatibility', () => {
     const bucket = await newBucket();
     const acl = await store.s3.send(new GetBucketAclCommand({ Bucket: bucket }));
     expect(acl.Owner?.ID).toMatch(/^[0-9a-f]{64}$/);
-    expect(acl.Grants).toEqual([{ Grantee: { Type: 'CanonicalUser', ID: acl.Owner?.ID, DisplayName: acl.Owner?.DisplayName }, Permission: 'FULL_CONTROL' }]);
+    expect(acl.Grants).toEqual([
+      {
+        Grantee: { Type: 'CanonicalUser', ID: acl.Owner?.ID, DisplayName: acl.Owner?.DisplayName },
+        Permission: 'FULL_CONTROL',
+      },
+    ]);
   });
 
   it('accepts the canned ACLs that mean owner-only, and the owner FULL_CONTROL document it answers', async () => {
     const bucket = await newBucket();
-    expect((await store.s3.send(new PutBucketAclCommand({ Bucket: bucket, ACL: 'private' }))).$metadata.httpStatusCode).toBe(200);
+    expect(
+      (await store.s3.send(new PutBucketAclCommand({ Bucket: bucket, ACL: 'private' }))).$metadata.httpStatusCode,
+    ).toBe(200);
     const acl = await store.s3.send(new GetBucketAclCommand({ Bucket: bucket }));
-    const put = await store.s3.send(new PutBucketAclCommand({ Bucket: bucket, AccessControlPolicy: { Owner: acl.Owner, Grants: acl.Grants } }));
+    const put = await store.s3.send(
+      new PutBucketAclCommand({ Bucket: bucket, AccessControlPolicy: { Owner: acl.Owner, Grants: acl.Grants } }),
+    );
     expect(put.$metadata.httpStatusCode).toBe(200);
   });
 
   it.each([['public-read'], ['public-read-write'], ['authenticated-read']] as const)(
-    'refuses the canned ACL %s with AccessControlListNotSupported', async (ACL) => {
+    'refuses the canned ACL %s with AccessControlListNotSupported',
+    async (ACL) => {
       const bucket = await newBucket();
-      await expectS3Error(store.s3.send(new PutBucketAclCommand({ Bucket: bucket, ACL })), 'AccessControlListNotSupported', 400);
+      await expectS3Error(
+        store.s3.send(new PutBucketAclCommand({ Bucket: bucket, ACL })),
+        'AccessControlListNotSupported',
+        400,
+      );
     },
   );
 
@@ -151,18 +242,42 @@ describe('bucket ACL compatibility', () => {
     const bucket = await newBucket();
     const acl = await store.s3.send(new GetBucketAclCommand({ Bucket: bucket }));
     const other = 'f'.repeat(64);
-    await expectS3Error(store.s3.send(new PutBucketAclCommand({
-      Bucket: bucket,
-      AccessControlPolicy: {
-        Owner: acl.Owner,
-        Grants: [...(acl.Grants ?? []), { Grantee: { Type: 'CanonicalUser', ID: other }, Permission: 'READ' }],
-      },
-    })), 'AccessControlListNotSupported', 400);
-    await expectS3Error(store.s3.send(new PutBucketAclCommand({
-      Bucket: bucket,
-      AccessControlPolicy: { Owner: acl.Owner, Grants: [{ Grantee: { Type: 'Group', URI: 'http://acs.amazonaws.com/groups/global/AllUsers' }, Permission: 'READ' }] },
-    })), 'AccessControlListNotSupported', 400);
-    await expectS3Error(store.s3.send(new PutBucketAclCommand({ Bucket: bucket, GrantRead: `id=${other}` })), 'AccessControlListNotSupported', 400);
+    await expectS3Error(
+      store.s3.send(
+        new PutBucketAclCommand({
+          Bucket: bucket,
+          AccessControlPolicy: {
+            Owner: acl.Owner,
+            Grants: [...(acl.Grants ?? []), { Grantee: { Type: 'CanonicalUser', ID: other }, Permission: 'READ' }],
+          },
+        }),
+      ),
+      'AccessControlListNotSupported',
+      400,
+    );
+    await expectS3Error(
+      store.s3.send(
+        new PutBucketAclCommand({
+          Bucket: bucket,
+          AccessControlPolicy: {
+            Owner: acl.Owner,
+            Grants: [
+              {
+                Grantee: { Type: 'Group', URI: 'http://acs.amazonaws.com/groups/global/AllUsers' },
+                Permission: 'READ',
+              },
+            ],
+          },
+        }),
+      ),
+      'AccessControlListNotSupported',
+      400,
+    );
+    await expectS3Error(
+      store.s3.send(new PutBucketAclCommand({ Bucket: bucket, GrantRead: `id=${other}` })),
+      'AccessControlListNotSupported',
+      400,
+    );
     const bare = await rawRequest(store.server, { method: 'PUT', path: `/${bucket}?acl`, sign: true });
     expect({ status: bare.status, code: bare.code }).toEqual({ status: 400, code: 'MissingSecurityHeader' });
     await expectS3Error(store.s3.send(new GetBucketAclCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
@@ -181,11 +296,19 @@ describe('fixed answers', () => {
     const bucket = await newBucket();
     const got = await store.s3.send(new GetBucketNotificationConfigurationCommand({ Bucket: bucket }));
     expect(got.$metadata.httpStatusCode).toBe(200);
-    expect([got.TopicConfigurations, got.QueueConfigurations, got.LambdaFunctionConfigurations, got.EventBridgeConfiguration])
-      .toEqual([undefined, undefined, undefined, undefined]);
+    expect([
+      got.TopicConfigurations,
+      got.QueueConfigurations,
+      got.LambdaFunctionConfigurations,
+      got.EventBridgeConfiguration,
+    ]).toEqual([undefined, undefined, undefined, undefined]);
     const viaMinio = await store.minio.getBucketNotification(bucket);
     expect(viaMinio).toMatchObject({ TopicConfiguration: [], QueueConfiguration: [], CloudFunctionConfiguration: [] });
-    await expectS3Error(store.s3.send(new GetBucketNotificationConfigurationCommand({ Bucket: MISSING })), 'NoSuchBucket', 404);
+    await expectS3Error(
+      store.s3.send(new GetBucketNotificationConfigurationCommand({ Bucket: MISSING })),
+      'NoSuchBucket',
+      404,
+    );
   });
 });
 
@@ -199,7 +322,9 @@ describe('ListBuckets paging', () => {
     let token: string | undefined;
     let pages = 0;
     do {
-      const page = await store.s3.send(new ListBucketsCommand({ Prefix: `${tag}-`, MaxBuckets: 2, ContinuationToken: token }));
+      const page = await store.s3.send(
+        new ListBucketsCommand({ Prefix: `${tag}-`, MaxBuckets: 2, ContinuationToken: token }),
+      );
       expect(page.Prefix).toBe(`${tag}-`);
       expect(page.Buckets?.length).toBeLessThanOrEqual(2);
       seen.push(...(page.Buckets ?? []).map((b) => b.Name ?? ''));

@@ -3,9 +3,18 @@
 // one stays 501 NotImplemented, except Requester Pays set to BucketOwner (a no-op).
 
 import {
-  CreateBucketCommand, DeleteBucketReplicationCommand, DeleteBucketWebsiteCommand, GetBucketAccelerateConfigurationCommand,
-  GetBucketLoggingCommand, GetBucketReplicationCommand, GetBucketRequestPaymentCommand, GetBucketWebsiteCommand,
-  PutBucketAccelerateConfigurationCommand, PutBucketLoggingCommand, PutBucketRequestPaymentCommand, PutBucketWebsiteCommand,
+  CreateBucketCommand,
+  DeleteBucketReplicationCommand,
+  DeleteBucketWebsiteCommand,
+  GetBucketAccelerateConfigurationCommand,
+  GetBucketLoggingCommand,
+  GetBucketReplicationCommand,
+  GetBucketRequestPaymentCommand,
+  GetBucketWebsiteCommand,
+  PutBucketAccelerateConfigurationCommand,
+  PutBucketLoggingCommand,
+  PutBucketRequestPaymentCommand,
+  PutBucketWebsiteCommand,
 } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueBucket } from '../helpers/clients.js';
@@ -27,7 +36,9 @@ describe('reading settings Store never configures', () => {
     const got = await store.s3.send(new GetBucketRequestPaymentCommand({ Bucket: bucket }));
     expect(got.Payer).toBe('BucketOwner');
     const raw = await rawRequest(store.server, { method: 'GET', path: `/${bucket}?requestPayment`, sign: true });
-    expect(raw.text).toContain('<RequestPaymentConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Payer>BucketOwner</Payer></RequestPaymentConfiguration>');
+    expect(raw.text).toContain(
+      '<RequestPaymentConfiguration xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Payer>BucketOwner</Payer></RequestPaymentConfiguration>',
+    );
   });
 
   it('GetBucketAccelerateConfiguration: an empty configuration (no Status)', async () => {
@@ -45,13 +56,25 @@ describe('reading settings Store never configures', () => {
   });
 
   it('GetBucketWebsite: 404 NoSuchWebsiteConfiguration; DeleteBucketWebsite: 204', async () => {
-    await expectS3Error(store.s3.send(new GetBucketWebsiteCommand({ Bucket: bucket })), 'NoSuchWebsiteConfiguration', 404);
-    expect((await store.s3.send(new DeleteBucketWebsiteCommand({ Bucket: bucket }))).$metadata.httpStatusCode).toBe(204);
+    await expectS3Error(
+      store.s3.send(new GetBucketWebsiteCommand({ Bucket: bucket })),
+      'NoSuchWebsiteConfiguration',
+      404,
+    );
+    expect((await store.s3.send(new DeleteBucketWebsiteCommand({ Bucket: bucket }))).$metadata.httpStatusCode).toBe(
+      204,
+    );
   });
 
   it('GetBucketReplication: 404 ReplicationConfigurationNotFoundError; DeleteBucketReplication: 204', async () => {
-    await expectS3Error(store.s3.send(new GetBucketReplicationCommand({ Bucket: bucket })), 'ReplicationConfigurationNotFoundError', 404);
-    expect((await store.s3.send(new DeleteBucketReplicationCommand({ Bucket: bucket }))).$metadata.httpStatusCode).toBe(204);
+    await expectS3Error(
+      store.s3.send(new GetBucketReplicationCommand({ Bucket: bucket })),
+      'ReplicationConfigurationNotFoundError',
+      404,
+    );
+    expect((await store.s3.send(new DeleteBucketReplicationCommand({ Bucket: bucket }))).$metadata.httpStatusCode).toBe(
+      204,
+    );
   });
 
   it('answers NoSuchBucket for a bucket that does not exist', async () => {
@@ -63,24 +86,50 @@ describe('reading settings Store never configures', () => {
 
 describe('setting them', () => {
   it('PutBucketRequestPayment BucketOwner is accepted and changes nothing; Requester is NotImplemented', async () => {
-    const put = await store.s3.send(new PutBucketRequestPaymentCommand({ Bucket: bucket, RequestPaymentConfiguration: { Payer: 'BucketOwner' } }));
+    const put = await store.s3.send(
+      new PutBucketRequestPaymentCommand({ Bucket: bucket, RequestPaymentConfiguration: { Payer: 'BucketOwner' } }),
+    );
     expect(put.$metadata.httpStatusCode).toBe(200);
     await expectS3Error(
-      store.s3.send(new PutBucketRequestPaymentCommand({ Bucket: bucket, RequestPaymentConfiguration: { Payer: 'Requester' } })), 'NotImplemented', 501,
+      store.s3.send(
+        new PutBucketRequestPaymentCommand({ Bucket: bucket, RequestPaymentConfiguration: { Payer: 'Requester' } }),
+      ),
+      'NotImplemented',
+      501,
     );
     expect((await store.s3.send(new GetBucketRequestPaymentCommand({ Bucket: bucket }))).Payer).toBe('BucketOwner');
     const bad = '<RequestPaymentConfiguration><Payer>Nobody</Payer></RequestPaymentConfiguration>';
-    const res = await rawRequest(store.server, { method: 'PUT', path: `/${bucket}?requestPayment`, body: bad, sign: true });
+    const res = await rawRequest(store.server, {
+      method: 'PUT',
+      path: `/${bucket}?requestPayment`,
+      body: bad,
+      sign: true,
+    });
     expect({ status: res.status, code: res.code }).toEqual({ status: 400, code: 'MalformedXML' });
   });
 
   it('PutBucketAccelerateConfiguration, PutBucketLogging and PutBucketWebsite stay 501 NotImplemented', async () => {
     await expectS3Error(
-      store.s3.send(new PutBucketAccelerateConfigurationCommand({ Bucket: bucket, AccelerateConfiguration: { Status: 'Enabled' } })), 'NotImplemented', 501,
+      store.s3.send(
+        new PutBucketAccelerateConfigurationCommand({ Bucket: bucket, AccelerateConfiguration: { Status: 'Enabled' } }),
+      ),
+      'NotImplemented',
+      501,
     );
-    await expectS3Error(store.s3.send(new PutBucketLoggingCommand({ Bucket: bucket, BucketLoggingStatus: {} })), 'NotImplemented', 501);
     await expectS3Error(
-      store.s3.send(new PutBucketWebsiteCommand({ Bucket: bucket, WebsiteConfiguration: { IndexDocument: { Suffix: 'index.html' } } })), 'NotImplemented', 501,
+      store.s3.send(new PutBucketLoggingCommand({ Bucket: bucket, BucketLoggingStatus: {} })),
+      'NotImplemented',
+      501,
+    );
+    await expectS3Error(
+      store.s3.send(
+        new PutBucketWebsiteCommand({
+          Bucket: bucket,
+          WebsiteConfiguration: { IndexDocument: { Suffix: 'index.html' } },
+        }),
+      ),
+      'NotImplemented',
+      501,
     );
   });
 });

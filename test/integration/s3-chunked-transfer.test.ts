@@ -24,18 +24,32 @@ beforeAll(async () => {
 
 function signedHeaders(method: string, path: string, payloadHash?: string): Record<string, string> {
   const { accessKeyId, secretAccessKey } = server.credentials;
-  return signRequest({ method, url: new URL(`${server.url}${path}`), headers: {}, accessKeyId, secretAccessKey, region: 'us-east-1', payloadHash });
+  return signRequest({
+    method,
+    url: new URL(`${server.url}${path}`),
+    headers: {},
+    accessKeyId,
+    secretAccessKey,
+    region: 'us-east-1',
+    payloadHash,
+  });
 }
 
 /** PUTs `chunks` with Node's chunked framing (no Content-Length); resolves the status and body. */
 function putChunked(path: string, chunks: Buffer[], payloadHash?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method: 'PUT', headers: signedHeaders('PUT', path, payloadHash) }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d: string) => { body += d; });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      `${server.url}${path}`,
+      { method: 'PUT', headers: signedHeaders('PUT', path, payloadHash) },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          body += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     for (const chunk of chunks) req.write(chunk);
     req.end();
@@ -60,7 +74,11 @@ describe('Transfer-Encoding: chunked without Content-Length', () => {
   });
 
   it('still checks a signed SHA-256 against what arrived', async () => {
-    const res = await putChunked(`/${bucket}/bad.bin`, [Buffer.from('abc')], createHash('sha256').update('abd').digest('hex'));
+    const res = await putChunked(
+      `/${bucket}/bad.bin`,
+      [Buffer.from('abc')],
+      createHash('sha256').update('abd').digest('hex'),
+    );
     expect(res.status).toBe(400);
     expect(res.body).toContain('<Code>XAmzContentSHA256Mismatch</Code>');
   });
@@ -68,12 +86,20 @@ describe('Transfer-Encoding: chunked without Content-Length', () => {
   it('answers 411 MissingContentLength for a PUT with neither a length nor chunked framing', async () => {
     const path = `/${bucket}/no-length.bin`;
     const headers = signedHeaders('PUT', path);
-    const head = [`PUT ${path} HTTP/1.1`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), 'connection: close', '', ''].join('\r\n');
+    const head = [
+      `PUT ${path} HTTP/1.1`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+      'connection: close',
+      '',
+      '',
+    ].join('\r\n');
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(server.port, '127.0.0.1', () => socket.write(head));
       let text = '';
       socket.setEncoding('utf8');
-      socket.on('data', (d: string) => { text += d; });
+      socket.on('data', (d: string) => {
+        text += d;
+      });
       socket.on('end', () => resolve(text));
       socket.on('error', reject);
     });

@@ -1,7 +1,13 @@
 // CreateBucket of a bucket the caller already owns: AWS's legacy 200 in us-east-1, 409 BucketAlreadyOwnedByYou in
 // every other region (https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateBucket.html).
 
-import { CreateBucketCommand, HeadBucketCommand, PutObjectCommand, S3Client, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  HeadBucketCommand,
+  PutObjectCommand,
+  S3Client,
+  ListObjectsV2Command,
+} from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { uniqueBucket } from '../helpers/clients.js';
 import type { RunningServer } from '../helpers/server.js';
@@ -39,7 +45,11 @@ describe('CreateBucket of a bucket you already own', () => {
     const bucket = uniqueBucket();
     const config = { LocationConstraint: 'eu-west-1' as const };
     await s3.send(new CreateBucketCommand({ Bucket: bucket, CreateBucketConfiguration: config }));
-    await expectS3Error(s3.send(new CreateBucketCommand({ Bucket: bucket, CreateBucketConfiguration: config })), 'BucketAlreadyOwnedByYou', 409);
+    await expectS3Error(
+      s3.send(new CreateBucketCommand({ Bucket: bucket, CreateBucketConfiguration: config })),
+      'BucketAlreadyOwnedByYou',
+      409,
+    );
     const head = await s3.send(new HeadBucketCommand({ Bucket: bucket }));
     expect(head.BucketRegion).toBe('eu-west-1');
   });

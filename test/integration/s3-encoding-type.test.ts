@@ -6,7 +6,10 @@
 // ListMultipartUploads (the same).
 
 import {
-  CreateBucketCommand, CreateMultipartUploadCommand, PutBucketVersioningCommand, PutObjectCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueBucket } from '../helpers/clients.js';
@@ -18,7 +21,13 @@ let bucket: string;
 
 /** Under `p/`: a space, a plus, a percent, UTF-8, control characters and every punctuation mark AWS encodes. */
 const KEYS = [
-  'p/a b+c.txt', 'p/100%.csv', 'p/한글 x', 'p/ctl\u0001\t\n\u001f\u007f.bin', "p/!'()*~=:,;@&$?#[].-_", 'p/sub dir/inner', 'p/z',
+  'p/a b+c.txt',
+  'p/100%.csv',
+  'p/한글 x',
+  'p/ctl\u0001\t\n\u001f\u007f.bin',
+  "p/!'()*~=:,;@&$?#[].-_",
+  'p/sub dir/inner',
+  'p/z',
 ];
 const PREFIX = 'p/';
 /** A marker and a delimiter that need encoding too. */
@@ -40,7 +49,9 @@ function awsUrlEncode(text: string): string {
 beforeAll(async () => {
   bucket = uniqueBucket('enc');
   await store.s3.send(new CreateBucketCommand({ Bucket: bucket }));
-  await store.s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }));
+  await store.s3.send(
+    new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: 'Enabled' } }),
+  );
   for (const key of KEYS) {
     await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x' }));
     await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
@@ -50,7 +61,11 @@ beforeAll(async () => {
 const q = (value: string): string => encodeURIComponent(value);
 
 async function list(query: string): Promise<string> {
-  const res = await rawRequest(store.server, { method: 'GET', path: `/${bucket}?${query}&encoding-type=url`, sign: true });
+  const res = await rawRequest(store.server, {
+    method: 'GET',
+    path: `/${bucket}?${query}&encoding-type=url`,
+    sign: true,
+  });
   expect(res.status).toBe(200);
   expect(res.text).toContain('<EncodingType>url</EncodingType>');
   return res.text;
@@ -66,9 +81,18 @@ function commonPrefixes(xml: string): string[] {
 }
 
 const sorted = [...KEYS].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-/** What a listing under PREFIX with DELIMITER ' ' answers: keys without a space after the prefix, and the rest rolled up. */
+/**
+ * What a listing under PREFIX with DELIMITER ' ' answers: keys without a space after the prefix, and the rest rolled
+ * up.
+ */
 const plainKeys = sorted.filter((k) => !k.slice(PREFIX.length).includes(' '));
-const rolledUp = [...new Set(sorted.filter((k) => k.slice(PREFIX.length).includes(' ')).map((k) => k.slice(0, k.indexOf(' ', PREFIX.length) + 1)))];
+const rolledUp = [
+  ...new Set(
+    sorted
+      .filter((k) => k.slice(PREFIX.length).includes(' '))
+      .map((k) => k.slice(0, k.indexOf(' ', PREFIX.length) + 1)),
+  ),
+];
 
 describe('encoding-type=url', () => {
   it('the reference encoder is the one AWS uses', () => {

@@ -5,7 +5,11 @@
 
 import { createHash } from 'node:crypto';
 import {
-  CreateBucketCommand, CreateMultipartUploadCommand, CompleteMultipartUploadCommand, PutObjectCommand, UploadPartCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  PutObjectCommand,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueBucket } from '../helpers/clients.js';
@@ -27,16 +31,32 @@ beforeAll(async () => {
   const bodies = [Buffer.alloc(5 * MiB, 1), Buffer.from('tail')];
   const parts = [];
   for (const [i, body] of bodies.entries()) {
-    const part = await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'two-parts', UploadId, PartNumber: i + 1, Body: body }));
+    const part = await store.s3.send(
+      new UploadPartCommand({ Bucket: bucket, Key: 'two-parts', UploadId, PartNumber: i + 1, Body: body }),
+    );
     parts.push({ PartNumber: i + 1, ETag: part.ETag });
   }
-  await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'two-parts', UploadId, MultipartUpload: { Parts: parts } }));
+  await store.s3.send(
+    new CompleteMultipartUploadCommand({
+      Bucket: bucket,
+      Key: 'two-parts',
+      UploadId,
+      MultipartUpload: { Parts: parts },
+    }),
+  );
 });
 
-const signed = (method: string, path: string, extra: { headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> =>
-  rawRequest(store.server, { method, path, sign: true, ...extra });
+const signed = (
+  method: string,
+  path: string,
+  extra: { headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> => rawRequest(store.server, { method, path, sign: true, ...extra });
 
-function expectError(res: RawResponse, { status, code }: { status: number; code: string }, details: Record<string, string> = {}): void {
+function expectError(
+  res: RawResponse,
+  { status, code }: { status: number; code: string },
+  details: Record<string, string> = {},
+): void {
   expect({ status: res.status, code: res.code }).toEqual({ status, code });
   for (const [name, value] of Object.entries(details)) expect(res.text).toContain(`<${name}>${value}</${name}>`);
 }
@@ -51,8 +71,16 @@ describe('partNumber beyond the parts of the object', () => {
   });
 
   it('a part number outside 1..10000 is 400 InvalidArgument', async () => {
-    expectError(await signed('GET', `/${bucket}/two-parts?partNumber=0`), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'partNumber' });
-    expectError(await signed('GET', `/${bucket}/two-parts?partNumber=10001`), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'partNumber' });
+    expectError(
+      await signed('GET', `/${bucket}/two-parts?partNumber=0`),
+      { status: 400, code: 'InvalidArgument' },
+      { ArgumentName: 'partNumber' },
+    );
+    expectError(
+      await signed('GET', `/${bucket}/two-parts?partNumber=10001`),
+      { status: 400, code: 'InvalidArgument' },
+      { ArgumentName: 'partNumber' },
+    );
   });
 });
 
@@ -62,7 +90,10 @@ describe('object lock retention periods', () => {
   const header = 'x-amz-object-lock-retain-until-date';
 
   it('a retain-until date in the past on PutObject or CreateMultipartUpload is InvalidArgument naming the header and value', async () => {
-    const put = await signed('PUT', `/${locked}/past`, { headers: { ...lockHeaders, 'content-md5': createHash('md5').update('x').digest('base64') }, body: 'x' });
+    const put = await signed('PUT', `/${locked}/past`, {
+      headers: { ...lockHeaders, 'content-md5': createHash('md5').update('x').digest('base64') },
+      body: 'x',
+    });
     expectError(put, { status: 400, code: 'InvalidArgument' }, { ArgumentName: header, ArgumentValue: past });
     const create = await signed('POST', `/${locked}/past-mp?uploads`, { headers: lockHeaders });
     expectError(create, { status: 400, code: 'InvalidArgument' }, { ArgumentName: header, ArgumentValue: past });
@@ -89,17 +120,26 @@ describe('object lock retention periods', () => {
 
 describe('ListObjectsV2 continuation-token', () => {
   it('an empty token is 400 InvalidArgument', async () => {
-    expectError(await signed('GET', `/${bucket}?list-type=2&continuation-token=`), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'continuation-token' });
-    expectError(await signed('GET', `/${bucket}?list-type=2&continuation-token`), { status: 400, code: 'InvalidArgument' }, { ArgumentName: 'continuation-token' });
+    expectError(
+      await signed('GET', `/${bucket}?list-type=2&continuation-token=`),
+      { status: 400, code: 'InvalidArgument' },
+      { ArgumentName: 'continuation-token' },
+    );
+    expectError(
+      await signed('GET', `/${bucket}?list-type=2&continuation-token`),
+      { status: 400, code: 'InvalidArgument' },
+      { ArgumentName: 'continuation-token' },
+    );
   });
 });
 
 describe('UploadPartCopy with a bad x-amz-copy-source-range', () => {
   it('is 400 InvalidArgument for a malformed range and for one past the end of the source', async () => {
     const { UploadId } = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'copy-target' }));
-    const copy = (range: string): Promise<RawResponse> => signed('PUT', `/${bucket}/copy-target?partNumber=1&uploadId=${UploadId}`, {
-      headers: { 'x-amz-copy-source': `/${bucket}/single`, 'x-amz-copy-source-range': range },
-    });
+    const copy = (range: string): Promise<RawResponse> =>
+      signed('PUT', `/${bucket}/copy-target?partNumber=1&uploadId=${UploadId}`, {
+        headers: { 'x-amz-copy-source': `/${bucket}/single`, 'x-amz-copy-source-range': range },
+      });
     const argument = { ArgumentName: 'x-amz-copy-source-range' };
     for (const bad of ['bytes=abc-def', 'bytes=0-', 'bytes=-5', 'bytes=5-2', '0-5', 'bytes=0-1,3-4']) {
       expectError(await copy(bad), { status: 400, code: 'InvalidArgument' }, { ...argument, ArgumentValue: bad });

@@ -17,17 +17,32 @@ beforeAll(async () => {
  * A signed request written byte by byte on a raw socket (header values exactly the given bytes); resolves with the
  * status and the raw header lines of the answer.
  */
-function rawExchange(method: string, path: string, { headers, body = '' }: { headers: Record<string, Buffer | string>; body?: string }): Promise<{ status: number; raw: Buffer[] }> {
+function rawExchange(
+  method: string,
+  path: string,
+  { headers, body = '' }: { headers: Record<string, Buffer | string>; body?: string },
+): Promise<{ status: number; raw: Buffer[] }> {
   // Node hands header bytes to the server one character per byte (latin1): sign them in that form.
-  const asText = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('latin1') : v]));
-  const signed = signedHeaders(store.server, { method, path, headers: { ...asText, 'content-length': String(Buffer.byteLength(body)) }, sign: { payloadHash: 'UNSIGNED-PAYLOAD' } });
+  const asText = Object.fromEntries(
+    Object.entries(headers).map(([k, v]) => [k, Buffer.isBuffer(v) ? v.toString('latin1') : v]),
+  );
+  const signed = signedHeaders(store.server, {
+    method,
+    path,
+    headers: { ...asText, 'content-length': String(Buffer.byteLength(body)) },
+    sign: { payloadHash: 'UNSIGNED-PAYLOAD' },
+  });
   const head = Buffer.concat([
     Buffer.from(`${method} ${path} HTTP/1.1\r\n`),
-    ...Object.entries(signed).map(([k, v]) => Buffer.concat([Buffer.from(`${k}: `), Buffer.from(v, 'latin1'), Buffer.from('\r\n')])),
+    ...Object.entries(signed).map(([k, v]) =>
+      Buffer.concat([Buffer.from(`${k}: `), Buffer.from(v, 'latin1'), Buffer.from('\r\n')]),
+    ),
     Buffer.from('connection: close\r\n\r\n'),
   ]);
   return new Promise((resolve, reject) => {
-    const socket = connect(store.server.port, '127.0.0.1', () => socket.write(Buffer.concat([head, Buffer.from(body)])));
+    const socket = connect(store.server.port, '127.0.0.1', () =>
+      socket.write(Buffer.concat([head, Buffer.from(body)])),
+    );
     const chunks: Buffer[] = [];
     socket.on('data', (d: Buffer) => chunks.push(d));
     socket.on('error', reject);
@@ -49,7 +64,13 @@ const UTF8 = Buffer.from('Grüße, 東京 — naïve ✓', 'utf8');
 
 describe('non-ASCII header values', () => {
   it('user metadata sent as UTF-8 bytes comes back as the same bytes from HEAD and GET', async () => {
-    const put = await rawExchange('PUT', '/text/utf8', { headers: { 'x-amz-meta-title': UTF8, 'content-disposition': Buffer.concat([Buffer.from('attachment; filename="'), UTF8, Buffer.from('"')]) }, body: 'x' });
+    const put = await rawExchange('PUT', '/text/utf8', {
+      headers: {
+        'x-amz-meta-title': UTF8,
+        'content-disposition': Buffer.concat([Buffer.from('attachment; filename="'), UTF8, Buffer.from('"')]),
+      },
+      body: 'x',
+    });
     expect(put.status).toBe(200);
     for (const method of ['HEAD', 'GET']) {
       const got = await rawExchange(method, '/text/utf8', { headers: {} });

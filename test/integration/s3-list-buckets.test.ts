@@ -59,14 +59,22 @@ describe('ListBuckets', () => {
     expect(names.flat()).toEqual(NAMES);
     const elsewhere = await store.s3.send(new ListBucketsCommand({ BucketRegion: 'eu-west-1' }));
     expect(elsewhere.Buckets ?? []).toEqual([]);
-    const raw = await rawRequest(store.server, { method: 'GET', path: '/?bucket-region=us-east-1&max-buckets=1', sign: true });
+    const raw = await rawRequest(store.server, {
+      method: 'GET',
+      path: '/?bucket-region=us-east-1&max-buckets=1',
+      sign: true,
+    });
     expect(raw.text).toContain('<BucketRegion>us-east-1</BucketRegion>');
   });
 
   it('refuses MaxBuckets outside 1..10000 and a continuation token it never issued with InvalidArgument', async () => {
     await expectS3Error(store.s3.send(new ListBucketsCommand({ MaxBuckets: 0 })), 'InvalidArgument', 400);
     await expectS3Error(store.s3.send(new ListBucketsCommand({ MaxBuckets: 10_001 })), 'InvalidArgument', 400);
-    await expectS3Error(store.s3.send(new ListBucketsCommand({ ContinuationToken: 'not a token!' })), 'InvalidArgument', 400);
+    await expectS3Error(
+      store.s3.send(new ListBucketsCommand({ ContinuationToken: 'not a token!' })),
+      'InvalidArgument',
+      400,
+    );
     const maxOk = await store.s3.send(new ListBucketsCommand({ MaxBuckets: 10_000 }));
     expect(maxOk.Buckets).toHaveLength(NAMES.length);
   });

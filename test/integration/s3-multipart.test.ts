@@ -1,21 +1,27 @@
 /* eslint-disable max-lines -- one server fixture for the whole multipart contract */
-// Multipart uploads through @aws-sdk/client-s3 and @aws-sdk/lib-storage: ETags, listing, abort, the completion
-// errors, UploadPartCopy and ranged reads across part boundaries, multipart checksums, and a 200 MiB stream.
+// Multipart uploads through @aws-sdk/client-s3: ETags, listing, abort, the completion errors, UploadPartCopy and
+// ranged reads across part boundaries. Checksums and @aws-sdk/lib-storage: s3-multipart-checksums.test.ts.
 
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand,
-  GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, PutObjectCommand,
-  UploadPartCommand, UploadPartCopyCommand, type ChecksumAlgorithm, type CompletedPart,
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListPartsCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+  UploadPartCopyCommand,
+  type CompletedPart,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { createHash, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import * as zlib from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { computeChecksum } from '../../src/core/checksums.js';
 import { uniqueBucket } from '../helpers/clients.js';
 import { rawRequest } from '../helpers/signed-http.js';
 import { useStore } from '../helpers/store.js';
+import { multipartEtag, multipartSteps } from './multipart-steps.js';
 import { bodyBytes, expectS3Error, md5Hex } from './s3-assert.js';
 
 const MiB = 1024 * 1024;
@@ -32,48 +38,20 @@ beforeAll(async () => {
   whole = Buffer.concat(parts);
 });
 
-/** S3's multipart ETag: MD5 of the concatenated binary part MD5s, '-', the part count. */
-function multipartEtag(bodies: Buffer[]): string {
-  const md5s = bodies.map((b) => createHash('md5').update(b).digest());
-  return `"${createHash('md5').update(Buffer.concat(md5s)).digest('hex')}-${bodies.length}"`;
-}
-
-async function createUpload(key: string, extra: { ChecksumAlgorithm?: ChecksumAlgorithm; ChecksumType?: 'COMPOSITE' | 'FULL_OBJECT' } = {}): Promise<string> {
-  const out = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ...extra }));
-  expect(out.ServerSideEncryption).toBe('AES256');
-  return out.UploadId as string;
-}
-
-async function uploadAll({ key, uploadId }: { key: string; uploadId: string }, bodies: Buffer[], algorithm?: ChecksumAlgorithm): Promise<CompletedPart[]> {
-  const done: CompletedPart[] = [];
-  for (const [i, body] of bodies.entries()) {
-    const out = await store.s3.send(new UploadPartCommand({
-      Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: i + 1, Body: body, ...(algorithm ? { ChecksumAlgorithm: algorithm } : {}),
-    }));
-    expect(out.ETag).toBe(`"${md5Hex(body)}"`);
-    expect(out.ServerSideEncryption).toBe('AES256');
-    done.push({
-      PartNumber: i + 1, ETag: out.ETag,
-      ChecksumCRC32: out.ChecksumCRC32, ChecksumCRC32C: out.ChecksumCRC32C, ChecksumCRC64NVME: out.ChecksumCRC64NVME,
-      ChecksumSHA1: out.ChecksumSHA1, ChecksumSHA256: out.ChecksumSHA256,
-    });
-  }
-  return done;
-}
-
-/** Uploads `bodies` as parts 1..n of a new upload and completes it; returns the completion's output. */
-async function multipartObject(key: string, bodies: Buffer[]): Promise<string> {
-  const uploadId = await createUpload(key);
-  const done = await uploadAll({ key, uploadId }, bodies);
-  const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: done } }));
-  return out.ETag as string;
-}
+const { createUpload, uploadAll, multipartObject } = multipartSteps(store, () => bucket);
 
 describe('multipart upload', () => {
   it('assembles 5 MiB parts into one object whose ETag is the MD5 of the part MD5s with -N', async () => {
     const uploadId = await createUpload('mp/basic');
     const done = await uploadAll({ key: 'mp/basic', uploadId }, parts);
-    const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/basic', UploadId: uploadId, MultipartUpload: { Parts: done } }));
+    const out = await store.s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: 'mp/basic',
+        UploadId: uploadId,
+        MultipartUpload: { Parts: done },
+      }),
+    );
     expect(out.ETag).toBe(multipartEtag(parts));
     expect(out.Key).toBe('mp/basic');
     expect(out.Bucket).toBe(bucket);
@@ -83,15 +61,32 @@ describe('multipart upload', () => {
     expect(got.ETag).toBe(multipartEtag(parts));
     expect(got.ContentLength).toBe(whole.length);
     expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(whole));
-    await expectS3Error(store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/basic', UploadId: uploadId })), 'NoSuchUpload', 404);
+    await expectS3Error(
+      store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/basic', UploadId: uploadId })),
+      'NoSuchUpload',
+      404,
+    );
   });
 
   it('keeps the metadata given at creation', async () => {
-    const out = await store.s3.send(new CreateMultipartUploadCommand({
-      Bucket: bucket, Key: 'mp/meta', ContentType: 'video/x-test', Metadata: { owner: 'tests' }, CacheControl: 'no-cache',
-    }));
+    const out = await store.s3.send(
+      new CreateMultipartUploadCommand({
+        Bucket: bucket,
+        Key: 'mp/meta',
+        ContentType: 'video/x-test',
+        Metadata: { owner: 'tests' },
+        CacheControl: 'no-cache',
+      }),
+    );
     const done = await uploadAll({ key: 'mp/meta', uploadId: out.UploadId as string }, [Buffer.from('only part')]);
-    await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/meta', UploadId: out.UploadId, MultipartUpload: { Parts: done } }));
+    await store.s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: 'mp/meta',
+        UploadId: out.UploadId,
+        MultipartUpload: { Parts: done },
+      }),
+    );
     const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/meta' }));
     expect(head.ContentType).toBe('video/x-test');
     expect(head.Metadata).toEqual({ owner: 'tests' });
@@ -101,9 +96,24 @@ describe('multipart upload', () => {
 
   it('uses the latest upload of a part number that was uploaded twice', async () => {
     const uploadId = await createUpload('mp/reupload');
-    await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/reupload', UploadId: uploadId, PartNumber: 1, Body: 'first try' }));
+    await store.s3.send(
+      new UploadPartCommand({
+        Bucket: bucket,
+        Key: 'mp/reupload',
+        UploadId: uploadId,
+        PartNumber: 1,
+        Body: 'first try',
+      }),
+    );
     const done = await uploadAll({ key: 'mp/reupload', uploadId }, [Buffer.from('second try')]);
-    await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/reupload', UploadId: uploadId, MultipartUpload: { Parts: done } }));
+    await store.s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: 'mp/reupload',
+        UploadId: uploadId,
+        MultipartUpload: { Parts: done },
+      }),
+    );
     const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/reupload' }));
     expect((await bodyBytes(got.Body)).toString()).toBe('second try');
   });
@@ -113,7 +123,14 @@ describe('multipart upload', () => {
     const uploadId = await createUpload('mp/subset');
     const done = await uploadAll({ key: 'mp/subset', uploadId }, small);
     const chosen = [done[0], done[2]] as CompletedPart[];
-    const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/subset', UploadId: uploadId, MultipartUpload: { Parts: chosen } }));
+    const out = await store.s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: 'mp/subset',
+        UploadId: uploadId,
+        MultipartUpload: { Parts: chosen },
+      }),
+    );
     expect(out.ETag).toBe(multipartEtag([small[0] as Buffer, small[2] as Buffer]));
     const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/subset' }));
     expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(Buffer.concat([small[0] as Buffer, small[2] as Buffer])));
@@ -125,11 +142,21 @@ describe('completion errors', () => {
     const uploadId = await createUpload('mp/too-small');
     const done = await uploadAll({ key: 'mp/too-small', uploadId }, [Buffer.alloc(1024, 1), Buffer.alloc(1024, 2)]);
     await expectS3Error(
-      store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/too-small', UploadId: uploadId, MultipartUpload: { Parts: done } })),
-      'EntityTooSmall', 400,
+      store.s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: bucket,
+          Key: 'mp/too-small',
+          UploadId: uploadId,
+          MultipartUpload: { Parts: done },
+        }),
+      ),
+      'EntityTooSmall',
+      400,
     );
     // The upload survives a failed completion.
-    const listed = await store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/too-small', UploadId: uploadId }));
+    const listed = await store.s3.send(
+      new ListPartsCommand({ Bucket: bucket, Key: 'mp/too-small', UploadId: uploadId }),
+    );
     expect(listed.Parts?.length).toBe(2);
   });
 
@@ -137,35 +164,66 @@ describe('completion errors', () => {
     const uploadId = await createUpload('mp/invalid-part');
     const done = await uploadAll({ key: 'mp/invalid-part', uploadId }, [Buffer.from('one')]);
     await expectS3Error(
-      store.s3.send(new CompleteMultipartUploadCommand({
-        Bucket: bucket, Key: 'mp/invalid-part', UploadId: uploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: '"0123456789abcdef0123456789abcdef"' }] },
-      })),
-      'InvalidPart', 400,
+      store.s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: bucket,
+          Key: 'mp/invalid-part',
+          UploadId: uploadId,
+          MultipartUpload: { Parts: [{ PartNumber: 1, ETag: '"0123456789abcdef0123456789abcdef"' }] },
+        }),
+      ),
+      'InvalidPart',
+      400,
     );
     await expectS3Error(
-      store.s3.send(new CompleteMultipartUploadCommand({
-        Bucket: bucket, Key: 'mp/invalid-part', UploadId: uploadId, MultipartUpload: { Parts: [...done, { PartNumber: 2, ETag: done[0]?.ETag }] },
-      })),
-      'InvalidPart', 400,
+      store.s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: bucket,
+          Key: 'mp/invalid-part',
+          UploadId: uploadId,
+          MultipartUpload: { Parts: [...done, { PartNumber: 2, ETag: done[0]?.ETag }] },
+        }),
+      ),
+      'InvalidPart',
+      400,
     );
-    await expectS3Error(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/invalid-part' })), 'NotFound', 404);
+    await expectS3Error(
+      store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/invalid-part' })),
+      'NotFound',
+      404,
+    );
   });
 
   it('refuses parts out of ascending order with InvalidPartOrder', async () => {
     const uploadId = await createUpload('mp/order');
     const done = await uploadAll({ key: 'mp/order', uploadId }, [randomBytes(5 * MiB), Buffer.from('two')]);
     await expectS3Error(
-      store.s3.send(new CompleteMultipartUploadCommand({
-        Bucket: bucket, Key: 'mp/order', UploadId: uploadId, MultipartUpload: { Parts: [done[1] as CompletedPart, done[0] as CompletedPart] },
-      })),
-      'InvalidPartOrder', 400,
+      store.s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: bucket,
+          Key: 'mp/order',
+          UploadId: uploadId,
+          MultipartUpload: { Parts: [done[1] as CompletedPart, done[0] as CompletedPart] },
+        }),
+      ),
+      'InvalidPartOrder',
+      400,
     );
   });
 
   it('answers NoSuchUpload for an unknown upload id', async () => {
     await expectS3Error(
-      store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/unknown', UploadId: 'no-such-upload', PartNumber: 1, Body: 'x' })),
-      'NoSuchUpload', 404,
+      store.s3.send(
+        new UploadPartCommand({
+          Bucket: bucket,
+          Key: 'mp/unknown',
+          UploadId: 'no-such-upload',
+          PartNumber: 1,
+          Body: 'x',
+        }),
+      ),
+      'NoSuchUpload',
+      404,
     );
   });
 
@@ -173,8 +231,17 @@ describe('completion errors', () => {
     const uploadId = await createUpload('mp/part-number');
     for (const n of [0, 10_001]) {
       await expectS3Error(
-        store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/part-number', UploadId: uploadId, PartNumber: n, Body: 'x' })),
-        'InvalidArgument', 400,
+        store.s3.send(
+          new UploadPartCommand({
+            Bucket: bucket,
+            Key: 'mp/part-number',
+            UploadId: uploadId,
+            PartNumber: n,
+            Body: 'x',
+          }),
+        ),
+        'InvalidArgument',
+        400,
       );
     }
   });
@@ -184,23 +251,48 @@ describe('AbortMultipartUpload', () => {
   it('aborts with 204, after which every use of the upload id answers NoSuchUpload', async () => {
     const uploadId = await createUpload('mp/abort');
     const done = await uploadAll({ key: 'mp/abort', uploadId }, [Buffer.from('part')]);
-    const out = await store.s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId }));
+    const out = await store.s3.send(
+      new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId }),
+    );
     expect(out.$metadata.httpStatusCode).toBe(204);
-    await expectS3Error(store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId })), 'NoSuchUpload', 404);
     await expectS3Error(
-      store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId, PartNumber: 2, Body: 'x' })),
-      'NoSuchUpload', 404,
+      store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId })),
+      'NoSuchUpload',
+      404,
     );
     await expectS3Error(
-      store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId, MultipartUpload: { Parts: done } })),
-      'NoSuchUpload', 404,
+      store.s3.send(
+        new UploadPartCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId, PartNumber: 2, Body: 'x' }),
+      ),
+      'NoSuchUpload',
+      404,
     );
-    await expectS3Error(store.s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId })), 'NoSuchUpload', 404);
+    await expectS3Error(
+      store.s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: bucket,
+          Key: 'mp/abort',
+          UploadId: uploadId,
+          MultipartUpload: { Parts: done },
+        }),
+      ),
+      'NoSuchUpload',
+      404,
+    );
+    await expectS3Error(
+      store.s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/abort', UploadId: uploadId })),
+      'NoSuchUpload',
+      404,
+    );
   });
 
   it('answers NoSuchUpload for an upload id used with another key', async () => {
     const uploadId = await createUpload('mp/abort-key');
-    await expectS3Error(store.s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/other-key', UploadId: uploadId })), 'NoSuchUpload', 404);
+    await expectS3Error(
+      store.s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: 'mp/other-key', UploadId: uploadId })),
+      'NoSuchUpload',
+      404,
+    );
   });
 });
 
@@ -212,7 +304,15 @@ describe('ListParts and ListMultipartUploads', () => {
     const seen: number[] = [];
     let marker: string | undefined;
     for (let pages = 0; pages < 10; pages++) {
-      const out = await store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/list-parts', UploadId: uploadId, MaxParts: 2, PartNumberMarker: marker }));
+      const out = await store.s3.send(
+        new ListPartsCommand({
+          Bucket: bucket,
+          Key: 'mp/list-parts',
+          UploadId: uploadId,
+          MaxParts: 2,
+          PartNumberMarker: marker,
+        }),
+      );
       expect(out.MaxParts).toBe(2);
       for (const part of out.Parts ?? []) {
         seen.push(part.PartNumber as number);
@@ -229,22 +329,36 @@ describe('ListParts and ListMultipartUploads', () => {
   it('lists uploads in progress under a prefix, paging with MaxUploads', async () => {
     // Uploads before the prefix in key order must not use up a page.
     await createUpload('list-uploads-0-before');
-    const ids = [await createUpload('list-uploads/a'), await createUpload('list-uploads/b'), await createUpload('list-uploads/b')];
+    const ids = [
+      await createUpload('list-uploads/a'),
+      await createUpload('list-uploads/b'),
+      await createUpload('list-uploads/b'),
+    ];
     await createUpload('list-uploads-z-after');
     const seen: [string, string][] = [];
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (let pages = 0; pages < 10; pages++) {
-      const out = await store.s3.send(new ListMultipartUploadsCommand({
-        Bucket: bucket, Prefix: 'list-uploads/', MaxUploads: 2, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker,
-      }));
+      const out = await store.s3.send(
+        new ListMultipartUploadsCommand({
+          Bucket: bucket,
+          Prefix: 'list-uploads/',
+          MaxUploads: 2,
+          KeyMarker: keyMarker,
+          UploadIdMarker: uploadIdMarker,
+        }),
+      );
       expect((out.Uploads ?? []).length).toBeGreaterThan(0);
       for (const u of out.Uploads ?? []) seen.push([u.Key as string, u.UploadId as string]);
       if (!out.IsTruncated) break;
       keyMarker = out.NextKeyMarker;
       uploadIdMarker = out.NextUploadIdMarker;
     }
-    const expected: [string, string][] = [['list-uploads/a', ids[0] as string], ['list-uploads/b', ids[1] as string], ['list-uploads/b', ids[2] as string]];
+    const expected: [string, string][] = [
+      ['list-uploads/a', ids[0] as string],
+      ['list-uploads/b', ids[1] as string],
+      ['list-uploads/b', ids[2] as string],
+    ];
     expect(seen).toEqual(expected.sort((x, y) => (x[0] === y[0] ? (x[1] < y[1] ? -1 : 1) : x[0] < y[0] ? -1 : 1)));
   });
 });
@@ -253,7 +367,16 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
   // One bucket of its own, so the uploads of other tests do not show up in the rolled-up view.
   let own: string;
   const ids = new Map<string, string[]>();
-  const keys = ['d/a.txt', 'd/photos/2024/x.jpg', 'd/photos/2024/y.jpg', 'd/photos/2024/y.jpg', 'd/photos/2025/q.jpg', 'd/photos/z.jpg', 'd/videos/v.mp4', 'd/zz top.txt'];
+  const keys = [
+    'd/a.txt',
+    'd/photos/2024/x.jpg',
+    'd/photos/2024/y.jpg',
+    'd/photos/2024/y.jpg',
+    'd/photos/2025/q.jpg',
+    'd/photos/z.jpg',
+    'd/videos/v.mp4',
+    'd/zz top.txt',
+  ];
   beforeAll(async () => {
     own = uniqueBucket('mpu-delim');
     await store.s3.send(new CreateBucketCommand({ Bucket: own }));
@@ -270,8 +393,19 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (let pages = 0; pages < 20; pages++) {
-      const out = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: own, ...params, MaxUploads: maxUploads, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }));
-      const page = [...(out.Uploads ?? []).map((u) => ({ at: u.Key as string, entry: `${u.Key}#${u.UploadId}` })), ...(out.CommonPrefixes ?? []).map((p) => ({ at: p.Prefix as string, entry: p.Prefix as string }))];
+      const out = await store.s3.send(
+        new ListMultipartUploadsCommand({
+          Bucket: own,
+          ...params,
+          MaxUploads: maxUploads,
+          KeyMarker: keyMarker,
+          UploadIdMarker: uploadIdMarker,
+        }),
+      );
+      const page = [
+        ...(out.Uploads ?? []).map((u) => ({ at: u.Key as string, entry: `${u.Key}#${u.UploadId}` })),
+        ...(out.CommonPrefixes ?? []).map((p) => ({ at: p.Prefix as string, entry: p.Prefix as string })),
+      ];
       expect(page.length).toBeLessThanOrEqual(maxUploads);
       seen.push(...page.sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : 0)).map((e) => e.entry));
       if (!out.IsTruncated) return seen;
@@ -288,7 +422,9 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
     expect((out.Uploads ?? []).map((u) => u.Key)).toEqual(['d/a.txt', 'd/zz top.txt']);
     expect((out.CommonPrefixes ?? []).map((p) => p.Prefix)).toEqual(['d/photos/', 'd/videos/']);
     expect(out.IsTruncated).toBe(false);
-    const deeper = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: own, Prefix: 'd/photos/', Delimiter: '/' }));
+    const deeper = await store.s3.send(
+      new ListMultipartUploadsCommand({ Bucket: own, Prefix: 'd/photos/', Delimiter: '/' }),
+    );
     expect((deeper.Uploads ?? []).map((u) => u.Key)).toEqual(['d/photos/z.jpg']);
     expect((deeper.CommonPrefixes ?? []).map((p) => p.Prefix)).toEqual(['d/photos/2024/', 'd/photos/2025/']);
   });
@@ -301,15 +437,36 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
   });
 
   it('reads key-marker as S3 does: without upload-id-marker the marker key itself is passed over', async () => {
-    const after = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: own, KeyMarker: 'd/photos/2024/y.jpg' }));
-    expect((after.Uploads ?? []).map((u) => u.Key)).toEqual(['d/photos/2025/q.jpg', 'd/photos/z.jpg', 'd/videos/v.mp4', 'd/zz top.txt']);
+    const after = await store.s3.send(
+      new ListMultipartUploadsCommand({ Bucket: own, KeyMarker: 'd/photos/2024/y.jpg' }),
+    );
+    expect((after.Uploads ?? []).map((u) => u.Key)).toEqual([
+      'd/photos/2025/q.jpg',
+      'd/photos/z.jpg',
+      'd/videos/v.mp4',
+      'd/zz top.txt',
+    ]);
     const [first, second] = ids.get('d/photos/2024/y.jpg') as string[];
-    const within = await store.s3.send(new ListMultipartUploadsCommand({ Bucket: own, KeyMarker: 'd/photos/2024/y.jpg', UploadIdMarker: first, MaxUploads: 2 }));
-    expect((within.Uploads ?? []).map((u) => `${u.Key}#${u.UploadId}`)).toEqual([`d/photos/2024/y.jpg#${second}`, `d/photos/2025/q.jpg#${(ids.get('d/photos/2025/q.jpg') as string[])[0]}`]);
+    const within = await store.s3.send(
+      new ListMultipartUploadsCommand({
+        Bucket: own,
+        KeyMarker: 'd/photos/2024/y.jpg',
+        UploadIdMarker: first,
+        MaxUploads: 2,
+      }),
+    );
+    expect((within.Uploads ?? []).map((u) => `${u.Key}#${u.UploadId}`)).toEqual([
+      `d/photos/2024/y.jpg#${second}`,
+      `d/photos/2025/q.jpg#${(ids.get('d/photos/2025/q.jpg') as string[])[0]}`,
+    ]);
   });
 
   it('URL-encodes keys, prefixes and markers with encoding-type=url, and refuses any other encoding', async () => {
-    const res = await rawRequest(store.server, { method: 'GET', path: `/${own}?uploads=&prefix=d%2Fz&delimiter=%20&encoding-type=url&key-marker=d%2Fy`, sign: true });
+    const res = await rawRequest(store.server, {
+      method: 'GET',
+      path: `/${own}?uploads=&prefix=d%2Fz&delimiter=%20&encoding-type=url&key-marker=d%2Fy`,
+      sign: true,
+    });
     expect(res.status).toBe(200);
     const xml = res.body.toString();
     expect(xml).toContain('<EncodingType>url</EncodingType>');
@@ -317,7 +474,11 @@ describe('ListMultipartUploads with a delimiter, markers and encoding-type', () 
     expect(xml).toContain('<Delimiter>+</Delimiter>');
     expect(xml).toContain('<KeyMarker>d/y</KeyMarker>');
     expect(xml).toContain('<CommonPrefixes><Prefix>d/zz+</Prefix></CommonPrefixes>');
-    const bad = await rawRequest(store.server, { method: 'GET', path: `/${own}?uploads=&encoding-type=base64`, sign: true });
+    const bad = await rawRequest(store.server, {
+      method: 'GET',
+      path: `/${own}?uploads=&encoding-type=base64`,
+      sign: true,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.toString()).toContain('<Code>InvalidArgument</Code>');
   });
@@ -331,10 +492,18 @@ describe('ListMultipartUploads and ListParts paging parameters', () => {
       expect([query, res.status, res.code]).toEqual([query, 400, 'InvalidArgument']);
     }
     for (const query of ['max-parts=x', 'part-number-marker=-3']) {
-      const res = await rawRequest(store.server, { method: 'GET', path: `/${bucket}/mp/params?uploadId=${uploadId}&${query}`, sign: true });
+      const res = await rawRequest(store.server, {
+        method: 'GET',
+        path: `/${bucket}/mp/params?uploadId=${uploadId}&${query}`,
+        sign: true,
+      });
       expect([query, res.status, res.code]).toEqual([query, 400, 'InvalidArgument']);
     }
-    const capped = await rawRequest(store.server, { method: 'GET', path: `/${bucket}?uploads=&max-uploads=5000`, sign: true });
+    const capped = await rawRequest(store.server, {
+      method: 'GET',
+      path: `/${bucket}?uploads=&max-uploads=5000`,
+      sign: true,
+    });
     expect(capped.status).toBe(200);
     expect(capped.text).toContain('<MaxUploads>1000</MaxUploads>');
   });
@@ -348,8 +517,14 @@ describe('UploadPartCopy and ranged reads across parts', () => {
 
   it('serves Range GETs that cross part boundaries', async () => {
     const boundary = 5 * MiB;
-    for (const [start, end] of [[boundary - 10, boundary + 9], [boundary - 1, 2 * boundary], [3, whole.length - 4]] as [number, number][]) {
-      const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/source', Range: `bytes=${start}-${end}` }));
+    for (const [start, end] of [
+      [boundary - 10, boundary + 9],
+      [boundary - 1, 2 * boundary],
+      [3, whole.length - 4],
+    ] as [number, number][]) {
+      const got = await store.s3.send(
+        new GetObjectCommand({ Bucket: bucket, Key: 'mp/source', Range: `bytes=${start}-${end}` }),
+      );
       expect(got.$metadata.httpStatusCode).toBe(206);
       expect(got.ContentRange).toBe(`bytes ${start}-${end}/${whole.length}`);
       expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(whole.subarray(start, end + 1)));
@@ -368,17 +543,35 @@ describe('UploadPartCopy and ranged reads across parts', () => {
     const start = 5 * MiB - 1000;
     const end = 10 * MiB + 999;
     const uploadId = await createUpload('mp/part-copy');
-    const copied = await store.s3.send(new UploadPartCopyCommand({
-      Bucket: bucket, Key: 'mp/part-copy', UploadId: uploadId, PartNumber: 1,
-      CopySource: `${bucket}/mp/source`, CopySourceRange: `bytes=${start}-${end}`, CopySourceIfMatch: sourceEtag,
-    }));
+    const copied = await store.s3.send(
+      new UploadPartCopyCommand({
+        Bucket: bucket,
+        Key: 'mp/part-copy',
+        UploadId: uploadId,
+        PartNumber: 1,
+        CopySource: `${bucket}/mp/source`,
+        CopySourceRange: `bytes=${start}-${end}`,
+        CopySourceIfMatch: sourceEtag,
+      }),
+    );
     const slice = whole.subarray(start, end + 1);
     expect(copied.CopyPartResult?.ETag).toBe(`"${md5Hex(slice)}"`);
-    const tail = await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/part-copy', UploadId: uploadId, PartNumber: 2, Body: 'tail' }));
-    const out = await store.s3.send(new CompleteMultipartUploadCommand({
-      Bucket: bucket, Key: 'mp/part-copy', UploadId: uploadId,
-      MultipartUpload: { Parts: [{ PartNumber: 1, ETag: copied.CopyPartResult?.ETag }, { PartNumber: 2, ETag: tail.ETag }] },
-    }));
+    const tail = await store.s3.send(
+      new UploadPartCommand({ Bucket: bucket, Key: 'mp/part-copy', UploadId: uploadId, PartNumber: 2, Body: 'tail' }),
+    );
+    const out = await store.s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: 'mp/part-copy',
+        UploadId: uploadId,
+        MultipartUpload: {
+          Parts: [
+            { PartNumber: 1, ETag: copied.CopyPartResult?.ETag },
+            { PartNumber: 2, ETag: tail.ETag },
+          ],
+        },
+      }),
+    );
     expect(out.ETag).toBe(multipartEtag([slice, Buffer.from('tail')]));
     const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/part-copy' }));
     expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(Buffer.concat([slice, Buffer.from('tail')])));
@@ -387,148 +580,36 @@ describe('UploadPartCopy and ranged reads across parts', () => {
   it('copies a whole object into a part when no range is given', async () => {
     await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'mp/small-source', Body: 'small source' }));
     const uploadId = await createUpload('mp/part-copy-whole');
-    const copied = await store.s3.send(new UploadPartCopyCommand({
-      Bucket: bucket, Key: 'mp/part-copy-whole', UploadId: uploadId, PartNumber: 1, CopySource: `${bucket}/mp/small-source`,
-    }));
+    const copied = await store.s3.send(
+      new UploadPartCopyCommand({
+        Bucket: bucket,
+        Key: 'mp/part-copy-whole',
+        UploadId: uploadId,
+        PartNumber: 1,
+        CopySource: `${bucket}/mp/small-source`,
+      }),
+    );
     expect(copied.CopyPartResult?.ETag).toBe(`"${md5Hex(Buffer.from('small source'))}"`);
   });
 
   it('refuses a copy range past the end of the source with InvalidArgument and a failing condition with 412', async () => {
     const uploadId = await createUpload('mp/part-copy-bad');
-    const base = { Bucket: bucket, Key: 'mp/part-copy-bad', UploadId: uploadId, PartNumber: 1, CopySource: `${bucket}/mp/source` };
-    await expectS3Error(store.s3.send(new UploadPartCopyCommand({ ...base, CopySourceRange: `bytes=0-${whole.length}` })), 'InvalidArgument', 400);
-    await expectS3Error(store.s3.send(new UploadPartCopyCommand({ ...base, CopySourceIfNoneMatch: sourceEtag })), 'PreconditionFailed', 412);
-  });
-});
-
-/** base64 CRC32 of `data` (zlib's, independent of the server). */
-function crc32(data: Buffer): Buffer {
-  const out = Buffer.alloc(4);
-  out.writeUInt32BE(zlib.crc32(data));
-  return out;
-}
-
-describe('multipart checksums', () => {
-  it('combines per-part CRC32s into a COMPOSITE checksum: CRC32 of the part CRC32s, -N', async () => {
-    const uploadId = await createUpload('mp/crc32-composite', { ChecksumAlgorithm: 'CRC32' });
-    const done = await uploadAll({ key: 'mp/crc32-composite', uploadId }, parts, 'CRC32');
-    done.forEach((p, i) => expect(p.ChecksumCRC32).toBe(crc32(parts[i] as Buffer).toString('base64')));
-    const listed = await store.s3.send(new ListPartsCommand({ Bucket: bucket, Key: 'mp/crc32-composite', UploadId: uploadId }));
-    expect(listed.ChecksumAlgorithm).toBe('CRC32');
-    expect(listed.Parts?.map((p) => p.ChecksumCRC32)).toEqual(done.map((p) => p.ChecksumCRC32));
-    const out = await store.s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp/crc32-composite', UploadId: uploadId, MultipartUpload: { Parts: done } }));
-    const expected = `${crc32(Buffer.concat(parts.map(crc32))).toString('base64')}-3`;
-    expect(out.ChecksumCRC32).toBe(expected);
-    expect(out.ChecksumType).toBe('COMPOSITE');
-    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/crc32-composite', ChecksumMode: 'ENABLED' }));
-    expect(head.ChecksumCRC32).toBe(expected);
-    expect(head.ChecksumType).toBe('COMPOSITE');
-    // The SDK skips validating a composite value and still returns the right bytes.
-    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/crc32-composite', ChecksumMode: 'ENABLED' }));
-    expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(whole));
-  });
-
-  it.each([
-    ['CRC32', (data: Buffer) => crc32(data).toString('base64')],
-    ['CRC32C', (data: Buffer) => computeChecksum('CRC32C', data).toString('base64')],
-    ['CRC64NVME', (data: Buffer) => computeChecksum('CRC64NVME', data).toString('base64')],
-  ] as const)('combines per-part %s values into the FULL_OBJECT checksum of the whole object', async (algorithm, checksumOf) => {
-    const key = `mp/${algorithm}-full`;
-    const uploadId = await createUpload(key, { ChecksumAlgorithm: algorithm, ChecksumType: 'FULL_OBJECT' });
-    const done = await uploadAll({ key, uploadId }, parts, algorithm);
-    const expected = checksumOf(whole);
-    const field = `Checksum${algorithm}` as const;
-    const out = await store.s3.send(new CompleteMultipartUploadCommand({
-      Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: done }, ChecksumType: 'FULL_OBJECT', [field]: expected,
-    }));
-    expect(out[field]).toBe(expected);
-    expect(out.ChecksumType).toBe('FULL_OBJECT');
-    // A full-object value is validated by the SDK against the bytes it reads.
-    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key, ChecksumMode: 'ENABLED' }));
-    expect(got[field]).toBe(expected);
-    expect(got.ChecksumType).toBe('FULL_OBJECT');
-    expect(md5Hex(await bodyBytes(got.Body))).toBe(md5Hex(whole));
-  });
-
-  it('refuses a completion whose stated full-object checksum is wrong with BadDigest', async () => {
-    const uploadId = await createUpload('mp/full-wrong', { ChecksumAlgorithm: 'CRC32', ChecksumType: 'FULL_OBJECT' });
-    const done = await uploadAll({ key: 'mp/full-wrong', uploadId }, parts.slice(1), 'CRC32');
+    const base = {
+      Bucket: bucket,
+      Key: 'mp/part-copy-bad',
+      UploadId: uploadId,
+      PartNumber: 1,
+      CopySource: `${bucket}/mp/source`,
+    };
     await expectS3Error(
-      store.s3.send(new CompleteMultipartUploadCommand({
-        Bucket: bucket, Key: 'mp/full-wrong', UploadId: uploadId, MultipartUpload: { Parts: done }, ChecksumType: 'FULL_OBJECT',
-        ChecksumCRC32: crc32(Buffer.from('not the object')).toString('base64'),
-      })),
-      'BadDigest', 400,
+      store.s3.send(new UploadPartCopyCommand({ ...base, CopySourceRange: `bytes=0-${whole.length}` })),
+      'InvalidArgument',
+      400,
+    );
+    await expectS3Error(
+      store.s3.send(new UploadPartCopyCommand({ ...base, CopySourceIfNoneMatch: sourceEtag })),
+      'PreconditionFailed',
+      412,
     );
   });
-
-  it('refuses a completion stating a checksum type or algorithm the upload was not created with with InvalidRequest', async () => {
-    const uploadId = await createUpload('mp/stated-mismatch', { ChecksumAlgorithm: 'CRC32' });
-    const done = await uploadAll({ key: 'mp/stated-mismatch', uploadId }, [Buffer.from('only')], 'CRC32');
-    const base = { Bucket: bucket, Key: 'mp/stated-mismatch', UploadId: uploadId, MultipartUpload: { Parts: done } };
-    await expectS3Error(store.s3.send(new CompleteMultipartUploadCommand({ ...base, ChecksumType: 'FULL_OBJECT' })), 'InvalidRequest', 400);
-    await expectS3Error(
-      store.s3.send(new CompleteMultipartUploadCommand({ ...base, ChecksumSHA256: createHash('sha256').update('only').digest('base64') })),
-      'InvalidRequest', 400,
-    );
-    const ok = await store.s3.send(new CompleteMultipartUploadCommand({ ...base, ChecksumType: 'COMPOSITE' }));
-    expect(ok.ChecksumCRC32).toBe(`${crc32(crc32(Buffer.from('only'))).toString('base64')}-1`);
-  });
-
-  it('refuses a part uploaded with another algorithm than the upload declared with InvalidRequest', async () => {
-    const uploadId = await createUpload('mp/alg-mismatch', { ChecksumAlgorithm: 'SHA256' });
-    await expectS3Error(
-      store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp/alg-mismatch', UploadId: uploadId, PartNumber: 1, Body: 'x', ChecksumAlgorithm: 'CRC32C' })),
-      'InvalidRequest', 400,
-    );
-  });
-});
-
-/** A deterministic stream of `total` bytes in 1 MiB chunks that differ from each other, hashed as it is produced. */
-function generatedStream(total: number, hash: ReturnType<typeof createHash>): Readable {
-  const block = randomBytes(MiB);
-  let produced = 0;
-  return new Readable({
-    read() {
-      if (produced >= total) {
-        this.push(null);
-        return;
-      }
-      const chunk = Buffer.from(block.subarray(0, Math.min(MiB, total - produced)));
-      chunk.writeUInt32BE(produced / MiB, 0);
-      produced += chunk.length;
-      hash.update(chunk);
-      this.push(chunk);
-    },
-  });
-}
-
-describe('@aws-sdk/lib-storage', () => {
-  it('uploads a 200 MiB stream in parts that reads back byte for byte', async () => {
-    const total = 200 * MiB;
-    const sent = createHash('sha256');
-    const upload = new Upload({
-      client: store.s3,
-      params: { Bucket: bucket, Key: 'mp/lib-storage-200MiB', Body: generatedStream(total, sent) },
-      partSize: 8 * MiB,
-      queueSize: 4,
-    });
-    const out = await upload.done();
-    expect(out.ETag).toMatch(/^"[0-9a-f]{32}-25"$/);
-    // lib-storage asks for CRC32 part checksums by default: the object carries their composite.
-    const head = await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp/lib-storage-200MiB', ChecksumMode: 'ENABLED' }));
-    expect(head.ChecksumType).toBe('COMPOSITE');
-    expect(head.ChecksumCRC32).toMatch(/^[A-Za-z0-9+/]{6}==-25$/);
-
-    const got = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'mp/lib-storage-200MiB' }));
-    expect(got.ContentLength).toBe(total);
-    const received = createHash('sha256');
-    let size = 0;
-    for await (const chunk of got.Body as Readable) {
-      received.update(chunk as Buffer);
-      size += (chunk as Buffer).length;
-    }
-    expect(size).toBe(total);
-    expect(received.digest('hex')).toBe(sent.digest('hex'));
-  }, 120_000);
 });

@@ -34,7 +34,9 @@ async function readAll(stream: Readable): Promise<Buffer> {
 describe('presigned URLs (@aws-sdk/s3-request-presigner) with plain fetch', () => {
   const key = 'presigned/hello world+ü.txt';
   beforeAll(async () => {
-    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'presigned body', ContentType: 'text/plain' }));
+    await store.s3.send(
+      new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'presigned body', ContentType: 'text/plain' }),
+    );
   });
 
   it('serves a GET through a presigned URL without credentials', async () => {
@@ -48,9 +50,16 @@ describe('presigned URLs (@aws-sdk/s3-request-presigner) with plain fetch', () =
   });
 
   it('honours signed response-content-* overrides in a presigned GET', async () => {
-    const url = await getSignedUrl(store.s3, new GetObjectCommand({
-      Bucket: bucket, Key: key, ResponseContentDisposition: 'attachment; filename="x.txt"', ResponseContentType: 'application/x-dl',
-    }), { expiresIn: 300 });
+    const url = await getSignedUrl(
+      store.s3,
+      new GetObjectCommand({
+        Bucket: bucket,
+        Key: key,
+        ResponseContentDisposition: 'attachment; filename="x.txt"',
+        ResponseContentType: 'application/x-dl',
+      }),
+      { expiresIn: 300 },
+    );
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="x.txt"');
@@ -59,7 +68,9 @@ describe('presigned URLs (@aws-sdk/s3-request-presigner) with plain fetch', () =
   });
 
   it('stores the body of a PUT through a presigned URL without credentials', async () => {
-    const url = await getSignedUrl(store.s3, new PutObjectCommand({ Bucket: bucket, Key: 'presigned/uploaded' }), { expiresIn: 300 });
+    const url = await getSignedUrl(store.s3, new PutObjectCommand({ Bucket: bucket, Key: 'presigned/uploaded' }), {
+      expiresIn: 300,
+    });
     const body = randomBytes(100_000);
     const res = await fetch(url, { method: 'PUT', body });
     expect(res.status).toBe(200);
@@ -70,7 +81,8 @@ describe('presigned URLs (@aws-sdk/s3-request-presigner) with plain fetch', () =
 
   it('refuses an expired presigned URL with 403 AccessDenied', async () => {
     const url = await getSignedUrl(store.s3, new GetObjectCommand({ Bucket: bucket, Key: key }), {
-      expiresIn: 60, signingDate: new Date(Date.now() - 3_600_000),
+      expiresIn: 60,
+      signingDate: new Date(Date.now() - 3_600_000),
     });
     const res = await fetch(url);
     expect(res.status).toBe(403);
@@ -97,7 +109,9 @@ describe('presigned URLs (@aws-sdk/s3-request-presigner) with plain fetch', () =
   });
 
   it('refuses a presigned PUT URL used for another method', async () => {
-    const url = await getSignedUrl(store.s3, new PutObjectCommand({ Bucket: bucket, Key: 'presigned/method' }), { expiresIn: 300 });
+    const url = await getSignedUrl(store.s3, new PutObjectCommand({ Bucket: bucket, Key: 'presigned/method' }), {
+      expiresIn: 300,
+    });
     const res = await fetch(url);
     expect(res.status).toBe(403);
     expect(await errorCode(res)).toBe('SignatureDoesNotMatch');
@@ -141,9 +155,16 @@ describe('minio-js', () => {
   beforeAll(async () => {
     mbucket = uniqueBucket('minio');
     await store.minio.makeBucket(mbucket, 'us-east-1');
-    await store.minio.putObject(mbucket, 'small.bin', Readable.from([small.subarray(0, 1000), small.subarray(1000)]), small.length, {
-      'Content-Type': 'application/x-small', 'X-Amz-Meta-Origin': 'minio-js',
-    });
+    await store.minio.putObject(
+      mbucket,
+      'small.bin',
+      Readable.from([small.subarray(0, 1000), small.subarray(1000)]),
+      small.length,
+      {
+        'Content-Type': 'application/x-small',
+        'X-Amz-Meta-Origin': 'minio-js',
+      },
+    );
   });
 
   it('makeBucket creates a bucket that bucketExists sees, and a second makeBucket succeeds (us-east-1, as AWS)', async () => {
@@ -181,8 +202,14 @@ describe('minio-js', () => {
     const sent = createHash('md5');
     // By default minio-js sizes parts for a 5 TiB stream (one part here); 16 MiB parts make it five.
     const chunky = new Minio.Client({
-      endPoint: '127.0.0.1', port: store.server.port, useSSL: false, region: 'us-east-1', pathStyle: true, partSize: 16 * MiB,
-      accessKey: store.server.credentials.accessKeyId, secretKey: store.server.credentials.secretAccessKey,
+      endPoint: '127.0.0.1',
+      port: store.server.port,
+      useSSL: false,
+      region: 'us-east-1',
+      pathStyle: true,
+      partSize: 16 * MiB,
+      accessKey: store.server.credentials.accessKeyId,
+      secretKey: store.server.credentials.secretAccessKey,
     });
     const block = randomBytes(MiB);
     const info = await chunky.putObject(mbucket, 'big/seventy.bin', generatedStream(total, sent, block));
@@ -194,7 +221,10 @@ describe('minio-js', () => {
     expect(received.digest('hex')).toBe(sent.digest('hex'));
     // A partial read across the boundary of parts 1 and 2 (and of generated chunks 15 and 16).
     const across = await readAll(await store.minio.getPartialObject(mbucket, 'big/seventy.bin', 16 * MiB - 3, 6));
-    expectSameBytes(across, Buffer.concat([generatedChunk(block, 15).subarray(MiB - 3), generatedChunk(block, 16).subarray(0, 3)]));
+    expectSameBytes(
+      across,
+      Buffer.concat([generatedChunk(block, 15).subarray(MiB - 3), generatedChunk(block, 16).subarray(0, 3)]),
+    );
   }, 60_000);
 
   it('listObjectsV2 streams every key, recursively and by prefix with a delimiter', async () => {
@@ -209,8 +239,13 @@ describe('minio-js', () => {
       }
       return out;
     };
-    expect((await collect('list/', true)).names).toEqual([...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
-    expect(await collect('list/', false)).toEqual({ names: ['list/a.txt', 'list/b c.txt', 'list/ü+.txt'], prefixes: ['list/sub/'] });
+    expect((await collect('list/', true)).names).toEqual(
+      [...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+    );
+    expect(await collect('list/', false)).toEqual({
+      names: ['list/a.txt', 'list/b c.txt', 'list/ü+.txt'],
+      prefixes: ['list/sub/'],
+    });
   });
 
   it('removeObjects deletes a batch of keys and reports no errors', async () => {
@@ -219,12 +254,18 @@ describe('minio-js', () => {
     const result = await store.minio.removeObjects(mbucket, [...names, 'remove/never-existed']);
     expect(result.filter((r) => r?.Error)).toEqual([]);
     const left: string[] = [];
-    for await (const item of store.minio.listObjectsV2(mbucket, 'remove/', true)) left.push((item as { name: string }).name);
+    for await (const item of store.minio.listObjectsV2(mbucket, 'remove/', true))
+      left.push((item as { name: string }).name);
     expect(left).toEqual([]);
   });
 
   it('copyObject copies bytes and metadata, and honours CopyConditions', async () => {
-    const result = await store.minio.copyObject(mbucket, 'copied/small.bin', `/${mbucket}/small.bin`, new Minio.CopyConditions());
+    const result = await store.minio.copyObject(
+      mbucket,
+      'copied/small.bin',
+      `/${mbucket}/small.bin`,
+      new Minio.CopyConditions(),
+    );
     expect((result as { etag: string }).etag).toBe(md5Hex(small));
     const stream = await store.minio.getObject(mbucket, 'copied/small.bin');
     expectSameBytes(await readAll(stream), small);
@@ -232,7 +273,9 @@ describe('minio-js', () => {
 
     const failing = new Minio.CopyConditions();
     failing.setMatchETag('00000000000000000000000000000000');
-    await expect(store.minio.copyObject(mbucket, 'copied/never', `/${mbucket}/small.bin`, failing)).rejects.toMatchObject({ code: 'PreconditionFailed' });
+    await expect(
+      store.minio.copyObject(mbucket, 'copied/never', `/${mbucket}/small.bin`, failing),
+    ).rejects.toMatchObject({ code: 'PreconditionFailed' });
   });
 
   it('presignedGetObject gives a URL plain fetch can read', async () => {

@@ -2,8 +2,16 @@
 // GetBucketPolicyStatus agreeing with what an anonymous caller can actually do.
 
 import {
-  DeletePublicAccessBlockCommand, GetBucketPolicyStatusCommand, GetObjectCommand, GetPublicAccessBlockCommand, PutBucketAclCommand,
-  PutBucketPolicyCommand, PutObjectAclCommand, PutObjectCommand, PutPublicAccessBlockCommand, type PublicAccessBlockConfiguration,
+  DeletePublicAccessBlockCommand,
+  GetBucketPolicyStatusCommand,
+  GetObjectCommand,
+  GetPublicAccessBlockCommand,
+  PutBucketAclCommand,
+  PutBucketPolicyCommand,
+  PutObjectAclCommand,
+  PutObjectCommand,
+  PutPublicAccessBlockCommand,
+  type PublicAccessBlockConfiguration,
 } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { sdkClient } from '../helpers/clients.js';
@@ -12,28 +20,46 @@ import { bodyBytes, expectS3Error } from './s3-assert.js';
 
 const store = useStore();
 
-const NONE: PublicAccessBlockConfiguration = { BlockPublicAcls: false, IgnorePublicAcls: false, BlockPublicPolicy: false, RestrictPublicBuckets: false };
+const NONE: PublicAccessBlockConfiguration = {
+  BlockPublicAcls: false,
+  IgnorePublicAcls: false,
+  BlockPublicPolicy: false,
+  RestrictPublicBuckets: false,
+};
 const aclBucket = (): Promise<string> => store.bucket('pab', { ObjectOwnership: 'ObjectWriter' });
 const block = (bucket: string, flags: PublicAccessBlockConfiguration) =>
-  store.s3.send(new PutPublicAccessBlockCommand({ Bucket: bucket, PublicAccessBlockConfiguration: { ...NONE, ...flags } }));
+  store.s3.send(
+    new PutPublicAccessBlockCommand({ Bucket: bucket, PublicAccessBlockConfiguration: { ...NONE, ...flags } }),
+  );
 const put = (bucket: string, key: string, extra: Record<string, unknown> = {}) =>
   store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: `body of ${key}`, ...extra }));
-const anonymousGet = async (bucket: string, key: string): Promise<number> => (await fetch(`${store.server.url}/${bucket}/${key}`)).status;
-const publicPolicy = (bucket: string): string => JSON.stringify({
-  Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/*` }],
-});
+const anonymousGet = async (bucket: string, key: string): Promise<number> =>
+  (await fetch(`${store.server.url}/${bucket}/${key}`)).status;
+const publicPolicy = (bucket: string): string =>
+  JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/*` }],
+  });
 const isPublic = async (bucket: string): Promise<boolean | undefined> =>
   (await store.s3.send(new GetBucketPolicyStatusCommand({ Bucket: bucket }))).PolicyStatus?.IsPublic;
 
 describe('Put/Get/DeletePublicAccessBlock', () => {
   it('stores the four flags, answers NoSuchPublicAccessBlockConfiguration when none, and deletes', async () => {
     const bucket = await aclBucket();
-    await expectS3Error(store.s3.send(new GetPublicAccessBlockCommand({ Bucket: bucket })), 'NoSuchPublicAccessBlockConfiguration', 404);
+    await expectS3Error(
+      store.s3.send(new GetPublicAccessBlockCommand({ Bucket: bucket })),
+      'NoSuchPublicAccessBlockConfiguration',
+      404,
+    );
     await block(bucket, { BlockPublicAcls: true, RestrictPublicBuckets: true });
     const got = await store.s3.send(new GetPublicAccessBlockCommand({ Bucket: bucket }));
     expect(got.PublicAccessBlockConfiguration).toEqual({ ...NONE, BlockPublicAcls: true, RestrictPublicBuckets: true });
     await store.s3.send(new DeletePublicAccessBlockCommand({ Bucket: bucket }));
-    await expectS3Error(store.s3.send(new GetPublicAccessBlockCommand({ Bucket: bucket })), 'NoSuchPublicAccessBlockConfiguration', 404);
+    await expectS3Error(
+      store.s3.send(new GetPublicAccessBlockCommand({ Bucket: bucket })),
+      'NoSuchPublicAccessBlockConfiguration',
+      404,
+    );
   });
 });
 
@@ -43,9 +69,21 @@ describe('the four flags', () => {
     await put(bucket, 'k');
     await block(bucket, { BlockPublicAcls: true });
     await expectS3Error(put(bucket, 'k2', { ACL: 'public-read' }), 'AccessDenied', 403);
-    await expectS3Error(put(bucket, 'k2', { GrantRead: 'uri="http://acs.amazonaws.com/groups/global/AuthenticatedUsers"' }), 'AccessDenied', 403);
-    await expectS3Error(store.s3.send(new PutObjectAclCommand({ Bucket: bucket, Key: 'k', ACL: 'public-read' })), 'AccessDenied', 403);
-    await expectS3Error(store.s3.send(new PutBucketAclCommand({ Bucket: bucket, ACL: 'public-read-write' })), 'AccessDenied', 403);
+    await expectS3Error(
+      put(bucket, 'k2', { GrantRead: 'uri="http://acs.amazonaws.com/groups/global/AuthenticatedUsers"' }),
+      'AccessDenied',
+      403,
+    );
+    await expectS3Error(
+      store.s3.send(new PutObjectAclCommand({ Bucket: bucket, Key: 'k', ACL: 'public-read' })),
+      'AccessDenied',
+      403,
+    );
+    await expectS3Error(
+      store.s3.send(new PutBucketAclCommand({ Bucket: bucket, ACL: 'public-read-write' })),
+      'AccessDenied',
+      403,
+    );
     await put(bucket, 'k3', { ACL: 'private' });
     expect(await anonymousGet(bucket, 'k3')).toBe(403);
   });
@@ -66,15 +104,27 @@ describe('the four flags', () => {
   it('BlockPublicPolicy refuses a public bucket policy with AccessDenied, not a non-public one', async () => {
     const bucket = await aclBucket();
     await block(bucket, { BlockPublicPolicy: true });
-    await expectS3Error(store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: publicPolicy(bucket) })), 'AccessDenied', 403);
+    await expectS3Error(
+      store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: publicPolicy(bucket) })),
+      'AccessDenied',
+      403,
+    );
     const limited = JSON.stringify({
       Version: '2012-10-17',
-      Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/*`, Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/8' } } }],
+      Statement: [
+        {
+          Effect: 'Allow',
+          Principal: '*',
+          Action: 's3:GetObject',
+          Resource: `arn:aws:s3:::${bucket}/*`,
+          Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/8' } },
+        },
+      ],
     });
     await store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: limited }));
   });
 
-  it('RestrictPublicBuckets keeps anonymous callers out of a public policy; the owner\'s keys are not restricted', async () => {
+  it("RestrictPublicBuckets keeps anonymous callers out of a public policy; the owner's keys are not restricted", async () => {
     const bucket = await aclBucket();
     await put(bucket, 'doc');
     await store.s3.send(new PutBucketPolicyCommand({ Bucket: bucket, Policy: publicPolicy(bucket) }));

@@ -15,7 +15,11 @@ const OTHER_REGION = 'localhost'; // a host name, as git-annex signs (the SDK ta
 
 function clientIn(server: RunningServer, region: string): S3Client {
   return new S3Client({
-    endpoint: server.url, region, forcePathStyle: true, credentials: server.credentials, maxAttempts: 1,
+    endpoint: server.url,
+    region,
+    forcePathStyle: true,
+    credentials: server.credentials,
+    maxAttempts: 1,
   });
 }
 
@@ -36,11 +40,19 @@ async function roundTrip(server: RunningServer, region: string, bucket: string):
 
 function postIn(server: RunningServer, region: string, bucket: string) {
   const fields = signedPolicyFields({
-    bucket, region, accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey,
+    bucket,
+    region,
+    accessKeyId: server.credentials.accessKeyId,
+    secretAccessKey: server.credentials.secretAccessKey,
     conditions: [['starts-with', '$key', '']],
   });
   const form = formWithFile({ ...fields, key: 'form' }, { filename: 'f.txt', content: 'posted' });
-  return rawRequest(server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': form.contentType }, body: form.body });
+  return rawRequest(server, {
+    method: 'POST',
+    path: `/${bucket}`,
+    headers: { 'content-type': form.contentType },
+    body: form.body,
+  });
 }
 
 describe('STORE_REGION_STRICT unset (true): signatures name STORE_REGION', () => {
@@ -55,7 +67,11 @@ describe('STORE_REGION_STRICT unset (true): signatures name STORE_REGION', () =>
   it('refuses a header signature, a presigned URL and a POST form that name another region, naming the expected one', async () => {
     const s3 = clientIn(server, OTHER_REGION);
     try {
-      const err = await expectS3Error(s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'k', Body: 'x' })), 'AuthorizationHeaderMalformed', 400);
+      const err = await expectS3Error(
+        s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'k', Body: 'x' })),
+        'AuthorizationHeaderMalformed',
+        400,
+      );
       expect((err as { Region?: string }).Region).toBe('us-east-1');
       const url = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket, Key: 'k' }), { expiresIn: 300 });
       const presigned = await fetch(url);
@@ -97,23 +113,41 @@ describe('STORE_REGION_STRICT=false: any signing region', () => {
     }
     // Signed with one region's key, claiming another: the signature does not match.
     const fields = signedPolicyFields({
-      bucket, region: 'eu-west-1', accessKeyId: server.credentials.accessKeyId, secretAccessKey: server.credentials.secretAccessKey,
+      bucket,
+      region: 'eu-west-1',
+      accessKeyId: server.credentials.accessKeyId,
+      secretAccessKey: server.credentials.secretAccessKey,
       conditions: [['starts-with', '$key', '']],
     });
-    const claimed = { ...fields, 'x-amz-credential': String(fields['x-amz-credential']).replace('/eu-west-1/', `/${OTHER_REGION}/`) };
+    const claimed = {
+      ...fields,
+      'x-amz-credential': String(fields['x-amz-credential']).replace('/eu-west-1/', `/${OTHER_REGION}/`),
+    };
     const form = formWithFile({ ...claimed, key: 'forged' }, { filename: 'f.txt', content: 'x' });
-    const forged = await rawRequest(server, { method: 'POST', path: `/${bucket}`, headers: { 'content-type': form.contentType }, body: form.body });
+    const forged = await rawRequest(server, {
+      method: 'POST',
+      path: `/${bucket}`,
+      headers: { 'content-type': form.contentType },
+      body: form.body,
+    });
     expect(forged.status).toBe(403);
     expect(forged.body.toString()).toContain('<Code>SignatureDoesNotMatch</Code>');
   });
 
   it('still refuses a wrong secret', async () => {
     const s3 = new S3Client({
-      endpoint: server.url, region: OTHER_REGION, forcePathStyle: true, maxAttempts: 1,
+      endpoint: server.url,
+      region: OTHER_REGION,
+      forcePathStyle: true,
+      maxAttempts: 1,
       credentials: { accessKeyId: server.credentials.accessKeyId, secretAccessKey: 'x'.repeat(40) },
     });
     try {
-      await expectS3Error(s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'header' })), 'SignatureDoesNotMatch', 403);
+      await expectS3Error(
+        s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'header' })),
+        'SignatureDoesNotMatch',
+        403,
+      );
     } finally {
       s3.destroy();
     }

@@ -1,8 +1,13 @@
 // Bucket operations through @aws-sdk/client-s3 at its default settings against the real server.
 
 import {
-  CreateBucketCommand, DeleteBucketCommand, DeleteObjectCommand, GetBucketLocationCommand, HeadBucketCommand,
-  ListBucketsCommand, PutObjectCommand,
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectCommand,
+  GetBucketLocationCommand,
+  HeadBucketCommand,
+  ListBucketsCommand,
+  PutObjectCommand,
 } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { uniqueBucket } from '../helpers/clients.js';
@@ -40,14 +45,15 @@ describe('CreateBucket', () => {
     await expectS3Error(store.s3.send(new CreateBucketCommand({ Bucket: name })), 'InvalidBucketName', 400);
   });
 
-
   it("accepts a LocationConstraint naming the server's own region (us-east-1)", async () => {
     const bucket = uniqueBucket();
     // The SDK's enum has no us-east-1 (AWS wants it left empty); Store accepts its own region, as MinIO does.
-    const created = await store.s3.send(new CreateBucketCommand({
-      Bucket: bucket,
-      CreateBucketConfiguration: { LocationConstraint: 'us-east-1' as 'us-east-2' },
-    }));
+    const created = await store.s3.send(
+      new CreateBucketCommand({
+        Bucket: bucket,
+        CreateBucketConfiguration: { LocationConstraint: 'us-east-1' as 'us-east-2' },
+      }),
+    );
     expect(created.$metadata.httpStatusCode).toBe(200);
     const location = await store.s3.send(new GetBucketLocationCommand({ Bucket: bucket }));
     expect(location.LocationConstraint).toBeUndefined();
@@ -56,7 +62,9 @@ describe('CreateBucket', () => {
   it('refuses a LocationConstraint naming another region with InvalidLocationConstraint and creates nothing', async () => {
     const bucket = uniqueBucket();
     await expectS3Error(
-      store.s3.send(new CreateBucketCommand({ Bucket: bucket, CreateBucketConfiguration: { LocationConstraint: 'eu-west-1' } })),
+      store.s3.send(
+        new CreateBucketCommand({ Bucket: bucket, CreateBucketConfiguration: { LocationConstraint: 'eu-west-1' } }),
+      ),
       'InvalidLocationConstraint',
       400,
     );
@@ -90,7 +98,11 @@ describe('DeleteBucket', () => {
   });
 
   it('answers NoSuchBucket (404) for a missing bucket', async () => {
-    await expectS3Error(store.s3.send(new DeleteBucketCommand({ Bucket: uniqueBucket('missing') })), 'NoSuchBucket', 404);
+    await expectS3Error(
+      store.s3.send(new DeleteBucketCommand({ Bucket: uniqueBucket('missing') })),
+      'NoSuchBucket',
+      404,
+    );
   });
 });
 
@@ -104,7 +116,11 @@ describe('GetBucketLocation', () => {
   });
 
   it('answers NoSuchBucket for a missing bucket', async () => {
-    await expectS3Error(store.s3.send(new GetBucketLocationCommand({ Bucket: uniqueBucket('missing') })), 'NoSuchBucket', 404);
+    await expectS3Error(
+      store.s3.send(new GetBucketLocationCommand({ Bucket: uniqueBucket('missing') })),
+      'NoSuchBucket',
+      404,
+    );
   });
 });
 
@@ -141,7 +157,9 @@ describe('ListBuckets', () => {
     let token: string | undefined;
     let pages = 0;
     do {
-      const page = await store.s3.send(new ListBucketsCommand({ Prefix: prefix, MaxBuckets: 2, ContinuationToken: token }));
+      const page = await store.s3.send(
+        new ListBucketsCommand({ Prefix: prefix, MaxBuckets: 2, ContinuationToken: token }),
+      );
       pages++;
       expect((page.Buckets ?? []).length).toBeLessThanOrEqual(2);
       seen.push(...(page.Buckets ?? []).map((b) => b.Name as string));

@@ -2,7 +2,10 @@
 // listing computed here: pagination, common prefixes across page boundaries, markers, url encoding, owners.
 
 import {
-  ListObjectsCommand, ListObjectsV2Command, PutObjectCommand, type ListObjectsCommandOutput,
+  ListObjectsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type ListObjectsCommandOutput,
   type ListObjectsV2CommandOutput,
 } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,8 +18,19 @@ let bucket: string;
 
 /** Keys that need escaping in XML or URL-encoding in a listing (CR/LF and a control character included). */
 const ODD_KEYS = [
-  'odd/sp ace', 'odd/a+b', 'odd/100%', 'odd/ü/x', 'odd/日本語/y', 'odd/emoji😀', 'odd/\uE000private', 'odd/<&>"\'',
-  'odd/cr\r\nlf', 'odd/tab\tkey', 'odd/ctl\u0001key', 'odd/slash//double', 'odd/~!*()',
+  'odd/sp ace',
+  'odd/a+b',
+  'odd/100%',
+  'odd/ü/x',
+  'odd/日本語/y',
+  'odd/emoji😀',
+  'odd/\uE000private',
+  'odd/<&>"\'',
+  'odd/cr\r\nlf',
+  'odd/tab\tkey',
+  'odd/ctl\u0001key',
+  'odd/slash//double',
+  'odd/~!*()',
 ];
 
 function buildKeys(): string[] {
@@ -48,7 +62,10 @@ interface ModelPage {
 }
 
 /** The page S3 answers for these parameters, computed from the full key set. */
-function modelPage(all: string[], opts: { prefix: string; delimiter: string; after: string; maxKeys: number }): ModelPage {
+function modelPage(
+  all: string[],
+  opts: { prefix: string; delimiter: string; after: string; maxKeys: number },
+): ModelPage {
   const page: ModelPage = { keys: [], prefixes: [], isTruncated: false, last: undefined };
   const rollUp = (key: string): string | undefined => {
     if (!opts.delimiter) return undefined;
@@ -124,51 +141,78 @@ const CASES: [string, string, number][] = [
 ];
 
 describe('ListObjectsV2', () => {
-  it.each(CASES)('pages prefix %j delimiter %j with MaxKeys %i exactly like the model', async (prefix, delimiter, maxKeys) => {
-    const keys = KEYS;
-    let token: string | undefined;
-    let after = '';
-    const seen = new Set<string>();
-    for (let pages = 0; ; pages++) {
-      expect(pages).toBeLessThan(300);
-      const out = await store.s3.send(new ListObjectsV2Command({
-        Bucket: bucket, Prefix: prefix || undefined, Delimiter: delimiter || undefined, MaxKeys: maxKeys, ContinuationToken: token,
-      }));
-      const model = modelPage(keys, { prefix, delimiter, after, maxKeys });
-      expect(pageOf(out, false)).toEqual({ keys: model.keys, prefixes: model.prefixes, isTruncated: model.isTruncated });
-      expect(out.KeyCount).toBe(model.keys.length + model.prefixes.length);
-      expect(out.MaxKeys).toBe(maxKeys);
-      expect(out.Prefix ?? '').toBe(prefix);
-      expect(out.ContinuationToken).toBe(token);
-      for (const entry of [...model.keys, ...model.prefixes]) {
-        expect(seen.has(entry)).toBe(false);
-        seen.add(entry);
+  it.each(CASES)(
+    'pages prefix %j delimiter %j with MaxKeys %i exactly like the model',
+    async (prefix, delimiter, maxKeys) => {
+      const keys = KEYS;
+      let token: string | undefined;
+      let after = '';
+      const seen = new Set<string>();
+      for (let pages = 0; ; pages++) {
+        expect(pages).toBeLessThan(300);
+        const out = await store.s3.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix || undefined,
+            Delimiter: delimiter || undefined,
+            MaxKeys: maxKeys,
+            ContinuationToken: token,
+          }),
+        );
+        const model = modelPage(keys, { prefix, delimiter, after, maxKeys });
+        expect(pageOf(out, false)).toEqual({
+          keys: model.keys,
+          prefixes: model.prefixes,
+          isTruncated: model.isTruncated,
+        });
+        expect(out.KeyCount).toBe(model.keys.length + model.prefixes.length);
+        expect(out.MaxKeys).toBe(maxKeys);
+        expect(out.Prefix ?? '').toBe(prefix);
+        expect(out.ContinuationToken).toBe(token);
+        for (const entry of [...model.keys, ...model.prefixes]) {
+          expect(seen.has(entry)).toBe(false);
+          seen.add(entry);
+        }
+        if (!out.IsTruncated) {
+          expect(out.NextContinuationToken).toBeUndefined();
+          break;
+        }
+        expect(out.NextContinuationToken).toBeTruthy();
+        token = out.NextContinuationToken;
+        after = model.last as string;
       }
-      if (!out.IsTruncated) {
-        expect(out.NextContinuationToken).toBeUndefined();
-        break;
-      }
-      expect(out.NextContinuationToken).toBeTruthy();
-      token = out.NextContinuationToken;
-      after = model.last as string;
-    }
-  });
+    },
+  );
 
   it('starts after StartAfter (a key, or a string between keys) and echoes it', async () => {
     for (const startAfter of ['dir10/file025', 'dir10/file025x', 'dir1', 'top-099']) {
-      const out = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, StartAfter: startAfter, MaxKeys: 100 }));
+      const out = await store.s3.send(
+        new ListObjectsV2Command({ Bucket: bucket, StartAfter: startAfter, MaxKeys: 100 }),
+      );
       const model = modelPage(KEYS, { prefix: '', delimiter: '', after: startAfter, maxKeys: 100 });
-      expect(pageOf(out, false)).toEqual({ keys: model.keys, prefixes: model.prefixes, isTruncated: model.isTruncated });
+      expect(pageOf(out, false)).toEqual({
+        keys: model.keys,
+        prefixes: model.prefixes,
+        isTruncated: model.isTruncated,
+      });
       expect(out.StartAfter).toBe(startAfter);
     }
   });
 
   it('ignores StartAfter once a continuation token is given', async () => {
-    const first = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'dir03/', MaxKeys: 10, StartAfter: 'dir03/file010' }));
+    const first = await store.s3.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: 'dir03/', MaxKeys: 10, StartAfter: 'dir03/file010' }),
+    );
     expect(first.Contents?.[0]?.Key).toBe('dir03/file011');
-    const second = await store.s3.send(new ListObjectsV2Command({
-      Bucket: bucket, Prefix: 'dir03/', MaxKeys: 10, StartAfter: 'dir03/file000', ContinuationToken: first.NextContinuationToken,
-    }));
+    const second = await store.s3.send(
+      new ListObjectsV2Command({
+        Bucket: bucket,
+        Prefix: 'dir03/',
+        MaxKeys: 10,
+        StartAfter: 'dir03/file000',
+        ContinuationToken: first.NextContinuationToken,
+      }),
+    );
     expect(second.Contents?.[0]?.Key).toBe('dir03/file021');
   });
 
@@ -177,9 +221,17 @@ describe('ListObjectsV2', () => {
     const keys: string[] = [];
     const prefixes: string[] = [];
     for (let pages = 0; pages < 50; pages++) {
-      const out = await store.s3.send(new ListObjectsV2Command({
-        Bucket: bucket, Prefix: 'odd/', Delimiter: '/', MaxKeys: 3, EncodingType: 'url', ContinuationToken: token, StartAfter: 'odd/ ',
-      }));
+      const out = await store.s3.send(
+        new ListObjectsV2Command({
+          Bucket: bucket,
+          Prefix: 'odd/',
+          Delimiter: '/',
+          MaxKeys: 3,
+          EncodingType: 'url',
+          ContinuationToken: token,
+          StartAfter: 'odd/ ',
+        }),
+      );
       expect(out.EncodingType).toBe('url');
       expect(out.StartAfter).toBe('odd/+');
       const page = pageOf(out, true);
@@ -210,7 +262,9 @@ describe('ListObjectsV2', () => {
     expect(first?.ETag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(first?.StorageClass).toBe('STANDARD');
     expect(first?.LastModified).toBeInstanceOf(Date);
-    const owned = await store.s3.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'top-00', MaxKeys: 3, FetchOwner: true }));
+    const owned = await store.s3.send(
+      new ListObjectsV2Command({ Bucket: bucket, Prefix: 'top-00', MaxKeys: 3, FetchOwner: true }),
+    );
     expect(owned.Contents?.[0]?.Owner?.ID).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -223,7 +277,11 @@ describe('ListObjectsV2', () => {
   });
 
   it('refuses a negative MaxKeys with InvalidArgument', async () => {
-    await expectS3Error(store.s3.send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: -1 })), 'InvalidArgument', 400);
+    await expectS3Error(
+      store.s3.send(new ListObjectsV2Command({ Bucket: bucket, MaxKeys: -1 })),
+      'InvalidArgument',
+      400,
+    );
   });
 
   it('refuses a non-numeric max-keys with InvalidArgument', async () => {
@@ -239,37 +297,58 @@ describe('ListObjectsV2', () => {
   });
 
   it('refuses a malformed continuation token with InvalidArgument', async () => {
-    await expectS3Error(store.s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: 'not a token!' })), 'InvalidArgument', 400);
+    await expectS3Error(
+      store.s3.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: 'not a token!' })),
+      'InvalidArgument',
+      400,
+    );
   });
 
   it('answers NoSuchBucket for a missing bucket', async () => {
-    await expectS3Error(store.s3.send(new ListObjectsV2Command({ Bucket: uniqueBucket('missing') })), 'NoSuchBucket', 404);
+    await expectS3Error(
+      store.s3.send(new ListObjectsV2Command({ Bucket: uniqueBucket('missing') })),
+      'NoSuchBucket',
+      404,
+    );
   });
 });
 
 describe('ListObjects (v1)', () => {
-  it.each(CASES)('pages prefix %j delimiter %j with MaxKeys %i exactly like the model', async (prefix, delimiter, maxKeys) => {
-    const keys = KEYS;
-    let marker = '';
-    for (let pages = 0; ; pages++) {
-      expect(pages).toBeLessThan(300);
-      const out = await store.s3.send(new ListObjectsCommand({
-        Bucket: bucket, Prefix: prefix || undefined, Delimiter: delimiter || undefined, MaxKeys: maxKeys, Marker: marker || undefined,
-      }));
-      const model = modelPage(keys, { prefix, delimiter, after: marker, maxKeys });
-      expect(pageOf(out, false)).toEqual({ keys: model.keys, prefixes: model.prefixes, isTruncated: model.isTruncated });
-      expect(out.Marker ?? '').toBe(marker);
-      expect(out.MaxKeys).toBe(maxKeys);
-      if (!out.IsTruncated) {
-        expect(out.NextMarker).toBeUndefined();
-        break;
+  it.each(CASES)(
+    'pages prefix %j delimiter %j with MaxKeys %i exactly like the model',
+    async (prefix, delimiter, maxKeys) => {
+      const keys = KEYS;
+      let marker = '';
+      for (let pages = 0; ; pages++) {
+        expect(pages).toBeLessThan(300);
+        const out = await store.s3.send(
+          new ListObjectsCommand({
+            Bucket: bucket,
+            Prefix: prefix || undefined,
+            Delimiter: delimiter || undefined,
+            MaxKeys: maxKeys,
+            Marker: marker || undefined,
+          }),
+        );
+        const model = modelPage(keys, { prefix, delimiter, after: marker, maxKeys });
+        expect(pageOf(out, false)).toEqual({
+          keys: model.keys,
+          prefixes: model.prefixes,
+          isTruncated: model.isTruncated,
+        });
+        expect(out.Marker ?? '').toBe(marker);
+        expect(out.MaxKeys).toBe(maxKeys);
+        if (!out.IsTruncated) {
+          expect(out.NextMarker).toBeUndefined();
+          break;
+        }
+        // S3 sends NextMarker only with a delimiter; without one, clients continue from the last key.
+        if (delimiter) expect(out.NextMarker).toBe(model.last);
+        else expect(out.NextMarker).toBeUndefined();
+        marker = out.NextMarker ?? (out.Contents?.[out.Contents.length - 1]?.Key as string);
       }
-      // S3 sends NextMarker only with a delimiter; without one, clients continue from the last key.
-      if (delimiter) expect(out.NextMarker).toBe(model.last);
-      else expect(out.NextMarker).toBeUndefined();
-      marker = out.NextMarker ?? (out.Contents?.[out.Contents.length - 1]?.Key as string);
-    }
-  });
+    },
+  );
 
   it('always includes the owner', async () => {
     const out = await store.s3.send(new ListObjectsCommand({ Bucket: bucket, Prefix: 'top-00', MaxKeys: 2 }));
@@ -281,7 +360,16 @@ describe('ListObjects (v1)', () => {
     const keys: string[] = [];
     const prefixes: string[] = [];
     for (let pages = 0; pages < 50; pages++) {
-      const out = await store.s3.send(new ListObjectsCommand({ Bucket: bucket, Prefix: 'odd/', Delimiter: '/', MaxKeys: 2, EncodingType: 'url', Marker: marker }));
+      const out = await store.s3.send(
+        new ListObjectsCommand({
+          Bucket: bucket,
+          Prefix: 'odd/',
+          Delimiter: '/',
+          MaxKeys: 2,
+          EncodingType: 'url',
+          Marker: marker,
+        }),
+      );
       const page = pageOf(out, true);
       keys.push(...page.keys);
       prefixes.push(...page.prefixes);

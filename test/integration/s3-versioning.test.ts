@@ -1,11 +1,22 @@
+/* eslint-disable max-lines -- one server fixture for the whole versioning contract */
 // Versioning through @aws-sdk/client-s3 and minio-js: version ids on PUT, COPY and multipart completion, reads and
 // deletes by version, delete markers, the null version's overwrite rules, ListObjectVersions paging, DeleteObjects
 // with version ids, and unversioned buckets behaving exactly as before.
 
 import {
-  CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, DeleteBucketCommand,
-  DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectVersionsCommand,
-  PutBucketVersioningCommand, PutObjectCommand, UploadPartCommand, type ListObjectVersionsCommandOutput,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteBucketCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectVersionsCommand,
+  PutBucketVersioningCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+  type ListObjectVersionsCommandOutput,
 } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { uniqueBucket } from '../helpers/clients.js';
@@ -18,7 +29,10 @@ const UNKNOWN_VERSION = '0190a0a0-0000-7000-8000-000000000000';
 
 async function bucketWith(status?: 'Enabled' | 'Suspended'): Promise<string> {
   const bucket = await store.bucket('ver');
-  if (status) await store.s3.send(new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: status } }));
+  if (status)
+    await store.s3.send(
+      new PutBucketVersioningCommand({ Bucket: bucket, VersioningConfiguration: { Status: status } }),
+    );
   return bucket;
 }
 
@@ -39,12 +53,26 @@ async function text(bucket: string, key: string, versionId?: string): Promise<st
 function stack(out: ListObjectVersionsCommandOutput, ids: Record<string, string> = {}): string[] {
   const name = (id: string | undefined): string => Object.entries(ids).find(([, v]) => v === id)?.[0] ?? String(id);
   const entries = [
-    ...(out.Versions ?? []).map((v) => ({ key: v.Key, at: v.LastModified, text: `${v.Key}:${name(v.VersionId)}${v.IsLatest ? '*' : ''}` })),
-    ...(out.DeleteMarkers ?? []).map((d) => ({ key: d.Key, at: d.LastModified, text: `${d.Key}:marker:${name(d.VersionId)}${d.IsLatest ? '*' : ''}` })),
+    ...(out.Versions ?? []).map((v) => ({
+      key: v.Key,
+      at: v.LastModified,
+      text: `${v.Key}:${name(v.VersionId)}${v.IsLatest ? '*' : ''}`,
+    })),
+    ...(out.DeleteMarkers ?? []).map((d) => ({
+      key: d.Key,
+      at: d.LastModified,
+      text: `${d.Key}:marker:${name(d.VersionId)}${d.IsLatest ? '*' : ''}`,
+    })),
   ];
   // The SDK splits versions and markers into two lists: put them back in key order, newest first within a key.
   return entries
-    .sort((a, b) => (a.key === b.key ? (b.at as Date).getTime() - (a.at as Date).getTime() : (a.key as string) < (b.key as string) ? -1 : 1))
+    .sort((a, b) =>
+      a.key === b.key
+        ? (b.at as Date).getTime() - (a.at as Date).getTime()
+        : (a.key as string) < (b.key as string)
+          ? -1
+          : 1,
+    )
     .map((e) => e.text);
 }
 
@@ -73,7 +101,11 @@ describe('an unversioned bucket', () => {
     const bucket = await bucketWith();
     await put(bucket, 'k', 'null body');
     expect(await text(bucket, 'k', 'null')).toBe('null body');
-    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'k', VersionId: UNKNOWN_VERSION })), 'NoSuchVersion', 404);
+    await expectS3Error(
+      store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'k', VersionId: UNKNOWN_VERSION })),
+      'NoSuchVersion',
+      404,
+    );
   });
 });
 
@@ -98,10 +130,25 @@ describe('an Enabled bucket', () => {
   });
 
   it('answers NoSuchVersion for an unknown id and InvalidArgument for a malformed one', async () => {
-    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'doc', VersionId: UNKNOWN_VERSION })), 'NoSuchVersion', 404);
-    await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'doc', VersionId: 'not-a-version' })), 'InvalidArgument', 400);
-    await expectS3Error(store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'doc', VersionId: 'not-a-version' })), 'InvalidArgument', 400);
-    await expectBodilessError(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'doc', VersionId: UNKNOWN_VERSION })), 404);
+    await expectS3Error(
+      store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'doc', VersionId: UNKNOWN_VERSION })),
+      'NoSuchVersion',
+      404,
+    );
+    await expectS3Error(
+      store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'doc', VersionId: 'not-a-version' })),
+      'InvalidArgument',
+      400,
+    );
+    await expectS3Error(
+      store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'doc', VersionId: 'not-a-version' })),
+      'InvalidArgument',
+      400,
+    );
+    await expectBodilessError(
+      store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'doc', VersionId: UNKNOWN_VERSION })),
+      404,
+    );
   });
 
   it('a DELETE adds a delete marker: GET is 404 with x-amz-delete-marker, GET of the marker by id is 405', async () => {
@@ -109,12 +156,20 @@ describe('an Enabled bucket', () => {
     const del = await store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'gone' }));
     expect(del.DeleteMarker).toBe(true);
     expect(del.VersionId).toMatch(/^[0-9a-f-]{36}$/);
-    const err = await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'gone' })), 'NoSuchKey', 404);
+    const err = await expectS3Error(
+      store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'gone' })),
+      'NoSuchKey',
+      404,
+    );
     expect(errorHeaders(err)['x-amz-delete-marker']).toBe('true');
     expect(errorHeaders(err)['x-amz-version-id']).toBe(del.VersionId);
     const head = await expectBodilessError(store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'gone' })), 404);
     expect(errorHeaders(head)['x-amz-delete-marker']).toBe('true');
-    const byId = await expectS3Error(store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'gone', VersionId: del.VersionId })), 'MethodNotAllowed', 405);
+    const byId = await expectS3Error(
+      store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'gone', VersionId: del.VersionId })),
+      'MethodNotAllowed',
+      405,
+    );
     expect(errorHeaders(byId)['x-amz-delete-marker']).toBe('true');
     // The key no longer lists as an object, but its versions remain.
     const listed = await versions(bucket, 'gone');
@@ -125,7 +180,9 @@ describe('an Enabled bucket', () => {
   it('deleting the delete marker by its version id restores the previous version', async () => {
     const v = await put(bucket, 'restore', 'back again');
     const marker = await store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'restore' }));
-    const undo = await store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'restore', VersionId: marker.VersionId }));
+    const undo = await store.s3.send(
+      new DeleteObjectCommand({ Bucket: bucket, Key: 'restore', VersionId: marker.VersionId }),
+    );
     expect(undo.DeleteMarker).toBe(true);
     expect(undo.VersionId).toBe(marker.VersionId);
     expect(await text(bucket, 'restore')).toBe('back again');
@@ -144,16 +201,22 @@ describe('an Enabled bucket', () => {
   });
 
   it('gives a COPY a new version id and copies a source version named by id', async () => {
-    const out = await store.s3.send(new CopyObjectCommand({
-      Bucket: bucket, Key: 'copy-of-v1', CopySource: `${bucket}/doc?versionId=${ids['v1']}`,
-    }));
+    const out = await store.s3.send(
+      new CopyObjectCommand({
+        Bucket: bucket,
+        Key: 'copy-of-v1',
+        CopySource: `${bucket}/doc?versionId=${ids['v1']}`,
+      }),
+    );
     expect(out.CopySourceVersionId).toBe(ids['v1']);
     expect(out.VersionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(await text(bucket, 'copy-of-v1')).toBe('first');
   });
 
   it('restores an older version by copying it over the current one (no REPLACE needed)', async () => {
-    const out = await store.s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'doc', CopySource: `${bucket}/doc?versionId=${ids['v1']}` }));
+    const out = await store.s3.send(
+      new CopyObjectCommand({ Bucket: bucket, Key: 'doc', CopySource: `${bucket}/doc?versionId=${ids['v1']}` }),
+    );
     expect(await text(bucket, 'doc')).toBe('first');
     expect((await versions(bucket, 'doc')).Versions).toHaveLength(3);
     await store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'doc', VersionId: out.VersionId }));
@@ -163,18 +226,36 @@ describe('an Enabled bucket', () => {
     await put(bucket, 'marked', 'x');
     const marker = await store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'marked' }));
     await expectS3Error(
-      store.s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'c2', CopySource: `${bucket}/marked?versionId=${marker.VersionId}` })),
-      'InvalidRequest', 400,
+      store.s3.send(
+        new CopyObjectCommand({
+          Bucket: bucket,
+          Key: 'c2',
+          CopySource: `${bucket}/marked?versionId=${marker.VersionId}`,
+        }),
+      ),
+      'InvalidRequest',
+      400,
     );
-    await expectS3Error(store.s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'c2', CopySource: `${bucket}/marked` })), 'NoSuchKey', 404);
+    await expectS3Error(
+      store.s3.send(new CopyObjectCommand({ Bucket: bucket, Key: 'c2', CopySource: `${bucket}/marked` })),
+      'NoSuchKey',
+      404,
+    );
   });
 
   it('gives a completed multipart upload a version id', async () => {
     const { UploadId } = await store.s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'mp' }));
-    const part = await store.s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp', UploadId, PartNumber: 1, Body: 'one part' }));
-    const done = await store.s3.send(new CompleteMultipartUploadCommand({
-      Bucket: bucket, Key: 'mp', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
-    }));
+    const part = await store.s3.send(
+      new UploadPartCommand({ Bucket: bucket, Key: 'mp', UploadId, PartNumber: 1, Body: 'one part' }),
+    );
+    const done = await store.s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: 'mp',
+        UploadId,
+        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+      }),
+    );
     expect(done.VersionId).toMatch(/^[0-9a-f-]{36}$/);
     expect((await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'mp' }))).VersionId).toBe(done.VersionId);
   });
@@ -236,12 +317,25 @@ describe('ListObjectVersions', () => {
 
   it('lists every version newest first per key, with the latest marked and delete markers apart', async () => {
     const out = await versions(bucket);
-    expect(out.Versions?.map((v) => `${v.Key}${v.IsLatest ? '*' : ''}`)).toEqual(['a*', 'a', 'a', 'b/1*', 'b/2*', 'c', 'c']);
+    expect(out.Versions?.map((v) => `${v.Key}${v.IsLatest ? '*' : ''}`)).toEqual([
+      'a*',
+      'a',
+      'a',
+      'b/1*',
+      'b/2*',
+      'c',
+      'c',
+    ]);
     expect(out.DeleteMarkers?.map((d) => [d.Key, d.IsLatest])).toEqual([['c', true]]);
-    expect(out.Versions?.[0]).toMatchObject({ ETag: expect.stringMatching(/^"[0-9a-f]{32}"$/), Size: 1, StorageClass: 'STANDARD' });
+    expect(out.Versions?.[0]).toMatchObject({
+      ETag: expect.stringMatching(/^"[0-9a-f]{32}"$/),
+      Size: 1,
+      StorageClass: 'STANDARD',
+    });
     expect(out.Versions?.[0]?.Owner?.ID).toBeDefined();
     expect(out.IsTruncated).toBe(false);
-    const lastModified = out.Versions?.filter((v) => v.Key === 'a').map((v) => (v.LastModified as Date).getTime()) ?? [];
+    const lastModified =
+      out.Versions?.filter((v) => v.Key === 'a').map((v) => (v.LastModified as Date).getTime()) ?? [];
     expect([...lastModified].sort((x, y) => y - x)).toEqual(lastModified);
   });
 
@@ -252,7 +346,9 @@ describe('ListObjectVersions', () => {
     let KeyMarker: string | undefined;
     let VersionIdMarker: string | undefined;
     for (let page = 0; page < 10; page++) {
-      const out = await store.s3.send(new ListObjectVersionsCommand({ Bucket: bucket, MaxKeys: 2, KeyMarker, VersionIdMarker }));
+      const out = await store.s3.send(
+        new ListObjectVersionsCommand({ Bucket: bucket, MaxKeys: 2, KeyMarker, VersionIdMarker }),
+      );
       expect((out.Versions?.length ?? 0) + (out.DeleteMarkers?.length ?? 0)).toBeLessThanOrEqual(2);
       seen.push(...stack(out));
       if (!out.IsTruncated) break;
@@ -270,7 +366,9 @@ describe('ListObjectVersions', () => {
     expect(out.CommonPrefixes?.map((p) => p.Prefix)).toEqual(['b/']);
     expect(out).toMatchObject({ IsTruncated: true, NextKeyMarker: 'b/' });
     expect(out.NextVersionIdMarker).toBeUndefined();
-    const next = await store.s3.send(new ListObjectVersionsCommand({ Bucket: bucket, Delimiter: '/', KeyMarker: 'b/' }));
+    const next = await store.s3.send(
+      new ListObjectVersionsCommand({ Bucket: bucket, Delimiter: '/', KeyMarker: 'b/' }),
+    );
     expect(stack(next).map((e) => e.replace(/:.*?(\*?)$/, '$1'))).toEqual(['c*', 'c', 'c']);
     expect(next.CommonPrefixes).toBeUndefined();
   });
@@ -290,9 +388,21 @@ describe('ListObjectVersions', () => {
   });
 
   it('refuses a version-id marker without a key marker, and a malformed one, with InvalidArgument', async () => {
-    await expectS3Error(store.s3.send(new ListObjectVersionsCommand({ Bucket: bucket, VersionIdMarker: UNKNOWN_VERSION })), 'InvalidArgument', 400);
-    await expectS3Error(store.s3.send(new ListObjectVersionsCommand({ Bucket: bucket, KeyMarker: 'a', VersionIdMarker: 'bogus' })), 'InvalidArgument', 400);
-    await expectS3Error(store.s3.send(new ListObjectVersionsCommand({ Bucket: uniqueBucket('none') })), 'NoSuchBucket', 404);
+    await expectS3Error(
+      store.s3.send(new ListObjectVersionsCommand({ Bucket: bucket, VersionIdMarker: UNKNOWN_VERSION })),
+      'InvalidArgument',
+      400,
+    );
+    await expectS3Error(
+      store.s3.send(new ListObjectVersionsCommand({ Bucket: bucket, KeyMarker: 'a', VersionIdMarker: 'bogus' })),
+      'InvalidArgument',
+      400,
+    );
+    await expectS3Error(
+      store.s3.send(new ListObjectVersionsCommand({ Bucket: uniqueBucket('none') })),
+      'NoSuchBucket',
+      404,
+    );
   });
 });
 
@@ -303,15 +413,31 @@ describe('DeleteObjects with version ids', () => {
     const v2 = await put(bucket, 'x', '2');
     await put(bucket, 'y', 'y');
     const marker = await store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'z' }));
-    const out = await store.s3.send(new DeleteObjectsCommand({
-      Bucket: bucket,
-      Delete: { Objects: [{ Key: 'x', VersionId: v2 }, { Key: 'y' }, { Key: 'z', VersionId: marker.VersionId }, { Key: 'x', VersionId: 'bad-id' }] },
-    }));
+    const out = await store.s3.send(
+      new DeleteObjectsCommand({
+        Bucket: bucket,
+        Delete: {
+          Objects: [
+            { Key: 'x', VersionId: v2 },
+            { Key: 'y' },
+            { Key: 'z', VersionId: marker.VersionId },
+            { Key: 'x', VersionId: 'bad-id' },
+          ],
+        },
+      }),
+    );
     const byKey = Object.fromEntries((out.Deleted ?? []).map((d) => [`${d.Key}`, d]));
     expect(byKey['x']).toMatchObject({ VersionId: v2 });
     expect(byKey['x']?.DeleteMarker).toBeUndefined();
-    expect(byKey['y']).toMatchObject({ DeleteMarker: true, DeleteMarkerVersionId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    expect(byKey['z']).toMatchObject({ VersionId: marker.VersionId, DeleteMarker: true, DeleteMarkerVersionId: marker.VersionId });
+    expect(byKey['y']).toMatchObject({
+      DeleteMarker: true,
+      DeleteMarkerVersionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    expect(byKey['z']).toMatchObject({
+      VersionId: marker.VersionId,
+      DeleteMarker: true,
+      DeleteMarkerVersionId: marker.VersionId,
+    });
     expect(out.Errors?.map((e) => [e.Key, e.VersionId, e.Code])).toEqual([['x', 'bad-id', 'InvalidArgument']]);
     expect(await text(bucket, 'x')).toBe('1');
     expect((await store.s3.send(new HeadObjectCommand({ Bucket: bucket, Key: 'x' }))).VersionId).toBe(v1);
@@ -323,7 +449,17 @@ describe('DeleteObjects with version ids', () => {
     const v = await put(bucket, 'k', 'x');
     const marker = await store.s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'k' }));
     await expectS3Error(store.s3.send(new DeleteBucketCommand({ Bucket: bucket })), 'BucketNotEmpty', 409);
-    await store.s3.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: [{ Key: 'k', VersionId: v }, { Key: 'k', VersionId: marker.VersionId }] } }));
+    await store.s3.send(
+      new DeleteObjectsCommand({
+        Bucket: bucket,
+        Delete: {
+          Objects: [
+            { Key: 'k', VersionId: v },
+            { Key: 'k', VersionId: marker.VersionId },
+          ],
+        },
+      }),
+    );
     await store.s3.send(new DeleteBucketCommand({ Bucket: bucket }));
   });
 });

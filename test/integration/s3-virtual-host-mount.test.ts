@@ -1,9 +1,16 @@
-// Virtual-hosted addressing under MOUNT_PATH: with STORE_DOMAIN=s3.test and MOUNT_PATH=/store, `<bucket>.s3.test/store/key`
+// Virtual-hosted addressing under MOUNT_PATH: with STORE_DOMAIN=s3.test and MOUNT_PATH=/store,
+// `<bucket>.s3.test/store/key`
 // is the object, for the AWS SDK v3 with its default addressing (endpoint http://s3.test:<port>/store) and for
 // presigned URLs; path-style keeps working under the mount on the plain Host, and nothing answers outside it.
 
 import { Agent, request } from 'node:http';
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +46,9 @@ function getUrl(url: string): Promise<{ status: number; text: string }> {
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
       res.on('error', reject);
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -55,7 +64,9 @@ describe('virtual-hosted addressing under MOUNT_PATH', () => {
 
   it('serves a presigned URL on the bucket host under the mount', async () => {
     await vhost.send(new PutObjectCommand({ Bucket: bucket, Key: 'signed.txt', Body: 'presigned' }));
-    const url = await getSignedUrl(vhost, new GetObjectCommand({ Bucket: bucket, Key: 'signed.txt' }), { expiresIn: 300 });
+    const url = await getSignedUrl(vhost, new GetObjectCommand({ Bucket: bucket, Key: 'signed.txt' }), {
+      expiresIn: 300,
+    });
     expect(new URL(url).host).toBe(`${bucket}.${DOMAIN}:${store.server.port}`);
     expect(new URL(url).pathname).toBe('/store/signed.txt');
     expect(await getUrl(url)).toEqual({ status: 200, text: 'presigned' });
@@ -64,7 +75,11 @@ describe('virtual-hosted addressing under MOUNT_PATH', () => {
   it('keeps path-style under the mount on the plain Host, and nothing answers outside the mount', async () => {
     const res = await store.s3.send(new GetObjectCommand({ Bucket: bucket, Key: 'signed.txt' }));
     expect(await res.Body?.transformToString()).toBe('presigned');
-    const outside = await rawRequest(store.server, { method: 'GET', path: '/signed.txt', headers: { host: `${bucket}.${DOMAIN}` } });
+    const outside = await rawRequest(store.server, {
+      method: 'GET',
+      path: '/signed.txt',
+      headers: { host: `${bucket}.${DOMAIN}` },
+    });
     expect(outside.status).toBe(404);
   });
 });

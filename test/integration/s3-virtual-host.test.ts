@@ -5,8 +5,18 @@
 
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import {
-  CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand, DeleteObjectsCommand,
-  GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutBucketCorsCommand, PutObjectCommand, S3Client, UploadPartCommand,
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutBucketCorsCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
@@ -43,12 +53,25 @@ beforeAll(async () => {
 afterAll(() => vhost.destroy());
 
 /** A raw request to the server with this Host, SigV4-signed with the root key unless `sign` is false. */
-function hosted(opts: { method: string; host: string; path: string; headers?: Record<string, string>; body?: string | Buffer; sign?: boolean }): Promise<RawResponse> {
+function hosted(opts: {
+  method: string;
+  host: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  sign?: boolean;
+}): Promise<RawResponse> {
   const headers = { ...opts.headers, host: opts.host };
   const body = opts.body === undefined ? undefined : Buffer.from(opts.body);
-  const sent = opts.sign === false ? headers : signedHeaders(store.server, {
-    method: opts.method, path: opts.path, headers, sign: { payloadHash: sha256Hex(body ?? '') },
-  });
+  const sent =
+    opts.sign === false
+      ? headers
+      : signedHeaders(store.server, {
+          method: opts.method,
+          path: opts.path,
+          headers,
+          sign: { payloadHash: sha256Hex(body ?? '') },
+        });
   return rawRequest(store.server, { method: opts.method, path: opts.path, headers: sent, body });
 }
 
@@ -58,16 +81,22 @@ function getUrl(url: string): Promise<{ status: number; headers: IncomingHttpHea
     request(url, { lookup, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString() }),
+      );
       res.on('error', reject);
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
 describe('the AWS SDK v3 with its default (virtual-hosted) addressing', () => {
   it('creates, writes, reads, lists and deletes through <bucket>.<domain>', async () => {
     expect(resolved).toContain(`${bucket}.${DOMAIN}`);
-    await vhost.send(new PutObjectCommand({ Bucket: bucket, Key: 'dir/a b.txt', Body: 'hello vhost', ContentType: 'text/plain' }));
+    await vhost.send(
+      new PutObjectCommand({ Bucket: bucket, Key: 'dir/a b.txt', Body: 'hello vhost', ContentType: 'text/plain' }),
+    );
     const got = await vhost.send(new GetObjectCommand({ Bucket: bucket, Key: 'dir/a b.txt' }));
     expect((await bodyBytes(got.Body)).toString()).toBe('hello vhost');
     expect((await vhost.send(new HeadObjectCommand({ Bucket: bucket, Key: 'dir/a b.txt' }))).ContentLength).toBe(11);
@@ -86,18 +115,36 @@ describe('the AWS SDK v3 with its default (virtual-hosted) addressing', () => {
   it('uploads in parts, and CompleteMultipartUpload answers the virtual-hosted Location', async () => {
     const { UploadId } = await vhost.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'big.bin' }));
     const first = Buffer.alloc(5 * 1024 * 1024, 1);
-    const p1 = await vhost.send(new UploadPartCommand({ Bucket: bucket, Key: 'big.bin', UploadId, PartNumber: 1, Body: first }));
-    const p2 = await vhost.send(new UploadPartCommand({ Bucket: bucket, Key: 'big.bin', UploadId, PartNumber: 2, Body: 'tail' }));
-    const done = await vhost.send(new CompleteMultipartUploadCommand({
-      Bucket: bucket, Key: 'big.bin', UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: p1.ETag }, { PartNumber: 2, ETag: p2.ETag }] },
-    }));
+    const p1 = await vhost.send(
+      new UploadPartCommand({ Bucket: bucket, Key: 'big.bin', UploadId, PartNumber: 1, Body: first }),
+    );
+    const p2 = await vhost.send(
+      new UploadPartCommand({ Bucket: bucket, Key: 'big.bin', UploadId, PartNumber: 2, Body: 'tail' }),
+    );
+    const done = await vhost.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: 'big.bin',
+        UploadId,
+        MultipartUpload: {
+          Parts: [
+            { PartNumber: 1, ETag: p1.ETag },
+            { PartNumber: 2, ETag: p2.ETag },
+          ],
+        },
+      }),
+    );
     expect(done.Location).toBe(`http://${host(bucket)}/big.bin`);
-    expect((await vhost.send(new HeadObjectCommand({ Bucket: bucket, Key: 'big.bin' }))).ContentLength).toBe(first.length + 4);
+    expect((await vhost.send(new HeadObjectCommand({ Bucket: bucket, Key: 'big.bin' }))).ContentLength).toBe(
+      first.length + 4,
+    );
   });
 
   it('serves a presigned GET URL made for the bucket host, and refuses it on another bucket host', async () => {
     await vhost.send(new PutObjectCommand({ Bucket: bucket, Key: 'shared.txt', Body: 'presigned' }));
-    const url = await getSignedUrl(vhost, new GetObjectCommand({ Bucket: bucket, Key: 'shared.txt' }), { expiresIn: 300 });
+    const url = await getSignedUrl(vhost, new GetObjectCommand({ Bucket: bucket, Key: 'shared.txt' }), {
+      expiresIn: 300,
+    });
     expect(new URL(url).hostname).toBe(`${bucket}.${DOMAIN}`);
     const ok = await getUrl(url);
     expect(`${ok.status} ${ok.text}`).toBe('200 presigned');
@@ -117,20 +164,39 @@ describe('the AWS SDK v3 with its default (virtual-hosted) addressing', () => {
 });
 
 describe('Signature Version 2 on a bucket host (the resource is /bucket/key)', () => {
-  type V2Request = { method: string; path: string; query?: string; headers?: Record<string, string>; body?: string; signedPath?: string };
+  type V2Request = {
+    method: string;
+    path: string;
+    query?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    signedPath?: string;
+  };
   const v2 = (req: V2Request): Promise<RawResponse> => {
     const headers: Record<string, string> = { date: new Date().toUTCString(), ...req.headers };
     // As AWS documents it, without Store's code: the bucket from the Host, then the path.
-    const toSign = stringToSignV2({ method: req.method, rawPath: req.signedPath ?? `/${bucket}${req.path}`, rawQuery: req.query ?? '', headers }, headers['date'] ?? '');
+    const toSign = stringToSignV2(
+      { method: req.method, rawPath: req.signedPath ?? `/${bucket}${req.path}`, rawQuery: req.query ?? '', headers },
+      headers['date'] ?? '',
+    );
     const { accessKeyId, secretAccessKey } = store.server.credentials;
     return rawRequest(store.server, {
-      method: req.method, path: req.query ? `${req.path}?${req.query}` : req.path, body: req.body,
-      headers: { ...headers, host: host(bucket), authorization: `AWS ${accessKeyId}:${signatureV2(secretAccessKey, toSign)}` },
+      method: req.method,
+      path: req.query ? `${req.path}?${req.query}` : req.path,
+      body: req.body,
+      headers: {
+        ...headers,
+        host: host(bucket),
+        authorization: `AWS ${accessKeyId}:${signatureV2(secretAccessKey, toSign)}`,
+      },
     });
   };
 
   it('takes header-signed PUT, GET, a bucket listing and a sub-resource', async () => {
-    expect((await v2({ method: 'PUT', path: '/v2.txt', body: 'signed v2', headers: { 'content-type': 'text/plain' } })).status).toBe(200);
+    expect(
+      (await v2({ method: 'PUT', path: '/v2.txt', body: 'signed v2', headers: { 'content-type': 'text/plain' } }))
+        .status,
+    ).toBe(200);
     const got = await v2({ method: 'GET', path: '/v2.txt' });
     expect(`${got.status} ${got.text}`).toBe('200 signed v2');
     const listing = await v2({ method: 'GET', path: '/', query: 'prefix=v2' });
@@ -144,8 +210,13 @@ describe('Signature Version 2 on a bucket host (the resource is /bucket/key)', (
   it('serves a SigV2 presigned URL on the bucket host', async () => {
     const expires = String(Math.floor(Date.now() / 1000) + 300);
     const { accessKeyId, secretAccessKey } = store.server.credentials;
-    const signature = signatureV2(secretAccessKey, stringToSignV2({ method: 'GET', rawPath: `/${bucket}/v2.txt`, rawQuery: '', headers: {} }, expires));
-    const ok = await getUrl(`http://${host(bucket)}/v2.txt?AWSAccessKeyId=${accessKeyId}&Expires=${expires}&Signature=${encodeURIComponent(signature)}`);
+    const signature = signatureV2(
+      secretAccessKey,
+      stringToSignV2({ method: 'GET', rawPath: `/${bucket}/v2.txt`, rawQuery: '', headers: {} }, expires),
+    );
+    const ok = await getUrl(
+      `http://${host(bucket)}/v2.txt?AWSAccessKeyId=${accessKeyId}&Expires=${expires}&Signature=${encodeURIComponent(signature)}`,
+    );
     expect(`${ok.status} ${ok.text}`).toBe('200 signed v2');
   });
 });
@@ -153,9 +224,24 @@ describe('Signature Version 2 on a bucket host (the resource is /bucket/key)', (
 describe('POST forms and CORS on a bucket host', () => {
   it('takes a POST form at / of the bucket host and answers its Location there', async () => {
     const { accessKeyId, secretAccessKey } = store.server.credentials;
-    const fields = signedPolicyFields({ bucket, accessKeyId, secretAccessKey, conditions: [['starts-with', '$key', 'forms/'], { success_action_status: '201' }] });
-    const form = formWithFile({ key: 'forms/${filename}', success_action_status: '201', ...fields }, { filename: 'up.txt', content: 'form body' });
-    const res = await hosted({ method: 'POST', host: host(bucket), path: '/', headers: { 'content-type': form.contentType }, body: form.body, sign: false });
+    const fields = signedPolicyFields({
+      bucket,
+      accessKeyId,
+      secretAccessKey,
+      conditions: [['starts-with', '$key', 'forms/'], { success_action_status: '201' }],
+    });
+    const form = formWithFile(
+      { key: 'forms/${filename}', success_action_status: '201', ...fields },
+      { filename: 'up.txt', content: 'form body' },
+    );
+    const res = await hosted({
+      method: 'POST',
+      host: host(bucket),
+      path: '/',
+      headers: { 'content-type': form.contentType },
+      body: form.body,
+      sign: false,
+    });
     expect(res.status).toBe(201);
     expect(res.text).toContain(`<Location>http://${host(bucket)}/forms/up.txt</Location>`);
     expect(res.headers.location).toBe(`http://${host(bucket)}/forms/up.txt`);
@@ -164,17 +250,30 @@ describe('POST forms and CORS on a bucket host', () => {
   });
 
   it("answers a preflight from the bucket's rules and adds CORS headers to actual requests", async () => {
-    await vhost.send(new PutBucketCorsCommand({
-      Bucket: bucket, CORSConfiguration: { CORSRules: [{ AllowedOrigins: ['https://app.example.com'], AllowedMethods: ['GET', 'PUT'] }] },
-    }));
+    await vhost.send(
+      new PutBucketCorsCommand({
+        Bucket: bucket,
+        CORSConfiguration: {
+          CORSRules: [{ AllowedOrigins: ['https://app.example.com'], AllowedMethods: ['GET', 'PUT'] }],
+        },
+      }),
+    );
     const origin = 'https://app.example.com';
     const preflight = await hosted({
-      method: 'OPTIONS', host: host(bucket), path: '/any.txt', sign: false, headers: { origin, 'access-control-request-method': 'PUT' },
+      method: 'OPTIONS',
+      host: host(bucket),
+      path: '/any.txt',
+      sign: false,
+      headers: { origin, 'access-control-request-method': 'PUT' },
     });
     expect(preflight.status).toBe(200);
     expect(preflight.headers['access-control-allow-origin']).toBe(origin);
     const refused = await hosted({
-      method: 'OPTIONS', host: host(bucket), path: '/any.txt', sign: false, headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT' },
+      method: 'OPTIONS',
+      host: host(bucket),
+      path: '/any.txt',
+      sign: false,
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT' },
     });
     expect(refused.status).toBe(403);
     const actual = await hosted({ method: 'GET', host: host(bucket), path: '/v2.txt', headers: { origin } });
@@ -188,14 +287,23 @@ describe('path-style and the admin plane with STORE_DOMAIN set', () => {
     const list = await hosted({ method: 'GET', host: `${DOMAIN}:${store.server.port}`, path: '/' });
     expect(list.status).toBe(200);
     expect(list.text).toContain(`<Name>${bucket}</Name>`);
-    for (const name of [`${DOMAIN}:${store.server.port}`, `store.internal:${store.server.port}`, `127.0.0.1:${store.server.port}`]) {
+    for (const name of [
+      `${DOMAIN}:${store.server.port}`,
+      `store.internal:${store.server.port}`,
+      `127.0.0.1:${store.server.port}`,
+    ]) {
       const got = await hosted({ method: 'GET', host: name, path: `/${bucket}/v2.txt` });
       expect(`${name} ${got.status} ${got.text}`).toBe(`${name} 200 signed v2`);
     }
   });
 
   it('keeps the admin API on the plain Host; on a bucket host the same path is an object key', async () => {
-    const health = await hosted({ method: 'GET', host: `${DOMAIN}:${store.server.port}`, path: '/api/admin/health', sign: false });
+    const health = await hosted({
+      method: 'GET',
+      host: `${DOMAIN}:${store.server.port}`,
+      path: '/api/admin/health',
+      sign: false,
+    });
     expect(health.status).toBe(200);
     expect(JSON.parse(health.text)).toMatchObject({ status: 'ok' });
     const asKey = await hosted({ method: 'GET', host: host(bucket), path: '/api/admin/health' });

@@ -8,7 +8,13 @@
 // a sign-in's token and cookie).
 
 import { randomBytes } from 'node:crypto';
-import { CreateBucketCommand, GetObjectCommand, ListBucketsCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  ListBucketsCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomSecret as strongSecret } from '../../src/cli/init.js';
 import { presignUrl } from '../../src/sigv4/sign.js';
@@ -34,16 +40,27 @@ const sseKeyBytes = randomBytes(32);
 /** A random value of `n` characters (base64url); `strongSecret` for what the boot checks (at least 32 characters). */
 const randomSecret = (n: number): string => randomBytes(n).toString('base64url').slice(0, n);
 
-function record(label: string, { status, headers, body }: { status: number; headers: Headers | Record<string, unknown>; body: string }, mayHold: string[] = []): void {
+function record(
+  label: string,
+  { status, headers, body }: { status: number; headers: Headers | Record<string, unknown>; body: string },
+  mayHold: string[] = [],
+): void {
   const headerText = headers instanceof Headers ? JSON.stringify([...headers.entries()]) : JSON.stringify(headers);
   seen.push({ label, text: `${status}\n${headerText}\n${body}`, mayHold });
 }
 
 /** An admin call whose whole answer is recorded. */
-async function admin(token: string | undefined, { method, path, body }: { method: string; path: string; body?: unknown }, mayHold: (b: Record<string, unknown>) => string[] = () => []): Promise<{ status: number; body: Record<string, unknown> }> {
+async function admin(
+  token: string | undefined,
+  { method, path, body }: { method: string; path: string; body?: unknown },
+  mayHold: (b: Record<string, unknown>) => string[] = () => [],
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${store.server.url}/api/admin${path}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -60,7 +77,15 @@ async function admin(token: string | undefined, { method, path, body }: { method
 /** Every form a secret could be written in. */
 function forms(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
-  return [...new Set([value, bytes.toString('base64'), bytes.toString('base64url'), bytes.toString('hex'), encodeURIComponent(value)])];
+  return [
+    ...new Set([
+      value,
+      bytes.toString('base64'),
+      bytes.toString('base64url'),
+      bytes.toString('hex'),
+      encodeURIComponent(value),
+    ]),
+  ];
 }
 
 const webhookSecret = strongSecret(36);
@@ -80,22 +105,44 @@ const store = useStore(() => {
       LOG_LEVEL: 'debug',
       STORE_SSE_KEY: sseKeyBytes.toString('base64'),
       KEY_ENCRYPTION_SECRET: strongSecret(36),
-      METRICS_MODE: 'token', METRICS_TOKEN: strongSecret(36),
-      WEBHOOK_URL: receiver.url.replace('http://', `http://hook-user:${hookPassword}@`), WEBHOOK_SECRET: webhookSecret,
-      WEBHOOK_POLL_MS: '100', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_MAX_ATTEMPTS: '2',
-      STORE_REPLICATION_ENABLED: 'true', STORE_REPLICATION_ENDPOINT: target.url, STORE_REPLICATION_BUCKET: target.bucket,
-      STORE_REPLICATION_ACCESS_KEY_ID: target.accessKeyId, STORE_REPLICATION_SECRET_ACCESS_KEY: target.secretAccessKey,
-      STORE_REPLICATION_REGION: 'us-east-1', STORE_REPLICATION_DRAIN_INTERVAL_MS: '100', STORE_REPLICATION_RETRY_BASE_MS: '50',
+      METRICS_MODE: 'token',
+      METRICS_TOKEN: strongSecret(36),
+      WEBHOOK_URL: receiver.url.replace('http://', `http://hook-user:${hookPassword}@`),
+      WEBHOOK_SECRET: webhookSecret,
+      WEBHOOK_POLL_MS: '100',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      WEBHOOK_MAX_ATTEMPTS: '2',
+      STORE_REPLICATION_ENABLED: 'true',
+      STORE_REPLICATION_ENDPOINT: target.url,
+      STORE_REPLICATION_BUCKET: target.bucket,
+      STORE_REPLICATION_ACCESS_KEY_ID: target.accessKeyId,
+      STORE_REPLICATION_SECRET_ACCESS_KEY: target.secretAccessKey,
+      STORE_REPLICATION_REGION: 'us-east-1',
+      STORE_REPLICATION_DRAIN_INTERVAL_MS: '100',
+      STORE_REPLICATION_RETRY_BASE_MS: '50',
       STORE_REPLICATION_MAX_ATTEMPTS: '2',
-      STORE_SCHEDULED_BACKUP_ENABLED: 'true', STORE_SCHEDULED_BACKUP_SCOPE: 'instance', STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *',
-      STORE_SCHEDULED_BACKUP_DIR: tempDir('store-leak-backups-'), STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION: 'true',
-      STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250',
+      STORE_SCHEDULED_BACKUP_ENABLED: 'true',
+      STORE_SCHEDULED_BACKUP_SCOPE: 'instance',
+      STORE_SCHEDULED_BACKUP_CRON: '0 0 1 1 *',
+      STORE_SCHEDULED_BACKUP_DIR: tempDir('store-leak-backups-'),
+      STORE_SCHEDULED_BACKUP_PUSH_TO_REPLICATION: 'true',
+      STORE_TRUSTED_PROXIES: '127.0.0.1',
+      AUDIT_FLUSH_MS: '250',
     },
   };
 });
 
 beforeAll(() => {
-  for (const name of ['ROOT_SECRET_ACCESS_KEY', 'JWT_SECRET', 'ADMIN_PASSWORD_HASH', 'STORE_SSE_KEY', 'KEY_ENCRYPTION_SECRET', 'METRICS_TOKEN', 'WEBHOOK_SECRET', 'STORE_REPLICATION_SECRET_ACCESS_KEY']) {
+  for (const name of [
+    'ROOT_SECRET_ACCESS_KEY',
+    'JWT_SECRET',
+    'ADMIN_PASSWORD_HASH',
+    'STORE_SSE_KEY',
+    'KEY_ENCRYPTION_SECRET',
+    'METRICS_TOKEN',
+    'WEBHOOK_SECRET',
+    'STORE_REPLICATION_SECRET_ACCESS_KEY',
+  ]) {
     secrets.set(name, store.server.env[name] as string);
   }
   secrets.set('admin password', store.server.credentials.adminPassword);
@@ -113,8 +160,12 @@ describe('a full run with every secret configured and every remote failing', () 
     await (await s3.send(new GetObjectCommand({ Bucket: 'leaky', Key: 'a.txt' }))).Body?.transformToString();
     s3.destroy();
     const presigned = presignUrl({
-      method: 'GET', url: new URL(`${store.server.url}/leaky/a.txt`), accessKeyId: store.server.credentials.accessKeyId,
-      secretAccessKey: store.server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 60,
+      method: 'GET',
+      url: new URL(`${store.server.url}/leaky/a.txt`),
+      accessKeyId: store.server.credentials.accessKeyId,
+      secretAccessKey: store.server.credentials.secretAccessKey,
+      region: 'us-east-1',
+      expiresSeconds: 60,
     });
     secrets.set('a presigned URL signature', presigned.searchParams.get('X-Amz-Signature') as string);
     const shared = await fetch(presigned);
@@ -125,7 +176,10 @@ describe('a full run with every secret configured and every remote failing', () 
       ['wrong secret', { method: 'GET', path: '/leaky/a.txt', sign: { secretAccessKey: randomSecret(30) } }],
       ['unknown key', { method: 'GET', path: '/', sign: { accessKeyId: 'AKUNKNOWNKEY00000000' } }],
       ['anonymous', { method: 'GET', path: '/leaky/a.txt' }],
-      ['tampered presigned', { method: 'GET', path: `${presigned.pathname}${presigned.search.replace(/Signature=./, 'Signature=0')}` }],
+      [
+        'tampered presigned',
+        { method: 'GET', path: `${presigned.pathname}${presigned.search.replace(/Signature=./, 'Signature=0')}` },
+      ],
     ] as const) {
       const res = await rawRequest(store.server, opts);
       record(`S3 ${label}`, { status: res.status, headers: res.headers, body: res.text });
@@ -135,7 +189,9 @@ describe('a full run with every secret configured and every remote failing', () 
     const wrongPassword = randomSecret(20);
     secrets.set('a mistyped admin password', wrongPassword);
     const failed = await fetch(`${store.server.url}/api/admin/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.18.0.9' }, body: JSON.stringify({ username: 'admin', password: wrongPassword }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.18.0.9' },
+      body: JSON.stringify({ username: 'admin', password: wrongPassword }),
     });
     record('failed login', { status: failed.status, headers: failed.headers, body: await failed.text() });
     const session = await signIn(store.server);
@@ -154,12 +210,28 @@ describe('a full run with every secret configured and every remote failing', () 
     const newPassword = randomSecret(20);
     secrets.set('a new user password', userPassword);
     secrets.set('a changed password', newPassword);
-    await admin(t, { method: 'POST', path: '/users', body: { username: 'operator', role: 'read-only', password: userPassword } });
+    await admin(t, {
+      method: 'POST',
+      path: '/users',
+      body: { username: 'operator', role: 'read-only', password: userPassword },
+    });
     const operator = await signIn(store.server, { username: 'operator', password: userPassword });
-    await admin(operator.token, { method: 'POST', path: '/settings/change-password', body: { currentPassword: userPassword, newPassword } });
-    await admin(operator.token, { method: 'POST', path: '/settings/change-password', body: { currentPassword: userPassword, newPassword: randomSecret(20) } });
+    await admin(operator.token, {
+      method: 'POST',
+      path: '/settings/change-password',
+      body: { currentPassword: userPassword, newPassword },
+    });
+    await admin(operator.token, {
+      method: 'POST',
+      path: '/settings/change-password',
+      body: { currentPassword: userPassword, newPassword: randomSecret(20) },
+    });
 
-    const created = await admin(t, { method: 'POST', path: '/keys', body: { name: 'ci', permissions: { scope: { bucket: 'leaky' } } } }, (b) => [String(b['secretAccessKey'])]);
+    const created = await admin(
+      t,
+      { method: 'POST', path: '/keys', body: { name: 'ci', permissions: { scope: { bucket: 'leaky' } } } },
+      (b) => [String(b['secretAccessKey'])],
+    );
     const keyId = String(created.body['accessKeyId']);
     const keySecret = String(created.body['secretAccessKey']);
     expect(keySecret.length).toBeGreaterThan(20);
@@ -168,7 +240,9 @@ describe('a full run with every secret configured and every remote failing', () 
     await scoped.send(new PutObjectCommand({ Bucket: 'leaky', Key: 'by-key.txt', Body: 'x' }));
     await scoped.send(new ListBucketsCommand({})).catch(() => undefined);
     scoped.destroy();
-    const rotated = await admin(t, { method: 'POST', path: `/keys/${keyId}/rotate`, body: {} }, (b) => [String(b['secretAccessKey'])]);
+    const rotated = await admin(t, { method: 'POST', path: `/keys/${keyId}/rotate`, body: {} }, (b) => [
+      String(b['secretAccessKey']),
+    ]);
     secrets.set('rotated key secret', String(rotated.body['secretAccessKey']));
 
     // Let the failing remotes fail: replication dead-letters, webhook deliveries give up, the pushed backup fails.
@@ -182,16 +256,41 @@ describe('a full run with every secret configured and every remote failing', () 
       const status = await admin(t, { method: 'GET', path: '/webhooks/status' });
       return ((status.body['counts'] as { failed: number } | undefined)?.failed ?? 0) > 0;
     });
-    await waitFor('the scheduled backup run to finish', async () => {
-      const schedule = await admin(t, { method: 'GET', path: '/backup/schedule' });
-      return schedule.body['lastRun'] !== null && schedule.body['running'] === false;
-    }, { timeoutMs: 30_000 });
+    await waitFor(
+      'the scheduled backup run to finish',
+      async () => {
+        const schedule = await admin(t, { method: 'GET', path: '/backup/schedule' });
+        return schedule.body['lastRun'] !== null && schedule.body['running'] === false;
+      },
+      { timeoutMs: 30_000 },
+    );
 
     for (const path of [
-      '/auth/me', '/users', '/keys', `/keys/${keyId}`, `/keys/${keyId}/permissions`, '/audit?limit=200', '/audit/catalog', '/version',
-      '/openapi.json', '/replication/status', '/replication/failed', '/tiering/status', '/webhooks/status', '/backup/schedule',
-      '/integrity', '/integrity/corrupt', '/analytics/storage', '/analytics/buckets', '/analytics/requests', '/buckets', '/buckets/leaky',
-      '/buckets/leaky/objects', '/buckets/leaky/objects/info?key=a.txt', '/health', '/ready',
+      '/auth/me',
+      '/users',
+      '/keys',
+      `/keys/${keyId}`,
+      `/keys/${keyId}/permissions`,
+      '/audit?limit=200',
+      '/audit/catalog',
+      '/version',
+      '/openapi.json',
+      '/replication/status',
+      '/replication/failed',
+      '/tiering/status',
+      '/webhooks/status',
+      '/backup/schedule',
+      '/integrity',
+      '/integrity/corrupt',
+      '/analytics/storage',
+      '/analytics/buckets',
+      '/analytics/requests',
+      '/buckets',
+      '/buckets/leaky',
+      '/buckets/leaky/objects',
+      '/buckets/leaky/objects/info?key=a.txt',
+      '/health',
+      '/ready',
     ]) {
       await admin(t, { method: 'GET', path });
     }
@@ -207,7 +306,9 @@ describe('a full run with every secret configured and every remote failing', () 
     await admin(t, { method: 'GET', path: '/nope' });
 
     const scrapes: Array<[string, string]> = [
-      ['metrics scrape', `Bearer ${store.server.env['METRICS_TOKEN'] as string}`], ['metrics wrong token', `Bearer ${randomSecret(40)}`], ['metrics no token', ''],
+      ['metrics scrape', `Bearer ${store.server.env['METRICS_TOKEN'] as string}`],
+      ['metrics wrong token', `Bearer ${randomSecret(40)}`],
+      ['metrics no token', ''],
     ];
     for (const [label, authorization] of scrapes) {
       const res = await fetch(`${store.server.url}/metrics`, { headers: authorization ? { authorization } : {} });
@@ -232,7 +333,8 @@ describe('a full run with every secret configured and every remote failing', () 
       expect(value.length, name).toBeGreaterThanOrEqual(16);
       for (const form of forms(value)) {
         if (log.includes(form)) leaks.push(`${name} in the server's output`);
-        for (const s of seen) if (s.text.includes(form) && !s.mayHold.includes(value)) leaks.push(`${name} in the answer to ${s.label}`);
+        for (const s of seen)
+          if (s.text.includes(form) && !s.mayHold.includes(value)) leaks.push(`${name} in the answer to ${s.label}`);
       }
     }
     expect([...new Set(leaks)]).toEqual([]);

@@ -18,7 +18,11 @@ const ACTIVE: Array<[key: string, contentType: string | undefined, body: string]
   ['page-upper.html', 'Text/HTML; charset=UTF-8', `<script>${SCRIPT}</script>`],
   ['image.svg', 'image/svg+xml', `<svg xmlns="http://www.w3.org/2000/svg"><script>${SCRIPT}</script></svg>`],
   ['doc.xml', 'application/xml', `<x:script xmlns:x="http://www.w3.org/1999/xhtml">${SCRIPT}</x:script>`],
-  ['page.xhtml', 'application/xhtml+xml', `<html xmlns="http://www.w3.org/1999/xhtml"><script>${SCRIPT}</script></html>`],
+  [
+    'page.xhtml',
+    'application/xhtml+xml',
+    `<html xmlns="http://www.w3.org/1999/xhtml"><script>${SCRIPT}</script></html>`,
+  ],
   ['app.js', 'text/javascript', SCRIPT],
   ['unknown', 'application/x-whatever', `<script>${SCRIPT}</script>`],
   ['untyped', undefined, `<script>${SCRIPT}</script>`],
@@ -33,14 +37,31 @@ let bucket: string;
 beforeAll(async () => {
   bucket = uniqueBucket('xss');
   const created = await fetch(`${store.server.url}/api/admin/buckets`, {
-    method: 'POST', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: bucket }),
+    method: 'POST',
+    headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: bucket }),
   });
   expect(created.status).toBe(201);
   for (const [key, contentType, body] of ACTIVE) {
-    await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `s3/${key}`, Body: body, ...(contentType ? { ContentType: contentType } : {}) }));
-    const put = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(`admin/${key}`)}`, {
-      method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, ...(contentType ? { 'content-type': contentType } : {}) }, body,
-    });
+    await store.s3.send(
+      new PutObjectCommand({
+        Bucket: bucket,
+        Key: `s3/${key}`,
+        Body: body,
+        ...(contentType ? { ContentType: contentType } : {}),
+      }),
+    );
+    const put = await fetch(
+      `${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(`admin/${key}`)}`,
+      {
+        method: 'PUT',
+        headers: {
+          authorization: `Bearer ${await store.admin()}`,
+          ...(contentType ? { 'content-type': contentType } : {}),
+        },
+        body,
+      },
+    );
     expect(put.status).toBe(200);
   }
   await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'photo.png', Body: PNG, ContentType: 'image/png' }));
@@ -49,8 +70,13 @@ beforeAll(async () => {
 function presigned(key: string, query = ''): string {
   const path = `/${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
   return presignUrl({
-    method: 'GET', url: new URL(`${store.server.url}${path}${query}`), rawPath: path, accessKeyId: store.server.credentials.accessKeyId,
-    secretAccessKey: store.server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 300,
+    method: 'GET',
+    url: new URL(`${store.server.url}${path}${query}`),
+    rawPath: path,
+    accessKeyId: store.server.credentials.accessKeyId,
+    secretAccessKey: store.server.credentials.secretAccessKey,
+    region: 'us-east-1',
+    expiresSeconds: 300,
   }).toString();
 }
 
@@ -63,9 +89,13 @@ describe('the admin raw GET', () => {
   it.each(ACTIVE)('serves %s (%s) as an attachment, nosniff, sandboxed, from either upload path', async (key) => {
     for (const prefix of ['s3', 'admin']) {
       for (const method of ['GET', 'HEAD']) {
-        const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(`${prefix}/${key}`)}`, {
-          method, headers: { authorization: `Bearer ${await store.admin()}` },
-        });
+        const res = await fetch(
+          `${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(`${prefix}/${key}`)}`,
+          {
+            method,
+            headers: { authorization: `Bearer ${await store.admin()}` },
+          },
+        );
         expect(res.status).toBe(200);
         expect(res.headers.get('content-disposition')).toMatch(/^attachment;/);
         expectSandboxed(res, `${method} ${prefix}/${key}`);
@@ -75,19 +105,23 @@ describe('the admin raw GET', () => {
 });
 
 describe('presigned share links on the S3 plane (the console’s origin)', () => {
-  it.each(ACTIVE)('serve %s (%s) with its stored type, but nosniff and a sandbox CSP', async (key, contentType, body) => {
-    for (const prefix of ['s3', 'admin']) {
-      const res = await fetch(presigned(`${prefix}/${key}`));
-      expect(res.status).toBe(200);
-      expect(await res.text()).toBe(body);
-      if (contentType !== undefined) expect(res.headers.get('content-type')).toBe(contentType);
-      expectSandboxed(res, `${prefix}/${key}`);
-    }
-  });
+  it.each(ACTIVE)(
+    'serve %s (%s) with its stored type, but nosniff and a sandbox CSP',
+    async (key, contentType, body) => {
+      for (const prefix of ['s3', 'admin']) {
+        const res = await fetch(presigned(`${prefix}/${key}`));
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe(body);
+        if (contentType !== undefined) expect(res.headers.get('content-type')).toBe(contentType);
+        expectSandboxed(res, `${prefix}/${key}`);
+      }
+    },
+  );
 
   it('the share link the admin API presigns is sandboxed too; so is a HEAD', async () => {
     const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/presign`, {
-      method: 'POST', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' },
       body: JSON.stringify({ key: 's3/page.html', method: 'GET', expiresIn: 300 }),
     });
     const { url } = (await res.json()) as { url: string };
@@ -96,8 +130,13 @@ describe('presigned share links on the S3 plane (the console’s origin)', () =>
     expectSandboxed(got, 'admin share link');
     const path = `/${bucket}/s3/page.html`;
     const head = presignUrl({
-      method: 'HEAD', url: new URL(`${store.server.url}${path}`), rawPath: path, accessKeyId: store.server.credentials.accessKeyId,
-      secretAccessKey: store.server.credentials.secretAccessKey, region: 'us-east-1', expiresSeconds: 300,
+      method: 'HEAD',
+      url: new URL(`${store.server.url}${path}`),
+      rawPath: path,
+      accessKeyId: store.server.credentials.accessKeyId,
+      secretAccessKey: store.server.credentials.secretAccessKey,
+      region: 'us-east-1',
+      expiresSeconds: 300,
     });
     const headed = await fetch(head, { method: 'HEAD' });
     expect(headed.status).toBe(200);
@@ -119,11 +158,17 @@ describe('presigned share links on the S3 plane (the console’s origin)', () =>
       Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: `arn:aws:s3:::${bucket}/s3/*` }],
     };
     const put = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/policy`, {
-      method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' }, body: JSON.stringify(policy),
+      method: 'PUT',
+      headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'application/json' },
+      body: JSON.stringify(policy),
     });
     expect(put.status).toBe(200);
     try {
-      for (const override of ['response-content-type=text%2Fhtml', 'response-content-disposition=inline', 'response-cache-control=no-store']) {
+      for (const override of [
+        'response-content-type=text%2Fhtml',
+        'response-content-disposition=inline',
+        'response-cache-control=no-store',
+      ]) {
         const refused = await fetch(`${store.server.url}/${bucket}/s3/app.js?${override}`);
         expect(refused.status, override).toBe(400);
         expect(await refused.text()).toContain('<Code>InvalidRequest</Code>');
@@ -132,18 +177,30 @@ describe('presigned share links on the S3 plane (the console’s origin)', () =>
       expect(plain.status).toBe(200);
       expectSandboxed(plain, 'anonymous GET');
     } finally {
-      await fetch(`${store.server.url}/api/admin/buckets/${bucket}/policy`, { method: 'DELETE', headers: { authorization: `Bearer ${await store.admin()}` } });
+      await fetch(`${store.server.url}/api/admin/buckets/${bucket}/policy`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${await store.admin()}` },
+      });
     }
   });
 
   it('an HTML page uploaded through a POST form is served sandboxed', async () => {
     const key = 'form/page.html';
     const fields = signedPolicyFields({
-      bucket, accessKeyId: store.server.credentials.accessKeyId, secretAccessKey: store.server.credentials.secretAccessKey,
+      bucket,
+      accessKeyId: store.server.credentials.accessKeyId,
+      secretAccessKey: store.server.credentials.secretAccessKey,
       conditions: [{ key }, ['starts-with', '$Content-Type', '']],
     });
-    const form = formWithFile({ key, 'Content-Type': 'text/html', ...fields }, { filename: 'x.html', content: `<script>${SCRIPT}</script>` });
-    const posted = await fetch(`${store.server.url}/${bucket}`, { method: 'POST', headers: { 'content-type': form.contentType }, body: form.body });
+    const form = formWithFile(
+      { key, 'Content-Type': 'text/html', ...fields },
+      { filename: 'x.html', content: `<script>${SCRIPT}</script>` },
+    );
+    const posted = await fetch(`${store.server.url}/${bucket}`, {
+      method: 'POST',
+      headers: { 'content-type': form.contentType },
+      body: form.body,
+    });
     expect(posted.status).toBe(204);
     const res = await fetch(presigned(key));
     expect(res.headers.get('content-type')).toBe('text/html');

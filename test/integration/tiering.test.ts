@@ -8,12 +8,25 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CopyObjectCommand, CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutBucketLifecycleConfigurationCommand,
-  PutObjectCommand, RestoreObjectCommand,
+  CopyObjectCommand,
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutBucketLifecycleConfigurationCommand,
+  PutObjectCommand,
+  RestoreObjectCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { remoteListing, replicationEnv, sha256, startDelayProxy, useStoreTarget, waitFor } from '../helpers/replication.js';
+import {
+  remoteListing,
+  replicationEnv,
+  sha256,
+  startDelayProxy,
+  useStoreTarget,
+  waitFor,
+} from '../helpers/replication.js';
 import { useStore } from '../helpers/store.js';
 
 const KIB = 1024;
@@ -26,15 +39,32 @@ beforeAll(async () => {
 });
 afterAll(() => proxy?.stop());
 const source = useStore(() => ({
-  env: replicationEnv({ ...target.target, url: proxy.url }, {
-    STORE_REPLICATION_ENABLED: 'false', STORE_TIER_ENABLED: 'true', STORE_LIFECYCLE_INTERVAL_MS: '200',
-    STORE_TIER_INLINE_MAX_BYTES: String(300 * KIB), STORE_TIER_READTHROUGH_TIMEOUT_MS: '1500', STORE_TIER_PRESIGN_TTL_SECONDS: '60',
-  }),
+  env: replicationEnv(
+    { ...target.target, url: proxy.url },
+    {
+      STORE_REPLICATION_ENABLED: 'false',
+      STORE_TIER_ENABLED: 'true',
+      STORE_LIFECYCLE_INTERVAL_MS: '200',
+      STORE_TIER_INLINE_MAX_BYTES: String(300 * KIB),
+      STORE_TIER_READTHROUGH_TIMEOUT_MS: '1500',
+      STORE_TIER_PRESIGN_TTL_SECONDS: '60',
+    },
+  ),
 }));
 const bodies = new Map<string, Buffer>();
 
-async function tieringStatus(): Promise<{ enabled: boolean; stubs: number; restored: number; pendingRemoteDeletes: number }> {
-  return (await source.adminCall('GET', '/tiering/status')).body as { enabled: boolean; stubs: number; restored: number; pendingRemoteDeletes: number };
+async function tieringStatus(): Promise<{
+  enabled: boolean;
+  stubs: number;
+  restored: number;
+  pendingRemoteDeletes: number;
+}> {
+  return (await source.adminCall('GET', '/tiering/status')).body as {
+    enabled: boolean;
+    stubs: number;
+    restored: number;
+    pendingRemoteDeletes: number;
+  };
 }
 
 async function getBytes(key: string): Promise<Buffer> {
@@ -60,21 +90,37 @@ beforeAll(async () => {
   for (let i = 0; i < 6; i++) bodies.set(`cold/s${i}`, randomBytes(200 * KIB));
   bodies.set('cold/large', randomBytes(400 * KIB));
   bodies.set('warm/keep', randomBytes(200 * KIB));
-  for (const [key, body] of bodies) await source.s3.send(new PutObjectCommand({ Bucket: 'tiered', Key: key, Body: body, ContentType: 'application/x-test' }));
+  for (const [key, body] of bodies)
+    await source.s3.send(
+      new PutObjectCommand({ Bucket: 'tiered', Key: key, Body: body, ContentType: 'application/x-test' }),
+    );
 }, 60_000);
 
 describe('tiering', () => {
   it('offloads the objects a Transition rule selects: GLACIER, remote copies under .store/tier/, local blobs released', async () => {
     const before = blobFiles(source.server.dataDir);
-    await source.s3.send(new PutBucketLifecycleConfigurationCommand({
-      Bucket: 'tiered',
-      LifecycleConfiguration: { Rules: [{ ID: 'cold', Status: 'Enabled', Filter: { Prefix: 'cold/' }, Transitions: [{ Date: new Date('2020-01-01T00:00:00Z'), StorageClass: 'GLACIER' }] }] },
-    }));
+    await source.s3.send(
+      new PutBucketLifecycleConfigurationCommand({
+        Bucket: 'tiered',
+        LifecycleConfiguration: {
+          Rules: [
+            {
+              ID: 'cold',
+              Status: 'Enabled',
+              Filter: { Prefix: 'cold/' },
+              Transitions: [{ Date: new Date('2020-01-01T00:00:00Z'), StorageClass: 'GLACIER' }],
+            },
+          ],
+        },
+      }),
+    );
     await waitFor('seven stubs', async () => (await tieringStatus()).stubs === 7);
     const head = await source.s3.send(new HeadObjectCommand({ Bucket: 'tiered', Key: 'cold/s0' }));
     expect(head.StorageClass).toBe('GLACIER');
     expect(head.ContentLength).toBe(200 * KIB);
-    expect((await source.s3.send(new HeadObjectCommand({ Bucket: 'tiered', Key: 'warm/keep' }))).StorageClass).toBeUndefined();
+    expect(
+      (await source.s3.send(new HeadObjectCommand({ Bucket: 'tiered', Key: 'warm/keep' }))).StorageClass,
+    ).toBeUndefined();
     const remote = await remoteListing(target.target, '.store/tier/tiered/');
     expect(remote.size).toBe(7);
     expect([...remote.keys()].every((k) => k.startsWith('.store/tier/tiered/'))).toBe(true);
@@ -84,7 +130,10 @@ describe('tiering', () => {
   it('leaves stubs out of an integrity scrub: their bytes are on the remote, not missing here', async () => {
     expect((await source.adminCall('POST', '/integrity/scrub')).status).toBe(202);
     const status = await waitFor('the scrub to end', async () => {
-      const body = (await source.adminCall('GET', '/integrity')).body as { currentPass: unknown; counts: Record<string, number> };
+      const body = (await source.adminCall('GET', '/integrity')).body as {
+        currentPass: unknown;
+        counts: Record<string, number>;
+      };
       return body.currentPass === null ? body : undefined;
     });
     expect(status.counts).toMatchObject({ ok: 1, corrupt: 0 });
@@ -104,7 +153,9 @@ describe('tiering', () => {
   });
 
   it('answers a stub above STORE_TIER_INLINE_MAX_BYTES with a 307 to a presigned remote URL that serves it', async () => {
-    const url = await getSignedUrl(source.s3, new GetObjectCommand({ Bucket: 'tiered', Key: 'cold/large' }), { expiresIn: 60 });
+    const url = await getSignedUrl(source.s3, new GetObjectCommand({ Bucket: 'tiered', Key: 'cold/large' }), {
+      expiresIn: 60,
+    });
     const res = await fetch(url, { redirect: 'manual' });
     expect(res.status).toBe(307);
     const location = res.headers.get('location') as string;
@@ -115,7 +166,9 @@ describe('tiering', () => {
     expect(remote.status).toBe(200);
     expect(remote.headers.get('content-type')).toBe('application/x-test');
     expect(sha256(Buffer.from(await remote.arrayBuffer()))).toBe(sha256(bodies.get('cold/large') as Buffer));
-    expect((await source.s3.send(new HeadObjectCommand({ Bucket: 'tiered', Key: 'cold/large' }))).Restore).toBeUndefined();
+    expect(
+      (await source.s3.send(new HeadObjectCommand({ Bucket: 'tiered', Key: 'cold/large' }))).Restore,
+    ).toBeUndefined();
   });
 
   it('lets 20 concurrent readers of one stub share a single remote fetch', async () => {
@@ -129,7 +182,9 @@ describe('tiering', () => {
   it('answers 503 SlowDown when the read-through times out, and leaves the stub intact', async () => {
     proxy.setDelay('/.store/tier/', 4000);
     try {
-      const err = await source.s3.send(new GetObjectCommand({ Bucket: 'tiered', Key: 'cold/s2' })).catch((e: unknown) => e);
+      const err = await source.s3
+        .send(new GetObjectCommand({ Bucket: 'tiered', Key: 'cold/s2' }))
+        .catch((e: unknown) => e);
       expect(errorCode(err)).toBe('SlowDown');
       expect((err as { $metadata: { httpStatusCode: number } }).$metadata.httpStatusCode).toBe(503);
     } finally {
@@ -139,17 +194,29 @@ describe('tiering', () => {
     expect(head.StorageClass).toBe('GLACIER');
     expect(head.Restore).toBeUndefined();
     expect((await tieringStatus()).stubs).toBe(5);
-    await waitFor('the aborted flight to end', async () => ((await source.adminCall('GET', '/tiering/status')).body as { rehydrating: number }).rehydrating === 0);
+    await waitFor(
+      'the aborted flight to end',
+      async () =>
+        ((await source.adminCall('GET', '/tiering/status')).body as { rehydrating: number }).rehydrating === 0,
+    );
     expect(sha256(await getBytes('cold/s2'))).toBe(sha256(bodies.get('cold/s2') as Buffer));
   });
 
   it('accepts RestoreObject (202, then 200 once restored) and refuses it for an object that is not tiered', async () => {
-    const res = await source.s3.send(new RestoreObjectCommand({ Bucket: 'tiered', Key: 'cold/s3', RestoreRequest: { Days: 2 } }));
+    const res = await source.s3.send(
+      new RestoreObjectCommand({ Bucket: 'tiered', Key: 'cold/s3', RestoreRequest: { Days: 2 } }),
+    );
     expect(res.$metadata.httpStatusCode).toBe(202);
-    await waitFor('the restore to finish', async () => (await source.s3.send(new HeadObjectCommand({ Bucket: 'tiered', Key: 'cold/s3' }))).Restore?.includes('"false"'));
-    const again = await source.s3.send(new RestoreObjectCommand({ Bucket: 'tiered', Key: 'cold/s3', RestoreRequest: { Days: 3 } }));
+    await waitFor('the restore to finish', async () =>
+      (await source.s3.send(new HeadObjectCommand({ Bucket: 'tiered', Key: 'cold/s3' }))).Restore?.includes('"false"'),
+    );
+    const again = await source.s3.send(
+      new RestoreObjectCommand({ Bucket: 'tiered', Key: 'cold/s3', RestoreRequest: { Days: 3 } }),
+    );
     expect(again.$metadata.httpStatusCode).toBe(200);
-    const err = await source.s3.send(new RestoreObjectCommand({ Bucket: 'tiered', Key: 'warm/keep', RestoreRequest: { Days: 1 } })).catch((e: unknown) => e);
+    const err = await source.s3
+      .send(new RestoreObjectCommand({ Bucket: 'tiered', Key: 'warm/keep', RestoreRequest: { Days: 1 } }))
+      .catch((e: unknown) => e);
     expect(errorCode(err)).toBe('InvalidObjectState');
     const gets = proxy.gets('/.store/tier/');
     expect(sha256(await getBytes('cold/s3'))).toBe(sha256(bodies.get('cold/s3') as Buffer));
@@ -163,7 +230,11 @@ describe('tiering', () => {
     const before = (await remoteListing(target.target, '.store/tier/tiered/')).size;
     await source.s3.send(new DeleteObjectCommand({ Bucket: 'tiered', Key: 'cold/s5' }));
     // The remote copy goes first, then its queue row (tier-service collectRemote): wait for both.
-    await waitFor('the remote copy to be deleted and its queue row cleared', async () =>
-      (await remoteListing(target.target, '.store/tier/tiered/')).size === before - 1 && (await tieringStatus()).pendingRemoteDeletes === 0);
+    await waitFor(
+      'the remote copy to be deleted and its queue row cleared',
+      async () =>
+        (await remoteListing(target.target, '.store/tier/tiered/')).size === before - 1 &&
+        (await tieringStatus()).pendingRemoteDeletes === 0,
+    );
   });
 });

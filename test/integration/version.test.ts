@@ -11,9 +11,13 @@ const store = useStore();
 
 describe('the version', () => {
   it('is the same from the command line and from the admin API', async () => {
-    const line = execFileSync(process.execPath, [join(REPO_ROOT, 'bin/store.js'), '--version'], { cwd: REPO_ROOT }).toString().trim();
+    const line = execFileSync(process.execPath, [join(REPO_ROOT, 'bin/store.js'), '--version'], { cwd: REPO_ROOT })
+      .toString()
+      .trim();
     const { token } = await signIn(store.server);
-    const api = (await (await fetch(`${store.server.url}/api/admin/version`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, string>;
+    const api = (await (
+      await fetch(`${store.server.url}/api/admin/version`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as Record<string, string>;
     expect(line).toBe(`store ${api['version']} (commit ${api['build']})`);
     expect(api['version']).toMatch(/^\d+\.\d+\.\d+/);
     expect(api['build']).toMatch(/^([0-9a-f]{40}|unknown)$/);

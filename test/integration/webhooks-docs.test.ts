@@ -42,12 +42,20 @@ describe('the documented receiver', () => {
     const file = join(tempDir('receiver-'), 'receiver.mjs');
     writeFileSync(file, receiverSource());
     const port = await freePort();
-    child = spawn(process.execPath, [file], { env: { PATH: process.env['PATH'] ?? '', WEBHOOK_SECRET: SECRET, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(process.execPath, [file], {
+      env: { PATH: process.env['PATH'] ?? '', WEBHOOK_SECRET: SECRET, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
-    child.stdout?.on('data', (d: Buffer) => { output += d.toString(); });
+    child.stdout?.on('data', (d: Buffer) => {
+      output += d.toString();
+    });
     const url = `http://127.0.0.1:${port}/hook`;
     for (let i = 0; i < 100; i++) {
-      const up = await fetch(url, { method: 'POST' }).then((r) => r.status, () => 0);
+      const up = await fetch(url, { method: 'POST' }).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (up === 401) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -66,9 +74,12 @@ describe('the documented receiver', () => {
     const body = '{"type":"object.deleted"}';
     const now = Math.floor(Date.now() / 1000);
     const { signatureHeader } = await import('../../src/services/events/webhook-signature.js');
-    const send = (signature: string, payload: string) => fetch(url, {
-      method: 'POST', body: payload, headers: { 'x-store-signature': signature, 'x-store-delivery': 'x', 'content-type': 'application/json' },
-    }).then((r) => r.status);
+    const send = (signature: string, payload: string) =>
+      fetch(url, {
+        method: 'POST',
+        body: payload,
+        headers: { 'x-store-signature': signature, 'x-store-delivery': 'x', 'content-type': 'application/json' },
+      }).then((r) => r.status);
     expect(await send(signatureHeader(SECRET, now, body), `${body} `)).toBe(401);
     expect(await send(signatureHeader(SECRET, now - 301, body), body)).toBe(401);
     expect(await send(signatureHeader(SECRET, now, body), body)).toBe(204);

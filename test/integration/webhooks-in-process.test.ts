@@ -8,7 +8,12 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import Database from 'better-sqlite3';
 import {
-  CompleteMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteObjectCommand, PutObjectCommand, UploadPartCommand,
+  CompleteMultipartUploadCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  PutObjectCommand,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import type { ObjectEvent } from '../../src/core/object-event.js';
@@ -40,7 +45,13 @@ async function until(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
 describe('retries against a real receiver', () => {
   const receiver = useWebhookReceiver(SECRET);
   const store = useInProcess(
-    () => ({ WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_POLL_MS: '100', WEBHOOK_MAX_ATTEMPTS: '5' }),
+    () => ({
+      WEBHOOK_URL: receiver.url,
+      WEBHOOK_SECRET: SECRET,
+      WEBHOOK_TIMEOUT_MS: '300',
+      WEBHOOK_POLL_MS: '100',
+      WEBHOOK_MAX_ATTEMPTS: '5',
+    }),
     { webhookBackoff: { baseMs: 0, capMs: 0 } },
   );
 
@@ -72,17 +83,25 @@ describe('retries against a real receiver', () => {
     // Outcomes are written in batches a few milliseconds after the answer.
     await until(() => outboxRows(store.server.dataDir)[0]?.status === 'delivered');
     const rows = outboxRows(store.server.dataDir);
-    expect(rows).toEqual([expect.objectContaining({ status: 'delivered', attempts: 4, last_error: 'timed out after 300 ms' })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ status: 'delivered', attempts: 4, last_error: 'timed out after 300 ms' }),
+    ]);
 
     // A receiver that never accepts: dead-lettered after WEBHOOK_MAX_ATTEMPTS, and the status says so.
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'doomed', Body: 'd' }));
     await until(() => outboxRows(store.server.dataDir).some((r) => r.status === 'failed'));
-    expect(outboxRows(store.server.dataDir)[1]).toMatchObject({ status: 'failed', attempts: 5, last_error: 'HTTP 503' });
+    expect(outboxRows(store.server.dataDir)[1]).toMatchObject({
+      status: 'failed',
+      attempts: 5,
+      last_error: 'HTTP 503',
+    });
     expect(doomed.size).toBe(1);
     const token = await adminLogin(store.server);
     const status = await adminCall(store.server, token, { method: 'GET', path: '/webhooks/status' });
     expect(status.body).toEqual({
-      enabled: true, counts: { pending: 0, delivered: 1, failed: 1 }, oldestPendingAgeSeconds: null,
+      enabled: true,
+      counts: { pending: 0, delivered: 1, failed: 1 },
+      oldestPendingAgeSeconds: null,
       lastError: { message: 'HTTP 503', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     });
     s3.destroy();
@@ -92,7 +111,12 @@ describe('retries against a real receiver', () => {
 describe('in-process handlers', () => {
   const receiver = useWebhookReceiver(SECRET);
   // Webhooks for deletes only: in-process handlers still hear every type.
-  const store = useInProcess(() => ({ WEBHOOK_URL: receiver.url, WEBHOOK_SECRET: SECRET, WEBHOOK_EVENTS: 'object.deleted', WEBHOOK_POLL_MS: '100' }));
+  const store = useInProcess(() => ({
+    WEBHOOK_URL: receiver.url,
+    WEBHOOK_SECRET: SECRET,
+    WEBHOOK_EVENTS: 'object.deleted',
+    WEBHOOK_POLL_MS: '100',
+  }));
 
   it('keeps writes fast and successful with a throwing and a hanging handler, and hands every event to the others', async () => {
     const s3 = sdkClient(store.server);
@@ -107,27 +131,48 @@ describe('in-process handlers', () => {
     const completed: ObjectEvent[] = [];
     // Never-settling promises must not pile up: each is tracked for garbage collection.
     const collected = { count: 0 };
-    const registry = new FinalizationRegistry<null>(() => { collected.count++; });
+    const registry = new FinalizationRegistry<null>(() => {
+      collected.count++;
+    });
     let hanging = 0;
-    store.app.events.onObjectCreated(() => { throw new Error('handler exploded'); });
+    store.app.events.onObjectCreated(() => {
+      throw new Error('handler exploded');
+    });
     store.app.events.onObjectCreated(() => {
       hanging++;
       const never = new Promise<void>(() => undefined);
       registry.register(never, null);
       return never;
     });
-    store.app.events.onObjectCreated(async () => { throw new Error('handler rejected'); });
-    store.app.events.onObjectCreated((e) => { created.push(e); });
-    store.app.events.onObjectDeleted((e) => { deleted.push(e); });
-    store.app.events.onMultipartCompleted((e) => { completed.push(e); });
+    store.app.events.onObjectCreated(async () => {
+      throw new Error('handler rejected');
+    });
+    store.app.events.onObjectCreated((e) => {
+      created.push(e);
+    });
+    store.app.events.onObjectDeleted((e) => {
+      deleted.push(e);
+    });
+    store.app.events.onMultipartCompleted((e) => {
+      completed.push(e);
+    });
 
     const withHandlers = await putBurst(store.server, bucket, { keys: keys('handled'), concurrency: 16 });
     // Generous for a shared 2-core machine: the point is "not blocked" (a hang would be seconds per PUT).
     expect(withHandlers).toBeLessThan(baseline * 3 + 2000);
     await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: 'handled/0' }));
     const mpu = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: 'mp' }));
-    const part = await s3.send(new UploadPartCommand({ Bucket: bucket, Key: 'mp', UploadId: mpu.UploadId, PartNumber: 1, Body: 'x' }));
-    await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: 'mp', UploadId: mpu.UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } }));
+    const part = await s3.send(
+      new UploadPartCommand({ Bucket: bucket, Key: 'mp', UploadId: mpu.UploadId, PartNumber: 1, Body: 'x' }),
+    );
+    await s3.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: 'mp',
+        UploadId: mpu.UploadId,
+        MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+      }),
+    );
     await new Promise((r) => setTimeout(r, 100));
 
     expect(created.map((e) => e.key).sort()).toEqual(keys('handled').sort());

@@ -34,19 +34,29 @@ describe('conditional writes racing for one key', () => {
   it.each([
     { kind: 'inline', size: 5, files: 0, inline: 1 },
     { kind: 'file', size: INLINE_MAX_BYTES + 1, files: 1, inline: 0 },
-  ])('keeps exactly one object and one $kind blob when two If-None-Match: * PUTs race', async ({ size, files, inline }) => {
-    const results = await Promise.allSettled(
-      [1, 2].map((fill) =>
-        fx.objects.put({ bucket: 'race', key: 'k', body: body(Buffer.alloc(size, fill)), headers: {}, userMeta: {}, conditions: { ifNoneMatch: '*' } }),
-      ),
-    );
-    const won = results.filter((r) => r.status === 'fulfilled');
-    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    expect(won).toHaveLength(1);
-    expect(lost).toHaveLength(1);
-    expect(lost[0]?.reason).toMatchObject({ code: 'PreconditionFailed' });
-    // The loser's blob was committed to disk (or sealed) before its transaction saw the winner: it must be gone.
-    expect(blobFiles()).toHaveLength(files);
-    expect(inlineRows()).toBe(inline);
-  });
+  ])(
+    'keeps exactly one object and one $kind blob when two If-None-Match: * PUTs race',
+    async ({ size, files, inline }) => {
+      const results = await Promise.allSettled(
+        [1, 2].map((fill) =>
+          fx.objects.put({
+            bucket: 'race',
+            key: 'k',
+            body: body(Buffer.alloc(size, fill)),
+            headers: {},
+            userMeta: {},
+            conditions: { ifNoneMatch: '*' },
+          }),
+        ),
+      );
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(1);
+      expect(lost[0]?.reason).toMatchObject({ code: 'PreconditionFailed' });
+      // The loser's blob was committed to disk (or sealed) before its transaction saw the winner: it must be gone.
+      expect(blobFiles()).toHaveLength(files);
+      expect(inlineRows()).toBe(inline);
+    },
+  );
 });

@@ -25,7 +25,10 @@ function freshDataDir(): string {
   return join(root, 'data');
 }
 
-async function bucketNames(server: RunningServer, creds?: { accessKeyId: string; secretAccessKey: string }): Promise<string[]> {
+async function bucketNames(
+  server: RunningServer,
+  creds?: { accessKeyId: string; secretAccessKey: string },
+): Promise<string[]> {
   const s3: S3Client = sdkClient(server, creds);
   try {
     return ((await s3.send(new ListBucketsCommand({}))).Buckets ?? []).map((b) => b.Name ?? '');
@@ -35,7 +38,11 @@ async function bucketNames(server: RunningServer, creds?: { accessKeyId: string;
 }
 
 /** The JSON log lines of an output (the announcement and the banner are plain text). */
-const logLines = (output: string): string => output.split('\n').filter((l) => l.startsWith('{')).join('\n');
+const logLines = (output: string): string =>
+  output
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .join('\n');
 
 describe('store serve --init on an empty data directory', () => {
   it('generates credentials, saves them 0600, prints them once, and reuses them on every later start', async () => {
@@ -51,7 +58,13 @@ describe('store serve --init on an empty data directory', () => {
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(statSync(dataDir).mode & 0o777).toBe(0o700);
       secrets = secretsFile(dataDir);
-      expect(Object.keys(secrets).sort()).toEqual(['ADMIN_PASSWORD_HASH', 'JWT_SECRET', 'KEY_ENCRYPTION_SECRET', 'ROOT_ACCESS_KEY_ID', 'ROOT_SECRET_ACCESS_KEY']);
+      expect(Object.keys(secrets).sort()).toEqual([
+        'ADMIN_PASSWORD_HASH',
+        'JWT_SECRET',
+        'KEY_ENCRYPTION_SECRET',
+        'ROOT_ACCESS_KEY_ID',
+        'ROOT_SECRET_ACCESS_KEY',
+      ]);
       expect(secrets['ROOT_SECRET_ACCESS_KEY']).toBe(said.secretAccessKey);
       expect(JSON.stringify(secrets)).not.toContain(said.adminPassword); // only its hash is kept
       // The printed keys work for S3 and the printed password for the console.
@@ -60,7 +73,12 @@ describe('store serve --init on an empty data directory', () => {
       s3.destroy();
       expect((await login(first)).status).toBe(200);
       // Printed once, as plain text: no JSON log line carries any of them.
-      for (const value of [said.adminPassword, said.secretAccessKey, secrets['JWT_SECRET'], secrets['KEY_ENCRYPTION_SECRET']]) {
+      for (const value of [
+        said.adminPassword,
+        said.secretAccessKey,
+        secrets['JWT_SECRET'],
+        secrets['KEY_ENCRYPTION_SECRET'],
+      ]) {
         expect(logLines(first.output())).not.toContain(value);
       }
       expect(first.output()).not.toContain(secrets['JWT_SECRET']);
@@ -83,7 +101,7 @@ describe('store serve --init on an empty data directory', () => {
     }
   });
 
-  it('uses the root keys given in the environment (a CI\'s fixed credentials) and generates only the rest', async () => {
+  it("uses the root keys given in the environment (a CI's fixed credentials) and generates only the rest", async () => {
     const dataDir = freshDataDir();
     const given = await testCredentials();
     const env = { ROOT_ACCESS_KEY_ID: given.accessKeyId, ROOT_SECRET_ACCESS_KEY: given.secretAccessKey };
@@ -92,7 +110,11 @@ describe('store serve --init on an empty data directory', () => {
       expect(server.announced.accessKeyId).toBeUndefined();
       expect(server.output()).not.toContain(given.secretAccessKey);
       expect(server.announced.adminPassword).toBeDefined();
-      expect(Object.keys(secretsFile(dataDir)).sort()).toEqual(['ADMIN_PASSWORD_HASH', 'JWT_SECRET', 'KEY_ENCRYPTION_SECRET']);
+      expect(Object.keys(secretsFile(dataDir)).sort()).toEqual([
+        'ADMIN_PASSWORD_HASH',
+        'JWT_SECRET',
+        'KEY_ENCRYPTION_SECRET',
+      ]);
       expect(await bucketNames(server, given)).toEqual([]);
     } finally {
       await server.stop();
@@ -101,7 +123,11 @@ describe('store serve --init on an empty data directory', () => {
 
   it('refuses a weak given value as the spec says, and writes nothing', async () => {
     const dataDir = freshDataDir();
-    const refused = await runServeExpectingExit(zeroConfigEnv(dataDir, { JWT_SECRET: 'changeme-changeme-changeme-changeme' }), 60_000, ['--init']);
+    const refused = await runServeExpectingExit(
+      zeroConfigEnv(dataDir, { JWT_SECRET: 'changeme-changeme-changeme-changeme' }),
+      60_000,
+      ['--init'],
+    );
     expect(refused.code).toBe(78);
     expect(refused.output).toMatch(/JWT_SECRET .*placeholder/);
     expect(refused.output).not.toMatch(/Admin console login|S3 secret access key/);
@@ -111,7 +137,11 @@ describe('store serve --init on an empty data directory', () => {
   it('refuses half a root key pair rather than generating the other half', async () => {
     const dataDir = freshDataDir();
     const given = await testCredentials();
-    const refused = await runServeExpectingExit(zeroConfigEnv(dataDir, { ROOT_ACCESS_KEY_ID: given.accessKeyId }), 60_000, ['--init']);
+    const refused = await runServeExpectingExit(
+      zeroConfigEnv(dataDir, { ROOT_ACCESS_KEY_ID: given.accessKeyId }),
+      60_000,
+      ['--init'],
+    );
     expect(refused.code).toBe(78);
     expect(refused.output).toContain('ROOT_ACCESS_KEY_ID is set but not its pair');
   });
@@ -158,7 +188,12 @@ describe('rotating a generated value', () => {
       for (const key of Object.keys(kept)) expect(after[key], key).toBe(kept[key]);
       // The new secret and password work; the old ones no longer do.
       expect(await bucketNames(second)).toEqual([]);
-      await expect(bucketNames(second, { accessKeyId: kept['ROOT_ACCESS_KEY_ID'] as string, secretAccessKey: oldSecret as string })).rejects.toThrow();
+      await expect(
+        bucketNames(second, {
+          accessKeyId: kept['ROOT_ACCESS_KEY_ID'] as string,
+          secretAccessKey: oldSecret as string,
+        }),
+      ).rejects.toThrow();
       expect((await login(second)).status).toBe(200);
       expect((await login(second, { password: first.credentials.adminPassword })).status).toBe(401);
     } finally {
@@ -171,7 +206,10 @@ describe('rotating a generated value', () => {
     const first = await startZeroConfig(dataDir);
     await first.stop();
     const jwt = randomSecret(40);
-    const server = await startZeroConfig(dataDir, { env: { JWT_SECRET: jwt }, adminPassword: first.credentials.adminPassword });
+    const server = await startZeroConfig(dataDir, {
+      env: { JWT_SECRET: jwt },
+      adminPassword: first.credentials.adminPassword,
+    });
     try {
       expect(server.announced).toEqual({});
       expect((await login(server)).status).toBe(200);

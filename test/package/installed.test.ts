@@ -38,7 +38,9 @@ async function exercise(server: RunningServer): Promise<string> {
   expect(page.status).toBe(200);
   expect(await page.text()).toMatch(/<script type="module"[^>]+src="\.\/assets\//);
   const { token } = await signIn(server);
-  const version = (await (await fetch(`${server.url}/api/admin/version`, { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, string>;
+  const version = (await (
+    await fetch(`${server.url}/api/admin/version`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as Record<string, string>;
   return `store ${version['version']} (commit ${version['build']})`;
 }
 
@@ -47,12 +49,17 @@ describe('the installed package', () => {
     if (BIN === '') throw new Error('STORE_PACKAGE_BIN is not set: run this suite through .ci/package.sh');
     const installed = dirname(dirname(realpathSync(BIN)));
     expect(existsSync(join(installed, 'dist', 'web', 'index.html'))).toBe(true);
-    for (const dev of ['vitest', 'typescript', 'vite', 'minio']) expect(existsSync(join(installed, 'node_modules', dev)), dev).toBe(false);
-    expect(existsSync(join(installed, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'))).toBe(true);
+    for (const dev of ['vitest', 'typescript', 'vite', 'minio'])
+      expect(existsSync(join(installed, 'node_modules', dev)), dev).toBe(false);
+    expect(
+      existsSync(join(installed, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')),
+    ).toBe(true);
   });
 
   it('tells its version and the commit it was packed from', () => {
-    expect(store(['--version']).trim()).toBe(`store ${JSON.parse(readFileSync(join(dirname(dirname(realpathSync(BIN))), 'package.json'), 'utf8')).version} (commit ${COMMIT})`);
+    expect(store(['--version']).trim()).toBe(
+      `store ${JSON.parse(readFileSync(join(dirname(dirname(realpathSync(BIN))), 'package.json'), 'utf8')).version} (commit ${COMMIT})`,
+    );
   });
 
   it('runs `store init` then `store serve` in that directory', async () => {
@@ -60,11 +67,16 @@ describe('the installed package', () => {
     const printed = store(['init', site]);
     const values = parseDotenv(readFileSync(join(site, '.env'), 'utf8'));
     const credentials = {
-      accessKeyId: values['ROOT_ACCESS_KEY_ID'] as string, secretAccessKey: values['ROOT_SECRET_ACCESS_KEY'] as string,
+      accessKeyId: values['ROOT_ACCESS_KEY_ID'] as string,
+      secretAccessKey: values['ROOT_SECRET_ACCESS_KEY'] as string,
       adminPassword: /Admin console login:\s+admin \/ (\S+)/.exec(printed)?.[1] ?? '',
     };
     // PORT and HOST from the environment (it wins over the .env); everything else from the .env in the directory.
-    const server = await spawnServer({ PORT: '0', HOST: '127.0.0.1' }, credentials, { keepDataDir: true, command: [BIN], cwd: site });
+    const server = await spawnServer({ PORT: '0', HOST: '127.0.0.1' }, credentials, {
+      keepDataDir: true,
+      command: [BIN],
+      cwd: site,
+    });
     try {
       expect(await exercise(server)).toBe(store(['--version']).trim());
       expect(existsSync(join(site, 'data', 'meta.db'))).toBe(true);

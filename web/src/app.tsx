@@ -1,7 +1,15 @@
 // The console shell: session gate (sign-in, forced password change), the navigation, and the routes. Every page is
 // its own chunk, loaded when first visited, so the first load carries only the shell.
 
-import { lazy, Suspense, useEffect, useState, type ComponentType, type FormEvent, type LazyExoticComponent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useState,
+  type ComponentType,
+  type FormEvent,
+  type LazyExoticComponent,
+} from 'react';
 import { session } from './api';
 import { useSession } from './hooks/use-session';
 import { ChangePasswordForm } from './pages/change-password-form';
@@ -46,8 +54,16 @@ const ROUTES: Array<[RegExp, Page, string]> = [
 ];
 
 const NAV: Array<[string, string]> = [
-  ['', 'Dashboard'], ['buckets', 'Buckets'], ['search', 'Search'], ['keys', 'Access keys'], ['users', 'Users'],
-  ['audit', 'Audit log'], ['backups', 'Backups'], ['replication', 'Replication'], ['integrity', 'Integrity'], ['account', 'Account'],
+  ['', 'Dashboard'],
+  ['buckets', 'Buckets'],
+  ['search', 'Search'],
+  ['keys', 'Access keys'],
+  ['users', 'Users'],
+  ['audit', 'Audit log'],
+  ['backups', 'Backups'],
+  ['replication', 'Replication'],
+  ['integrity', 'Integrity'],
+  ['account', 'Account'],
 ];
 
 function match(route: string): { Page: Page; params: string[]; title: string } | undefined {
@@ -62,8 +78,16 @@ function ThemeToggle() {
   const [theme, setTheme] = useState(resolvedTheme());
   const next = theme === 'dark' ? 'light' : 'dark';
   return (
-    <button type="button" className="btn btn-ghost icon-only" aria-label={`Switch to the ${next} theme`} title={`Switch to the ${next} theme`}
-      onClick={() => { setThemeChoice(next); setTheme(next); }}>
+    <button
+      type="button"
+      className="btn btn-ghost icon-only"
+      aria-label={`Switch to the ${next} theme`}
+      title={`Switch to the ${next} theme`}
+      onClick={() => {
+        setThemeChoice(next);
+        setTheme(next);
+      }}
+    >
       <Icon name={theme === 'dark' ? 'sun' : 'moon'} />
     </button>
   );
@@ -77,9 +101,20 @@ function QuickSearch() {
   };
   return (
     <form role="search" className="quick-search" onSubmit={submit}>
-      <label htmlFor="quick-search" className="visually-hidden">Search objects in every bucket</label>
-      <input id="quick-search" className="input" type="search" placeholder="Search objects…" value={q} onChange={(e) => setQ(e.target.value)} />
-      <button type="submit" className="btn btn-ghost icon-only" aria-label="Search"><Icon name="search" /></button>
+      <label htmlFor="quick-search" className="visually-hidden">
+        Search objects in every bucket
+      </label>
+      <input
+        id="quick-search"
+        className="input"
+        type="search"
+        placeholder="Search objects…"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+      />
+      <button type="submit" className="btn btn-ghost icon-only" aria-label="Search">
+        <Icon name="search" />
+      </button>
     </form>
   );
 }
@@ -96,32 +131,53 @@ function Shell() {
   }, [route, found?.title]);
   return (
     <div className="shell">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="topbar">
-        <button type="button" className="btn btn-ghost icon-only menu-toggle" aria-expanded={menuOpen} aria-controls="nav" aria-label="Menu" onClick={() => setMenuOpen((o) => !o)}>
+        <button
+          type="button"
+          className="btn btn-ghost icon-only menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="nav"
+          aria-label="Menu"
+          onClick={() => setMenuOpen((o) => !o)}
+        >
           <Icon name="menu" />
         </button>
-        <Link to="" className="brand">Store</Link>
+        <Link to="" className="brand">
+          Store
+        </Link>
         <QuickSearch />
         <div className="topbar-end">
           <ThemeToggle />
           <span className="whoami">
             {me?.username}
-            <Badge tone={me?.role === 'read-only' ? 'info' : 'neutral'}>{me?.role === 'read-only' ? 'read-only' : 'full admin'}</Badge>
+            <Badge tone={me?.role === 'read-only' ? 'info' : 'neutral'}>
+              {me?.role === 'read-only' ? 'read-only' : 'full admin'}
+            </Badge>
           </span>
-          <button type="button" className="btn btn-ghost" onClick={() => void session.signOut()}>Sign out</button>
+          <button type="button" className="btn btn-ghost" onClick={() => void session.signOut()}>
+            Sign out
+          </button>
         </div>
       </header>
       <nav id="nav" className={`nav${menuOpen ? ' nav-open' : ''}`} aria-label="Main">
         <ul>
           {NAV.map(([to, label]) => (
-            <li key={to}><Link to={to} aria-current={section === to.split('/')[0] ? 'page' : undefined}>{label}</Link></li>
+            <li key={to}>
+              <Link to={to} aria-current={section === to.split('/')[0] ? 'page' : undefined}>
+                {label}
+              </Link>
+            </li>
           ))}
         </ul>
       </nav>
       <main id="main" className="main" tabIndex={-1}>
         {me?.role === 'read-only' ? (
-          <p className="note note-info read-only-banner">You are signed in as a read-only admin: you can see everything and change nothing.</p>
+          <p className="note note-info read-only-banner">
+            You are signed in as a read-only admin: you can see everything and change nothing.
+          </p>
         ) : null}
         <Suspense fallback={<Loading />}>
           {found ? <found.Page key={route} params={found.params} /> : <NotFound />}
@@ -135,7 +191,9 @@ function NotFound() {
   return (
     <div className="card">
       <h1>Page not found</h1>
-      <p>There is no console page here. <Link to="">Go to the dashboard</Link>.</p>
+      <p>
+        There is no console page here. <Link to="">Go to the dashboard</Link>.
+      </p>
     </div>
   );
 }
@@ -154,7 +212,9 @@ function Gate() {
           <h1>Choose a new password</h1>
           <p>Your password was set by an administrator. Choose your own before you continue.</p>
           <ChangePasswordForm onDone={() => void session.loadMe()} />
-          <button type="button" className="btn btn-ghost" onClick={() => void session.signOut()}>Sign out</button>
+          <button type="button" className="btn btn-ghost" onClick={() => void session.signOut()}>
+            Sign out
+          </button>
         </div>
       </main>
     );

@@ -69,7 +69,11 @@ export function Link({ to, children, onClick, ...rest }: LinkProps) {
     e.preventDefault();
     navigate(to);
   };
-  return <a href={href(to)} onClick={handle} {...rest}>{children}</a>;
+  return (
+    <a href={href(to)} onClick={handle} {...rest}>
+      {children}
+    </a>
+  );
 }
 
 /** The route for the object browser of a bucket at a prefix. */

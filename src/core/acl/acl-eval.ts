@@ -13,7 +13,13 @@ interface Needed {
 const BUCKET_READ = ['s3:ListBucket', 's3:ListBucketVersions', 's3:ListBucketMultipartUploads'];
 // Bucket WRITE: "Allows grantee to create new objects in the bucket. For the bucket and object owners of existing
 // objects, also allows deletions and overwrites of those objects."
-const BUCKET_WRITE = ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'];
+const BUCKET_WRITE = [
+  's3:PutObject',
+  's3:DeleteObject',
+  's3:DeleteObjectVersion',
+  's3:AbortMultipartUpload',
+  's3:ListMultipartUploadParts',
+];
 const OBJECT_READ = ['s3:GetObject', 's3:GetObjectVersion', 's3:GetObjectAttributes', 's3:GetObjectVersionAttributes'];
 
 const NEEDS: ReadonlyMap<string, Needed> = new Map<string, Needed>([
@@ -35,7 +41,9 @@ export function aclScopeOf(action: string): 'bucket' | 'object' | undefined {
 
 export interface AclCheck {
   readonly action: string;
-  /** An anonymous caller, or one signed with any valid Store key (the owner's keys are never asked: allowed already). */
+  /**
+   * An anonymous caller, or one signed with any valid Store key (the owner's keys are never asked: allowed already).
+   */
   readonly caller: 'anonymous' | 'authenticated';
   readonly bucketAcl: Acl | undefined;
   /** The object version's ACL, for object actions (undefined: none stored, or no such object). */

@@ -21,13 +21,17 @@ export function parseGrantHeader(name: string, value: string): GranteeRef[] {
   return entries.map((entry) => {
     const match = GRANTEE_ENTRY.exec(entry);
     if (!match) throw invalidGrant(name, value);
-    const type = match[1]!.toLowerCase() === 'emailaddress' ? 'emailAddress' : (match[1]!.toLowerCase() as 'id' | 'uri');
+    const type =
+      match[1]!.toLowerCase() === 'emailaddress' ? 'emailAddress' : (match[1]!.toLowerCase() as 'id' | 'uri');
     return { type, value: match[2] ?? match[3] ?? '' };
   });
 }
 
 function invalidGrant(name: string, value: string): AppError {
-  return new AppError('InvalidArgument', { message: `${name} is not a valid grant list.`, details: { ArgumentName: name, ArgumentValue: value } });
+  return new AppError('InvalidArgument', {
+    message: `${name} is not a valid grant list.`,
+    details: { ArgumentName: name, ArgumentValue: value },
+  });
 }
 
 export interface AclRequestOptions {

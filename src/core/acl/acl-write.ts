@@ -24,12 +24,16 @@ export function aclToStore(write: AclWrite): Acl | undefined {
   if (acl === undefined) return undefined;
   if (!aclsEnabled(write.ownership)) {
     if (grantsToOthers(acl)) {
-      throw new AppError('AccessControlListNotSupported', { message: 'The bucket does not allow ACLs: its object ownership is BucketOwnerEnforced.' });
+      throw new AppError('AccessControlListNotSupported', {
+        message: 'The bucket does not allow ACLs: its object ownership is BucketOwnerEnforced.',
+      });
     }
     return undefined;
   }
   if (write.publicAccessBlock?.blockPublicAcls === true && isPublicAcl(acl)) {
-    throw new AppError('AccessDenied', { message: 'Public ACLs are blocked by this bucket\'s BlockPublicAcls setting.' });
+    throw new AppError('AccessDenied', {
+      message: "Public ACLs are blocked by this bucket's BlockPublicAcls setting.",
+    });
   }
   return acl;
 }

@@ -30,13 +30,21 @@ export interface Acl {
 }
 
 export const CANNED_ACLS = [
-  'private', 'public-read', 'public-read-write', 'authenticated-read', 'bucket-owner-read', 'bucket-owner-full-control',
+  'private',
+  'public-read',
+  'public-read-write',
+  'authenticated-read',
+  'bucket-owner-read',
+  'bucket-owner-full-control',
   'log-delivery-write',
 ] as const;
 export type CannedAcl = (typeof CANNED_ACLS)[number];
 
 const OWNER_FULL: AclGrant = { grantee: { kind: 'owner' }, permission: 'FULL_CONTROL' };
-const group = (name: AclGroup, permission: AclPermission): AclGrant => ({ grantee: { kind: 'group', group: name }, permission });
+const group = (name: AclGroup, permission: AclPermission): AclGrant => ({
+  grantee: { kind: 'group', group: name },
+  permission,
+});
 
 /** What a version or bucket without a stored ACL has: the owner's FULL_CONTROL. */
 export const PRIVATE_ACL: Acl = { canned: 'private', grants: [OWNER_FULL] };
@@ -57,7 +65,10 @@ const CANNED_GRANTS: Readonly<Record<CannedAcl, readonly AclGrant[]>> = {
 export function cannedAcl(name: string): Acl {
   const canned = name.trim() as CannedAcl;
   if (!Object.hasOwn(CANNED_GRANTS, canned)) {
-    throw new AppError('InvalidArgument', { message: `Unknown canned ACL ${name}.`, details: { ArgumentName: 'x-amz-acl', ArgumentValue: name } });
+    throw new AppError('InvalidArgument', {
+      message: `Unknown canned ACL ${name}.`,
+      details: { ArgumentName: 'x-amz-acl', ArgumentValue: name },
+    });
   }
   return { canned, grants: CANNED_GRANTS[canned] };
 }
@@ -79,11 +90,17 @@ export function resolveGrantee(ref: GranteeRef, ownerId: string): AclGrantee {
   }
   if (ref.type === 'id') {
     if (ref.value === ownerId) return { kind: 'owner' };
-    throw new AppError('InvalidArgument', { message: 'Invalid id', details: { ArgumentName: 'CanonicalUser/ID', ArgumentValue: ref.value } });
+    throw new AppError('InvalidArgument', {
+      message: 'Invalid id',
+      details: { ArgumentName: 'CanonicalUser/ID', ArgumentValue: ref.value },
+    });
   }
   const name = (Object.keys(GROUP_URIS) as AclGroup[]).find((g) => GROUP_URIS[g] === ref.value);
   if (name === undefined) {
-    throw new AppError('InvalidArgument', { message: 'Invalid group uri', details: { ArgumentName: 'Group/URI', ArgumentValue: ref.value } });
+    throw new AppError('InvalidArgument', {
+      message: 'Invalid group uri',
+      details: { ArgumentName: 'Group/URI', ArgumentValue: ref.value },
+    });
   }
   return { kind: 'group', group: name };
 }
@@ -116,7 +133,8 @@ export function validateAcl(value: unknown): Acl {
   if (acl.canned !== undefined && !(CANNED_ACLS as readonly string[]).includes(acl.canned)) return bad();
   for (const grant of acl.grants as unknown[]) {
     const g = grant as Partial<AclGrant> | null;
-    if (typeof g !== 'object' || g === null || !(PERMISSIONS as readonly string[]).includes(String(g.permission))) return bad();
+    if (typeof g !== 'object' || g === null || !(PERMISSIONS as readonly string[]).includes(String(g.permission)))
+      return bad();
     const grantee = g.grantee as { kind?: unknown; group?: unknown } | undefined;
     const isOwner = grantee?.kind === 'owner';
     const isGroup = grantee?.kind === 'group' && Object.hasOwn(GROUP_URIS, String(grantee.group));

@@ -20,6 +20,7 @@ export function bucketPublicity(config: BucketConfig, policy: PolicyDocument | u
   const block = config.publicAccessBlock;
   const reasons: PublicReason[] = [];
   if (policy !== undefined && block?.restrictPublicBuckets !== true && isPublic(policy)) reasons.push('policy');
-  if (aclsEnabled(config.ownershipControls) && block?.ignorePublicAcls !== true && isPublicAcl(config.acl)) reasons.push('acl');
+  if (aclsEnabled(config.ownershipControls) && block?.ignorePublicAcls !== true && isPublicAcl(config.acl))
+    reasons.push('acl');
   return { isPublic: reasons.length > 0, reasons };
 }

@@ -11,7 +11,8 @@ export type ObjectOwnership = (typeof OBJECT_OWNERSHIPS)[number];
 export function parseObjectOwnership(value: string, argumentName = 'x-amz-object-ownership'): ObjectOwnership {
   if ((OBJECT_OWNERSHIPS as readonly string[]).includes(value)) return value as ObjectOwnership;
   throw new AppError('InvalidArgument', {
-    message: `Invalid ${argumentName}: ${value}`, details: { ArgumentName: argumentName, ArgumentValue: value },
+    message: `Invalid ${argumentName}: ${value}`,
+    details: { ArgumentName: argumentName, ArgumentValue: value },
   });
 }
 

@@ -14,7 +14,12 @@ export interface PublicAccessBlock {
   readonly restrictPublicBuckets: boolean;
 }
 
-export const PUBLIC_ACCESS_BLOCK_FLAGS = ['blockPublicAcls', 'ignorePublicAcls', 'blockPublicPolicy', 'restrictPublicBuckets'] as const;
+export const PUBLIC_ACCESS_BLOCK_FLAGS = [
+  'blockPublicAcls',
+  'ignorePublicAcls',
+  'blockPublicPolicy',
+  'restrictPublicBuckets',
+] as const;
 
 /** Throws MalformedXML unless every flag is a boolean (unset flags are false). */
 export function validatePublicAccessBlock(value: PublicAccessBlock): void {

@@ -18,7 +18,9 @@ export interface ConditionClause {
   readonly values: readonly string[];
 }
 
-/** What a policy value's variables expand against: the request context, and whether the policy version has variables. */
+/**
+ * What a policy value's variables expand against: the request context, and whether the policy version has variables.
+ */
 interface Expansion {
   readonly ctx: ConditionContext;
   readonly vars: boolean;
@@ -85,18 +87,92 @@ const OPERATORS: ReadonlyMap<string, Operator> = new Map([
   ['StringNotEqualsIgnoreCase', op(stringEqualsIgnoreCase, anyString, true)],
   ['StringLike', op(like, anyString)],
   ['StringNotLike', op(like, anyString, true)],
-  ['NumericEquals', op(compare(parseNumber, (a, b) => a === b), isNumber)],
-  ['NumericNotEquals', op(compare(parseNumber, (a, b) => a === b), isNumber, true)],
-  ['NumericLessThan', op(compare(parseNumber, (a, b) => a < b), isNumber)],
-  ['NumericLessThanEquals', op(compare(parseNumber, (a, b) => a <= b), isNumber)],
-  ['NumericGreaterThan', op(compare(parseNumber, (a, b) => a > b), isNumber)],
-  ['NumericGreaterThanEquals', op(compare(parseNumber, (a, b) => a >= b), isNumber)],
-  ['DateEquals', op(compare(parseDate, (a, b) => a === b), isDate)],
-  ['DateNotEquals', op(compare(parseDate, (a, b) => a === b), isDate, true)],
-  ['DateLessThan', op(compare(parseDate, (a, b) => a < b), isDate)],
-  ['DateLessThanEquals', op(compare(parseDate, (a, b) => a <= b), isDate)],
-  ['DateGreaterThan', op(compare(parseDate, (a, b) => a > b), isDate)],
-  ['DateGreaterThanEquals', op(compare(parseDate, (a, b) => a >= b), isDate)],
+  [
+    'NumericEquals',
+    op(
+      compare(parseNumber, (a, b) => a === b),
+      isNumber,
+    ),
+  ],
+  [
+    'NumericNotEquals',
+    op(
+      compare(parseNumber, (a, b) => a === b),
+      isNumber,
+      true,
+    ),
+  ],
+  [
+    'NumericLessThan',
+    op(
+      compare(parseNumber, (a, b) => a < b),
+      isNumber,
+    ),
+  ],
+  [
+    'NumericLessThanEquals',
+    op(
+      compare(parseNumber, (a, b) => a <= b),
+      isNumber,
+    ),
+  ],
+  [
+    'NumericGreaterThan',
+    op(
+      compare(parseNumber, (a, b) => a > b),
+      isNumber,
+    ),
+  ],
+  [
+    'NumericGreaterThanEquals',
+    op(
+      compare(parseNumber, (a, b) => a >= b),
+      isNumber,
+    ),
+  ],
+  [
+    'DateEquals',
+    op(
+      compare(parseDate, (a, b) => a === b),
+      isDate,
+    ),
+  ],
+  [
+    'DateNotEquals',
+    op(
+      compare(parseDate, (a, b) => a === b),
+      isDate,
+      true,
+    ),
+  ],
+  [
+    'DateLessThan',
+    op(
+      compare(parseDate, (a, b) => a < b),
+      isDate,
+    ),
+  ],
+  [
+    'DateLessThanEquals',
+    op(
+      compare(parseDate, (a, b) => a <= b),
+      isDate,
+    ),
+  ],
+  [
+    'DateGreaterThan',
+    op(
+      compare(parseDate, (a, b) => a > b),
+      isDate,
+    ),
+  ],
+  [
+    'DateGreaterThanEquals',
+    op(
+      compare(parseDate, (a, b) => a >= b),
+      isDate,
+    ),
+  ],
   ['Bool', op((r, p) => r.toLowerCase() === p.toLowerCase(), isBool)],
   ['BinaryEquals', op((r, p) => r === p, anyString)],
   ['IpAddress', op(inCidr, isCidr)],
@@ -132,7 +208,14 @@ const KNOWN_KEYS: ReadonlySet<string> = new Set(
     .filter(Boolean)
     .map((k) => k.toLowerCase()),
 );
-const KNOWN_KEY_PREFIXES = ['aws:principaltag/', 'aws:requesttag/', 'aws:resourcetag/', 's3:existingobjecttag/', 's3:requestobjecttag/', 's3:buckettag/'];
+const KNOWN_KEY_PREFIXES = [
+  'aws:principaltag/',
+  'aws:requesttag/',
+  'aws:resourcetag/',
+  's3:existingobjecttag/',
+  's3:requestobjecttag/',
+  's3:buckettag/',
+];
 
 export function isKnownConditionKey(key: string): boolean {
   const k = normaliseConditionKey(key);
@@ -170,7 +253,8 @@ function conditionValues(raw: unknown): string[] | undefined {
   return values;
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Parses a Condition element. Throws ConditionError with S3's wording for what is wrong. */
 export function parseConditionBlock(raw: unknown): ConditionClause[] {

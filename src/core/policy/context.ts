@@ -70,7 +70,9 @@ export function expandPattern(text: string, ctx: ConditionContext, enabled: bool
 
 /** A literal value with variables substituted (for StringEquals and friends). */
 export function expandLiteral(text: string, ctx: ConditionContext, enabled: boolean): string | undefined {
-  return expand(text, ctx, enabled)?.map((p) => p.text).join('');
+  return expand(text, ctx, enabled)
+    ?.map((p) => p.text)
+    .join('');
 }
 
 /** Escapes a literal so that it survives as itself inside a 2012-10-17 pattern (`*` -> `${*}`). */

@@ -12,8 +12,10 @@ const ROOT: AuthzPrincipal = { type: 'key', accessKeyId: 'AKROOT' };
 const K1: AuthzPrincipal = { type: 'key', accessKeyId: 'AKONE' };
 const K2: AuthzPrincipal = { type: 'key', accessKeyId: 'AKTWO' };
 
-const bucketPolicy = (...statements: Json[]) => parseBucketPolicy(JSON.stringify({ Version: '2012-10-17', Statement: statements }), 'b');
-const identityPolicy = (...statements: Json[]) => parseIdentityPolicy(JSON.stringify({ Version: '2012-10-17', Statement: statements }));
+const bucketPolicy = (...statements: Json[]) =>
+  parseBucketPolicy(JSON.stringify({ Version: '2012-10-17', Statement: statements }), 'b');
+const identityPolicy = (...statements: Json[]) =>
+  parseIdentityPolicy(JSON.stringify({ Version: '2012-10-17', Statement: statements }));
 
 describe('evaluate compared with a naive reference (random policies and requests)', () => {
   // A deterministic generator, so a failure reproduces.
@@ -27,11 +29,25 @@ describe('evaluate compared with a naive reference (random policies and requests
   const ACTIONS = ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:GetObjectTagging', 's3:PutObjectTagging'];
   const ACTION_PATTERNS = [...ACTIONS, 's3:Get*', 's3:*Object', 's3:?utObject', 's3:*', '*', 's3:*Tagging'];
   const KEYS = ['a', 'ab', 'a/b', 'b/a', 'photos/x.jpg', 'photos/y.png', 'x'];
-  const RESOURCE_PATTERNS = ['arn:aws:s3:::b/*', 'arn:aws:s3:::b/a*', 'arn:aws:s3:::b/?', 'arn:aws:s3:::b/photos/*', 'arn:aws:s3:::b/*.jpg', 'arn:aws:s3:::b/a/b', '*'];
+  const RESOURCE_PATTERNS = [
+    'arn:aws:s3:::b/*',
+    'arn:aws:s3:::b/a*',
+    'arn:aws:s3:::b/?',
+    'arn:aws:s3:::b/photos/*',
+    'arn:aws:s3:::b/*.jpg',
+    'arn:aws:s3:::b/a/b',
+    '*',
+  ];
   const PRINCIPALS: Json['Principal'][] = ['*', { AWS: 'AKONE' }, { AWS: ['AKTWO', 'AKONE'] }, { AWS: '123456789012' }];
 
   const toRegExp = (glob: string, flags = ''): RegExp =>
-    new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, flags);
+    new RegExp(
+      `^${glob
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+      flags,
+    );
 
   function pickFrom<T>(r: () => number, list: readonly T[]): T {
     return list[Math.floor(r() * list.length)] as T;
@@ -84,7 +100,9 @@ describe('evaluate compared with a naive reference (random policies and requests
       };
       const actual = evaluate({ action, bucket: 'b', key, principal, context: {} }, set);
       if (actual.allowed !== expected) {
-        throw new Error(`case ${i}: ${JSON.stringify({ principal, action, key, bucketStatements, identityStatements, actual })}`);
+        throw new Error(
+          `case ${i}: ${JSON.stringify({ principal, action, key, bucketStatements, identityStatements, actual })}`,
+        );
       }
     }
   });

@@ -71,7 +71,8 @@ function principalMatches(refs: readonly PrincipalRef[], principal: AuthzPrincip
 }
 
 function statementApplies(s: PolicyStatement, e: Evaluation, vars: boolean): boolean {
-  if (s.principal !== undefined && principalMatches(s.principal.items, e.principal) === s.principal.negated) return false;
+  if (s.principal !== undefined && principalMatches(s.principal.items, e.principal) === s.principal.negated)
+    return false;
   const actionHit = s.action.items.some((p) => wildcardMatch(p, e.action, true));
   if (actionHit === s.action.negated) return false;
   const resourceHit = s.resource.items.some((p) => {
@@ -118,9 +119,7 @@ export function evaluate(request: AuthzRequest, policies: PolicySet): Decision {
   if (deny !== undefined) return { allowed: false, reason: 'explicit-deny', statement: deny };
   if (isRoot) return { allowed: true, reason: 'allow' };
   const allow =
-    request.principal.type === 'key'
-      ? firstMatch(identityPolicy, 'Allow', e)
-      : firstMatch(bucketPolicy, 'Allow', e);
+    request.principal.type === 'key' ? firstMatch(identityPolicy, 'Allow', e) : firstMatch(bucketPolicy, 'Allow', e);
   if (allow !== undefined) return { allowed: true, reason: 'allow', statement: allow };
   return { allowed: false, reason: 'implicit-deny' };
 }

@@ -14,9 +14,7 @@ export type Effect = 'Allow' | 'Deny';
  * Service, CanonicalUser and Federated principals name nothing in Store and are refused.
  */
 export type PrincipalRef =
-  | { readonly kind: 'any' }
-  | { readonly kind: 'key'; readonly accessKeyId: string }
-  | { readonly kind: 'account' };
+  { readonly kind: 'any' } | { readonly kind: 'key'; readonly accessKeyId: string } | { readonly kind: 'account' };
 
 /** A list of patterns from X or NotX (negated). */
 export interface MatchList<T> {

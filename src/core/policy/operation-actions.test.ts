@@ -5,7 +5,10 @@ import { actionLevel, actionResourceArn, canonicalAction, S3_ACTIONS } from './s
 describe('S3_ACTION_FOR_OPERATION', () => {
   it.each(Object.entries(S3_ACTION_FOR_OPERATION))('%s names known actions of its level', (_op, entry) => {
     expect(S3_ACTIONS.get(entry.action)).toBe(entry.level);
-    for (const action of [entry.versionedAction, ...(entry.alsoRequires ?? []).flatMap((a) => [a.action, a.versionedAction])]) {
+    for (const action of [
+      entry.versionedAction,
+      ...(entry.alsoRequires ?? []).flatMap((a) => [a.action, a.versionedAction]),
+    ]) {
       if (action !== undefined) expect(S3_ACTIONS.get(action)).toBe(entry.level);
     }
     if (entry.source !== undefined) {
@@ -37,8 +40,12 @@ describe('S3_ACTION_FOR_OPERATION', () => {
 describe('authorizationChecks', () => {
   it('uses the version-specific action when a versionId is named', () => {
     expect(authorizationChecks('GetObject')).toEqual([{ action: 's3:GetObject', on: 'target' }]);
-    expect(authorizationChecks('GetObject', { versionId: true })).toEqual([{ action: 's3:GetObjectVersion', on: 'target' }]);
-    expect(authorizationChecks('DeleteObjects', { versionId: true })).toEqual([{ action: 's3:DeleteObjectVersion', on: 'target' }]);
+    expect(authorizationChecks('GetObject', { versionId: true })).toEqual([
+      { action: 's3:GetObjectVersion', on: 'target' },
+    ]);
+    expect(authorizationChecks('DeleteObjects', { versionId: true })).toEqual([
+      { action: 's3:DeleteObjectVersion', on: 'target' },
+    ]);
     expect(authorizationChecks('PutObject', { versionId: true })).toEqual([{ action: 's3:PutObject', on: 'target' }]);
   });
 
@@ -54,12 +61,9 @@ describe('authorizationChecks', () => {
   });
 
   it('adds the actions S3 requires for tagging, lock headers and governance bypass', () => {
-    expect(authorizationChecks('PutObject', { tagging: true, retention: true, legalHold: true })?.map((c) => c.action)).toEqual([
-      's3:PutObject',
-      's3:PutObjectTagging',
-      's3:PutObjectRetention',
-      's3:PutObjectLegalHold',
-    ]);
+    expect(
+      authorizationChecks('PutObject', { tagging: true, retention: true, legalHold: true })?.map((c) => c.action),
+    ).toEqual(['s3:PutObject', 's3:PutObjectTagging', 's3:PutObjectRetention', 's3:PutObjectLegalHold']);
     expect(authorizationChecks('UploadPart', { tagging: true })?.map((c) => c.action)).toEqual(['s3:PutObject']);
     expect(authorizationChecks('DeleteObject', { bypassGovernance: true })?.map((c) => c.action)).toEqual([
       's3:DeleteObject',

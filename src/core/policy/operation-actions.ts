@@ -12,7 +12,10 @@ export interface OperationAuthorization {
   readonly versionedAction?: string;
   /** Further actions checked on the same resource, all of which must be allowed too (with versioned forms). */
   readonly alsoRequires?: readonly { readonly action: string; readonly versionedAction?: string }[];
-  /** CopyObject/UploadPartCopy: the action checked on the source object (`versionedAction` form with a source versionId). */
+  /**
+   * CopyObject/UploadPartCopy: the action checked on the source object (`versionedAction` form with a source
+   * versionId).
+   */
   readonly source?: { readonly action: string; readonly versionedAction: string };
 }
 
@@ -36,7 +39,8 @@ export const S3_ACTION_FOR_OPERATION: Readonly<Record<string, OperationAuthoriza
   ListMultipartUploads: bucket('ListBucketMultipartUploads'),
   GetBucketVersioning: bucket('GetBucketVersioning'),
   PutBucketVersioning: bucket('PutBucketVersioning'),
-  // Get/Put/Delete of each configuration part (core/bucket-config-parts.ts: tagging, encryption, lifecycle, CORS, policy).
+  // Get/Put/Delete of each configuration part (core/bucket-config-parts.ts: tagging, encryption, lifecycle, CORS,
+  // policy).
   ...Object.fromEntries([...CONFIG_PART_ACTIONS].map(([op, action]) => [op, { action, level: 'bucket' } as const])),
   GetBucketPolicyStatus: bucket('GetBucketPolicyStatus'),
   GetObjectLockConfiguration: bucket('GetBucketObjectLockConfiguration'),
@@ -100,7 +104,9 @@ export interface CheckOptions {
   readonly retention?: boolean;
   /** ...carrying x-amz-object-lock-legal-hold (requires s3:PutObjectLegalHold). */
   readonly legalHold?: boolean;
-  /** A delete or retention change with x-amz-bypass-governance-retention: true (requires s3:BypassGovernanceRetention). */
+  /**
+   * A delete or retention change with x-amz-bypass-governance-retention: true (requires s3:BypassGovernanceRetention).
+   */
   readonly bypassGovernance?: boolean;
 }
 
@@ -115,7 +121,8 @@ export function authorizationChecks(operation: string, options: CheckOptions = {
     versioned === true && a.versionedAction !== undefined ? a.versionedAction : a.action;
   const checks: AuthorizationCheck[] = [{ action: pick(entry, options.versionId), on: 'target' }];
   for (const extra of entry.alsoRequires ?? []) checks.push({ action: pick(extra, options.versionId), on: 'target' });
-  if (entry.source !== undefined) checks.push({ action: pick(entry.source, options.sourceVersionId), on: 'copy-source' });
+  if (entry.source !== undefined)
+    checks.push({ action: pick(entry.source, options.sourceVersionId), on: 'copy-source' });
   const writesObject = entry.action === 's3:PutObject' && operation !== 'UploadPart' && operation !== 'UploadPartCopy';
   if (writesObject && options.tagging === true) checks.push({ action: 's3:PutObjectTagging', on: 'target' });
   if (writesObject && options.retention === true) checks.push({ action: 's3:PutObjectRetention', on: 'target' });

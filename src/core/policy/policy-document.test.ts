@@ -5,7 +5,6 @@ import { codeOf } from '../../../test/helpers/error-code.js';
 
 type Json = Record<string, unknown>;
 
-
 function policyJson(statements: unknown, version: string | undefined = '2012-10-17'): string {
   const doc: Json = { Statement: statements };
   if (version !== undefined) doc['Version'] = version;
@@ -14,7 +13,13 @@ function policyJson(statements: unknown, version: string | undefined = '2012-10-
 
 /** A valid public-read statement on bucket `b`; each malformed case below changes one thing. */
 function base(overrides: Json = {}): Json {
-  const s: Json = { Sid: 'PublicRead', Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/*' };
+  const s: Json = {
+    Sid: 'PublicRead',
+    Effect: 'Allow',
+    Principal: '*',
+    Action: 's3:GetObject',
+    Resource: 'arn:aws:s3:::b/*',
+  };
   for (const [k, v] of Object.entries(overrides)) {
     if (v === undefined) delete s[k];
     else s[k] = v;
@@ -55,10 +60,16 @@ describe('parseBucketPolicy accepts', () => {
     ['{"AWS": "*"}', { Principal: { AWS: '*' } }],
     ['an access key principal', { Principal: { AWS: 'AKSTOREKEY1' } }],
     ['an IAM user ARN principal', { Principal: { AWS: 'arn:aws:iam::123456789012:user/AKSTOREKEY1' } }],
-    ['an account root ARN and an account id', { Principal: { AWS: ['arn:aws:iam::123456789012:root', '123456789012'] } }],
+    [
+      'an account root ARN and an account id',
+      { Principal: { AWS: ['arn:aws:iam::123456789012:root', '123456789012'] } },
+    ],
     ['an action in any case', { Action: 'S3:getobject' }],
     ['action wildcards', { Action: ['s3:Get*', 's3:*Object', 's3:?etObject', 's3:*', '*'] }],
-    ['the bucket and object resources', { Action: ['s3:ListBucket', 's3:GetObject'], Resource: ['arn:aws:s3:::b', 'arn:aws:s3:::b/*'] }],
+    [
+      'the bucket and object resources',
+      { Action: ['s3:ListBucket', 's3:GetObject'], Resource: ['arn:aws:s3:::b', 'arn:aws:s3:::b/*'] },
+    ],
     ['a prefix resource', { Resource: 'arn:aws:s3:::b/photos/*' }],
     ['Resource "*"', { Resource: '*' }],
     ['a bucket wildcard that matches this bucket', { Resource: 'arn:aws:s3:::*/*' }],
@@ -67,7 +78,10 @@ describe('parseBucketPolicy accepts', () => {
     ['NotPrincipal with Deny', { Effect: 'Deny', Principal: undefined, NotPrincipal: { AWS: 'AKSTOREKEY1' } }],
     ['a policy variable in the resource', { Resource: 'arn:aws:s3:::b/home/${aws:username}/*' }],
     ['an empty Condition', { Condition: {} }],
-    ['the object actions S3 defines', { Action: ['s3:PutObjectTagging', 's3:GetObjectVersion', 's3:AbortMultipartUpload', 's3:RestoreObject'] }],
+    [
+      'the object actions S3 defines',
+      { Action: ['s3:PutObjectTagging', 's3:GetObjectVersion', 's3:AbortMultipartUpload', 's3:RestoreObject'] },
+    ],
   ])('%s', (_name, overrides) => {
     expect(codeOf(() => parse(policyJson([base(overrides)])))).toBeUndefined();
   });
@@ -96,13 +110,32 @@ describe('parseBucketPolicy accepts', () => {
       ArnLike: { 'aws:SourceArn': 'arn:aws:s3:::*' },
       StringEqualsIfExists: { 's3:ExistingObjectTag/classification': 'public' },
     };
-    const doc = parseBucketPolicy(policyJson([base({ Action: 's3:*', Resource: ['arn:aws:s3:::b', 'arn:aws:s3:::b/*'], Condition: condition })]), 'b');
+    const doc = parseBucketPolicy(
+      policyJson([base({ Action: 's3:*', Resource: ['arn:aws:s3:::b', 'arn:aws:s3:::b/*'], Condition: condition })]),
+      'b',
+    );
     const clauses = doc.statements[0]?.conditions ?? [];
     expect(clauses).toHaveLength(21);
     expect(clauses).toContainEqual({ operator: 'StringLike', ifExists: true, key: 's3:delimiter', values: ['/'] });
-    expect(clauses).toContainEqual({ operator: 'StringEquals', qualifier: 'ForAnyValue', ifExists: false, key: 'aws:tagkeys', values: ['a', 'b'] });
-    expect(clauses).toContainEqual({ operator: 'NumericLessThanEquals', ifExists: false, key: 's3:max-keys', values: ['100'] });
-    expect(clauses).toContainEqual({ operator: 'StringEquals', ifExists: true, key: 's3:existingobjecttag/classification', values: ['public'] });
+    expect(clauses).toContainEqual({
+      operator: 'StringEquals',
+      qualifier: 'ForAnyValue',
+      ifExists: false,
+      key: 'aws:tagkeys',
+      values: ['a', 'b'],
+    });
+    expect(clauses).toContainEqual({
+      operator: 'NumericLessThanEquals',
+      ifExists: false,
+      key: 's3:max-keys',
+      values: ['100'],
+    });
+    expect(clauses).toContainEqual({
+      operator: 'StringEquals',
+      ifExists: true,
+      key: 's3:existingobjecttag/classification',
+      values: ['public'],
+    });
   });
 
   it('a pretty-printed policy over 20 KB whose content is under it (AWS measures without whitespace)', () => {
@@ -168,14 +201,26 @@ describe('parseBucketPolicy refuses with MalformedPolicy', () => {
     ['a non-S3 ARN', policyJson([base({ Resource: 'arn:aws:iam::123456789012:user/x' })])],
     ['an object action on the bucket ARN', policyJson([base({ Action: 's3:PutObject', Resource: 'arn:aws:s3:::b' })])],
     ['a bucket action on object ARNs', policyJson([base({ Action: 's3:ListBucket', Resource: 'arn:aws:s3:::b/*' })])],
-    ['an account action in a bucket policy', policyJson([base({ Action: 's3:ListAllMyBuckets', Resource: 'arn:aws:s3:::b' })])],
-    ['an unsupported condition operator', policyJson([base({ Condition: { StringFrobnicate: { 'aws:UserAgent': 'x' } } })])],
+    [
+      'an account action in a bucket policy',
+      policyJson([base({ Action: 's3:ListAllMyBuckets', Resource: 'arn:aws:s3:::b' })]),
+    ],
+    [
+      'an unsupported condition operator',
+      policyJson([base({ Condition: { StringFrobnicate: { 'aws:UserAgent': 'x' } } })]),
+    ],
     ['NullIfExists', policyJson([base({ Condition: { NullIfExists: { 's3:prefix': 'true' } } })])],
     ['an unknown condition key', policyJson([base({ Condition: { StringEquals: { 'aws:Frobnicate': 'x' } } })])],
-    ['a tag-key prefix without a tag key', policyJson([base({ Condition: { StringEquals: { 's3:ExistingObjectTag/': 'x' } } })])],
+    [
+      'a tag-key prefix without a tag key',
+      policyJson([base({ Condition: { StringEquals: { 's3:ExistingObjectTag/': 'x' } } })]),
+    ],
     ['an invalid IPv4 CIDR', policyJson([base({ Condition: { IpAddress: { 'aws:SourceIp': '300.1.1.1/8' } } })])],
     ['an over-long prefix length', policyJson([base({ Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/33' } } })])],
-    ['a hostname as an address', policyJson([base({ Condition: { NotIpAddress: { 'aws:SourceIp': 'example.com' } } })])],
+    [
+      'a hostname as an address',
+      policyJson([base({ Condition: { NotIpAddress: { 'aws:SourceIp': 'example.com' } } })]),
+    ],
     ['a non-numeric Numeric value', policyJson([base({ Condition: { NumericLessThan: { 's3:max-keys': 'ten' } } })])],
     ['a non-date Date value', policyJson([base({ Condition: { DateLessThan: { 'aws:CurrentTime': 'yesterday' } } })])],
     ['a non-boolean Bool value', policyJson([base({ Condition: { Bool: { 'aws:SecureTransport': 'yes' } } })])],
@@ -192,7 +237,9 @@ describe('parseBucketPolicy refuses with MalformedPolicy', () => {
   it('a principal naming an access key that does not exist, when a lookup is given', () => {
     const json = policyJson([base({ Principal: { AWS: ['AKEXISTS', 'arn:aws:iam::123456789012:user/AKGONE'] } })]);
     const known = new Set(['AKEXISTS']);
-    expect(codeOf(() => parseBucketPolicy(json, 'b', { principalExists: (id) => known.has(id) }))).toBe('MalformedPolicy');
+    expect(codeOf(() => parseBucketPolicy(json, 'b', { principalExists: (id) => known.has(id) }))).toBe(
+      'MalformedPolicy',
+    );
     known.add('AKGONE');
     expect(codeOf(() => parseBucketPolicy(json, 'b', { principalExists: (id) => known.has(id) }))).toBeUndefined();
   });

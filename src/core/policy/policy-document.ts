@@ -37,20 +37,23 @@ function parseJson(json: string): unknown {
   } catch (err) {
     throw new AppError('MalformedPolicy', { message: 'This policy contains invalid Json', cause: err });
   }
-  if (utf8Length(compactJson(doc)) > MAX_POLICY_BYTES) throw malformed('Policy exceeds the maximum allowed document size.');
+  if (utf8Length(compactJson(doc)) > MAX_POLICY_BYTES)
+    throw malformed('Policy exceeds the maximum allowed document size.');
   return doc;
 }
 
 /** Parses and validates a policy in either mode; parseBucketPolicy and parseIdentityPolicy are the entry points. */
 export function parsePolicy(json: string, mode: StatementMode): PolicyDocument {
   const doc = parseJson(json);
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw malformed('This policy contains invalid Json');
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    throw malformed('This policy contains invalid Json');
   const fields = doc as Record<string, unknown>;
   const unknown = Object.keys(fields).find((k) => k !== 'Version' && k !== 'Id' && k !== 'Statement');
   if (unknown !== undefined) throw malformed(`Policy has an unknown field: ${unknown}`);
   // IAM: a policy without Version is read as 2008-10-17 (no policy variables).
   const version = fields['Version'] ?? '2008-10-17';
-  if (version !== '2012-10-17' && version !== '2008-10-17') throw malformed('The policy must contain a valid version string');
+  if (version !== '2012-10-17' && version !== '2008-10-17')
+    throw malformed('The policy must contain a valid version string');
   const id = fields['Id'];
   if (id !== undefined && typeof id !== 'string') throw malformed('Policy Id must be a string');
   const raw = fields['Statement'];

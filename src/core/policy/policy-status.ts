@@ -23,7 +23,14 @@ const LIMITING_KEYS = new Set([
 
 // Operators that pin a key to the listed values. Negated operators, ...IfExists (an absent key passes) and
 // ForAllValues (an empty set passes) do not limit anything.
-const PINNING_OPERATORS = new Set(['StringEquals', 'StringEqualsIgnoreCase', 'StringLike', 'ArnEquals', 'ArnLike', 'IpAddress']);
+const PINNING_OPERATORS = new Set([
+  'StringEquals',
+  'StringEqualsIgnoreCase',
+  'StringLike',
+  'ArnEquals',
+  'ArnLike',
+  'IpAddress',
+]);
 
 function isFixed(value: string): boolean {
   return !hasWildcard(value) && !value.includes('${');

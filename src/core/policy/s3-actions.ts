@@ -1,6 +1,7 @@
 // The S3 policy actions (for validating Action/NotAction) with the resource each applies to, and the
 // action(s) each S3 operation is authorized by. Sources: AWS Service Authorization Reference, "Actions,
-// resources, and condition keys for Amazon S3", and the S3 User Guide "Required permissions for Amazon S3 API operations".
+// resources, and condition keys for Amazon S3", and the S3 User Guide "Required permissions for Amazon S3 API
+// operations".
 
 /** Which resource an action is checked against: the bucket ARN, the object ARN, or none ("*"). */
 export type ActionLevel = 'bucket' | 'object' | 'service';
@@ -47,7 +48,10 @@ const OTHER_ACTIONS = `AssociateAccessGrantsIdentityCenter CreateAccessGrant Cre
   TagResource UntagResource UpdateAccessGrantsLocation UpdateJobPriority UpdateJobStatus UpdateStorageLensGroup`;
 
 function levelsOf(list: string, level: ActionLevel): [string, ActionLevel][] {
-  return list.split(/\s+/).filter(Boolean).map((name) => [`s3:${name}`, level]);
+  return list
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((name) => [`s3:${name}`, level]);
 }
 
 /** Every known S3 action, canonical spelling, with the resource level it applies to. */

@@ -5,13 +5,18 @@ import { compileScope, parseIdentityPolicy, scopePolicyJson, type KeyScope } fro
 import type { ContextInput } from './context.js';
 import { codeOf } from '../../../test/helpers/error-code.js';
 
-
 const KEY = { type: 'key', accessKeyId: 'AKSCOPED' } as const;
 
 function allowedFor(scope: KeyScope) {
   const identityPolicy = compileScope(scope);
   return (action: string, opts: { bucket?: string; key?: string; context?: ContextInput } = {}): boolean => {
-    const request: AuthzRequest = { action, bucket: opts.bucket ?? 'media', principal: KEY, context: opts.context ?? {}, ...(opts.key === undefined ? {} : { key: opts.key }) };
+    const request: AuthzRequest = {
+      action,
+      bucket: opts.bucket ?? 'media',
+      principal: KEY,
+      context: opts.context ?? {},
+      ...(opts.key === undefined ? {} : { key: opts.key }),
+    };
     return evaluate(request, { identityPolicy, isRoot: false }).allowed;
   };
 }
@@ -86,10 +91,18 @@ describe('compileScope', () => {
   it('is still overridden by a bucket-policy Deny', () => {
     const identityPolicy = compileScope({ bucket: 'media', prefix: 'photos/' });
     const bucketPolicy = parseBucketPolicy(
-      JSON.stringify({ Statement: [{ Effect: 'Deny', Principal: '*', Action: 's3:DeleteObject', Resource: 'arn:aws:s3:::media/*' }] }),
+      JSON.stringify({
+        Statement: [{ Effect: 'Deny', Principal: '*', Action: 's3:DeleteObject', Resource: 'arn:aws:s3:::media/*' }],
+      }),
       'media',
     );
-    const request: AuthzRequest = { action: 's3:DeleteObject', bucket: 'media', key: 'photos/a', principal: KEY, context: {} };
+    const request: AuthzRequest = {
+      action: 's3:DeleteObject',
+      bucket: 'media',
+      key: 'photos/a',
+      principal: KEY,
+      context: {},
+    };
     expect(evaluate(request, { identityPolicy, bucketPolicy, isRoot: false }).reason).toBe('explicit-deny');
   });
 
@@ -99,7 +112,13 @@ describe('compileScope', () => {
       Statement: [
         { Sid: 'ScopeBucketLocation', Effect: 'Allow', Action: 's3:GetBucketLocation', Resource: 'arn:aws:s3:::media' },
         { Sid: 'ScopeObjects', Effect: 'Allow', Action: ['s3:GetObject'], Resource: 'arn:aws:s3:::media/photos/*' },
-        { Sid: 'ScopeList', Effect: 'Allow', Action: 's3:ListBucket', Resource: 'arn:aws:s3:::media', Condition: { StringLike: { 's3:prefix': 'photos/*' } } },
+        {
+          Sid: 'ScopeList',
+          Effect: 'Allow',
+          Action: 's3:ListBucket',
+          Resource: 'arn:aws:s3:::media',
+          Condition: { StringLike: { 's3:prefix': 'photos/*' } },
+        },
       ],
     });
   });
@@ -117,13 +136,21 @@ describe('parseIdentityPolicy', () => {
   const doc = (statement: Record<string, unknown>) => JSON.stringify({ Version: '2012-10-17', Statement: [statement] });
 
   it('accepts resources in any bucket, "*" and arn:aws:s3:::*', () => {
-    const parsed = parseIdentityPolicy(doc({ Effect: 'Allow', Action: 's3:*', Resource: ['arn:aws:s3:::one/*', 'arn:aws:s3:::two', 'arn:aws:s3:::*', '*'] }));
+    const parsed = parseIdentityPolicy(
+      doc({
+        Effect: 'Allow',
+        Action: 's3:*',
+        Resource: ['arn:aws:s3:::one/*', 'arn:aws:s3:::two', 'arn:aws:s3:::*', '*'],
+      }),
+    );
     expect(parsed.kind).toBe('identity');
     expect(parsed.statements[0]?.principal).toBeUndefined();
   });
 
   it('accepts an object action on a bucket ARN (IAM only warns)', () => {
-    expect(codeOf(() => parseIdentityPolicy(doc({ Effect: 'Allow', Action: 's3:PutObject', Resource: 'arn:aws:s3:::one' })))).toBeUndefined();
+    expect(
+      codeOf(() => parseIdentityPolicy(doc({ Effect: 'Allow', Action: 's3:PutObject', Resource: 'arn:aws:s3:::one' }))),
+    ).toBeUndefined();
   });
 
   it.each<[string, Record<string, unknown>]>([
@@ -132,7 +159,10 @@ describe('parseIdentityPolicy', () => {
     ['an unknown action', { Effect: 'Allow', Action: 's3:Frobnicate', Resource: '*' }],
     ['a non-S3 resource', { Effect: 'Allow', Action: 's3:*', Resource: 'arn:aws:iam::123456789012:user/x' }],
     ['a missing Resource', { Effect: 'Allow', Action: 's3:*' }],
-    ['a bad condition', { Effect: 'Allow', Action: 's3:*', Resource: '*', Condition: { IpAddress: { 'aws:SourceIp': 'nope' } } }],
+    [
+      'a bad condition',
+      { Effect: 'Allow', Action: 's3:*', Resource: '*', Condition: { IpAddress: { 'aws:SourceIp': 'nope' } } },
+    ],
   ])('refuses %s with MalformedPolicy', (_name, statement) => {
     expect(codeOf(() => parseIdentityPolicy(doc(statement)))).toBe('MalformedPolicy');
   });

@@ -1,4 +1,5 @@
-// Scoped access keys (docs/access-keys.md): a key's permissions are an identity policy, either written inline (IAM grammar,
+// Scoped access keys (docs/access-keys.md): a key's permissions are an identity policy, either written inline (IAM
+// grammar,
 // no Principal, any bucket) or compiled from a prefix scope {bucket, prefix?, actions?}. evaluate() decides both.
 
 import { AppError } from '../errors.js';
@@ -52,10 +53,20 @@ export function scopePolicyJson(scope: KeyScope): Record<string, unknown> {
     { Sid: 'ScopeBucketLocation', Effect: 'Allow', Action: 's3:GetBucketLocation', Resource: bucketArn },
   ];
   if (objectActions.length > 0) {
-    statements.push({ Sid: 'ScopeObjects', Effect: 'Allow', Action: objectActions, Resource: `${bucketArn}/${prefix}*` });
+    statements.push({
+      Sid: 'ScopeObjects',
+      Effect: 'Allow',
+      Action: objectActions,
+      Resource: `${bucketArn}/${prefix}*`,
+    });
   }
   if (actions.includes('ListBucket')) {
-    const list: Record<string, unknown> = { Sid: 'ScopeList', Effect: 'Allow', Action: 's3:ListBucket', Resource: bucketArn };
+    const list: Record<string, unknown> = {
+      Sid: 'ScopeList',
+      Effect: 'Allow',
+      Action: 's3:ListBucket',
+      Resource: bucketArn,
+    };
     if (prefix !== '') list['Condition'] = { StringLike: { 's3:prefix': `${prefix}*` } };
     statements.push(list);
   }

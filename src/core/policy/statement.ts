@@ -7,10 +7,24 @@ import { canonicalAction, S3_ACTIONS } from './s3-actions.js';
 import { hasWildcard, wildcardMatch } from './wildcard.js';
 
 export type StatementMode =
-  | { readonly kind: 'bucket'; readonly bucket: string; readonly principalExists?: ((accessKeyId: string) => boolean) | undefined }
+  | {
+      readonly kind: 'bucket';
+      readonly bucket: string;
+      readonly principalExists?: ((accessKeyId: string) => boolean) | undefined;
+    }
   | { readonly kind: 'identity' };
 
-const FIELDS = new Set(['Sid', 'Effect', 'Principal', 'NotPrincipal', 'Action', 'NotAction', 'Resource', 'NotResource', 'Condition']);
+const FIELDS = new Set([
+  'Sid',
+  'Effect',
+  'Principal',
+  'NotPrincipal',
+  'Action',
+  'NotAction',
+  'Resource',
+  'NotResource',
+  'Condition',
+]);
 const ARN_PREFIX = 'arn:aws:s3:::';
 const ACCOUNT_ID = /^\d{12}$/;
 const IAM_ARN = /^arn:aws:iam::([^:]+):(root|user\/(?:.+\/)?([^/]+))$/;
@@ -56,7 +70,8 @@ function principalRef(value: string, mode: StatementMode & { kind: 'bucket' }): 
     if (m[2] === 'root') return { kind: 'account' };
     accessKeyId = m[3] ?? '';
   }
-  if (mode.principalExists !== undefined && !mode.principalExists(accessKeyId)) throw malformed('Invalid principal in policy');
+  if (mode.principalExists !== undefined && !mode.principalExists(accessKeyId))
+    throw malformed('Invalid principal in policy');
   return { kind: 'key', accessKeyId };
 }
 
@@ -84,10 +99,13 @@ function validateResource(pattern: string, mode: StatementMode): void {
   const rest = pattern.slice(ARN_PREFIX.length);
   if (rest === '' || rest.startsWith('/')) throw malformed('Policy has invalid resource');
   // A bucket policy may only speak about its own bucket and the objects in it.
-  if (mode.kind === 'bucket' && !wildcardMatch(bucketPattern(rest), mode.bucket)) throw malformed('Policy has invalid resource');
+  if (mode.kind === 'bucket' && !wildcardMatch(bucketPattern(rest), mode.bucket))
+    throw malformed('Policy has invalid resource');
 }
 
-/** S3 refuses a statement whose concrete actions cannot apply to any resource it names (PutObject on the bucket ARN). */
+/**
+ * S3 refuses a statement whose concrete actions cannot apply to any resource it names (PutObject on the bucket ARN).
+ */
 function checkActionsApply(actions: readonly string[], resources: readonly string[], bucket: string): void {
   const rests = resources.map((r) => (r === '*' ? '*' : r.slice(ARN_PREFIX.length)));
   const coversObjects = rests.some((r) => r.includes('/') || r.includes('*'));
@@ -112,7 +130,8 @@ function parseConditions(raw: unknown): ConditionClause[] {
 
 /** Parses one statement; throws AppError MalformedPolicy. */
 export function parseStatement(raw: unknown, mode: StatementMode): PolicyStatement {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw malformed('Invalid policy document: a statement must be an object');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw malformed('Invalid policy document: a statement must be an object');
   const fields = raw as Fields;
   const unknown = Object.keys(fields).find((k) => !FIELDS.has(k));
   if (unknown !== undefined) throw malformed(`Statement has an unknown field: ${unknown}`);
@@ -132,7 +151,8 @@ export function parseStatement(raw: unknown, mode: StatementMode): PolicyStateme
   } else {
     if (rawPrincipal === undefined) throw malformed('Missing required field Principal');
     // Allow with NotPrincipal would grant to everyone else, anonymous included: Store refuses it.
-    if (rawPrincipal.negated && effect !== 'Deny') throw malformed('Invalid principal in policy: NotPrincipal is supported only with Deny');
+    if (rawPrincipal.negated && effect !== 'Deny')
+      throw malformed('Invalid principal in policy: NotPrincipal is supported only with Deny');
     principal = { items: parsePrincipal(rawPrincipal.raw, mode), negated: rawPrincipal.negated };
   }
 
@@ -144,7 +164,8 @@ export function parseStatement(raw: unknown, mode: StatementMode): PolicyStateme
   if (rawResource === undefined) throw malformed('Missing required field Resource');
   const resources = strings(rawResource.raw, 'resource');
   resources.forEach((r) => validateResource(r, mode));
-  if (mode.kind === 'bucket' && !rawAction.negated && !rawResource.negated) checkActionsApply(actions, resources, mode.bucket);
+  if (mode.kind === 'bucket' && !rawAction.negated && !rawResource.negated)
+    checkActionsApply(actions, resources, mode.bucket);
 
   const statement: PolicyStatement = {
     effect: effect satisfies Effect,

@@ -31,7 +31,14 @@ import { integrityRoutes, type IntegrityRouteDeps } from './routes/integrity.js'
 import { analyticsRoutes, type AnalyticsRouteDeps } from './routes/analytics.js';
 
 export interface AdminDeps
-  extends HealthDeps, BucketRouteDeps, ObjectRouteDeps, WebhooksRouteDeps, ReplicationRouteDeps, IntegrityRouteDeps, AnalyticsRouteDeps,
+  extends
+    HealthDeps,
+    BucketRouteDeps,
+    ObjectRouteDeps,
+    WebhooksRouteDeps,
+    ReplicationRouteDeps,
+    IntegrityRouteDeps,
+    AnalyticsRouteDeps,
     BackupRouteDeps {
   /** Resolves when every metadata commit so far is on disk; state-changing answers wait for it. */
   durable: () => Promise<void>;
@@ -71,7 +78,9 @@ export async function adminApi(fastify: FastifyInstance, deps: AdminDeps): Promi
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') await deps.durable();
   });
   app.setNotFoundHandler((req, reply) => {
-    void reply.status(404).send(envelope(new AppError('NotFound', { message: `No admin route ${req.method} ${req.url.split('?')[0]}` })));
+    void reply
+      .status(404)
+      .send(envelope(new AppError('NotFound', { message: `No admin route ${req.method} ${req.url.split('?')[0]}` })));
   });
   healthRoutes(app, deps);
   authRoutes(app, { ...deps, throttle });

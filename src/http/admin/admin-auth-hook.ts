@@ -1,5 +1,6 @@
 // The admin plane's gate, run before every route: a Bearer access token on every non-public route, and 403 for a
-// read-only admin on any method other than GET/HEAD (self-service and reads-only routes excepted). Routes never check roles
+// read-only admin on any method other than GET/HEAD (self-service and reads-only routes excepted). Routes never check
+// roles
 // themselves, so a new route cannot forget to.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';

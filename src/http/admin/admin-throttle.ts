@@ -31,7 +31,10 @@ export interface AdminThrottleOptions {
 export function throttleKey(address: string): string {
   const ip = parseIp(address);
   if (!ip || ip.version === 4) return address;
-  const hex = ip.bytes.slice(0, 8).map((b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = ip.bytes
+    .slice(0, 8)
+    .map((b) => b.toString(16).padStart(2, '0'))
+    .join('');
   return `${hex.replace(/(.{4})/g, '$1:')}:/64`;
 }
 
@@ -45,7 +48,11 @@ export class AdminThrottle {
   private readonly login: SlidingWindowLimiter;
 
   constructor(private readonly opts: AdminThrottleOptions) {
-    this.general = new TokenBucketLimiter({ capacity: ADMIN_BURST, perSecond: ADMIN_REQUESTS_PER_MINUTE / 60, now: opts.now });
+    this.general = new TokenBucketLimiter({
+      capacity: ADMIN_BURST,
+      perSecond: ADMIN_REQUESTS_PER_MINUTE / 60,
+      now: opts.now,
+    });
     this.login = new SlidingWindowLimiter({ limit: LOGIN_ATTEMPTS_PER_MINUTE, windowMs: 60_000, now: opts.now });
   }
 
@@ -56,7 +63,10 @@ export class AdminThrottle {
 
   /** Counts a password attempt (login, change-password). TooManyRequests (429) with Retry-After past the limit. */
   checkPasswordAttempt(req: FastifyRequest): void {
-    refuse(this.login.take(throttleKey(this.clientOf(req))), `At most ${LOGIN_ATTEMPTS_PER_MINUTE} sign-in attempts per minute`);
+    refuse(
+      this.login.take(throttleKey(this.clientOf(req))),
+      `At most ${LOGIN_ATTEMPTS_PER_MINUTE} sign-in attempts per minute`,
+    );
   }
 
   /** Installs the general throttle before every other hook of the admin plane (authentication included). */

@@ -6,7 +6,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_SECURITY_HEADERS, consoleRoutes, withBase } from './console-route.js';
 
-const INDEX = '<!doctype html><html><head><base href="/admin/"><script type="module" src="./assets/index-AbCdEf12.js"></script></head><body></body></html>';
+const INDEX =
+  '<!doctype html><html><head><base href="/admin/"><script type="module" src="./assets/index-AbCdEf12.js"></script></head><body></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 
 let root: string;
@@ -56,7 +57,12 @@ describe('console route', () => {
 
   it('answers every other console path with index.html (history fallback), dots in bucket names included', async () => {
     const fastify = await app();
-    for (const url of ['/admin/buckets', '/admin/buckets/my.bucket.example', '/admin/buckets/a/settings?x=1', '/admin/keys/ABC']) {
+    for (const url of [
+      '/admin/buckets',
+      '/admin/buckets/my.bucket.example',
+      '/admin/buckets/a/settings?x=1',
+      '/admin/keys/ABC',
+    ]) {
       const res = await fastify.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toContain('<base href="/admin/">');
@@ -83,12 +89,18 @@ describe('console route', () => {
     expect(plain.body).toBe(SCRIPT);
     expectSecurityHeaders(plain.headers);
 
-    const gz = await fastify.inject({ url: '/admin/assets/index-AbCdEf12.js', headers: { 'accept-encoding': 'gzip, br' } });
+    const gz = await fastify.inject({
+      url: '/admin/assets/index-AbCdEf12.js',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(Number(gz.headers['content-length'])).toBeLessThan(SCRIPT.length);
     expect(gunzipSync(gz.rawPayload).toString()).toBe(SCRIPT);
 
-    const again = await fastify.inject({ url: '/admin/assets/index-AbCdEf12.js', headers: { 'if-none-match': String(plain.headers['etag']) } });
+    const again = await fastify.inject({
+      url: '/admin/assets/index-AbCdEf12.js',
+      headers: { 'if-none-match': String(plain.headers['etag']) },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
   });
@@ -109,7 +121,12 @@ describe('console route', () => {
 
   it('never reads outside the build: traversal gets index.html or 404, not the file', async () => {
     const fastify = await app();
-    for (const url of ['/admin/../secret.txt', '/admin/%2e%2e/secret.txt', '/admin/assets/..%2f..%2fsecret.txt', '/admin/..%5csecret.txt']) {
+    for (const url of [
+      '/admin/../secret.txt',
+      '/admin/%2e%2e/secret.txt',
+      '/admin/assets/..%2f..%2fsecret.txt',
+      '/admin/..%5csecret.txt',
+    ]) {
       const res = await fastify.inject({ url });
       expect(res.body, url).not.toContain('outside the build');
     }
@@ -143,6 +160,8 @@ describe('console route', () => {
   });
 
   it('withBase rewrites only the base element', () => {
-    expect(withBase('<head><base href="/admin/"><a href="/admin/">x</a>', '/s')).toBe('<head><base href="/s/admin/"><a href="/admin/">x</a>');
+    expect(withBase('<head><base href="/admin/"><a href="/admin/">x</a>', '/s')).toBe(
+      '<head><base href="/s/admin/"><a href="/admin/">x</a>',
+    );
   });
 });

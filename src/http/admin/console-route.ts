@@ -21,8 +21,16 @@ export interface ConsoleRouteOptions {
  */
 export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': [
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob:", "connect-src 'self'",
-    "font-src 'self'", "manifest-src 'self'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'",
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' blob:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "manifest-src 'self'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
     "object-src 'none'",
   ].join('; '),
   'x-frame-options': 'DENY',
@@ -95,7 +103,11 @@ export function loadConsoleFiles(dir: string, mountPath: string): Map<string, Co
   const index = files.get('index.html');
   if (index) {
     const body = Buffer.from(withBase(index.body.toString('utf8'), mountPath));
-    files.set('index.html', { ...index, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+    files.set('index.html', {
+      ...index,
+      body,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+    });
   }
   return files;
 }
@@ -105,7 +117,12 @@ function acceptsGzip(req: FastifyRequest): boolean {
 }
 
 function send(req: FastifyRequest, reply: FastifyReply, file: ConsoleFile): FastifyReply {
-  void reply.headers({ 'content-type': file.type, 'cache-control': file.cacheControl, etag: file.etag, vary: 'Accept-Encoding' });
+  void reply.headers({
+    'content-type': file.type,
+    'cache-control': file.cacheControl,
+    etag: file.etag,
+    vary: 'Accept-Encoding',
+  });
   const match = req.headers['if-none-match'];
   if (match !== undefined && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) {
     return reply.status(304).send();
@@ -129,14 +146,21 @@ export function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOptions): 
     void reply.headers(CONSOLE_SECURITY_HEADERS);
     const index = files.get('index.html');
     if (!index) {
-      return reply.status(503).type('text/plain; charset=utf-8').header('cache-control', 'no-store')
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'no-store')
         .send('The admin console is not built. Run `npm run build`.\n');
     }
     const rest = (req.params as { '*'?: string })['*'] ?? '';
     const file = rest === '' || rest === 'index.html' ? index : files.get(rest);
     if (file) return send(req, reply, file);
     if (rest.startsWith('assets/')) {
-      return reply.status(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not found\n');
+      return reply
+        .status(404)
+        .type('text/plain; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send('Not found\n');
     }
     return send(req, reply, index);
   };

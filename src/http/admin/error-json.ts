@@ -29,8 +29,15 @@ export function adminErrorHandler(opts: { onInternalError?: () => void } = {}) {
       appError = err;
     } else if ('validation' in err && err.validation) {
       appError = validationError(err.validation);
-    } else if ('statusCode' in err && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-      appError = new AppError(err.statusCode === 413 ? 'MaxMessageLengthExceeded' : 'InvalidRequest', { message: err.message });
+    } else if (
+      'statusCode' in err &&
+      typeof err.statusCode === 'number' &&
+      err.statusCode >= 400 &&
+      err.statusCode < 500
+    ) {
+      appError = new AppError(err.statusCode === 413 ? 'MaxMessageLengthExceeded' : 'InvalidRequest', {
+        message: err.message,
+      });
     } else if (isClientAbort(req.raw, err)) {
       // The client went away mid-request (an upload cut short): nothing to answer, and not a server error.
       reply.hijack();

@@ -26,7 +26,8 @@ describe('the admin JSON parser', () => {
   });
   afterAll(async () => app.close());
 
-  const post = (payload: string) => app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload });
+  const post = (payload: string) =>
+    app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload });
 
   it('parses ordinary documents', async () => {
     const res = await post('{"Statement":[{"Condition":{"StringLike":{"s3:prefix":["a/*"]}}}]}');

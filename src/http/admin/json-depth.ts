@@ -15,7 +15,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -34,7 +35,10 @@ export function installJsonDepthLimit(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) {
-      done(new AppError('ValidationError', { message: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels` }), undefined);
+      done(
+        new AppError('ValidationError', { message: `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels` }),
+        undefined,
+      );
       return;
     }
     parse(req, body as string, done);

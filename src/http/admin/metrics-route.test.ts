@@ -9,9 +9,12 @@ const token = 'q3XbT9vKp2LmZ8rW4sYc7nJd1hGf6aEu0oQiVxBtNk5';
 const digest = createHash('sha256').update(token).digest();
 
 describe('bearerMatches', () => {
-  it.each([`Bearer ${token}`, `bearer ${token}`, `BEARER ${token}`, `Bearer  ${token}`, `Bearer ${token} `])('accepts %j', (header) => {
-    expect(bearerMatches(header, digest)).toBe(true);
-  });
+  it.each([`Bearer ${token}`, `bearer ${token}`, `BEARER ${token}`, `Bearer  ${token}`, `Bearer ${token} `])(
+    'accepts %j',
+    (header) => {
+      expect(bearerMatches(header, digest)).toBe(true);
+    },
+  );
 
   it.each([
     ['no header', undefined],

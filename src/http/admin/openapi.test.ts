@@ -3,12 +3,19 @@ import { describe, expect, it } from 'vitest';
 import { completeRouteSchema } from './openapi.js';
 import { ErrorBody } from './routes/schemas.js';
 
-function route(method: string, config: Record<string, boolean>, schema: Record<string, unknown> = {}): RouteOptions & { schema: Record<string, unknown> } {
-  const r = { method, url: '/x', handler: () => undefined, config, schema } as unknown as RouteOptions & { schema: Record<string, unknown> };
+function route(
+  method: string,
+  config: Record<string, boolean>,
+  schema: Record<string, unknown> = {},
+): RouteOptions & { schema: Record<string, unknown> } {
+  const r = { method, url: '/x', handler: () => undefined, config, schema } as unknown as RouteOptions & {
+    schema: Record<string, unknown>;
+  };
   completeRouteSchema(r);
   return r;
 }
-const statuses = (r: { schema: Record<string, unknown> }): string[] => Object.keys(r.schema['response'] as object).sort();
+const statuses = (r: { schema: Record<string, unknown> }): string[] =>
+  Object.keys(r.schema['response'] as object).sort();
 
 describe('completeRouteSchema', () => {
   it('adds 401, 403, 400 and 429 to a gated write, and the bearer requirement', () => {
@@ -36,7 +43,7 @@ describe('completeRouteSchema', () => {
     expect(statuses(route('GET', {}, { params: {}, response: { 200: {} } }))).toContain('400');
   });
 
-  it("keeps what the route declared, describing bare error bodies without touching the shared schema", () => {
+  it('keeps what the route declared, describing bare error bodies without touching the shared schema', () => {
     const custom = { ...ErrorBody, description: 'mine' };
     const r = route('DELETE', {}, { response: { 204: {}, 409: ErrorBody, 403: custom, 429: ErrorBody } });
     const response = r.schema['response'] as Record<string, Record<string, unknown>>;

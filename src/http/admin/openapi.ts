@@ -33,7 +33,12 @@ const isRead = (method: string): boolean => method === 'GET' || method === 'HEAD
  * anything the route declared itself. Routes without a schema get one, so they are documented too.
  */
 export function completeRouteSchema(route: RouteOptions): void {
-  const config = (route.config ?? {}) as { public?: boolean; selfService?: boolean; readsOnly?: boolean; unthrottled?: boolean };
+  const config = (route.config ?? {}) as {
+    public?: boolean;
+    selfService?: boolean;
+    readsOnly?: boolean;
+    unthrottled?: boolean;
+  };
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   route.schema ??= {};
   const schema = route.schema as Record<string, unknown> & { response?: Record<string, unknown> };
@@ -46,10 +51,12 @@ export function completeRouteSchema(route: RouteOptions): void {
     const declared = body as Record<string, unknown>;
     const describe = STATUS_DESCRIPTIONS[Number(status)];
     if (describe && declared['description'] === undefined) response[status] = { ...declared, description: describe };
-    if (status === '429' && declared['headers'] === undefined) response[status] = { ...throttled(), ...(response[status] as object), headers: throttled()['headers'] };
+    if (status === '429' && declared['headers'] === undefined)
+      response[status] = { ...throttled(), ...(response[status] as object), headers: throttled()['headers'] };
   }
   // Any request with input can fail validation; any write can carry a body that does not parse or is too large.
-  const hasInput = schema['body'] !== undefined || schema['querystring'] !== undefined || schema['params'] !== undefined;
+  const hasInput =
+    schema['body'] !== undefined || schema['querystring'] !== undefined || schema['params'] !== undefined;
   if (hasInput || methods.some((m) => !isRead(m))) {
     add(400, error('The request is not valid (ValidationError names the field) or its body cannot be read'));
   }
@@ -59,7 +66,8 @@ export function completeRouteSchema(route: RouteOptions): void {
   if (config.readsOnly) schema['x-reads-only'] = true;
   if (!config.public) {
     add(401, error('Missing, invalid or expired access token, or an ended session (Unauthorized)'));
-    if (methods.some((m) => !isRead(m)) && !config.selfService && !config.readsOnly) add(403, error('A read-only admin cannot change anything (Forbidden)'));
+    if (methods.some((m) => !isRead(m)) && !config.selfService && !config.readsOnly)
+      add(403, error('A read-only admin cannot change anything (Forbidden)'));
     schema['security'] ??= [{ [BEARER_SCHEME]: [] }];
   } else {
     schema['security'] ??= [];

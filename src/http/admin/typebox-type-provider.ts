@@ -3,7 +3,11 @@
 // handler cannot read a field its schema does not have. Types only: validation stays Fastify's own Ajv.
 
 import type {
-  FastifyBaseLogger, FastifyInstance, FastifyTypeProvider, RawReplyDefaultExpression, RawRequestDefaultExpression,
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyTypeProvider,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
 import type { Static, TSchema } from '@sinclair/typebox';
@@ -16,5 +20,9 @@ export interface TypeBoxTypeProvider extends FastifyTypeProvider {
 
 /** The admin API's Fastify instance: every route under it is typed from its schemas. */
 export type AdminApp = FastifyInstance<
-  RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
 >;

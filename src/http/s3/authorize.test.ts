@@ -4,16 +4,38 @@ import type { BucketConfig } from '../../core/bucket-config-parts.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import { parseIdentityPolicy } from '../../core/policy/scoped-key.js';
 import {
-  ANONYMOUS, BucketPolicyCache, deleteAuthorizer, hideMissingKey, operationChecks, RequestAuthorizer, type Principal,
+  ANONYMOUS,
+  BucketPolicyCache,
+  deleteAuthorizer,
+  hideMissingKey,
+  operationChecks,
+  RequestAuthorizer,
+  type Principal,
 } from './authorize.js';
 
 const ROOT: Principal = { type: 'key', accessKeyId: 'ROOTKEY', isRoot: true };
 const row = (policy?: unknown) => ({ config: policy === undefined ? {} : { policy: JSON.stringify(policy) } });
 const doc = (...statements: unknown[]) => ({ Version: '2012-10-17', Statement: statements });
-const allowAll = (action: string, resource: string, extra = {}) => ({ Effect: 'Allow', Principal: '*', Action: action, Resource: resource, ...extra });
-const denyAll = (action: string, resource: string, extra = {}) => ({ Effect: 'Deny', Principal: '*', Action: action, Resource: resource, ...extra });
+const allowAll = (action: string, resource: string, extra = {}) => ({
+  Effect: 'Allow',
+  Principal: '*',
+  Action: action,
+  Resource: resource,
+  ...extra,
+});
+const denyAll = (action: string, resource: string, extra = {}) => ({
+  Effect: 'Deny',
+  Principal: '*',
+  Action: action,
+  Resource: resource,
+  ...extra,
+});
 
-function authorizer(principal: Principal, rows: Record<string, { config: BucketConfig } | undefined>, extra: Partial<ConstructorParameters<typeof RequestAuthorizer>[0]> = {}) {
+function authorizer(
+  principal: Principal,
+  rows: Record<string, { config: BucketConfig } | undefined>,
+  extra: Partial<ConstructorParameters<typeof RequestAuthorizer>[0]> = {},
+) {
   const cache = new BucketPolicyCache();
   return new RequestAuthorizer({ principal, policies: (b) => cache.view(b, rows[b]), context: {}, ...extra });
 }
@@ -46,7 +68,9 @@ describe('RequestAuthorizer', () => {
   });
 
   it('lets an explicit Deny beat the root key, except for the bucket policy operations', () => {
-    const authz = authorizer(ROOT, { b: row(doc(denyAll('s3:*', 'arn:aws:s3:::b'), denyAll('s3:*', 'arn:aws:s3:::b/*'))) });
+    const authz = authorizer(ROOT, {
+      b: row(doc(denyAll('s3:*', 'arn:aws:s3:::b'), denyAll('s3:*', 'arn:aws:s3:::b/*'))),
+    });
     expect(authz.allows({ action: 's3:GetObject', bucket: 'b', key: 'k' })).toBe(false);
     expect(authz.allows({ action: 's3:ListBucket', bucket: 'b' })).toBe(false);
     expect(authz.allows({ action: 's3:DeleteBucketPolicy', bucket: 'b' })).toBe(true);
@@ -62,8 +86,12 @@ describe('RequestAuthorizer', () => {
 
   it('decides a scoped key by its identity policy AND the bucket policy (the scoped keys the admin API creates)', () => {
     const scoped: Principal = {
-      type: 'key', accessKeyId: 'SCOPED', isRoot: false,
-      identityPolicy: parseIdentityPolicy(JSON.stringify(doc({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/photos/*' }))),
+      type: 'key',
+      accessKeyId: 'SCOPED',
+      isRoot: false,
+      identityPolicy: parseIdentityPolicy(
+        JSON.stringify(doc({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::b/photos/*' })),
+      ),
     };
     const authz = authorizer(scoped, { b: row(doc(denyAll('s3:GetObject', 'arn:aws:s3:::b/photos/secret/*'))) });
     expect(authz.allows({ action: 's3:GetObject', bucket: 'b', key: 'photos/a.jpg' })).toBe(true);
@@ -77,9 +105,19 @@ describe('RequestAuthorizer', () => {
       lookups += 1;
       return [{ key: 'class', value: 'public' }];
     };
-    const tagPolicy = doc(allowAll('s3:GetObject', 'arn:aws:s3:::t/*', { Condition: { StringEquals: { 's3:ExistingObjectTag/class': 'public' } } }));
-    const versionPolicy = doc(allowAll('s3:GetObjectVersion', 'arn:aws:s3:::v/*', { Condition: { StringEquals: { 's3:versionid': 'v1' } } }));
-    const authz = authorizer(ANONYMOUS, { t: row(tagPolicy), v: row(versionPolicy), plain: row(doc(allowAll('s3:GetObject', 'arn:aws:s3:::plain/*'))) }, { objectTags });
+    const tagPolicy = doc(
+      allowAll('s3:GetObject', 'arn:aws:s3:::t/*', {
+        Condition: { StringEquals: { 's3:ExistingObjectTag/class': 'public' } },
+      }),
+    );
+    const versionPolicy = doc(
+      allowAll('s3:GetObjectVersion', 'arn:aws:s3:::v/*', { Condition: { StringEquals: { 's3:versionid': 'v1' } } }),
+    );
+    const authz = authorizer(
+      ANONYMOUS,
+      { t: row(tagPolicy), v: row(versionPolicy), plain: row(doc(allowAll('s3:GetObject', 'arn:aws:s3:::plain/*'))) },
+      { objectTags },
+    );
     expect(authz.allows({ action: 's3:GetObject', bucket: 't', key: 'k' })).toBe(true);
     expect(lookups).toBe(1);
     expect(authz.allows({ action: 's3:GetObject', bucket: 'plain', key: 'k' })).toBe(true);
@@ -90,12 +128,28 @@ describe('RequestAuthorizer', () => {
 });
 
 describe('RequestAuthorizer with ACLs', () => {
-  const SCOPED: Principal = { type: 'key', accessKeyId: 'SCOPED', isRoot: false, identityPolicy: parseIdentityPolicy(JSON.stringify(doc({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::elsewhere/*' }))) };
-  const objectAcl = (acls: Record<string, string>) => (_bucket: string, key: string) => (acls[key] === undefined ? undefined : cannedAcl(acls[key]));
-  const block = { blockPublicAcls: false, ignorePublicAcls: false, blockPublicPolicy: false, restrictPublicBuckets: false };
+  const SCOPED: Principal = {
+    type: 'key',
+    accessKeyId: 'SCOPED',
+    isRoot: false,
+    identityPolicy: parseIdentityPolicy(
+      JSON.stringify(doc({ Effect: 'Allow', Action: 's3:GetObject', Resource: 'arn:aws:s3:::elsewhere/*' })),
+    ),
+  };
+  const objectAcl = (acls: Record<string, string>) => (_bucket: string, key: string) =>
+    acls[key] === undefined ? undefined : cannedAcl(acls[key]);
+  const block = {
+    blockPublicAcls: false,
+    ignorePublicAcls: false,
+    blockPublicPolicy: false,
+    restrictPublicBuckets: false,
+  };
 
   it('grants what the object or bucket ACL grants where ACLs are enabled, never under BucketOwnerEnforced', () => {
-    const rows = { w: { config: { ownershipControls: 'ObjectWriter', acl: cannedAcl('public-read') } as BucketConfig }, e: { config: { ownershipControls: 'BucketOwnerEnforced' } as BucketConfig } };
+    const rows = {
+      w: { config: { ownershipControls: 'ObjectWriter', acl: cannedAcl('public-read') } as BucketConfig },
+      e: { config: { ownershipControls: 'BucketOwnerEnforced' } as BucketConfig },
+    };
     const acls = objectAcl({ pub: 'public-read', members: 'authenticated-read' });
     const anonymous = authorizer(ANONYMOUS, rows, { objectAcl: acls });
     expect(anonymous.allows({ action: 's3:GetObject', bucket: 'w', key: 'pub' })).toBe(true);
@@ -109,20 +163,45 @@ describe('RequestAuthorizer with ACLs', () => {
   });
 
   it('lets an explicit policy Deny win over an ACL, and IgnorePublicAcls drop public grants', () => {
-    const deny = { ownershipControls: 'ObjectWriter', policy: JSON.stringify(doc(denyAll('s3:GetObject', 'arn:aws:s3:::d/*'))) } as BucketConfig;
-    const ignore = { ownershipControls: 'ObjectWriter', publicAccessBlock: { ...block, ignorePublicAcls: true } } as BucketConfig;
-    const authz = authorizer(ANONYMOUS, { d: { config: deny }, i: { config: ignore } }, { objectAcl: objectAcl({ pub: 'public-read' }) });
+    const deny = {
+      ownershipControls: 'ObjectWriter',
+      policy: JSON.stringify(doc(denyAll('s3:GetObject', 'arn:aws:s3:::d/*'))),
+    } as BucketConfig;
+    const ignore = {
+      ownershipControls: 'ObjectWriter',
+      publicAccessBlock: { ...block, ignorePublicAcls: true },
+    } as BucketConfig;
+    const authz = authorizer(
+      ANONYMOUS,
+      { d: { config: deny }, i: { config: ignore } },
+      { objectAcl: objectAcl({ pub: 'public-read' }) },
+    );
     expect(authz.allows({ action: 's3:GetObject', bucket: 'd', key: 'pub' })).toBe(false);
     expect(authz.allows({ action: 's3:GetObject', bucket: 'i', key: 'pub' })).toBe(false);
   });
 
   it('RestrictPublicBuckets keeps anonymous callers out of a public policy, not out of a non-public one', () => {
     const publicPolicy = JSON.stringify(doc(allowAll('s3:GetObject', 'arn:aws:s3:::r/*')));
-    const limited = JSON.stringify(doc(allowAll('s3:GetObject', 'arn:aws:s3:::r/*', { Condition: { IpAddress: { 'aws:SourceIp': '127.0.0.0/8' } } })));
-    const restricted = (policy: string) => ({ r: { config: { ownershipControls: 'BucketOwnerEnforced', policy, publicAccessBlock: { ...block, restrictPublicBuckets: true } } as BucketConfig } });
-    expect(authorizer(ANONYMOUS, restricted(publicPolicy)).allows({ action: 's3:GetObject', bucket: 'r', key: 'k' })).toBe(false);
+    const limited = JSON.stringify(
+      doc(
+        allowAll('s3:GetObject', 'arn:aws:s3:::r/*', { Condition: { IpAddress: { 'aws:SourceIp': '127.0.0.0/8' } } }),
+      ),
+    );
+    const restricted = (policy: string) => ({
+      r: {
+        config: {
+          ownershipControls: 'BucketOwnerEnforced',
+          policy,
+          publicAccessBlock: { ...block, restrictPublicBuckets: true },
+        } as BucketConfig,
+      },
+    });
+    expect(
+      authorizer(ANONYMOUS, restricted(publicPolicy)).allows({ action: 's3:GetObject', bucket: 'r', key: 'k' }),
+    ).toBe(false);
     const fromLoopback = new RequestAuthorizer({
-      principal: ANONYMOUS, context: { 'aws:SourceIp': '127.0.0.1' },
+      principal: ANONYMOUS,
+      context: { 'aws:SourceIp': '127.0.0.1' },
       policies: (b) => new BucketPolicyCache().view(b, restricted(limited)[b as 'r']),
     });
     expect(fromLoopback.allows({ action: 's3:GetObject', bucket: 'r', key: 'k' })).toBe(true);
@@ -147,8 +226,18 @@ describe('BucketPolicyCache', () => {
     expect(cache.view('b', undefined)).toEqual({ exists: false });
     expect(cache.view('b', { config: { ownershipControls: 'BucketOwnerEnforced' } })).toEqual({ exists: true });
     // ACLs enabled (no ownership controls: ObjectWriter): the view carries the bucket ACL for the ACL check.
-    expect(cache.view('b', { config: { publicAccessBlock: { blockPublicAcls: false, ignorePublicAcls: true, blockPublicPolicy: false, restrictPublicBuckets: true } } }))
-      .toEqual({ exists: true, acl: { bucketAcl: undefined, ignorePublicAcls: true }, restrictPublicBuckets: true });
+    expect(
+      cache.view('b', {
+        config: {
+          publicAccessBlock: {
+            blockPublicAcls: false,
+            ignorePublicAcls: true,
+            blockPublicPolicy: false,
+            restrictPublicBuckets: true,
+          },
+        },
+      }),
+    ).toEqual({ exists: true, acl: { bucketAcl: undefined, ignorePublicAcls: true }, restrictPublicBuckets: true });
   });
 });
 
@@ -159,7 +248,15 @@ describe('operationChecks', () => {
     expect(operationChecks({ op: 'GetObject', bucket: 'b', key: 'k', versionId: 'v1', header: noHeaders })).toEqual([
       { action: 's3:GetObjectVersion', bucket: 'b', key: 'k', versionId: 'v1' },
     ]);
-    expect(operationChecks({ op: 'CopyObject', bucket: 'b', key: 'k', header: noHeaders, copySource: { bucket: 's', key: 'src', versionId: 'sv' } })).toEqual([
+    expect(
+      operationChecks({
+        op: 'CopyObject',
+        bucket: 'b',
+        key: 'k',
+        header: noHeaders,
+        copySource: { bucket: 's', key: 'src', versionId: 'sv' },
+      }),
+    ).toEqual([
       { action: 's3:PutObject', bucket: 'b', key: 'k', versionId: undefined },
       { action: 's3:GetObjectVersion', bucket: 's', key: 'src', versionId: 'sv' },
     ]);
@@ -167,15 +264,28 @@ describe('operationChecks', () => {
 
   it('adds the actions headers imply: tagging, retention, legal hold, governance bypass', () => {
     const headers: Record<string, string> = {
-      'x-amz-tagging': 'a=b', 'x-amz-object-lock-mode': 'GOVERNANCE', 'x-amz-object-lock-legal-hold': 'ON', 'x-amz-bypass-governance-retention': 'True',
+      'x-amz-tagging': 'a=b',
+      'x-amz-object-lock-mode': 'GOVERNANCE',
+      'x-amz-object-lock-legal-hold': 'ON',
+      'x-amz-bypass-governance-retention': 'True',
     };
-    const actions = operationChecks({ op: 'PutObject', bucket: 'b', key: 'k', header: (n) => headers[n] }).map((c) => c.action);
-    expect(actions).toEqual(['s3:PutObject', 's3:PutObjectTagging', 's3:PutObjectRetention', 's3:PutObjectLegalHold', 's3:BypassGovernanceRetention']);
+    const actions = operationChecks({ op: 'PutObject', bucket: 'b', key: 'k', header: (n) => headers[n] }).map(
+      (c) => c.action,
+    );
+    expect(actions).toEqual([
+      's3:PutObject',
+      's3:PutObjectTagging',
+      's3:PutObjectRetention',
+      's3:PutObjectLegalHold',
+      's3:BypassGovernanceRetention',
+    ]);
   });
 
   it('has no request-level check for DeleteObjects, and a check no policy grants for an unknown operation', () => {
     expect(operationChecks({ op: 'DeleteObjects', bucket: 'b', header: noHeaders })).toEqual([]);
-    expect(operationChecks({ op: 'SomethingNew', bucket: 'b', header: noHeaders })).toEqual([{ action: 's3:SomethingNew', bucket: 'b' }]);
+    expect(operationChecks({ op: 'SomethingNew', bucket: 'b', header: noHeaders })).toEqual([
+      { action: 's3:SomethingNew', bucket: 'b' },
+    ]);
   });
 });
 

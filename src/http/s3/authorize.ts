@@ -21,7 +21,12 @@ import type { DeleteAuthorizer } from '../../services/objects/delete-authorizer.
  */
 export type Principal =
   | { readonly type: 'anonymous' }
-  | { readonly type: 'key'; readonly accessKeyId: string; readonly isRoot: boolean; readonly identityPolicy?: PolicyDocument | undefined };
+  | {
+      readonly type: 'key';
+      readonly accessKeyId: string;
+      readonly isRoot: boolean;
+      readonly identityPolicy?: PolicyDocument | undefined;
+    };
 
 export const ANONYMOUS: Principal = { type: 'anonymous' };
 
@@ -79,7 +84,9 @@ export class BucketPolicyCache {
 function accessOf(config: BucketConfig): Pick<BucketPolicyView, 'acl' | 'restrictPublicBuckets'> {
   const block = config.publicAccessBlock;
   return {
-    ...(aclsEnabled(config.ownershipControls) ? { acl: { bucketAcl: config.acl, ignorePublicAcls: block?.ignorePublicAcls === true } } : {}),
+    ...(aclsEnabled(config.ownershipControls)
+      ? { acl: { bucketAcl: config.acl, ignorePublicAcls: block?.ignorePublicAcls === true } }
+      : {}),
     ...(block?.restrictPublicBuckets === true ? { restrictPublicBuckets: true } : {}),
   };
 }
@@ -144,7 +151,10 @@ export class RequestAuthorizer {
   private aclAllows(check: AuthorizeCheck, acl: NonNullable<BucketPolicyView['acl']>): boolean {
     const scope = aclScopeOf(check.action);
     if (scope === undefined) return false;
-    const objectAcl = scope === 'object' && check.key !== undefined ? this.opts.objectAcl?.(check.bucket, check.key, check.versionId) : undefined;
+    const objectAcl =
+      scope === 'object' && check.key !== undefined
+        ? this.opts.objectAcl?.(check.bucket, check.key, check.versionId)
+        : undefined;
     return aclAllows({
       action: check.action,
       caller: this.opts.principal.type === 'anonymous' ? 'anonymous' : 'authenticated',
@@ -157,7 +167,8 @@ export class RequestAuthorizer {
   private policyDecision(check: AuthorizeCheck, view: BucketPolicyView): Decision {
     const { principal } = this.opts;
     // Anonymous callers learn nothing about buckets that do not exist: the same AccessDenied as a private bucket.
-    if (principal.type === 'anonymous' && (check.bucket === '' || !view.exists)) return { allowed: false, reason: 'implicit-deny' };
+    if (principal.type === 'anonymous' && (check.bucket === '' || !view.exists))
+      return { allowed: false, reason: 'implicit-deny' };
     const isRoot = principal.type === 'key' && principal.isRoot;
     if (view.unreadable === true) {
       // Fail closed, but leave the owner able to read, replace or delete the policy that no longer parses.
@@ -169,7 +180,8 @@ export class RequestAuthorizer {
     if (view.policy === undefined && identityPolicy === undefined && (isRoot || principal.type === 'anonymous')) {
       return isRoot ? { allowed: true, reason: 'allow' } : { allowed: false, reason: 'implicit-deny' };
     }
-    const authzPrincipal: AuthzPrincipal = principal.type === 'key' ? { type: 'key', accessKeyId: principal.accessKeyId } : { type: 'anonymous' };
+    const authzPrincipal: AuthzPrincipal =
+      principal.type === 'key' ? { type: 'key', accessKeyId: principal.accessKeyId } : { type: 'anonymous' };
     const decision = evaluate(
       {
         action: check.action,
@@ -182,7 +194,12 @@ export class RequestAuthorizer {
     );
     // RestrictPublicBuckets: "only AWS service principals and authorized users within the bucket owner's account" may
     // use what a public policy grants; an anonymous caller is neither.
-    if (decision.allowed && principal.type === 'anonymous' && view.restrictPublicBuckets === true && view.isPublicPolicy === true) {
+    if (
+      decision.allowed &&
+      principal.type === 'anonymous' &&
+      view.restrictPublicBuckets === true &&
+      view.isPublicPolicy === true
+    ) {
       return { allowed: false, reason: 'implicit-deny' };
     }
     return decision;
@@ -197,7 +214,8 @@ export class RequestAuthorizer {
    * DeleteObjects, whose keys are checked one by one, has no request-level check and needs it explicitly.
    */
   requireVisible(bucket: string): void {
-    if (this.opts.principal.type === 'anonymous' && !this.opts.policies(bucket).exists) throw new AppError('AccessDenied');
+    if (this.opts.principal.type === 'anonymous' && !this.opts.policies(bucket).exists)
+      throw new AppError('AccessDenied');
   }
 
   /** Throws AccessDenied (403) unless every check is allowed. */
@@ -246,7 +264,8 @@ export function operationChecks(facts: OperationFacts): AuthorizeCheck[] {
   const bucket = facts.bucket ?? '';
   if (facts.op === 'DeleteObjects') return [];
   const header = facts.header;
-  const retention = header('x-amz-object-lock-mode') !== undefined || header('x-amz-object-lock-retain-until-date') !== undefined;
+  const retention =
+    header('x-amz-object-lock-mode') !== undefined || header('x-amz-object-lock-retain-until-date') !== undefined;
   const checks = authorizationChecks(facts.op, {
     versionId: facts.versionId !== undefined,
     sourceVersionId: facts.copySource?.versionId !== undefined,
@@ -258,7 +277,12 @@ export function operationChecks(facts: OperationFacts): AuthorizeCheck[] {
   if (checks === undefined) return [{ action: `s3:${facts.op}`, bucket }];
   return checks.map((c) => {
     if (c.on === 'copy-source' && facts.copySource) {
-      return { action: c.action, bucket: facts.copySource.bucket, key: facts.copySource.key, versionId: facts.copySource.versionId };
+      return {
+        action: c.action,
+        bucket: facts.copySource.bucket,
+        key: facts.copySource.key,
+        versionId: facts.copySource.versionId,
+      };
     }
     return { action: c.action, bucket, key: facts.key, versionId: facts.versionId };
   });

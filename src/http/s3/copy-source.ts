@@ -25,11 +25,18 @@ export function parseCopySource(req: IncomingMessage): CopySource {
   try {
     decoded = decodeURIComponent(path);
   } catch (err) {
-    throw new AppError('InvalidArgument', { message: 'Copy Source must mention the source bucket and key: sourcebucket/sourcekey', details: { ArgumentName: 'x-amz-copy-source' }, cause: err });
+    throw new AppError('InvalidArgument', {
+      message: 'Copy Source must mention the source bucket and key: sourcebucket/sourcekey',
+      details: { ArgumentName: 'x-amz-copy-source' },
+      cause: err,
+    });
   }
   const slash = decoded.indexOf('/');
   if (slash <= 0 || slash === decoded.length - 1) {
-    throw new AppError('InvalidArgument', { message: 'Copy Source must mention the source bucket and key: sourcebucket/sourcekey', details: { ArgumentName: 'x-amz-copy-source' } });
+    throw new AppError('InvalidArgument', {
+      message: 'Copy Source must mention the source bucket and key: sourcebucket/sourcekey',
+      details: { ArgumentName: 'x-amz-copy-source' },
+    });
   }
   return { bucket: decoded.slice(0, slash), key: decoded.slice(slash + 1), versionId };
 }

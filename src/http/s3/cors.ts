@@ -4,7 +4,13 @@
 
 import type { IncomingMessage } from 'node:http';
 import {
-  CORS_VARY, isCorsMethod, matchActual, matchPreflight, parseRequestHeaderList, preflightRefusal, type CorsConfiguration,
+  CORS_VARY,
+  isCorsMethod,
+  matchActual,
+  matchPreflight,
+  parseRequestHeaderList,
+  preflightRefusal,
+  type CorsConfiguration,
 } from '../../core/cors.js';
 import { headerOf, type S3Response } from './context.js';
 
@@ -14,7 +20,11 @@ import { headerOf, type S3Response } from './context.js';
  * Throws BadRequest (400) without Origin or with a missing or unknown Access-Control-Request-Method, AccessForbidden
  * (403) when CORS is not configured or no rule allows the request.
  */
-export function preflightResponse(req: IncomingMessage, cors: CorsConfiguration | undefined, resourceType: 'BUCKET' | 'OBJECT'): S3Response {
+export function preflightResponse(
+  req: IncomingMessage,
+  cors: CorsConfiguration | undefined,
+  resourceType: 'BUCKET' | 'OBJECT',
+): S3Response {
   const origin = headerOf(req, 'origin');
   if (origin === undefined) throw preflightRefusal('no-origin');
   const method = headerOf(req, 'access-control-request-method');
@@ -35,7 +45,10 @@ export function preflightResponse(req: IncomingMessage, cors: CorsConfiguration 
  * else by its own method. A bucket with CORS rules always answers `Vary`, so a cache never hands a response made for
  * one origin (or none) to another. Undefined: nothing to add.
  */
-export function actualCorsHeaders(req: IncomingMessage, cors: CorsConfiguration | undefined): Record<string, string> | undefined {
+export function actualCorsHeaders(
+  req: IncomingMessage,
+  cors: CorsConfiguration | undefined,
+): Record<string, string> | undefined {
   if (cors === undefined) return undefined;
   const origin = headerOf(req, 'origin');
   if (origin === undefined) return { Vary: CORS_VARY };

@@ -10,13 +10,73 @@ import { expectCodeIn, fragmentString, outcomeOf } from '../../../test/helpers/f
 
 const RUNS = 1000;
 const SUBRESOURCES = [
-  'acl', 'tagging', 'versioning', 'versions', 'uploads', 'uploadId=u', 'partNumber=1', 'delete', 'lifecycle', 'cors', 'policy',
-  'policyStatus', 'encryption', 'object-lock', 'retention', 'legal-hold', 'location', 'list-type=2', 'restore', 'attributes', 'website',
-  'select', 'torrent', 'notification', 'ownershipControls', 'versionId=null', 'x-id=GetObject', 'prefix=a', '%', '%zz', '%E9', '+', '=',
+  'acl',
+  'tagging',
+  'versioning',
+  'versions',
+  'uploads',
+  'uploadId=u',
+  'partNumber=1',
+  'delete',
+  'lifecycle',
+  'cors',
+  'policy',
+  'policyStatus',
+  'encryption',
+  'object-lock',
+  'retention',
+  'legal-hold',
+  'location',
+  'list-type=2',
+  'restore',
+  'attributes',
+  'website',
+  'select',
+  'torrent',
+  'notification',
+  'ownershipControls',
+  'versionId=null',
+  'x-id=GetObject',
+  'prefix=a',
+  '%',
+  '%zz',
+  '%E9',
+  '+',
+  '=',
 ];
-const pathArb = fragmentString(['/', 'b', 'bucket', 'k', '%2F', '%', '%zz', '%E9', '%C3%A9', '..', '.', '//', ' ', 'é', '😀', '?']);
-const queryArb = fc.array(fc.oneof(fc.constantFrom(...SUBRESOURCES), fc.string({ maxLength: 6 })), { maxLength: 4 }).map((ps) => ps.join('&'));
-const methodArb = fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'HEAD', 'OPTIONS', 'PATCH', 'TRACE', 'CONNECT', 'PROPFIND');
+const pathArb = fragmentString([
+  '/',
+  'b',
+  'bucket',
+  'k',
+  '%2F',
+  '%',
+  '%zz',
+  '%E9',
+  '%C3%A9',
+  '..',
+  '.',
+  '//',
+  ' ',
+  'é',
+  '😀',
+  '?',
+]);
+const queryArb = fc
+  .array(fc.oneof(fc.constantFrom(...SUBRESOURCES), fc.string({ maxLength: 6 })), { maxLength: 4 })
+  .map((ps) => ps.join('&'));
+const methodArb = fc.constantFrom(
+  'GET',
+  'PUT',
+  'POST',
+  'DELETE',
+  'HEAD',
+  'OPTIONS',
+  'PATCH',
+  'TRACE',
+  'CONNECT',
+  'PROPFIND',
+);
 
 describe('resolving S3 requests', () => {
   it('any method, path and query give an operation or a documented AppError', () => {
@@ -26,8 +86,16 @@ describe('resolving S3 requests', () => {
         const parsed = outcomeOf(() => parseQuery(query));
         expectCodeIn(parsed, ['InvalidURI']);
         if (!parsed.ok) return;
-        const endpoint = outcomeOf(() => resolveEndpoint({ method, path, query: parsed.value }, { hasCopySource: copy }));
-        expectCodeIn(endpoint, ['InvalidURI', 'MethodNotAllowed', 'NotImplemented', 'InvalidArgument', 'InvalidRequest']);
+        const endpoint = outcomeOf(() =>
+          resolveEndpoint({ method, path, query: parsed.value }, { hasCopySource: copy }),
+        );
+        expectCodeIn(endpoint, [
+          'InvalidURI',
+          'MethodNotAllowed',
+          'NotImplemented',
+          'InvalidArgument',
+          'InvalidRequest',
+        ]);
         if (endpoint.ok && 'bucket' in endpoint.value) {
           // The resource is what the path says, decoded once.
           const resource = resolveResource(path);
@@ -49,16 +117,25 @@ describe('the x-amz-tagging header', () => {
   );
 
   it('round-trips any valid tag set', () => {
-    fc.assert(fc.property(tagsArb, (tags) => {
-      expect(parseTaggingHeader(formatTaggingHeader(tags))).toEqual(tags);
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(tagsArb, (tags) => {
+        expect(parseTaggingHeader(formatTaggingHeader(tags))).toEqual(tags);
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   it('garbage is InvalidArgument or InvalidTag, never anything else', () => {
     fc.assert(
-      fc.property(fragmentString(['&', '=', '%', '%2', '%zz', '%E9', '%C3', '%C3%A9', '+', 'aws:', 'k', 'v', '日']), (header) => {
-        expectCodeIn(outcomeOf(() => parseTaggingHeader(header)), ['InvalidArgument', 'InvalidTag']);
-      }),
+      fc.property(
+        fragmentString(['&', '=', '%', '%2', '%zz', '%E9', '%C3', '%C3%A9', '+', 'aws:', 'k', 'v', '日']),
+        (header) => {
+          expectCodeIn(
+            outcomeOf(() => parseTaggingHeader(header)),
+            ['InvalidArgument', 'InvalidTag'],
+          );
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -10,7 +10,6 @@ const resolve = (method: string, url: string, copy = false) => {
   );
 };
 
-
 describe('resolveEndpoint', () => {
   it('routes the service, bucket and object operations', () => {
     expect(resolve('GET', '/')).toEqual({ op: 'ListBuckets' });
@@ -26,7 +25,11 @@ describe('resolveEndpoint', () => {
     expect(resolve('PUT', '/b/k')).toEqual({ op: 'PutObject', bucket: 'b', key: 'k' });
     expect(resolve('PUT', '/b/k', true)).toEqual({ op: 'CopyObject', bucket: 'b', key: 'k' });
     expect(resolve('PUT', '/b/k?partNumber=1&uploadId=u')).toEqual({ op: 'UploadPart', bucket: 'b', key: 'k' });
-    expect(resolve('PUT', '/b/k?partNumber=1&uploadId=u', true)).toEqual({ op: 'UploadPartCopy', bucket: 'b', key: 'k' });
+    expect(resolve('PUT', '/b/k?partNumber=1&uploadId=u', true)).toEqual({
+      op: 'UploadPartCopy',
+      bucket: 'b',
+      key: 'k',
+    });
     expect(resolve('GET', '/b/k')).toEqual({ op: 'GetObject', bucket: 'b', key: 'k' });
     expect(resolve('GET', '/b/k?uploadId=u')).toEqual({ op: 'ListParts', bucket: 'b', key: 'k' });
     expect(resolve('HEAD', '/b/k')).toEqual({ op: 'HeadObject', bucket: 'b', key: 'k' });
@@ -100,7 +103,11 @@ describe('resolveEndpoint', () => {
 });
 
 describe('resolveEndpoint, virtual-hosted style (the bucket from the Host)', () => {
-  const hosted = (method: string, url: string, { hostBucket, copy = false }: { hostBucket: string; copy?: boolean }) => {
+  const hosted = (
+    method: string,
+    url: string,
+    { hostBucket, copy = false }: { hostBucket: string; copy?: boolean },
+  ) => {
     const q = url.indexOf('?');
     return resolveEndpoint(
       { method, path: q < 0 ? url : url.slice(0, q), query: parseQuery(q < 0 ? '' : url.slice(q + 1)) },
@@ -114,10 +121,17 @@ describe('resolveEndpoint, virtual-hosted style (the bucket from the Host)', () 
     expect(hosted('PUT', '/', { hostBucket: 'b' })).toEqual({ op: 'CreateBucket', bucket: 'b' });
     expect(hosted('POST', '/', { hostBucket: 'b' })).toEqual({ op: 'PostObject', bucket: 'b' });
     expect(hosted('POST', '/?delete', { hostBucket: 'b' })).toEqual({ op: 'DeleteObjects', bucket: 'b' });
-    expect(hosted('GET', '/?versioning', { hostBucket: 'my.bucket' })).toEqual({ op: 'GetBucketVersioning', bucket: 'my.bucket' });
+    expect(hosted('GET', '/?versioning', { hostBucket: 'my.bucket' })).toEqual({
+      op: 'GetBucketVersioning',
+      bucket: 'my.bucket',
+    });
     expect(hosted('PUT', '/k', { hostBucket: 'b' })).toEqual({ op: 'PutObject', bucket: 'b', key: 'k' });
     expect(hosted('PUT', '/k', { hostBucket: 'b', copy: true })).toEqual({ op: 'CopyObject', bucket: 'b', key: 'k' });
-    expect(hosted('POST', '/dir/k?uploadId=u', { hostBucket: 'b' })).toEqual({ op: 'CompleteMultipartUpload', bucket: 'b', key: 'dir/k' });
+    expect(hosted('POST', '/dir/k?uploadId=u', { hostBucket: 'b' })).toEqual({
+      op: 'CompleteMultipartUpload',
+      bucket: 'b',
+      key: 'dir/k',
+    });
   });
 
   it('takes the whole path as the key: a bucket-looking first segment is part of it, // keeps its slash', () => {

@@ -6,12 +6,29 @@ import { CONFIG_PART_SUBRESOURCES } from '../../core/bucket-config-parts.js';
 import { AppError } from '../../core/errors.js';
 
 export type BucketOp =
-  | 'CreateBucket' | 'HeadBucket' | 'DeleteBucket' | 'GetBucketLocation' | 'ListObjects' | 'ListObjectsV2'
-  | 'ListMultipartUploads' | 'DeleteObjects' | 'PostObject'
-  | SubresourceOps<typeof BUCKET_SUBRESOURCE_OPS> | SubresourceOps<typeof DEFAULT_ONLY_BUCKET_SUBRESOURCE_OPS>;
+  | 'CreateBucket'
+  | 'HeadBucket'
+  | 'DeleteBucket'
+  | 'GetBucketLocation'
+  | 'ListObjects'
+  | 'ListObjectsV2'
+  | 'ListMultipartUploads'
+  | 'DeleteObjects'
+  | 'PostObject'
+  | SubresourceOps<typeof BUCKET_SUBRESOURCE_OPS>
+  | SubresourceOps<typeof DEFAULT_ONLY_BUCKET_SUBRESOURCE_OPS>;
 export type ObjectOp =
-  | 'PutObject' | 'CopyObject' | 'GetObject' | 'HeadObject' | 'DeleteObject' | 'CreateMultipartUpload' | 'UploadPart'
-  | 'UploadPartCopy' | 'CompleteMultipartUpload' | 'AbortMultipartUpload' | 'ListParts'
+  | 'PutObject'
+  | 'CopyObject'
+  | 'GetObject'
+  | 'HeadObject'
+  | 'DeleteObject'
+  | 'CreateMultipartUpload'
+  | 'UploadPart'
+  | 'UploadPartCopy'
+  | 'CompleteMultipartUpload'
+  | 'AbortMultipartUpload'
+  | 'ListParts'
   | SubresourceOps<typeof OBJECT_SUBRESOURCE_OPS>;
 
 /** Every operation named in a subresource table. */
@@ -83,9 +100,7 @@ function decodeComponent(value: string, plusIsSpace: boolean): string {
 }
 
 /** Subresources Store does not implement (yet): answered 501, never a wrong success. */
-const UNSUPPORTED_BUCKET_SUBRESOURCES = [
-  'analytics', 'inventory', 'metrics', 'intelligent-tiering', 'session',
-];
+const UNSUPPORTED_BUCKET_SUBRESOURCES = ['analytics', 'inventory', 'metrics', 'intelligent-tiering', 'session'];
 const UNSUPPORTED_OBJECT_SUBRESOURCES = ['select', 'torrent'];
 
 /** The operation for a subresource in the query, if the query names one from the table. */
@@ -177,7 +192,11 @@ function bucketEndpoint(method: string, bucket: string, query: Query): Endpoint 
   }
 }
 
-function objectEndpoint(method: string, query: Query, object: { bucket: string; key: string; copy: boolean }): Endpoint {
+function objectEndpoint(
+  method: string,
+  query: Query,
+  object: { bucket: string; key: string; copy: boolean },
+): Endpoint {
   const { bucket, key, copy } = object;
   const feature = unsupported(query, UNSUPPORTED_OBJECT_SUBRESOURCES);
   if (feature !== undefined) return { op: 'NotImplemented', feature: `object ${feature}`, bucket, key };

@@ -13,7 +13,9 @@ import { headerOf } from './context.js';
  */
 function storedContentEncoding(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const kept = value.split(',').filter((coding) => coding.trim() !== '' && coding.trim().toLowerCase() !== 'aws-chunked');
+  const kept = value
+    .split(',')
+    .filter((coding) => coding.trim() !== '' && coding.trim().toLowerCase() !== 'aws-chunked');
   return kept.length > 0 ? kept.join(',').trimStart() : undefined;
 }
 
@@ -46,8 +48,13 @@ export function httpDate(ms: number): string {
   return new Date(ms).toUTCString();
 }
 
-/** The headers describing a stored version (GET, HEAD). Checksums only when asked for and the whole object is served. */
-export function objectHeaders(row: ObjectRow, opts: { checksums: boolean; versioned: boolean }): Record<string, string | number | undefined> {
+/**
+ * The headers describing a stored version (GET, HEAD). Checksums only when asked for and the whole object is served.
+ */
+export function objectHeaders(
+  row: ObjectRow,
+  opts: { checksums: boolean; versioned: boolean },
+): Record<string, string | number | undefined> {
   const h = row.headers;
   const out: Record<string, string | number | undefined> = {
     ETag: `"${row.etag}"`,

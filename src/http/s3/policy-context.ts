@@ -57,7 +57,10 @@ const HEADER_KEYS: Readonly<Record<string, string>> = {
 const LIST_OPS = new Set(['ListObjects', 'ListObjectsV2', 'ListObjectVersions']);
 const DAY_MS = 86_400_000;
 
-/** x-amz-tagging is a URL-encoded query string (`k1=v1&k2=v2`); an unreadable one offers no tags (the handler refuses it). */
+/**
+ * x-amz-tagging is a URL-encoded query string (`k1=v1&k2=v2`); an unreadable one offers no tags (the handler refuses
+ * it).
+ */
 export function tagsFromHeader(value: string | undefined): Tag[] | undefined {
   if (value === undefined) return undefined;
   try {
@@ -81,13 +84,17 @@ export function policyContext(facts: ContextFacts): ContextInput {
     'aws:userid': principal.type === 'anonymous' ? 'anonymous' : principal.accessKeyId,
     'aws:username': principal.type === 'key' && !principal.isRoot ? principal.accessKeyId : undefined,
     's3:authType': facts.authType,
-    's3:signatureversion': facts.authType === undefined ? undefined : facts.signatureVersion ?? 'AWS4-HMAC-SHA256',
-    's3:signatureAge': facts.signedAt === undefined ? undefined : String(Math.max(0, facts.now.getTime() - facts.signedAt)),
+    's3:signatureversion': facts.authType === undefined ? undefined : (facts.signatureVersion ?? 'AWS4-HMAC-SHA256'),
+    's3:signatureAge':
+      facts.signedAt === undefined ? undefined : String(Math.max(0, facts.now.getTime() - facts.signedAt)),
   };
   for (const [key, name] of Object.entries(HEADER_KEYS)) ctx[key] = header(name);
   const retainUntil = header('x-amz-object-lock-retain-until-date');
   const until = retainUntil === undefined ? NaN : Date.parse(retainUntil);
-  if (!Number.isNaN(until)) ctx['s3:object-lock-remaining-retention-days'] = String(Math.max(0, Math.ceil((until - facts.now.getTime()) / DAY_MS)));
+  if (!Number.isNaN(until))
+    ctx['s3:object-lock-remaining-retention-days'] = String(
+      Math.max(0, Math.ceil((until - facts.now.getTime()) / DAY_MS)),
+    );
   if (LIST_OPS.has(facts.op)) {
     ctx['s3:prefix'] = facts.query.get('prefix');
     ctx['s3:delimiter'] = facts.query.get('delimiter');

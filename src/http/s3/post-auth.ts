@@ -14,10 +14,13 @@ import { decodePostPolicy, type PostPolicy } from './post-policy.js';
 export type FormAuth =
   | { readonly kind: 'anonymous' }
   | {
-    readonly kind: 'signed'; readonly scheme: 'sigv4' | 'sigv2'; readonly accessKeyId: string; readonly policy: PostPolicy;
-    /** X-Amz-Date (SigV4); a SigV2 form carries no signing time. */
-    readonly signedAt: number | undefined;
-  };
+      readonly kind: 'signed';
+      readonly scheme: 'sigv4' | 'sigv2';
+      readonly accessKeyId: string;
+      readonly policy: PostPolicy;
+      /** X-Amz-Date (SigV4); a SigV2 form carries no signing time. */
+      readonly signedAt: number | undefined;
+    };
 
 // The names S3 uses for these fields in its error messages.
 const SIGNATURE_FIELDS = [
@@ -38,13 +41,16 @@ function parseCredential(value: string, region: RegionRule): { accessKeyId: stri
   const parts = value.split('/');
   const [accessKeyId, date, credRegion, service, terminal] = parts;
   if (parts.length !== 5 || parts.some((p) => p === '') || !/^\d{8}$/.test(date ?? '')) {
-    throw invalidCredential('the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".');
+    throw invalidCredential(
+      'the Credential is mal-formed; expecting "<YOUR-AKID>/YYYYMMDD/REGION/SERVICE/aws4_request".',
+    );
   }
   if (region.strict && credRegion !== region.name) {
     throw invalidCredential(`the region '${credRegion}' is wrong; expecting '${region.name}'`, { Region: region.name });
   }
   if (service !== 's3') throw invalidCredential(`incorrect service "${service}". This endpoint belongs to "s3".`);
-  if (terminal !== 'aws4_request') throw invalidCredential(`incorrect terminal "${terminal}". This endpoint uses "aws4_request".`);
+  if (terminal !== 'aws4_request')
+    throw invalidCredential(`incorrect terminal "${terminal}". This endpoint uses "aws4_request".`);
   return { accessKeyId: accessKeyId as string, date: date as string, region: credRegion as string };
 }
 
@@ -54,14 +60,20 @@ function parseCredential(value: string, region: RegionRule): { accessKeyId: stri
  * field or the policy missing, a malformed credential or date, another algorithm), InvalidAccessKeyId,
  * SignatureDoesNotMatch, and InvalidPolicyDocument for a signed policy that does not parse.
  */
-export function authenticateForm(fields: FormFields, opts: { lookup: SecretLookup; region: RegionRule; sigv2: boolean }): FormAuth {
+export function authenticateForm(
+  fields: FormFields,
+  opts: { lookup: SecretLookup; region: RegionRule; sigv2: boolean },
+): FormAuth {
   if (fields.has('awsaccesskeyid') || fields.has('signature')) {
     if (opts.sigv2) return authenticateFormV2(fields, opts.lookup);
-    throw new AppError('InvalidRequest', { message: 'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.' });
+    throw new AppError('InvalidRequest', {
+      message: 'The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.',
+    });
   }
   const policyText = fields.get('policy');
   if (!SIGNATURE_FIELDS.some(([name]) => fields.has(name))) {
-    if (policyText !== undefined) throw new AppError('AccessDenied', { message: 'A POST policy needs a signature (x-amz-signature).' });
+    if (policyText !== undefined)
+      throw new AppError('AccessDenied', { message: 'A POST policy needs a signature (x-amz-signature).' });
     return { kind: 'anonymous' };
   }
   for (const [name, display] of SIGNATURE_FIELDS) if (!fields.has(name)) throw missingField(display);
@@ -78,18 +90,25 @@ export function authenticateForm(fields: FormFields, opts: { lookup: SecretLooku
   const signedAt = parseAmzDate(amzDate);
   if (signedAt === undefined) {
     throw new AppError('InvalidArgument', {
-      message: 'X-Amz-Date must be in the ISO8601 Long Format "yyyyMMdd\'T\'HHmmss\'Z\'"',
+      message: "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"",
       details: { ArgumentName: 'x-amz-date', ArgumentValue: amzDate },
     });
   }
   if (amzDate.slice(0, 8) !== date) {
-    throw invalidCredential(`Invalid credential date "${date}". This date is not the same as X-Amz-Date: "${amzDate.slice(0, 8)}".`);
+    throw invalidCredential(
+      `Invalid credential date "${date}". This date is not the same as X-Amz-Date: "${amzDate.slice(0, 8)}".`,
+    );
   }
   const secret = opts.lookup(accessKeyId);
   if (secret === undefined) throw new AppError('InvalidAccessKeyId', { details: { AWSAccessKeyId: accessKeyId } });
   // The string to sign of a POST is the base64 policy itself, exactly as sent.
   const provided = fields.get('x-amz-signature') ?? '';
-  if (!signatureMatches(signatureBytes(deriveSigningKey(secret, { date: date, region: region, service: 's3' }), policyText), provided)) {
+  if (
+    !signatureMatches(
+      signatureBytes(deriveSigningKey(secret, { date: date, region: region, service: 's3' }), policyText),
+      provided,
+    )
+  ) {
     throw new AppError('SignatureDoesNotMatch', {
       details: { AWSAccessKeyId: accessKeyId, StringToSign: policyText, SignatureProvided: provided },
     });

@@ -60,7 +60,10 @@ function ignoreUnreadFailure(): void {
  * InvalidArgument for a missing key or file, a repeated field, or a file part not named `file`, and whatever
  * `onFile` throws. If the client goes away mid-file the file stream fails, so `onFile` never waits forever.
  */
-export function readPostForm<T>(req: IncomingMessage, onFile: (fields: FormFields, file: FormFile) => Promise<T>): Promise<T> {
+export function readPostForm<T>(
+  req: IncomingMessage,
+  onFile: (fields: FormFields, file: FormFile) => Promise<T>,
+): Promise<T> {
   let parser: busboy.Busboy;
   try {
     parser = busboy({
@@ -123,11 +126,17 @@ export function readPostForm<T>(req: IncomingMessage, onFile: (fields: FormField
       if (state !== 'fields') return;
       const lower = name.toLowerCase();
       if (info.nameTruncated || info.valueTruncated) return fail(tooMuchPreData());
-      if (lower === 'file') return startFile({ stream: Readable.from([Buffer.from(value, 'utf8')]), filename: undefined, bodyRead });
+      if (lower === 'file')
+        return startFile({ stream: Readable.from([Buffer.from(value, 'utf8')]), filename: undefined, bodyRead });
       preData += Buffer.byteLength(name) + Buffer.byteLength(value);
       if (preData > MAX_PRE_DATA_BYTES) return fail(tooMuchPreData());
       if (fields.has(lower)) {
-        return fail(new AppError('InvalidArgument', { message: `The form field '${name}' appears more than once.`, details: { ArgumentName: name } }));
+        return fail(
+          new AppError('InvalidArgument', {
+            message: `The form field '${name}' appears more than once.`,
+            details: { ArgumentName: name },
+          }),
+        );
       }
       fields.set(lower, value);
     });
@@ -138,10 +147,12 @@ export function readPostForm<T>(req: IncomingMessage, onFile: (fields: FormField
       }
       if (name.toLowerCase() !== 'file') {
         stream.resume();
-        return fail(new AppError('InvalidArgument', {
-          message: `Only the form field named 'file' may carry a file; found a file in '${name}'.`,
-          details: { ArgumentName: name },
-        }));
+        return fail(
+          new AppError('InvalidArgument', {
+            message: `Only the form field named 'file' may carry a file; found a file in '${name}'.`,
+            details: { ArgumentName: name },
+          }),
+        );
       }
       startFile({ stream, filename: info.filename, bodyRead });
     });

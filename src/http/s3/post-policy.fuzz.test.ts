@@ -11,28 +11,72 @@ const NOW = new Date('2030-06-01T00:00:00Z');
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value) ?? '').toString('base64');
 const junk = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(null, {}, [], { toString: 1 }, { valueOf: 'x' }));
 const conditionArb = fc.oneof(
-  fc.tuple(fc.constantFrom('eq', 'starts-with', 'EQ', 'content-length-range', 'nope'), fc.oneof(fc.constantFrom('$key', '$bucket', '$Content-Type', '$x-amz-meta-a', '$success_action_status'), fc.nat(), junk), fc.oneof(fc.string({ maxLength: 6 }), fc.nat(), junk)),
-  fc.dictionary(fc.constantFrom('bucket', 'key', 'acl', 'x-amz-date'), fc.oneof(fc.string({ maxLength: 6 }), junk), { minKeys: 0, maxKeys: 2 }),
+  fc.tuple(
+    fc.constantFrom('eq', 'starts-with', 'EQ', 'content-length-range', 'nope'),
+    fc.oneof(
+      fc.constantFrom('$key', '$bucket', '$Content-Type', '$x-amz-meta-a', '$success_action_status'),
+      fc.nat(),
+      junk,
+    ),
+    fc.oneof(fc.string({ maxLength: 6 }), fc.nat(), junk),
+  ),
+  fc.dictionary(fc.constantFrom('bucket', 'key', 'acl', 'x-amz-date'), fc.oneof(fc.string({ maxLength: 6 }), junk), {
+    minKeys: 0,
+    maxKeys: 2,
+  }),
   junk,
 );
-const documentArb = fc.record({
-  expiration: fc.oneof(fc.constantFrom('2031-01-01T00:00:00Z', '2031-01-01T00:00:00.123Z', '2020-01-01T00:00:00Z', '2031-13-01T00:00:00Z'), junk),
-  conditions: fc.oneof(fc.array(conditionArb, { maxLength: 5 }), junk),
-}, { requiredKeys: [] });
-const fieldsArb = fc.dictionary(fc.constantFrom('key', 'bucket', 'content-type', 'x-amz-meta-a', 'success_action_status', 'policy', 'x-ignore-me', 'acl'), fc.string({ maxLength: 8 }), { maxKeys: 5 })
+const documentArb = fc.record(
+  {
+    expiration: fc.oneof(
+      fc.constantFrom(
+        '2031-01-01T00:00:00Z',
+        '2031-01-01T00:00:00.123Z',
+        '2020-01-01T00:00:00Z',
+        '2031-13-01T00:00:00Z',
+      ),
+      junk,
+    ),
+    conditions: fc.oneof(fc.array(conditionArb, { maxLength: 5 }), junk),
+  },
+  { requiredKeys: [] },
+);
+const fieldsArb = fc
+  .dictionary(
+    fc.constantFrom(
+      'key',
+      'bucket',
+      'content-type',
+      'x-amz-meta-a',
+      'success_action_status',
+      'policy',
+      'x-ignore-me',
+      'acl',
+    ),
+    fc.string({ maxLength: 8 }),
+    { maxKeys: 5 },
+  )
   .map((f) => new Map(Object.entries(f)));
 
 describe('POST Object policy on arbitrary input', () => {
   it('decoding gives a policy or InvalidPolicyDocument, checking gives bounds or AccessDenied', () => {
     fc.assert(
-      fc.property(fc.oneof(documentArb.map(b64), junk.map(b64), fragmentString(['A', '=', '==', ' ', '\n', '+', '/', 'eyJ', 'e30='])), fieldsArb, (text, fields) => {
-        const decoded = outcomeOf(() => decodePostPolicy(text));
-        expectCodeIn(decoded, ['InvalidPolicyDocument']);
-        if (!decoded.ok) return;
-        const checked = outcomeOf(() => checkPostPolicy(decoded.value, fields, NOW));
-        expectCodeIn(checked, ['AccessDenied']);
-        if (checked.ok) expect(checked.value.min).toBeGreaterThanOrEqual(0);
-      }),
+      fc.property(
+        fc.oneof(
+          documentArb.map(b64),
+          junk.map(b64),
+          fragmentString(['A', '=', '==', ' ', '\n', '+', '/', 'eyJ', 'e30=']),
+        ),
+        fieldsArb,
+        (text, fields) => {
+          const decoded = outcomeOf(() => decodePostPolicy(text));
+          expectCodeIn(decoded, ['InvalidPolicyDocument']);
+          if (!decoded.ok) return;
+          const checked = outcomeOf(() => checkPostPolicy(decoded.value, fields, NOW));
+          expectCodeIn(checked, ['AccessDenied']);
+          if (checked.ok) expect(checked.value.min).toBeGreaterThanOrEqual(0);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

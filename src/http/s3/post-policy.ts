@@ -43,7 +43,12 @@ function conditionText(parts: readonly unknown[]): string {
 }
 
 function sizeBound(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,16}$/.test(value.trim()) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d{1,16}$/.test(value.trim())
+        ? Number(value)
+        : NaN;
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
@@ -55,7 +60,9 @@ function parseCondition(raw: unknown): Condition {
     }
     const [name, value] = entries[0] as [string, unknown];
     const text = conditionText(['eq', `$${name}`, value]);
-    return typeof value === 'string' ? { kind: 'eq', field: name.toLowerCase(), value, text } : { kind: 'invalid', field: name.toLowerCase(), text };
+    return typeof value === 'string'
+      ? { kind: 'eq', field: name.toLowerCase(), value, text }
+      : { kind: 'invalid', field: name.toLowerCase(), text };
   }
   if (!Array.isArray(raw)) return { kind: 'invalid', text: JSON.stringify(raw) ?? 'null' };
   const parts = raw as unknown[];
@@ -66,11 +73,14 @@ function parseCondition(raw: unknown): Condition {
   if (operator === 'content-length-range') {
     const min = sizeBound(a);
     const max = sizeBound(b);
-    return min === undefined || max === undefined ? { kind: 'invalid', text } : { kind: 'content-length-range', min, max, text };
+    return min === undefined || max === undefined
+      ? { kind: 'invalid', text }
+      : { kind: 'content-length-range', min, max, text };
   }
   if (typeof a !== 'string' || !a.startsWith('$')) return { kind: 'invalid', text };
   const field = a.slice(1).toLowerCase();
-  if ((operator === 'eq' || operator === 'starts-with') && typeof b === 'string') return { kind: operator, field, value: b, text };
+  if ((operator === 'eq' || operator === 'starts-with') && typeof b === 'string')
+    return { kind: operator, field, value: b, text };
   return { kind: 'invalid', field, text };
 }
 
@@ -93,8 +103,11 @@ export function decodePostPolicy(base64: string): PostPolicy {
   if (expiration === undefined) throw invalidPolicy('Policy missing expiration.');
   const expiresAt = typeof expiration === 'string' && ISO_TIMESTAMP.test(expiration) ? Date.parse(expiration) : NaN;
   if (Number.isNaN(expiresAt)) {
-    // Not String(expiration): a JSON object such as {"toString": 1} cannot be made a string that way (TypeError, a 500).
-    throw invalidPolicy(`Invalid 'expiration' value: '${typeof expiration === 'string' ? expiration : JSON.stringify(expiration).slice(0, 64)}'`);
+    // Not String(expiration): a JSON object such as {"toString": 1} cannot be made a string that way (TypeError, a
+    // 500).
+    throw invalidPolicy(
+      `Invalid 'expiration' value: '${typeof expiration === 'string' ? expiration : JSON.stringify(expiration).slice(0, 64)}'`,
+    );
   }
   const conditions = fields['conditions'];
   if (conditions === undefined) throw invalidPolicy('Policy missing conditions.');

@@ -10,7 +10,11 @@ import type { ChunkSigningContext, VerifiedRequest } from '../../sigv4/types.js'
 import { bodyInput, readSmallPayload } from './request-body.js';
 
 const CONTEXT: ChunkSigningContext = {
-  signingKey: deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', { date: '20130524', region: 'us-east-1', service: 's3' }),
+  signingKey: deriveSigningKey('wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', {
+    date: '20130524',
+    region: 'us-east-1',
+    service: 's3',
+  }),
   seedSignature: '4f232c4386841ef735655705268965c44a0e4690baa4adea153f7db9fa80a0a9',
   amzDate: '20130524T000000Z',
   scope: '20130524/us-east-1/s3/aws4_request',
@@ -31,7 +35,11 @@ function forgedChunkedRequest(): { req: IncomingMessage; auth: VerifiedRequest; 
     payload: { kind: 'chunked', signedChunks: true, hasTrailer: false, decodedLength: PAYLOAD.length },
     chunkContext: CONTEXT,
   };
-  const forged = encodeAwsChunked({ data: PAYLOAD, chunkSize: 65_536, context: { ...CONTEXT, seedSignature: 'f'.repeat(64) } });
+  const forged = encodeAwsChunked({
+    data: PAYLOAD,
+    chunkSize: 65_536,
+    context: { ...CONTEXT, seedSignature: 'f'.repeat(64) },
+  });
   return { req, auth, send: () => stream.end(forged) };
 }
 

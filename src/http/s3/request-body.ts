@@ -4,7 +4,11 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import {
-  CHECKSUM_ALGORITHMS, checksumHeader, computeChecksum, parseChecksumAlgorithm, type ChecksumAlgorithm,
+  CHECKSUM_ALGORITHMS,
+  checksumHeader,
+  computeChecksum,
+  parseChecksumAlgorithm,
+  type ChecksumAlgorithm,
 } from '../../core/checksums.js';
 import { AppError } from '../../core/errors.js';
 import { parseContentMd5 } from '../../core/etag.js';
@@ -20,10 +24,14 @@ function header(req: IncomingMessage, name: string): string | undefined {
 
 /** The declared payload length: x-amz-decoded-content-length for aws-chunked bodies, else Content-Length. */
 function declaredSize(req: IncomingMessage, auth: VerifiedRequest): number | undefined {
-  const raw = auth.payload.kind === 'chunked' ? header(req, 'x-amz-decoded-content-length') : header(req, 'content-length');
+  const raw =
+    auth.payload.kind === 'chunked' ? header(req, 'x-amz-decoded-content-length') : header(req, 'content-length');
   if (raw === undefined) return undefined;
   if (!/^\d{1,16}$/.test(raw)) {
-    throw new AppError('InvalidArgument', { message: 'The content length is not a valid number.', details: { ArgumentName: 'Content-Length' } });
+    throw new AppError('InvalidArgument', {
+      message: 'The content length is not a valid number.',
+      details: { ArgumentName: 'Content-Length' },
+    });
   }
   return Number(raw);
 }
@@ -37,8 +45,13 @@ function declaredChecksum(
   trailerValue: (name: string) => string | undefined,
   opts: { headers: boolean } = { headers: true },
 ): BodyInput['checksum'] {
-  const inHeaders = opts.headers ? CHECKSUM_ALGORITHMS.filter((alg) => req.headers[checksumHeader(alg)] !== undefined) : [];
-  if (inHeaders.length > 1) throw new AppError('InvalidRequest', { message: 'Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.' });
+  const inHeaders = opts.headers
+    ? CHECKSUM_ALGORITHMS.filter((alg) => req.headers[checksumHeader(alg)] !== undefined)
+    : [];
+  if (inHeaders.length > 1)
+    throw new AppError('InvalidRequest', {
+      message: 'Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.',
+    });
   const trailer = header(req, 'x-amz-trailer')?.trim().toLowerCase();
   const sdkAlgorithm = header(req, 'x-amz-sdk-checksum-algorithm');
   if (inHeaders.length === 1) {
@@ -51,7 +64,10 @@ function declaredChecksum(
   }
   if (trailer !== undefined && trailer !== '') {
     const algorithm = CHECKSUM_ALGORITHMS.find((alg) => checksumHeader(alg) === trailer);
-    if (!algorithm) throw new AppError('InvalidRequest', { message: `The value specified in the x-amz-trailer header is not supported: ${trailer}` });
+    if (!algorithm)
+      throw new AppError('InvalidRequest', {
+        message: `The value specified in the x-amz-trailer header is not supported: ${trailer}`,
+      });
     return { algorithm, expected: () => trailerValue(trailer) };
   }
   if (sdkAlgorithm !== undefined) {
@@ -70,7 +86,8 @@ function declaredChecksum(
  */
 export function bodyInput(req: IncomingMessage, auth: VerifiedRequest): BodyInput {
   const size = declaredSize(req, auth);
-  if (size === undefined && !/\bchunked\b/i.test(header(req, 'transfer-encoding') ?? '')) throw new AppError('MissingContentLength');
+  if (size === undefined && !/\bchunked\b/i.test(header(req, 'transfer-encoding') ?? ''))
+    throw new AppError('MissingContentLength');
   const md5Header = header(req, 'content-md5');
   const contentMd5 = md5Header === undefined ? undefined : parseContentMd5(md5Header);
   const payload = auth.payload;
@@ -93,7 +110,10 @@ export function bodyInput(req: IncomingMessage, auth: VerifiedRequest): BodyInpu
  * The payload bytes of a request: the request itself, or an aws-chunked decoder over it that verifies chunk
  * signatures as it is read; its trailers are filled in once the body has ended.
  */
-function payloadOf(req: IncomingMessage, auth: VerifiedRequest): { source: AsyncIterable<Buffer>; trailers: Map<string, string> } {
+function payloadOf(
+  req: IncomingMessage,
+  auth: VerifiedRequest,
+): { source: AsyncIterable<Buffer>; trailers: Map<string, string> } {
   if (auth.payload.kind !== 'chunked') return { source: requestBytes(req), trailers: new Map() };
   const decoder = createChunkedDecoder({
     signed: auth.payload.signedChunks,
@@ -149,7 +169,9 @@ export async function readSmallPayload(
   const checksum = declaredChecksum(req, (name) => trailers.get(name), { headers: opts.checksumHeaders !== 'object' });
   const expected = checksum?.expected?.();
   if (checksum && expected !== undefined && computeChecksum(checksum.algorithm, body).toString('base64') !== expected) {
-    throw new AppError('BadDigest', { message: `The ${checksum.algorithm} you specified did not match the calculated checksum.` });
+    throw new AppError('BadDigest', {
+      message: `The ${checksum.algorithm} you specified did not match the calculated checksum.`,
+    });
   }
   return body;
 }

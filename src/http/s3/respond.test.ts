@@ -23,16 +23,22 @@ afterAll(async () => {
 });
 
 /** The raw head lines (as sent, duplicates kept) and the body of one request. */
-function exchange(method: string, headers: Record<string, string> = {}): Promise<{ status: number; raw: string[][]; body: string }> {
+function exchange(
+  method: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; raw: string[][]; body: string }> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path: '/b/k', headers, agent: false }, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { body += chunk; });
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
       res.on('end', () => {
         const raw: string[][] = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) raw.push([res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string]);
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          raw.push([res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string]);
         resolve({ status: res.statusCode ?? 0, raw, body });
       });
     });
@@ -50,7 +56,11 @@ function respondWith(response: S3Response): void {
 
 describe('sendResponse', () => {
   it('writes the request id pair, the handler headers and a measured Content-Length in one head', async () => {
-    respondWith({ status: 200, headers: { ETag: '"abc"', 'Content-Type': 'text/plain', 'Content-Length': 999, 'x-amz-meta-n': 7 }, body: 'hello' });
+    respondWith({
+      status: 200,
+      headers: { ETag: '"abc"', 'Content-Type': 'text/plain', 'Content-Length': 999, 'x-amz-meta-n': 7 },
+      body: 'hello',
+    });
     const { status, raw, body } = await exchange('GET', { 'X-Request-Id': '0192f2a4-7c3e-7abc-8def-0123456789ab' });
     expect(status).toBe(200);
     expect(body).toBe('hello');
@@ -63,12 +73,16 @@ describe('sendResponse', () => {
   });
 
   it('sends a name given twice in different case once, with its last value, as setHeader would', async () => {
-    respondWith({ status: 200, headers: { 'Content-Type': 'application/xml', 'content-type': 'text/plain' }, body: '' });
+    respondWith({
+      status: 200,
+      headers: { 'Content-Type': 'application/xml', 'content-type': 'text/plain' },
+      body: '',
+    });
     const { raw } = await exchange('GET');
     expect(valuesOf(raw, 'content-type')).toEqual(['text/plain']);
   });
 
-  it('keeps a HEAD\'s Content-Length (the body it stands for) and sends no body', async () => {
+  it("keeps a HEAD's Content-Length (the body it stands for) and sends no body", async () => {
     respondWith({ status: 200, headers: { 'Content-Length': 4096, ETag: '"e"' }, body: Buffer.alloc(4096) });
     const { raw, body } = await exchange('HEAD');
     expect(valuesOf(raw, 'content-length')).toEqual(['4096']);
@@ -85,15 +99,19 @@ describe('sendResponse', () => {
     expect(valuesOf(notModified.raw, 'etag')).toEqual(['"e"']);
   });
 
-  it('streams a body after the head, with the handler\'s Content-Length', async () => {
-    respondWith({ status: 206, headers: { 'Content-Length': 6, 'Content-Range': 'bytes 0-5/10' }, body: Readable.from([Buffer.from('abc'), Buffer.from('def')]) });
+  it("streams a body after the head, with the handler's Content-Length", async () => {
+    respondWith({
+      status: 206,
+      headers: { 'Content-Length': 6, 'Content-Range': 'bytes 0-5/10' },
+      body: Readable.from([Buffer.from('abc'), Buffer.from('def')]),
+    });
     const { status, raw, body } = await exchange('GET');
     expect({ status, body }).toEqual({ status: 206, body: 'abcdef' });
     expect(valuesOf(raw, 'content-length')).toEqual(['6']);
     expect(valuesOf(raw, 'x-amz-request-id')).toHaveLength(1);
   });
 
-  it('merges headers set on the response before (CORS), the response\'s own value winning a clash', async () => {
+  it("merges headers set on the response before (CORS), the response's own value winning a clash", async () => {
     answer = (req, res) => {
       res.setHeader('Access-Control-Allow-Origin', 'https://app.example');
       res.setHeader('Vary', 'Origin');
@@ -136,8 +154,9 @@ describe('sendS3Error', () => {
     expect(valuesOf(raw, 'content-type')).toEqual([]);
   });
 
-  it('sends the error\'s own headers once (Retry-After on SlowDown)', async () => {
-    answer = (req, res) => sendS3Error({ req, res }, new AppError('SlowDown', { headers: { 'Retry-After': '1' } }), 'id');
+  it("sends the error's own headers once (Retry-After on SlowDown)", async () => {
+    answer = (req, res) =>
+      sendS3Error({ req, res }, new AppError('SlowDown', { headers: { 'Retry-After': '1' } }), 'id');
     const { status, raw } = await exchange('GET');
     expect(status).toBe(503);
     expect(valuesOf(raw, 'retry-after')).toEqual(['1']);

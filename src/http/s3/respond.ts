@@ -16,7 +16,10 @@ export function xmlResponse(body: string, status = 200, headers: S3Response['hea
   return { status, headers: { 'Content-Type': XML, ...headers }, body };
 }
 
-/** Sends a handler's response. A stream that fails mid-body destroys the socket: the client sees a truncated reply, never wrong bytes. */
+/**
+ * Sends a handler's response. A stream that fails mid-body destroys the socket: the client sees a truncated reply,
+ * never wrong bytes.
+ */
 export async function sendResponse(req: IncomingMessage, res: ServerResponse, response: S3Response): Promise<void> {
   const { status, body } = response;
   if (body === undefined || req.method === 'HEAD' || status === 304) {
@@ -27,7 +30,11 @@ export async function sendResponse(req: IncomingMessage, res: ServerResponse, re
     return;
   }
   const inHand = typeof body === 'string' || Buffer.isBuffer(body);
-  const head = new ResponseHead(requestIdOf(req), response.headers, inHand ? { contentLength: Buffer.byteLength(body) } : {});
+  const head = new ResponseHead(
+    requestIdOf(req),
+    response.headers,
+    inHand ? { contentLength: Buffer.byteLength(body) } : {},
+  );
   res.writeHead(status, head.list);
   if (inHand) res.end(body);
   else await pipeline(body, res);
@@ -50,7 +57,11 @@ export function sendS3Error(
   }
   const status = appError.statusCode;
   const body = req.method === 'HEAD' || status === 304 ? undefined : buildAppErrorXml(appError, { requestId });
-  const head = new ResponseHead(requestId, appError.headers, body === undefined ? {} : { contentLength: Buffer.byteLength(body) });
+  const head = new ResponseHead(
+    requestId,
+    appError.headers,
+    body === undefined ? {} : { contentLength: Buffer.byteLength(body) },
+  );
   if (body === undefined) head.endsWithoutBody(status);
   else head.add('Content-Type', XML);
   // A body the handler never read (an early error on an upload) cannot be left on a keep-alive connection; the rest
@@ -94,7 +105,10 @@ class ResponseHead {
     this.list.push(name, String(value));
   }
 
-  /** For an answer without a body: a HEAD keeps the Content-Length of the body it stands for, others say 0, a 304 says nothing. */
+  /**
+   * For an answer without a body: a HEAD keeps the Content-Length of the body it stands for, others say 0, a 304 says
+   * nothing.
+   */
   endsWithoutBody(status: number): void {
     if (!this.hasContentLength && status !== 304) this.add('Content-Length', 0);
   }

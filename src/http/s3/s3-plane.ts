@@ -1,4 +1,5 @@
-// The S3 data plane: resolve the operation, answer CORS, authenticate, authorize, run its handler, and send the response
+// The S3 data plane: resolve the operation, answer CORS, authenticate, authorize, run its handler, and send the
+// response
 // or the error. Framework-free: a plain (req, res) function behind the dispatcher, which writes the access-log line
 // and records the request's metrics with the operation reported through `onOp`.
 
@@ -13,7 +14,12 @@ import { isClientAbort } from '../shared/client-abort.js';
 import { clientIp, isSecureTransport, NO_TRUSTED_PROXIES, type TrustedProxies } from '../shared/client-address.js';
 import { anonymousRequest, authenticate } from './authenticate.js';
 import {
-  ANONYMOUS, BucketPolicyCache, hideMissingKey, operationChecks, RequestAuthorizer, type Principal,
+  ANONYMOUS,
+  BucketPolicyCache,
+  hideMissingKey,
+  operationChecks,
+  RequestAuthorizer,
+  type Principal,
 } from './authorize.js';
 import { headerOf, type Owner, type S3Context, type S3Response, type S3Services } from './context.js';
 import { parseCopySource } from './copy-source.js';
@@ -102,14 +108,23 @@ export class S3PlaneHandler {
    * may have written (a DeleteObjects halfway is answered only once its commits are durable); then the S3 error. An
    * unexpected failure is a 500 InternalError, logged once with its stack and counted.
    */
-  private async fail(req: IncomingMessage, res: ServerResponse, failed: { requestId: string; op: string; err: unknown }): Promise<void> {
+  private async fail(
+    req: IncomingMessage,
+    res: ServerResponse,
+    failed: { requestId: string; op: string; err: unknown },
+  ): Promise<void> {
     const { requestId, op, err } = failed;
     if (isClientAbort(req, err)) {
       // The client went away mid-request: nothing to answer, and not a server error.
       res.destroy();
       return;
     }
-    const failure = mayWrite(req) ? await this.opts.durable().then(() => err, (syncErr: unknown) => syncErr) : err;
+    const failure = mayWrite(req)
+      ? await this.opts.durable().then(
+          () => err,
+          (syncErr: unknown) => syncErr,
+        )
+      : err;
     const appError = sendS3Error({ req, res }, failure, requestId);
     if (appError.code === 'InternalError') {
       this.opts.logger.error({ err: failure, reqId: requestId, op }, 'S3 request failed');
@@ -143,23 +158,38 @@ export class S3PlaneHandler {
       await this.reply(req, res, preflightResponse(req, cors, key === '' ? 'BUCKET' : 'OBJECT'));
       return;
     }
-    const endpoint: Endpoint = resolveEndpoint({ method: req.method ?? 'GET', path: rawPath, query }, {
-      hasCopySource: req.headers['x-amz-copy-source'] !== undefined, hostBucket: info.hostBucket,
-    });
+    const endpoint: Endpoint = resolveEndpoint(
+      { method: req.method ?? 'GET', path: rawPath, query },
+      {
+        hasCopySource: req.headers['x-amz-copy-source'] !== undefined,
+        hostBucket: info.hostBucket,
+      },
+    );
     onOp(endpoint.op);
     const bucket = 'bucket' in endpoint ? endpoint.bucket : undefined;
     // Set before anything can fail, so that error responses carry the CORS headers too, as S3's do.
     if (bucket !== undefined) setHeaders(res, actualCorsHeaders(req, bucketRow(bucket)?.config.cors));
     const policies = (name: string) => this.policies.view(name, bucketRow(name));
     const context = (auth: VerifiedRequest, authz: RequestAuthorizer): S3Context => ({
-      req, endpoint, query, requestId: info.requestId, auth, authz, services: this.opts.services, owner: this.opts.owner,
-      region: this.opts.region, hostBucket: info.hostBucket,
+      req,
+      endpoint,
+      query,
+      requestId: info.requestId,
+      auth,
+      authz,
+      services: this.opts.services,
+      owner: this.opts.owner,
+      region: this.opts.region,
+      hostBucket: info.hostBucket,
     });
 
     if (endpoint.op === 'PostObject') {
       // The form names who signs it: postObject authorizes through authorizerFor once it has read the form.
       const anonymous = this.authorizer({ req, policies }, ANONYMOUS, {
-        op: endpoint.op, query, authType: undefined, header: (name) => headerOf(req, name),
+        op: endpoint.op,
+        query,
+        authType: undefined,
+        header: (name) => headerOf(req, name),
       });
       // A form carries its signature in the body: nothing more can be checked before reading it.
       readyForBody();
@@ -170,15 +200,21 @@ export class S3PlaneHandler {
         onAuth: this.opts.onAuth,
         now: this.now,
         principalOf: this.principalOf,
-        authorizerFor: (principal, facts) => this.authorizer({ req, policies }, principal, { op: endpoint.op, query, ...facts }),
-        objectUrl: (b, k) => objectUrl(req, { mountPath: info.mountPath, hostBucket: info.hostBucket, bucket: b, key: k }),
+        authorizerFor: (principal, facts) =>
+          this.authorizer({ req, policies }, principal, { op: endpoint.op, query, ...facts }),
+        objectUrl: (b, k) =>
+          objectUrl(req, { mountPath: info.mountPath, hostBucket: info.hostBucket, bucket: b, key: k }),
       });
       await this.reply(req, res, response);
       return;
     }
 
     const verified = authenticate(req, {
-      region: this.signingRegion, sigv2: this.opts.sigv2, lookup: this.opts.lookup, now: this.now, hostBucket: info.hostBucket,
+      region: this.signingRegion,
+      sigv2: this.opts.sigv2,
+      lookup: this.opts.lookup,
+      now: this.now,
+      hostBucket: info.hostBucket,
     });
     this.opts.onAuth?.(verified?.scheme ?? 'anonymous');
     const principal = verified ? this.principalOf(verified.accessKeyId) : ANONYMOUS;
@@ -199,13 +235,25 @@ export class S3PlaneHandler {
     if (bucket !== undefined) authz.requireVisible(bucket);
     const key = 'key' in endpoint ? endpoint.key : undefined;
     const isCopy = endpoint.op === 'CopyObject' || endpoint.op === 'UploadPartCopy';
-    authz.require(operationChecks({
-      op: endpoint.op, bucket, key, versionId: query.get('versionId'), header, copySource: isCopy ? parseCopySource(req) : undefined,
-    }));
+    authz.require(
+      operationChecks({
+        op: endpoint.op,
+        bucket,
+        key,
+        versionId: query.get('versionId'),
+        header,
+        copySource: isCopy ? parseCopySource(req) : undefined,
+      }),
+    );
     const handler = HANDLERS[endpoint.op] as (c: S3Context) => Promise<S3Response>;
     let response: S3Response;
     // A body for a bucket that does not exist is not worth receiving: the handler would answer NoSuchBucket after it.
-    if (info.expectsContinue === true && bucket !== undefined && endpoint.op !== 'CreateBucket' && bucketRow(bucket) === undefined) {
+    if (
+      info.expectsContinue === true &&
+      bucket !== undefined &&
+      endpoint.op !== 'CreateBucket' &&
+      bucketRow(bucket) === undefined
+    ) {
       throw noSuchBucket(bucket);
     }
     readyForBody();
@@ -232,14 +280,15 @@ export class S3PlaneHandler {
     return new RequestAuthorizer({
       principal,
       policies,
-      context: () => policyContext({
-        ...facts,
-        principal,
-        sourceIp: clientIp(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES),
-        secureTransport: isSecureTransport(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES),
-        now: this.now(),
-        region: this.opts.region,
-      }),
+      context: () =>
+        policyContext({
+          ...facts,
+          principal,
+          sourceIp: clientIp(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES),
+          secureTransport: isSecureTransport(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES),
+          now: this.now(),
+          region: this.opts.region,
+        }),
       objectAcl: (bucket, key, versionId) => {
         try {
           return objects.acl.get({ bucket, key, versionId }).acl;
@@ -288,7 +337,10 @@ function isTls(req: IncomingMessage): boolean {
  * The object's URL as the client addressed this server, mount path included: `host/bucket/key` path-style, or
  * `bucket.domain/key` when the Host named the bucket.
  */
-function objectUrl(req: IncomingMessage, at: { mountPath: string; hostBucket: string | undefined; bucket: string; key: string }): string {
+function objectUrl(
+  req: IncomingMessage,
+  at: { mountPath: string; hostBucket: string | undefined; bucket: string; key: string },
+): string {
   const path = at.key.split('/').map(encodeURIComponent).join('/');
   const origin = `${isTls(req) ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}${at.mountPath}`;
   return at.hostBucket === undefined ? `${origin}/${encodeURIComponent(at.bucket)}/${path}` : `${origin}/${path}`;

@@ -16,7 +16,11 @@ describe('checkSseHeaders', () => {
   it('accepts no header and AES256', () => {
     expect(checkSseHeaders(req({}))).toBeUndefined();
     expect(checkSseHeaders(req({ 'x-amz-server-side-encryption': 'AES256' }))).toBe('AES256');
-    expect(checkSseHeaders(req({ 'x-amz-server-side-encryption': 'AES256', 'x-amz-server-side-encryption-bucket-key-enabled': 'true' }))).toBe('AES256');
+    expect(
+      checkSseHeaders(
+        req({ 'x-amz-server-side-encryption': 'AES256', 'x-amz-server-side-encryption-bucket-key-enabled': 'true' }),
+      ),
+    ).toBe('AES256');
   });
 
   it('refuses KMS with NotImplemented, never silently', () => {
@@ -27,7 +31,9 @@ describe('checkSseHeaders', () => {
   it('refuses unknown algorithms and a KMS key id without aws:kms with InvalidArgument', () => {
     expect(codeOf({ 'x-amz-server-side-encryption': 'AES128' })).toBe('InvalidArgument');
     expect(codeOf({ 'x-amz-server-side-encryption': 'aes256' })).toBe('InvalidArgument');
-    expect(codeOf({ 'x-amz-server-side-encryption': 'AES256', 'x-amz-server-side-encryption-aws-kms-key-id': 'k' })).toBe('InvalidArgument');
+    expect(
+      codeOf({ 'x-amz-server-side-encryption': 'AES256', 'x-amz-server-side-encryption-aws-kms-key-id': 'k' }),
+    ).toBe('InvalidArgument');
     expect(codeOf({ 'x-amz-server-side-encryption-aws-kms-key-id': 'k' })).toBe('InvalidArgument');
   });
 

@@ -31,7 +31,8 @@ export function checkSseHeaders(req: IncomingMessage): SseAlgorithm | undefined 
   const algorithm = value === undefined ? undefined : parseSseAlgorithm(value.trim());
   if (req.headers[KMS_KEY_HEADER] !== undefined) {
     throw new AppError('InvalidArgument', {
-      message: 'Server Side Encryption with AWS KMS managed key requires HTTP header x-amz-server-side-encryption : aws:kms',
+      message:
+        'Server Side Encryption with AWS KMS managed key requires HTTP header x-amz-server-side-encryption : aws:kms',
       details: { ArgumentName: KMS_KEY_HEADER },
     });
   }

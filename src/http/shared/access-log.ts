@@ -19,7 +19,10 @@ export function logWhenDone(
   fields: {
     requestId: string;
     surface: Surface;
-    /** The client's address (client-address.ts `clientIp`), read when the request arrives: the socket may be gone at the end. */
+    /**
+     * The client's address (client-address.ts `clientIp`), read when the request arrives: the socket may be gone at the
+     * end.
+     */
     clientIp?: string | undefined;
     op?: () => string;
     onDone?: (status: number | undefined, seconds: number) => void;
@@ -29,20 +32,21 @@ export function logWhenDone(
   res.once('close', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     // At LOG_LEVEL warn and above the line is not built at all (it would be dropped).
-    if (logger.isLevelEnabled('info')) logger.info(
-      {
-        reqId: fields.requestId,
-        surface: fields.surface,
-        ...(fields.clientIp !== undefined ? { clientIp: fields.clientIp } : {}),
-        method: req.method,
-        url: safeUrl(req.url ?? '/'),
-        ...(fields.op ? { op: fields.op() } : {}),
-        status: res.statusCode,
-        ms: Math.round(ms * 10) / 10,
-        ...(res.writableFinished ? {} : { aborted: true }),
-      },
-      'request completed',
-    );
+    if (logger.isLevelEnabled('info'))
+      logger.info(
+        {
+          reqId: fields.requestId,
+          surface: fields.surface,
+          ...(fields.clientIp !== undefined ? { clientIp: fields.clientIp } : {}),
+          method: req.method,
+          url: safeUrl(req.url ?? '/'),
+          ...(fields.op ? { op: fields.op() } : {}),
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          ...(res.writableFinished ? {} : { aborted: true }),
+        },
+        'request completed',
+      );
     fields.onDone?.(res.headersSent ? res.statusCode : undefined, ms / 1000);
   });
 }

@@ -7,7 +7,8 @@ import { isAppError } from '../../core/errors.js';
 
 /**
  * True when the client closed the connection before it was answered: the socket is gone (or already detached from the
- * request), or reading the body failed because the client stopped sending (Node's 'aborted' / ECONNRESET / premature close, before the body was complete).
+ * request), or reading the body failed because the client stopped sending (Node's 'aborted' / ECONNRESET / premature
+ * close, before the body was complete).
  * Any other failure, including one after the body was read (a full disk, a bug), must be answered with an error.
  */
 export function isClientAbort(req: IncomingMessage, err: unknown): boolean {
@@ -16,6 +17,7 @@ export function isClientAbort(req: IncomingMessage, err: unknown): boolean {
   const socket = req.socket as IncomingMessage['socket'] | null;
   if (socket === null || socket.destroyed) return true;
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  const aborted = code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error | undefined)?.message === 'aborted';
+  const aborted =
+    code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error | undefined)?.message === 'aborted';
   return aborted && !req.complete;
 }

@@ -1,8 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientAddress, clientIp, isSecureTransport, NO_TRUSTED_PROXIES, parseTrustedProxies } from './client-address.js';
+import {
+  clientAddress,
+  clientIp,
+  isSecureTransport,
+  NO_TRUSTED_PROXIES,
+  parseTrustedProxies,
+} from './client-address.js';
 
-function request(peer: string | undefined, headers: Record<string, string | string[]> = {}, encrypted = false): IncomingMessage {
+function request(
+  peer: string | undefined,
+  headers: Record<string, string | string[]> = {},
+  encrypted = false,
+): IncomingMessage {
   return { socket: { remoteAddress: peer, encrypted }, headers } as unknown as IncomingMessage;
 }
 
@@ -24,7 +34,9 @@ describe('parseTrustedProxies', () => {
 
 describe('clientAddress', () => {
   it('uses the socket when nobody is trusted, whatever the headers say', () => {
-    expect(clientAddress(request('203.0.113.9', { 'x-forwarded-for': '1.1.1.1' }), NO_TRUSTED_PROXIES)).toBe('203.0.113.9');
+    expect(clientAddress(request('203.0.113.9', { 'x-forwarded-for': '1.1.1.1' }), NO_TRUSTED_PROXIES)).toBe(
+      '203.0.113.9',
+    );
   });
 
   it('ignores X-Forwarded-For from an untrusted peer', () => {
@@ -42,22 +54,30 @@ describe('clientAddress', () => {
   });
 
   it('answers the left-most hop when every hop is a trusted proxy, and the peer without the header', () => {
-    expect(clientAddress(request('10.1.2.3', { 'x-forwarded-for': '192.168.1.1, 10.0.0.5' }), proxies)).toBe('192.168.1.1');
+    expect(clientAddress(request('10.1.2.3', { 'x-forwarded-for': '192.168.1.1, 10.0.0.5' }), proxies)).toBe(
+      '192.168.1.1',
+    );
     expect(clientAddress(request('10.1.2.3'), proxies)).toBe('10.1.2.3');
   });
 
   it('stops at a malformed hop and keeps the last good address', () => {
-    expect(clientAddress(request('10.1.2.3', { 'x-forwarded-for': '198.51.100.7, garbage, 10.0.0.5' }), proxies)).toBe('10.0.0.5');
+    expect(clientAddress(request('10.1.2.3', { 'x-forwarded-for': '198.51.100.7, garbage, 10.0.0.5' }), proxies)).toBe(
+      '10.0.0.5',
+    );
     expect(clientAddress(request('10.1.2.3', { 'x-forwarded-for': 'garbage' }), proxies)).toBe('10.1.2.3');
   });
 
   it('accepts hops with ports and bracketed IPv6', () => {
-    expect(clientAddress(request('10.1.2.3', { 'x-forwarded-for': '198.51.100.7:5555' }), proxies)).toBe('198.51.100.7');
+    expect(clientAddress(request('10.1.2.3', { 'x-forwarded-for': '198.51.100.7:5555' }), proxies)).toBe(
+      '198.51.100.7',
+    );
     expect(clientAddress(request('10.1.2.3', { 'x-forwarded-for': '[2001:DB8::1]:443' }), proxies)).toBe('2001:db8::1');
   });
 
   it('treats an IPv4-mapped peer as IPv4 (dual-stack sockets report ::ffff:a.b.c.d)', () => {
-    expect(clientAddress(request('::ffff:10.1.2.3', { 'x-forwarded-for': '198.51.100.7' }), proxies)).toBe('198.51.100.7');
+    expect(clientAddress(request('::ffff:10.1.2.3', { 'x-forwarded-for': '198.51.100.7' }), proxies)).toBe(
+      '198.51.100.7',
+    );
     expect(clientAddress(request('::ffff:203.0.113.9'), NO_TRUSTED_PROXIES)).toBe('203.0.113.9');
   });
 
@@ -94,13 +114,40 @@ describe('isSecureTransport', () => {
 describe('config and client-address agree on STORE_TRUSTED_PROXIES', async () => {
   const { malformedProxyEntries } = await import('../../config/config.js');
   const samples = [
-    '10.0.0.1', '10.0.0.0/8', '0.0.0.0/0', '::/0', '::1', 'fd00::/8', '::ffff:10.0.0.1', '::ffff:10.0.0.0/104', '2001:db8::1/128',
-    '10.0.0.300', '10.0.0.0/33', 'fd00::/129', 'proxy', '10.0.0.0/8/1', '10.0.0.1/', '10.0.0.1/x', 'fe80::1%eth0', '010.0.0.1',
-    '1.2.3', '1:2:3:4:5:6:7:8:9', '::ffff:1.2.3.4.5', ':::1', '10.0.0.1/08',
+    '10.0.0.1',
+    '10.0.0.0/8',
+    '0.0.0.0/0',
+    '::/0',
+    '::1',
+    'fd00::/8',
+    '::ffff:10.0.0.1',
+    '::ffff:10.0.0.0/104',
+    '2001:db8::1/128',
+    '10.0.0.300',
+    '10.0.0.0/33',
+    'fd00::/129',
+    'proxy',
+    '10.0.0.0/8/1',
+    '10.0.0.1/',
+    '10.0.0.1/x',
+    'fe80::1%eth0',
+    '010.0.0.1',
+    '1.2.3',
+    '1:2:3:4:5:6:7:8:9',
+    '::ffff:1.2.3.4.5',
+    ':::1',
+    '10.0.0.1/08',
   ];
   it.each(samples)('%s', (entry) => {
     const configRefuses = malformedProxyEntries(entry).length > 0;
-    const parserRefuses = (() => { try { parseTrustedProxies(entry); return false; } catch { return true; } })();
+    const parserRefuses = (() => {
+      try {
+        parseTrustedProxies(entry);
+        return false;
+      } catch {
+        return true;
+      }
+    })();
     expect(configRefuses).toBe(parserRefuses);
   });
 });

@@ -17,7 +17,10 @@ export const NO_TRUSTED_PROXIES: TrustedProxies = [];
  * plain Error naming the bad entry (config validation refuses such a value at boot, so this is a second line).
  */
 export function parseTrustedProxies(list: string | undefined): TrustedProxies {
-  const entries = (list ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = (list ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   return entries.map((entry) => {
     const cidr = parseCidr(entry);
     if (!cidr) throw new Error(`STORE_TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR block`);
@@ -65,7 +68,7 @@ export function clientIp(req: IncomingMessage, trusted: TrustedProxies): string 
   let address = peerAddress(req);
   if (address === undefined || trusted.length === 0 || !isTrusted(address, trusted)) return address;
   const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : header ?? '').split(',').filter((h) => h.trim() !== '');
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').filter((h) => h.trim() !== '');
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hopAddress(hops[i] as string);
     if (hop === undefined) break;
@@ -89,6 +92,6 @@ export function isSecureTransport(req: IncomingMessage, trusted: TrustedProxies)
   const peer = peerAddress(req);
   if (peer === undefined || trusted.length === 0 || !isTrusted(peer, trusted)) return false;
   const header = req.headers['x-forwarded-proto'];
-  const values = (Array.isArray(header) ? header.join(',') : header ?? '').split(',');
+  const values = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',');
   return (values[values.length - 1] ?? '').trim().toLowerCase() === 'https';
 }

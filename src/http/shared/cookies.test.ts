@@ -28,8 +28,16 @@ describe('parseCookies', () => {
 
 describe('serializeCookie', () => {
   it('writes the attributes of the refresh cookie', () => {
-    const header = serializeCookie('store_refresh', 'tok', { path: '/storage/api/admin/auth', maxAge: 604800, httpOnly: true, secure: true, sameSite: 'Strict' });
-    expect(header).toMatch(/^store_refresh=tok; Path=\/storage\/api\/admin\/auth; Max-Age=604800; Expires=[^;]+ GMT; HttpOnly; Secure; SameSite=Strict$/);
+    const header = serializeCookie('store_refresh', 'tok', {
+      path: '/storage/api/admin/auth',
+      maxAge: 604800,
+      httpOnly: true,
+      secure: true,
+      sameSite: 'Strict',
+    });
+    expect(header).toMatch(
+      /^store_refresh=tok; Path=\/storage\/api\/admin\/auth; Max-Age=604800; Expires=[^;]+ GMT; HttpOnly; Secure; SameSite=Strict$/,
+    );
   });
 
   it('expires a deleted cookie in the past', () => {

@@ -38,7 +38,8 @@ export function parseCookies(header: string | undefined): Map<string, string> {
 export function serializeCookie(name: string, value: string, opts: CookieOptions): string {
   if (!TOKEN.test(name)) throw new Error(`invalid cookie name ${JSON.stringify(name)}`);
   if (!COOKIE_VALUE.test(value)) throw new Error('invalid cookie value');
-  if (!PATH_VALUE.test(opts.path) || !opts.path.startsWith('/')) throw new Error(`invalid cookie path ${JSON.stringify(opts.path)}`);
+  if (!PATH_VALUE.test(opts.path) || !opts.path.startsWith('/'))
+    throw new Error(`invalid cookie path ${JSON.stringify(opts.path)}`);
   if (!Number.isInteger(opts.maxAge) || opts.maxAge < 0) throw new Error('invalid cookie max-age');
   const parts = [`${name}=${value}`, `Path=${opts.path}`, `Max-Age=${opts.maxAge}`];
   // Expires as well, for the rare client that ignores Max-Age (RFC 6265 section 5.3 prefers Max-Age when both exist).

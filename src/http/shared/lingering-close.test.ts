@@ -10,7 +10,9 @@ afterEach(() => {
   server = undefined;
 });
 
-/** A connected pair: the server's socket (allowHalfOpen, as node:http's) and a client's that keeps sending after a FIN. */
+/**
+ * A connected pair: the server's socket (allowHalfOpen, as node:http's) and a client's that keeps sending after a FIN.
+ */
 async function pair(): Promise<{ near: Socket; far: Socket }> {
   server = createServer({ allowHalfOpen: true });
   server.listen(0, '127.0.0.1');
@@ -33,7 +35,9 @@ describe('lingerAfterAnswer', () => {
     const started = Date.now();
     near.destroySoon();
     await once(far, 'end');
-    const pump = setInterval(() => { if (!far.destroyed) far.write(Buffer.alloc(1024)); }, 10);
+    const pump = setInterval(() => {
+      if (!far.destroyed) far.write(Buffer.alloc(1024));
+    }, 10);
     await once(near, 'close');
     clearInterval(pump);
     const took = Date.now() - started;

@@ -33,11 +33,16 @@ async function putToFullDisk(size: number): Promise<{ status: number; body: stri
   await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: 'PUT', path: '/b/k', headers: { 'content-length': String(size) } }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => { body += d.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, socketKept }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, method: 'PUT', path: '/b/k', headers: { 'content-length': String(size) } },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => {
+          body += d.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, socketKept }));
+      },
+    );
     req.on('error', reject);
     req.write(Buffer.alloc(size / 2));
     req.end(Buffer.alloc(size / 2));

@@ -41,18 +41,27 @@ export class RequestObserver {
    */
   watch(req: IncomingMessage, res: ServerResponse, fields: WatchFields): RequestSpan | undefined {
     const span = this.opts.tracer.begin(req.headers);
-    logWhenDone(this.opts.logger, { req, res }, {
-      requestId: fields.requestId,
-      surface: fields.surface,
-      clientIp: clientIp(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES),
-      op: fields.logOp ? fields.routeClass : undefined,
-      onDone: (status, seconds) => {
-        const labels = requestLabels({ surface: fields.surface, method: req.method, routeClass: fields.routeClass(), status });
-        this.opts.metrics.observeRequest(labels, seconds);
-        this.opts.requestCounts?.count(labels);
-        span?.end(labels, status);
+    logWhenDone(
+      this.opts.logger,
+      { req, res },
+      {
+        requestId: fields.requestId,
+        surface: fields.surface,
+        clientIp: clientIp(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES),
+        op: fields.logOp ? fields.routeClass : undefined,
+        onDone: (status, seconds) => {
+          const labels = requestLabels({
+            surface: fields.surface,
+            method: req.method,
+            routeClass: fields.routeClass(),
+            status,
+          });
+          this.opts.metrics.observeRequest(labels, seconds);
+          this.opts.requestCounts?.count(labels);
+          span?.end(labels, status);
+        },
       },
-    });
+    );
     return span;
   }
 

@@ -19,7 +19,10 @@ afterEach(async () => {
 });
 
 /** A server whose every request is watched; `read: false` leaves bodies unread (the server is the slow side). */
-async function serve(guard: SlowBodyGuard, opts: { read: boolean }): Promise<{ port: number; requests: IncomingMessage[]; timeouts: number[] }> {
+async function serve(
+  guard: SlowBodyGuard,
+  opts: { read: boolean },
+): Promise<{ port: number; requests: IncomingMessage[]; timeouts: number[] }> {
   const requests: IncomingMessage[] = [];
   const timeouts: number[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -49,11 +52,14 @@ async function open(port: number, requests: IncomingMessage[], length: number | 
 }
 
 const flush = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
-const closed = (socket: Socket): Promise<string> => new Promise((resolve) => {
-  let text = '';
-  socket.on('data', (d: Buffer) => { text += d.toString(); });
-  socket.once('close', () => resolve(text));
-});
+const closed = (socket: Socket): Promise<string> =>
+  new Promise((resolve) => {
+    let text = '';
+    socket.on('data', (d: Buffer) => {
+      text += d.toString();
+    });
+    socket.once('close', () => resolve(text));
+  });
 
 describe('SlowBodyGuard', () => {
   it('cuts a trickling body once it falls behind grace + bytes / rate, answering first', async () => {

@@ -55,7 +55,9 @@ export class SlowBodyGuard {
   watch(req: IncomingMessage, res: ServerResponse, onTimeout: () => void): void {
     if (!hasBody(req) || req.complete) return;
     this.watched.set(req, { res, startedAt: this.now(), startBytes: req.socket.bytesRead, excusedMs: 0, onTimeout });
-    const forget = (): void => { this.forget(req); };
+    const forget = (): void => {
+      this.forget(req);
+    };
     req.once('end', forget);
     req.once('close', forget);
     res.once('close', forget);
@@ -104,7 +106,9 @@ export class SlowBodyGuard {
   /** Answers through `onTimeout`, then closes the connection once the answer is out (or at once if it cannot be). */
   private cut(req: IncomingMessage, w: Watched): void {
     const socket = req.socket;
-    const close = (): void => { socket.destroy(); };
+    const close = (): void => {
+      socket.destroy();
+    };
     try {
       if (!w.res.headersSent) w.onTimeout();
     } finally {

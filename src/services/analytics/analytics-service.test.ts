@@ -26,7 +26,12 @@ afterEach(() => fx.close());
 function run(opts: { retentionDays?: number } = {}): { analytics: AnalyticsService; counters: RequestCounters } {
   const counters = new RequestCounters(fx.clock.now);
   const analytics = new AnalyticsService({
-    meta: fx.meta, usage: fx.buckets, counters, retentionMs: (opts.retentionDays ?? 90) * DAY, storageResolutionMs: QUARTER, now: fx.clock.now,
+    meta: fx.meta,
+    usage: fx.buckets,
+    counters,
+    retentionMs: (opts.retentionDays ?? 90) * DAY,
+    storageResolutionMs: QUARTER,
+    now: fx.clock.now,
   });
   analytics.startRun();
   return { analytics, counters };
@@ -60,14 +65,24 @@ describe('storage samples', () => {
     analytics.recordUsage();
     const rows = fx.meta.db.prepare('SELECT at, bucket, bytes FROM usage_samples ORDER BY at, bucket').all();
     expect(rows).toEqual([
-      { at: T0, bucket: '', bytes: 0 }, { at: T0, bucket: 'alpha', bytes: 0 }, { at: T0, bucket: 'beta', bytes: 0 },
-      { at: T0 + QUARTER + 50, bucket: '', bytes: 100 }, { at: T0 + QUARTER + 50, bucket: 'alpha', bytes: 100 }, { at: T0 + QUARTER + 50, bucket: 'beta', bytes: 0 },
-      { at: T0 + 2 * QUARTER + 50, bucket: '', bytes: 135 }, { at: T0 + 2 * QUARTER + 50, bucket: 'alpha', bytes: 105 }, { at: T0 + 2 * QUARTER + 50, bucket: 'beta', bytes: 30 },
+      { at: T0, bucket: '', bytes: 0 },
+      { at: T0, bucket: 'alpha', bytes: 0 },
+      { at: T0, bucket: 'beta', bytes: 0 },
+      { at: T0 + QUARTER + 50, bucket: '', bytes: 100 },
+      { at: T0 + QUARTER + 50, bucket: 'alpha', bytes: 100 },
+      { at: T0 + QUARTER + 50, bucket: 'beta', bytes: 0 },
+      { at: T0 + 2 * QUARTER + 50, bucket: '', bytes: 135 },
+      { at: T0 + 2 * QUARTER + 50, bucket: 'alpha', bytes: 105 },
+      { at: T0 + 2 * QUARTER + 50, bucket: 'beta', bytes: 30 },
     ]);
     fx.clock.ms = T0 + 3 * QUARTER - 1;
     const total = analytics.storage({ from: T0, to: T0 + 3 * QUARTER });
     expect(total).toMatchObject({ from: T0, to: T0 + 3 * QUARTER, step: QUARTER, count: 3, resolution: QUARTER });
-    expect(total.points.map((p) => [p.t - T0, p.bytes, p.objects])).toEqual([[0, 0, 0], [QUARTER, 100, 1], [2 * QUARTER, 135, 3]]);
+    expect(total.points.map((p) => [p.t - T0, p.bytes, p.objects])).toEqual([
+      [0, 0, 0],
+      [QUARTER, 100, 1],
+      [2 * QUARTER, 135, 3],
+    ]);
     const alpha = analytics.storage({ from: T0, to: T0 + 3 * QUARTER, bucket: 'alpha' });
     expect(alpha.points.map((p) => p.bytes)).toEqual([0, 100, 105]);
   });
@@ -136,11 +151,23 @@ describe('request counts', () => {
     fx.clock.ms = T0 + 5 * MIN;
     const series = analytics.requests({ from: T0, step: MIN });
     expect(series.points.map((p) => p.totals?.requests)).toEqual([35, 14, 0, 5, 0]);
-    expect(series.points.map((p) => [p.totals?.clientErrors, p.totals?.serverErrors])).toEqual([[5, 0], [0, 2], [0, 0], [0, 0], [0, 0]]);
-    expect(series.points[3]?.bySurface).toEqual({ admin: { requests: 4, clientErrors: 0, serverErrors: 0 }, s3: { requests: 1, clientErrors: 0, serverErrors: 0 } });
+    expect(series.points.map((p) => [p.totals?.clientErrors, p.totals?.serverErrors])).toEqual([
+      [5, 0],
+      [0, 2],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ]);
+    expect(series.points[3]?.bySurface).toEqual({
+      admin: { requests: 4, clientErrors: 0, serverErrors: 0 },
+      s3: { requests: 1, clientErrors: 0, serverErrors: 0 },
+    });
     expect(series.totals).toEqual({ requests: 54, clientErrors: 5, serverErrors: 2 });
     expect(series.operations.map((o) => [o.surface, o.routeClass, o.requests])).toEqual([
-      ['s3', 'PutObject', 30], ['s3', 'GetObject', 19], ['admin', '/api/admin/buckets', 4], ['s3', 'Unknown', 1],
+      ['s3', 'PutObject', 30],
+      ['s3', 'GetObject', 19],
+      ['admin', '/api/admin/buckets', 4],
+      ['s3', 'Unknown', 1],
     ]);
     analytics.flushRequests();
     expect(analytics.requests({ from: T0, step: MIN }).totals).toEqual(series.totals);
@@ -166,17 +193,28 @@ describe('request counts', () => {
 
   it('records a run whose start could not be written (a full disk at boot) with its first usage tick', () => {
     const unrecorded = new AnalyticsService({
-      meta: fx.meta, usage: fx.buckets, counters: new RequestCounters(fx.clock.now), retentionMs: DAY, storageResolutionMs: QUARTER, now: fx.clock.now,
+      meta: fx.meta,
+      usage: fx.buckets,
+      counters: new RequestCounters(fx.clock.now),
+      retentionMs: DAY,
+      storageResolutionMs: QUARTER,
+      now: fx.clock.now,
     }); // no startRun(): its insert failed
     fx.clock.ms = T0 + 2 * MIN;
     unrecorded.recordUsage();
     fx.clock.ms = T0 + 5 * MIN;
     run();
-    expect(fx.meta.db.prepare('SELECT started_at AS startedAt, last_seen_at AS lastSeenAt FROM server_uptime ORDER BY started_at').all())
-      .toEqual([{ startedAt: T0, lastSeenAt: T0 + 2 * MIN }, { startedAt: T0 + 5 * MIN, lastSeenAt: T0 + 5 * MIN }]);
+    expect(
+      fx.meta.db
+        .prepare('SELECT started_at AS startedAt, last_seen_at AS lastSeenAt FROM server_uptime ORDER BY started_at')
+        .all(),
+    ).toEqual([
+      { startedAt: T0, lastSeenAt: T0 + 2 * MIN },
+      { startedAt: T0 + 5 * MIN, lastSeenAt: T0 + 5 * MIN },
+    ]);
   });
 
-  it('keeps a failed flush\'s counts for the next one', () => {
+  it("keeps a failed flush's counts for the next one", () => {
     const { analytics, counters } = run();
     counters.count({ surface: 's3', route_class: 'PutObject', status_class: '2xx' });
     fx.meta.db.exec('ALTER TABLE request_minutes RENAME TO request_minutes_away');
@@ -220,7 +258,10 @@ describe('per-bucket breakdown', () => {
     const view = analytics.buckets({ limit: 2, since: T0 });
     expect(view.totals).toEqual({ buckets: 3, bytes: 120, objects: 4, versions: 4 });
     expect(view.truncated).toBe(true);
-    expect(view.buckets.map((b) => [b.bucket, b.bytes, b.share])).toEqual([['b-large', 90, 0.75], ['c-new', 20, 20 / 120]]);
+    expect(view.buckets.map((b) => [b.bucket, b.bytes, b.share])).toEqual([
+      ['b-large', 90, 0.75],
+      ['c-new', 20, 20 / 120],
+    ]);
     expect(view.buckets[0]?.growth).toEqual({ bytes: 40, objects: 1, from: T0 });
     expect(view.buckets[1]?.growth).toBeNull();
   });

@@ -4,7 +4,13 @@
 // every answer has at most MAX_POINTS points whatever the range.
 
 import { AppError } from '../../core/errors.js';
-import { AnalyticsRepo, TOTAL_BUCKET, type RequestCount, type UsageSampleRow, type UptimeRow } from '../../storage/db/analytics-repo.js';
+import {
+  AnalyticsRepo,
+  TOTAL_BUCKET,
+  type RequestCount,
+  type UsageSampleRow,
+  type UptimeRow,
+} from '../../storage/db/analytics-repo.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { BucketWithUsage } from '../bucket-service.js';
 import { MINUTE_MS, type RequestCounters } from './request-counters.js';
@@ -131,13 +137,21 @@ export class AnalyticsService {
     const now = this.now();
     const { from, to } = range(query, now, 7 * DAY_MS);
     const plan = planWindows({ from, to, requested: query.step, resolution: this.opts.storageResolutionMs });
-    const samples = new Map(this.repo.sampleWindows(query.bucket ?? TOTAL_BUCKET, { from: plan.from, to: plan.to, step: plan.step }).map((w) => [w.window, w]));
+    const samples = new Map(
+      this.repo
+        .sampleWindows(query.bucket ?? TOTAL_BUCKET, { from: plan.from, to: plan.to, step: plan.step })
+        .map((w) => [w.window, w]),
+    );
     const live = this.liveOf(query.bucket);
     const points: StoragePoint[] = [];
     for (let i = 0; i < plan.count; i++) {
       const t = plan.from + i * plan.step;
       const value = live && now >= t && now < t + plan.step ? live : samples.get(i);
-      points.push(value ? { t, bytes: value.bytes, objects: value.objects, versions: value.versions } : { t, bytes: null, objects: null, versions: null });
+      points.push(
+        value
+          ? { t, bytes: value.bytes, objects: value.objects, versions: value.versions }
+          : { t, bytes: null, objects: null, versions: null },
+      );
     }
     return { ...plan, bucket: query.bucket, resolution: this.opts.storageResolutionMs, points };
   }
@@ -155,14 +169,17 @@ export class AnalyticsService {
     const baseline = this.repo.firstSamples(since, Math.min(at, since + DAY_MS));
     const sorted = [...rows].sort((a, b) => b.bytes - a.bytes || (a.bucket < b.bucket ? -1 : 1));
     return {
-      at, since,
+      at,
+      since,
       totals: { buckets: rows.length, bytes: total.bytes, objects: total.objects, versions: total.versions },
       buckets: sorted.slice(0, query.limit).map((row) => {
         const first = baseline.get(row.bucket);
         return {
           ...row,
           share: total.bytes > 0 ? row.bytes / total.bytes : 0,
-          growth: first ? { bytes: row.bytes - first.bytes, objects: row.objects - first.objects, from: first.at } : null,
+          growth: first
+            ? { bytes: row.bytes - first.bytes, objects: row.objects - first.objects, from: first.at }
+            : null,
         };
       }),
       truncated: rows.length > query.limit,
@@ -178,22 +195,30 @@ export class AnalyticsService {
     const now = this.now();
     const { from, to } = range(query, now, DAY_MS);
     const plan = planWindows({ from, to, requested: query.step, resolution: MINUTE_MS });
-    const points: RequestPoint[] = Array.from({ length: plan.count }, (_, i) => ({ t: plan.from + i * plan.step, totals: null, bySurface: {} }));
+    const points: RequestPoint[] = Array.from({ length: plan.count }, (_, i) => ({
+      t: plan.from + i * plan.step,
+      totals: null,
+      bySurface: {},
+    }));
     const add = (point: RequestPoint | undefined, surface: string, counts: RequestTotals): void => {
       if (!point) return;
       point.totals = sum(point.totals ?? zero(), counts);
       point.bySurface[surface] = sum(point.bySurface[surface] ?? zero(), counts);
     };
-    for (const row of this.repo.requestWindows(plan.from, plan.to, plan.step)) add(points[row.window], row.surface, row);
+    for (const row of this.repo.requestWindows(plan.from, plan.to, plan.step))
+      add(points[row.window], row.surface, row);
     const pending = this.opts.counters.peek().filter((r) => r.minute >= plan.from && r.minute < plan.to);
     for (const row of pending) add(points[Math.floor((row.minute - plan.from) / plan.step)], row.surface, row);
     const runs: UptimeRow[] = [...this.repo.runs(plan.from, plan.to), { startedAt: this.startedAt, lastSeenAt: now }];
     for (const point of points) {
-      if (point.totals === null && runs.some((run) => run.startedAt < point.t + plan.step && run.lastSeenAt >= point.t)) point.totals = zero();
+      if (point.totals === null && runs.some((run) => run.startedAt < point.t + plan.step && run.lastSeenAt >= point.t))
+        point.totals = zero();
     }
     const operations = mergeOperations([...this.repo.operationTotals(plan.from, plan.to), ...pending]);
     return {
-      ...plan, resolution: MINUTE_MS, points,
+      ...plan,
+      resolution: MINUTE_MS,
+      points,
       totals: operations.reduce<RequestTotals>((acc, op) => sum(acc, op), zero()),
       operations: operations.slice(0, TOP_OPERATIONS),
     };
@@ -201,7 +226,10 @@ export class AnalyticsService {
 
   private liveUsage(): UsageSampleRow[] {
     return this.opts.usage.listWithUsage().map(({ bucket, usage }) => ({
-      bucket: bucket.name, bytes: usage.versionBytes, objects: usage.objectCount, versions: usage.versionCount,
+      bucket: bucket.name,
+      bytes: usage.versionBytes,
+      objects: usage.objectCount,
+      versions: usage.versionCount,
     }));
   }
 
@@ -216,14 +244,20 @@ export class AnalyticsService {
 function range(query: SeriesQuery, now: number, defaultSpan: number): { from: number; to: number } {
   const to = Math.min(query.to ?? now, now);
   const from = query.from ?? to - defaultSpan;
-  if (query.from !== undefined && from >= now) throw new AppError('ValidationError', { message: 'from: must be in the past' });
+  if (query.from !== undefined && from >= now)
+    throw new AppError('ValidationError', { message: 'from: must be in the past' });
   if (from >= to) throw new AppError('ValidationError', { message: 'to: must be later than from' });
   return { from, to };
 }
 
 function totalOf(rows: readonly UsageSampleRow[]): UsageSampleRow {
   return rows.reduce<UsageSampleRow>(
-    (acc, r) => ({ bucket: TOTAL_BUCKET, bytes: acc.bytes + r.bytes, objects: acc.objects + r.objects, versions: acc.versions + r.versions }),
+    (acc, r) => ({
+      bucket: TOTAL_BUCKET,
+      bytes: acc.bytes + r.bytes,
+      objects: acc.objects + r.objects,
+      versions: acc.versions + r.versions,
+    }),
     { bucket: TOTAL_BUCKET, bytes: 0, objects: 0, versions: 0 },
   );
 }
@@ -233,17 +267,27 @@ function zero(): RequestTotals {
 }
 
 function sum(a: RequestTotals, b: RequestTotals): RequestTotals {
-  return { requests: a.requests + b.requests, clientErrors: a.clientErrors + b.clientErrors, serverErrors: a.serverErrors + b.serverErrors };
+  return {
+    requests: a.requests + b.requests,
+    clientErrors: a.clientErrors + b.clientErrors,
+    serverErrors: a.serverErrors + b.serverErrors,
+  };
 }
 
 /** Persisted and pending counts summed per (surface, route class), busiest first. */
-function mergeOperations(rows: readonly (RequestTotals & { surface: string; routeClass: string })[]): (RequestTotals & { surface: string; routeClass: string })[] {
+function mergeOperations(
+  rows: readonly (RequestTotals & { surface: string; routeClass: string })[],
+): (RequestTotals & { surface: string; routeClass: string })[] {
   const merged = new Map<string, RequestTotals & { surface: string; routeClass: string }>();
   for (const row of rows) {
     const key = `${row.surface}\n${row.routeClass}`;
     const have = merged.get(key);
-    merged.set(key, have ? { ...have, ...sum(have, row) } : { surface: row.surface, routeClass: row.routeClass, ...sum(zero(), row) });
+    merged.set(
+      key,
+      have ? { ...have, ...sum(have, row) } : { surface: row.surface, routeClass: row.routeClass, ...sum(zero(), row) },
+    );
   }
-  return [...merged.values()].sort((a, b) => b.requests - a.requests || (a.surface + a.routeClass < b.surface + b.routeClass ? -1 : 1));
+  return [...merged.values()].sort(
+    (a, b) => b.requests - a.requests || (a.surface + a.routeClass < b.surface + b.routeClass ? -1 : 1),
+  );
 }
-

@@ -3,7 +3,6 @@
 
 import type { RequestCount } from '../../storage/db/analytics-repo.js';
 
-
 /** The labels the request observer already computes for the metrics (observability/metric-labels.ts). */
 export interface CountedRequest {
   surface: string;
@@ -26,7 +25,14 @@ export class RequestCounters {
     const key = `${minute}\n${request.surface}\n${request.route_class}`;
     let row = this.pending.get(key);
     if (row === undefined) {
-      row = { minute, surface: request.surface, routeClass: request.route_class, requests: 0, clientErrors: 0, serverErrors: 0 };
+      row = {
+        minute,
+        surface: request.surface,
+        routeClass: request.route_class,
+        requests: 0,
+        clientErrors: 0,
+        serverErrors: 0,
+      };
       this.pending.set(key, row);
     }
     row.requests += 1;

@@ -9,7 +9,12 @@ const DAY = 86_400_000;
 
 describe('planWindows', () => {
   it('keeps a requested step that is at least the resolution and fits', () => {
-    expect(planWindows({ from: 0, to: 60 * MIN, requested: 5 * MIN, resolution: MIN })).toEqual({ from: 0, to: 60 * MIN, step: 5 * MIN, count: 12 });
+    expect(planWindows({ from: 0, to: 60 * MIN, requested: 5 * MIN, resolution: MIN })).toEqual({
+      from: 0,
+      to: 60 * MIN,
+      step: 5 * MIN,
+      count: 12,
+    });
     expect(planWindows({ from: 0, to: 60 * MIN, requested: 7 * MIN, resolution: MIN }).step).toBe(7 * MIN);
   });
 
@@ -48,6 +53,7 @@ describe('parseStep', () => {
   });
 
   it('refuses anything else', () => {
-    for (const bad of ['', '0', '-5', '1.5', '5w', 'm', '1e3', '367d', '9999999999']) expect(parseStep(bad)).toBeUndefined();
+    for (const bad of ['', '0', '-5', '1.5', '5w', 'm', '1e3', '367d', '9999999999'])
+      expect(parseStep(bad)).toBeUndefined();
   });
 });

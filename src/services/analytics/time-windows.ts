@@ -10,7 +10,21 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** Steps chosen automatically: the smallest one that fits. */
-const STEPS = [MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 7 * DAY, 30 * DAY, 90 * DAY, 365 * DAY];
+const STEPS = [
+  MINUTE,
+  5 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  3 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  DAY,
+  7 * DAY,
+  30 * DAY,
+  90 * DAY,
+  365 * DAY,
+];
 /** The longest step accepted. */
 export const MAX_STEP_MS = 366 * DAY;
 
@@ -27,10 +41,16 @@ export interface WindowPlan {
  * Windows covering [from, to). The step is `requested` when it is at least `resolution` and yields at most MAX_POINTS
  * windows; otherwise the smallest automatic step (or multiple of the resolution) that satisfies both.
  */
-export function planWindows(opts: { from: number; to: number; requested?: number | undefined; resolution: number }): WindowPlan {
+export function planWindows(opts: {
+  from: number;
+  to: number;
+  requested?: number | undefined;
+  resolution: number;
+}): WindowPlan {
   const { from, to, resolution } = opts;
   const fits = (step: number): boolean => alignedCount(from, to, step) <= MAX_POINTS;
-  let step = opts.requested !== undefined && opts.requested >= resolution && fits(opts.requested) ? opts.requested : undefined;
+  let step =
+    opts.requested !== undefined && opts.requested >= resolution && fits(opts.requested) ? opts.requested : undefined;
   if (step === undefined) {
     const floor = Math.max(resolution, opts.requested ?? 0);
     step = STEPS.find((candidate) => candidate >= floor && fits(candidate));

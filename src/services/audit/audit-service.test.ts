@@ -18,8 +18,19 @@ let clock: { ms: number };
 let logLines: string[];
 
 function service(opts: { retentionDays?: number; maxBuffered?: number } = {}): AuditService {
-  const sink = new Writable({ write(chunk: Buffer, _enc, done) { logLines.push(...chunk.toString().split('\n').filter(Boolean)); done(); } });
-  return new AuditService({ meta, logger: createLogger('info', sink), retentionDays: opts.retentionDays ?? 90, now: () => clock.ms, maxBuffered: opts.maxBuffered });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logLines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return new AuditService({
+    meta,
+    logger: createLogger('info', sink),
+    retentionDays: opts.retentionDays ?? 90,
+    now: () => clock.ms,
+    maxBuffered: opts.maxBuffered,
+  });
 }
 
 beforeEach(() => {
@@ -42,7 +53,14 @@ describe('AuditService: recording and flushing', () => {
     expect(audit.flush()).toEqual({ inserted: 1, pruned: 0 });
     expect(audit.bufferedCount).toBe(0);
     expect(audit.list({ limit: 10 }).items).toEqual([
-      { id: expect.any(String), time: '2030-01-01T00:00:00.000Z', event: 'user.created', subject: 'admin', bucket: null, details: { username: 'bob' } },
+      {
+        id: expect.any(String),
+        time: '2030-01-01T00:00:00.000Z',
+        event: 'user.created',
+        subject: 'admin',
+        bucket: null,
+        details: { username: 'bob' },
+      },
     ]);
     await new Promise((r) => setTimeout(r, 50)); // pino writes asynchronously
     const line = JSON.parse(logLines.find((l) => l.includes('user.created')) ?? '{}') as Record<string, unknown>;
@@ -60,12 +78,21 @@ describe('AuditService: recording and flushing', () => {
   it('never stores or logs secret fields, nor credential-shaped values', async () => {
     const audit = service();
     audit.record({
-      event: 'key.created', subject: 'admin', bucket: 'b',
-      details: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'TOPSECRET-1', nested: { password: 'TOPSECRET-2', note: 'Bearer TOPSECRET-3' } },
+      event: 'key.created',
+      subject: 'admin',
+      bucket: 'b',
+      details: {
+        accessKeyId: 'AKIAEXAMPLE',
+        secretAccessKey: 'TOPSECRET-1',
+        nested: { password: 'TOPSECRET-2', note: 'Bearer TOPSECRET-3' },
+      },
     });
     audit.flush();
     await meta.close();
-    const bytes = Buffer.concat([readFileSync(join(dir, 'meta.db')), existsSync(join(dir, 'meta.db-wal')) ? readFileSync(join(dir, 'meta.db-wal')) : Buffer.alloc(0)]);
+    const bytes = Buffer.concat([
+      readFileSync(join(dir, 'meta.db')),
+      existsSync(join(dir, 'meta.db-wal')) ? readFileSync(join(dir, 'meta.db-wal')) : Buffer.alloc(0),
+    ]);
     expect(bytes.includes('AKIAEXAMPLE')).toBe(true); // the control: the row is there
     for (const secret of ['TOPSECRET-1', 'TOPSECRET-2', 'TOPSECRET-3']) expect(bytes.includes(secret)).toBe(false);
     await new Promise((r) => setTimeout(r, 50));
@@ -126,7 +153,12 @@ describe('AuditService: list', () => {
     const events = ['auth.login', 'user.created', 'bucket.created'] as const;
     for (let i = 0; i < 30; i++) {
       const event = events[i % 3] as (typeof events)[number];
-      audit.record({ event, subject: i % 2 === 0 ? 'alice' : 'bob', bucket: event === 'bucket.created' ? `b${i % 2}` : undefined, details: { i } });
+      audit.record({
+        event,
+        subject: i % 2 === 0 ? 'alice' : 'bob',
+        bucket: event === 'bucket.created' ? `b${i % 2}` : undefined,
+        details: { i },
+      });
       // Two records share each millisecond: the id breaks the tie.
       if (i % 2 === 1) clock.ms += 1000;
     }

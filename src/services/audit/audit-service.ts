@@ -83,11 +83,24 @@ export class AuditService implements AuditSink {
 
   record(entry: AuditRecord): void {
     try {
-      const details = entry.details === undefined ? undefined : (stripSecrets(entry.details) as Record<string, unknown>);
-      this.opts.logger.info({ audit: true, event: entry.event, subject: entry.subject, bucket: entry.bucket, details }, 'audit');
+      const details =
+        entry.details === undefined ? undefined : (stripSecrets(entry.details) as Record<string, unknown>);
+      this.opts.logger.info(
+        { audit: true, event: entry.event, subject: entry.subject, bucket: entry.bucket, details },
+        'audit',
+      );
       let json = details === undefined ? undefined : JSON.stringify(details);
-      if (json !== undefined && Buffer.byteLength(json) > AUDIT_DETAILS_MAX_BYTES) json = JSON.stringify({ truncated: true });
-      this.enqueue([{ at: this.now(), event: entry.event, subject: entry.subject.slice(0, 256), bucket: entry.bucket, details: json }]);
+      if (json !== undefined && Buffer.byteLength(json) > AUDIT_DETAILS_MAX_BYTES)
+        json = JSON.stringify({ truncated: true });
+      this.enqueue([
+        {
+          at: this.now(),
+          event: entry.event,
+          subject: entry.subject.slice(0, 256),
+          bucket: entry.bucket,
+          details: json,
+        },
+      ]);
     } catch (err) {
       // Never fail the request that is being audited.
       this.dropped += 1;
@@ -125,8 +138,13 @@ export class AuditService implements AuditSink {
   list(query: AuditListQuery): AuditPage {
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const rows = this.opts.meta.audit.page({
-      event: query.event, subject: query.subject, bucket: query.bucket,
-      from: query.from?.getTime(), to: query.to?.getTime(), after, limit: query.limit + 1,
+      event: query.event,
+      subject: query.subject,
+      bucket: query.bucket,
+      from: query.from?.getTime(),
+      to: query.to?.getTime(),
+      after,
+      limit: query.limit + 1,
     });
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];

@@ -3,16 +3,46 @@ import { isSecretName, REDACTED, stripSecrets } from './strip-secrets.js';
 
 describe('isSecretName', () => {
   it.each([
-    'password', 'newPassword', 'currentPassword', 'temporaryPassword', 'secret', 'secretAccessKey', 'SecretAccessKey',
-    'token', 'accessToken', 'refreshToken', 'authorization', 'Authorization', 'cookie', 'set-cookie', 'KEY_ENCRYPTION_SECRET',
-    'keyEncryptionSecret', 'x-amz-security-token', 'credentials', 'signature', 'X-Amz-Signature', 'privateKey', 'api_key',
-    'passwordHash', 'pwd', 'STORE_SSE_KEY',
+    'password',
+    'newPassword',
+    'currentPassword',
+    'temporaryPassword',
+    'secret',
+    'secretAccessKey',
+    'SecretAccessKey',
+    'token',
+    'accessToken',
+    'refreshToken',
+    'authorization',
+    'Authorization',
+    'cookie',
+    'set-cookie',
+    'KEY_ENCRYPTION_SECRET',
+    'keyEncryptionSecret',
+    'x-amz-security-token',
+    'credentials',
+    'signature',
+    'X-Amz-Signature',
+    'privateKey',
+    'api_key',
+    'passwordHash',
+    'pwd',
+    'STORE_SSE_KEY',
   ])('%s is secret', (name) => expect(isSecretName(name)).toBe(true));
 
-  it.each(['key', 'accessKeyId', 'keyId', 'bucket', 'username', 'role', 'versionId', 'prefix', 'name', 'permissions', 'event'])(
-    '%s is not secret',
-    (name) => expect(isSecretName(name)).toBe(false),
-  );
+  it.each([
+    'key',
+    'accessKeyId',
+    'keyId',
+    'bucket',
+    'username',
+    'role',
+    'versionId',
+    'prefix',
+    'name',
+    'permissions',
+    'event',
+  ])('%s is not secret', (name) => expect(isSecretName(name)).toBe(false));
 });
 
 describe('stripSecrets', () => {
@@ -23,7 +53,11 @@ describe('stripSecrets', () => {
       secretAccessKey: 's3cr3t',
       nested: { password: 'p', ok: 1, deeper: [{ token: 't', keep: true }, { cookie: 'c' }] },
     };
-    expect(stripSecrets(input)).toEqual({ key: 'photos/a.jpg', accessKeyId: 'AKIA1', nested: { ok: 1, deeper: [{ keep: true }, {}] } });
+    expect(stripSecrets(input)).toEqual({
+      key: 'photos/a.jpg',
+      accessKeyId: 'AKIA1',
+      nested: { ok: 1, deeper: [{ keep: true }, {}] },
+    });
   });
 
   it('redacts credential-shaped values under innocent names', () => {
@@ -47,6 +81,9 @@ describe('stripSecrets', () => {
     let deep: Record<string, unknown> = { leaf: 1 };
     for (let i = 0; i < 20; i++) deep = { next: deep };
     expect(JSON.stringify(stripSecrets(deep))).toContain('[truncated]');
-    expect(stripSecrets({ f: () => 1, s: Symbol('x'), u: undefined, n: 10n, d: new Date(0) })).toEqual({ n: '10', d: '1970-01-01T00:00:00.000Z' });
+    expect(stripSecrets({ f: () => 1, s: Symbol('x'), u: undefined, n: 10n, d: new Date(0) })).toEqual({
+      n: '10',
+      d: '1970-01-01T00:00:00.000Z',
+    });
   });
 });

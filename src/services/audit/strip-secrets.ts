@@ -2,8 +2,21 @@
 // whose names say secret, and values shaped like credentials whatever their field is called.
 
 const SECRET_NAME_PARTS = [
-  'password', 'passwd', 'passphrase', 'secret', 'token', 'authorization', 'cookie', 'credential', 'signature',
-  'privatekey', 'apikey', 'keyencryption', 'ssekey', 'masterkey', 'passwordhash',
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'authorization',
+  'cookie',
+  'credential',
+  'signature',
+  'privatekey',
+  'apikey',
+  'keyencryption',
+  'ssekey',
+  'masterkey',
+  'passwordhash',
 ];
 const SECRET_NAMES = new Set(['pass', 'pwd', 'jwt', 'hash']);
 

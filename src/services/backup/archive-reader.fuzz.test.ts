@@ -17,7 +17,12 @@ import { openServices, type ServiceFixture } from '../../../test/helpers/service
 import { zip } from '../../../test/helpers/zip-craft.js';
 
 const HANG_MS = 5000;
-const LIMITS: RestoreLimits = { maxTotalBytes: 1024 * 1024, maxEntryBytes: 256 * 1024, maxEntries: 20, maxManifestBytes: 8192 };
+const LIMITS: RestoreLimits = {
+  maxTotalBytes: 1024 * 1024,
+  maxEntryBytes: 256 * 1024,
+  maxEntries: 20,
+  maxManifestBytes: 8192,
+};
 const FIXTURE = readFileSync(join(import.meta.dirname, '../../../test/fixtures/v1-backup.zip'));
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'store-zipfuzz-'));
 let base: Buffer;
@@ -49,27 +54,45 @@ async function readAll(bytes: Buffer): Promise<number> {
 }
 
 /** A zip's end-of-central-directory record with any field values (entry counts, sizes, offsets). */
-const eocdArb = fc.record({
-  disk: fc.integer({ min: 0, max: 0xffff }), cdDisk: fc.integer({ min: 0, max: 0xffff }), entriesHere: fc.integer({ min: 0, max: 0xffff }),
-  entries: fc.integer({ min: 0, max: 0xffff }), cdSize: fc.nat(), cdOffset: fc.nat(), comment: fc.uint8Array({ maxLength: 20 }),
-}).map((e) => {
-  const rec = Buffer.alloc(22);
-  rec.writeUInt32LE(0x06054b50, 0);
-  rec.writeUInt16LE(e.disk, 4);
-  rec.writeUInt16LE(e.cdDisk, 6);
-  rec.writeUInt16LE(e.entriesHere, 8);
-  rec.writeUInt16LE(e.entries, 10);
-  rec.writeUInt32LE(e.cdSize >>> 0, 12);
-  rec.writeUInt32LE(e.cdOffset >>> 0, 16);
-  rec.writeUInt16LE(e.comment.length, 20);
-  return Buffer.concat([rec, e.comment]);
-});
+const eocdArb = fc
+  .record({
+    disk: fc.integer({ min: 0, max: 0xffff }),
+    cdDisk: fc.integer({ min: 0, max: 0xffff }),
+    entriesHere: fc.integer({ min: 0, max: 0xffff }),
+    entries: fc.integer({ min: 0, max: 0xffff }),
+    cdSize: fc.nat(),
+    cdOffset: fc.nat(),
+    comment: fc.uint8Array({ maxLength: 20 }),
+  })
+  .map((e) => {
+    const rec = Buffer.alloc(22);
+    rec.writeUInt32LE(0x06054b50, 0);
+    rec.writeUInt16LE(e.disk, 4);
+    rec.writeUInt16LE(e.cdDisk, 6);
+    rec.writeUInt16LE(e.entriesHere, 8);
+    rec.writeUInt16LE(e.entries, 10);
+    rec.writeUInt32LE(e.cdSize >>> 0, 12);
+    rec.writeUInt32LE(e.cdOffset >>> 0, 16);
+    rec.writeUInt16LE(e.comment.length, 20);
+    return Buffer.concat([rec, e.comment]);
+  });
 
 const hostileArb = fc.oneof(
   { weight: 4, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 4 }).map((edits) => mutate(base, edits)) },
-  { weight: 2, arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 3 }).map((edits) => mutate(FIXTURE, edits)) },
-  { weight: 1, arbitrary: fc.tuple(fc.uint8Array({ maxLength: 300 }), eocdArb).map(([junk, eocd]) => Buffer.concat([junk, eocd])) },
-  { weight: 1, arbitrary: fc.tuple(fc.nat(), eocdArb).map(([cut, eocd]) => Buffer.concat([base.subarray(0, cut % base.length), eocd])) },
+  {
+    weight: 2,
+    arbitrary: fc.array(mutationArb, { minLength: 1, maxLength: 3 }).map((edits) => mutate(FIXTURE, edits)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.uint8Array({ maxLength: 300 }), eocdArb).map(([junk, eocd]) => Buffer.concat([junk, eocd])),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.nat(), eocdArb)
+      .map(([cut, eocd]) => Buffer.concat([base.subarray(0, cut % base.length), eocd])),
+  },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b)) },
 );
 
@@ -93,7 +116,9 @@ describe('ArchiveReader on hostile files', () => {
     const before = openFds();
     await fc.assert(
       fc.asyncProperty(hostileArb, async (bytes) => {
-        expectCodeIn(await outcomeOfAsync(() => within(readAll(bytes), HANG_MS, 'reading the archive')), ['InvalidArchive']);
+        expectCodeIn(await outcomeOfAsync(() => within(readAll(bytes), HANG_MS, 'reading the archive')), [
+          'InvalidArchive',
+        ]);
       }),
       { numRuns: 300 },
     );
@@ -111,18 +136,34 @@ describe('RestoreService on mutated archives', () => {
   });
   afterAll(async () => fx.close());
 
-  const blobFiles = (): string[] => readdirSync(join(fx.dir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+  const blobFiles = (): string[] =>
+    readdirSync(join(fx.dir, 'blobs'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name)
+      .sort();
 
   it('every failed restore leaves DATA_DIR/tmp empty and adds no blob; the error is a client error', async () => {
     const restores = new RestoreService({
-      meta: fx.meta, blobs: fx.blobs, events: NO_EVENTS, dataDir: fx.dir, region: 'us-east-1', logger: createLogger('fatal'), limits: LIMITS,
+      meta: fx.meta,
+      blobs: fx.blobs,
+      events: NO_EVENTS,
+      dataDir: fx.dir,
+      region: 'us-east-1',
+      logger: createLogger('fatal'),
+      limits: LIMITS,
     });
     await restores.restore({ kind: 'instance' }, { body: Readable.from([FIXTURE]) });
     const before = openFds();
     await fc.assert(
       fc.asyncProperty(fc.array(mutationArb, { minLength: 1, maxLength: 3 }), async (edits) => {
         const blobs = blobFiles();
-        const outcome = await outcomeOfAsync(() => within(restores.restore({ kind: 'instance' }, { body: Readable.from([mutate(FIXTURE, edits)]) }), HANG_MS, 'the restore'));
+        const outcome = await outcomeOfAsync(() =>
+          within(
+            restores.restore({ kind: 'instance' }, { body: Readable.from([mutate(FIXTURE, edits)]) }),
+            HANG_MS,
+            'the restore',
+          ),
+        );
         expectCodeIn(outcome, ['InvalidArchive', 'MissingRequestBodyError']);
         expect(readdirSync(join(fx.dir, 'tmp'))).toEqual([]);
         // A refused archive changes nothing; an accepted one (a mutation of bytes nobody reads) replaces the blobs.

@@ -51,13 +51,20 @@ export class ArchiveReader {
   static async open(path: string, limits: RestoreLimits): Promise<ArchiveReader> {
     let zip: yauzl.ZipFile;
     try {
-      zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: true, decodeStrings: true });
+      zip = await yauzl.openPromise(path, {
+        lazyEntries: true,
+        autoClose: false,
+        validateEntrySizes: true,
+        strictFileNames: true,
+        decodeStrings: true,
+      });
     } catch (err) {
       throw wrap(err);
     }
     try {
       // The count is in the end-of-central-directory record: refused before a single entry is read.
-      if (zip.entryCount > limits.maxEntries) throw invalid(`${zip.entryCount} entries is more than RESTORE_MAX_ENTRIES (${limits.maxEntries})`);
+      if (zip.entryCount > limits.maxEntries)
+        throw invalid(`${zip.entryCount} entries is more than RESTORE_MAX_ENTRIES (${limits.maxEntries})`);
       const { records, total } = await readCentralDirectory(zip, limits);
       return new ArchiveReader(zip, records, total);
     } catch (err) {
@@ -90,7 +97,9 @@ export class ArchiveReader {
     try {
       const header = await this.zip.readLocalFileHeaderPromise(
         Object.assign(Object.create(yauzl.Entry.prototype) as yauzl.Entry, {
-          relativeOffsetOfLocalHeader: record.offset, compressedSize: record.compressedSize, generalPurposeBitFlag: 0,
+          relativeOffsetOfLocalHeader: record.offset,
+          compressedSize: record.compressedSize,
+          generalPurposeBitFlag: 0,
           compressionMethod: record.deflated ? 8 : 0,
         }),
         { minimal: true },
@@ -98,7 +107,12 @@ export class ArchiveReader {
       // The callback form: yauzl 3.4's openReadStreamLowLevelPromise calls openReadStream by mistake.
       const raw = await new Promise<Readable>((resolve, reject) => {
         this.zip.openReadStreamLowLevel(
-          header.fileDataStart, record.compressedSize, 0, record.compressedSize, record.deflated, record.uncompressedSize,
+          header.fileDataStart,
+          record.compressedSize,
+          0,
+          record.compressedSize,
+          record.deflated,
+          record.uncompressedSize,
           (err, stream) => (err ? reject(err) : resolve(stream)),
         );
       });
@@ -134,7 +148,10 @@ export class ArchiveReader {
   }
 }
 
-function readCentralDirectory(zip: yauzl.ZipFile, limits: RestoreLimits): Promise<{ records: Map<string, EntryRecord>; total: number }> {
+function readCentralDirectory(
+  zip: yauzl.ZipFile,
+  limits: RestoreLimits,
+): Promise<{ records: Map<string, EntryRecord>; total: number }> {
   return new Promise((resolve, reject) => {
     const records = new Map<string, EntryRecord>();
     let total = 0;
@@ -151,23 +168,33 @@ function readCentralDirectory(zip: yauzl.ZipFile, limits: RestoreLimits): Promis
           zip.readEntry(); // a directory entry (zip tools add them): nothing to restore
           return;
         }
-        if (!isSafeEntryName(name)) throw invalid(`the entry name ${JSON.stringify(name.slice(0, 200))} is not a safe relative path`);
+        if (!isSafeEntryName(name))
+          throw invalid(`the entry name ${JSON.stringify(name.slice(0, 200))} is not a safe relative path`);
         if (records.has(name)) throw invalid(`the entry ${name} appears twice`);
         if (entry.isEncrypted()) throw invalid(`the entry ${name} is encrypted`);
         const deflated = entry.compressionMethod === 8;
-        if (!deflated && entry.compressionMethod !== 0) throw invalid(`the entry ${name} uses compression method ${entry.compressionMethod} (only stored and deflate)`);
-        if (!deflated && entry.compressedSize !== entry.uncompressedSize) throw invalid(`the stored entry ${name} declares two different sizes`);
+        if (!deflated && entry.compressionMethod !== 0)
+          throw invalid(
+            `the entry ${name} uses compression method ${entry.compressionMethod} (only stored and deflate)`,
+          );
+        if (!deflated && entry.compressedSize !== entry.uncompressedSize)
+          throw invalid(`the stored entry ${name} declares two different sizes`);
         if (deflated && entry.uncompressedSize > Math.max(entry.compressedSize, 1) * MAX_DEFLATE_RATIO) {
           throw invalid(`the entry ${name} declares a size deflate cannot produce from its data (a zip bomb?)`);
         }
         if (entry.uncompressedSize > limits.maxEntryBytes) {
-          throw invalid(`the entry ${name} is ${entry.uncompressedSize} bytes, more than RESTORE_MAX_ENTRY_BYTES (${limits.maxEntryBytes})`);
+          throw invalid(
+            `the entry ${name} is ${entry.uncompressedSize} bytes, more than RESTORE_MAX_ENTRY_BYTES (${limits.maxEntryBytes})`,
+          );
         }
         total += entry.uncompressedSize;
-        if (total > limits.maxTotalBytes) throw invalid(`the entries add up to more than RESTORE_MAX_TOTAL_BYTES (${limits.maxTotalBytes})`);
+        if (total > limits.maxTotalBytes)
+          throw invalid(`the entries add up to more than RESTORE_MAX_TOTAL_BYTES (${limits.maxTotalBytes})`);
         records.set(name, {
-          offset: entry.relativeOffsetOfLocalHeader, compressedSize: entry.compressedSize,
-          uncompressedSize: entry.uncompressedSize, deflated,
+          offset: entry.relativeOffsetOfLocalHeader,
+          compressedSize: entry.compressedSize,
+          uncompressedSize: entry.uncompressedSize,
+          deflated,
         });
         zip.readEntry();
       } catch (err) {
@@ -194,4 +221,3 @@ function exactly(source: Readable, size: number, name: string): Readable {
   source.once('error', (err) => counter.destroy(wrap(err)));
   return source.pipe(counter);
 }
-

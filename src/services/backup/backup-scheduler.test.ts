@@ -32,21 +32,41 @@ afterEach(async () => {
   await fx.close();
 });
 
-function scheduler(opts: {
-  schedule?: BackupSchedule | undefined; scope?: 'instance' | 'buckets'; keepLast?: number; maxAgeDays?: number;
-  freeBytes?: FreeBytes; pusher?: SnapshotPusher; dir?: string;
-} = {}): BackupScheduler {
+function scheduler(
+  opts: {
+    schedule?: BackupSchedule | undefined;
+    scope?: 'instance' | 'buckets';
+    keepLast?: number;
+    maxAgeDays?: number;
+    freeBytes?: FreeBytes;
+    pusher?: SnapshotPusher;
+    dir?: string;
+  } = {},
+): BackupScheduler {
   const backups = new BackupService({
-    openSnapshot: () => MetadataSnapshot.open(join(fx.dir, 'meta.db')), blobs: fx.blobs, pins: new ReadPins(), storeVersion: 'test', now: fx.clock.now,
+    openSnapshot: () => MetadataSnapshot.open(join(fx.dir, 'meta.db')),
+    blobs: fx.blobs,
+    pins: new ReadPins(),
+    storeVersion: 'test',
+    now: fx.clock.now,
   });
   return new BackupScheduler({
-    backups, dir: new SnapshotDir(opts.dir ?? snapshotDir, opts.freeBytes ?? statfsFreeBytes),
-    schedule: 'schedule' in opts ? opts.schedule : { intervalMinutes: 60 }, scope: opts.scope ?? 'instance',
-    keepLast: opts.keepLast ?? 7, maxAgeDays: opts.maxAgeDays ?? 30, pusher: opts.pusher, logger: silent, now: fx.clock.now,
+    backups,
+    dir: new SnapshotDir(opts.dir ?? snapshotDir, opts.freeBytes ?? statfsFreeBytes),
+    schedule: 'schedule' in opts ? opts.schedule : { intervalMinutes: 60 },
+    scope: opts.scope ?? 'instance',
+    keepLast: opts.keepLast ?? 7,
+    maxAgeDays: opts.maxAgeDays ?? 30,
+    pusher: opts.pusher,
+    logger: silent,
+    now: fx.clock.now,
   });
 }
 
-const zips = (dir = snapshotDir): string[] => readdirSync(dir).filter((n) => n.endsWith('.zip') && !n.startsWith('.tmp-')).sort();
+const zips = (dir = snapshotDir): string[] =>
+  readdirSync(dir)
+    .filter((n) => n.endsWith('.zip') && !n.startsWith('.tmp-'))
+    .sort();
 
 describe('timing on an injected clock', () => {
   it('interval: the first run one interval after boot, then one interval after each run', async () => {
@@ -145,13 +165,20 @@ describe('runs', () => {
   });
 
   it('a crash during a run leaves no partial snapshot file: only a temp file, removed at the next boot', async () => {
-    await fx.objects.put({ bucket: 'alpha', key: 'big', body: body(Buffer.alloc(30 * 1024 * 1024, 3)), headers: {}, userMeta: {} });
+    await fx.objects.put({
+      bucket: 'alpha',
+      key: 'big',
+      body: body(Buffer.alloc(30 * 1024 * 1024, 3)),
+      headers: {},
+      userMeta: {},
+    });
     const s = scheduler();
     await s.init();
     const run = s.runNow();
     // The moment the temp file exists, copy the directory: that is what a kill -9 at that instant leaves on disk.
     const crashed = join(fx.dir, 'crashed');
-    for (let i = 0; i < 2000 && !readdirSync(snapshotDir).some((n) => n.startsWith('.tmp-')); i++) await new Promise((r) => setTimeout(r, 1));
+    for (let i = 0; i < 2000 && !readdirSync(snapshotDir).some((n) => n.startsWith('.tmp-')); i++)
+      await new Promise((r) => setTimeout(r, 1));
     cpSync(snapshotDir, crashed, { recursive: true });
     await run.done;
     expect(readdirSync(crashed).some((n) => n.startsWith('.tmp-'))).toBe(true);
@@ -163,11 +190,18 @@ describe('runs', () => {
   });
 
   it('stopping mid-run removes the temp file and records the run as failed', async () => {
-    await fx.objects.put({ bucket: 'alpha', key: 'big', body: body(Buffer.alloc(30 * 1024 * 1024, 3)), headers: {}, userMeta: {} });
+    await fx.objects.put({
+      bucket: 'alpha',
+      key: 'big',
+      body: body(Buffer.alloc(30 * 1024 * 1024, 3)),
+      headers: {},
+      userMeta: {},
+    });
     const s = scheduler();
     await s.init();
     const run = s.runNow();
-    for (let i = 0; i < 2000 && !readdirSync(snapshotDir).some((n) => n.startsWith('.tmp-')); i++) await new Promise((r) => setTimeout(r, 1));
+    for (let i = 0; i < 2000 && !readdirSync(snapshotDir).some((n) => n.startsWith('.tmp-')); i++)
+      await new Promise((r) => setTimeout(r, 1));
     await s.close();
     expect((await run.done).result).toBe('failed');
     expect(readdirSync(snapshotDir)).toEqual([]);
@@ -177,7 +211,8 @@ describe('runs', () => {
 describe('retention', () => {
   const seed = (ages: number[], series = 'instance'): void => {
     mkdirSync(snapshotDir, { recursive: true });
-    for (const days of ages) writeFileSync(join(snapshotDir, `${series}-${stampOf(fx.clock.ms - days * DAY)}.zip`), 'x');
+    for (const days of ages)
+      writeFileSync(join(snapshotDir, `${series}-${stampOf(fx.clock.ms - days * DAY)}.zip`), 'x');
   };
 
   it('prunes only snapshots both older than maxAgeDays and outside the newest keepLast', async () => {
@@ -186,7 +221,17 @@ describe('retention', () => {
     await s.init();
     // The newest 3 (0.5, 1, 2 days) stay whatever their age; of the rest only those older than 5 days go.
     expect(await s.prune()).toBe(4);
-    const left = zips().map((n) => Math.round((fx.clock.ms - Date.parse(n.replace(/^instance-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z\.zip$/, '$1-$2-$3T$4:$5:$6.$7Z'))) / DAY * 10) / 10);
+    const left = zips().map(
+      (n) =>
+        Math.round(
+          ((fx.clock.ms -
+            Date.parse(
+              n.replace(/^instance-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z\.zip$/, '$1-$2-$3T$4:$5:$6.$7Z'),
+            )) /
+            DAY) *
+            10,
+        ) / 10,
+    );
     expect(left.sort((a, b) => a - b)).toEqual([0.5, 1, 2, 3]);
   });
 

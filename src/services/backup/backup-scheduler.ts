@@ -59,7 +59,15 @@ export interface BackupScheduleStatus {
   };
   snapshots: { count: number; bytes: number; newestAt: string | null; oldestAt: string | null };
   runs: { started: number; succeeded: number; failed: number };
-  lastRun: { startedAt: string; finishedAt: string; result: 'ok' | 'failed'; snapshots: number; bytes: number; pruned: number; error: string | null } | null;
+  lastRun: {
+    startedAt: string;
+    finishedAt: string;
+    result: 'ok' | 'failed';
+    snapshots: number;
+    bytes: number;
+    pruned: number;
+    error: string | null;
+  } | null;
   nextRunAt: string | null;
 }
 
@@ -95,7 +103,10 @@ export class BackupScheduler {
     const schedule = this.opts.schedule as BackupSchedule;
     const now = this.now();
     if ('cron' in schedule) {
-      return cronParser().parse(schedule.cron, { tz: 'UTC', currentDate: new Date(now) }).next().getTime();
+      return cronParser()
+        .parse(schedule.cron, { tz: 'UTC', currentDate: new Date(now) })
+        .next()
+        .getTime();
     }
     const interval = schedule.intervalMinutes * MINUTE;
     return Math.max(now, (lastSnapshotAt ?? now) + interval);
@@ -115,7 +126,10 @@ export class BackupScheduler {
    * when scheduled backups are off (there is no directory or scope to write to).
    */
   runNow(): { started: boolean; done: Promise<RunOutcome> } {
-    if (!this.enabled) throw new AppError('Conflict', { message: 'Scheduled backups are off (STORE_SCHEDULED_BACKUP_ENABLED); use GET /backup for a one-off archive.' });
+    if (!this.enabled)
+      throw new AppError('Conflict', {
+        message: 'Scheduled backups are off (STORE_SCHEDULED_BACKUP_ENABLED); use GET /backup for a one-off archive.',
+      });
     if (this.current) return { started: false, done: this.current };
     this.abort = new AbortController();
     const run = this.run(this.abort.signal).finally(() => {
@@ -129,11 +143,22 @@ export class BackupScheduler {
   private async run(signal: AbortSignal): Promise<RunOutcome> {
     const startedAt = this.now();
     this.runs.started++;
-    const outcome: RunOutcome = { result: 'ok', startedAt, finishedAt: startedAt, snapshots: 0, bytes: 0, pruned: 0, pushed: 0 };
+    const outcome: RunOutcome = {
+      result: 'ok',
+      startedAt,
+      finishedAt: startedAt,
+      snapshots: 0,
+      bytes: 0,
+      pruned: 0,
+      pushed: 0,
+    };
     try {
-      const scopes: { series: string; scope: BackupScope }[] = this.opts.scope === 'instance'
-        ? [{ series: 'instance', scope: { kind: 'instance' } }]
-        : this.opts.backups.bucketNames().map((bucket) => ({ series: `bucket-${bucket}`, scope: { kind: 'bucket', bucket } }));
+      const scopes: { series: string; scope: BackupScope }[] =
+        this.opts.scope === 'instance'
+          ? [{ series: 'instance', scope: { kind: 'instance' } }]
+          : this.opts.backups
+              .bucketNames()
+              .map((bucket) => ({ series: `bucket-${bucket}`, scope: { kind: 'bucket', bucket } }));
       for (const { series, scope } of scopes) {
         signal.throwIfAborted();
         const archive = this.opts.backups.createArchive(scope);
@@ -147,7 +172,11 @@ export class BackupScheduler {
           if (this.opts.pusher) {
             await this.opts.pusher.push(name, file.path).then(
               () => void outcome.pushed++,
-              (err: unknown) => this.opts.logger.error({ err, snapshot: name }, 'pushing a snapshot to the replication target failed; it stays local'),
+              (err: unknown) =>
+                this.opts.logger.error(
+                  { err, snapshot: name },
+                  'pushing a snapshot to the replication target failed; it stays local',
+                ),
             );
           }
         } finally {
@@ -164,7 +193,11 @@ export class BackupScheduler {
     }
     outcome.finishedAt = this.now();
     this.last = outcome;
-    if (outcome.result === 'ok') this.opts.logger.info({ snapshots: outcome.snapshots, bytes: outcome.bytes, pruned: outcome.pruned }, 'scheduled backup finished');
+    if (outcome.result === 'ok')
+      this.opts.logger.info(
+        { snapshots: outcome.snapshots, bytes: outcome.bytes, pruned: outcome.pruned },
+        'scheduled backup finished',
+      );
     return outcome;
   }
 
@@ -201,14 +234,23 @@ export class BackupScheduler {
         pushToReplication: this.opts.pusher !== undefined,
       },
       snapshots: {
-        count: files.length, bytes: files.reduce((n, f) => n + f.size, 0),
-        newestAt: iso(files.at(-1)?.createdAt), oldestAt: iso(files[0]?.createdAt),
+        count: files.length,
+        bytes: files.reduce((n, f) => n + f.size, 0),
+        newestAt: iso(files.at(-1)?.createdAt),
+        oldestAt: iso(files[0]?.createdAt),
       },
       runs: { ...this.runs },
-      lastRun: last ? {
-        startedAt: iso(last.startedAt) as string, finishedAt: iso(last.finishedAt) as string, result: last.result,
-        snapshots: last.snapshots, bytes: last.bytes, pruned: last.pruned, error: last.error ?? null,
-      } : null,
+      lastRun: last
+        ? {
+            startedAt: iso(last.startedAt) as string,
+            finishedAt: iso(last.finishedAt) as string,
+            result: last.result,
+            snapshots: last.snapshots,
+            bytes: last.bytes,
+            pruned: last.pruned,
+            error: last.error ?? null,
+          }
+        : null,
       nextRunAt: iso(this.nextRunAt),
     };
   }

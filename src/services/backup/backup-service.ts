@@ -7,7 +7,12 @@
 import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import yazl from 'yazl';
-import { INDEX_CHUNK_VERSIONS, MANIFEST_ENTRY, type ArchivedVersion, type ManifestV2 } from '../../core/backup-manifest.js';
+import {
+  INDEX_CHUNK_VERSIONS,
+  MANIFEST_ENTRY,
+  type ArchivedVersion,
+  type ManifestV2,
+} from '../../core/backup-manifest.js';
 import { backedUpConfig } from '../../core/bucket-config-parts.js';
 import { AppError, noSuchBucket } from '../../core/errors.js';
 import { BlobCorruptError, isInlineBlobId, type BlobStore } from '../../storage/blobs/blob-store.js';
@@ -30,7 +35,9 @@ export interface BackupArchive {
   stream: Readable;
   /** Resolves once the whole archive has been read from `stream`; rejects if the backup failed or was abandoned. */
   done: Promise<ArchiveSummary>;
-  /** About how large the archive will be: the object bytes in scope plus an allowance per version (free-space checks). */
+  /**
+   * About how large the archive will be: the object bytes in scope plus an allowance per version (free-space checks).
+   */
   estimatedBytes: number;
   /** The snapshot's time (epoch ms): the archive shows exactly the commits made before it. */
   createdAt: number;
@@ -61,19 +68,35 @@ const ENTRY_MODE = 0o100600;
 
 function archivedVersion(row: ObjectRow, parts: readonly ObjectPartRow[]): ArchivedVersion {
   const version: ArchivedVersion = {
-    bucket: row.bucket, key: row.key, versionId: row.versionId, deleteMarker: row.isDeleteMarker,
-    lastModified: new Date(row.lastModified).toISOString(), size: row.size, etag: row.etag,
-    headers: { ...row.headers } as Record<string, string>, userMeta: row.userMeta, storageClass: row.storageClass,
+    bucket: row.bucket,
+    key: row.key,
+    versionId: row.versionId,
+    deleteMarker: row.isDeleteMarker,
+    lastModified: new Date(row.lastModified).toISOString(),
+    size: row.size,
+    etag: row.etag,
+    headers: { ...row.headers } as Record<string, string>,
+    userMeta: row.userMeta,
+    storageClass: row.storageClass,
   };
   if (row.checksumAlgorithm !== undefined && row.checksumValue !== undefined) {
-    version.checksum = { algorithm: row.checksumAlgorithm, value: row.checksumValue, ...(row.checksumType ? { type: row.checksumType } : {}) };
+    version.checksum = {
+      algorithm: row.checksumAlgorithm,
+      value: row.checksumValue,
+      ...(row.checksumType ? { type: row.checksumType } : {}),
+    };
   }
   if (row.tags && row.tags.length > 0) version.tags = row.tags;
   if (row.retention) version.retention = row.retention;
   if (row.legalHold) version.legalHold = true;
   if (row.acl) version.acl = row.acl;
   if (parts.length > 0) {
-    version.parts = parts.map((p) => ({ partNumber: p.partNumber, size: p.size, etag: p.etag, ...(p.checksum !== undefined ? { checksum: p.checksum } : {}) }));
+    version.parts = parts.map((p) => ({
+      partNumber: p.partNumber,
+      size: p.size,
+      etag: p.etag,
+      ...(p.checksum !== undefined ? { checksum: p.checksum } : {}),
+    }));
   }
   return version;
 }
@@ -128,10 +151,12 @@ export class BackupService {
     const abort = new AbortController();
     // Listened for from the start: a small archive can be read to its end before the writer gets to wait for that.
     let hasEnded = false;
-    const ended = new Promise<void>((resolve) => out.once('end', () => {
-      hasEnded = true;
-      resolve();
-    }));
+    const ended = new Promise<void>((resolve) =>
+      out.once('end', () => {
+        hasEnded = true;
+        resolve();
+      }),
+    );
     out.once('close', () => {
       if (!hasEnded) abort.abort(new Error('the backup stream was closed before it ended'));
     });
@@ -146,15 +171,27 @@ export class BackupService {
           signal: abort.signal,
         });
         const manifest: ManifestV2 = {
-          version: 2, kind: scope.kind, createdAt: new Date(createdAt).toISOString(), storeVersion: this.opts.storeVersion, acls: true,
+          version: 2,
+          kind: scope.kind,
+          createdAt: new Date(createdAt).toISOString(),
+          storeVersion: this.opts.storeVersion,
+          acls: true,
           buckets: inScope.map((b) => ({
-            name: b.name, createdAt: new Date(b.createdAt).toISOString(), versioning: b.versioning, objectLock: b.objectLock,
-            config: backedUpConfig(b.config), versionCount: counts.get(b.name) ?? 0,
+            name: b.name,
+            createdAt: new Date(b.createdAt).toISOString(),
+            versioning: b.versioning,
+            objectLock: b.objectLock,
+            config: backedUpConfig(b.config),
+            versionCount: counts.get(b.name) ?? 0,
           })),
           indexes: summary.indexes,
           totals: { versions: summary.versions, entries: summary.entries, bytes: summary.bytes },
         };
-        zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 1)), MANIFEST_ENTRY, { compress: false, mtime: new Date(createdAt), mode: ENTRY_MODE });
+        zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 1)), MANIFEST_ENTRY, {
+          compress: false,
+          mtime: new Date(createdAt),
+          mode: ENTRY_MODE,
+        });
         zip.end();
         await Promise.race([ended, aborted(abort.signal)]);
         return { buckets: inScope.length, versions: summary.versions, entries: summary.entries, bytes: summary.bytes };
@@ -236,37 +273,43 @@ export class BackupService {
         signal.removeEventListener('abort', onAbort);
         reject(err);
       };
-      zip.addReadStreamLazy(name, { compress: false, size: row.size, mtime: new Date(row.lastModified), mode: ENTRY_MODE }, (cb) => {
-        const tap = new Transform({
-          transform(chunk: Buffer, _encoding, callback) {
-            hash.update(chunk);
-            callback(null, chunk);
-          },
-        });
-        tap.once('end', () => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(hash.digest('hex'));
-        });
-        try {
-          source = row.size === 0 ? Readable.from([]) : this.openBytes(row, parts, snapshot);
-        } catch (err) {
-          fail(err as Error);
-          return;
-        }
-        source.once('error', (err: Error) => {
-          tap.destroy(err);
-          fail(err);
-        });
-        source.pipe(tap);
-        cb(null, tap);
-      });
+      zip.addReadStreamLazy(
+        name,
+        { compress: false, size: row.size, mtime: new Date(row.lastModified), mode: ENTRY_MODE },
+        (cb) => {
+          const tap = new Transform({
+            transform(chunk: Buffer, _encoding, callback) {
+              hash.update(chunk);
+              callback(null, chunk);
+            },
+          });
+          tap.once('end', () => {
+            signal.removeEventListener('abort', onAbort);
+            resolve(hash.digest('hex'));
+          });
+          try {
+            source = row.size === 0 ? Readable.from([]) : this.openBytes(row, parts, snapshot);
+          } catch (err) {
+            fail(err as Error);
+            return;
+          }
+          source.once('error', (err: Error) => {
+            tap.destroy(err);
+            fail(err);
+          });
+          source.pipe(tap);
+          cb(null, tap);
+        },
+      );
     });
   }
 
   private openBytes(row: ObjectRow, parts: readonly ObjectPartRow[], snapshot: MetadataSnapshot): Readable {
     if ((row as ObjectRow & { tierState?: string }).tierState === 'stub') {
       if (this.opts.stubReader) return this.opts.stubReader.stream(row);
-      throw new AppError('InvalidObjectState', { message: `${row.bucket}/${row.key} is tiered to the remote target, which is not available.` });
+      throw new AppError('InvalidObjectState', {
+        message: `${row.bucket}/${row.key} is tiered to the remote target, which is not available.`,
+      });
     }
     let sealed: Buffer | undefined;
     if (row.blobId !== undefined && isInlineBlobId(row.blobId)) {

@@ -37,19 +37,27 @@ export interface ApplyInput {
  * (same id, ETag and size) carrying a lock at least as strong, which is what restoring a backup of this same
  * instance does. Returns a description of the first conflict, or undefined.
  */
-export function lockConflict(input: Pick<ApplyInput, 'meta' | 'repo' | 'scratch' | 'plan' | 'instance' | 'bypassGovernance' | 'now'>): string | undefined {
+export function lockConflict(
+  input: Pick<ApplyInput, 'meta' | 'repo' | 'scratch' | 'plan' | 'instance' | 'bypassGovernance' | 'now'>,
+): string | undefined {
   const now = new Date(input.now);
   const targets = new Map([...input.plan.values()].map((p) => [p.target, p]));
   const scope = input.instance ? input.meta.buckets.list().map((b) => b.name) : [...targets.keys()];
   for (const bucket of scope) {
     for (const row of input.repo.lockedVersions(bucket)) {
       const retained = isRetentionActive(row.retention, now) ? row.retention : undefined;
-      const isProtected = row.legalHold === true || (retained !== undefined && (retained.mode === 'COMPLIANCE' || !input.bypassGovernance));
+      const isProtected =
+        row.legalHold === true ||
+        (retained !== undefined && (retained.mode === 'COMPLIANCE' || !input.bypassGovernance));
       if (!isProtected) continue;
       const same = targets.has(bucket) ? input.scratch.find(bucket, row.key, row.versionId) : undefined;
-      const kept = same !== undefined && same.etag === row.etag && same.size === row.size
-        && (!row.legalHold || same.legalHold)
-        && (retained === undefined || (same.retention?.mode === retained.mode && same.retention.retainUntilDate >= retained.retainUntilDate));
+      const kept =
+        same !== undefined &&
+        same.etag === row.etag &&
+        same.size === row.size &&
+        (!row.legalHold || same.legalHold) &&
+        (retained === undefined ||
+          (same.retention?.mode === retained.mode && same.retention.retainUntilDate >= retained.retainUntilDate));
       if (!kept) {
         return `${bucket}/${row.key} (version ${row.versionId}) is protected by ${row.legalHold ? 'a legal hold' : `${retained?.mode} retention`}`;
       }
@@ -66,7 +74,10 @@ export function lockConflict(input: Pick<ApplyInput, 'meta' | 'repo' | 'scratch'
 export function applyRestore(input: ApplyInput): { events: ObjectEvent[]; buckets: number } {
   return input.meta.transaction(() => {
     const conflict = lockConflict(input);
-    if (conflict) throw new AppError('Conflict', { message: `Restore refused before changing anything: ${conflict}. Object lock forbids removing it.` });
+    if (conflict)
+      throw new AppError('Conflict', {
+        message: `Restore refused before changing anything: ${conflict}. Object lock forbids removing it.`,
+      });
     const events: ObjectEvent[] = [];
     const targets = new Set([...input.plan.values()].map((p) => p.target));
     if (input.instance) {
@@ -85,8 +96,12 @@ export function applyRestore(input: ApplyInput): { events: ObjectEvent[]; bucket
         input.meta.buckets.setConfig(target, structuredClone(bucket.config));
       } else {
         input.meta.buckets.insert({
-          name: target, createdAt: Date.parse(bucket.createdAt), region: input.region, versioning: bucket.versioning,
-          objectLock: bucket.objectLock, config: structuredClone(bucket.config),
+          name: target,
+          createdAt: Date.parse(bucket.createdAt),
+          region: input.region,
+          versioning: bucket.versioning,
+          objectLock: bucket.objectLock,
+          config: structuredClone(bucket.config),
         });
       }
       versioningOf.set(target, bucket.versioning);
@@ -97,10 +112,15 @@ export function applyRestore(input: ApplyInput): { events: ObjectEvent[]; bucket
       for (const staged of page) {
         after = staged.seq;
         const { row } = staged;
-        if (staged.sealed !== undefined && row.blobId !== undefined) input.meta.inlineBlobs.insert(row.blobId, staged.sealed);
+        if (staged.sealed !== undefined && row.blobId !== undefined)
+          input.meta.inlineBlobs.insert(row.blobId, staged.sealed);
         const id = input.meta.objects.insert(row);
         if (staged.parts.length > 0) input.meta.objects.insertParts(id, staged.parts);
-        const type = row.isDeleteMarker ? 'object.deleted' : row.partCount !== undefined ? 'multipart.completed' : 'object.created';
+        const type = row.isDeleteMarker
+          ? 'object.deleted'
+          : row.partCount !== undefined
+            ? 'multipart.completed'
+            : 'object.created';
         const event = objectEvent(type, { ...row, time: input.now }, versioningOf.get(row.bucket) ?? 'Unversioned');
         input.events.inTransaction(event);
         events.push(event);
@@ -123,7 +143,11 @@ function clearBucket(
       after = row.id;
       const parts = row.blobId === undefined && row.partCount ? input.meta.objects.parts(row.id) : [];
       for (const extent of extentsOf(row, parts)) input.meta.releaseBlob(extent.blobId, input.now);
-      const event = objectEvent('object.deleted', { bucket, key: row.key, size: 0, etag: row.etag, versionId: row.versionId, time: input.now }, versioning);
+      const event = objectEvent(
+        'object.deleted',
+        { bucket, key: row.key, size: 0, etag: row.etag, versionId: row.versionId, time: input.now },
+        versioning,
+      );
       input.events.inTransaction(event);
       events.push(event);
     }

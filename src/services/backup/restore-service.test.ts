@@ -26,8 +26,14 @@ afterEach(async () => {
 
 function service(freeBytes?: FreeBytes, maxTotalBytes = MiB, blobs: BlobStore = fx.blobs): RestoreService {
   return new RestoreService({
-    meta: fx.meta, blobs, events: NO_EVENTS, dataDir: fx.dir, region: 'us-east-1', logger: createLogger('fatal'),
-    limits: { maxTotalBytes, maxEntryBytes: MiB, maxEntries: 10, maxManifestBytes: 4096 }, ...(freeBytes ? { freeBytes } : {}),
+    meta: fx.meta,
+    blobs,
+    events: NO_EVENTS,
+    dataDir: fx.dir,
+    region: 'us-east-1',
+    logger: createLogger('fatal'),
+    limits: { maxTotalBytes, maxEntryBytes: MiB, maxEntries: 10, maxManifestBytes: 4096 },
+    ...(freeBytes ? { freeBytes } : {}),
   });
 }
 
@@ -61,16 +67,22 @@ describe('RestoreService intake', () => {
 
   it('refuses a declared length over the limit before reading a byte', async () => {
     const body = upload(64 * 1024);
-    await expect(service().restore({ kind: 'instance' }, { body, declaredLength: 2 * MiB })).rejects.toMatchObject({ code: 'EntityTooLarge' });
+    await expect(service().restore({ kind: 'instance' }, { body, declaredLength: 2 * MiB })).rejects.toMatchObject({
+      code: 'EntityTooLarge',
+    });
     expect(readdirSync(join(fx.dir, 'tmp'))).toEqual([]);
   });
 
   it('checks free space for the upload (from its length) before reading it', async () => {
     let asked = 0;
-    const full: FreeBytes = async () => { asked++; return 10 * MiB; };
+    const full: FreeBytes = async () => {
+      asked++;
+      return 10 * MiB;
+    };
     const body = upload(512 * 1024);
-    await expect(service(full, 200 * MiB).restore({ kind: 'instance' }, { body, declaredLength: 512 * 1024 }))
-      .rejects.toMatchObject({ code: 'InsufficientStorage', statusCode: 507 });
+    await expect(
+      service(full, 200 * MiB).restore({ kind: 'instance' }, { body, declaredLength: 512 * 1024 }),
+    ).rejects.toMatchObject({ code: 'InsufficientStorage', statusCode: 507 });
     expect(asked).toBe(1);
     expect(readdirSync(join(fx.dir, 'tmp'))).toEqual([]);
   });
@@ -78,7 +90,9 @@ describe('RestoreService intake', () => {
   it('an empty body is MissingRequestBodyError', async () => {
     const body = new PassThrough();
     body.end();
-    await expect(service().restore({ kind: 'instance' }, { body })).rejects.toMatchObject({ code: 'MissingRequestBodyError' });
+    await expect(service().restore({ kind: 'instance' }, { body })).rejects.toMatchObject({
+      code: 'MissingRequestBodyError',
+    });
   });
 
   it('a restore that fails while staging an entry closes the archive (its disk space is freed), leaving tmp/ empty', async () => {
@@ -94,14 +108,38 @@ describe('RestoreService intake', () => {
     const bytes = randomBytes(600 * 1024);
     const zip = new yazl.ZipFile();
     zip.addBuffer(bytes, 'data/bkt/big', { compress: false });
-    const manifest = { version: 1, kind: 'instance', createdAt: '2023-05-01T12:00:00.000Z', buckets: [{ name: 'bkt', objects: [
-      { key: 'big', size: bytes.length, md5: createHash('md5').update(bytes).digest('hex'), file: 'data/bkt/big', lastModified: '2023-05-01T12:00:00.000Z' },
-    ] }] };
+    const manifest = {
+      version: 1,
+      kind: 'instance',
+      createdAt: '2023-05-01T12:00:00.000Z',
+      buckets: [
+        {
+          name: 'bkt',
+          objects: [
+            {
+              key: 'big',
+              size: bytes.length,
+              md5: createHash('md5').update(bytes).digest('hex'),
+              file: 'data/bkt/big',
+              lastModified: '2023-05-01T12:00:00.000Z',
+            },
+          ],
+        },
+      ],
+    };
     zip.addBuffer(Buffer.from(JSON.stringify(manifest)), 'manifest.json');
     zip.end();
     const body = zip.outputStream as unknown as Readable;
-    await expect(service(undefined, MiB, full).restore({ kind: 'instance' }, { body })).rejects.toMatchObject({ code: 'ENOSPC' });
-    const open = readdirSync('/proc/self/fd').map((fd) => { try { return readlinkSync(`/proc/self/fd/${fd}`); } catch { return ''; } });
+    await expect(service(undefined, MiB, full).restore({ kind: 'instance' }, { body })).rejects.toMatchObject({
+      code: 'ENOSPC',
+    });
+    const open = readdirSync('/proc/self/fd').map((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return '';
+      }
+    });
     expect(open.filter((target) => target.includes('restore-'))).toEqual([]);
     expect(readdirSync(join(fx.dir, 'tmp'))).toEqual([]);
   });

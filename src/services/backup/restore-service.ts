@@ -8,7 +8,13 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { invalid, MANIFEST_ENTRY, parseManifest, type ArchivedBucket, type Manifest } from '../../core/backup-manifest.js';
+import {
+  invalid,
+  MANIFEST_ENTRY,
+  parseManifest,
+  type ArchivedBucket,
+  type Manifest,
+} from '../../core/backup-manifest.js';
 import { AppError, isAppError } from '../../core/errors.js';
 import { parseBucketPolicy } from '../../core/policy/policy-document.js';
 import type { BlobStore } from '../../storage/blobs/blob-store.js';
@@ -76,7 +82,8 @@ export class RestoreService {
    * restore creates the bucket when it does not exist.
    */
   async restore(target: RestoreTarget, request: RestoreRequest): Promise<RestoreResult> {
-    if (this.running) throw new AppError('Conflict', { message: 'A restore is already running; try again when it has finished.' });
+    if (this.running)
+      throw new AppError('Conflict', { message: 'A restore is already running; try again when it has finished.' });
     this.running = true;
     const id = randomUUID();
     const archivePath = join(this.opts.dataDir, 'tmp', `restore-${id}.zip`);
@@ -95,9 +102,11 @@ export class RestoreService {
    */
   private async receive(path: string, request: RestoreRequest): Promise<void> {
     const max = this.opts.limits.maxTotalBytes;
-    const tooLarge = (): AppError => new AppError('EntityTooLarge', { message: `The archive is larger than RESTORE_MAX_TOTAL_BYTES (${max} bytes).` });
+    const tooLarge = (): AppError =>
+      new AppError('EntityTooLarge', { message: `The archive is larger than RESTORE_MAX_TOTAL_BYTES (${max} bytes).` });
     if (request.declaredLength !== undefined && request.declaredLength > max) throw tooLarge();
-    if (request.declaredLength !== undefined) await assertFreeSpace(this.freeBytes, this.opts.dataDir, {
+    if (request.declaredLength !== undefined)
+      await assertFreeSpace(this.freeBytes, this.opts.dataDir, {
         bytes: request.declaredLength,
         what: 'the uploaded archive',
       });
@@ -129,7 +138,8 @@ export class RestoreService {
     } finally {
       if (!out.closed) out.destroy();
     }
-    if (received === 0) throw new AppError('MissingRequestBodyError', { message: 'Send the .zip archive as the request body.' });
+    if (received === 0)
+      throw new AppError('MissingRequestBodyError', { message: 'Send the .zip archive as the request body.' });
   }
 
   private async restoreFile(
@@ -143,21 +153,49 @@ export class RestoreService {
     try {
       const manifest = parseManifest(await reader.readText(MANIFEST_ENTRY, this.opts.limits.maxManifestBytes));
       const plan = planOf(target, manifest);
-      await assertFreeSpace(this.freeBytes, this.opts.dataDir, { bytes: reader.totalBytes, what: 'the restored objects' });
+      await assertFreeSpace(this.freeBytes, this.opts.dataDir, {
+        bytes: reader.totalBytes,
+        what: 'the restored objects',
+      });
       scratch = new RestoreScratch(join(this.opts.dataDir, 'tmp', `restore-${id}.db`));
       const bypassGovernance = request.bypassGovernance ?? false;
       const instance = target.kind === 'instance';
-      const totals = await stageArchive({ reader, scratch, blobs: this.opts.blobs, plan, signal: request.signal }, manifest);
+      const totals = await stageArchive(
+        { reader, scratch, blobs: this.opts.blobs, plan, signal: request.signal },
+        manifest,
+      );
       scratch.markLatest();
       const { events, buckets } = applyRestore({
-        meta: this.opts.meta, repo: this.repo, scratch, events: this.opts.events, plan, instance,
-        region: this.opts.region, bypassGovernance, now: this.now(),
+        meta: this.opts.meta,
+        repo: this.repo,
+        scratch,
+        events: this.opts.events,
+        plan,
+        instance,
+        region: this.opts.region,
+        bypassGovernance,
+        now: this.now(),
       });
       applied = true;
       for (const event of events) this.opts.events.afterCommit(event);
       await this.opts.meta.durable();
-      this.opts.logger.info({ target: target.kind, buckets, objects: totals.objects, deleteMarkers: totals.deleteMarkers, bytes: totals.bytes, manifestVersion: manifest.version }, 'restore applied');
-      return { bucketsRestored: buckets, objectsRestored: totals.objects, deleteMarkersRestored: totals.deleteMarkers, manifestVersion: manifest.version };
+      this.opts.logger.info(
+        {
+          target: target.kind,
+          buckets,
+          objects: totals.objects,
+          deleteMarkers: totals.deleteMarkers,
+          bytes: totals.bytes,
+          manifestVersion: manifest.version,
+        },
+        'restore applied',
+      );
+      return {
+        bucketsRestored: buckets,
+        objectsRestored: totals.objects,
+        deleteMarkersRestored: totals.deleteMarkers,
+        manifestVersion: manifest.version,
+      };
     } catch (err) {
       if (scratch && !applied) await this.removeStagedBlobs(scratch);
       if (!isAppError(err)) this.opts.logger.error({ err }, 'restore failed');
@@ -182,16 +220,25 @@ export class RestoreService {
 /**
  * Which archive buckets are restored, and as which bucket here. An instance restore takes an instance archive whole;
  * a bucket restore takes a bucket archive's one bucket (renamed to the target) or that bucket out of an instance
- * archive. Throws InvalidArchive for the wrong kind, a missing bucket, or a policy that cannot apply under the new name.
+ * archive. Throws InvalidArchive for the wrong kind, a missing bucket, or a policy that cannot apply under the new
+ * name.
  */
 function planOf(target: RestoreTarget, manifest: Manifest): RestorePlan {
-  const buckets: ArchivedBucket[] = manifest.version === 2 ? manifest.buckets : manifest.buckets.map((b) => ({
-    // A v1 archive predates ACLs: its buckets behaved as BucketOwnerEnforced.
-    name: b.name, createdAt: manifest.createdAt, versioning: 'Unversioned', objectLock: false,
-    config: { ownershipControls: 'BucketOwnerEnforced' }, versionCount: b.objects.length,
-  }));
+  const buckets: ArchivedBucket[] =
+    manifest.version === 2
+      ? manifest.buckets
+      : manifest.buckets.map((b) => ({
+          // A v1 archive predates ACLs: its buckets behaved as BucketOwnerEnforced.
+          name: b.name,
+          createdAt: manifest.createdAt,
+          versioning: 'Unversioned',
+          objectLock: false,
+          config: { ownershipControls: 'BucketOwnerEnforced' },
+          versionCount: b.objects.length,
+        }));
   if (target.kind === 'instance') {
-    if (manifest.kind !== 'instance') throw invalid('this is a bucket archive: restore it with POST /buckets/{name}/restore');
+    if (manifest.kind !== 'instance')
+      throw invalid('this is a bucket archive: restore it with POST /buckets/{name}/restore');
     return new Map(buckets.map((b) => [b.name, { target: b.name, bucket: b }]));
   }
   const source = manifest.kind === 'bucket' ? buckets[0] : buckets.find((b) => b.name === target.bucket);
@@ -200,7 +247,8 @@ function planOf(target: RestoreTarget, manifest: Manifest): RestorePlan {
     try {
       parseBucketPolicy(source.config.policy, target.bucket);
     } catch (err) {
-      if (isAppError(err)) throw invalid(`the bucket policy names ${source.name} and cannot apply to ${target.bucket}: ${err.message}`);
+      if (isAppError(err))
+        throw invalid(`the bucket policy names ${source.name} and cannot apply to ${target.bucket}: ${err.message}`);
       throw err;
     }
   }

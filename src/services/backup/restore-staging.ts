@@ -5,7 +5,13 @@
 
 import { createHash, type Hash } from 'node:crypto';
 import {
-  invalid, parseVersionLine, type ArchivedBucket, type ArchivedVersion, type Manifest, type ManifestV1, type ManifestV2,
+  invalid,
+  parseVersionLine,
+  type ArchivedBucket,
+  type ArchivedVersion,
+  type Manifest,
+  type ManifestV1,
+  type ManifestV2,
 } from '../../core/backup-manifest.js';
 import { lines, SliceReader, StreamShapeError } from '../../lib/stream-bytes.js';
 import type { BlobStore, StagedBlob } from '../../storage/blobs/blob-store.js';
@@ -66,7 +72,6 @@ interface Tally {
   totals: StagingTotals;
 }
 
-
 async function stageV2(ctx: StagingContext, manifest: ManifestV2, { used, totals }: Tally): Promise<void> {
   const buckets = new Map(manifest.buckets.map((b) => [b.name, b]));
   let seen = 0;
@@ -99,7 +104,12 @@ async function stageV2(ctx: StagingContext, manifest: ManifestV2, { used, totals
         } else {
           // A single-part version's ETag is the MD5 of its bytes, verified as they are read (as a PUT computes it).
           const md5 = version.parts === undefined ? version.etag : undefined;
-          const staged = await stageEntry(ctx, version.entry as string, { size: version.size, sha256: version.sha256, md5, parts: version.parts });
+          const staged = await stageEntry(ctx, version.entry as string, {
+            size: version.size,
+            sha256: version.sha256,
+            md5,
+            parts: version.parts,
+          });
           add(ctx, { seq, row: { ...row, blobId: staged.blobId }, parts: staged.parts, sealed: staged.sealed });
           totals.objects++;
           totals.bytes += version.size;
@@ -113,7 +123,8 @@ async function stageV2(ctx: StagingContext, manifest: ManifestV2, { used, totals
   }
   const { versions, entries, bytes } = manifest.totals;
   if (seen !== versions) throw invalid(`the indexes list ${seen} versions but the manifest says ${versions}`);
-  if (seenEntries !== entries) throw invalid(`the indexes name ${seenEntries} object entries but the manifest says ${entries}`);
+  if (seenEntries !== entries)
+    throw invalid(`the indexes name ${seenEntries} object entries but the manifest says ${entries}`);
   if (seenBytes !== bytes) throw invalid(`the indexes list ${seenBytes} object bytes but the manifest says ${bytes}`);
 }
 
@@ -127,11 +138,23 @@ async function stageV1(ctx: StagingContext, manifest: ManifestV1, { used, totals
       ctx.signal?.throwIfAborted();
       const staged = await stageEntry(ctx, object.file, { size: object.size, md5: object.md5 });
       const row: NewObjectRow = {
-        bucket: planned.target, key: object.key, versionId: 'null', isLatest: false, isDeleteMarker: false, size: object.size,
-        etag: object.md5, lastModified: Date.parse(object.lastModified ?? manifest.createdAt),
-        headers: object.contentType !== undefined ? { contentType: object.contentType } : {}, userMeta: object.metadata ?? {},
-        checksumAlgorithm: undefined, checksumValue: undefined, checksumType: undefined, blobId: staged.blobId,
-        partCount: undefined, storageClass: 'STANDARD', legalHold: false,
+        bucket: planned.target,
+        key: object.key,
+        versionId: 'null',
+        isLatest: false,
+        isDeleteMarker: false,
+        size: object.size,
+        etag: object.md5,
+        lastModified: Date.parse(object.lastModified ?? manifest.createdAt),
+        headers: object.contentType !== undefined ? { contentType: object.contentType } : {},
+        userMeta: object.metadata ?? {},
+        checksumAlgorithm: undefined,
+        checksumValue: undefined,
+        checksumType: undefined,
+        blobId: staged.blobId,
+        partCount: undefined,
+        storageClass: 'STANDARD',
+        legalHold: false,
       };
       add(ctx, { seq: ++seq, row, parts: [], sealed: staged.sealed });
       totals.versions++;
@@ -154,11 +177,26 @@ function add(ctx: StagingContext, version: Parameters<RestoreScratch['add']>[0])
 
 function rowOf(v: ArchivedVersion, bucket: string): NewObjectRow {
   return {
-    bucket, key: v.key, versionId: v.versionId, isLatest: false, isDeleteMarker: v.deleteMarker, size: v.size, etag: v.etag,
-    lastModified: Date.parse(v.lastModified), headers: v.headers, userMeta: v.userMeta,
-    checksumAlgorithm: v.checksum?.algorithm, checksumValue: v.checksum?.value, checksumType: v.checksum?.type,
-    blobId: undefined, partCount: v.parts?.length, storageClass: v.storageClass, tags: v.tags, retention: v.retention,
-    legalHold: v.legalHold ?? false, acl: v.acl,
+    bucket,
+    key: v.key,
+    versionId: v.versionId,
+    isLatest: false,
+    isDeleteMarker: v.deleteMarker,
+    size: v.size,
+    etag: v.etag,
+    lastModified: Date.parse(v.lastModified),
+    headers: v.headers,
+    userMeta: v.userMeta,
+    checksumAlgorithm: v.checksum?.algorithm,
+    checksumValue: v.checksum?.value,
+    checksumType: v.checksum?.type,
+    blobId: undefined,
+    partCount: v.parts?.length,
+    storageClass: v.storageClass,
+    tags: v.tags,
+    retention: v.retention,
+    legalHold: v.legalHold ?? false,
+    acl: v.acl,
   };
 }
 
@@ -167,11 +205,14 @@ function rowOf(v: ArchivedVersion, bucket: string): NewObjectRow {
  * committed, so a failed restore can remove every one. Throws InvalidArchive for a size or checksum mismatch.
  */
 async function stageEntry(
-  ctx: StagingContext, name: string, expected: Expected,
+  ctx: StagingContext,
+  name: string,
+  expected: Expected,
 ): Promise<{ blobId: string | undefined; parts: ObjectPartRow[]; sealed: Buffer | undefined }> {
   const declared = ctx.reader.sizeOf(name);
   if (declared === undefined) throw invalid(`the manifest names the entry ${name}, which the archive does not hold`);
-  if (declared !== expected.size) throw invalid(`the entry ${name} holds ${declared} bytes but the manifest says ${expected.size}`);
+  if (declared !== expected.size)
+    throw invalid(`the entry ${name} holds ${declared} bytes but the manifest says ${expected.size}`);
   const sha256 = expected.sha256 !== undefined ? createHash('sha256') : undefined;
   const md5 = expected.md5 !== undefined ? createHash('md5') : undefined;
   const hashes = [sha256, md5].filter((h): h is Hash => h !== undefined);
@@ -191,13 +232,18 @@ async function stageEntry(
       const staged = ctx.blobs.sealInline(Buffer.concat(chunks, expected.size));
       result = { blobId: staged.id, parts: [], sealed: staged.sealed };
     } else if (expected.parts === undefined) {
-      result = { blobId: await commitBlob(ctx, await ctx.blobs.stage(hashed(expected.size), { signal: ctx.signal })), parts: [], sealed: undefined };
+      result = {
+        blobId: await commitBlob(ctx, await ctx.blobs.stage(hashed(expected.size), { signal: ctx.signal })),
+        parts: [],
+        sealed: undefined,
+      };
     } else {
       const parts: ObjectPartRow[] = [];
       for (const part of expected.parts) {
         const partMd5 = createHash('md5');
         const blobId = await commitBlob(ctx, await ctx.blobs.stage(hashed(part.size, partMd5), { signal: ctx.signal }));
-        if (partMd5.digest('hex') !== part.etag) throw invalid(`the entry ${name}: part ${part.partNumber} does not match its ETag in the manifest`);
+        if (partMd5.digest('hex') !== part.etag)
+          throw invalid(`the entry ${name}: part ${part.partNumber} does not match its ETag in the manifest`);
         parts.push({ partNumber: part.partNumber, blobId, size: part.size, etag: part.etag, checksum: part.checksum });
       }
       result = { blobId: undefined, parts, sealed: undefined };
@@ -207,8 +253,10 @@ async function stageEntry(
     if (err instanceof StreamShapeError) throw invalid(`the entry ${name}: ${err.message}`);
     throw err;
   }
-  if (sha256 && sha256.digest('hex') !== expected.sha256) throw invalid(`the entry ${name} does not match its SHA-256 in the manifest`);
-  if (md5 && md5.digest('hex') !== expected.md5) throw invalid(`the entry ${name} does not match its ETag (MD5) in the manifest`);
+  if (sha256 && sha256.digest('hex') !== expected.sha256)
+    throw invalid(`the entry ${name} does not match its SHA-256 in the manifest`);
+  if (md5 && md5.digest('hex') !== expected.md5)
+    throw invalid(`the entry ${name} does not match its ETag (MD5) in the manifest`);
   return result;
 }
 

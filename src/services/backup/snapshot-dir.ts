@@ -33,7 +33,10 @@ function timeOf(stamp: string): number {
 }
 
 export class SnapshotDir {
-  constructor(private readonly dir: string, private readonly freeBytes: FreeBytes) {}
+  constructor(
+    private readonly dir: string,
+    private readonly freeBytes: FreeBytes,
+  ) {}
 
   /** Creates the directory (0700, and tightens an existing one to 0700) and removes temp files a crash left. */
   async init(): Promise<number> {
@@ -91,7 +94,10 @@ export class SnapshotDir {
       if (!m) continue;
       const createdAt = timeOf(m[2] as string);
       if (Number.isNaN(createdAt)) continue;
-      const size = await stat(join(this.dir, name)).then((s) => s.size, () => undefined);
+      const size = await stat(join(this.dir, name)).then(
+        (s) => s.size,
+        () => undefined,
+      );
       if (size !== undefined) files.push({ name, series: m[1] as string, createdAt, size });
     }
     return files.sort((a, b) => a.createdAt - b.createdAt);

@@ -5,9 +5,13 @@ import type { ObjectEvent, ObjectEventType } from '../../core/object-event.js';
 import type { Logger } from '../../observability/logger.js';
 
 /** A handler receives a frozen event; its return value (a promise or anything) is never awaited. */
-export type ObjectEventHandler<T extends ObjectEventType = ObjectEventType> = (event: Readonly<ObjectEvent<T>>) => unknown;
+export type ObjectEventHandler<T extends ObjectEventType = ObjectEventType> = (
+  event: Readonly<ObjectEvent<T>>,
+) => unknown;
 
-/** The registration API an embedder gets as `App.events` (docs/events.md). Each call returns an unsubscribe function. */
+/**
+ * The registration API an embedder gets as `App.events` (docs/events.md). Each call returns an unsubscribe function.
+ */
 export interface ObjectEventRegistry {
   /** After a committed PutObject, CopyObject, POST upload or admin write. */
   onObjectCreated(handler: ObjectEventHandler<'object.created'>): () => void;
@@ -70,7 +74,10 @@ export class EventHandlers implements ObjectEventRegistry {
 
   private failed(event: Readonly<ObjectEvent>, err: unknown): void {
     // The key stays out of the log line: it is user data, and the bucket and type are enough to find the handler.
-    this.logger.warn({ err, eventType: event.type, bucket: event.bucket }, 'event handler failed; the event is dropped for it');
+    this.logger.warn(
+      { err, eventType: event.type, bucket: event.bucket },
+      'event handler failed; the event is dropped for it',
+    );
   }
 }
 

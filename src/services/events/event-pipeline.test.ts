@@ -20,18 +20,48 @@ function recordingLogger(): { logger: pino.Logger; records: Record<string, unkno
   return { logger: pino({ level: 'debug' }, sink), records };
 }
 
-const created = (key: string): ObjectEvent => ({ type: 'object.created', bucket: 'bkt', key, size: 1, etag: 'e', eventTime: '2030-01-01T00:00:00.000Z' });
-const deleted = (key: string): ObjectEvent => ({ type: 'object.deleted', bucket: 'bkt', key, size: 0, etag: '', eventTime: '2030-01-01T00:00:00.000Z' });
+const created = (key: string): ObjectEvent => ({
+  type: 'object.created',
+  bucket: 'bkt',
+  key,
+  size: 1,
+  etag: 'e',
+  eventTime: '2030-01-01T00:00:00.000Z',
+});
+const deleted = (key: string): ObjectEvent => ({
+  type: 'object.deleted',
+  bucket: 'bkt',
+  key,
+  size: 0,
+  etag: '',
+  eventTime: '2030-01-01T00:00:00.000Z',
+});
 const tick = (): Promise<void> => new Promise((r) => setTimeout(r, 5));
 
 /** A durability barrier the test releases by hand. */
-function manualBarrier(): { durable: () => Promise<void>; release: () => void; fail: (err: Error) => void; calls: () => number } {
+function manualBarrier(): {
+  durable: () => Promise<void>;
+  release: () => void;
+  fail: (err: Error) => void;
+  calls: () => number;
+} {
   let waiting: { resolve: () => void; reject: (e: Error) => void }[] = [];
   let calls = 0;
   return {
-    durable: () => { calls++; return new Promise((resolve, reject) => waiting.push({ resolve, reject })); },
-    release: () => { const w = waiting; waiting = []; w.forEach((x) => x.resolve()); },
-    fail: (err) => { const w = waiting; waiting = []; w.forEach((x) => x.reject(err)); },
+    durable: () => {
+      calls++;
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    },
+    release: () => {
+      const w = waiting;
+      waiting = [];
+      w.forEach((x) => x.resolve());
+    },
+    fail: (err) => {
+      const w = waiting;
+      waiting = [];
+      w.forEach((x) => x.reject(err));
+    },
     calls: () => calls,
   };
 }
@@ -40,10 +70,19 @@ describe('EventHandlers', () => {
   it('routes each type to its handlers, in registration order, with one frozen event', () => {
     const handlers = new EventHandlers(pino({ level: 'silent' }));
     const got: string[] = [];
-    handlers.onObjectCreated((e) => { got.push(`c1:${e.key}`); });
-    handlers.onObjectCreated((e) => { got.push(`c2:${e.key}`); expect(Object.isFrozen(e)).toBe(true); });
-    handlers.onObjectDeleted((e) => { got.push(`d:${e.key}`); });
-    handlers.onMultipartCompleted(() => { got.push('m'); });
+    handlers.onObjectCreated((e) => {
+      got.push(`c1:${e.key}`);
+    });
+    handlers.onObjectCreated((e) => {
+      got.push(`c2:${e.key}`);
+      expect(Object.isFrozen(e)).toBe(true);
+    });
+    handlers.onObjectDeleted((e) => {
+      got.push(`d:${e.key}`);
+    });
+    handlers.onMultipartCompleted(() => {
+      got.push('m');
+    });
     handlers.dispatch(created('a'));
     handlers.dispatch(deleted('b'));
     expect(got).toEqual(['c1:a', 'c2:a', 'd:b']);
@@ -53,7 +92,9 @@ describe('EventHandlers', () => {
   it('unsubscribes', () => {
     const handlers = new EventHandlers(pino({ level: 'silent' }));
     let n = 0;
-    const off = handlers.onObjectDeleted(() => { n++; });
+    const off = handlers.onObjectDeleted(() => {
+      n++;
+    });
     handlers.dispatch(deleted('a'));
     off();
     off();
@@ -66,10 +107,16 @@ describe('EventHandlers', () => {
     const { logger, records } = recordingLogger();
     const handlers = new EventHandlers(logger);
     const got: string[] = [];
-    handlers.onObjectCreated(() => { throw new Error('sync boom'); });
-    handlers.onObjectCreated(async () => { throw new Error('async boom'); });
+    handlers.onObjectCreated(() => {
+      throw new Error('sync boom');
+    });
+    handlers.onObjectCreated(async () => {
+      throw new Error('async boom');
+    });
     handlers.onObjectCreated(() => new Promise(() => undefined));
-    handlers.onObjectCreated((e) => { got.push(e.key); });
+    handlers.onObjectCreated((e) => {
+      got.push(e.key);
+    });
     const started = performance.now();
     handlers.dispatch(created('k'));
     expect(performance.now() - started).toBeLessThan(50);
@@ -77,7 +124,9 @@ describe('EventHandlers', () => {
     await tick();
     const failures = records.filter((r) => r['msg'] === 'event handler failed; the event is dropped for it');
     expect(failures.map((r) => (r['err'] as { message: string }).message).sort()).toEqual(['async boom', 'sync boom']);
-    expect(failures.every((r) => r['eventType'] === 'object.created' && r['bucket'] === 'bkt' && !('key' in r))).toBe(true);
+    expect(failures.every((r) => r['eventType'] === 'object.created' && r['bucket'] === 'bkt' && !('key' in r))).toBe(
+      true,
+    );
   });
 });
 
@@ -86,7 +135,9 @@ describe('EventPipeline', () => {
     const barrier = manualBarrier();
     const handlers = new EventHandlers(pino({ level: 'silent' }));
     const got: string[] = [];
-    handlers.onObjectCreated((e) => { got.push(e.key); });
+    handlers.onObjectCreated((e) => {
+      got.push(e.key);
+    });
     const pipeline = new EventPipeline({ handlers, durable: barrier.durable, logger: pino({ level: 'silent' }) });
     pipeline.afterCommit(created('a'));
     pipeline.afterCommit(created('b'));
@@ -112,7 +163,9 @@ describe('EventPipeline', () => {
     const { logger, records } = recordingLogger();
     const handlers = new EventHandlers(logger);
     const got: string[] = [];
-    handlers.onObjectCreated((e) => { got.push(e.key); });
+    handlers.onObjectCreated((e) => {
+      got.push(e.key);
+    });
     const pipeline = new EventPipeline({ handlers, durable: barrier.durable, logger });
     pipeline.afterCommit(created('lost'));
     barrier.fail(new Error('EIO'));
@@ -121,7 +174,9 @@ describe('EventPipeline', () => {
     barrier.release();
     await tick();
     expect(got).toEqual(['later']);
-    expect(records.some((r) => r['msg'] === 'durability barrier failed; event dropped for in-process handlers')).toBe(true);
+    expect(records.some((r) => r['msg'] === 'durability barrier failed; event dropped for in-process handlers')).toBe(
+      true,
+    );
   });
 
   it('waits for nothing for a type without handlers, and bounds the events waiting while the disk stalls', async () => {
@@ -129,7 +184,9 @@ describe('EventPipeline', () => {
     const { logger, records } = recordingLogger();
     const handlers = new EventHandlers(logger);
     let n = 0;
-    handlers.onObjectDeleted(() => { n++; });
+    handlers.onObjectDeleted(() => {
+      n++;
+    });
     const pipeline = new EventPipeline({ handlers, durable: barrier.durable, logger, maxQueued: 3 });
     pipeline.afterCommit(created('nobody listens'));
     expect(barrier.calls()).toBe(0);
@@ -143,7 +200,9 @@ describe('EventPipeline', () => {
     await tick();
     expect(n).toBe(4); // room again once the stall cleared
     await new Promise((r) => setTimeout(r, 1100));
-    expect(records.find((r) => r['msg'] === 'in-process event queue full; events dropped for handlers')?.['dropped']).toBe(2);
+    expect(
+      records.find((r) => r['msg'] === 'in-process event queue full; events dropped for handlers')?.['dropped'],
+    ).toBe(2);
   });
 
   it('writes accepted events to the outbox inside the transaction and reports each committed row by id', () => {
@@ -152,10 +211,20 @@ describe('EventPipeline', () => {
     let nextId = 41;
     const outbox: EventOutbox = {
       accepts: (type) => type === 'object.deleted',
-      enqueue: (e) => { enqueued.push(e.key); return ++nextId; },
-      committed: (id) => { committedIds.push(id); },
+      enqueue: (e) => {
+        enqueued.push(e.key);
+        return ++nextId;
+      },
+      committed: (id) => {
+        committedIds.push(id);
+      },
     };
-    const pipeline = new EventPipeline({ handlers: new EventHandlers(pino({ level: 'silent' })), durable: async () => undefined, outbox, logger: pino({ level: 'silent' }) });
+    const pipeline = new EventPipeline({
+      handlers: new EventHandlers(pino({ level: 'silent' })),
+      durable: async () => undefined,
+      outbox,
+      logger: pino({ level: 'silent' }),
+    });
     const rolledBack = deleted('rolled back');
     const c = created('c');
     const d = deleted('d');
@@ -170,8 +239,19 @@ describe('EventPipeline', () => {
 
   it('never lets an outbox wake-up failure reach the writer', () => {
     const { logger, records } = recordingLogger();
-    const outbox: EventOutbox = { accepts: () => true, enqueue: () => 1, committed: () => { throw new Error('wake failed'); } };
-    const pipeline = new EventPipeline({ handlers: new EventHandlers(logger), durable: async () => undefined, outbox, logger });
+    const outbox: EventOutbox = {
+      accepts: () => true,
+      enqueue: () => 1,
+      committed: () => {
+        throw new Error('wake failed');
+      },
+    };
+    const pipeline = new EventPipeline({
+      handlers: new EventHandlers(logger),
+      durable: async () => undefined,
+      outbox,
+      logger,
+    });
     const event = created('k');
     pipeline.inTransaction(event);
     expect(() => pipeline.afterCommit(event)).not.toThrow();

@@ -67,14 +67,18 @@ export class EventPipeline implements EventSink {
     }
     this.waiting++;
     this.opts.durable().then(
-      () => setImmediate(() => {
-        this.waiting--;
-        this.opts.handlers.dispatch(event);
-      }),
+      () =>
+        setImmediate(() => {
+          this.waiting--;
+          this.opts.handlers.dispatch(event);
+        }),
       (err: unknown) => {
         this.waiting--;
         // The fsync failed: the commit may not survive, so no handler may hear of it (its writer got an error).
-        this.opts.logger.error({ err, eventType: event.type }, 'durability barrier failed; event dropped for in-process handlers');
+        this.opts.logger.error(
+          { err, eventType: event.type },
+          'durability barrier failed; event dropped for in-process handlers',
+        );
       },
     );
   }

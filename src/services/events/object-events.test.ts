@@ -46,8 +46,18 @@ beforeEach(async () => {
   const now = (): number => clock;
   repo = new WebhookOutboxRepo(meta.db);
   outbox = new WebhookService({
-    repo, durable: () => meta.durable(), logger, userAgent: 'test', now,
-    target: { url: 'https://h.example/', secret: 'x', events: ['object.created', 'object.deleted', 'multipart.completed'], maxAttempts: 3, timeoutMs: 1000 },
+    repo,
+    durable: () => meta.durable(),
+    logger,
+    userAgent: 'test',
+    now,
+    target: {
+      url: 'https://h.example/',
+      secret: 'x',
+      events: ['object.created', 'object.deleted', 'multipart.completed'],
+      maxAttempts: 3,
+      timeoutMs: 1000,
+    },
   });
   seen = [];
   failInTransaction = false;
@@ -71,7 +81,12 @@ afterEach(async () => {
 
 const body = (text: string) => {
   const bytes = Buffer.from(text);
-  return { source: (async function* () { yield bytes; })(), size: bytes.length };
+  return {
+    source: (async function* () {
+      yield bytes;
+    })(),
+    size: bytes.length,
+  };
 };
 
 async function put(bucket: string, key: string, text = 'hello'): Promise<string> {
@@ -99,7 +114,14 @@ describe('object.created', () => {
     buckets.create('bkt');
     await put('bkt', 'a/key.txt');
     expect(committed()).toEqual([
-      { type: 'object.created', bucket: 'bkt', key: 'a/key.txt', size: 5, etag: MD5_HELLO, eventTime: '2030-01-01T00:00:00.000Z' },
+      {
+        type: 'object.created',
+        bucket: 'bkt',
+        key: 'a/key.txt',
+        size: 5,
+        etag: MD5_HELLO,
+        eventTime: '2030-01-01T00:00:00.000Z',
+      },
     ]);
   });
 
@@ -119,7 +141,14 @@ describe('object.created', () => {
     buckets.create('bkt');
     await put('bkt', 'src', 'copy me');
     seen = [];
-    await objects.copy({ bucket: 'bkt', key: 'dst', source: { bucket: 'bkt', key: 'src' }, metadataDirective: 'COPY', headers: {}, userMeta: {} });
+    await objects.copy({
+      bucket: 'bkt',
+      key: 'dst',
+      source: { bucket: 'bkt', key: 'src' },
+      metadataDirective: 'COPY',
+      headers: {},
+      userMeta: {},
+    });
     expect(committed()).toEqual([expect.objectContaining({ type: 'object.created', key: 'dst', size: 7 })]);
   });
 
@@ -127,8 +156,16 @@ describe('object.created', () => {
     buckets.create('bkt');
     await put('bkt', 'k');
     seen = [];
-    await expect(objects.put({ bucket: 'bkt', key: 'k', body: body('x'), headers: {}, userMeta: {}, conditions: { ifNoneMatch: '*' } }))
-      .rejects.toMatchObject({ code: 'PreconditionFailed' });
+    await expect(
+      objects.put({
+        bucket: 'bkt',
+        key: 'k',
+        body: body('x'),
+        headers: {},
+        userMeta: {},
+        conditions: { ifNoneMatch: '*' },
+      }),
+    ).rejects.toMatchObject({ code: 'PreconditionFailed' });
     expect(seen).toEqual([]);
     expect(outboxBodies()).toHaveLength(1);
   });
@@ -139,11 +176,30 @@ describe('multipart.completed', () => {
     buckets.create('ver');
     buckets.setVersioning('ver', 'Enabled');
     const upload = multipart.create({ bucket: 'ver', key: 'big', headers: {}, userMeta: {} });
-    const part = await multipart.uploadPart({ bucket: 'ver', key: 'big', uploadId: upload.uploadId, partNumber: 1, body: body('part one') });
-    const row = await multipart.complete({ bucket: 'ver', key: 'big', uploadId: upload.uploadId, parts: [{ partNumber: 1, etag: part.etag, checksums: {} }] });
-    expect(committed()).toEqual([{
-      type: 'multipart.completed', bucket: 'ver', key: 'big', size: 8, etag: row.etag, versionId: row.versionId, eventTime: '2030-01-01T00:00:00.000Z',
-    }]);
+    const part = await multipart.uploadPart({
+      bucket: 'ver',
+      key: 'big',
+      uploadId: upload.uploadId,
+      partNumber: 1,
+      body: body('part one'),
+    });
+    const row = await multipart.complete({
+      bucket: 'ver',
+      key: 'big',
+      uploadId: upload.uploadId,
+      parts: [{ partNumber: 1, etag: part.etag, checksums: {} }],
+    });
+    expect(committed()).toEqual([
+      {
+        type: 'multipart.completed',
+        bucket: 'ver',
+        key: 'big',
+        size: 8,
+        etag: row.etag,
+        versionId: row.versionId,
+        eventTime: '2030-01-01T00:00:00.000Z',
+      },
+    ]);
     expect(row.etag).toMatch(/-1$/);
   });
 });
@@ -156,7 +212,16 @@ describe('object.deleted', () => {
     objects.delete('bkt', 'k');
     objects.delete('bkt', 'k');
     objects.delete('bkt', 'never-there');
-    expect(committed()).toEqual([{ type: 'object.deleted', bucket: 'bkt', key: 'k', size: 0, etag: MD5_HELLO, eventTime: '2030-01-01T00:00:01.000Z' }]);
+    expect(committed()).toEqual([
+      {
+        type: 'object.deleted',
+        bucket: 'bkt',
+        key: 'k',
+        size: 0,
+        etag: MD5_HELLO,
+        eventTime: '2030-01-01T00:00:01.000Z',
+      },
+    ]);
   });
 
   it('reports the delete marker (empty ETag, its versionId) in an Enabled bucket, even for a missing key as S3 adds one', async () => {
@@ -167,8 +232,24 @@ describe('object.deleted', () => {
     const first = objects.delete('ver', 'k');
     const second = objects.delete('ver', 'ghost');
     expect(committed()).toEqual([
-      { type: 'object.deleted', bucket: 'ver', key: 'k', size: 0, etag: '', versionId: first.versionId, eventTime: '2030-01-01T00:00:01.000Z' },
-      { type: 'object.deleted', bucket: 'ver', key: 'ghost', size: 0, etag: '', versionId: second.versionId, eventTime: '2030-01-01T00:00:01.000Z' },
+      {
+        type: 'object.deleted',
+        bucket: 'ver',
+        key: 'k',
+        size: 0,
+        etag: '',
+        versionId: first.versionId,
+        eventTime: '2030-01-01T00:00:01.000Z',
+      },
+      {
+        type: 'object.deleted',
+        bucket: 'ver',
+        key: 'ghost',
+        size: 0,
+        etag: '',
+        versionId: second.versionId,
+        eventTime: '2030-01-01T00:00:01.000Z',
+      },
     ]);
   });
 
@@ -178,7 +259,9 @@ describe('object.deleted', () => {
     await put('sus', 'k');
     seen = [];
     objects.delete('sus', 'k');
-    expect(committed()).toEqual([{ type: 'object.deleted', bucket: 'sus', key: 'k', size: 0, etag: '', eventTime: '2030-01-01T00:00:01.000Z' }]);
+    expect(committed()).toEqual([
+      { type: 'object.deleted', bucket: 'sus', key: 'k', size: 0, etag: '', eventTime: '2030-01-01T00:00:01.000Z' },
+    ]);
   });
 
   it('reports a version removed by id (its ETag and id) and a delete marker removed by id; nothing for an unknown id', async () => {
@@ -190,12 +273,17 @@ describe('object.deleted', () => {
     objects.delete('ver', 'k', { versionId: marker.versionId });
     objects.delete('ver', 'k', { versionId: id });
     objects.delete('ver', 'k', { versionId: '01900000-0000-7000-8000-000000000000' });
-    expect(committed().map((e) => [e.etag, e.versionId])).toEqual([['', marker.versionId], [MD5_HELLO, id]]);
+    expect(committed().map((e) => [e.etag, e.versionId])).toEqual([
+      ['', marker.versionId],
+      [MD5_HELLO, id],
+    ]);
   });
 
   it('is emitted by lifecycle expiration, which deletes through the same service', async () => {
     buckets.create('bkt');
-    buckets.putConfig('bkt', 'lifecycle', { rules: [{ id: 'r', status: 'Enabled', filter: {}, expiration: { days: 1 } }] });
+    buckets.putConfig('bkt', 'lifecycle', {
+      rules: [{ id: 'r', status: 'Enabled', filter: {}, expiration: { days: 1 } }],
+    });
     await put('bkt', 'old');
     seen = [];
     clock = T0 + 3 * 86_400_000;
@@ -214,7 +302,15 @@ describe('the outbox row commits with the change', () => {
     objects.delete('ver', 'k');
     const rows = repo.due(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 10);
     expect(rows.map((r) => r.eventType)).toEqual(['object.created', 'object.deleted']);
-    expect(Object.keys(JSON.parse(rows[0]!.body) as object)).toEqual(['type', 'bucket', 'key', 'size', 'etag', 'versionId', 'eventTime']);
+    expect(Object.keys(JSON.parse(rows[0]!.body) as object)).toEqual([
+      'type',
+      'bucket',
+      'key',
+      'size',
+      'etag',
+      'versionId',
+      'eventTime',
+    ]);
     expect(new Set(rows.map((r) => r.deliveryId)).size).toBe(2);
     expect(rows.every((r) => /^[0-9a-f-]{36}$/.test(r.deliveryId))).toBe(true);
   });
@@ -238,11 +334,15 @@ describe('the outbox row commits with the change', () => {
   });
 
   it('rolls back when the enclosing transaction throws after the row was written', () => {
-    meta.transaction(() => outbox.enqueue({ type: 'object.created', bucket: 'bkt', key: 'kept', size: 1, etag: 'e', eventTime: 'x' }));
-    expect(() => meta.transaction(() => {
-      outbox.enqueue({ type: 'object.created', bucket: 'bkt', key: 'lost', size: 1, etag: 'e', eventTime: 'x' });
-      throw new Error('rollback');
-    })).toThrow('rollback');
+    meta.transaction(() =>
+      outbox.enqueue({ type: 'object.created', bucket: 'bkt', key: 'kept', size: 1, etag: 'e', eventTime: 'x' }),
+    );
+    expect(() =>
+      meta.transaction(() => {
+        outbox.enqueue({ type: 'object.created', bucket: 'bkt', key: 'lost', size: 1, etag: 'e', eventTime: 'x' });
+        throw new Error('rollback');
+      }),
+    ).toThrow('rollback');
     expect(outboxBodies()).toEqual([expect.objectContaining({ key: 'kept' })]);
   });
 });

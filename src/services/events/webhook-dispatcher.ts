@@ -87,7 +87,9 @@ export class WebhookDispatcher {
     if (id > this.durableUpTo) this.durableUpTo = id;
   }
 
-  /** Called when outcomes were written and no claimed row is left to send: time to claim more (the runner's wake-up). */
+  /**
+   * Called when outcomes were written and no claimed row is left to send: time to claim more (the runner's wake-up).
+   */
   setDrainedListener(listener: () => void): void {
     this.onDrained = listener;
   }
@@ -101,8 +103,10 @@ export class WebhookDispatcher {
     this.signal = signal;
     let claimed = 0;
     if (this.ready.length === 0 && !signal.aborted) {
-      const rows = this.opts.repo.due(this.opts.now(), this.durableUpTo, this.opts.batchSize + this.claimed.size)
-        .filter((r) => !this.claimed.has(r.id)).slice(0, this.opts.batchSize);
+      const rows = this.opts.repo
+        .due(this.opts.now(), this.durableUpTo, this.opts.batchSize + this.claimed.size)
+        .filter((r) => !this.claimed.has(r.id))
+        .slice(0, this.opts.batchSize);
       for (const row of rows) this.claimed.add(row.id);
       this.ready.push(...rows);
       claimed = rows.length;
@@ -118,7 +122,8 @@ export class WebhookDispatcher {
 
   /** The earliest due time of a durable pending row not already claimed, or undefined. */
   nextDueAt(): number | undefined {
-    return this.opts.repo.upcoming(this.durableUpTo, this.claimed.size + 1).find((r) => !this.claimed.has(r.id))?.nextAttemptAt;
+    return this.opts.repo.upcoming(this.durableUpTo, this.claimed.size + 1).find((r) => !this.claimed.has(r.id))
+      ?.nextAttemptAt;
   }
 
   /** Resolves once no request is in flight (after a shutdown abort: promptly) and every outcome is written. */
@@ -177,7 +182,10 @@ export class WebhookDispatcher {
     } else if (attempts >= target.maxAttempts) {
       this.outcomes.push({ id: row.id, attempts, status: 'failed', error: failure });
       this.totals.failed++;
-      this.opts.logger.warn({ deliveryId: row.deliveryId, eventType: row.eventType, attempts, reason: failure }, 'webhook delivery failed for good');
+      this.opts.logger.warn(
+        { deliveryId: row.deliveryId, eventType: row.eventType, attempts, reason: failure },
+        'webhook delivery failed for good',
+      );
     } else {
       const nextAttemptAt = this.opts.now() + fullJitterDelay(attempts, this.opts.backoff, this.opts.random);
       this.outcomes.push({ id: row.id, attempts, status: 'retry', nextAttemptAt, error: failure });
@@ -197,9 +205,13 @@ export class WebhookDispatcher {
     const batch = this.outcomes;
     if (batch.length === 0) return Promise.resolve();
     this.outcomes = [];
-    const written: Promise<void> = this.opts.record(batch)
+    const written: Promise<void> = this.opts
+      .record(batch)
       .catch((err: unknown) => {
-        this.opts.logger.error({ err, outcomes: batch.length }, 'recording webhook outcomes failed; those rows will be sent again');
+        this.opts.logger.error(
+          { err, outcomes: batch.length },
+          'recording webhook outcomes failed; those rows will be sent again',
+        );
       })
       .finally(() => {
         this.recording.delete(written);

@@ -3,7 +3,8 @@
 // dispatcher told of durable commits, its outcomes written back by the service), against a real outbox table with a
 // recording transport, an injected clock and an injected random source: headers and signature, due-time order, the
 // retry schedule (full jitter, base 2 s, cap 1 h), 3xx and network failures, dead-lettering, the durability barrier,
-// bounded concurrency, pruning and status. The thread itself runs in app/webhook-thread.test.ts and the integration tests.
+// bounded concurrency, pruning and status. The thread itself runs in app/webhook-thread.test.ts and the integration
+// tests.
 
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,13 @@ import type { ObjectEvent } from '../../core/object-event.js';
 import { MetadataStore } from '../../storage/db/metadata-store.js';
 import { WebhookOutboxRepo } from '../../storage/db/webhook-outbox-repo.js';
 import { WebhookDispatcher, type DeliveryRun } from './webhook-dispatcher.js';
-import { WEBHOOK_BACKOFF, WEBHOOK_BATCH_SIZE, WEBHOOK_CONCURRENCY, WebhookService, type WebhookServiceOptions } from './webhook-service.js';
+import {
+  WEBHOOK_BACKOFF,
+  WEBHOOK_BATCH_SIZE,
+  WEBHOOK_CONCURRENCY,
+  WebhookService,
+  type WebhookServiceOptions,
+} from './webhook-service.js';
 import { verifySignature } from './webhook-signature.js';
 
 const logger = pino({ level: 'silent' });
@@ -80,11 +87,22 @@ class Delivered extends WebhookService {
   constructor(opts: WebhookServiceOptions & DeliveryOptions) {
     super(opts);
     const target = opts.target;
-    this.dispatcher = target && new WebhookDispatcher({
-      repo: opts.repo, target, transport, userAgent: opts.userAgent, logger, now: () => clock, random: () => randoms.shift() ?? 0.5,
-      concurrency: opts.concurrency ?? WEBHOOK_CONCURRENCY, batchSize: opts.batchSize ?? WEBHOOK_BATCH_SIZE, backoff: WEBHOOK_BACKOFF,
-      durableUpTo: this.durableUpTo, record: async (outcomes) => this.recordOutcomes(outcomes),
-    });
+    this.dispatcher =
+      target &&
+      new WebhookDispatcher({
+        repo: opts.repo,
+        target,
+        transport,
+        userAgent: opts.userAgent,
+        logger,
+        now: () => clock,
+        random: () => randoms.shift() ?? 0.5,
+        concurrency: opts.concurrency ?? WEBHOOK_CONCURRENCY,
+        batchSize: opts.batchSize ?? WEBHOOK_BATCH_SIZE,
+        backoff: WEBHOOK_BACKOFF,
+        durableUpTo: this.durableUpTo,
+        record: async (outcomes) => this.recordOutcomes(outcomes),
+      });
     this.setDurableListener((rowId) => {
       this.dispatcher?.advance(rowId);
       this.onWake();
@@ -93,7 +111,10 @@ class Delivered extends WebhookService {
 
   private onWake: () => void = () => undefined;
 
-  /** Called after a durable commit and when the requests in flight finish with nothing left claimed (the runner's wake-up). */
+  /**
+   * Called after a durable commit and when the requests in flight finish with nothing left claimed (the runner's
+   * wake-up).
+   */
   setWakeListener(listener: () => void): void {
     this.onWake = listener;
     this.dispatcher?.setDrainedListener(listener);
@@ -122,21 +143,40 @@ class Delivered extends WebhookService {
     }
     const after = this.dispatcher.totals;
     return {
-      attempted: after.attempted - before.attempted, delivered: after.delivered - before.delivered,
-      retried: after.retried - before.retried, failed: after.failed - before.failed,
+      attempted: after.attempted - before.attempted,
+      delivered: after.delivered - before.delivered,
+      retried: after.retried - before.retried,
+      failed: after.failed - before.failed,
     };
   }
 }
 
 function service(overrides: Partial<WebhookServiceOptions> & DeliveryOptions = {}): Delivered {
   return new Delivered({
-    repo, durable: () => meta.durable(), logger, userAgent: 'store-webhooks/9.9.9', now: () => clock,
-    target: { url: 'https://user:pw@hooks.example/in?x=1', secret: SECRET, events: ['object.created', 'object.deleted'], maxAttempts: 4, timeoutMs: 1234 },
+    repo,
+    durable: () => meta.durable(),
+    logger,
+    userAgent: 'store-webhooks/9.9.9',
+    now: () => clock,
+    target: {
+      url: 'https://user:pw@hooks.example/in?x=1',
+      secret: SECRET,
+      events: ['object.created', 'object.deleted'],
+      maxAttempts: 4,
+      timeoutMs: 1234,
+    },
     ...overrides,
   });
 }
 
-const event = (key: string): ObjectEvent => ({ type: 'object.created', bucket: 'bkt', key, size: 3, etag: 'e', eventTime: new Date(clock).toISOString() });
+const event = (key: string): ObjectEvent => ({
+  type: 'object.created',
+  bucket: 'bkt',
+  key,
+  size: 3,
+  etag: 'e',
+  eventTime: new Date(clock).toISOString(),
+});
 
 /** Commits one row per key and reports each commit, as the event pipeline does (delivery waits for that). */
 async function enqueue(svc: WebhookService, ...keys: string[]): Promise<void> {
@@ -149,7 +189,9 @@ async function enqueue(svc: WebhookService, ...keys: string[]): Promise<void> {
 /** Commits `count` rows in one transaction. */
 async function enqueueMany(svc: WebhookService, count: number): Promise<void> {
   const ids: number[] = [];
-  meta.transaction(() => { for (let i = 0; i < count; i++) ids.push(svc.enqueue(event(`k${i}`))); });
+  meta.transaction(() => {
+    for (let i = 0; i < count; i++) ids.push(svc.enqueue(event(`k${i}`)));
+  });
   await Promise.all(ids.map((id) => svc.committed(id)));
 }
 
@@ -165,12 +207,34 @@ describe('a delivery', () => {
     const [post] = transport.sent;
     expect(post!.url.href).toBe('https://user:pw@hooks.example/in?x=1');
     expect(post!.timeoutMs).toBe(1234);
-    expect(post!.body).toBe(`{"type":"object.created","bucket":"bkt","key":"k1","size":3,"etag":"e","eventTime":"${new Date(T0).toISOString()}"}`);
-    expect(Object.keys(post!.headers).sort()).toEqual(['content-type', 'user-agent', 'x-store-delivery', 'x-store-event', 'x-store-signature']);
-    expect(post!.headers).toMatchObject({ 'content-type': 'application/json', 'user-agent': 'store-webhooks/9.9.9', 'x-store-event': 'object.created' });
-    expect(post!.headers['x-store-delivery']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(post!.headers['x-store-signature']).toMatch(new RegExp(`^t=${Math.floor((T0 + 2500) / 1000)},v1=[0-9a-f]{64}$`));
-    const check = (s: string) => verifySignature({ secret: s, header: post!.headers['x-store-signature'], body: Buffer.from(post!.body), nowSeconds: clock / 1000 });
+    expect(post!.body).toBe(
+      `{"type":"object.created","bucket":"bkt","key":"k1","size":3,"etag":"e","eventTime":"${new Date(T0).toISOString()}"}`,
+    );
+    expect(Object.keys(post!.headers).sort()).toEqual([
+      'content-type',
+      'user-agent',
+      'x-store-delivery',
+      'x-store-event',
+      'x-store-signature',
+    ]);
+    expect(post!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'store-webhooks/9.9.9',
+      'x-store-event': 'object.created',
+    });
+    expect(post!.headers['x-store-delivery']).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(post!.headers['x-store-signature']).toMatch(
+      new RegExp(`^t=${Math.floor((T0 + 2500) / 1000)},v1=[0-9a-f]{64}$`),
+    );
+    const check = (s: string) =>
+      verifySignature({
+        secret: s,
+        header: post!.headers['x-store-signature'],
+        body: Buffer.from(post!.body),
+        nowSeconds: clock / 1000,
+      });
     expect(check(SECRET)).toEqual({ ok: true });
     expect(check(`${SECRET}!`)).toEqual({ ok: false, reason: 'mismatch' });
     expect(svc.outboxCounts()).toEqual({ pending: 0, delivered: 1, failed: 0 });
@@ -179,7 +243,11 @@ describe('a delivery', () => {
 
   it('writes rows only for the configured event types', () => {
     const svc = service();
-    expect([svc.accepts('object.created'), svc.accepts('object.deleted'), svc.accepts('multipart.completed')]).toEqual([true, true, false]);
+    expect([svc.accepts('object.created'), svc.accepts('object.deleted'), svc.accepts('multipart.completed')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     const off = service({ target: undefined });
     expect(off.enabled).toBe(false);
     expect(off.accepts('object.created')).toBe(false);
@@ -190,7 +258,10 @@ describe('a delivery', () => {
     await enqueue(svc, 'a');
     clock += 1;
     await enqueue(svc, 'b');
-    transport.script = [{ kind: 'response', status: 500 }, { kind: 'response', status: 500 }];
+    transport.script = [
+      { kind: 'response', status: 500 },
+      { kind: 'response', status: 500 },
+    ];
     randoms = [0.5, 0.01]; // a retries at +1000 ms, b at +1 + 20 ms
     await run(svc);
     clock += 5000;
@@ -236,16 +307,29 @@ describe('retries', () => {
   it('records a 3xx as a failure (never followed) and any 2xx as success', async () => {
     const svc = service({ concurrency: 1 });
     await enqueue(svc, 'k1', 'k2', 'k3');
-    transport.script = [{ kind: 'response', status: 301 }, { kind: 'response', status: 204 }, { kind: 'response', status: 199 }];
+    transport.script = [
+      { kind: 'response', status: 301 },
+      { kind: 'response', status: 204 },
+      { kind: 'response', status: 199 },
+    ];
     const result = await svc.deliverDue(new AbortController().signal);
     expect(result).toEqual({ attempted: 3, delivered: 1, retried: 2, failed: 0 });
     expect(svc.status().lastError?.message).toBe('HTTP 199');
-    expect(meta.db.prepare("SELECT last_error FROM webhook_outbox WHERE status = 'pending' ORDER BY id").pluck().all())
-      .toEqual(['redirect not followed (HTTP 301)', 'HTTP 199']);
+    expect(
+      meta.db.prepare("SELECT last_error FROM webhook_outbox WHERE status = 'pending' ORDER BY id").pluck().all(),
+    ).toEqual(['redirect not followed (HTTP 301)', 'HTTP 199']);
   });
 
   it('caps the window at one hour however many attempts', async () => {
-    const svc = service({ target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 100, timeoutMs: 10 } });
+    const svc = service({
+      target: {
+        url: 'https://h.example/',
+        secret: SECRET,
+        events: ['object.created'],
+        maxAttempts: 100,
+        timeoutMs: 10,
+      },
+    });
     await enqueue(svc, 'k');
     meta.db.prepare('UPDATE webhook_outbox SET attempts = 40').run();
     transport.script = [{ kind: 'response', status: 503 }];
@@ -258,7 +342,12 @@ describe('retries', () => {
     const svc = service();
     await enqueue(svc, 'k');
     const stop = new AbortController();
-    transport.script = [async () => { stop.abort(); return { kind: 'aborted' }; }];
+    transport.script = [
+      async () => {
+        stop.abort();
+        return { kind: 'aborted' };
+      },
+    ];
     expect(await svc.deliverDue(stop.signal)).toEqual({ attempted: 0, delivered: 0, retried: 0, failed: 0 });
     expect(meta.db.prepare('SELECT attempts FROM webhook_outbox').pluck().get()).toBe(0);
     expect(svc.nextDueAt()).toBe(T0);
@@ -269,8 +358,15 @@ describe('durability and load', () => {
   it('sends nothing until the commit that wrote the row is durable, and asks for no fsync of its own', async () => {
     let release!: () => void;
     let barriers = 0;
-    const barrier = new Promise<void>((r) => { release = r; });
-    const svc = service({ durable: () => { barriers++; return barrier; } });
+    const barrier = new Promise<void>((r) => {
+      release = r;
+    });
+    const svc = service({
+      durable: () => {
+        barriers++;
+        return barrier;
+      },
+    });
     const id = meta.transaction(() => svc.enqueue(event('k')));
     const reported = svc.committed(id);
     expect(await run(svc)).toEqual({ attempted: 0, delivered: 0, retried: 0, failed: 0 });
@@ -284,7 +380,9 @@ describe('durability and load', () => {
 
   it('treats rows found at boot as durable (they were read back from the data files)', async () => {
     const before = service();
-    meta.transaction(() => { before.enqueue(event('left-by-a-crash')); });
+    meta.transaction(() => {
+      before.enqueue(event('left-by-a-crash'));
+    });
     const after = service();
     expect((await run(after)).delivered).toBe(1);
     expect(transport.sent.map(keyOf)).toEqual(['left-by-a-crash']);
@@ -296,10 +394,27 @@ describe('durability and load', () => {
     meta.transaction(() => svc.enqueue(event('not-yet-durable')));
     const recorded: number[] = [];
     const dispatcher = new WebhookDispatcher({
-      repo, transport, logger, userAgent: 'store-webhooks/9.9.9', now: () => clock, random: () => 0.5, concurrency: 2, batchSize: 8,
-      backoff: WEBHOOK_BACKOFF, target: { url: 'https://hooks.example/in', secret: SECRET, events: ['object.created'], maxAttempts: 3, timeoutMs: 1000 },
+      repo,
+      transport,
+      logger,
+      userAgent: 'store-webhooks/9.9.9',
+      now: () => clock,
+      random: () => 0.5,
+      concurrency: 2,
+      batchSize: 8,
+      backoff: WEBHOOK_BACKOFF,
+      target: {
+        url: 'https://hooks.example/in',
+        secret: SECRET,
+        events: ['object.created'],
+        maxAttempts: 3,
+        timeoutMs: 1000,
+      },
       durableUpTo: durableRow,
-      record: async (outcomes) => { recorded.push(...outcomes.map((o) => o.id)); repo.recordOutcomes(outcomes, clock); },
+      record: async (outcomes) => {
+        recorded.push(...outcomes.map((o) => o.id));
+        repo.recordOutcomes(outcomes, clock);
+      },
     });
     dispatcher.poll(new AbortController().signal);
     await dispatcher.idle();
@@ -314,7 +429,9 @@ describe('durability and load', () => {
   it('wakes the runner when a reported commit is durable', async () => {
     const svc = service();
     let wakes = 0;
-    svc.setWakeListener(() => { wakes++; });
+    svc.setWakeListener(() => {
+      wakes++;
+    });
     await enqueue(svc, 'k');
     expect(wakes).toBe(1);
   });
@@ -331,10 +448,17 @@ describe('durability and load', () => {
   it('lets a hanging request hold one slot only: later rows go out meanwhile, and the runner hears when all are sent', async () => {
     const svc = service({ concurrency: 2 });
     let wakes = 0;
-    svc.setWakeListener(() => { wakes++; });
+    svc.setWakeListener(() => {
+      wakes++;
+    });
     const signal = new AbortController().signal;
     let release!: (r: WebhookPostResult) => void;
-    transport.script = [() => new Promise((r) => { release = r; })];
+    transport.script = [
+      () =>
+        new Promise((r) => {
+          release = r;
+        }),
+    ];
     await enqueue(svc, 'slow');
     expect(await svc.poll(signal)).toBe(1);
     expect(svc.nextDueAt()).toBeUndefined(); // the row being sent is not "due" for the runner
@@ -361,9 +485,15 @@ describe('durability and load', () => {
 
 describe('pruning and status', () => {
   it('prunes delivered and failed rows 7 days after they finished, never pending ones', async () => {
-    const svc = service({ concurrency: 1, target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 1, timeoutMs: 10 } });
+    const svc = service({
+      concurrency: 1,
+      target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 1, timeoutMs: 10 },
+    });
     await enqueue(svc, 'ok', 'bad', 'later');
-    transport.script = [{ kind: 'response', status: 200 }, { kind: 'response', status: 500 }];
+    transport.script = [
+      { kind: 'response', status: 200 },
+      { kind: 'response', status: 500 },
+    ];
     await run(svc);
     expect(svc.outboxCounts()).toEqual({ pending: 0, delivered: 2, failed: 1 });
     await enqueue(svc, 'fresh'); // pending, and stays so (no run)
@@ -376,7 +506,12 @@ describe('pruning and status', () => {
 
   it('reports the oldest pending age and no URL or secret', async () => {
     const svc = service();
-    expect(svc.status()).toEqual({ enabled: true, counts: { pending: 0, delivered: 0, failed: 0 }, oldestPendingAgeSeconds: null, lastError: null });
+    expect(svc.status()).toEqual({
+      enabled: true,
+      counts: { pending: 0, delivered: 0, failed: 0 },
+      oldestPendingAgeSeconds: null,
+      lastError: null,
+    });
     await enqueue(svc, 'a');
     clock += 61_500;
     await enqueue(svc, 'b');
@@ -399,9 +534,16 @@ describe('pruning and status', () => {
   });
 
   it('reads its counts back after a restart: pending counted at boot, delivered and failed from the totals', async () => {
-    const svc = service({ target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 1, timeoutMs: 10 }, concurrency: 1 });
+    const svc = service({
+      target: { url: 'https://h.example/', secret: SECRET, events: ['object.created'], maxAttempts: 1, timeoutMs: 10 },
+      concurrency: 1,
+    });
     await enqueue(svc, 'a', 'b', 'c');
-    transport.script = [{ kind: 'response', status: 200 }, { kind: 'response', status: 500 }, { kind: 'response', status: 200 }];
+    transport.script = [
+      { kind: 'response', status: 200 },
+      { kind: 'response', status: 500 },
+      { kind: 'response', status: 200 },
+    ];
     await run(svc);
     await enqueue(svc, 'd');
     expect(svc.outboxCounts()).toEqual({ pending: 1, delivered: 2, failed: 1 });
@@ -411,7 +553,10 @@ describe('pruning and status', () => {
   it('writes a batch of outcomes in one transaction', async () => {
     const calls: number[] = [];
     const record = repo.recordOutcomes.bind(repo);
-    repo.recordOutcomes = (outcomes, now) => { calls.push(outcomes.length); return record(outcomes, now); };
+    repo.recordOutcomes = (outcomes, now) => {
+      calls.push(outcomes.length);
+      return record(outcomes, now);
+    };
     const svc = service({ batchSize: 64 });
     await enqueueMany(svc, 50);
     expect((await run(svc)).delivered).toBe(50);

@@ -1,7 +1,8 @@
 // Signed webhooks (SPEC "Signed webhooks"): the outbox row written with the commit, the outcomes of delivery written
 // back, pruning, and the status the admin API shows. Delivery itself (webhook-dispatcher.ts, driven by the runner in
 // workers/webhook-worker.ts) runs on the delivery thread (src/app/webhook-delivery-thread.ts, started by
-// src/app/webhook-thread.ts), which is told of each durable commit through `setDurableListener` and hands its outcomes to
+// src/app/webhook-thread.ts), which is told of each durable commit through `setDurableListener` and hands its outcomes
+// to
 // `recordOutcomes`.
 
 import { randomUUID } from 'node:crypto';
@@ -59,7 +60,9 @@ export class WebhookService implements EventOutbox {
   private onDurable: (rowId: number) => void = () => undefined;
   /** Rows with ids up to here are durable: at boot every row present (read back from the data files), then commits. */
   private durableId: number;
-  /** Kept in memory: pending counted once at boot, then moved by commits and outcomes; the others from the totals row. */
+  /**
+   * Kept in memory: pending counted once at boot, then moved by commits and outcomes; the others from the totals row.
+   */
   private readonly counts: OutboxCounts;
   private lastError: OutboxTotals['lastError'];
 
@@ -81,9 +84,16 @@ export class WebhookService implements EventOutbox {
     return this.types.has(type);
   }
 
-  /** Writes the event's outbox row with a fresh delivery id; returns the row id. Call inside the committing transaction. */
+  /**
+   * Writes the event's outbox row with a fresh delivery id; returns the row id. Call inside the committing transaction.
+   */
   enqueue(event: ObjectEvent): number {
-    return this.opts.repo.insert({ deliveryId: randomUUID(), eventType: event.type, body: serializeEvent(event), createdAt: this.now() });
+    return this.opts.repo.insert({
+      deliveryId: randomUUID(),
+      eventType: event.type,
+      body: serializeEvent(event),
+      createdAt: this.now(),
+    });
   }
 
   /**
@@ -99,7 +109,8 @@ export class WebhookService implements EventOutbox {
         this.durableId = rowId;
         this.onDurable(rowId);
       },
-      (err: unknown) => this.opts.logger.error({ err }, 'durability barrier failed; webhook delivery waits for the next commit'),
+      (err: unknown) =>
+        this.opts.logger.error({ err }, 'durability barrier failed; webhook delivery waits for the next commit'),
     );
   }
 

@@ -26,9 +26,12 @@ export function verifySignature(opts: {
 }): { ok: true } | { ok: false; reason: 'malformed' | 'stale' | 'mismatch' } {
   const parts = (opts.header ?? '').split(',').map((p) => p.trim().split('='));
   const t = parts.find(([k]) => k === 't')?.[1];
-  const candidates = parts.filter(([k, v]) => k === 'v1' && v !== undefined && /^[0-9a-f]{64}$/.test(v)).map(([, v]) => v as string);
+  const candidates = parts
+    .filter(([k, v]) => k === 'v1' && v !== undefined && /^[0-9a-f]{64}$/.test(v))
+    .map(([, v]) => v as string);
   if (t === undefined || !/^\d{1,12}$/.test(t) || candidates.length === 0) return { ok: false, reason: 'malformed' };
-  if (Math.abs(opts.nowSeconds - Number(t)) > (opts.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS)) return { ok: false, reason: 'stale' };
+  if (Math.abs(opts.nowSeconds - Number(t)) > (opts.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS))
+    return { ok: false, reason: 'stale' };
   const expected = createHmac('sha256', opts.secret).update(`${t}.`).update(opts.body).digest();
   const matches = candidates.some((hex) => timingSafeEqual(Buffer.from(hex, 'hex'), expected));
   return matches ? { ok: true } : { ok: false, reason: 'mismatch' };

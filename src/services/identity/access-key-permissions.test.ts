@@ -20,7 +20,12 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'access-key-sim-'));
   meta = MetadataStore.open(join(dir, 'meta.db'));
   buckets = new BucketService({ meta, region: 'us-east-1' });
-  keys = new AccessKeyService({ meta, buckets, encryptionSecret: 'simulation-test-secret-0123456789abcdef', rootAccessKeyId: 'ROOTROOTROOTROOT' });
+  keys = new AccessKeyService({
+    meta,
+    buckets,
+    encryptionSecret: 'simulation-test-secret-0123456789abcdef',
+    rootAccessKeyId: 'ROOTROOTROOTROOT',
+  });
   buckets.create('media');
 });
 
@@ -29,13 +34,17 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const scoped = (): string => keys.create({ name: 's', permissions: { scope: { bucket: 'media', prefix: 'photos/' } } }, 'admin').key.accessKeyId;
+const scoped = (): string =>
+  keys.create({ name: 's', permissions: { scope: { bucket: 'media', prefix: 'photos/' } } }, 'admin').key.accessKeyId;
 
 describe('simulate with a prefix scope', () => {
   it('allows the scope and names the compiled statement that allowed it', () => {
     const id = scoped();
-    expect(keys.simulate(id, { action: 's3:GetObject', bucket: 'media', key: 'photos/a.jpg' }))
-      .toEqual({ decision: 'allow', reason: 'allowed', statement: { source: 'key', sid: 'ScopeObjects', index: 1 } });
+    expect(keys.simulate(id, { action: 's3:GetObject', bucket: 'media', key: 'photos/a.jpg' })).toEqual({
+      decision: 'allow',
+      reason: 'allowed',
+      statement: { source: 'key', sid: 'ScopeObjects', index: 1 },
+    });
     // The s3: prefix is optional and action names are case-insensitive.
     expect(keys.simulate(id, { action: 'putobject', bucket: 'media', key: 'photos/b.jpg' }).decision).toBe('allow');
   });
@@ -51,49 +60,102 @@ describe('simulate with a prefix scope', () => {
 
   it('reads the key of a list action as the listing prefix (s3:prefix)', () => {
     const id = scoped();
-    expect(keys.simulate(id, { action: 's3:ListBucket', bucket: 'media', key: 'photos/2024/' }))
-      .toEqual({ decision: 'allow', reason: 'allowed', statement: { source: 'key', sid: 'ScopeList', index: 2 } });
+    expect(keys.simulate(id, { action: 's3:ListBucket', bucket: 'media', key: 'photos/2024/' })).toEqual({
+      decision: 'allow',
+      reason: 'allowed',
+      statement: { source: 'key', sid: 'ScopeList', index: 2 },
+    });
     expect(keys.simulate(id, { action: 's3:ListBucket', bucket: 'media', key: 'docs/' }).decision).toBe('deny');
     expect(keys.simulate(id, { action: 's3:ListBucket', bucket: 'media' }).decision).toBe('deny');
   });
 
   it('lets a bucket-policy Deny win over the key, and reports the bucket statement', () => {
     const id = scoped();
-    buckets.putConfig('media', 'policy', JSON.stringify({
-      Version: '2012-10-17',
-      Statement: [
-        { Sid: 'Public', Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: 'arn:aws:s3:::media/public/*' },
-        { Sid: 'NoRaw', Effect: 'Deny', Principal: { AWS: id }, Action: 's3:GetObject', Resource: 'arn:aws:s3:::media/photos/raw/*' },
-      ],
-    }));
-    expect(keys.simulate(id, { action: 's3:GetObject', bucket: 'media', key: 'photos/raw/x.dng' }))
-      .toEqual({ decision: 'deny', reason: 'explicit-deny', statement: { source: 'bucket', sid: 'NoRaw', index: 1 } });
+    buckets.putConfig(
+      'media',
+      'policy',
+      JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Sid: 'Public',
+            Effect: 'Allow',
+            Principal: '*',
+            Action: 's3:GetObject',
+            Resource: 'arn:aws:s3:::media/public/*',
+          },
+          {
+            Sid: 'NoRaw',
+            Effect: 'Deny',
+            Principal: { AWS: id },
+            Action: 's3:GetObject',
+            Resource: 'arn:aws:s3:::media/photos/raw/*',
+          },
+        ],
+      }),
+    );
+    expect(keys.simulate(id, { action: 's3:GetObject', bucket: 'media', key: 'photos/raw/x.dng' })).toEqual({
+      decision: 'deny',
+      reason: 'explicit-deny',
+      statement: { source: 'bucket', sid: 'NoRaw', index: 1 },
+    });
     expect(keys.simulate(id, { action: 's3:GetObject', bucket: 'media', key: 'photos/a.jpg' }).decision).toBe('allow');
     // A bucket-policy Allow alone grants a scoped key nothing: key policy AND bucket policy.
-    expect(keys.simulate(id, { action: 's3:GetObject', bucket: 'media', key: 'public/a.jpg' }))
-      .toEqual({ decision: 'deny', reason: 'implicit-deny' });
+    expect(keys.simulate(id, { action: 's3:GetObject', bucket: 'media', key: 'public/a.jpg' })).toEqual({
+      decision: 'deny',
+      reason: 'implicit-deny',
+    });
   });
 });
 
 describe('simulate with an inline policy', () => {
   it('reports the key statement of an explicit Deny, which beats its Allow', () => {
-    const id = keys.create({ name: 'p', permissions: { policy: {
-      Version: '2012-10-17',
-      Statement: [
-        { Sid: 'All', Effect: 'Allow', Action: 's3:*', Resource: ['arn:aws:s3:::media', 'arn:aws:s3:::media/*'] },
-        { Effect: 'Deny', Action: 's3:Delete*', Resource: 'arn:aws:s3:::media/*' },
-      ],
-    } } }, 'admin').key.accessKeyId;
-    expect(keys.simulate(id, { action: 's3:DeleteObject', bucket: 'media', key: 'a' }))
-      .toEqual({ decision: 'deny', reason: 'explicit-deny', statement: { source: 'key', index: 1 } });
-    expect(keys.simulate(id, { action: 's3:GetBucketVersioning', bucket: 'media' }))
-      .toEqual({ decision: 'allow', reason: 'allowed', statement: { source: 'key', sid: 'All', index: 0 } });
+    const id = keys.create(
+      {
+        name: 'p',
+        permissions: {
+          policy: {
+            Version: '2012-10-17',
+            Statement: [
+              { Sid: 'All', Effect: 'Allow', Action: 's3:*', Resource: ['arn:aws:s3:::media', 'arn:aws:s3:::media/*'] },
+              { Effect: 'Deny', Action: 's3:Delete*', Resource: 'arn:aws:s3:::media/*' },
+            ],
+          },
+        },
+      },
+      'admin',
+    ).key.accessKeyId;
+    expect(keys.simulate(id, { action: 's3:DeleteObject', bucket: 'media', key: 'a' })).toEqual({
+      decision: 'deny',
+      reason: 'explicit-deny',
+      statement: { source: 'key', index: 1 },
+    });
+    expect(keys.simulate(id, { action: 's3:GetBucketVersioning', bucket: 'media' })).toEqual({
+      decision: 'allow',
+      reason: 'allowed',
+      statement: { source: 'key', sid: 'All', index: 0 },
+    });
   });
 
   it('evaluates conditions against the context given', () => {
-    const id = keys.create({ name: 'c', permissions: { policy: {
-      Statement: [{ Effect: 'Allow', Action: 's3:GetObject', Resource: '*', Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/8' } } }],
-    } } }, 'admin').key.accessKeyId;
+    const id = keys.create(
+      {
+        name: 'c',
+        permissions: {
+          policy: {
+            Statement: [
+              {
+                Effect: 'Allow',
+                Action: 's3:GetObject',
+                Resource: '*',
+                Condition: { IpAddress: { 'aws:SourceIp': '10.0.0.0/8' } },
+              },
+            ],
+          },
+        },
+      },
+      'admin',
+    ).key.accessKeyId;
     const request = { action: 's3:GetObject', bucket: 'media', key: 'a' };
     expect(keys.simulate(id, request).decision).toBe('deny');
     expect(keys.simulate(id, { ...request, context: { 'aws:SourceIp': '10.1.2.3' } }).decision).toBe('allow');
@@ -101,7 +163,10 @@ describe('simulate with an inline policy', () => {
 
   it('denies everything to a key without permissions', () => {
     const id = keys.create({ name: 'n' }, 'admin').key.accessKeyId;
-    expect(keys.simulate(id, { action: 's3:GetObject', bucket: 'media', key: 'a' })).toEqual({ decision: 'deny', reason: 'implicit-deny' });
+    expect(keys.simulate(id, { action: 's3:GetObject', bucket: 'media', key: 'a' })).toEqual({
+      decision: 'deny',
+      reason: 'implicit-deny',
+    });
   });
 });
 
@@ -123,9 +188,19 @@ describe('simulate input checks', () => {
   });
 
   it('fails closed on a bucket policy that no longer parses, as the S3 plane does', () => {
-    expect(simulate({
-      accessKeyId: 'K', identityPolicy: undefined, bucketPolicy: 'unreadable', action: 's3:GetObject', bucket: 'media', key: 'a', now: new Date(),
-    })).toEqual({ decision: 'deny', reason: 'implicit-deny' });
-    expect(codeOf(() => keys.simulate(scoped(), { action: 's3:GetObject', bucket: 'nosuchbucket', key: 'photos/a' }))).toBeUndefined();
+    expect(
+      simulate({
+        accessKeyId: 'K',
+        identityPolicy: undefined,
+        bucketPolicy: 'unreadable',
+        action: 's3:GetObject',
+        bucket: 'media',
+        key: 'a',
+        now: new Date(),
+      }),
+    ).toEqual({ decision: 'deny', reason: 'implicit-deny' });
+    expect(
+      codeOf(() => keys.simulate(scoped(), { action: 's3:GetObject', bucket: 'nosuchbucket', key: 'photos/a' })),
+    ).toBeUndefined();
   });
 });

@@ -49,7 +49,8 @@ export function validatePermissions(input: PermissionsInput): KeyPermissions {
     try {
       scopePolicyJson(scope);
     } catch (err) {
-      if (isAppError(err) && err.code === 'InvalidBucketName') throw invalid('permissions.scope.bucket', err.message, err);
+      if (isAppError(err) && err.code === 'InvalidBucketName')
+        throw invalid('permissions.scope.bucket', err.message, err);
       if (isAppError(err)) throw invalid('permissions.scope.actions', err.message, err);
       throw err;
     }
@@ -68,7 +69,8 @@ export function readPermissions(stored: string | undefined): KeyPermissions | un
 /** The policy JSON in force: the inline policy, or the one compiled from the scope. */
 export function effectivePermissions(permissions: KeyPermissions | undefined): EffectivePermissions {
   if (permissions === undefined) return { form: 'none', policy: null };
-  if ('scope' in permissions) return { form: 'scope', scope: permissions.scope, policy: scopePolicyJson(permissions.scope) };
+  if ('scope' in permissions)
+    return { form: 'scope', scope: permissions.scope, policy: scopePolicyJson(permissions.scope) };
   return { form: 'policy', policy: permissions.policy };
 }
 
@@ -116,7 +118,8 @@ const LIST_ACTIONS = new Set(['s3:ListBucket', 's3:ListBucketVersions', 's3:List
 
 /**
  * Checks a simulation request and returns the canonical action. Throws ValidationError naming `action` (unknown, or
- * a wildcard), `bucket` (not a valid bucket name, for bucket and object actions) or `key` (missing for an object action).
+ * a wildcard), `bucket` (not a valid bucket name, for bucket and object actions) or `key` (missing for an object
+ * action).
  */
 export function checkSimulation(request: SimulationRequest): string {
   const raw = request.action.includes(':') ? request.action : `s3:${request.action}`;
@@ -129,7 +132,8 @@ export function checkSimulation(request: SimulationRequest): string {
   } catch (err) {
     throw invalid('bucket', isAppError(err) ? err.message : 'is not a valid bucket name', err);
   }
-  if (level === 'object' && (request.key === undefined || request.key === '')) throw invalid('key', `is required for ${action}`);
+  if (level === 'object' && (request.key === undefined || request.key === ''))
+    throw invalid('key', `is required for ${action}`);
   return action;
 }
 

@@ -19,7 +19,14 @@ let buckets: BucketService;
 let clock: number;
 
 function service(extra: Partial<AccessKeyServiceOptions> = {}): AccessKeyService {
-  return new AccessKeyService({ meta, buckets, encryptionSecret: ENC, rootAccessKeyId: ROOT, now: () => clock, ...extra });
+  return new AccessKeyService({
+    meta,
+    buckets,
+    encryptionSecret: ENC,
+    rootAccessKeyId: ROOT,
+    now: () => clock,
+    ...extra,
+  });
 }
 
 beforeEach(() => {
@@ -42,8 +49,16 @@ describe('creating and reading keys', () => {
     const { key, secretAccessKey } = keys.create({ name: ' uploader ', permissions: photos }, 'admin');
     expect(key.accessKeyId).toMatch(/^[A-Z0-9]{20}$/);
     expect(secretAccessKey).toMatch(/^[A-Za-z0-9_-]{40}$/);
-    expect(key).toMatchObject({ name: 'uploader', description: '', enabled: true, createdBy: 'admin', permissions: photos, lastUsedAt: undefined });
-    for (const shown of [keys.list(), keys.get(key.accessKeyId)]) expect(JSON.stringify(shown)).not.toContain(secretAccessKey);
+    expect(key).toMatchObject({
+      name: 'uploader',
+      description: '',
+      enabled: true,
+      createdBy: 'admin',
+      permissions: photos,
+      lastUsedAt: undefined,
+    });
+    for (const shown of [keys.list(), keys.get(key.accessKeyId)])
+      expect(JSON.stringify(shown)).not.toContain(secretAccessKey);
     expect(keys.list().map((k) => k.accessKeyId)).toEqual([key.accessKeyId]);
   });
 
@@ -78,17 +93,34 @@ describe('creating and reading keys', () => {
       return undefined;
     };
     expect(fails({ name: '   ' })).toMatchObject({ code: 'ValidationError', message: expect.stringContaining('name') });
-    expect(fails({ name: 'k', permissions: {} })).toMatchObject({ code: 'ValidationError', message: expect.stringContaining('permissions') });
+    expect(fails({ name: 'k', permissions: {} })).toMatchObject({
+      code: 'ValidationError',
+      message: expect.stringContaining('permissions'),
+    });
     expect(fails({ name: 'k', permissions: { ...photos, policy: {} } })).toMatchObject({ code: 'ValidationError' });
-    expect(fails({ name: 'k', permissions: { scope: { bucket: 'Bad_Bucket' } } }))
-      .toMatchObject({ code: 'ValidationError', message: expect.stringContaining('permissions.scope.bucket') });
-    expect(fails({ name: 'k', permissions: { scope: { bucket: 'media', actions: [] } } }))
-      .toMatchObject({ code: 'ValidationError', message: expect.stringContaining('permissions.scope.actions') });
+    expect(fails({ name: 'k', permissions: { scope: { bucket: 'Bad_Bucket' } } })).toMatchObject({
+      code: 'ValidationError',
+      message: expect.stringContaining('permissions.scope.bucket'),
+    });
+    expect(fails({ name: 'k', permissions: { scope: { bucket: 'media', actions: [] } } })).toMatchObject({
+      code: 'ValidationError',
+      message: expect.stringContaining('permissions.scope.actions'),
+    });
     expect(fails({ name: 'k', permissions: { policy: '{not json' } })).toMatchObject({ code: 'MalformedPolicy' });
-    expect(fails({ name: 'k', permissions: { policy: { Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: '*' }] } } }))
-      .toMatchObject({ code: 'MalformedPolicy' });
-    expect(fails({ name: 'k', permissions: { policy: { Statement: [{ Effect: 'Allow', Action: 'ec2:Run', Resource: '*' }] } } }))
-      .toMatchObject({ code: 'MalformedPolicy' });
+    expect(
+      fails({
+        name: 'k',
+        permissions: {
+          policy: { Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:GetObject', Resource: '*' }] },
+        },
+      }),
+    ).toMatchObject({ code: 'MalformedPolicy' });
+    expect(
+      fails({
+        name: 'k',
+        permissions: { policy: { Statement: [{ Effect: 'Allow', Action: 'ec2:Run', Resource: '*' }] } },
+      }),
+    ).toMatchObject({ code: 'MalformedPolicy' });
     expect(keys.list()).toEqual([]);
   });
 
@@ -110,7 +142,13 @@ describe('updates', () => {
     const { key } = keys.create({ name: 'k', description: 'd', permissions: photos }, 'admin');
     clock += 1000;
     const updated = keys.update(key.accessKeyId, { description: 'new' });
-    expect(updated).toMatchObject({ name: 'k', description: 'new', enabled: true, permissions: photos, updatedAt: clock });
+    expect(updated).toMatchObject({
+      name: 'k',
+      description: 'new',
+      enabled: true,
+      permissions: photos,
+      updatedAt: clock,
+    });
     expect(keys.update(key.accessKeyId, { permissions: null }).permissions).toBeNull();
     expect(codeOf(() => keys.update(key.accessKeyId, {}))).toBe('ValidationError');
   });
@@ -128,7 +166,11 @@ describe('the S3 hot path cache', () => {
     const keys = service();
     const { key, secretAccessKey } = keys.create({ name: 'k', permissions: photos }, 'admin');
     expect(keys.secretFor(key.accessKeyId)).toBe(secretAccessKey);
-    expect(keys.identityOf(key.accessKeyId)?.identityPolicy?.statements.map((s) => s.sid)).toEqual(['ScopeBucketLocation', 'ScopeObjects', 'ScopeList']);
+    expect(keys.identityOf(key.accessKeyId)?.identityPolicy?.statements.map((s) => s.sid)).toEqual([
+      'ScopeBucketLocation',
+      'ScopeObjects',
+      'ScopeList',
+    ]);
     expect(keys.secretFor('UNKNOWNKEY0000000000')).toBeUndefined();
     expect(keys.identityOf('UNKNOWNKEY0000000000')).toBeUndefined();
   });
@@ -152,7 +194,9 @@ describe('the S3 hot path cache', () => {
     expect(rotated).not.toBe(secretAccessKey);
     expect(keys.secretFor(id)).toBe(rotated);
 
-    keys.update(id, { permissions: { policy: { Statement: [{ Sid: 'Only', Effect: 'Allow', Action: 's3:GetObject', Resource: '*' }] } } });
+    keys.update(id, {
+      permissions: { policy: { Statement: [{ Sid: 'Only', Effect: 'Allow', Action: 's3:GetObject', Resource: '*' }] } },
+    });
     expect(keys.identityOf(id)?.identityPolicy?.statements.map((s) => s.sid)).toEqual(['Only']);
 
     keys.update(id, { enabled: false });
@@ -205,7 +249,11 @@ describe('effective permissions', () => {
   it('shows the policy compiled from a scope, an inline policy as given, and null for none', () => {
     const keys = service();
     const scoped = keys.create({ name: 's', permissions: photos }, 'admin').key.accessKeyId;
-    expect(keys.effectivePermissions(scoped)).toEqual({ form: 'scope', scope: photos.scope, policy: scopePolicyJson(photos.scope) });
+    expect(keys.effectivePermissions(scoped)).toEqual({
+      form: 'scope',
+      scope: photos.scope,
+      policy: scopePolicyJson(photos.scope),
+    });
     const policy = { Statement: [{ Effect: 'Deny', Action: 's3:*', Resource: '*' }] };
     const inline = keys.create({ name: 'p', permissions: { policy } }, 'admin').key.accessKeyId;
     expect(keys.effectivePermissions(inline)).toEqual({ form: 'policy', policy });

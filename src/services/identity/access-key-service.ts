@@ -12,8 +12,17 @@ import { DataDirError } from '../../storage/data-dir.js';
 import type { AccessKeyChanges, AccessKeyRow } from '../../storage/db/access-keys-repo.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import {
-  checkSimulation, compilePermissions, effectivePermissions, readPermissions, simulate, validatePermissions,
-  type EffectivePermissions, type KeyPermissions, type PermissionsInput, type SimulationRequest, type SimulationResult,
+  checkSimulation,
+  compilePermissions,
+  effectivePermissions,
+  readPermissions,
+  simulate,
+  validatePermissions,
+  type EffectivePermissions,
+  type KeyPermissions,
+  type PermissionsInput,
+  type SimulationRequest,
+  type SimulationResult,
 } from './access-key-permissions.js';
 import type { BucketService } from '../bucket-service.js';
 
@@ -148,10 +157,16 @@ export class AccessKeyService {
       let accessKeyId = draw();
       while (accessKeyId === this.opts.rootAccessKeyId || this.meta.accessKeys.find(accessKeyId)) accessKeyId = draw();
       const inserted: AccessKeyRow = {
-        accessKeyId, name, description: input.description ?? '', enabled: input.enabled ?? true,
+        accessKeyId,
+        name,
+        description: input.description ?? '',
+        enabled: input.enabled ?? true,
         secretSealed: this.box.seal(secretAccessKey, accessKeyId),
         permissions: permissions === undefined ? undefined : JSON.stringify(permissions),
-        createdAt: now, updatedAt: now, createdBy, lastUsedAt: undefined,
+        createdAt: now,
+        updatedAt: now,
+        createdBy,
+        lastUsedAt: undefined,
       };
       this.meta.accessKeys.insert(inserted);
       return inserted;
@@ -179,14 +194,20 @@ export class AccessKeyService {
     if (input.permissions !== undefined) {
       changes.permissions = input.permissions === null ? null : JSON.stringify(validatePermissions(input.permissions));
     }
-    if (Object.keys(changes).length === 1) throw new AppError('ValidationError', { message: 'body: give at least one of name, description, enabled, permissions' });
+    if (Object.keys(changes).length === 1)
+      throw new AppError('ValidationError', {
+        message: 'body: give at least one of name, description, enabled, permissions',
+      });
     return this.change(accessKeyId, changes);
   }
 
   /** A new secret, returned once; the old one stops working on the next request. Throws NotFound. */
   rotate(accessKeyId: string): IssuedKey {
     const secretAccessKey = generateSecret();
-    const key = this.change(accessKeyId, { secretSealed: this.box.seal(secretAccessKey, accessKeyId), updatedAt: this.now() });
+    const key = this.change(accessKeyId, {
+      secretSealed: this.box.seal(secretAccessKey, accessKeyId),
+      updatedAt: this.now(),
+    });
     return { key, secretAccessKey };
   }
 
@@ -248,7 +269,12 @@ export class AccessKeyService {
     if (hit !== undefined) return hit;
     const row = this.meta.accessKeys.find(accessKeyId);
     if (row === undefined) return undefined;
-    const entry: CachedKey = { enabled: row.enabled, secret: this.open(row), identityPolicy: this.compile(row), lastUsedWritten: row.lastUsedAt };
+    const entry: CachedKey = {
+      enabled: row.enabled,
+      secret: this.open(row),
+      identityPolicy: this.compile(row),
+      lastUsedWritten: row.lastUsedAt,
+    };
     this.cache.set(accessKeyId, entry);
     return entry;
   }
@@ -258,7 +284,10 @@ export class AccessKeyService {
       return this.box.open(row.secretSealed, row.accessKeyId);
     } catch (err) {
       if (!(err instanceof SecretBoxError)) throw err;
-      this.opts.logger?.error({ accessKeyId: row.accessKeyId }, 'access key secret does not decrypt; the key cannot authenticate');
+      this.opts.logger?.error(
+        { accessKeyId: row.accessKeyId },
+        'access key secret does not decrypt; the key cannot authenticate',
+      );
       return undefined;
     }
   }
@@ -268,7 +297,10 @@ export class AccessKeyService {
       return compilePermissions(readPermissions(row.permissions));
     } catch (err) {
       if (!isAppError(err)) throw err;
-      this.opts.logger?.error({ accessKeyId: row.accessKeyId, code: err.code }, 'access key permissions no longer validate; denying everything');
+      this.opts.logger?.error(
+        { accessKeyId: row.accessKeyId, code: err.code },
+        'access key permissions no longer validate; denying everything',
+      );
       return undefined;
     }
   }

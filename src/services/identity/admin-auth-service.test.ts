@@ -12,7 +12,8 @@ import { AdminAuthService } from './admin-auth-service.js';
 import { argon2CostOf } from './password-hashing.js';
 import { RefreshSessionService } from './refresh-session-service.js';
 
-const cheap = (password: string): Promise<string> => argon2.hash(password, { type: argon2.argon2id, memoryCost: 1024, timeCost: 1 });
+const cheap = (password: string): Promise<string> =>
+  argon2.hash(password, { type: argon2.argon2id, memoryCost: 1024, timeCost: 1 });
 let dir: string;
 let meta: MetadataStore;
 let sessions: RefreshSessionService;
@@ -46,13 +47,25 @@ describe('ensureBootstrapAdmin', () => {
     auth.ensureBootstrapAdmin('admin', await cheap('env-password-1'));
     const admin = meta.adminUsers.findByUsername('admin');
     const id = admin?.id ?? '';
-    meta.adminUsers.insert({ id: 'other', username: 'other', passwordHash: 'x', role: 'full-admin', mustChangePassword: false, createdAt: 0, updatedAt: 0 });
+    meta.adminUsers.insert({
+      id: 'other',
+      username: 'other',
+      passwordHash: 'x',
+      role: 'full-admin',
+      mustChangePassword: false,
+      createdAt: 0,
+      updatedAt: 0,
+    });
     meta.adminUsers.setRole(id, 'read-only', 1);
     meta.adminUsers.setPassword(id, { passwordHash: await cheap('changed-password-1'), mustChangePassword: true }, 1);
     const session = sessions.start(id);
     const rotated = await cheap('env-password-2');
     expect(auth.ensureBootstrapAdmin('admin', rotated)).toBe('reset');
-    expect(meta.adminUsers.findById(id)).toMatchObject({ passwordHash: rotated, role: 'full-admin', mustChangePassword: false });
+    expect(meta.adminUsers.findById(id)).toMatchObject({
+      passwordHash: rotated,
+      role: 'full-admin',
+      mustChangePassword: false,
+    });
     expect(sessions.isLive(session.familyId, id)).toBe(false);
     expect(auth.ensureBootstrapAdmin('admin', rotated)).toBe('unchanged');
   });
@@ -75,7 +88,15 @@ describe('ensureBootstrapAdmin', () => {
 
   it('adopts an existing admin when nothing was recorded (a data directory from before the record)', async () => {
     const old = await cheap('old-password-1');
-    meta.adminUsers.insert({ id: 'a', username: 'admin', passwordHash: old, role: 'full-admin', mustChangePassword: false, createdAt: 0, updatedAt: 0 });
+    meta.adminUsers.insert({
+      id: 'a',
+      username: 'admin',
+      passwordHash: old,
+      role: 'full-admin',
+      mustChangePassword: false,
+      createdAt: 0,
+      updatedAt: 0,
+    });
     expect(auth.ensureBootstrapAdmin('admin', await cheap('env-password-1'))).toBe('unchanged');
     expect(meta.adminUsers.findById('a')?.passwordHash).toBe(old);
   });
@@ -124,7 +145,12 @@ describe('verifyPassword', () => {
   // unknown user is verified, once, against a hash of the same argon2 cost as a real user's.
   it('refuses an unknown user and a wrong password alike, each after one verification at the same cost', async () => {
     const cost = { memoryCost: 2048, timeCost: 2, parallelism: 1 };
-    const timed = new AdminAuthService({ meta, sessions, jwtSecret: 'k'.repeat(16) + 'another-secret-part-here', hashCost: cost });
+    const timed = new AdminAuthService({
+      meta,
+      sessions,
+      jwtSecret: 'k'.repeat(16) + 'another-secret-part-here',
+      hashCost: cost,
+    });
     timed.ensureBootstrapAdmin('admin', await argon2.hash('env-password-1', { type: argon2.argon2id, ...cost }));
     const verify = vi.spyOn(argon2, 'verify');
     try {

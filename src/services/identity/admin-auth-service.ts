@@ -71,7 +71,15 @@ export class AdminAuthService {
       if (recorded === fingerprint || (recorded === undefined && user)) return 'unchanged';
       const now = this.now();
       if (!user) {
-        meta.adminUsers.insert({ id: uuidv7(now), username, passwordHash, role: 'full-admin', mustChangePassword: false, createdAt: now, updatedAt: now });
+        meta.adminUsers.insert({
+          id: uuidv7(now),
+          username,
+          passwordHash,
+          role: 'full-admin',
+          mustChangePassword: false,
+          createdAt: now,
+          updatedAt: now,
+        });
         return 'created';
       }
       meta.adminUsers.setPassword(user.id, { passwordHash: passwordHash, mustChangePassword: false }, now);
@@ -128,11 +136,15 @@ export class AdminAuthService {
       session = payload['sid'];
     } catch (err) {
       const expired = err instanceof joseErrors.JWTExpired;
-      throw new AppError('Unauthorized', { message: expired ? 'The access token has expired' : 'The access token is not valid' });
+      throw new AppError('Unauthorized', {
+        message: expired ? 'The access token has expired' : 'The access token is not valid',
+      });
     }
     const user = subject === undefined ? undefined : this.opts.meta.adminUsers.findById(subject);
-    if (!user || typeof session !== 'string') throw new AppError('Unauthorized', { message: 'The access token is not valid' });
-    if (!this.opts.sessions.isLive(session, user.id)) throw new AppError('Unauthorized', { message: 'The session has ended; sign in again' });
+    if (!user || typeof session !== 'string')
+      throw new AppError('Unauthorized', { message: 'The access token is not valid' });
+    if (!this.opts.sessions.isLive(session, user.id))
+      throw new AppError('Unauthorized', { message: 'The session has ended; sign in again' });
     return { id: user.id, username: user.username, role: user.role };
   }
 

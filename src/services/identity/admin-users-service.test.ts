@@ -58,7 +58,9 @@ describe('AdminUsersService: create', () => {
   });
 
   it('refuses a weak password and a taken name, ignoring case', async () => {
-    expect(await code(() => users.create({ username: 'dave', role: 'read-only', password: 'short' }))).toBe('ValidationError');
+    expect(await code(() => users.create({ username: 'dave', role: 'read-only', password: 'short' }))).toBe(
+      'ValidationError',
+    );
     expect(await code(() => users.create({ username: 'ROOT', role: 'read-only' }))).toBe('Conflict');
     expect(users.list().map((u) => u.username)).toEqual(['root']);
   });
@@ -68,7 +70,10 @@ describe('AdminUsersService: roles and deletion', () => {
   it('refuses to demote or delete the last full admin, and allows it once another exists', async () => {
     expect(await code(() => users.setRole(rootId, 'read-only'))).toBe('Conflict');
     const other = (await users.create({ username: 'other', role: 'full-admin' })).user;
-    expect(users.setRole(rootId, 'read-only')).toMatchObject({ user: { role: 'read-only' }, previousRole: 'full-admin' });
+    expect(users.setRole(rootId, 'read-only')).toMatchObject({
+      user: { role: 'read-only' },
+      previousRole: 'full-admin',
+    });
     // `other` is now the last full admin.
     expect(await code(() => users.setRole(other.id, 'read-only'))).toBe('Conflict');
     expect(await code(() => users.delete(rootId, other.id))).toBe('Conflict');
@@ -100,7 +105,11 @@ describe('AdminUsersService: roles and deletion', () => {
 describe('AdminUsersService: passwords', () => {
   it('reset gives a new temporary password and ends every session of the user', async () => {
     const bob = (await users.create({ username: 'bob', role: 'read-only' })).user;
-    meta.adminUsers.setPassword(bob.id, { passwordHash: meta.adminUsers.findById(bob.id)?.passwordHash ?? '', mustChangePassword: false }, 0);
+    meta.adminUsers.setPassword(
+      bob.id,
+      { passwordHash: meta.adminUsers.findById(bob.id)?.passwordHash ?? '', mustChangePassword: false },
+      0,
+    );
     const a = sessions.start(bob.id);
     const mine = sessions.start(rootId);
     const reset = await users.resetPassword(bob.id);

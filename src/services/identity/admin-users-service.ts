@@ -91,7 +91,13 @@ export class AdminUsersService {
       if (meta.adminUsers.findByUsernameIgnoringCase(input.username)) throw this.taken(input.username);
       const now = this.now();
       const created: AdminUserRow = {
-        id: uuidv7(now), username: input.username, passwordHash, role: input.role, mustChangePassword: true, createdAt: now, updatedAt: now,
+        id: uuidv7(now),
+        username: input.username,
+        passwordHash,
+        role: input.role,
+        mustChangePassword: true,
+        createdAt: now,
+        updatedAt: now,
       };
       meta.adminUsers.insert(created);
       return created;
@@ -127,7 +133,8 @@ export class AdminUsersService {
     checkStrength('password', chosen, before.username);
     const passwordHash = await this.hash(chosen);
     const row = meta.transaction(() => {
-      if (!meta.adminUsers.setPassword(id, { passwordHash: passwordHash, mustChangePassword: true }, this.now())) throw this.missing(id);
+      if (!meta.adminUsers.setPassword(id, { passwordHash: passwordHash, mustChangePassword: true }, this.now()))
+        throw this.missing(id);
       this.opts.sessions.revokeUser(id);
       return this.row(id);
     });
@@ -156,11 +163,15 @@ export class AdminUsersService {
    * console shows it beside the field rather than signing the user out), `newPassword` must pass the strength rule
    * and differ from the current one. Clears mustChangePassword and ends the caller's other sessions.
    */
-  async changePassword(userId: string, input: { currentPassword: string; newPassword: string; keepSessionId?: string }): Promise<void> {
+  async changePassword(
+    userId: string,
+    input: { currentPassword: string; newPassword: string; keepSessionId?: string },
+  ): Promise<void> {
     const { meta } = this.opts;
     const row = this.row(userId);
     const matches = await argon2.verify(row.passwordHash, input.currentPassword).catch(() => false);
-    if (!matches) throw new AppError('ValidationError', { message: 'currentPassword: does not match the current password' });
+    if (!matches)
+      throw new AppError('ValidationError', { message: 'currentPassword: does not match the current password' });
     checkStrength('newPassword', input.newPassword, row.username);
     if (input.newPassword === input.currentPassword) {
       throw new AppError('ValidationError', { message: 'newPassword: must differ from the current password' });
@@ -168,7 +179,8 @@ export class AdminUsersService {
     const passwordHash = await this.hash(input.newPassword);
     meta.transaction(() => {
       // Compare-and-set: a concurrent reset or change since the check above wins, and this one is refused.
-      if (this.row(userId).passwordHash !== row.passwordHash) throw new AppError('Conflict', { message: 'The password was changed meanwhile' });
+      if (this.row(userId).passwordHash !== row.passwordHash)
+        throw new AppError('Conflict', { message: 'The password was changed meanwhile' });
       meta.adminUsers.setPassword(userId, { passwordHash: passwordHash, mustChangePassword: false }, this.now());
       this.opts.sessions.revokeUser(userId, input.keepSessionId);
     });

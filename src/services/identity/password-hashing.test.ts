@@ -4,8 +4,16 @@ import { argon2CostOf, DEFAULT_ARGON2_COST, hashPassword, standInHash } from './
 
 describe('argon2CostOf', () => {
   it('reads m, t and p in any order', () => {
-    expect(argon2CostOf('$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA')).toEqual({ memoryCost: 65536, timeCost: 3, parallelism: 4 });
-    expect(argon2CostOf('$argon2id$v=19$m=4096,p=1,t=2$c2FsdA$aGFzaA')).toEqual({ memoryCost: 4096, timeCost: 2, parallelism: 1 });
+    expect(argon2CostOf('$argon2id$v=19$m=65536,t=3,p=4$c2FsdA$aGFzaA')).toEqual({
+      memoryCost: 65536,
+      timeCost: 3,
+      parallelism: 4,
+    });
+    expect(argon2CostOf('$argon2id$v=19$m=4096,p=1,t=2$c2FsdA$aGFzaA')).toEqual({
+      memoryCost: 4096,
+      timeCost: 2,
+      parallelism: 1,
+    });
   });
 
   it('answers undefined for anything else', () => {

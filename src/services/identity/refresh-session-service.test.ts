@@ -20,9 +20,25 @@ beforeEach(() => {
   meta = MetadataStore.open(join(dir, 'meta.db'));
   clock = { ms: Date.parse('2030-01-01T00:00:00Z') };
   audited = [];
-  sessions = new RefreshSessionService({ meta, audit: { record: (e) => audited.push(e) }, now: () => clock.ms, ttlSeconds: 3600 });
-  for (const [id, username] of [['u1', 'alice'], ['u2', 'bob']]) {
-    meta.adminUsers.insert({ id: id as string, username: username as string, passwordHash: 'x', role: 'full-admin', mustChangePassword: false, createdAt: 0, updatedAt: 0 });
+  sessions = new RefreshSessionService({
+    meta,
+    audit: { record: (e) => audited.push(e) },
+    now: () => clock.ms,
+    ttlSeconds: 3600,
+  });
+  for (const [id, username] of [
+    ['u1', 'alice'],
+    ['u2', 'bob'],
+  ]) {
+    meta.adminUsers.insert({
+      id: id as string,
+      username: username as string,
+      passwordHash: 'x',
+      role: 'full-admin',
+      mustChangePassword: false,
+      createdAt: 0,
+      updatedAt: 0,
+    });
   }
 });
 afterEach(async () => {
@@ -58,7 +74,9 @@ describe('RefreshSessionService', () => {
     expect(sessions.isLive(first.familyId, 'u1')).toBe(true);
 
     expect(refusal(() => sessions.rotate(first.token))).toBe('Unauthorized');
-    expect(audited).toEqual([{ event: 'auth.refresh_reused', subject: 'alice', details: { familyId: first.familyId } }]);
+    expect(audited).toEqual([
+      { event: 'auth.refresh_reused', subject: 'alice', details: { familyId: first.familyId } },
+    ]);
     // The whole family is revoked: the newest token too, and the session's access tokens.
     expect(refusal(() => sessions.rotate(third.token))).toBe('Unauthorized');
     expect(sessions.isLive(first.familyId, 'u1')).toBe(false);

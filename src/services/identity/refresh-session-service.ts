@@ -58,7 +58,8 @@ export class RefreshSessionService {
    * (`auth.refresh_reused`).
    */
   rotate(token: string | undefined): IssuedRefreshToken {
-    if (token === undefined || !TOKEN_SHAPE.test(token)) throw new AppError('Unauthorized', { message: 'No valid refresh token' });
+    if (token === undefined || !TOKEN_SHAPE.test(token))
+      throw new AppError('Unauthorized', { message: 'No valid refresh token' });
     const { meta } = this.opts;
     const hash = digest(token);
     const outcome = meta.transaction((): Exchange => {
@@ -76,8 +77,14 @@ export class RefreshSessionService {
     if (outcome.kind === 'rotated') return outcome.issued;
     if (outcome.kind === 'reused') {
       const user = meta.adminUsers.findById(outcome.userId);
-      this.opts.audit.record({ event: 'auth.refresh_reused', subject: user?.username ?? outcome.userId, details: { familyId: outcome.familyId } });
-      throw new AppError('Unauthorized', { message: 'The refresh token was already used; the session has been revoked' });
+      this.opts.audit.record({
+        event: 'auth.refresh_reused',
+        subject: user?.username ?? outcome.userId,
+        details: { familyId: outcome.familyId },
+      });
+      throw new AppError('Unauthorized', {
+        message: 'The refresh token was already used; the session has been revoked',
+      });
     }
     throw new AppError('Unauthorized', { message: outcome.message });
   }
@@ -107,7 +114,13 @@ export class RefreshSessionService {
   private insert(userId: string, familyId: string): IssuedRefreshToken {
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
-    this.opts.meta.refreshTokens.insert({ tokenHash: digest(token), familyId, userId, createdAt: now, expiresAt: now + this.ttlSeconds * 1000 });
+    this.opts.meta.refreshTokens.insert({
+      tokenHash: digest(token),
+      familyId,
+      userId,
+      createdAt: now,
+      expiresAt: now + this.ttlSeconds * 1000,
+    });
     return { token, familyId, userId, maxAgeSeconds: this.ttlSeconds };
   }
 }

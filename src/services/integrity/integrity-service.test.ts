@@ -21,13 +21,20 @@ beforeEach(async () => {
 
 afterEach(() => fx.close());
 
-const put = (key: string, data: Buffer, bucket = 'bkt') => fx.objects.put({ bucket, key, body: body(data), headers: {}, userMeta: {} });
+const put = (key: string, data: Buffer, bucket = 'bkt') =>
+  fx.objects.put({ bucket, key, body: body(data), headers: {}, userMeta: {} });
 
 async function multipart(key: string, parts: Buffer[]) {
   const upload = fx.multipart.create({ bucket: 'bkt', key, headers: {}, userMeta: {} });
   const done = [];
   for (const [i, data] of parts.entries()) {
-    const part = await fx.multipart.uploadPart({ bucket: 'bkt', key, uploadId: upload.uploadId, partNumber: i + 1, body: body(data) });
+    const part = await fx.multipart.uploadPart({
+      bucket: 'bkt',
+      key,
+      uploadId: upload.uploadId,
+      partNumber: i + 1,
+      body: body(data),
+    });
     done.push({ partNumber: i + 1, etag: part.etag, checksums: {} });
   }
   const completed = await fx.multipart.complete({ bucket: 'bkt', key, uploadId: upload.uploadId, parts: done });
@@ -36,7 +43,8 @@ async function multipart(key: string, parts: Buffer[]) {
   return row;
 }
 
-const partBlob = (objectId: number, n: number): string => (fx.meta.objects.parts(objectId)[n - 1] as { blobId: string }).blobId;
+const partBlob = (objectId: number, n: number): string =>
+  (fx.meta.objects.parts(objectId)[n - 1] as { blobId: string }).blobId;
 
 describe('a scrub pass', () => {
   it('proves intact versions ok: inline, file, empty and multipart; delete markers are not counted', async () => {
@@ -51,7 +59,12 @@ describe('a scrub pass', () => {
     await runPass(service);
     expect(service.counts()).toEqual({ ok: 4, corrupt: 0, unchecked: 0 });
     const last = service.status().lastFullPass;
-    expect(last).toMatchObject({ trigger: 'scheduled', objectsChecked: 4, corruptFound: 0, bytesChecked: 1000 + 200_000 + 5 * 1024 * 1024 + 3000 });
+    expect(last).toMatchObject({
+      trigger: 'scheduled',
+      objectsChecked: 4,
+      corruptFound: 0,
+      bytesChecked: 1000 + 200_000 + 5 * 1024 * 1024 + 3000,
+    });
     expect(service.listCorrupt(10).items).toEqual([]);
     expect(logs.filter((l) => l.level >= 40)).toEqual([]);
   });
@@ -69,10 +82,19 @@ describe('a scrub pass', () => {
     await runPass(service);
     expect(service.counts()).toEqual({ ok: 1, corrupt: 3, unchecked: 0 });
     const listed = service.listCorrupt(10).items;
-    expect(listed.map((e) => [e.key, e.reason]).sort()).toEqual([['cut', 'truncated'], ['flipped', 'tampered'], ['gone', 'missing']]);
+    expect(listed.map((e) => [e.key, e.reason]).sort()).toEqual([
+      ['cut', 'truncated'],
+      ['flipped', 'tampered'],
+      ['gone', 'missing'],
+    ]);
     expect(listed[0]).toMatchObject({ bucket: 'bkt', versionId: 'null', size: 100_000, detectedAt: fx.clock.ms });
     expect(service.status().lastFullPass?.corruptFound).toBe(3);
-    expect(logs.filter((l) => l.msg === 'integrity check found an object version corrupt').map((l) => l['key']).sort()).toEqual(['cut', 'flipped', 'gone']);
+    expect(
+      logs
+        .filter((l) => l.msg === 'integrity check found an object version corrupt')
+        .map((l) => l['key'])
+        .sort(),
+    ).toEqual(['cut', 'flipped', 'gone']);
   });
 
   it('finds a damaged inline row (bytes sealed in the database) and a missing one', async () => {
@@ -82,7 +104,15 @@ describe('a scrub pass', () => {
     fx.meta.inlineBlobs.delete(missing.blobId as string);
     const { service } = integrityOver(fx);
     await runPass(service);
-    expect(service.listCorrupt(10).items.map((e) => [e.key, e.reason]).sort()).toEqual([['damaged', 'tampered'], ['missing', 'missing']]);
+    expect(
+      service
+        .listCorrupt(10)
+        .items.map((e) => [e.key, e.reason])
+        .sort(),
+    ).toEqual([
+      ['damaged', 'tampered'],
+      ['missing', 'missing'],
+    ]);
   });
 
   it('names the damaged part of a multipart version', async () => {
@@ -95,7 +125,7 @@ describe('a scrub pass', () => {
     expect(entry?.detail).toMatch(/^part 2: /);
   });
 
-  it('finds bytes that authenticate but are not the version\'s (a blob file swapped for another): digest', async () => {
+  it("finds bytes that authenticate but are not the version's (a blob file swapped for another): digest", async () => {
     const a = await put('a', randomBytes(50_000));
     const b = await put('b', randomBytes(50_000));
     await copyFile(blobPath(fx.dir, a.blobId as string), blobPath(fx.dir, b.blobId as string));
@@ -183,7 +213,9 @@ describe('bounded work', () => {
     const after = integrityOver(fx, { limits });
     expect(after.service.isRunning).toBe(true);
     await after.service.tick(new AbortController().signal);
-    expect(after.service.status().currentPass?.objectsChecked ?? after.service.status().lastFullPass?.objectsChecked).toBe(6);
+    expect(
+      after.service.status().currentPass?.objectsChecked ?? after.service.status().lastFullPass?.objectsChecked,
+    ).toBe(6);
     await runPass(after.service);
     expect(after.service.status().lastFullPass?.objectsChecked).toBe(6);
     expect(after.service.counts()).toEqual({ ok: 6, corrupt: 0, unchecked: 0 });
@@ -262,7 +294,12 @@ describe('passes', () => {
     for (let i = 0; i < 4; i++) await put(`o${i}`, randomBytes(25_000));
     const { service } = integrityOver(fx, { limits: { intervalMs: 1000, objectsPerTick: 1, bytesPerTick: 1 << 20 } });
     await service.tick(new AbortController().signal);
-    expect(service.status().currentPass).toMatchObject({ objectsChecked: 1, objectsTotal: 4, bytesTotal: 100_000, percent: 25 });
+    expect(service.status().currentPass).toMatchObject({
+      objectsChecked: 1,
+      objectsTotal: 4,
+      bytesTotal: 100_000,
+      percent: 25,
+    });
   });
 
   it('pushes the gauges after every tick, with the last full pass time', async () => {
@@ -270,7 +307,14 @@ describe('passes', () => {
     const { service, gauges } = integrityOver(fx);
     await runPass(service);
     expect(gauges.at(-1)).toEqual({ counts: { ok: 1, corrupt: 0, unchecked: 0 }, lastRunAt: new Date(fx.clock.ms) });
-    const none = integrityOver(fx, { metrics: { hasIntegrity: false, setIntegrity: () => { throw new Error('not registered'); } } });
+    const none = integrityOver(fx, {
+      metrics: {
+        hasIntegrity: false,
+        setIntegrity: () => {
+          throw new Error('not registered');
+        },
+      },
+    });
     await none.service.tick(new AbortController().signal);
   });
 });
@@ -278,7 +322,13 @@ describe('passes', () => {
 describe('reads that find corruption', () => {
   it('a read marks the version corrupt (once), logs it, and reads that succeed report nothing', async () => {
     const harness = integrityOver(fx, { enabled: false });
-    const objects = new ObjectService({ meta: fx.meta, blobs: fx.blobs, pins: new ReadPins(), now: fx.clock.now, onReadError: (row, err) => harness.service.reportCorruptRead(row, err) });
+    const objects = new ObjectService({
+      meta: fx.meta,
+      blobs: fx.blobs,
+      pins: new ReadPins(),
+      now: fx.clock.now,
+      onReadError: (row, err) => harness.service.reportCorruptRead(row, err),
+    });
     const row = await put('x', randomBytes(100_000));
     await put('fine', randomBytes(100_000));
     await flipByte(blobPath(fx.dir, row.blobId as string), 90_000);
@@ -300,7 +350,13 @@ describe('reads that find corruption', () => {
 
   it('a missing inline row fails the read synchronously and is marked too', async () => {
     const harness = integrityOver(fx, { enabled: false });
-    const objects = new ObjectService({ meta: fx.meta, blobs: fx.blobs, pins: new ReadPins(), now: fx.clock.now, onReadError: (row, err) => harness.service.reportCorruptRead(row, err) });
+    const objects = new ObjectService({
+      meta: fx.meta,
+      blobs: fx.blobs,
+      pins: new ReadPins(),
+      now: fx.clock.now,
+      onReadError: (row, err) => harness.service.reportCorruptRead(row, err),
+    });
     const row = await put('tiny', randomBytes(100));
     fx.meta.inlineBlobs.delete(row.blobId as string);
     expect(() => objects.open('bkt', 'tiny').stream()).toThrow(/missing/);

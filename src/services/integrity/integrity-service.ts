@@ -5,13 +5,25 @@
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../observability/logger.js';
 import { BlobCorruptError, isInlineBlobId, type BlobStore } from '../../storage/blobs/blob-store.js';
-import { IntegrityRepo, type CorruptEntry, type IntegrityStatus, type ScrubTarget } from '../../storage/db/integrity-repo.js';
+import {
+  IntegrityRepo,
+  type CorruptEntry,
+  type IntegrityStatus,
+  type ScrubTarget,
+} from '../../storage/db/integrity-repo.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { AuditSink } from '../audit/audit-events.js';
 import type { ReadPins } from '../objects/object-reader.js';
 import { repairVersion, type RepairSource } from './repair.js';
-import { loadScrubState, saveScrubState, type FinishedPass, type PassProgress, type PassTrigger, type ScrubState } from './scrub-state.js';
+import {
+  loadScrubState,
+  saveScrubState,
+  type FinishedPass,
+  type PassProgress,
+  type PassTrigger,
+  type ScrubState,
+} from './scrub-state.js';
 import { VersionCheck } from './version-check.js';
 
 export type { RepairSource, CorruptEntry, PassProgress, FinishedPass };
@@ -39,7 +51,9 @@ export interface IntegrityServiceOptions {
   /** Where corrupt versions are repaired from; without one they stay listed as corrupt. */
   repairSource?: RepairSource | undefined;
   /** The integrity gauges, registered only when the scrubber is enabled. */
-  metrics?: { readonly hasIntegrity: boolean; setIntegrity(counts: Record<IntegrityStatus, number>, lastRunAt?: Date): void } | undefined;
+  metrics?:
+    | { readonly hasIntegrity: boolean; setIntegrity(counts: Record<IntegrityStatus, number>, lastRunAt?: Date): void }
+    | undefined;
   now?: () => number;
 }
 
@@ -94,14 +108,22 @@ export class IntegrityService {
       counts: this.counts(),
       currentPass: current ? { ...withoutCursor(current), percent: percentOf(current) } : undefined,
       lastFullPass: last,
-      nextPassAt: this.opts.enabled && !current ? (idleSince === undefined ? this.now() : Math.max(this.now(), idleSince + this.opts.passIntervalMs)) : undefined,
+      nextPassAt:
+        this.opts.enabled && !current
+          ? idleSince === undefined
+            ? this.now()
+            : Math.max(this.now(), idleSince + this.opts.passIntervalMs)
+          : undefined,
       repairAvailable: this.opts.repairSource !== undefined,
       limits: { ...this.opts.limits, passIntervalMs: this.opts.passIntervalMs },
     };
   }
 
   /** Corrupt versions, most recently detected first. */
-  listCorrupt(limit: number, after?: { detectedAt: number; objectId: number }): { items: CorruptEntry[]; hasMore: boolean } {
+  listCorrupt(
+    limit: number,
+    after?: { detectedAt: number; objectId: number },
+  ): { items: CorruptEntry[]; hasMore: boolean } {
     const rows = this.repo.corrupt(limit + 1, after);
     return { items: rows.slice(0, limit), hasMore: rows.length > limit };
   }
@@ -118,17 +140,29 @@ export class IntegrityService {
    * A GET (or any read) found a version's bytes corrupt: records it (once), logs it, and queues a repair. Never throws:
    * the read is failing already and must fail with its own error.
    */
-  reportCorruptRead(row: Pick<ObjectRow, 'id' | 'bucket' | 'key' | 'versionId' | 'size' | 'etag' | 'blobId'>, err: unknown): void {
+  reportCorruptRead(
+    row: Pick<ObjectRow, 'id' | 'bucket' | 'key' | 'versionId' | 'size' | 'etag' | 'blobId'>,
+    err: unknown,
+  ): void {
     if (!(err instanceof BlobCorruptError) || this.recentReports.has(row.id)) return;
     try {
       if (this.recentReports.size >= RECENT_REPORTS) this.recentReports.clear();
       this.recentReports.add(row.id);
       if (this.repo.statusOf(row.id) === 'corrupt') return;
-      const recorded = this.opts.meta.transaction(() => this.repo.record({
-        target: row, status: 'corrupt', checkedAt: this.now(), reason: err.reason, detail: `read: ${err.message}`,
-      }));
+      const recorded = this.opts.meta.transaction(() =>
+        this.repo.record({
+          target: row,
+          status: 'corrupt',
+          checkedAt: this.now(),
+          reason: err.reason,
+          detail: `read: ${err.message}`,
+        }),
+      );
       if (!recorded) return;
-      this.opts.logger.warn({ bucket: row.bucket, key: row.key, versionId: row.versionId, reason: err.reason }, 'a read found an object version corrupt; marked corrupt');
+      this.opts.logger.warn(
+        { bucket: row.bucket, key: row.key, versionId: row.versionId, reason: err.reason },
+        'a read found an object version corrupt; marked corrupt',
+      );
       if (this.opts.repairSource && this.repairQueue.size < RECENT_REPORTS) this.repairQueue.add(row.id);
       this.pushMetrics();
     } catch (failure) {
@@ -172,8 +206,15 @@ export class IntegrityService {
   private newPass(trigger: PassTrigger): PassProgress {
     const { versions, bytes } = this.repo.versionTotals();
     const pass: PassProgress = {
-      startedAt: this.now(), trigger, cursor: 0, objectsChecked: 0, bytesChecked: 0, corruptFound: 0, repaired: 0,
-      objectsTotal: Math.max(0, versions - this.repo.totals().deleteMarkers), bytesTotal: bytes,
+      startedAt: this.now(),
+      trigger,
+      cursor: 0,
+      objectsChecked: 0,
+      bytesChecked: 0,
+      corruptFound: 0,
+      repaired: 0,
+      objectsTotal: Math.max(0, versions - this.repo.totals().deleteMarkers),
+      bytesTotal: bytes,
     };
     this.state = { ...this.state, current: pass };
     this.opts.logger.info({ trigger, objects: pass.objectsTotal, bytes: pass.bytesTotal }, 'integrity pass started');
@@ -218,7 +259,8 @@ export class IntegrityService {
   private startCheck(target: ScrubTarget): VersionCheck {
     const { meta, blobs, pins } = this.opts;
     const parts = target.blobId === undefined ? meta.objects.parts(target.id) : [];
-    const sealed = target.blobId !== undefined && isInlineBlobId(target.blobId) ? meta.inlineBlobs.get(target.blobId) : undefined;
+    const sealed =
+      target.blobId !== undefined && isInlineBlobId(target.blobId) ? meta.inlineBlobs.get(target.blobId) : undefined;
     return new VersionCheck(blobs, pins, { target, parts, sealed });
   }
 
@@ -263,13 +305,25 @@ export class IntegrityService {
     this.state = { last: { ...rest, finishedAt: this.now() }, current: undefined };
     this.commitState(() => saveScrubState(this.opts.meta.instance, this.state));
     this.opts.logger.info(
-      { trigger: pass.trigger, objects: pass.objectsChecked, bytes: pass.bytesChecked, corrupt: pass.corruptFound, repaired: pass.repaired },
+      {
+        trigger: pass.trigger,
+        objects: pass.objectsChecked,
+        bytes: pass.bytesChecked,
+        corrupt: pass.corruptFound,
+        repaired: pass.repaired,
+      },
       'integrity pass finished',
     );
   }
 
   private logOutcome(target: ScrubTarget, outcome: NonNullable<VersionCheck['outcome']>): void {
-    const fields = { bucket: target.bucket, key: target.key, versionId: target.versionId, reason: outcome.reason, detail: outcome.detail };
+    const fields = {
+      bucket: target.bucket,
+      key: target.key,
+      versionId: target.versionId,
+      reason: outcome.reason,
+      detail: outcome.detail,
+    };
     if (outcome.status === 'corrupt') this.opts.logger.warn(fields, 'integrity check found an object version corrupt');
     else this.opts.logger.warn(fields, 'integrity check could not read an object version; left unchecked');
   }
@@ -302,14 +356,19 @@ export class IntegrityService {
           this.commitState(() => saveScrubState(this.opts.meta.instance, this.state));
         }
         this.opts.audit.record({
-          event: 'integrity.object_repaired', subject: SCRUBBER_SUBJECT, bucket: target.bucket,
+          event: 'integrity.object_repaired',
+          subject: SCRUBBER_SUBJECT,
+          bucket: target.bucket,
           details: { key: target.key, versionId: target.versionId, size: target.size },
         });
         this.opts.logger.info(fields, 'repaired a corrupt object version from the repair source');
       } else if (result.outcome === 'unavailable') {
         this.opts.logger.warn(fields, 'no good copy to repair a corrupt object version from; it stays corrupt');
       } else if (result.outcome === 'mismatch') {
-        this.opts.logger.warn({ ...fields, detail: result.detail }, 'the repair source\'s copy does not match the object version; it stays corrupt');
+        this.opts.logger.warn(
+          { ...fields, detail: result.detail },
+          "the repair source's copy does not match the object version; it stays corrupt",
+        );
       }
     } catch (err) {
       this.opts.logger.warn({ ...fields, err }, 'repairing a corrupt object version failed; it stays corrupt');
@@ -324,6 +383,11 @@ function withoutCursor(pass: PassProgress): Omit<PassProgress, 'cursor'> {
 
 /** Progress by bytes (what costs time), or by objects when there are no bytes; never above 100. */
 function percentOf(pass: PassProgress): number {
-  const fraction = pass.bytesTotal > 0 ? pass.bytesChecked / pass.bytesTotal : pass.objectsTotal > 0 ? pass.objectsChecked / pass.objectsTotal : 0;
+  const fraction =
+    pass.bytesTotal > 0
+      ? pass.bytesChecked / pass.bytesTotal
+      : pass.objectsTotal > 0
+        ? pass.objectsChecked / pass.objectsTotal
+        : 0;
   return Math.min(100, Math.round(fraction * 1000) / 10);
 }

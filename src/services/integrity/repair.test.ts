@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { body, openServices, type ServiceFixture } from '../../../test/helpers/services.js';
-import { blobPath, corruptInlineRow, FakeRepairSource, flipByte, integrityOver, runPass } from '../../../test/helpers/integrity.js';
+import {
+  blobPath,
+  corruptInlineRow,
+  FakeRepairSource,
+  flipByte,
+  integrityOver,
+  runPass,
+} from '../../../test/helpers/integrity.js';
 import { isInlineBlobId } from '../../storage/blobs/blob-store.js';
 import type { RepairSource } from './repair.js';
 
@@ -23,7 +30,8 @@ beforeEach(async () => {
 
 afterEach(() => fx.close());
 
-const put = (key: string, data: Buffer) => fx.objects.put({ bucket: 'bkt', key, body: body(data), headers: {}, userMeta: {} });
+const put = (key: string, data: Buffer) =>
+  fx.objects.put({ bucket: 'bkt', key, body: body(data), headers: {}, userMeta: {} });
 
 async function read(key: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -32,7 +40,10 @@ async function read(key: string): Promise<Buffer> {
 }
 
 const blobFiles = (): string[] =>
-  readdirSync(join(fx.dir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+  readdirSync(join(fx.dir, 'blobs'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name)
+    .sort();
 const queuedForGc = (): string[] => fx.meta.db.prepare('SELECT blob_id FROM blob_gc').pluck().all() as string[];
 
 describe('repair from a good copy', () => {
@@ -50,7 +61,14 @@ describe('repair from a good copy', () => {
     expect(now.blobId).not.toBe(row.blobId);
     expect(now.etag).toBe(row.etag);
     expect(queuedForGc()).toEqual([row.blobId]);
-    expect(audits).toEqual([{ event: 'integrity.object_repaired', subject: 'integrity-scrubber', bucket: 'bkt', details: { key: 'doc', versionId: 'null', size: 300_000 } }]);
+    expect(audits).toEqual([
+      {
+        event: 'integrity.object_repaired',
+        subject: 'integrity-scrubber',
+        bucket: 'bkt',
+        details: { key: 'doc', versionId: 'null', size: 300_000 },
+      },
+    ]);
     expect(service.status().lastFullPass).toMatchObject({ corruptFound: 1, repaired: 1 });
   });
 
@@ -74,7 +92,13 @@ describe('repair from a good copy', () => {
     const upload = fx.multipart.create({ bucket: 'bkt', key: 'mp', headers: {}, userMeta: {} });
     const done = [];
     for (const [i, data] of parts.entries()) {
-      const part = await fx.multipart.uploadPart({ bucket: 'bkt', key: 'mp', uploadId: upload.uploadId, partNumber: i + 1, body: body(data) });
+      const part = await fx.multipart.uploadPart({
+        bucket: 'bkt',
+        key: 'mp',
+        uploadId: upload.uploadId,
+        partNumber: i + 1,
+        body: body(data),
+      });
       done.push({ partNumber: i + 1, etag: part.etag, checksums: {} });
     }
     const completed = await fx.multipart.complete({ bucket: 'bkt', key: 'mp', uploadId: upload.uploadId, parts: done });
@@ -115,7 +139,10 @@ describe('a repair that cannot be made changes nothing', () => {
     return { data, blobId: row.blobId as string };
   }
 
-  async function expectUnchanged(blobId: string, repairSource: RepairSource): Promise<ReturnType<typeof integrityOver>> {
+  async function expectUnchanged(
+    blobId: string,
+    repairSource: RepairSource,
+  ): Promise<ReturnType<typeof integrityOver>> {
     const files = blobFiles();
     const harness = integrityOver(fx, { repairSource });
     await runPass(harness.service);
@@ -145,14 +172,20 @@ describe('a repair that cannot be made changes nothing', () => {
     const { data, blobId } = await corruptOne();
     source.set({ bucket: 'bkt', key: 'doc', versionId: 'null' }, data.subarray(1));
     await expectUnchanged(blobId, source);
-    const liar = (bytes: Buffer): RepairSource => ({ fetch: async () => ({ stream: Readable.from([bytes]), size: data.length }) });
+    const liar = (bytes: Buffer): RepairSource => ({
+      fetch: async () => ({ stream: Readable.from([bytes]), size: data.length }),
+    });
     await expectUnchanged(blobId, liar(data.subarray(0, data.length - 10)));
     await expectUnchanged(blobId, liar(Buffer.concat([data, Buffer.from('extra')])));
   });
 
   it('a source that fails', async () => {
     const { blobId } = await corruptOne();
-    const { logs } = await expectUnchanged(blobId, { fetch: async () => { throw new Error('ECONNREFUSED'); } });
+    const { logs } = await expectUnchanged(blobId, {
+      fetch: async () => {
+        throw new Error('ECONNREFUSED');
+      },
+    });
     expect(logs.some((l) => String(l.msg).startsWith('repairing a corrupt object version failed'))).toBe(true);
   });
 

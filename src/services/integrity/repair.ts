@@ -16,7 +16,10 @@ import type { MetadataStore } from '../../storage/db/metadata-store.js';
  * no copy of that version, and rejects on a failure to reach it. The stream must yield exactly the version's plaintext.
  */
 export interface RepairSource {
-  fetch(version: { bucket: string; key: string; versionId: string }, signal?: AbortSignal): Promise<{ stream: Readable; size: number } | undefined>;
+  fetch(
+    version: { bucket: string; key: string; versionId: string },
+    signal?: AbortSignal,
+  ): Promise<{ stream: Readable; size: number } | undefined>;
 }
 
 export type RepairOutcome =
@@ -68,9 +71,16 @@ export async function repairVersion(
     for (const piece of pieces) {
       const md5 = createHash('md5');
       const bytes = hashed(reader.slice(piece.size), md5, signal);
-      staged.push(isInlineBlobId(piece.oldBlobId) ? deps.blobs.sealInline(await collect(bytes)) : await deps.blobs.stage(bytes, signal ? { signal } : {}));
+      staged.push(
+        isInlineBlobId(piece.oldBlobId)
+          ? deps.blobs.sealInline(await collect(bytes))
+          : await deps.blobs.stage(bytes, signal ? { signal } : {}),
+      );
       if (md5.digest('hex') !== piece.md5) {
-        return { outcome: 'mismatch', detail: `${piece.partNumber === undefined ? '' : `part ${piece.partNumber}: `}the copy does not hash to the stored MD5` };
+        return {
+          outcome: 'mismatch',
+          detail: `${piece.partNumber === undefined ? '' : `part ${piece.partNumber}: `}the copy does not hash to the stored MD5`,
+        };
       }
     }
     if (!(await reader.atEnd())) return { outcome: 'mismatch', detail: 'the copy is longer than the version' };
@@ -113,15 +123,22 @@ function swap(
       if (repo.findTarget(target.id)?.etag !== target.etag) throw new Superseded();
       pieces.forEach((piece, i) => {
         const blob = staged[i] as StagedBlob;
-        const ok = piece.partNumber === undefined
-          ? repo.swapBlob(target.id, piece.oldBlobId, blob.id)
-          : repo.swapPartBlob({ objectId: target.id, partNumber: piece.partNumber }, piece.oldBlobId, blob.id);
+        const ok =
+          piece.partNumber === undefined
+            ? repo.swapBlob(target.id, piece.oldBlobId, blob.id)
+            : repo.swapPartBlob({ objectId: target.id, partNumber: piece.partNumber }, piece.oldBlobId, blob.id);
         if (!ok) throw new Superseded();
         if (blob.sealed) meta.inlineBlobs.insert(blob.id, blob.sealed);
         meta.releaseBlob(piece.oldBlobId, now);
       });
       const blobId = target.blobId === undefined ? undefined : (staged[0] as StagedBlob).id;
-      repo.record({ target: { ...target, blobId }, status: 'ok', checkedAt: now, reason: 'repaired', detail: undefined });
+      repo.record({
+        target: { ...target, blobId },
+        status: 'ok',
+        checkedAt: now,
+        reason: 'repaired',
+        detail: undefined,
+      });
       return true;
     });
   } catch (err) {

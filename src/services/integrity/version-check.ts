@@ -52,14 +52,24 @@ export class VersionCheck {
   private iterator: AsyncIterator<Buffer> | undefined;
   private hash: Hash | undefined;
 
-  constructor(private readonly blobs: BlobStore, pins: ReadPins, input: CheckInput) {
+  constructor(
+    private readonly blobs: BlobStore,
+    pins: ReadPins,
+    input: CheckInput,
+  ) {
     const { target, parts, sealed } = input;
     this.target = target;
     if (target.blobId !== undefined) {
       if (isInlineBlobId(target.blobId) && sealed === undefined) {
         this.outcome = { status: 'corrupt', reason: 'missing', detail: 'the inline bytes of this version are gone' };
       }
-      this.extents.push({ blobId: target.blobId, size: target.size, sealed, md5: HEX_MD5.test(target.etag) ? target.etag : undefined, label: '' });
+      this.extents.push({
+        blobId: target.blobId,
+        size: target.size,
+        sealed,
+        md5: HEX_MD5.test(target.etag) ? target.etag : undefined,
+        label: '',
+      });
     } else {
       const problem = partsProblem(target, parts);
       if (problem) this.outcome = { status: 'corrupt', reason: 'metadata', detail: problem };
@@ -72,7 +82,8 @@ export class VersionCheck {
   }
 
   /**
-   * Reads up to about `maxBytes` more (whole reads of at most 1 MiB, so it may read a little more), and returns how many
+   * Reads up to about `maxBytes` more (whole reads of at most 1 MiB, so it may read a little more), and returns how
+   * many
    * it read. Sets `outcome` when the version is done; never throws.
    */
   async advance(maxBytes: number): Promise<number> {
@@ -130,7 +141,11 @@ export class VersionCheck {
     this.index += 1;
     this.partDigests.push(digest);
     if (extent.md5 !== undefined && digest.toString('hex') !== extent.md5) {
-      this.settle({ status: 'corrupt', reason: 'digest', detail: `${extent.label}the bytes do not hash to the stored MD5` });
+      this.settle({
+        status: 'corrupt',
+        reason: 'digest',
+        detail: `${extent.label}the bytes do not hash to the stored MD5`,
+      });
     }
   }
 
@@ -138,7 +153,11 @@ export class VersionCheck {
     if (this.target.blobId === undefined) {
       const etag = multipartEtag(this.partDigests);
       if (etag !== this.target.etag) {
-        this.settle({ status: 'corrupt', reason: 'digest', detail: 'the part digests do not combine to the stored ETag' });
+        this.settle({
+          status: 'corrupt',
+          reason: 'digest',
+          detail: 'the part digests do not combine to the stored ETag',
+        });
         return;
       }
     }
@@ -154,7 +173,11 @@ export class VersionCheck {
       this.settle({ status: 'corrupt', reason: 'unreadable', detail: `${label}I/O error (EIO)` });
     } else {
       const code = (err as NodeJS.ErrnoException).code;
-      this.settle({ status: 'unchecked', reason: 'error', detail: `${label}${code ?? (err as Error).message ?? String(err)}` });
+      this.settle({
+        status: 'unchecked',
+        reason: 'error',
+        detail: `${label}${code ?? (err as Error).message ?? String(err)}`,
+      });
     }
   }
 

@@ -34,30 +34,42 @@ function leaseUpTo(limit: number): WriteLease & { charged: number; released: num
   return lease;
 }
 
-const chunks = (count: number, size: number): Readable => Readable.from(Array.from({ length: count }, () => Buffer.alloc(size, 7)));
+const chunks = (count: number, size: number): Readable =>
+  Readable.from(Array.from({ length: count }, () => Buffer.alloc(size, 7)));
 
 describe('ingestBody and the free-space lease', () => {
   it.each([
     ['a small body of unknown size', 4, 100_000],
     ['a streamed body of unknown size', 40, 256 * 1024],
-  ])('%s that runs into the reserve fails with InsufficientStorage, stages nothing and ends its lease', async (_name, count, size) => {
-    const lease = leaseUpTo(3 * size);
-    await expect(ingestBody(fx.blobs, { source: chunks(count, size), size: undefined }, { maxSize: 5 * 1024 ** 3, lease })).rejects.toMatchObject({ code: 'InsufficientStorage' });
-    expect(lease.charged).toBe(3 * size);
-    expect(lease.released).toBe(1);
-    expect(readdirSync(join(fx.dir, 'tmp'))).toEqual([]);
-  });
+  ])(
+    '%s that runs into the reserve fails with InsufficientStorage, stages nothing and ends its lease',
+    async (_name, count, size) => {
+      const lease = leaseUpTo(3 * size);
+      await expect(
+        ingestBody(fx.blobs, { source: chunks(count, size), size: undefined }, { maxSize: 5 * 1024 ** 3, lease }),
+      ).rejects.toMatchObject({ code: 'InsufficientStorage' });
+      expect(lease.charged).toBe(3 * size);
+      expect(lease.released).toBe(1);
+      expect(readdirSync(join(fx.dir, 'tmp'))).toEqual([]);
+    },
+  );
 
   it('charges every byte of a body that fits and ends the lease once it is staged', async () => {
     const lease = leaseUpTo(Number.MAX_SAFE_INTEGER);
-    const ingested = await ingestBody(fx.blobs, { source: chunks(10, 300_000), size: 3_000_000 }, { maxSize: 5 * 1024 ** 3, lease });
+    const ingested = await ingestBody(
+      fx.blobs,
+      { source: chunks(10, 300_000), size: 3_000_000 },
+      { maxSize: 5 * 1024 ** 3, lease },
+    );
     expect(lease).toMatchObject({ charged: 3_000_000, released: 1 });
     await ingested.staged.discard();
   });
 
   it('ends the lease when the body fails for another reason (shorter than declared)', async () => {
     const lease = leaseUpTo(Number.MAX_SAFE_INTEGER);
-    await expect(ingestBody(fx.blobs, { source: chunks(2, 1000), size: 5000 }, { maxSize: 5 * 1024 ** 3, lease })).rejects.toMatchObject({ code: 'IncompleteBody' });
+    await expect(
+      ingestBody(fx.blobs, { source: chunks(2, 1000), size: 5000 }, { maxSize: 5 * 1024 ** 3, lease }),
+    ).rejects.toMatchObject({ code: 'IncompleteBody' });
     expect(lease.released).toBe(1);
   });
 });

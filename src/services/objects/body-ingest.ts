@@ -73,7 +73,11 @@ export async function ingestBody(
   }
 }
 
-async function ingest(blobs: BlobStore, input: BodyInput, opts: IngestOptions & { maxSize: number }): Promise<IngestedBody> {
+async function ingest(
+  blobs: BlobStore,
+  input: BodyInput,
+  opts: IngestOptions & { maxSize: number },
+): Promise<IngestedBody> {
   const { maxSize } = opts;
   if (input.size !== undefined && input.size > maxSize) throw new AppError('EntityTooLarge');
   const small = input.size !== undefined && input.size <= SMALL_BODY_BYTES;
@@ -140,7 +144,9 @@ async function ingest(blobs: BlobStore, input: BodyInput, opts: IngestOptions & 
   }
 }
 
-/** Where a body's chunks go once `observe` has checked and hashed them: memory (then one write, or inline) or a stream. */
+/**
+ * Where a body's chunks go once `observe` has checked and hashed them: memory (then one write, or inline) or a stream.
+ */
 async function stage(
   blobs: BlobStore,
   input: BodyInput,

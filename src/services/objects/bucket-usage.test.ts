@@ -20,16 +20,24 @@ afterEach(async () => {
 
 /** The usage a full scan of the objects table gives: what the counters must always equal. */
 function scanned(bucket: string): BucketUsage {
-  const row = fx.meta.db.prepare<[string], { oc: number; ob: number; vc: number; vb: number }>(
-    `SELECT coalesce(sum(is_latest = 1 AND is_delete_marker = 0), 0) AS oc,
+  const row = fx.meta.db
+    .prepare<[string], { oc: number; ob: number; vc: number; vb: number }>(
+      `SELECT coalesce(sum(is_latest = 1 AND is_delete_marker = 0), 0) AS oc,
             coalesce(sum(CASE WHEN is_latest = 1 AND is_delete_marker = 0 THEN size ELSE 0 END), 0) AS ob,
             count(*) AS vc, coalesce(sum(size), 0) AS vb
      FROM objects WHERE bucket = ?`,
-  ).get(bucket);
-  return { objectCount: row?.oc ?? -1, objectBytes: row?.ob ?? -1, versionCount: row?.vc ?? -1, versionBytes: row?.vb ?? -1 };
+    )
+    .get(bucket);
+  return {
+    objectCount: row?.oc ?? -1,
+    objectBytes: row?.ob ?? -1,
+    versionCount: row?.vc ?? -1,
+    versionBytes: row?.vb ?? -1,
+  };
 }
 
-const put = (bucket: string, key: string, data: string) => fx.objects.put({ bucket, key, body: body(data), headers: {}, userMeta: {} });
+const put = (bucket: string, key: string, data: string) =>
+  fx.objects.put({ bucket, key, body: body(data), headers: {}, userMeta: {} });
 
 describe('bucket usage counters', () => {
   it('follow puts, overwrites and deletes in an unversioned bucket', async () => {
@@ -63,8 +71,19 @@ describe('bucket usage counters', () => {
   it('count a completed multipart upload once, at its full size', async () => {
     fx.buckets.create('mpu');
     const upload = fx.multipart.create({ bucket: 'mpu', key: 'big', headers: {}, userMeta: {} });
-    const part = await fx.multipart.uploadPart({ bucket: 'mpu', key: 'big', uploadId: upload.uploadId, partNumber: 1, body: body('x'.repeat(100)) });
-    await fx.multipart.complete({ bucket: 'mpu', key: 'big', uploadId: upload.uploadId, parts: [{ partNumber: 1, etag: part.etag, checksums: {} }] });
+    const part = await fx.multipart.uploadPart({
+      bucket: 'mpu',
+      key: 'big',
+      uploadId: upload.uploadId,
+      partNumber: 1,
+      body: body('x'.repeat(100)),
+    });
+    await fx.multipart.complete({
+      bucket: 'mpu',
+      key: 'big',
+      uploadId: upload.uploadId,
+      parts: [{ partNumber: 1, etag: part.etag, checksums: {} }],
+    });
     expect(fx.buckets.usage('mpu')).toEqual({ objectCount: 1, objectBytes: 100, versionCount: 1, versionBytes: 100 });
   });
 
@@ -73,7 +92,10 @@ describe('bucket usage counters', () => {
     fx.buckets.create('two-b');
     await put('two-b', 'x', 'xyz');
     const listed = fx.buckets.listWithUsage();
-    expect(listed.map((b) => [b.bucket.name, b.usage.objectCount, b.usage.objectBytes])).toEqual([['one-b', 0, 0], ['two-b', 1, 3]]);
+    expect(listed.map((b) => [b.bucket.name, b.usage.objectCount, b.usage.objectBytes])).toEqual([
+      ['one-b', 0, 0],
+      ['two-b', 1, 3],
+    ]);
     fx.buckets.delete('one-b');
     fx.buckets.create('one-b');
     expect(fx.buckets.usage('one-b').objectCount).toBe(0);
@@ -92,12 +114,21 @@ describe('BucketService additions', () => {
     fx.buckets.create('uuu');
     expect(codeOf(() => fx.buckets.setObjectLock('uuu', { enabled: true }))).toBe('InvalidBucketState');
     fx.buckets.setVersioning('uuu', 'Enabled');
-    expect(codeOf(() => fx.buckets.setObjectLock('uuu', { enabled: true, defaultRetention: { mode: 'GOVERNANCE' } }))).toBe('MalformedXML');
-    expect(codeOf(() => fx.buckets.setObjectLock('uuu', { enabled: true, defaultRetention: { mode: 'GOVERNANCE', days: 0 } }))).toBe('InvalidArgument');
+    expect(
+      codeOf(() => fx.buckets.setObjectLock('uuu', { enabled: true, defaultRetention: { mode: 'GOVERNANCE' } })),
+    ).toBe('MalformedXML');
+    expect(
+      codeOf(() =>
+        fx.buckets.setObjectLock('uuu', { enabled: true, defaultRetention: { mode: 'GOVERNANCE', days: 0 } }),
+      ),
+    ).toBe('InvalidArgument');
     expect(fx.buckets.get('uuu').objectLock).toBe(false);
     const row = fx.buckets.setObjectLock('uuu', { enabled: true, defaultRetention: { mode: 'GOVERNANCE', days: 1 } });
     expect(row.objectLock).toBe(true);
-    expect(fx.buckets.get('uuu').config.objectLock).toEqual({ enabled: true, defaultRetention: { mode: 'GOVERNANCE', days: 1 } });
+    expect(fx.buckets.get('uuu').config.objectLock).toEqual({
+      enabled: true,
+      defaultRetention: { mode: 'GOVERNANCE', days: 1 },
+    });
     expect(codeOf(() => fx.buckets.setObjectLock('missing', { enabled: true }))).toBe('NoSuchBucket');
   });
 });
@@ -106,20 +137,36 @@ describe('ObjectService.deleteBatch', () => {
   it('reports a locked version and a bad key apart and still deletes the others', async () => {
     fx.buckets.create('locked', { objectLock: true });
     const kept = await fx.objects.put({
-      bucket: 'locked', key: 'held', body: body('x'), headers: {}, userMeta: {}, lock: { legalHold: 'ON' },
+      bucket: 'locked',
+      key: 'held',
+      body: body('x'),
+      headers: {},
+      userMeta: {},
+      lock: { legalHold: 'ON' },
     });
     await put('locked', 'free', 'y');
-    const outcomes = fx.objects.deleteBatch('locked', [
-      { key: 'held', versionId: kept.versionId },
-      { key: 'free' },
-      { key: 'k'.repeat(2000) },
-      { key: 'free', versionId: 'not-a-version' },
-    ], { authorize: ALLOW_EVERY_KEY });
-    expect(outcomes.map((o) => (o.ok ? 'ok' : o.code))).toEqual(['AccessDenied', 'ok', 'KeyTooLongError', 'InvalidArgument']);
+    const outcomes = fx.objects.deleteBatch(
+      'locked',
+      [
+        { key: 'held', versionId: kept.versionId },
+        { key: 'free' },
+        { key: 'k'.repeat(2000) },
+        { key: 'free', versionId: 'not-a-version' },
+      ],
+      { authorize: ALLOW_EVERY_KEY },
+    );
+    expect(outcomes.map((o) => (o.ok ? 'ok' : o.code))).toEqual([
+      'AccessDenied',
+      'ok',
+      'KeyTooLongError',
+      'InvalidArgument',
+    ]);
     const free = outcomes[1];
     expect(free?.ok && free.result.deleteMarker).toBe(true);
     expect(fx.objects.open('locked', 'held').row.versionId).toBe(kept.versionId);
-    expect(codeOf(() => fx.objects.deleteBatch('missing', [{ key: 'a' }], { authorize: ALLOW_EVERY_KEY }))).toBe('NoSuchBucket');
+    expect(codeOf(() => fx.objects.deleteBatch('missing', [{ key: 'a' }], { authorize: ALLOW_EVERY_KEY }))).toBe(
+      'NoSuchBucket',
+    );
   });
 
   it('asks its authorizer about each key before deleting it: a refused key is reported and kept, the others go', async () => {

@@ -23,7 +23,9 @@ beforeEach(async () => {
     admit: async (): Promise<WriteLease> => {
       if (armed) {
         armed = false;
-        await new Promise<void>((resolve) => { open = resolve; });
+        await new Promise<void>((resolve) => {
+          open = resolve;
+        });
       }
       return NO_LEASE;
     },
@@ -32,7 +34,9 @@ beforeEach(async () => {
   gated = {
     objects,
     multipart: new MultipartService({ meta: fx.meta, blobs: fx.blobs, objects }),
-    arm: () => { armed = true; },
+    arm: () => {
+      armed = true;
+    },
     release: () => open?.(),
     waiting: () => open !== undefined,
   };
@@ -46,7 +50,8 @@ async function read(key: string): Promise<string> {
   return Buffer.concat(chunks).toString();
 }
 
-const put = (key: string, text: string) => fx.objects.put({ bucket: 'bkt', key, body: body(Buffer.from(text)), headers: {}, userMeta: {} });
+const put = (key: string, text: string) =>
+  fx.objects.put({ bucket: 'bkt', key, body: body(Buffer.from(text)), headers: {}, userMeta: {} });
 
 async function untilWaiting(): Promise<void> {
   while (!gated.waiting()) await new Promise((r) => setImmediate(r));
@@ -56,7 +61,14 @@ describe('copy sources overwritten while the copy waits', () => {
   it('CopyObject copies the version it looked up', async () => {
     await put('src', 'the old bytes');
     gated.arm();
-    const copying = gated.objects.copy({ bucket: 'bkt', key: 'dst', source: { bucket: 'bkt', key: 'src' }, metadataDirective: 'COPY', headers: {}, userMeta: {} });
+    const copying = gated.objects.copy({
+      bucket: 'bkt',
+      key: 'dst',
+      source: { bucket: 'bkt', key: 'src' },
+      metadataDirective: 'COPY',
+      headers: {},
+      userMeta: {},
+    });
     await untilWaiting();
     await put('src', 'the new bytes'); // commits now, dropping the old inline bytes
     gated.release();
@@ -71,7 +83,11 @@ describe('copy sources overwritten while the copy waits', () => {
     const opened = gated.objects.openCopySource({ bucket: 'bkt', key: 'src' });
     gated.arm();
     const copying = gated.multipart.uploadPartCopy({
-      bucket: 'bkt', key: 'mp', uploadId: upload.uploadId, partNumber: 1, source: { stream: () => opened.stream(), size: opened.row.size },
+      bucket: 'bkt',
+      key: 'mp',
+      uploadId: upload.uploadId,
+      partNumber: 1,
+      source: { stream: () => opened.stream(), size: opened.row.size },
     });
     await untilWaiting();
     await put('src', 'the new bytes');
@@ -84,8 +100,14 @@ describe('copy sources overwritten while the copy waits', () => {
   it('a refused copy (507) closes the source stream it opened', async () => {
     await put('src', 'bytes');
     const refusing = new ObjectService({
-      meta: fx.meta, blobs: fx.blobs, pins: new ReadPins(),
-      reserve: { admit: async () => { throw new Error('refused'); } } as unknown as WriteReserve,
+      meta: fx.meta,
+      blobs: fx.blobs,
+      pins: new ReadPins(),
+      reserve: {
+        admit: async () => {
+          throw new Error('refused');
+        },
+      } as unknown as WriteReserve,
     });
     const opened = refusing.openCopySource({ bucket: 'bkt', key: 'src' });
     const stream = opened.stream();

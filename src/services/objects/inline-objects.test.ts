@@ -21,7 +21,9 @@ afterEach(() => fx.close());
 
 const inlineRows = (): number => fx.meta.db.prepare('SELECT COUNT(*) FROM inline_blobs').pluck().get() as number;
 const blobFiles = (): string[] =>
-  readdirSync(join(fx.dir, 'blobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  readdirSync(join(fx.dir, 'blobs'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 
 async function read(key: string, range?: { start: number; end: number }): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -29,7 +31,8 @@ async function read(key: string, range?: { start: number; end: number }): Promis
   return Buffer.concat(chunks);
 }
 
-const put = (key: string, data: Buffer) => fx.objects.put({ bucket: 'bkt', key, body: body(data), headers: {}, userMeta: {} });
+const put = (key: string, data: Buffer) =>
+  fx.objects.put({ bucket: 'bkt', key, body: body(data), headers: {}, userMeta: {} });
 
 describe('inline small objects', () => {
   it('stores bodies up to INLINE_MAX_BYTES inline and larger ones as files', async () => {
@@ -76,7 +79,12 @@ describe('inline small objects', () => {
   it('copies an inline object into a new inline blob', async () => {
     const source = await put('src', Buffer.from('copy me'));
     const { row } = await fx.objects.copy({
-      bucket: 'bkt', key: 'dst', source: { bucket: 'bkt', key: 'src' }, metadataDirective: 'COPY', headers: {}, userMeta: {},
+      bucket: 'bkt',
+      key: 'dst',
+      source: { bucket: 'bkt', key: 'src' },
+      metadataDirective: 'COPY',
+      headers: {},
+      userMeta: {},
     });
     expect(isInlineBlobId(row.blobId as string)).toBe(true);
     expect(row.blobId).not.toBe(source.blobId);
@@ -87,11 +95,21 @@ describe('inline small objects', () => {
   it('never makes a multipart part inline, and copies an inline source into a part', async () => {
     await put('src', Buffer.from('part source bytes'));
     const upload = fx.multipart.create({ bucket: 'bkt', key: 'mp', headers: {}, userMeta: {} });
-    const part = await fx.multipart.uploadPart({ bucket: 'bkt', key: 'mp', uploadId: upload.uploadId, partNumber: 1, body: body('tiny part') });
+    const part = await fx.multipart.uploadPart({
+      bucket: 'bkt',
+      key: 'mp',
+      uploadId: upload.uploadId,
+      partNumber: 1,
+      body: body('tiny part'),
+    });
     expect(isInlineBlobId(part.blobId)).toBe(false);
     const opened = fx.objects.open('bkt', 'src');
     const copied = await fx.multipart.uploadPartCopy({
-      bucket: 'bkt', key: 'mp', uploadId: upload.uploadId, partNumber: 2, source: { stream: () => opened.stream(), size: opened.row.size },
+      bucket: 'bkt',
+      key: 'mp',
+      uploadId: upload.uploadId,
+      partNumber: 2,
+      source: { stream: () => opened.stream(), size: opened.row.size },
     });
     expect(isInlineBlobId(copied.blobId)).toBe(false);
   });

@@ -10,15 +10,39 @@ let meta: MetadataStore;
 let listing: ListingService;
 
 const KEYS = [
-  'a.txt', 'photos/2024/a.jpg', 'photos/2024/b.jpg', 'photos/2025/c.jpg', 'photos/x.jpg', 'photos/y/z', 'readme',
-  'z/1', 'z/2', 'é/1', '日本/1', '😀', 'photos/2024/\u{10FFFF}edge',
+  'a.txt',
+  'photos/2024/a.jpg',
+  'photos/2024/b.jpg',
+  'photos/2025/c.jpg',
+  'photos/x.jpg',
+  'photos/y/z',
+  'readme',
+  'z/1',
+  'z/2',
+  'é/1',
+  '日本/1',
+  '😀',
+  'photos/2024/\u{10FFFF}edge',
 ];
 
 function insert(key: string, opts: { deleted?: boolean } = {}): void {
   meta.objects.insert({
-    bucket: 'b', key, versionId: 'null', isLatest: true, isDeleteMarker: opts.deleted ?? false, size: 1, etag: 'e',
-    lastModified: 1, headers: {}, userMeta: {}, checksumAlgorithm: undefined, checksumValue: undefined,
-    checksumType: undefined, blobId: `blob-${key}`, partCount: undefined, storageClass: 'STANDARD',
+    bucket: 'b',
+    key,
+    versionId: 'null',
+    isLatest: true,
+    isDeleteMarker: opts.deleted ?? false,
+    size: 1,
+    etag: 'e',
+    lastModified: 1,
+    headers: {},
+    userMeta: {},
+    checksumAlgorithm: undefined,
+    checksumValue: undefined,
+    checksumType: undefined,
+    blobId: `blob-${key}`,
+    partCount: undefined,
+    storageClass: 'STANDARD',
   });
 }
 
@@ -53,7 +77,14 @@ function pageAll(input: Omit<ListInput, 'bucket' | 'after'>): string[] {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'listing-'));
   meta = MetadataStore.open(join(dir, 'meta.db'));
-  meta.buckets.insert({ name: 'b', createdAt: 1, region: 'us-east-1', versioning: 'Unversioned', objectLock: false, config: {} });
+  meta.buckets.insert({
+    name: 'b',
+    createdAt: 1,
+    region: 'us-east-1',
+    versioning: 'Unversioned',
+    objectLock: false,
+    config: {},
+  });
   for (const key of KEYS) insert(key);
   insert('photos/deleted', { deleted: true });
   listing = new ListingService(meta);
@@ -67,7 +98,9 @@ afterAll(async () => {
 describe('ListingService', () => {
   it('lists every current key in UTF-8 byte order and skips delete markers', () => {
     const page = listing.list({ bucket: 'b', prefix: '', delimiter: '', after: '', maxKeys: 1000 });
-    expect(page.objects.map((o) => o.key)).toEqual(model({ prefix: '', delimiter: '', after: '', maxKeys: 1000 }, KEYS).entries);
+    expect(page.objects.map((o) => o.key)).toEqual(
+      model({ prefix: '', delimiter: '', after: '', maxKeys: 1000 }, KEYS).entries,
+    );
     expect(page.isTruncated).toBe(false);
   });
 
@@ -96,7 +129,10 @@ describe('ListingService', () => {
   });
 
   it('answers an empty, untruncated page for max-keys 0 and a missing bucket with NoSuchBucket', () => {
-    expect(listing.list({ bucket: 'b', prefix: '', delimiter: '', after: '', maxKeys: 0 })).toMatchObject({ objects: [], isTruncated: false });
+    expect(listing.list({ bucket: 'b', prefix: '', delimiter: '', after: '', maxKeys: 0 })).toMatchObject({
+      objects: [],
+      isTruncated: false,
+    });
     expect(() => listing.list({ bucket: 'nope', prefix: '', delimiter: '', after: '', maxKeys: 10 })).toThrow(
       expect.objectContaining({ code: 'NoSuchBucket' }),
     );

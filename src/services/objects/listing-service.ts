@@ -99,14 +99,19 @@ export class ListingService {
     let last: string | undefined;
     let batch = delimiter ? FIRST_BATCH_AFTER_SEEK : maxKeys + 1;
     for (;;) {
-      const rows = this.meta.objects.listCurrent(input.bucket, { bound: bound, inclusive: inclusive, limit: delimiter ? Math.min(batch, maxKeys + 1) : maxKeys + 1 });
+      const rows = this.meta.objects.listCurrent(input.bucket, {
+        bound: bound,
+        inclusive: inclusive,
+        limit: delimiter ? Math.min(batch, maxKeys + 1) : maxKeys + 1,
+      });
       if (rows.length === 0) return { objects, commonPrefixes, isTruncated: false, last };
       let skippedTo: string | undefined;
       for (const row of rows) {
         if (!row.key.startsWith(prefix)) return { objects, commonPrefixes, isTruncated: false, last };
         const rolled = delimiter ? rollUp(row.key, prefix, delimiter) : undefined;
         if (rolled !== undefined && rolled === skipping) continue; // keys starting with the prefix + U+10FFFF
-        if (objects.length + commonPrefixes.length === maxKeys) return { objects, commonPrefixes, isTruncated: true, last };
+        if (objects.length + commonPrefixes.length === maxKeys)
+          return { objects, commonPrefixes, isTruncated: true, last };
         if (rolled !== undefined) {
           commonPrefixes.push(rolled);
           last = rolled;
@@ -149,14 +154,21 @@ export class ListingService {
       }
       checkVersionId(versionIdMarker);
     }
-    const page: VersionsPage = { versions: [], commonPrefixes: [], isTruncated: false, nextKeyMarker: undefined, nextVersionIdMarker: undefined };
+    const page: VersionsPage = {
+      versions: [],
+      commonPrefixes: [],
+      isTruncated: false,
+      nextKeyMarker: undefined,
+      nextVersionIdMarker: undefined,
+    };
     if (maxKeys === 0) return page;
 
     let cursor: VersionCursor = { key: prefix, inclusive: true };
     let skipping: string | undefined;
     if (keyMarker !== '' && keyMarker >= prefix) {
       cursor = { key: keyMarker, inclusive: false };
-      const marker = versionIdMarker === '' ? undefined : this.meta.objects.findVersion(bucket, keyMarker, versionIdMarker);
+      const marker =
+        versionIdMarker === '' ? undefined : this.meta.objects.findVersion(bucket, keyMarker, versionIdMarker);
       if (marker) cursor = { key: keyMarker, inclusive: false, afterId: marker.id };
       else if (versionIdMarker !== '') cursor = { key: keyMarker, inclusive: true };
       const rolled = delimiter && versionIdMarker === '' ? rollUp(keyMarker, prefix, delimiter) : undefined;

@@ -17,7 +17,16 @@ const rows: { key: string; versionId: string }[] = [];
 
 // Keys with several versions, delete markers, common prefixes, non-ASCII and U+10FFFF edges.
 const WRITES: [string, number][] = [
-  ['a', 3], ['dir/x', 2], ['dir/y', 1], ['dir/sub/z', 4], ['dir\u{10FFFF}', 1], ['é', 2], ['😀/1', 1], ['zz', 1], ['dir/x', 1], ['a', 1],
+  ['a', 3],
+  ['dir/x', 2],
+  ['dir/y', 1],
+  ['dir/sub/z', 4],
+  ['dir\u{10FFFF}', 1],
+  ['é', 2],
+  ['😀/1', 1],
+  ['zz', 1],
+  ['dir/x', 1],
+  ['a', 1],
 ];
 
 function insert(key: string, n: number): void {
@@ -25,9 +34,22 @@ function insert(key: string, n: number): void {
     const versionId = `0190a0a0-0000-7000-8000-${String(rows.length).padStart(12, '0')}`;
     meta.objects.clearLatest('b', key);
     meta.objects.insert({
-      bucket: 'b', key, versionId, isLatest: true, isDeleteMarker: rows.length % 4 === 3, size: 1, etag: 'e', lastModified: 1,
-      headers: {}, userMeta: {}, checksumAlgorithm: undefined, checksumValue: undefined, checksumType: undefined,
-      blobId: undefined, partCount: undefined, storageClass: 'STANDARD',
+      bucket: 'b',
+      key,
+      versionId,
+      isLatest: true,
+      isDeleteMarker: rows.length % 4 === 3,
+      size: 1,
+      etag: 'e',
+      lastModified: 1,
+      headers: {},
+      userMeta: {},
+      checksumAlgorithm: undefined,
+      checksumValue: undefined,
+      checksumType: undefined,
+      blobId: undefined,
+      partCount: undefined,
+      storageClass: 'STANDARD',
     });
     rows.push({ key, versionId });
   }
@@ -73,7 +95,14 @@ function walk(prefix: string, delimiter: string, maxKeys: number): string[] {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'listing-versions-'));
   meta = MetadataStore.open(join(dir, 'meta.db'));
-  meta.buckets.insert({ name: 'b', createdAt: 1, region: 'us-east-1', versioning: 'Enabled', objectLock: false, config: {} });
+  meta.buckets.insert({
+    name: 'b',
+    createdAt: 1,
+    region: 'us-east-1',
+    versioning: 'Enabled',
+    objectLock: false,
+    config: {},
+  });
   for (const [key, n] of WRITES) insert(key, n);
   listing = new ListingService(meta);
 });
@@ -85,7 +114,13 @@ afterAll(async () => {
 
 describe('listVersions', () => {
   it.each([
-    ['', ''], ['', '/'], ['dir/', ''], ['dir/', '/'], ['dir', '/'], ['a', ''], ['nothing', '/'],
+    ['', ''],
+    ['', '/'],
+    ['dir/', ''],
+    ['dir/', '/'],
+    ['dir', '/'],
+    ['a', ''],
+    ['nothing', '/'],
   ])('prefix %j delimiter %j: every page size walks the model exactly', (prefix, delimiter) => {
     const expected = model(prefix, delimiter);
     for (let maxKeys = 1; maxKeys <= expected.length + 1; maxKeys++) {
@@ -94,7 +129,14 @@ describe('listVersions', () => {
   });
 
   it('marks only the newest version of each key as latest, and lists delete markers', () => {
-    const page = listing.listVersions({ bucket: 'b', prefix: '', delimiter: '', keyMarker: '', versionIdMarker: '', maxKeys: 1000 });
+    const page = listing.listVersions({
+      bucket: 'b',
+      prefix: '',
+      delimiter: '',
+      keyMarker: '',
+      versionIdMarker: '',
+      maxKeys: 1000,
+    });
     expect(page.versions.filter((v) => v.key === 'a').map((v) => v.isLatest)).toEqual([true, false, false, false]);
     const latest = page.versions.filter((v) => v.isLatest).map((v) => v.key);
     expect(latest).toEqual([...new Set(page.versions.map((v) => v.key))]);
@@ -103,13 +145,25 @@ describe('listVersions', () => {
 
   it('a version-id marker whose version is gone restarts that key rather than skip versions', () => {
     const page = listing.listVersions({
-      bucket: 'b', prefix: '', delimiter: '', keyMarker: 'a', versionIdMarker: '0190a0a0-0000-7000-8000-999999999999', maxKeys: 1000,
+      bucket: 'b',
+      prefix: '',
+      delimiter: '',
+      keyMarker: 'a',
+      versionIdMarker: '0190a0a0-0000-7000-8000-999999999999',
+      maxKeys: 1000,
     });
     expect(page.versions.filter((v) => v.key === 'a')).toHaveLength(4);
   });
 
   it('refuses a version-id marker without a key marker, and a malformed one (InvalidArgument)', () => {
-    const base: ListVersionsInput = { bucket: 'b', prefix: '', delimiter: '', keyMarker: '', versionIdMarker: 'null', maxKeys: 10 };
+    const base: ListVersionsInput = {
+      bucket: 'b',
+      prefix: '',
+      delimiter: '',
+      keyMarker: '',
+      versionIdMarker: 'null',
+      maxKeys: 10,
+    };
     expect(() => listing.listVersions(base)).toThrow(AppError);
     expect(() => listing.listVersions({ ...base, keyMarker: 'a', versionIdMarker: 'not-a-version' })).toThrow(
       expect.objectContaining({ code: 'InvalidArgument' }) as Error,
@@ -117,10 +171,24 @@ describe('listVersions', () => {
   });
 
   it('max-keys 0 answers an empty, untruncated page; a missing bucket is NoSuchBucket', () => {
-    const page = listing.listVersions({ bucket: 'b', prefix: '', delimiter: '', keyMarker: '', versionIdMarker: '', maxKeys: 0 });
+    const page = listing.listVersions({
+      bucket: 'b',
+      prefix: '',
+      delimiter: '',
+      keyMarker: '',
+      versionIdMarker: '',
+      maxKeys: 0,
+    });
     expect(page).toMatchObject({ versions: [], commonPrefixes: [], isTruncated: false });
-    expect(() => listing.listVersions({ bucket: 'nope', prefix: '', delimiter: '', keyMarker: '', versionIdMarker: '', maxKeys: 1 })).toThrow(
-      expect.objectContaining({ code: 'NoSuchBucket' }) as Error,
-    );
+    expect(() =>
+      listing.listVersions({
+        bucket: 'nope',
+        prefix: '',
+        delimiter: '',
+        keyMarker: '',
+        versionIdMarker: '',
+        maxKeys: 1,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'NoSuchBucket' }) as Error);
   });
 });

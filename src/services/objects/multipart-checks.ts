@@ -16,8 +16,14 @@ export interface CompletePart {
 /** Every part but the last must be at least this large. */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
 
-/** The stored parts a completion lists, checked: order, ETags and checksums as listed, sizes (all but the last >= 5 MiB). */
-export function chooseParts(requestedParts: readonly CompletePart[], stored: ReadonlyMap<number, UploadPartRow>): UploadPartRow[] {
+/**
+ * The stored parts a completion lists, checked: order, ETags and checksums as listed, sizes (all but the last >= 5
+ * MiB).
+ */
+export function chooseParts(
+  requestedParts: readonly CompletePart[],
+  stored: ReadonlyMap<number, UploadPartRow>,
+): UploadPartRow[] {
   const chosen: UploadPartRow[] = [];
   let previous = 0;
   for (const requested of requestedParts) {
@@ -25,12 +31,16 @@ export function chooseParts(requestedParts: readonly CompletePart[], stored: Rea
     previous = requested.partNumber;
     const part = stored.get(requested.partNumber);
     if (!part || normaliseEtag(requested.etag) !== part.etag) {
-      throw new AppError('InvalidPart', { details: { PartNumber: String(requested.partNumber), ETag: requested.etag } });
+      throw new AppError('InvalidPart', {
+        details: { PartNumber: String(requested.partNumber), ETag: requested.etag },
+      });
     }
     for (const [alg, value] of Object.entries(requested.checksums)) {
       const have = part.checksums[alg];
       if (have !== undefined && have !== value) {
-        throw new AppError('InvalidPart', { message: `The ${alg} checksum of part ${requested.partNumber} does not match.` });
+        throw new AppError('InvalidPart', {
+          message: `The ${alg} checksum of part ${requested.partNumber} does not match.`,
+        });
       }
     }
     chosen.push(part);
@@ -38,7 +48,11 @@ export function chooseParts(requestedParts: readonly CompletePart[], stored: Rea
   chosen.forEach((part, i) => {
     if (i < chosen.length - 1 && part.size < MIN_PART_BYTES) {
       throw new AppError('EntityTooSmall', {
-        details: { ProposedSize: String(part.size), MinSizeAllowed: String(MIN_PART_BYTES), PartNumber: String(part.partNumber) },
+        details: {
+          ProposedSize: String(part.size),
+          MinSizeAllowed: String(MIN_PART_BYTES),
+          PartNumber: String(part.partNumber),
+        },
       });
     }
   });
@@ -69,6 +83,8 @@ export function checkStatedChecksum(
   // A COMPOSITE value may be stated with or without its -N part-count suffix.
   const bare = computed.value.replace(/-\d+$/, '');
   if (expected.value !== computed.value && expected.value !== bare) {
-    throw new AppError('BadDigest', { message: `The ${expected.algorithm} you specified did not match the calculated checksum.` });
+    throw new AppError('BadDigest', {
+      message: `The ${expected.algorithm} you specified did not match the calculated checksum.`,
+    });
   }
 }

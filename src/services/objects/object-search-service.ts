@@ -89,13 +89,25 @@ export class ObjectSearchService {
     const limit = checkLimit(query.limit);
     const filter = normalise(query);
     const fingerprint = filterFingerprint([
-      filter.q ?? null, filter.ignoreCase ?? false, filter.prefix ?? null, filter.bucket ?? null,
-      filter.minSize ?? null, filter.maxSize ?? null, filter.from ?? null, filter.to ?? null,
+      filter.q ?? null,
+      filter.ignoreCase ?? false,
+      filter.prefix ?? null,
+      filter.bucket ?? null,
+      filter.minSize ?? null,
+      filter.maxSize ?? null,
+      filter.from ?? null,
+      filter.to ?? null,
     ]);
     const after = query.cursor ? decodeCursor(query.cursor, fingerprint) : undefined;
     const page = this.repo.search(filter, after, limit);
     return {
-      items: page.hits.map((h) => ({ bucket: h.bucket, key: h.key, size: h.size, etag: h.etag, lastModified: new Date(h.lastModified).toISOString() })),
+      items: page.hits.map((h) => ({
+        bucket: h.bucket,
+        key: h.key,
+        size: h.size,
+        etag: h.etag,
+        lastModified: new Date(h.lastModified).toISOString(),
+      })),
       nextCursor: page.resumeAfter ? encodeCursor(page.resumeAfter, fingerprint) : null,
     };
   }
@@ -126,11 +138,13 @@ function normalise(query: SearchQuery): SearchFilter {
   if (filter.q !== undefined && query.ignoreCase) filter.ignoreCase = true;
   // U+0000 cannot be searched for: SQLite's LIKE and the FTS5 query parser stop at it.
   if (filter.q?.includes('\0')) throw invalid('q', 'must not contain U+0000');
-  if (filter.bucket !== undefined && filter.bucket.length > MAX_BUCKET_LENGTH) throw invalid('bucket', `must be at most ${MAX_BUCKET_LENGTH} characters`);
+  if (filter.bucket !== undefined && filter.bucket.length > MAX_BUCKET_LENGTH)
+    throw invalid('bucket', `must be at most ${MAX_BUCKET_LENGTH} characters`);
   if (filter.minSize !== undefined && filter.maxSize !== undefined && filter.minSize > filter.maxSize) {
     throw invalid('maxSize', 'must not be less than minSize');
   }
-  if (filter.from !== undefined && filter.to !== undefined && filter.from >= filter.to) throw invalid('to', 'must be after from');
+  if (filter.from !== undefined && filter.to !== undefined && filter.from >= filter.to)
+    throw invalid('to', 'must be after from');
   return filter;
 }
 
@@ -138,7 +152,8 @@ function normalise(query: SearchQuery): SearchFilter {
 function text(field: string, value: string | undefined): string | undefined {
   if (!value) return undefined;
   if (/\p{Surrogate}/u.test(value)) throw invalid(field, 'is not valid Unicode (lone surrogate)');
-  if (Buffer.byteLength(value, 'utf8') > MAX_TEXT_BYTES) throw invalid(field, `must be at most ${MAX_TEXT_BYTES} bytes (UTF-8)`);
+  if (Buffer.byteLength(value, 'utf8') > MAX_TEXT_BYTES)
+    throw invalid(field, `must be at most ${MAX_TEXT_BYTES} bytes (UTF-8)`);
   return value;
 }
 

@@ -14,7 +14,12 @@ import { validateObjectKey } from '../../core/names.js';
 import { objectEvent, type ObjectEvent } from '../../core/object-event.js';
 import { checkObjectLockEnabled, defaultRetentionFor, type RequestedObjectLock } from '../../core/object-lock.js';
 import type { TagSet } from '../../core/tagging.js';
-import { NULL_VERSION_ID, simpleDeletePlan, versionIdForWrite, writeReplacesNullVersion } from '../../core/versioning.js';
+import {
+  NULL_VERSION_ID,
+  simpleDeletePlan,
+  versionIdForWrite,
+  writeReplacesNullVersion,
+} from '../../core/versioning.js';
 import { uuidv7 } from '../../lib/ids.js';
 import { BlobCorruptError, isInlineBlobId, type BlobStore, type StagedBlob } from '../../storage/blobs/blob-store.js';
 import type { BucketRow } from '../../storage/db/buckets-repo.js';
@@ -31,7 +36,16 @@ import type { DeleteAuthorizer } from './delete-authorizer.js';
 import { assertRemovable, checkVersionId, getBucket, getObjectVersion, type VersionTarget } from './object-versions.js';
 import { NO_LEASE, type WriteLease, type WriteReserve } from './write-reserve.js';
 
-export type { ObjectHeaders, ObjectRow, ObjectPartRow, BodyInput, ReadConditions, RequestedObjectLock, TagSet, VersionTarget };
+export type {
+  ObjectHeaders,
+  ObjectRow,
+  ObjectPartRow,
+  BodyInput,
+  ReadConditions,
+  RequestedObjectLock,
+  TagSet,
+  VersionTarget,
+};
 
 /** S3's single-PUT limit (5 GiB). */
 export const MAX_PUT_BYTES = 5 * 1024 ** 3;
@@ -120,7 +134,9 @@ export interface ObjectServiceOptions {
    * on a failure: a successful read costs one listener.
    */
   onReadError?: (row: ObjectRow, err: unknown) => void;
-  /** The data volume's free-space reserve (write-reserve.ts); without it, writes are refused only when the disk is full. */
+  /**
+   * The data volume's free-space reserve (write-reserve.ts); without it, writes are refused only when the disk is full.
+   */
   reserve?: WriteReserve | undefined;
   /** How tiered stubs' bytes are read (tiering/stub-reader.ts); without it, reading a stub fails InvalidObjectState. */
   stubReader?: StubReader | undefined;
@@ -217,24 +233,33 @@ export class ObjectService {
     this.checkLockRequest(this.bucket(input.bucket), input.lock);
     if (input.conditions) this.checkWriteConditions(input.bucket, input.key, input.conditions);
     const lease = await this.admitWrite(input.body.size);
-    const body = await ingestBody(this.blobs, input.body, { maxSize: MAX_PUT_BYTES, allowInline: true, hashes: this.hashes, lease });
-    return this.commitVersion(body.staged, {
-      bucket: input.bucket,
-      key: input.key,
-      size: body.size,
-      etag: body.md5.toString('hex'),
-      headers: input.headers,
-      userMeta: input.userMeta,
-      checksumAlgorithm: body.checksum?.algorithm,
-      checksumValue: body.checksum?.value,
-      checksumType: body.checksum ? 'FULL_OBJECT' : undefined,
-      blobId: body.staged.id,
-      partCount: undefined,
-      storageClass: input.storageClass ?? 'STANDARD',
-      tags: input.tags,
-      acl: input.acl,
-      ...lockFields(input.lock),
-    }, { conditions: input.conditions });
+    const body = await ingestBody(this.blobs, input.body, {
+      maxSize: MAX_PUT_BYTES,
+      allowInline: true,
+      hashes: this.hashes,
+      lease,
+    });
+    return this.commitVersion(
+      body.staged,
+      {
+        bucket: input.bucket,
+        key: input.key,
+        size: body.size,
+        etag: body.md5.toString('hex'),
+        headers: input.headers,
+        userMeta: input.userMeta,
+        checksumAlgorithm: body.checksum?.algorithm,
+        checksumValue: body.checksum?.value,
+        checksumType: body.checksum ? 'FULL_OBJECT' : undefined,
+        blobId: body.staged.id,
+        partCount: undefined,
+        storageClass: input.storageClass ?? 'STANDARD',
+        tags: input.tags,
+        acl: input.acl,
+        ...lockFields(input.lock),
+      },
+      { conditions: input.conditions },
+    );
   }
 
   /**
@@ -267,7 +292,9 @@ export class ObjectService {
         const now = this.now();
         const row: NewObjectRow = {
           ...fields,
-          retention: fields.retention ?? (bucket.objectLock ? defaultRetentionFor(bucket.config.objectLock, new Date(now)) : undefined),
+          retention:
+            fields.retention ??
+            (bucket.objectLock ? defaultRetentionFor(bucket.config.objectLock, new Date(now)) : undefined),
           versionId: versionIdForWrite(bucket.versioning, uuidv7),
           isLatest: true,
           isDeleteMarker: false,
@@ -310,7 +337,9 @@ export class ObjectService {
     this.meta.objects.clearLatest(bucket.name, key);
   }
 
-  /** Deletes a version row and releases its blobs (inline: deleted; files: queued for GC). Call inside a transaction. */
+  /**
+   * Deletes a version row and releases its blobs (inline: deleted; files: queued for GC). Call inside a transaction.
+   */
   private dropVersion(row: ObjectRow): void {
     const now = this.now();
     for (const extent of extentsOf(row, row.blobId ? [] : this.meta.objects.parts(row.id))) {
@@ -332,7 +361,8 @@ export class ObjectService {
     }
     if (c.ifMatch !== undefined) {
       if (!exists) throw new AppError('NoSuchKey', { resource: `/${bucket}/${key}`, details: { Key: key } });
-      if (!etagMatches(c.ifMatch, current.etag)) throw new AppError('PreconditionFailed', { details: { Condition: 'If-Match' } });
+      if (!etagMatches(c.ifMatch, current.etag))
+        throw new AppError('PreconditionFailed', { details: { Condition: 'If-Match' } });
     }
   }
 
@@ -341,7 +371,11 @@ export class ObjectService {
    * (malformed version id), NoSuchVersion, MethodNotAllowed (a delete marker addressed by version),
    * PreconditionFailed / NotModified.
    */
-  open(bucket: string, key: string, opts: { versionId?: string | undefined; conditions?: ReadConditions } = {}): OpenedObject {
+  open(
+    bucket: string,
+    key: string,
+    opts: { versionId?: string | undefined; conditions?: ReadConditions } = {},
+  ): OpenedObject {
     this.bucket(bucket);
     const row = getObjectVersion(this.meta, { bucket, key, versionId: opts.versionId });
     if (opts.conditions) checkReadConditions(opts.conditions, row);
@@ -368,7 +402,12 @@ export class ObjectService {
         const blobId = row.blobId;
         if (row.tierState === 'stub' || blobId === undefined || !isInlineBlobId(blobId)) return opened.stream(range);
         try {
-          return this.blobs.readSealed(blobId, { size: row.size, start: range?.start, end: range?.end, sealed: this.sealedBytes(blobId) });
+          return this.blobs.readSealed(blobId, {
+            size: row.size,
+            start: range?.start,
+            end: range?.end,
+            sealed: this.sealedBytes(blobId),
+          });
         } catch (err) {
           this.onReadError?.(row, err);
           throw err;
@@ -381,8 +420,14 @@ export class ObjectService {
   /** A stub's bytes from the remote; without tiering (turned off since) an error stream: InvalidObjectState. */
   private streamStub(row: ObjectRow, range: { start: number; end: number } | undefined): Readable {
     if (this.stubReader) return this.stubReader.stream(row, range);
-    const err = new AppError('InvalidObjectState', { message: 'The object is tiered to the remote target and tiering is not enabled.' });
-    return new Readable({ read() { this.destroy(err); } });
+    const err = new AppError('InvalidObjectState', {
+      message: 'The object is tiered to the remote target and tiering is not enabled.',
+    });
+    return new Readable({
+      read() {
+        this.destroy(err);
+      },
+    });
   }
 
   /** An inline blob's sealed bytes (read when the body is wanted); undefined for a file blob or none. */
@@ -434,7 +479,11 @@ export class ObjectService {
       const now = this.now();
       // One object.deleted per call that changed something: the version removed, or the delete marker added.
       const deleted = (removed: { etag: string; versionId: string }): void => {
-        const event = objectEvent('object.deleted', { bucket, key, size: 0, etag: removed.etag, versionId: removed.versionId, time: now }, bucketRow.versioning);
+        const event = objectEvent(
+          'object.deleted',
+          { bucket, key, size: 0, etag: removed.etag, versionId: removed.versionId, time: now },
+          bucketRow.versioning,
+        );
         this.events.inTransaction(event);
         emitted.push(event);
       };
@@ -459,9 +508,22 @@ export class ObjectService {
       }
       this.meta.objects.clearLatest(bucket, key);
       this.meta.objects.insert({
-        bucket, key, versionId: plan.deleteMarkerVersionId, isLatest: true, isDeleteMarker: true, size: 0, etag: '',
-        lastModified: now, headers: {}, userMeta: {}, checksumAlgorithm: undefined, checksumValue: undefined,
-        checksumType: undefined, blobId: undefined, partCount: undefined, storageClass: 'STANDARD',
+        bucket,
+        key,
+        versionId: plan.deleteMarkerVersionId,
+        isLatest: true,
+        isDeleteMarker: true,
+        size: 0,
+        etag: '',
+        lastModified: now,
+        headers: {},
+        userMeta: {},
+        checksumAlgorithm: undefined,
+        checksumValue: undefined,
+        checksumType: undefined,
+        blobId: undefined,
+        partCount: undefined,
+        storageClass: 'STANDARD',
       });
       deleted({ etag: '', versionId: plan.deleteMarkerVersionId });
       return { versionId: plan.deleteMarkerVersionId, deleteMarker: true };

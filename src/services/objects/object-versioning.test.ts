@@ -46,8 +46,16 @@ async function put(
 ): Promise<string> {
   const body = Buffer.from(text);
   const row = await objects.put({
-    bucket, key, headers: {}, userMeta: {},
-    body: { source: (async function* () { yield body; })(), size: body.length },
+    bucket,
+    key,
+    headers: {},
+    userMeta: {},
+    body: {
+      source: (async function* () {
+        yield body;
+      })(),
+      size: body.length,
+    },
     ...extra,
   });
   clock += 1000;
@@ -55,8 +63,18 @@ async function put(
 }
 
 function versions(bucket: string): string[] {
-  const page = listing.listVersions({ bucket, prefix: '', delimiter: '', keyMarker: '', versionIdMarker: '', maxKeys: 1000 });
-  return page.versions.map((v) => `${v.key}:${v.isDeleteMarker ? 'marker:' : ''}${v.versionId === 'null' ? 'null' : 'id'}${v.isLatest ? '*' : ''}`);
+  const page = listing.listVersions({
+    bucket,
+    prefix: '',
+    delimiter: '',
+    keyMarker: '',
+    versionIdMarker: '',
+    maxKeys: 1000,
+  });
+  return page.versions.map(
+    (v) =>
+      `${v.key}:${v.isDeleteMarker ? 'marker:' : ''}${v.versionId === 'null' ? 'null' : 'id'}${v.isLatest ? '*' : ''}`,
+  );
 }
 
 function code(fn: () => unknown): string | undefined {
@@ -107,7 +125,10 @@ describe('the null version', () => {
     expect(marker.deleteMarker).toBe(true);
     expect(code(() => objects.open('rrr', 'k'))).toBe('NoSuchKey');
     expect(code(() => objects.open('rrr', 'k', { versionId: marker.versionId }))).toBe('MethodNotAllowed');
-    expect(objects.delete('rrr', 'k', { versionId: marker.versionId })).toEqual({ versionId: marker.versionId, deleteMarker: true });
+    expect(objects.delete('rrr', 'k', { versionId: marker.versionId })).toEqual({
+      versionId: marker.versionId,
+      deleteMarker: true,
+    });
     expect(objects.open('rrr', 'k').row.versionId).toBe(v1);
   });
 
@@ -115,7 +136,9 @@ describe('the null version', () => {
     buckets.create('mmm');
     await put('mmm', { key: 'k', text: 'x' });
     expect(code(() => objects.open('mmm', 'k', { versionId: 'nope' }))).toBe('InvalidArgument');
-    expect(code(() => objects.open('mmm', 'k', { versionId: '0190a0a0-0000-7000-8000-000000000000' }))).toBe('NoSuchVersion');
+    expect(code(() => objects.open('mmm', 'k', { versionId: '0190a0a0-0000-7000-8000-000000000000' }))).toBe(
+      'NoSuchVersion',
+    );
     expect(code(() => objects.delete('mmm', 'k', { versionId: 'nope' }))).toBe('InvalidArgument');
     expect(objects.open('mmm', 'k', { versionId: 'null' }).row.versionId).toBe('null');
   });
@@ -125,7 +148,10 @@ describe('object lock', () => {
   function lockBucket(name: string, days?: number): void {
     buckets.create(name, { objectLock: true });
     if (days !== undefined) {
-      buckets.enableObjectLock(name, (config) => ({ ...config, objectLock: { enabled: true, defaultRetention: { mode: 'GOVERNANCE', days } } }));
+      buckets.enableObjectLock(name, (config) => ({
+        ...config,
+        objectLock: { enabled: true, defaultRetention: { mode: 'GOVERNANCE', days } },
+      }));
     }
   }
 
@@ -145,8 +171,14 @@ describe('object lock', () => {
   it('COMPLIANCE blocks even with bypass; a legal hold blocks until it is removed', async () => {
     lockBucket('ccc');
     const until = new Date(clock + DAY_MS).toISOString();
-    const compliant = await put('ccc', { key: 'a', text: 'x' }, { lock: { retention: { mode: 'COMPLIANCE', retainUntilDate: until } } });
-    expect(code(() => objects.delete('ccc', 'a', { versionId: compliant, bypassGovernance: true }))).toBe('AccessDenied');
+    const compliant = await put(
+      'ccc',
+      { key: 'a', text: 'x' },
+      { lock: { retention: { mode: 'COMPLIANCE', retainUntilDate: until } } },
+    );
+    expect(code(() => objects.delete('ccc', 'a', { versionId: compliant, bypassGovernance: true }))).toBe(
+      'AccessDenied',
+    );
     const held = await put('ccc', { key: 'b', text: 'x' }, { lock: { legalHold: 'ON' } });
     expect(code(() => objects.delete('ccc', 'b', { versionId: held, bypassGovernance: true }))).toBe('AccessDenied');
     objects.lock.putLegalHold({ bucket: 'ccc', key: 'b', versionId: held }, 'OFF');
@@ -157,6 +189,8 @@ describe('object lock', () => {
 
   it('refuses lock settings on a bucket without object lock, before reading the body', async () => {
     buckets.create('plain');
-    await expect(put('plain', { key: 'k', text: 'x' }, { lock: { legalHold: 'OFF' } })).rejects.toMatchObject({ code: 'InvalidRequest' });
+    await expect(put('plain', { key: 'k', text: 'x' }, { lock: { legalHold: 'OFF' } })).rejects.toMatchObject({
+      code: 'InvalidRequest',
+    });
   });
 });

@@ -46,11 +46,7 @@ export function checkVersionId(versionId: string): void {
  * NoSuchVersion, MethodNotAllowed (405: a delete marker named by its version id, which only DELETE may address).
  * `method` names the HTTP method in the 405's details.
  */
-export function getObjectVersion(
-  meta: MetadataStore,
-  target: VersionTarget,
-  method = 'GET',
-): ObjectRow {
+export function getObjectVersion(meta: MetadataStore, target: VersionTarget, method = 'GET'): ObjectRow {
   const { bucket, key, versionId } = target;
   if (versionId === undefined) {
     const row = meta.objects.findLatest(bucket, key);

@@ -43,14 +43,16 @@ export function decodeCursor(text: string, fingerprint: string): CursorPosition 
   // Compared as text: base64url decoding ignores stray trailing characters, the text does not.
   const given = Buffer.from(sum);
   const expected = Buffer.from(check(body));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid('is damaged (check value mismatch)');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw invalid('is damaged (check value mismatch)');
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
   } catch {
     throw invalid('is not a cursor returned by this search');
   }
-  if (!Array.isArray(decoded) || decoded.length !== 4 || decoded[0] !== VERSION) throw invalid('has an unknown version');
+  if (!Array.isArray(decoded) || decoded.length !== 4 || decoded[0] !== VERSION)
+    throw invalid('has an unknown version');
   const [, madeFor, bucket, key] = decoded as unknown[];
   if (typeof bucket !== 'string' || typeof key !== 'string') throw invalid('is not a cursor returned by this search');
   if (madeFor !== fingerprint) throw invalid('was made for a search with other filters');
@@ -58,5 +60,9 @@ export function decodeCursor(text: string, fingerprint: string): CursorPosition 
 }
 
 function check(body: string): string {
-  return createHash('sha256').update(`store/object-search-cursor\n${body}`).digest().subarray(0, CHECK_BYTES).toString('base64url');
+  return createHash('sha256')
+    .update(`store/object-search-cursor\n${body}`)
+    .digest()
+    .subarray(0, CHECK_BYTES)
+    .toString('base64url');
 }

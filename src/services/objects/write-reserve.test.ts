@@ -13,7 +13,10 @@ function reserveOver(free: { bytes: number }, reserveBytes = 10 * MiB) {
   const clock = { t: 1000 };
   const calls = { n: 0 };
   const reserve = new WriteReserve({
-    path: '/data', reserveBytes, now: () => clock.t, maxAgeMs: 250,
+    path: '/data',
+    reserveBytes,
+    now: () => clock.t,
+    maxAgeMs: 250,
     freeBytes: async () => {
       calls.n++;
       return free.bytes;
@@ -22,7 +25,11 @@ function reserveOver(free: { bytes: number }, reserveBytes = 10 * MiB) {
   return { reserve, clock, calls };
 }
 
-const refusal = (p: Promise<unknown>): Promise<string | undefined> => p.then(() => undefined, (err: unknown) => (err instanceof AppError ? err.code : String(err)));
+const refusal = (p: Promise<unknown>): Promise<string | undefined> =>
+  p.then(
+    () => undefined,
+    (err: unknown) => (err instanceof AppError ? err.code : String(err)),
+  );
 const chargeRefusal = (lease: WriteLease, bytes: number): string | undefined => {
   try {
     lease.charge(bytes);
@@ -132,7 +139,11 @@ describe('WriteReserve', () => {
     const off = reserveOver({ bytes: 0 }, 0);
     stream(await off.reserve.admit(MiB), 10 * MiB);
     expect(off.calls.n).toBe(0);
-    const unreadable = new WriteReserve({ path: '/nope', reserveBytes: MiB, freeBytes: () => Promise.reject(new Error('ENOENT')) });
+    const unreadable = new WriteReserve({
+      path: '/nope',
+      reserveBytes: MiB,
+      freeBytes: () => Promise.reject(new Error('ENOENT')),
+    });
     stream(await unreadable.admit(undefined), 10 * MiB);
   });
 });

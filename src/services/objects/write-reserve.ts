@@ -133,7 +133,8 @@ export class WriteReserve {
     const free = this.reading.free - this.unreflected - this.promised;
     if (free < bytes + this.opts.reserveBytes) {
       throw new AppError('InsufficientStorage', {
-        message: 'The data volume is at its free-space reserve (STORE_MIN_FREE_BYTES): writes are refused until space is freed; reads and deletes still work.',
+        message:
+          'The data volume is at its free-space reserve (STORE_MIN_FREE_BYTES): writes are refused until space is freed; reads and deletes still work.',
       });
     }
   }
@@ -152,7 +153,10 @@ export class WriteReserve {
       const at = this.now();
       const ended = this.ended;
       this.ended = [];
-      const marks = [...this.active].map((lease) => ({ lease, reflected: Math.max(lease.reflected, lease.charged - UNFLUSHED_SLACK_BYTES) }));
+      const marks = [...this.active].map((lease) => ({
+        lease,
+        reflected: Math.max(lease.reflected, lease.charged - UNFLUSHED_SLACK_BYTES),
+      }));
       let free: number | undefined;
       try {
         free = await this.freeBytes(this.opts.path);

@@ -39,7 +39,10 @@ const PLAIN_MD5 = /^[0-9a-f]{32}$/;
  * True when the remote copy differs from the local object: another size, or both ETags are plain MD5s (a single
  * PUT on both sides) and they differ. A multipart ETag on either side is not comparable, so only the size counts.
  */
-export function differs(local: Pick<ListedObject, 'size' | 'etag'>, remote: Pick<RemoteListItem, 'size' | 'etag'>): boolean {
+export function differs(
+  local: Pick<ListedObject, 'size' | 'etag'>,
+  remote: Pick<RemoteListItem, 'size' | 'etag'>,
+): boolean {
   if (local.size !== remote.size) return true;
   const a = local.etag.toLowerCase();
   const b = remote.etag.toLowerCase();
@@ -63,7 +66,8 @@ export class ReconcileService {
     this.now = opts.now ?? Date.now;
     this.pageSize = opts.pageSize ?? 1000;
     const interrupted = opts.jobs.failInterrupted('interrupted by a restart', this.now());
-    if (interrupted > 0) opts.logger.warn({ jobs: interrupted }, 'reconcile job interrupted by a restart marked failed');
+    if (interrupted > 0)
+      opts.logger.warn({ jobs: interrupted }, 'reconcile job interrupted by a restart marked failed');
   }
 
   /**
@@ -80,10 +84,16 @@ export class ReconcileService {
         throw noSuchBucket(bucket);
       }
       const active = this.opts.jobs.findRunning();
-      if (active) throw new AppError('Conflict', { message: `Reconcile job ${active.id} is still running.`, details: { jobId: active.id } });
+      if (active)
+        throw new AppError('Conflict', {
+          message: `Reconcile job ${active.id} is still running.`,
+          details: { jobId: active.id },
+        });
       this.opts.jobs.insert({ id: id, kind: 'reconcile', bucket: bucket }, this.now());
     });
-    this.running = this.run(id, bucket).finally(() => { this.running = undefined; });
+    this.running = this.run(id, bucket).finally(() => {
+      this.running = undefined;
+    });
     return this.opts.jobs.find(id) as ReplicationJob;
   }
 
@@ -113,7 +123,10 @@ export class ReconcileService {
           // One bucket's failure (a listing the remote refused) is counted and the walk goes on with the others.
           if (this.abort.signal.aborted) throw err;
           counts.errors++;
-          this.opts.logger.warn({ jobId: id, bucket: name, errorClass: remoteErrorClass(err) }, 'reconcile of a bucket failed');
+          this.opts.logger.warn(
+            { jobId: id, bucket: name, errorClass: remoteErrorClass(err) },
+            'reconcile of a bucket failed',
+          );
         }
       }
       this.opts.jobs.finish(id, { state: 'completed', counts: counts, error: undefined }, this.now());
@@ -130,7 +143,11 @@ export class ReconcileService {
     const remote = this.opts.remote as RemoteStore;
     const prefix = mirrorKey(bucket, '');
     const signal = this.abort.signal;
-    let local: ListedObject[] = this.opts.meta.objects.listCurrent(bucket, { bound: '', inclusive: true, limit: this.pageSize });
+    let local: ListedObject[] = this.opts.meta.objects.listCurrent(bucket, {
+      bound: '',
+      inclusive: true,
+      limit: this.pageSize,
+    });
     let li = 0;
     let localDone = local.length < this.pageSize;
     let page = await remote.list({ prefix, limit: this.pageSize, signal });

@@ -12,7 +12,9 @@ export const TIER_PREFIX = `${RESERVED_PREFIX}tier/`;
 /** Snapshots pushed by scheduled backups: `.store/backups/<file>`. */
 export const BACKUP_PREFIX = `${RESERVED_PREFIX}backups/`;
 
-/** The remote key that mirrors a local object (bucket names cannot start with '.', so it never meets RESERVED_PREFIX). */
+/**
+ * The remote key that mirrors a local object (bucket names cannot start with '.', so it never meets RESERVED_PREFIX).
+ */
 export function mirrorKey(bucket: string, key: string): string {
   return `${bucket}/${key}`;
 }
@@ -85,10 +87,24 @@ export interface RemoteStore {
    * Optional: a target without it keeps every copy private.
    */
   putCannedAcl?(key: string, acl: string, signal?: AbortSignal): Promise<boolean>;
-  /** One page of keys under `prefix` in UTF-8 byte order, after `startAfter` or continuing `token`. Throws RemoteError. */
-  list(opts: { prefix: string; startAfter?: string; token?: string; limit: number; signal?: AbortSignal }): Promise<RemoteListPage>;
-  /** A presigned GET URL valid for `ttlSeconds` (it names the target and carries the access key id, never the secret). */
-  presignGet(key: string, ttlSeconds: number, opts?: { responseContentType?: string; responseContentDisposition?: string }): Promise<string>;
+  /**
+   * One page of keys under `prefix` in UTF-8 byte order, after `startAfter` or continuing `token`. Throws RemoteError.
+   */
+  list(opts: {
+    prefix: string;
+    startAfter?: string;
+    token?: string;
+    limit: number;
+    signal?: AbortSignal;
+  }): Promise<RemoteListPage>;
+  /**
+   * A presigned GET URL valid for `ttlSeconds` (it names the target and carries the access key id, never the secret).
+   */
+  presignGet(
+    key: string,
+    ttlSeconds: number,
+    opts?: { responseContentType?: string; responseContentDisposition?: string },
+  ): Promise<string>;
   /** HEAD of the target bucket. Never throws. */
   checkBucket(signal?: AbortSignal): Promise<TargetBucketState>;
   /** Closes idle sockets. */
@@ -100,14 +116,27 @@ export interface RemoteStore {
  * key or credential (SDK errors can embed all of these).
  */
 export const REMOTE_ERROR_CLASSES = [
-  'unreachable', 'timeout', 'auth', 'no-bucket', 'not-found', 'throttled', 'server-error', 'client-error',
-  'integrity', 'local-read', 'aborted', 'unknown',
+  'unreachable',
+  'timeout',
+  'auth',
+  'no-bucket',
+  'not-found',
+  'throttled',
+  'server-error',
+  'client-error',
+  'integrity',
+  'local-read',
+  'aborted',
+  'unknown',
 ] as const;
 export type RemoteErrorClass = (typeof REMOTE_ERROR_CLASSES)[number];
 
 /** A remote failure, by class (and HTTP status when there was one). Its message is the class, nothing more. */
 export class RemoteError extends Error {
-  constructor(readonly errorClass: RemoteErrorClass, readonly httpStatus?: number) {
+  constructor(
+    readonly errorClass: RemoteErrorClass,
+    readonly httpStatus?: number,
+  ) {
     super(httpStatus === undefined ? `remote ${errorClass}` : `remote ${errorClass} (HTTP ${httpStatus})`);
     this.name = 'RemoteError';
   }

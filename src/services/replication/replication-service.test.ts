@@ -35,8 +35,17 @@ let now = 1_000_000;
 
 function build(opts: { maxAttempts?: number } = {}): void {
   replication = new ReplicationService({
-    meta, outbox, objects, remote, enabled: true, maxAttempts: opts.maxAttempts ?? 3, batchKeys: 10, retryBaseMs: 1000, logger,
-    now: () => now, random: () => 0.5,
+    meta,
+    outbox,
+    objects,
+    remote,
+    enabled: true,
+    maxAttempts: opts.maxAttempts ?? 3,
+    batchKeys: 10,
+    retryBaseMs: 1000,
+    logger,
+    now: () => now,
+    random: () => 0.5,
   });
 }
 
@@ -47,7 +56,9 @@ beforeEach(async () => {
   await blobs.init();
   outbox = new ReplicationOutboxRepo(meta.db);
   remote = new MemoryRemote();
-  const events = new ReplicationEventSink(NO_EVENTS, { recordChange: (b, k, kind) => replication.recordChange(b, k, kind) });
+  const events = new ReplicationEventSink(NO_EVENTS, {
+    recordChange: (b, k, kind) => replication.recordChange(b, k, kind),
+  });
   objects = new ObjectService({ meta, blobs, pins: new ReadPins(), events });
   build();
   new BucketService({ meta, region: 'us-east-1' }).create('bkt');
@@ -58,7 +69,14 @@ afterEach(async () => {
 });
 
 const put = (key: string, body: string, tags?: { key: string; value: string }[]): Promise<unknown> =>
-  objects.put({ bucket: 'bkt', key, body: { source: Readable.from([Buffer.from(body)]), size: body.length }, headers: {}, userMeta: { m: '1' }, tags });
+  objects.put({
+    bucket: 'bkt',
+    key,
+    body: { source: Readable.from([Buffer.from(body)]), size: body.length },
+    headers: {},
+    userMeta: { m: '1' },
+    tags,
+  });
 const signal = new AbortController().signal;
 
 describe('replication drain', () => {
@@ -118,7 +136,9 @@ describe('replication drain', () => {
     await replication.drainOnce(signal);
     expect(outbox.counts()).toEqual({ pending: 0, inflight: 0, failed: 1 });
     expect(replication.status().lastDrain?.errorClass).toBe('unreachable');
-    expect(replication.failedPage(0, 10).items).toMatchObject([{ bucket: 'bkt', key: 'k', attempts: 3, lastError: 'unreachable' }]);
+    expect(replication.failedPage(0, 10).items).toMatchObject([
+      { bucket: 'bkt', key: 'k', attempts: 3, lastError: 'unreachable' },
+    ]);
     remote.failWith = undefined;
     expect(replication.retryFailed()).toBe(1);
     await replication.drainOnce(signal);
@@ -134,7 +154,17 @@ describe('replication drain', () => {
   });
 
   it('records nothing when replication is off', async () => {
-    replication = new ReplicationService({ meta, outbox, objects, remote, enabled: false, maxAttempts: 3, batchKeys: 10, retryBaseMs: 1, logger });
+    replication = new ReplicationService({
+      meta,
+      outbox,
+      objects,
+      remote,
+      enabled: false,
+      maxAttempts: 3,
+      batchKeys: 10,
+      retryBaseMs: 1,
+      logger,
+    });
     await put('k', 'v');
     expect(outbox.counts()).toEqual({ pending: 0, inflight: 0, failed: 0 });
     expect((await replication.drainOnce(signal)).claimed).toBe(0);
@@ -151,11 +181,21 @@ describe('reconcile', () => {
     (remote.objects.get('bkt/k4') as { body: Buffer }).body = Buffer.from('BODY 4'); // same size, other bytes
     remote.objects.set('bkt/zz-extra', { body: Buffer.from('x'), tags: [], metadata: {} });
     const jobs = new ReplicationJobsRepo(meta.db);
-    const reconcile = new ReconcileService({ meta, jobs, outbox, remote, enabled: true, logger, pageSize: 2, now: () => now });
+    const reconcile = new ReconcileService({
+      meta,
+      jobs,
+      outbox,
+      remote,
+      enabled: true,
+      logger,
+      pageSize: 2,
+      now: () => now,
+    });
     const job = reconcile.start('bkt');
     expect(job.state).toBe('running');
     expect(() => reconcile.start()).toThrow(expect.objectContaining({ code: 'Conflict' }));
-    for (let i = 0; i < 100 && reconcile.get(job.id).state === 'running'; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && reconcile.get(job.id).state === 'running'; i++)
+      await new Promise((r) => setTimeout(r, 10));
     const done = reconcile.get(job.id);
     expect(done).toMatchObject({ state: 'completed', enqueued: 4, errors: 0 });
     expect(done.scanned).toBe(10);
@@ -164,16 +204,31 @@ describe('reconcile', () => {
     expect(remote.objects.get('bkt/k4')?.body.toString()).toBe('body 4');
   });
 
-  it("counts a bucket whose listing fails as an error and still reconciles the others", async () => {
+  it('counts a bucket whose listing fails as an error and still reconciles the others', async () => {
     new BucketService({ meta, region: 'us-east-1' }).create('other');
     await put('k', 'body');
-    await objects.put({ bucket: 'other', key: 'o', body: { source: Readable.from([Buffer.from('x')]), size: 1 }, headers: {}, userMeta: {} });
+    await objects.put({
+      bucket: 'other',
+      key: 'o',
+      body: { source: Readable.from([Buffer.from('x')]), size: 1 },
+      headers: {},
+      userMeta: {},
+    });
     await replication.drainOnce(signal);
     remote.objects.clear();
     remote.failListing = 'bkt/';
-    const reconcile = new ReconcileService({ meta, jobs: new ReplicationJobsRepo(meta.db), outbox, remote, enabled: true, logger, now: () => now });
+    const reconcile = new ReconcileService({
+      meta,
+      jobs: new ReplicationJobsRepo(meta.db),
+      outbox,
+      remote,
+      enabled: true,
+      logger,
+      now: () => now,
+    });
     const job = reconcile.start();
-    for (let i = 0; i < 100 && reconcile.get(job.id).state === 'running'; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && reconcile.get(job.id).state === 'running'; i++)
+      await new Promise((r) => setTimeout(r, 10));
     expect(reconcile.get(job.id)).toMatchObject({ state: 'completed', enqueued: 1, errors: 1 });
     await replication.drainOnce(signal);
     expect([...remote.objects.keys()]).toEqual(['other/o']);

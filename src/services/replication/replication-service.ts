@@ -8,9 +8,22 @@ import { isAppError } from '../../core/errors.js';
 import { fullJitterDelay, type BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
-import type { FailedIntent, IntentKind, OutboxStatus, ReplicationIntent, ReplicationOutboxRepo } from '../../storage/db/replication-outbox-repo.js';
+import type {
+  FailedIntent,
+  IntentKind,
+  OutboxStatus,
+  ReplicationIntent,
+  ReplicationOutboxRepo,
+} from '../../storage/db/replication-outbox-repo.js';
 import type { ObjectService } from '../objects/object-service.js';
-import { mirrorKey, RemoteError, remoteErrorClass, type RemoteErrorClass, type RemoteStore, type TargetBucketState } from './remote-store.js';
+import {
+  mirrorKey,
+  RemoteError,
+  remoteErrorClass,
+  type RemoteErrorClass,
+  type RemoteStore,
+  type TargetBucketState,
+} from './remote-store.js';
 
 /** Canned ACLs that grant others: the ones a copy needs (private and bucket-owner-* are any target's default). */
 const REPLICATED_CANNED_ACLS = new Set(['public-read', 'public-read-write', 'authenticated-read']);
@@ -76,7 +89,8 @@ export class ReplicationService {
     this.target = opts.remote === undefined ? 'not-configured' : 'unchecked';
     // An intent in flight when the process stopped may or may not have reached the remote: apply it again.
     const reset = opts.outbox.resetInflight();
-    if (reset > 0) opts.logger.info({ intents: reset }, 'replication intents in flight at the last stop are pending again');
+    if (reset > 0)
+      opts.logger.info({ intents: reset }, 'replication intents in flight at the last stop are pending again');
   }
 
   /** True when intents are recorded and drained (STORE_REPLICATION_ENABLED with a remote). */
@@ -103,7 +117,8 @@ export class ReplicationService {
   async checkTarget(signal?: AbortSignal): Promise<ReplicationStatus['targetBucket']> {
     if (this.opts.remote === undefined) return this.target;
     this.target = await this.opts.remote.checkBucket(signal);
-    if (this.target !== 'ok') this.opts.logger.warn({ targetBucket: this.target }, 'replication target bucket is not usable');
+    if (this.target !== 'ok')
+      this.opts.logger.warn({ targetBucket: this.target }, 'replication target bucket is not usable');
     return this.target;
   }
 
@@ -131,7 +146,11 @@ export class ReplicationService {
       for (let intent = queue.shift(); intent !== undefined; intent = queue.shift()) {
         if (signal.aborted) {
           // Not attempted: pending again, attempts unchanged (the boot reset does the same after a crash).
-          this.opts.outbox.failed(intent, { attempts: intent.attempts, error: 'aborted', next: { dead: false, at: this.now() } }, this.now());
+          this.opts.outbox.failed(
+            intent,
+            { attempts: intent.attempts, error: 'aborted', next: { dead: false, at: this.now() } },
+            this.now(),
+          );
           continue;
         }
         try {
@@ -163,9 +182,20 @@ export class ReplicationService {
     const attempts = intent.attempts + 1;
     if (attempts >= this.opts.maxAttempts) {
       this.opts.outbox.failed(intent, { attempts: attempts, error: cls, next: { dead: true } }, now);
-      this.opts.logger.warn({ bucket: intent.bucket, key: intent.key, attempts, errorClass: cls }, 'replication intent dead-lettered');
+      this.opts.logger.warn(
+        { bucket: intent.bucket, key: intent.key, attempts, errorClass: cls },
+        'replication intent dead-lettered',
+      );
     } else {
-      this.opts.outbox.failed(intent, { attempts: attempts, error: cls, next: { dead: false, at: now + fullJitterDelay(attempts, this.backoff, this.opts.random) } }, now);
+      this.opts.outbox.failed(
+        intent,
+        {
+          attempts: attempts,
+          error: cls,
+          next: { dead: false, at: now + fullJitterDelay(attempts, this.backoff, this.opts.random) },
+        },
+        now,
+      );
     }
   }
 
@@ -188,7 +218,8 @@ export class ReplicationService {
     if (intent.kind === 'tags') {
       try {
         await remote.putTags(key, row.tags ?? [], signal);
-        // A metadata intent follows tag and ACL changes alike: the ACL goes too, back to private when it is no longer public.
+        // A metadata intent follows tag and ACL changes alike: the ACL goes too, back to private when it is no longer
+        // public.
         await this.sendAcl(intent, row.acl?.canned, signal);
         return;
       } catch (err) {
@@ -200,9 +231,19 @@ export class ReplicationService {
     }
     let localFailed = false;
     const body = row.size === 0 ? Readable.from([]) : opened.stream();
-    body.once('error', () => { localFailed = true; });
+    body.once('error', () => {
+      localFailed = true;
+    });
     try {
-      await remote.put({ key, body, size: row.size, headers: row.headers, metadata: row.userMeta, tags: row.tags ?? [], signal });
+      await remote.put({
+        key,
+        body,
+        size: row.size,
+        headers: row.headers,
+        metadata: row.userMeta,
+        tags: row.tags ?? [],
+        signal,
+      });
     } catch (err) {
       throw localFailed ? new RemoteError('local-read') : err;
     }
@@ -220,7 +261,11 @@ export class ReplicationService {
     if (!remote.putCannedAcl) return;
     const acl = canned !== undefined && REPLICATED_CANNED_ACLS.has(canned) ? canned : 'private';
     const applied = await remote.putCannedAcl(mirrorKey(intent.bucket, intent.key), acl, signal);
-    if (!applied) this.opts.logger.debug({ bucket: intent.bucket, key: intent.key, acl }, 'replication target refuses ACLs; copy kept private');
+    if (!applied)
+      this.opts.logger.debug(
+        { bucket: intent.bucket, key: intent.key, acl },
+        'replication target refuses ACLs; copy kept private',
+      );
   }
 
   /** Outbox depth by status (a count over the status index). */

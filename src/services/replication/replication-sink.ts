@@ -12,7 +12,10 @@ export interface ChangeRecorder {
 }
 
 export class ReplicationEventSink implements EventSink {
-  constructor(private readonly inner: EventSink, private readonly replication: ChangeRecorder) {}
+  constructor(
+    private readonly inner: EventSink,
+    private readonly replication: ChangeRecorder,
+  ) {}
 
   inTransaction(event: ObjectEvent): void {
     this.inner.inTransaction(event);

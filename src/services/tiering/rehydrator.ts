@@ -69,7 +69,10 @@ export class Rehydrator {
     const existing = this.flights.get(row.id);
     if (existing) return existing.done;
     const abort = new AbortController();
-    const timer = opts.deadlineMs === undefined ? undefined : setTimeout(() => abort.abort(new RemoteError('timeout')), opts.deadlineMs);
+    const timer =
+      opts.deadlineMs === undefined
+        ? undefined
+        : setTimeout(() => abort.abort(new RemoteError('timeout')), opts.deadlineMs);
     timer?.unref();
     const done = this.fly(row, opts.restoreMs, abort.signal).finally(() => {
       clearTimeout(timer);
@@ -97,7 +100,10 @@ export class Rehydrator {
     } catch (err) {
       const cls = signal.aborted ? remoteErrorClass(signal.reason) : remoteErrorClass(err);
       if (cls !== 'timeout' && cls !== 'aborted') {
-        this.opts.logger.warn({ bucket: row.bucket, key: row.key, versionId: row.versionId, errorClass: cls }, 'rehydration failed');
+        this.opts.logger.warn(
+          { bucket: row.bucket, key: row.key, versionId: row.versionId, errorClass: cls },
+          'rehydration failed',
+        );
       }
       throw err instanceof AppError ? err : new RemoteError(cls);
     } finally {
@@ -113,13 +119,16 @@ export class Rehydrator {
     signal.addEventListener('abort', onAbort, { once: true });
     const hash = createHash('sha256');
     let size = 0;
-    const staged = await this.opts.blobs.stage((async function* tap() {
-      for await (const chunk of body as AsyncIterable<Buffer>) {
-        hash.update(chunk);
-        size += chunk.length;
-        yield chunk;
-      }
-    })(), { signal });
+    const staged = await this.opts.blobs.stage(
+      (async function* tap() {
+        for await (const chunk of body as AsyncIterable<Buffer>) {
+          hash.update(chunk);
+          size += chunk.length;
+          yield chunk;
+        }
+      })(),
+      { signal },
+    );
     signal.removeEventListener('abort', onAbort);
     try {
       if (size !== row.size || (row.tierSha256 !== undefined && hash.digest('hex') !== row.tierSha256)) {
@@ -131,7 +140,9 @@ export class Rehydrator {
       await staged.discard();
       throw err;
     }
-    const flipped = this.opts.meta.transaction(() => this.opts.repo.flipToRestored(row.id, staged.id, this.now() + restoreMs));
+    const flipped = this.opts.meta.transaction(() =>
+      this.opts.repo.flipToRestored(row.id, staged.id, this.now() + restoreMs),
+    );
     // Deleted or changed meanwhile: the fetched copy belongs to nothing.
     if (!flipped) await this.opts.blobs.remove(staged.id);
   }

@@ -18,7 +18,11 @@ export class RemoteStubReader implements StubReader {
     const out = new PassThrough({ highWaterMark: 1024 * 1024 });
     const remote = this.remote;
     if (!remote || row.tierKey === undefined) {
-      queueMicrotask(() => out.destroy(new AppError('InvalidObjectState', { message: 'The object is tiered and tiering is not enabled.' })));
+      queueMicrotask(() =>
+        out.destroy(
+          new AppError('InvalidObjectState', { message: 'The object is tiered and tiering is not enabled.' }),
+        ),
+      );
       return out;
     }
     // A reader that goes away (an aborted copy or backup) cancels the request, even one still waiting for its answer.
@@ -27,7 +31,10 @@ export class RemoteStubReader implements StubReader {
     remote.get(row.tierKey, { ...(range ? { range } : {}), signal: cancel.signal }).then(
       (body) => {
         if (out.destroyed) body.destroy();
-        else pipeline(body, out).catch((err: unknown) => out.destroy(err instanceof Error ? err : new RemoteError('unknown')));
+        else
+          pipeline(body, out).catch((err: unknown) =>
+            out.destroy(err instanceof Error ? err : new RemoteError('unknown')),
+          );
       },
       (err: unknown) => out.destroy(err instanceof Error ? err : new RemoteError('unknown')),
     );

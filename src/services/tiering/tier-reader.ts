@@ -53,18 +53,29 @@ export class TierReader {
   async readThrough(row: ObjectRow): Promise<ReadThrough> {
     const rehydrator = this.rehydrator;
     if (!this.enabled || !rehydrator || row.tierKey === undefined) {
-      throw new AppError('InvalidObjectState', { message: 'The object is tiered to the remote target and tiering is not enabled.' });
+      throw new AppError('InvalidObjectState', {
+        message: 'The object is tiered to the remote target and tiering is not enabled.',
+      });
     }
-    if (row.size > this.opts.inlineMaxBytes || !(rehydrator.isRunning(row.id) || await rehydrator.hasRoomFor(row.size))) {
+    if (
+      row.size > this.opts.inlineMaxBytes ||
+      !(rehydrator.isRunning(row.id) || (await rehydrator.hasRoomFor(row.size)))
+    ) {
       return { kind: 'redirect', url: await this.presign(row) };
     }
     const timeoutMs = this.opts.readThroughTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
     try {
       const flight = rehydrator.rehydrate(row, { restoreMs: READ_RESTORE_DAYS * DAY_MS, deadlineMs: timeoutMs });
       const outcome = await Promise.race([flight.then(() => 'done' as const), timedOut]);
-      if (outcome === 'timeout') throw new AppError('SlowDown', { message: 'The tiered object could not be fetched in time; retry later.', headers: { 'Retry-After': '5' } });
+      if (outcome === 'timeout')
+        throw new AppError('SlowDown', {
+          message: 'The tiered object could not be fetched in time; retry later.',
+          headers: { 'Retry-After': '5' },
+        });
       return { kind: 'local' };
     } catch (err) {
       throw readError(err);
@@ -89,7 +100,9 @@ export class TierReader {
   async restore(row: ObjectRow, days: number): Promise<{ started: boolean }> {
     const rehydrator = this.rehydrator;
     if (!this.enabled || !rehydrator || row.tierState === undefined) {
-      throw new AppError('InvalidObjectState', { message: "Restore is not allowed for the object's current storage class." });
+      throw new AppError('InvalidObjectState', {
+        message: "Restore is not allowed for the object's current storage class.",
+      });
     }
     const restoreMs = days * DAY_MS;
     if (row.tierState === 'restored') {
@@ -97,8 +110,11 @@ export class TierReader {
       return { started: false };
     }
     if (rehydrator.isRunning(row.id)) throw new AppError('RestoreAlreadyInProgress');
-    if (!await rehydrator.hasRoomFor(row.size)) {
-      throw new AppError('SlowDown', { message: 'Not enough free space on the data volume to restore this object; retry later.', headers: { 'Retry-After': '60' } });
+    if (!(await rehydrator.hasRoomFor(row.size))) {
+      throw new AppError('SlowDown', {
+        message: 'Not enough free space on the data volume to restore this object; retry later.',
+        headers: { 'Retry-After': '60' },
+      });
     }
     // A flight may have started while the free space was read.
     if (rehydrator.isRunning(row.id)) throw new AppError('RestoreAlreadyInProgress');
@@ -117,10 +133,16 @@ function readError(err: unknown): unknown {
   if (err instanceof AppError) return err;
   const cls = remoteErrorClass(err);
   if (cls === 'timeout' || cls === 'aborted' || cls === 'throttled') {
-    return new AppError('SlowDown', { message: 'The tiered object could not be fetched in time; retry later.', headers: { 'Retry-After': '5' } });
+    return new AppError('SlowDown', {
+      message: 'The tiered object could not be fetched in time; retry later.',
+      headers: { 'Retry-After': '5' },
+    });
   }
   if (cls === 'unreachable' || cls === 'server-error' || cls === 'auth' || cls === 'no-bucket') {
-    return new AppError('ServiceUnavailable', { message: 'The remote tier is not reachable; retry later.', headers: { 'Retry-After': '5' } });
+    return new AppError('ServiceUnavailable', {
+      message: 'The remote tier is not reachable; retry later.',
+      headers: { 'Retry-After': '5' },
+    });
   }
   return new AppError('InternalError', { message: 'The tiered copy of this object could not be read.' });
 }

@@ -22,23 +22,49 @@ afterEach(() => fx.close());
 
 function tierService(maxPerSweep: number): TierService {
   return new TierService({
-    meta: fx.meta, repo: new TierRepo(fx.meta.db), lifecycle: new LifecycleRepo(fx.meta.db), objects: fx.objects, blobs: fx.blobs,
-    remote, enabled: true, dataDir: fx.dir, readThroughTimeoutMs: 5000, maxConcurrentRehydrate: 2, presignTtlSeconds: 60,
-    inlineMaxBytes: 1 << 20, logger: pino({ level: 'silent' }), maxPerSweep, now: fx.clock.now,
+    meta: fx.meta,
+    repo: new TierRepo(fx.meta.db),
+    lifecycle: new LifecycleRepo(fx.meta.db),
+    objects: fx.objects,
+    blobs: fx.blobs,
+    remote,
+    enabled: true,
+    dataDir: fx.dir,
+    readThroughTimeoutMs: 5000,
+    maxConcurrentRehydrate: 2,
+    presignTtlSeconds: 60,
+    inlineMaxBytes: 1 << 20,
+    logger: pino({ level: 'silent' }),
+    maxPerSweep,
+    now: fx.clock.now,
   });
 }
 
 const stubs = (): string[] =>
-  (fx.meta.db.prepare("SELECT key FROM objects WHERE tier_state = 'stub' ORDER BY key").pluck().all() as string[]);
+  fx.meta.db.prepare("SELECT key FROM objects WHERE tier_state = 'stub' ORDER BY key").pluck().all() as string[];
 
 describe('the tier sweep', () => {
   it('stops at its budget and resumes where it stopped, so failing versions do not hold the rest back', async () => {
     fx.buckets.create('cold');
     // Objects under 128 KiB are not transitioned (S3's minimum), so these are 200 KiB.
     fx.buckets.putConfig('cold', 'lifecycle', {
-      rules: [{ id: 'r', status: 'Enabled', filter: { prefix: '' }, transitions: [{ date: '2020-01-01T00:00:00.000Z', storageClass: 'GLACIER' }] }],
+      rules: [
+        {
+          id: 'r',
+          status: 'Enabled',
+          filter: { prefix: '' },
+          transitions: [{ date: '2020-01-01T00:00:00.000Z', storageClass: 'GLACIER' }],
+        },
+      ],
     });
-    for (const key of ['a', 'b', 'c', 'd', 'e']) await fx.objects.put({ bucket: 'cold', key, body: body(Buffer.alloc(200 * 1024, key)), headers: {}, userMeta: {} });
+    for (const key of ['a', 'b', 'c', 'd', 'e'])
+      await fx.objects.put({
+        bucket: 'cold',
+        key,
+        body: body(Buffer.alloc(200 * 1024, key)),
+        headers: {},
+        userMeta: {},
+      });
     const tiers = tierService(2);
     const signal = new AbortController().signal;
 

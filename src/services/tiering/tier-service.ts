@@ -56,21 +56,43 @@ export class TierService {
     const now = opts.now ?? Date.now;
     this.repo = opts.repo;
     this.enabled = opts.enabled && opts.remote !== undefined;
-    this.rehydrator = opts.remote && new Rehydrator({
-      meta: opts.meta, repo: opts.repo, blobs: opts.blobs, remote: opts.remote, dataDir: opts.dataDir,
-      maxConcurrent: opts.maxConcurrentRehydrate, logger: opts.logger, now,
-    });
+    this.rehydrator =
+      opts.remote &&
+      new Rehydrator({
+        meta: opts.meta,
+        repo: opts.repo,
+        blobs: opts.blobs,
+        remote: opts.remote,
+        dataDir: opts.dataDir,
+        maxConcurrent: opts.maxConcurrentRehydrate,
+        logger: opts.logger,
+        now,
+      });
     // Uploads a crash cut short never flipped: their objects stayed local; their remote copies are deleted.
     const abandoned = opts.repo.abandonUploads(now());
-    if (abandoned > 0) opts.logger.info({ uploads: abandoned }, 'tier uploads interrupted by the last stop queued for remote deletion');
+    if (abandoned > 0)
+      opts.logger.info({ uploads: abandoned }, 'tier uploads interrupted by the last stop queued for remote deletion');
     this.reader = new TierReader({
-      meta: opts.meta, repo: opts.repo, remote: opts.remote, rehydrator: this.rehydrator, enabled: this.enabled,
-      readThroughTimeoutMs: opts.readThroughTimeoutMs, presignTtlSeconds: opts.presignTtlSeconds,
-      inlineMaxBytes: opts.inlineMaxBytes, now,
+      meta: opts.meta,
+      repo: opts.repo,
+      remote: opts.remote,
+      rehydrator: this.rehydrator,
+      enabled: this.enabled,
+      readThroughTimeoutMs: opts.readThroughTimeoutMs,
+      presignTtlSeconds: opts.presignTtlSeconds,
+      inlineMaxBytes: opts.inlineMaxBytes,
+      now,
     });
     this.sweeper = new TierSweeper({
-      meta: opts.meta, repo: opts.repo, lifecycle: opts.lifecycle, objects: opts.objects, remote: opts.remote,
-      enabled: this.enabled, logger: opts.logger, maxPerSweep: opts.maxPerSweep, now,
+      meta: opts.meta,
+      repo: opts.repo,
+      lifecycle: opts.lifecycle,
+      objects: opts.objects,
+      remote: opts.remote,
+      enabled: this.enabled,
+      logger: opts.logger,
+      maxPerSweep: opts.maxPerSweep,
+      now,
     });
   }
 
@@ -107,8 +129,12 @@ export class TierService {
   status(): TieringStatus {
     const counts = this.repo.counts();
     return {
-      enabled: this.enabled, stubs: counts.stub, restored: counts.restored, rehydrating: this.rehydrator?.inFlight ?? 0,
-      pendingRemoteDeletes: counts.pendingRemoteDeletes, lastSweep: this.sweeper.last,
+      enabled: this.enabled,
+      stubs: counts.stub,
+      restored: counts.restored,
+      rehydrating: this.rehydrator?.inFlight ?? 0,
+      pendingRemoteDeletes: counts.pendingRemoteDeletes,
+      lastSweep: this.sweeper.last,
     };
   }
 

@@ -16,7 +16,13 @@ import type { TierRepo } from '../../storage/db/tier-repo.js';
 import { prefixRanges } from '../lifecycle-service.js';
 import { extentsOf } from '../objects/object-reader.js';
 import type { ObjectService } from '../objects/object-service.js';
-import { RemoteError, remoteErrorClass, TIER_PREFIX, type RemoteErrorClass, type RemoteStore } from '../replication/remote-store.js';
+import {
+  RemoteError,
+  remoteErrorClass,
+  TIER_PREFIX,
+  type RemoteErrorClass,
+  type RemoteStore,
+} from '../replication/remote-store.js';
 
 export interface TierSweeperOptions {
   meta: MetadataStore;
@@ -41,7 +47,13 @@ export interface SweepResult {
 }
 
 /** The outcome of the last sweep, for the status endpoint. */
-export type LastSweep = { at: string; tiered: number; restubbed: number; failed: number; errorClass: RemoteErrorClass | null } | null;
+export type LastSweep = {
+  at: string;
+  tiered: number;
+  restubbed: number;
+  failed: number;
+  errorClass: RemoteErrorClass | null;
+} | null;
 
 /** Where a sweep that reached its budget stopped: the next one starts there, not at the first bucket again. */
 interface SweepPosition {
@@ -86,7 +98,10 @@ export class TierSweeper {
     const fail = (err: unknown, row: { bucket: string; key: string }): void => {
       result.failed++;
       errorClass = remoteErrorClass(err);
-      this.opts.logger.warn({ bucket: row.bucket, key: row.key, errorClass }, 'tiering a version failed; retried by a later sweep');
+      this.opts.logger.warn(
+        { bucket: row.bucket, key: row.key, errorClass },
+        'tiering a version failed; retried by a later sweep',
+      );
     };
     for (const id of this.opts.repo.expiredRestores(now.getTime(), 100)) {
       if (signal.aborted) break;
@@ -107,13 +122,18 @@ export class TierSweeper {
       for (const bucket of buckets) {
         after = bucket.name;
         if (resume && bucket.name < resume.bucket) continue;
-        const rules = bucket.lifecycle.rules.filter((r) => r.status === 'Enabled' && ((r.transitions?.length ?? 0) > 0 || (r.noncurrentVersionTransitions?.length ?? 0) > 0));
+        const rules = bucket.lifecycle.rules.filter(
+          (r) =>
+            r.status === 'Enabled' &&
+            ((r.transitions?.length ?? 0) > 0 || (r.noncurrentVersionTransitions?.length ?? 0) > 0),
+        );
         if (rules.length === 0) continue;
         const all = bucket.lifecycle.rules;
         for (const prefix of prefixRanges(rules)) {
           const resuming = resume?.bucket === bucket.name;
           if (resuming && prefix < resume.prefix) continue;
-          let page: { key: string; id: number } | undefined = resuming && prefix === resume.prefix ? resume.page : undefined;
+          let page: { key: string; id: number } | undefined =
+            resuming && prefix === resume.prefix ? resume.page : undefined;
           for (;;) {
             const rows = this.opts.lifecycle.versionsPage(bucket.name, prefix, { after: page, limit: 250 });
             let rangeDone = rows.length < 250;
@@ -155,8 +175,14 @@ export class TierSweeper {
   /** The storage class a version should go to now, unless an expiration is due first (lifecycle deletes it). */
   private due(rules: LifecycleRule[], v: LifecycleVersionRow, now: Date): string | undefined {
     const version: LifecycleVersion = {
-      key: v.key, size: v.size, tags: v.tags, lastModified: new Date(v.lastModified), isLatest: v.isLatest,
-      isDeleteMarker: v.isDeleteMarker, newerNoncurrentCount: Math.max(0, v.newerCount - 1), isOnlyVersion: v.isOnlyVersion,
+      key: v.key,
+      size: v.size,
+      tags: v.tags,
+      lastModified: new Date(v.lastModified),
+      isLatest: v.isLatest,
+      isDeleteMarker: v.isDeleteMarker,
+      newerNoncurrentCount: Math.max(0, v.newerCount - 1),
+      isOnlyVersion: v.isOnlyVersion,
       storageClass: v.storageClass,
       ...(v.isLatest || v.successorModified === undefined ? {} : { noncurrentSince: new Date(v.successorModified) }),
     };
@@ -175,13 +201,17 @@ export class TierSweeper {
     const restored = row.tierState === 'restored' && row.tierKey !== undefined;
     const opened = this.opts.objects.open(row.bucket, row.key, { versionId: row.versionId });
     const sha256 = await hashStream(opened.stream(), signal);
-    const tierKey = restored ? row.tierKey as string : `${TIER_PREFIX}${row.bucket}/${uuidv7()}`;
+    const tierKey = restored ? (row.tierKey as string) : `${TIER_PREFIX}${row.bucket}/${uuidv7()}`;
     if (!restored) {
       this.opts.meta.transaction(() => this.opts.repo.startUpload(tierKey, row.id, this.now()));
       try {
         await remote.put({
-          key: tierKey, body: this.opts.objects.open(row.bucket, row.key, { versionId: row.versionId }).stream(), size: row.size,
-          headers: row.headers, metadata: { [SHA256_META]: sha256 }, signal,
+          key: tierKey,
+          body: this.opts.objects.open(row.bucket, row.key, { versionId: row.versionId }).stream(),
+          size: row.size,
+          headers: row.headers,
+          metadata: { [SHA256_META]: sha256 },
+          signal,
         });
       } catch (err) {
         this.giveUp(tierKey);
@@ -199,8 +229,12 @@ export class TierSweeper {
     }
     return this.opts.meta.transaction(() => {
       const fresh = this.opts.repo.findRow(row.id);
-      const same = fresh !== undefined && fresh.versionId === row.versionId && fresh.blobId === row.blobId && fresh.etag === row.etag
-        && fresh.tierState === row.tierState;
+      const same =
+        fresh !== undefined &&
+        fresh.versionId === row.versionId &&
+        fresh.blobId === row.blobId &&
+        fresh.etag === row.etag &&
+        fresh.tierState === row.tierState;
       if (!same) {
         if (!restored) {
           this.opts.repo.endUpload(tierKey);
@@ -227,7 +261,10 @@ export class TierSweeper {
 
   /** A restored version whose remote copy is gone: it is simply local (STANDARD) again, so rules can tier it anew. */
   private forgetLostCopy(row: ObjectRow): void {
-    this.opts.logger.warn({ bucket: row.bucket, key: row.key, versionId: row.versionId }, 'remote tier copy of a restored version is missing; the version is local again');
+    this.opts.logger.warn(
+      { bucket: row.bucket, key: row.key, versionId: row.versionId },
+      'remote tier copy of a restored version is missing; the version is local again',
+    );
     this.opts.meta.transaction(() => this.opts.repo.forgetRemoteCopy(row.id));
   }
 

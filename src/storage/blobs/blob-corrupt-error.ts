@@ -17,7 +17,10 @@ export class BlobCorruptError extends Error {
     readonly blobId: string,
     { detail, cause }: { detail?: string; cause?: unknown } = {},
   ) {
-    super(`blob ${blobId} is corrupt (${reason})${detail ? `: ${detail}` : ''}`, cause === undefined ? undefined : { cause });
+    super(
+      `blob ${blobId} is corrupt (${reason})${detail ? `: ${detail}` : ''}`,
+      cause === undefined ? undefined : { cause },
+    );
     this.name = 'BlobCorruptError';
   }
 }

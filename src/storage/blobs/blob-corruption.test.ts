@@ -150,7 +150,11 @@ describe('damage detection', () => {
   });
 
   it('reports an edited magic, version or segment size as a header problem', async () => {
-    for (const [at, value] of [[0, 0x00], [4, 0x02], [10, 0x08]] as const) {
+    for (const [at, value] of [
+      [0, 0x00],
+      [4, 0x02],
+      [10, 0x08],
+    ] as const) {
       const id = await put(randomBytes(size));
       await patch(blobPath(id), at, Buffer.from([value]));
       await expectCorrupt(id, size, 'header');

@@ -81,7 +81,8 @@ export class BlobReadStream extends Readable {
     const segmentSize = this.openHeaderBytes(buffer.subarray(0, HEADER_SIZE));
     if (segmentSize !== expectedSegmentSize) return false;
     if (bytes < expected.fileSize()) throw new BlobCorruptError('truncated', id, { detail: `${bytes} bytes on disk` });
-    if (bytes > expected.fileSize()) throw new BlobCorruptError('tampered', id, { detail: 'longer than its recorded size' });
+    if (bytes > expected.fileSize())
+      throw new BlobCorruptError('tampered', id, { detail: 'longer than its recorded size' });
     this.whole = buffer.subarray(0, bytes);
     this.setLayout(expected);
     return true;
@@ -100,7 +101,9 @@ export class BlobReadStream extends Readable {
     const { size: fileSize } = await (this.fh as FileHandle).stat();
     if (fileSize < HEADER_SIZE) throw new BlobCorruptError('truncated', id, { detail: 'shorter than its header' });
     const header = await this.readExactly(HEADER_SIZE, 0, Buffer.allocUnsafe(HEADER_SIZE));
-    this.setLayout(checkedLayout(id, { size, segmentSize: this.openHeaderBytes(header) }, { length: fileSize, where: 'on disk' }));
+    this.setLayout(
+      checkedLayout(id, { size, segmentSize: this.openHeaderBytes(header) }, { length: fileSize, where: 'on disk' }),
+    );
   }
 
   /** Unwraps the data key; returns the blob's segment size. */
@@ -174,7 +177,12 @@ export class BlobReadStream extends Readable {
       sealed = await this.readExactly(length, from, this.buffer);
     }
     const { id, start, end } = this.opts;
-    const out = openSegments({ id, dataKey: this.#dataKey as Buffer, layout }, sealed, { first, last: lastInBatch, start, end });
+    const out = openSegments({ id, dataKey: this.#dataKey as Buffer, layout }, sealed, {
+      first,
+      last: lastInBatch,
+      start,
+      end,
+    });
     this.next = lastInBatch + 1;
     return out;
   }
@@ -209,11 +217,23 @@ export class BlobReadStream extends Readable {
  * An inline blob's plaintext bytes [start, end] (inclusive), checked and authenticated at once: its sealed form is
  * already in memory, so a small GET needs no stream. Throws BlobCorruptError as the stream would fail.
  */
-export function openSealedBlob(opts: { id: string; masterKey: Buffer; size: number; start: number; end: number; sealed: Buffer }): Buffer {
+export function openSealedBlob(opts: {
+  id: string;
+  masterKey: Buffer;
+  size: number;
+  start: number;
+  end: number;
+  sealed: Buffer;
+}): Buffer {
   const { id, size, start, end, sealed } = opts;
   const { dataKey, layout } = openSealedForm(id, sealed, { size, masterKey: opts.masterKey });
   const { first, last } = segmentSpan(layout, start, end);
-  const chunks = openSegments({ id, dataKey, layout }, sealed.subarray(layout.offsetOf(first)), { first, last, start, end });
+  const chunks = openSegments({ id, dataKey, layout }, sealed.subarray(layout.offsetOf(first)), {
+    first,
+    last,
+    start,
+    end,
+  });
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
 }
 
@@ -241,7 +261,8 @@ function checkedLayout(
 ): SegmentLayout {
   const layout = new SegmentLayout(size, segmentSize);
   if (length < layout.fileSize()) throw new BlobCorruptError('truncated', id, { detail: `${length} bytes ${where}` });
-  if (length > layout.fileSize()) throw new BlobCorruptError('tampered', id, { detail: 'longer than its recorded size' });
+  if (length > layout.fileSize())
+    throw new BlobCorruptError('tampered', id, { detail: 'longer than its recorded size' });
   return layout;
 }
 
@@ -276,7 +297,8 @@ function openSegments(
       isFinal: index === layout.count - 1,
       sealed: sealed.subarray(at, at + plainLength + TAG_SIZE),
     });
-    if (plaintext === undefined) throw new BlobCorruptError('tampered', id, { detail: `segment ${index} fails authentication` });
+    if (plaintext === undefined)
+      throw new BlobCorruptError('tampered', id, { detail: `segment ${index} fails authentication` });
     if (layout.size === 0) continue;
     const segStart = index * layout.segmentSize;
     const lo = Math.max(start - segStart, 0);

@@ -7,7 +7,14 @@
 import { open, rm, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { BlobReadStream, openSealedBlob } from './blob-reader.js';
-import { createHeader, DEFAULT_SEGMENT_SIZE, KEY_SIZE, MAX_SEGMENT_SIZE, MIN_SEGMENT_SIZE, sealBuffer } from './blob-format.js';
+import {
+  createHeader,
+  DEFAULT_SEGMENT_SIZE,
+  KEY_SIZE,
+  MAX_SEGMENT_SIZE,
+  MIN_SEGMENT_SIZE,
+  sealBuffer,
+} from './blob-format.js';
 import { assertBlobId, BlobTree, fsyncDir, isInlineBlobId, newBlobId, newInlineBlobId } from './blob-tree.js';
 import { SegmentWriter } from './blob-writer.js';
 import { sweepOrphans } from './blob-sweeper.js';
@@ -74,7 +81,8 @@ export class BlobStore {
   }
 
   /**
-   * Encrypts `source` into tmp/ (not yet fsynced: commit() does that). If the source throws or `signal` aborts, the tmp file is
+   * Encrypts `source` into tmp/ (not yet fsynced: commit() does that). If the source throws or `signal` aborts, the
+   * tmp file is
    * removed and the error (e.g. an AppError from a chunk-signature check upstream) is rethrown unchanged.
    * The signal is checked between chunks: a source stalled inside next() must end or throw by itself
    * (destroying the request stream it reads from does that).
@@ -117,7 +125,12 @@ export class BlobStore {
     const fh = await open(tmpPath, 'wx', 0o600);
     const segmentSize = this.segmentSize;
     const writer = new SegmentWriter({
-      fh, dataKey, header, segmentSize, batchBytes: IO_BATCH_BYTES, writeBehindBytes: WRITE_BEHIND_BYTES,
+      fh,
+      dataKey,
+      header,
+      segmentSize,
+      batchBytes: IO_BATCH_BYTES,
+      writeBehindBytes: WRITE_BEHIND_BYTES,
     });
     try {
       await fill(writer);
@@ -165,7 +178,10 @@ export class BlobStore {
       },
       async discard() {
         if (committed) {
-          const ok = await committed.then(() => true, () => false);
+          const ok = await committed.then(
+            () => true,
+            () => false,
+          );
           if (ok) return;
         }
         await close().catch(() => undefined);
@@ -180,7 +196,10 @@ export class BlobStore {
    * errors with BlobCorruptError ('missing' | 'tampered' | 'truncated' | 'header'); throws RangeError
    * synchronously for a range outside [0, size - 1] and TypeError for a malformed id.
    */
-  createReadStream(id: string, opts: { size: number; start?: number; end?: number; sealed?: Buffer | undefined }): Readable {
+  createReadStream(
+    id: string,
+    opts: { size: number; start?: number; end?: number; sealed?: Buffer | undefined },
+  ): Readable {
     if (opts.sealed === undefined) assertBlobId(id);
     else if (!isInlineBlobId(id)) throw new TypeError('sealed bytes belong to an inline blob id');
     const { size, start, end } = checkedRange(opts);
@@ -202,7 +221,10 @@ export class BlobStore {
    * once from its sealed bytes. Throws BlobCorruptError ('tampered' | 'truncated' | 'header'), and RangeError and
    * TypeError as createReadStream does.
    */
-  readSealed(id: string, opts: { size: number; start?: number | undefined; end?: number | undefined; sealed: Buffer }): Buffer {
+  readSealed(
+    id: string,
+    opts: { size: number; start?: number | undefined; end?: number | undefined; sealed: Buffer },
+  ): Buffer {
     if (!isInlineBlobId(id)) throw new TypeError('sealed bytes belong to an inline blob id');
     return openSealedBlob({ id, masterKey: this.#masterKey, ...checkedRange(opts), sealed: opts.sealed });
   }
@@ -234,7 +256,11 @@ export class BlobStore {
 }
 
 /** A read's size and inclusive range (default the whole blob). Throws RangeError for a range outside [0, size - 1]. */
-function checkedRange(opts: { size: number; start?: number | undefined; end?: number | undefined }): { size: number; start: number; end: number } {
+function checkedRange(opts: { size: number; start?: number | undefined; end?: number | undefined }): {
+  size: number;
+  start: number;
+  end: number;
+} {
   const { size } = opts;
   const start = opts.start ?? 0;
   const end = opts.end ?? size - 1;

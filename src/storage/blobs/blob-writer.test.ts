@@ -41,13 +41,19 @@ function recordingHandle(opts: { failFlush?: boolean } = {}) {
 
 function writer(fh: FileHandle, writeBehindBytes?: number): SegmentWriter {
   return new SegmentWriter({
-    fh, dataKey: randomBytes(32), header: Buffer.alloc(HEADER_SIZE), segmentSize: SEG, batchBytes: BATCH, writeBehindBytes,
+    fh,
+    dataKey: randomBytes(32),
+    header: Buffer.alloc(HEADER_SIZE),
+    segmentSize: SEG,
+    batchBytes: BATCH,
+    writeBehindBytes,
   });
 }
 
 async function feed(w: SegmentWriter, bytes: number): Promise<void> {
   const chunk = randomBytes(3000);
-  for (let sent = 0; sent < bytes; sent += chunk.length) await w.push(chunk.subarray(0, Math.min(chunk.length, bytes - sent)));
+  for (let sent = 0; sent < bytes; sent += chunk.length)
+    await w.push(chunk.subarray(0, Math.min(chunk.length, bytes - sent)));
 }
 
 describe('SegmentWriter write-behind', () => {
@@ -68,7 +74,10 @@ describe('SegmentWriter write-behind', () => {
   });
 
   it('does not flush a blob smaller than the write-behind size, nor any blob without one', async () => {
-    for (const [bytes, writeBehind] of [[3 * BATCH, 4 * BATCH], [40 * BATCH, undefined]] as const) {
+    for (const [bytes, writeBehind] of [
+      [3 * BATCH, 4 * BATCH],
+      [40 * BATCH, undefined],
+    ] as const) {
       const { fh, log } = recordingHandle();
       const w = writer(fh, writeBehind);
       await feed(w, bytes);

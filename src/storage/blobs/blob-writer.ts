@@ -101,7 +101,9 @@ export class SegmentWriter {
     }
   }
 
-  /** Waits for the write and the flush in flight, if any, ignoring their outcome: call before closing after a failure. */
+  /**
+   * Waits for the write and the flush in flight, if any, ignoring their outcome: call before closing after a failure.
+   */
   async settle(): Promise<void> {
     await this.inflight?.catch(() => undefined);
     await this.writeBehind;
@@ -144,13 +146,17 @@ export class SegmentWriter {
     if (this.unflushedBytes >= this.writeBehindBytes && this.writeBehind === undefined) {
       this.unflushedBytes = 0;
       const fh = this.fh;
-      this.writeBehind = write.then(() => fh.datasync()).then(
-        () => { this.writeBehind = undefined; },
-        (err: unknown) => {
-          this.writeBehind = undefined;
-          this.writeBehindError ??= err;
-        },
-      );
+      this.writeBehind = write
+        .then(() => fh.datasync())
+        .then(
+          () => {
+            this.writeBehind = undefined;
+          },
+          (err: unknown) => {
+            this.writeBehind = undefined;
+            this.writeBehindError ??= err;
+          },
+        );
     }
   }
 }

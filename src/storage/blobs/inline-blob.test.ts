@@ -44,20 +44,23 @@ async function reasonOf(stream: () => Readable): Promise<string | undefined> {
 }
 
 describe('sealInline', () => {
-  it.each([0, 1, SEG - 1, SEG, SEG + 1, 3 * SEG + 5])('round-trips %i bytes without touching the disk', async (size) => {
-    const data = randomBytes(size);
-    const staged = store.sealInline(data);
-    expect(isInlineBlobId(staged.id)).toBe(true);
-    expect(isBlobId(staged.id)).toBe(false);
-    expect(staged.size).toBe(size);
-    const count = Math.max(1, Math.ceil(size / SEG));
-    expect(staged.sealed?.length).toBe(HEADER_SIZE + size + count * TAG_SIZE);
-    await staged.commit();
-    expect(await readdir(join(dataDir, 'blobs'))).toEqual([]);
-    expect(await readdir(join(dataDir, 'tmp'))).toEqual([]);
-    const back = await readAll(store.createReadStream(staged.id, { size, sealed: staged.sealed }));
-    expect(back.equals(data)).toBe(true);
-  });
+  it.each([0, 1, SEG - 1, SEG, SEG + 1, 3 * SEG + 5])(
+    'round-trips %i bytes without touching the disk',
+    async (size) => {
+      const data = randomBytes(size);
+      const staged = store.sealInline(data);
+      expect(isInlineBlobId(staged.id)).toBe(true);
+      expect(isBlobId(staged.id)).toBe(false);
+      expect(staged.size).toBe(size);
+      const count = Math.max(1, Math.ceil(size / SEG));
+      expect(staged.sealed?.length).toBe(HEADER_SIZE + size + count * TAG_SIZE);
+      await staged.commit();
+      expect(await readdir(join(dataDir, 'blobs'))).toEqual([]);
+      expect(await readdir(join(dataDir, 'tmp'))).toEqual([]);
+      const back = await readAll(store.createReadStream(staged.id, { size, sealed: staged.sealed }));
+      expect(back.equals(data)).toBe(true);
+    },
+  );
 
   it('gives ids that sort in the order they were made (new rows append to the right of the id indexes)', () => {
     const ids = Array.from({ length: 2000 }, () => store.sealInline(Buffer.from('x')).id);
@@ -75,7 +78,12 @@ describe('sealInline', () => {
   it('reads any range across segments', async () => {
     const data = randomBytes(3 * SEG + 100);
     const { id, sealed } = store.sealInline(data);
-    for (const [start, end] of [[0, 0], [SEG - 1, SEG], [5, 3 * SEG + 99], [3 * SEG, 3 * SEG + 99]] as const) {
+    for (const [start, end] of [
+      [0, 0],
+      [SEG - 1, SEG],
+      [5, 3 * SEG + 99],
+      [3 * SEG, 3 * SEG + 99],
+    ] as const) {
       const part = await readAll(store.createReadStream(id, { size: data.length, start, end, sealed }));
       expect(part.equals(data.subarray(start, end + 1))).toBe(true);
     }
@@ -89,8 +97,12 @@ describe('sealInline', () => {
     flipped[HEADER_SIZE + SEG + 3] = (flipped[HEADER_SIZE + SEG + 3] as number) ^ 1;
     const size = data.length;
     expect(await reasonOf(() => store.createReadStream(id, { size, sealed: flipped }))).toBe('tampered');
-    expect(await reasonOf(() => store.createReadStream(id, { size, sealed: s.subarray(0, s.length - 1) }))).toBe('truncated');
-    expect(await reasonOf(() => store.createReadStream(id, { size, sealed: Buffer.concat([s, Buffer.alloc(1)]) }))).toBe('tampered');
+    expect(await reasonOf(() => store.createReadStream(id, { size, sealed: s.subarray(0, s.length - 1) }))).toBe(
+      'truncated',
+    );
+    expect(
+      await reasonOf(() => store.createReadStream(id, { size, sealed: Buffer.concat([s, Buffer.alloc(1)]) })),
+    ).toBe('tampered');
     expect(await reasonOf(() => store.createReadStream(id, { size, sealed: s.subarray(0, 10) }))).toBe('truncated');
     const other = new BlobStore({ dataDir, masterKey: randomBytes(32), segmentSize: SEG });
     expect(await reasonOf(() => other.createReadStream(id, { size, sealed: s }))).toBe('header');
@@ -103,7 +115,8 @@ describe('sealInline', () => {
       const data = randomBytes(size);
       const { id, sealed } = store.sealInline(data);
       const s = sealed as Buffer;
-      const ranges: Array<[number, number] | undefined> = size === 0 ? [undefined] : [undefined, [0, 0], [0, size - 1], [size - 1, size - 1]];
+      const ranges: Array<[number, number] | undefined> =
+        size === 0 ? [undefined] : [undefined, [0, 0], [0, size - 1], [size - 1, size - 1]];
       if (size > SEG) ranges.push([SEG - 1, SEG], [5, size - 2], [SEG, size - 1]);
       for (const range of ranges) {
         const opts = { size, start: range?.[0], end: range?.[1], sealed: s };
@@ -143,12 +156,19 @@ describe('sealInline', () => {
       ['another master key', new BlobStore({ dataDir, masterKey: randomBytes(32), segmentSize: SEG }), s, 'header'],
     ];
     for (const [what, reader, bytes, reason] of cases) {
-      expect(syncReason(() => reader.readSealed(id, { size, sealed: bytes })), what).toBe(reason);
+      expect(
+        syncReason(() => reader.readSealed(id, { size, sealed: bytes })),
+        what,
+      ).toBe(reason);
       expect(await reasonOf(() => reader.createReadStream(id, { size, sealed: bytes })), what).toBe(reason);
     }
     // A range that ends before the damaged segment reads; one that reaches it does not (each segment is checked).
-    expect(store.readSealed(id, { size, start: 0, end: SEG - 1, sealed: flipped }).equals(data.subarray(0, SEG))).toBe(true);
-    expect(syncReason(() => store.readSealed(id, { size, start: SEG - 1, end: SEG, sealed: flipped }))).toBe('tampered');
+    expect(store.readSealed(id, { size, start: 0, end: SEG - 1, sealed: flipped }).equals(data.subarray(0, SEG))).toBe(
+      true,
+    );
+    expect(syncReason(() => store.readSealed(id, { size, start: SEG - 1, end: SEG, sealed: flipped }))).toBe(
+      'tampered',
+    );
     // An empty blob's one empty segment is authenticated too.
     const empty = store.sealInline(Buffer.alloc(0));
     const emptyFlipped = Buffer.from(empty.sealed as Buffer);

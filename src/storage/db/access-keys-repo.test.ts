@@ -18,8 +18,15 @@ afterEach(async () => {
 });
 
 const row = (id: string, createdAt: number) => ({
-  accessKeyId: id, name: `key ${id}`, description: '', enabled: true, secretSealed: Buffer.from([1, 2, 3]),
-  permissions: undefined, createdAt, updatedAt: createdAt, createdBy: 'admin',
+  accessKeyId: id,
+  name: `key ${id}`,
+  description: '',
+  enabled: true,
+  secretSealed: Buffer.from([1, 2, 3]),
+  permissions: undefined,
+  createdAt,
+  updatedAt: createdAt,
+  createdBy: 'admin',
 });
 
 describe('AccessKeysRepo', () => {
@@ -35,9 +42,18 @@ describe('AccessKeysRepo', () => {
   it('updates only the given fields, and clears permissions with null', () => {
     meta.accessKeys.insert({ ...row('AAAA', 1), permissions: '{"scope":{"bucket":"b"}}' });
     expect(meta.accessKeys.update('AAAA', { enabled: false, updatedAt: 5 })).toBe(true);
-    expect(meta.accessKeys.find('AAAA')).toMatchObject({ enabled: false, name: 'key AAAA', permissions: '{"scope":{"bucket":"b"}}', updatedAt: 5 });
+    expect(meta.accessKeys.find('AAAA')).toMatchObject({
+      enabled: false,
+      name: 'key AAAA',
+      permissions: '{"scope":{"bucket":"b"}}',
+      updatedAt: 5,
+    });
     meta.accessKeys.update('AAAA', { permissions: null, secretSealed: Buffer.from([9]), name: 'n', updatedAt: 6 });
-    expect(meta.accessKeys.find('AAAA')).toMatchObject({ permissions: undefined, name: 'n', secretSealed: Buffer.from([9]) });
+    expect(meta.accessKeys.find('AAAA')).toMatchObject({
+      permissions: undefined,
+      name: 'n',
+      secretSealed: Buffer.from([9]),
+    });
     expect(meta.accessKeys.update('NOPE', { name: 'x', updatedAt: 7 })).toBe(false);
   });
 

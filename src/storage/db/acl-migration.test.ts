@@ -22,10 +22,16 @@ describe('ACL migration', () => {
     expect(aclMigration).toBeGreaterThan(0);
     for (let i = 0; i < aclMigration; i++) db.exec(MIGRATIONS[i] as string);
     db.pragma(`user_version = ${aclMigration}`);
-    db.exec(`INSERT INTO buckets (name, created_at, region, config) VALUES ('plain', 0, 'r', '{}'), ('tagged', 0, 'r', '{"tagging":[{"key":"a","value":"b"}]}')`);
-    db.exec(`INSERT INTO objects (bucket, key, version_id, is_latest, size, etag, last_modified) VALUES ('plain', 'k', 'null', 1, 1, 'e', 0)`);
+    db.exec(
+      `INSERT INTO buckets (name, created_at, region, config) VALUES ('plain', 0, 'r', '{}'), ('tagged', 0, 'r', '{"tagging":[{"key":"a","value":"b"}]}')`,
+    );
+    db.exec(
+      `INSERT INTO objects (bucket, key, version_id, is_latest, size, etag, last_modified) VALUES ('plain', 'k', 'null', 1, 1, 'e', 0)`,
+    );
     migrate(db);
-    const configs = db.prepare<[], { name: string; config: string }>('SELECT name, config FROM buckets ORDER BY name').all();
+    const configs = db
+      .prepare<[], { name: string; config: string }>('SELECT name, config FROM buckets ORDER BY name')
+      .all();
     expect(configs.map((r) => ({ name: r.name, config: JSON.parse(r.config) as unknown }))).toEqual([
       { name: 'plain', config: { ownershipControls: 'BucketOwnerEnforced' } },
       { name: 'tagged', config: { tagging: [{ key: 'a', value: 'b' }], ownershipControls: 'BucketOwnerEnforced' } },

@@ -47,13 +47,17 @@ export class AdminUsersRepo {
   constructor(private readonly db: Db) {
     this.byIdStmt = db.prepare<[string], RawUser>('SELECT * FROM admin_users WHERE id = ?');
     this.byNameStmt = db.prepare<[string], RawUser>('SELECT * FROM admin_users WHERE username = ?');
-    this.byNameNoCaseStmt = db.prepare<[string], RawUser>('SELECT * FROM admin_users WHERE username = ? COLLATE NOCASE LIMIT 1');
+    this.byNameNoCaseStmt = db.prepare<[string], RawUser>(
+      'SELECT * FROM admin_users WHERE username = ? COLLATE NOCASE LIMIT 1',
+    );
     this.listStmt = db.prepare<[], RawUser>('SELECT * FROM admin_users ORDER BY username');
     this.insertStmt = db.prepare(
       `INSERT INTO admin_users (id, username, password_hash, role, must_change_password, created_at, updated_at)
        VALUES (@id, @username, @passwordHash, @role, @mustChangePassword, @createdAt, @updatedAt)`,
     );
-    this.roleStmt = db.prepare<[AdminRole, number, string]>('UPDATE admin_users SET role = ?, updated_at = ? WHERE id = ?');
+    this.roleStmt = db.prepare<[AdminRole, number, string]>(
+      'UPDATE admin_users SET role = ?, updated_at = ? WHERE id = ?',
+    );
     this.passwordStmt = db.prepare<[string, number, number, string]>(
       'UPDATE admin_users SET password_hash = ?, must_change_password = ?, updated_at = ? WHERE id = ?',
     );

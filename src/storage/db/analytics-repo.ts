@@ -94,7 +94,9 @@ export class AnalyticsRepo {
          sum(server_errors) AS serverErrors
        FROM request_minutes WHERE minute >= ? AND minute < ? GROUP BY surface, route_class`,
     );
-    this.startStmt = db.prepare<[number, number]>('INSERT OR REPLACE INTO server_uptime (started_at, last_seen_at) VALUES (?, ?)');
+    this.startStmt = db.prepare<[number, number]>(
+      'INSERT OR REPLACE INTO server_uptime (started_at, last_seen_at) VALUES (?, ?)',
+    );
     // An upsert: a run whose start could not be recorded (a full disk at boot) appears with its first tick instead.
     this.touchStmt = db.prepare<[number, number]>(
       `INSERT INTO server_uptime (started_at, last_seen_at) VALUES (?, ?)

@@ -47,9 +47,13 @@ export class AuditRepo {
   private readonly queries = new Map<string, Statement>();
 
   constructor(private readonly db: Db) {
-    this.insertStmt = db.prepare('INSERT INTO audit (at, event, subject, bucket, details) VALUES (@at, @event, @subject, @bucket, @details)');
+    this.insertStmt = db.prepare(
+      'INSERT INTO audit (at, event, subject, bucket, details) VALUES (@at, @event, @subject, @bucket, @details)',
+    );
     // Bounded, so the first prune after a long pause does not hold the writer lock for long; the next flush continues.
-    this.pruneStmt = db.prepare<[number, number]>('DELETE FROM audit WHERE id IN (SELECT id FROM audit WHERE at < ? LIMIT ?)');
+    this.pruneStmt = db.prepare<[number, number]>(
+      'DELETE FROM audit WHERE id IN (SELECT id FROM audit WHERE at < ? LIMIT ?)',
+    );
   }
 
   /** Inserts the rows in order (call inside a transaction). */
@@ -73,8 +77,14 @@ export class AuditRepo {
         params[field] = value;
       }
     }
-    if (query.from !== undefined) { clauses.push('at >= @from'); params['from'] = query.from; }
-    if (query.to !== undefined) { clauses.push('at < @to'); params['to'] = query.to; }
+    if (query.from !== undefined) {
+      clauses.push('at >= @from');
+      params['from'] = query.from;
+    }
+    if (query.to !== undefined) {
+      clauses.push('at < @to');
+      params['to'] = query.to;
+    }
     if (query.after) {
       clauses.push('(at < @afterAt OR (at = @afterAt AND id < @afterId))');
       params['afterAt'] = query.after.at;
@@ -88,7 +98,12 @@ export class AuditRepo {
       this.queries.set(sql, stmt);
     }
     return (stmt.all(params) as RawAudit[]).map((raw) => ({
-      id: raw.id, at: raw.at, event: raw.event, subject: raw.subject, bucket: raw.bucket ?? undefined, details: raw.details ?? undefined,
+      id: raw.id,
+      at: raw.at,
+      event: raw.event,
+      subject: raw.subject,
+      bucket: raw.bucket ?? undefined,
+      details: raw.details ?? undefined,
     }));
   }
 

@@ -36,7 +36,10 @@ describe('bucket_usage migration', () => {
       { bucket: 'full', object_count: 1, object_bytes: 20, version_count: 3, version_bytes: 30 },
     ]);
     insert.run('c', 'v4', 1, 0, 5);
-    expect(db.prepare(`SELECT object_count, object_bytes FROM bucket_usage WHERE bucket = 'full'`).get()).toEqual({ object_count: 2, object_bytes: 25 });
+    expect(db.prepare(`SELECT object_count, object_bytes FROM bucket_usage WHERE bucket = 'full'`).get()).toEqual({
+      object_count: 2,
+      object_bytes: 25,
+    });
     db.close();
   });
 });

@@ -10,7 +10,14 @@ let meta: MetadataStore;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'buckets-repo-'));
   meta = MetadataStore.open(join(dir, 'meta.db'));
-  meta.buckets.insert({ name: 'b', createdAt: 1, region: 'us-east-1', versioning: 'Unversioned', objectLock: false, config: {} });
+  meta.buckets.insert({
+    name: 'b',
+    createdAt: 1,
+    region: 'us-east-1',
+    versioning: 'Unversioned',
+    objectLock: false,
+    config: {},
+  });
 });
 
 afterEach(async () => {
@@ -42,7 +49,14 @@ describe('BucketsRepo row cache', () => {
 
   it('does not answer for a bucket created after a miss, or deleted after a hit, from stale memory', () => {
     expect(meta.buckets.find('later')).toBeUndefined();
-    meta.buckets.insert({ name: 'later', createdAt: 2, region: 'us-east-1', versioning: 'Unversioned', objectLock: false, config: {} });
+    meta.buckets.insert({
+      name: 'later',
+      createdAt: 2,
+      region: 'us-east-1',
+      versioning: 'Unversioned',
+      objectLock: false,
+      config: {},
+    });
     expect(meta.buckets.find('later')?.name).toBe('later');
   });
 });

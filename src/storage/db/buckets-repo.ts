@@ -30,7 +30,12 @@ const NO_USAGE: BucketUsage = { objectCount: 0, objectBytes: 0, versionCount: 0,
 
 function toUsage(raw: RawUsage | undefined): BucketUsage {
   if (!raw) return NO_USAGE;
-  return { objectCount: raw.object_count, objectBytes: raw.object_bytes, versionCount: raw.version_count, versionBytes: raw.version_bytes };
+  return {
+    objectCount: raw.object_count,
+    objectBytes: raw.object_bytes,
+    versionCount: raw.version_count,
+    versionBytes: raw.version_bytes,
+  };
 }
 
 export interface BucketRow {
@@ -88,9 +93,13 @@ export class BucketsRepo {
        VALUES (@name, @createdAt, @region, @versioning, @objectLock, @config)`,
     );
     this.setConfigStmt = db.prepare<[string, string]>('UPDATE buckets SET config = ? WHERE name = ?');
-    this.setVersioningStmt = db.prepare<[string, number, string]>('UPDATE buckets SET versioning = ?, object_lock = ? WHERE name = ?');
+    this.setVersioningStmt = db.prepare<[string, number, string]>(
+      'UPDATE buckets SET versioning = ?, object_lock = ? WHERE name = ?',
+    );
     this.deleteStmt = db.prepare<[string]>('DELETE FROM buckets WHERE name = ?');
-    this.hasVersionsStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM objects WHERE bucket = ? LIMIT 1');
+    this.hasVersionsStmt = db.prepare<[string], { one: number }>(
+      'SELECT 1 AS one FROM objects WHERE bucket = ? LIMIT 1',
+    );
     this.hasUploadsStmt = db.prepare<[string], { one: number }>(
       'SELECT 1 AS one FROM multipart_uploads WHERE bucket = ? LIMIT 1',
     );

@@ -53,7 +53,9 @@ export class Checkpointer {
       else if ('checkpointed' in m) this.checkpoints++;
     });
     // A dead worker only means checkpoints fall back to the main connection's safety net.
-    worker.on('error', (err) => { this.lastError = err.message; });
+    worker.on('error', (err) => {
+      this.lastError = err.message;
+    });
     worker.unref();
     this.worker = worker;
   }
@@ -92,7 +94,9 @@ export class Checkpointer {
     const stopped = new Promise<void>((resolve) => {
       const done = (): void => resolve();
       worker.once('exit', done);
-      worker.on('message', (m: CheckpointThreadMessage) => { if ('stopped' in m) done(); });
+      worker.on('message', (m: CheckpointThreadMessage) => {
+        if ('stopped' in m) done();
+      });
     });
     // The worker is unref'd while it runs; waiting for it must keep the process alive, or a caller awaiting stop()
     // with nothing else pending (a refused boot) would see the process exit with code 0 in the middle.

@@ -55,7 +55,12 @@ export class CompletedUploadsRepo {
   find(uploadId: string): CompletedUploadRow | undefined {
     const raw = this.findStmt.get(uploadId);
     if (!raw) return undefined;
-    return { uploadId: raw.upload_id, parts: raw.parts, result: JSON.parse(raw.result) as CompletedUploadResult, completedAt: raw.completed_at };
+    return {
+      uploadId: raw.upload_id,
+      parts: raw.parts,
+      result: JSON.parse(raw.result) as CompletedUploadResult,
+      completedAt: raw.completed_at,
+    };
   }
 
   /** Forgets completions made before `at`. */

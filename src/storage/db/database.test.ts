@@ -42,29 +42,41 @@ describe('runTransaction', () => {
 
   it('rolls everything back and rethrows when fn throws', () => {
     const db = memoryDb();
-    expect(() => runTransaction(db, () => {
-      insert(db, 'a');
-      throw new Error('boom');
-    }, 'immediate')).toThrow('boom');
+    expect(() =>
+      runTransaction(
+        db,
+        () => {
+          insert(db, 'a');
+          throw new Error('boom');
+        },
+        'immediate',
+      ),
+    ).toThrow('boom');
     expect(db.inTransaction).toBe(false);
     expect(values(db)).toEqual([]);
   });
 
   it('runs a nested call in a savepoint: its failure undoes only its own writes', () => {
     const db = memoryDb();
-    runTransaction(db, () => {
-      insert(db, 'outer');
-      expect(() => runTransaction(db, () => {
-        insert(db, 'inner');
-        throw new Error('inner fails');
-      })).toThrow('inner fails');
-      expect(db.inTransaction).toBe(true);
-      runTransaction(db, () => insert(db, 'second'));
-    }, 'immediate');
+    runTransaction(
+      db,
+      () => {
+        insert(db, 'outer');
+        expect(() =>
+          runTransaction(db, () => {
+            insert(db, 'inner');
+            throw new Error('inner fails');
+          }),
+        ).toThrow('inner fails');
+        expect(db.inTransaction).toBe(true);
+        runTransaction(db, () => insert(db, 'second'));
+      },
+      'immediate',
+    );
     expect(values(db)).toEqual(['outer', 'second']);
   });
 
-  it('builds better-sqlite3\'s wrappers once per connection, not once per call', () => {
+  it("builds better-sqlite3's wrappers once per connection, not once per call", () => {
     const db = memoryDb();
     const spy = vi.spyOn(db, 'transaction');
     for (let i = 0; i < 5; i++) runTransaction(db, () => insert(db, `v${i}`), i % 2 === 0 ? 'immediate' : 'deferred');
@@ -103,8 +115,10 @@ describe('runTransaction', () => {
 
 describe('migration 12', () => {
   const indexes = (db: Db): string[] =>
-    db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'objects' ORDER BY name")
-      .pluck().all() as string[];
+    db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'objects' ORDER BY name")
+      .pluck()
+      .all() as string[];
 
   it('drops objects_by_key_order from a database at schema 11, and a fresh one never has it', () => {
     const old = new BetterSqlite3(':memory:');

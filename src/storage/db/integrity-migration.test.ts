@@ -11,7 +11,12 @@ let db: BetterSqlite3.Database | undefined;
 afterEach(() => db?.close());
 
 const totals = (d: BetterSqlite3.Database) =>
-  Object.fromEntries((d.prepare('SELECT name, count FROM integrity_totals').all() as { name: string; count: number }[]).map((r) => [r.name, r.count]));
+  Object.fromEntries(
+    (d.prepare('SELECT name, count FROM integrity_totals').all() as { name: string; count: number }[]).map((r) => [
+      r.name,
+      r.count,
+    ]),
+  );
 
 describe('integrity migration', () => {
   it('backfills the marker count, then the triggers follow every change', () => {

@@ -75,8 +75,14 @@ const TARGET_COLUMNS = 'id, bucket, key, version_id, size, etag, blob_id, part_c
 
 function toTarget(raw: RawTarget): ScrubTarget {
   return {
-    id: raw.id, bucket: raw.bucket, key: raw.key, versionId: raw.version_id, size: raw.size, etag: raw.etag,
-    blobId: raw.blob_id ?? undefined, partCount: raw.part_count ?? undefined,
+    id: raw.id,
+    bucket: raw.bucket,
+    key: raw.key,
+    versionId: raw.version_id,
+    size: raw.size,
+    etag: raw.etag,
+    blobId: raw.blob_id ?? undefined,
+    partCount: raw.part_count ?? undefined,
   };
 }
 
@@ -102,7 +108,9 @@ export class IntegrityRepo {
     this.nextStmt = db.prepare<[number], RawTarget>(
       `SELECT ${TARGET_COLUMNS} FROM objects WHERE id > ? AND ${HAS_LOCAL_BYTES} ORDER BY id LIMIT 1`,
     );
-    this.byIdStmt = db.prepare<[number], RawTarget>(`SELECT ${TARGET_COLUMNS} FROM objects WHERE id = ? AND ${HAS_LOCAL_BYTES}`);
+    this.byIdStmt = db.prepare<[number], RawTarget>(
+      `SELECT ${TARGET_COLUMNS} FROM objects WHERE id = ? AND ${HAS_LOCAL_BYTES}`,
+    );
     // Recorded only against the version that was read: a version replaced or deleted since (its row gone, or its id
     // reused by another version, which has other bytes) keeps no stale verdict.
     this.recordStmt = db.prepare(
@@ -128,8 +136,12 @@ export class IntegrityRepo {
     this.corruptAfterStmt = db.prepare<[number, number, number, number], RawCorrupt>(
       corruptSql('AND (i.detected_at < ? OR (i.detected_at = ? AND i.object_id < ?))'),
     );
-    this.statusStmt = db.prepare<[number], { status: IntegrityStatus }>('SELECT status FROM object_integrity WHERE object_id = ?');
-    this.swapBlobStmt = db.prepare<[string, number, string]>('UPDATE objects SET blob_id = ? WHERE id = ? AND blob_id = ?');
+    this.statusStmt = db.prepare<[number], { status: IntegrityStatus }>(
+      'SELECT status FROM object_integrity WHERE object_id = ?',
+    );
+    this.swapBlobStmt = db.prepare<[string, number, string]>(
+      'UPDATE objects SET blob_id = ? WHERE id = ? AND blob_id = ?',
+    );
     this.swapPartStmt = db.prepare<[string, number, number, string]>(
       'UPDATE object_parts SET blob_id = ? WHERE object_id = ? AND part_number = ? AND blob_id = ?',
     );
@@ -154,8 +166,14 @@ export class IntegrityRepo {
   record(result: IntegrityResult): boolean {
     const { target } = result;
     const info = this.recordStmt.run({
-      id: target.id, size: target.size, etag: target.etag, blobId: target.blobId ?? null,
-      status: result.status, checkedAt: result.checkedAt, reason: result.reason ?? null, detail: result.detail ?? null,
+      id: target.id,
+      size: target.size,
+      etag: target.etag,
+      blobId: target.blobId ?? null,
+      status: result.status,
+      checkedAt: result.checkedAt,
+      reason: result.reason ?? null,
+      detail: result.detail ?? null,
     });
     return info.changes > 0;
   }
@@ -187,8 +205,15 @@ export class IntegrityRepo {
       ? this.corruptAfterStmt.all(after.detectedAt, after.detectedAt, after.objectId, limit)
       : this.corruptFirstStmt.all(limit);
     return rows.map((r) => ({
-      objectId: r.object_id, bucket: r.bucket, key: r.key, versionId: r.version_id, size: r.size,
-      detectedAt: r.detected_at, checkedAt: r.checked_at, reason: r.reason ?? 'unknown', detail: r.detail ?? undefined,
+      objectId: r.object_id,
+      bucket: r.bucket,
+      key: r.key,
+      versionId: r.version_id,
+      size: r.size,
+      detectedAt: r.detected_at,
+      checkedAt: r.checked_at,
+      reason: r.reason ?? 'unknown',
+      detail: r.detail ?? undefined,
     }));
   }
 

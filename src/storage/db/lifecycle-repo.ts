@@ -77,7 +77,10 @@ interface RawVersion {
   is_only_version: number;
 }
 
-type RawState = Pick<RawVersion, 'id' | 'is_latest' | 'retention_mode' | 'retain_until' | 'legal_hold' | 'is_only_version'>;
+type RawState = Pick<
+  RawVersion,
+  'id' | 'is_latest' | 'retention_mode' | 'retain_until' | 'legal_hold' | 'is_only_version'
+>;
 
 function toVersion(raw: RawVersion): LifecycleVersionRow {
   return {
@@ -149,7 +152,9 @@ export class LifecycleRepo {
       `SELECT ${VERSION_COLUMNS} FROM objects o INDEXED BY objects_versions_newest_first
        WHERE o.bucket = ? AND o.key = ? AND o.id < ? ORDER BY o.id DESC LIMIT ?`,
     );
-    this.versioningStmt = db.prepare<[string], { versioning: VersioningState }>('SELECT versioning FROM buckets WHERE name = ?');
+    this.versioningStmt = db.prepare<[string], { versioning: VersioningState }>(
+      'SELECT versioning FROM buckets WHERE name = ?',
+    );
     this.stateStmt = db.prepare<[string, string, string], RawState>(
       `SELECT o.id, o.is_latest, o.retention_mode, o.retain_until, o.legal_hold,
          NOT EXISTS (SELECT 1 FROM objects n WHERE n.bucket = o.bucket AND n.key = o.key AND n.id <> o.id) AS is_only_version
@@ -162,7 +167,10 @@ export class LifecycleRepo {
       );
     this.uploadsFromStmt = uploads('key >= ?');
     this.uploadsAfterKeyStmt = uploads('key > ?');
-    this.uploadsRestOfKeyStmt = db.prepare<[string, string, string, number], { upload_id: string; key: string; initiated: number }>(
+    this.uploadsRestOfKeyStmt = db.prepare<
+      [string, string, string, number],
+      { upload_id: string; key: string; initiated: number }
+    >(
       `SELECT upload_id, key, initiated FROM multipart_uploads WHERE bucket = ? AND key = ? AND upload_id > ?
        ORDER BY upload_id LIMIT ?`,
     );
@@ -222,10 +230,12 @@ export class LifecycleRepo {
     fromKey: string,
     { after, limit }: { after: { key: string; uploadId: string } | undefined; limit: number },
   ): LifecycleUploadRow[] {
-    const rows = after === undefined
-      ? this.uploadsFromStmt.all(bucket, fromKey, limit)
-      : this.uploadsRestOfKeyStmt.all(bucket, after.key, after.uploadId, limit);
-    if (after !== undefined && rows.length < limit) rows.push(...this.uploadsAfterKeyStmt.all(bucket, after.key, limit - rows.length));
+    const rows =
+      after === undefined
+        ? this.uploadsFromStmt.all(bucket, fromKey, limit)
+        : this.uploadsRestOfKeyStmt.all(bucket, after.key, after.uploadId, limit);
+    if (after !== undefined && rows.length < limit)
+      rows.push(...this.uploadsAfterKeyStmt.all(bucket, after.key, limit - rows.length));
     return rows.map((r) => ({ uploadId: r.upload_id, key: r.key, initiated: r.initiated }));
   }
 }

@@ -30,15 +30,18 @@ export class MetadataSnapshot {
     this.db = db;
     this.bucketsStmt = db.prepare<[], RawBucket>('SELECT * FROM buckets ORDER BY name');
     // Commit order (row ids only grow): the history order the archive keeps.
-    this.allVersionsStmt = db.prepare<[number, number], ObjectValues>(
-      `SELECT ${OBJECT_SELECT} FROM objects WHERE id > ? ORDER BY id LIMIT ?`,
-    ).raw(true);
-    this.bucketVersionsStmt = db.prepare<[string, number, number], ObjectValues>(
-      `SELECT ${OBJECT_SELECT} FROM objects WHERE bucket = ? AND id > ? ORDER BY id LIMIT ?`,
-    ).raw(true);
-    this.partsStmt = db.prepare<[number], { part_number: number; blob_id: string; size: number; etag: string; checksum: string | null }>(
-      'SELECT part_number, blob_id, size, etag, checksum FROM object_parts WHERE object_id = ? ORDER BY part_number',
-    );
+    this.allVersionsStmt = db
+      .prepare<[number, number], ObjectValues>(`SELECT ${OBJECT_SELECT} FROM objects WHERE id > ? ORDER BY id LIMIT ?`)
+      .raw(true);
+    this.bucketVersionsStmt = db
+      .prepare<[string, number, number], ObjectValues>(
+        `SELECT ${OBJECT_SELECT} FROM objects WHERE bucket = ? AND id > ? ORDER BY id LIMIT ?`,
+      )
+      .raw(true);
+    this.partsStmt = db.prepare<
+      [number],
+      { part_number: number; blob_id: string; size: number; etag: string; checksum: string | null }
+    >('SELECT part_number, blob_id, size, etag, checksum FROM object_parts WHERE object_id = ? ORDER BY part_number');
     this.inlineStmt = db.prepare<[string], Buffer>('SELECT sealed FROM inline_blobs WHERE blob_id = ?').pluck();
     this.usageStmt = db.prepare<[], { bucket: string; version_count: number; version_bytes: number }>(
       'SELECT bucket, version_count, version_bytes FROM bucket_usage',
@@ -65,8 +68,12 @@ export class MetadataSnapshot {
 
   buckets(): BucketRow[] {
     return this.bucketsStmt.all().map((raw) => ({
-      name: raw.name, createdAt: raw.created_at, region: raw.region, versioning: raw.versioning,
-      objectLock: raw.object_lock === 1, config: JSON.parse(raw.config) as BucketRow['config'],
+      name: raw.name,
+      createdAt: raw.created_at,
+      region: raw.region,
+      versioning: raw.versioning,
+      objectLock: raw.object_lock === 1,
+      config: JSON.parse(raw.config) as BucketRow['config'],
     }));
   }
 
@@ -77,13 +84,20 @@ export class MetadataSnapshot {
 
   /** Versions and delete markers after row id `afterId`, in commit order, of one bucket or all. At most `limit`. */
   versions(bucket: string | undefined, afterId: number, limit: number): ObjectRow[] {
-    const raws = bucket === undefined ? this.allVersionsStmt.all(afterId, limit) : this.bucketVersionsStmt.all(bucket, afterId, limit);
+    const raws =
+      bucket === undefined
+        ? this.allVersionsStmt.all(afterId, limit)
+        : this.bucketVersionsStmt.all(bucket, afterId, limit);
     return raws.map(objectRowOf);
   }
 
   parts(objectId: number): ObjectPartRow[] {
     return this.partsStmt.all(objectId).map((p) => ({
-      partNumber: p.part_number, blobId: p.blob_id, size: p.size, etag: p.etag, checksum: p.checksum ?? undefined,
+      partNumber: p.part_number,
+      blobId: p.blob_id,
+      size: p.size,
+      etag: p.etag,
+      checksum: p.checksum ?? undefined,
     }));
   }
 

@@ -341,7 +341,8 @@ export const MIGRATIONS: readonly string[] = [
   END;
   `,
   // 11: integrity and analytics (docs/integrity-analytics.md). object_integrity: the last check of each object version
-  // (no row: never checked), dropped with the version by its foreign key; integrity_totals: the counts by status and the
+  // (no row: never checked), dropped with the version by its foreign key; integrity_totals: the counts by status and
+  // the
   // number of delete markers (which have no bytes to check), kept by triggers so a status read never scans. Object
   // writes pay nothing for it except a delete marker's count. usage_samples: per-bucket usage at each usage-rollup
   // tick (bucket '' is the instance total); request_minutes: requests and errors per minute, surface and route class,
@@ -432,8 +433,10 @@ export const MIGRATIONS: readonly string[] = [
   END;
   `,
   // 14: ACLs (issue 28). Each object version and each multipart upload may carry an ACL (JSON of core/acl/acl.ts
-  // Acl; NULL: the owner's FULL_CONTROL). Every existing bucket gets ownership controls BucketOwnerEnforced, which is how
-  // Store behaved before; a bucket without them now behaves as AWS's after DeleteBucketOwnershipControls (ObjectWriter).
+  // Acl; NULL: the owner's FULL_CONTROL). Every existing bucket gets ownership controls BucketOwnerEnforced, which is
+  // how
+  // Store behaved before; a bucket without them now behaves as AWS's after DeleteBucketOwnershipControls
+  // (ObjectWriter).
   `
   ALTER TABLE objects ADD COLUMN acl TEXT;
   ALTER TABLE multipart_uploads ADD COLUMN acl TEXT;

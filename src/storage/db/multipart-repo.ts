@@ -115,8 +115,12 @@ export class MultipartRepo {
          AND (key > ? OR (key = ? AND upload_id > ?))
        ORDER BY key, upload_id LIMIT ?`,
     );
-    this.partStmt = db.prepare<[string, number], RawPart>('SELECT * FROM upload_parts WHERE upload_id = ? AND part_number = ?');
-    this.partsStmt = db.prepare<[string], RawPart>('SELECT * FROM upload_parts WHERE upload_id = ? ORDER BY part_number');
+    this.partStmt = db.prepare<[string, number], RawPart>(
+      'SELECT * FROM upload_parts WHERE upload_id = ? AND part_number = ?',
+    );
+    this.partsStmt = db.prepare<[string], RawPart>(
+      'SELECT * FROM upload_parts WHERE upload_id = ? ORDER BY part_number',
+    );
     this.partsPageStmt = db.prepare<[string, number, number], RawPart>(
       'SELECT * FROM upload_parts WHERE upload_id = ? AND part_number > ? ORDER BY part_number LIMIT ?',
     );
@@ -126,7 +130,9 @@ export class MultipartRepo {
        ON CONFLICT (upload_id, part_number) DO UPDATE SET blob_id = excluded.blob_id, size = excluded.size,
          etag = excluded.etag, checksums = excluded.checksums, last_modified = excluded.last_modified`,
     );
-    this.partBlobRefStmt = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM upload_parts WHERE blob_id = ? LIMIT 1');
+    this.partBlobRefStmt = db.prepare<[string], { one: number }>(
+      'SELECT 1 AS one FROM upload_parts WHERE blob_id = ? LIMIT 1',
+    );
   }
 
   find(uploadId: string): UploadRow | undefined {

@@ -102,10 +102,32 @@ interface ObjectColumns {
  * SQLite lookup itself in a HEAD profile (docs/performance.md).
  */
 const COLUMNS = [
-  'id', 'bucket', 'key', 'version_id', 'is_latest', 'is_delete_marker', 'size', 'etag', 'last_modified',
-  'headers', 'user_meta', 'checksum_algorithm', 'checksum_value', 'checksum_type', 'blob_id', 'part_count',
-  'storage_class', 'tags', 'retention_mode', 'retain_until', 'legal_hold',
-  'tier_key', 'tier_state', 'tier_restored_until', 'tier_sha256', 'acl',
+  'id',
+  'bucket',
+  'key',
+  'version_id',
+  'is_latest',
+  'is_delete_marker',
+  'size',
+  'etag',
+  'last_modified',
+  'headers',
+  'user_meta',
+  'checksum_algorithm',
+  'checksum_value',
+  'checksum_type',
+  'blob_id',
+  'part_count',
+  'storage_class',
+  'tags',
+  'retention_mode',
+  'retain_until',
+  'legal_hold',
+  'tier_key',
+  'tier_state',
+  'tier_restored_until',
+  'tier_sha256',
+  'acl',
 ] as const satisfies readonly (keyof ObjectColumns)[];
 
 type Column = (typeof COLUMNS)[number];
@@ -151,8 +173,7 @@ const INSERTED = COLUMNS.filter((c): c is Inserted => c !== 'id' && !c.startsWit
 type InsertedColumns = Pick<ObjectColumns, Inserted>;
 
 /** The insert statement; bound positionally with objectInsertValues(). */
-export const OBJECT_INSERT =
-  `INSERT INTO objects (${INSERTED.join(', ')}) VALUES (${INSERTED.map(() => '?').join(', ')})`;
+export const OBJECT_INSERT = `INSERT INTO objects (${INSERTED.join(', ')}) VALUES (${INSERTED.map(() => '?').join(', ')})`;
 
 function parseJson<T>(text: string | null, empty: T): T {
   return text ? (JSON.parse(text) as T) : empty;
@@ -204,10 +225,14 @@ function decode(v: ObjectValues | LookupValues, bucket: string, key: string): Ob
     retention: retentionOf(v[AT.retention_mode], v[AT.retain_until]),
     legalHold: v[AT.legal_hold] === 1,
     acl: aclOf(v[AT.acl]),
-    ...(tierState === null ? {} : {
-      tierState, tierKey: v[AT.tier_key] ?? undefined, tierRestoredUntil: v[AT.tier_restored_until] ?? undefined,
-      tierSha256: v[AT.tier_sha256] ?? undefined,
-    }),
+    ...(tierState === null
+      ? {}
+      : {
+          tierState,
+          tierKey: v[AT.tier_key] ?? undefined,
+          tierRestoredUntil: v[AT.tier_restored_until] ?? undefined,
+          tierSha256: v[AT.tier_sha256] ?? undefined,
+        }),
   };
 }
 

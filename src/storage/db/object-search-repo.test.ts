@@ -15,11 +15,45 @@ import type { NewObjectRow } from './objects-repo.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00Z');
 const AWKWARD = [
-  'photos/2024/Summer.JPG', 'photos/2024/summer.jpg', 'PHOTOS/winter.png', 'docs/report 100%.pdf', 'docs/report_100.pdf',
-  'docs/report-100.pdf', 'a"quote"b', '"', 'star*key', 'NEAR AND OR NOT', 'near and', 'back\\slash', 'café/menü.txt',
-  'CAFÉ/MENÜ.TXT', '日本語/ファイル', 'emoji/😀😁.txt', 'emoji/😀x', 'x', 'xy', 'ab', 'AB', 'tab\there', 'line\nbreak',
-  'paren(1)', 'col:on', 'caret^up', '-minus', '\u{10FFFF}edge', 'z\u{10FFFF}', 'z\u{10FFFF}\u{10FFFF}a', 'z\uffff', 'z\ue000',
-  'z\ud7ff', "it's", '%%', '__', 'a%b_c', 'aaaaa', 'baaab',
+  'photos/2024/Summer.JPG',
+  'photos/2024/summer.jpg',
+  'PHOTOS/winter.png',
+  'docs/report 100%.pdf',
+  'docs/report_100.pdf',
+  'docs/report-100.pdf',
+  'a"quote"b',
+  '"',
+  'star*key',
+  'NEAR AND OR NOT',
+  'near and',
+  'back\\slash',
+  'café/menü.txt',
+  'CAFÉ/MENÜ.TXT',
+  '日本語/ファイル',
+  'emoji/😀😁.txt',
+  'emoji/😀x',
+  'x',
+  'xy',
+  'ab',
+  'AB',
+  'tab\there',
+  'line\nbreak',
+  'paren(1)',
+  'col:on',
+  'caret^up',
+  '-minus',
+  '\u{10FFFF}edge',
+  'z\u{10FFFF}',
+  'z\u{10FFFF}\u{10FFFF}a',
+  'z\uffff',
+  'z\ue000',
+  'z\ud7ff',
+  "it's",
+  '%%',
+  '__',
+  'a%b_c',
+  'aaaaa',
+  'baaab',
 ];
 
 let dir: string;
@@ -33,10 +67,22 @@ function add(
   { i, kind = 'current' }: { i: number; kind?: 'current' | 'noncurrent' | 'marker' },
 ): void {
   const row: NewObjectRow = {
-    bucket, key, versionId: `v${rows.length}`, isLatest: kind !== 'noncurrent', isDeleteMarker: kind === 'marker',
-    size: (i * 37) % 1000, etag: `e${i}`, lastModified: T0 + i * 60_000, headers: {}, userMeta: {},
-    checksumAlgorithm: undefined, checksumValue: undefined, checksumType: undefined, blobId: undefined,
-    partCount: undefined, storageClass: 'STANDARD',
+    bucket,
+    key,
+    versionId: `v${rows.length}`,
+    isLatest: kind !== 'noncurrent',
+    isDeleteMarker: kind === 'marker',
+    size: (i * 37) % 1000,
+    etag: `e${i}`,
+    lastModified: T0 + i * 60_000,
+    headers: {},
+    userMeta: {},
+    checksumAlgorithm: undefined,
+    checksumValue: undefined,
+    checksumType: undefined,
+    blobId: undefined,
+    partCount: undefined,
+    storageClass: 'STANDARD',
   };
   meta.objects.insert(row);
   rows.push({ ...row, current: kind === 'current' });
@@ -48,7 +94,7 @@ beforeAll(() => {
   meta.transaction(() => {
     let i = 0;
     for (const bucket of ['alpha', 'beta', 'gamma-2']) {
-      for (const key of AWKWARD) if ((i++ % 3) !== 2) add(bucket, key, { i });
+      for (const key of AWKWARD) if (i++ % 3 !== 2) add(bucket, key, { i });
       for (let n = 0; n < 40; n++) add(bucket, `k/${String(n).padStart(4, '0')}/obj`, { i: i++ });
     }
     // Not current: an older version alone, and a key whose latest version is a delete marker.
@@ -96,20 +142,77 @@ function pageAll(repo: ObjectSearchRepo, f: SearchFilter, limit: number): { hits
 }
 
 const QUERIES: SearchFilter[] = [
-  {}, { q: 'report' }, { q: 'Report' }, { q: 'REPORT', ignoreCase: true }, { q: '%' }, { q: '_' }, { q: '100%' },
-  { q: 'rt_1' }, { q: '%%' }, { q: '"' }, { q: '"quote"' }, { q: 'a"q' }, { q: '*' }, { q: 'r*k' }, { q: 'NEAR' },
-  { q: 'AND' }, { q: 'near and', ignoreCase: true }, { q: ' OR ' }, { q: '\\' }, { q: "'s" }, { q: 'é' },
-  { q: 'CAFÉ', ignoreCase: true }, { q: 'café' }, { q: 'menü' }, { q: '😀' }, { q: '😀😁' }, { q: '😀😁.' }, { q: '本語/' },
-  { q: 'x' }, { q: 'xy' }, { q: 'ab' }, { q: 'AB', ignoreCase: true }, { q: '\t' }, { q: 'b\nb' }, { q: '(1)' },
-  { q: ':' }, { q: '^up' }, { q: '-mi' }, { q: '\u{10FFFF}' }, { q: 'k/00' }, { q: '/' }, { q: 'no such text' },
-  { q: 'hidden' }, { q: 'aaaa' }, { q: 'aaa' }, { q: 'photos/2024/summer.jpg' }, { q: 'hotos/2024/SUMM', ignoreCase: true },
-  { q: 'k/0001/obj' }, { prefix: 'photos/' }, { prefix: 'PHOTOS/' }, { prefix: 'z' }, { prefix: '\u{10FFFF}' },
-  { prefix: 'z\u{10FFFF}' }, { prefix: 'z\ud7ff' }, { prefix: 'emoji/😀' }, { prefix: '%' }, { bucket: 'beta' },
-  { bucket: 'nope' }, { minSize: 500 }, { maxSize: 10 }, { minSize: 100, maxSize: 200 }, { minSize: 999, maxSize: 999 },
-  { from: T0 + 30 * 60_000 }, { to: T0 + 10 * 60_000 }, { from: T0 + 50 * 60_000, to: T0 + 60 * 60_000 },
-  { q: 'k/', minSize: 300, bucket: 'alpha' }, { prefix: 'k/', q: '7', from: T0 + 20 * 60_000 },
-  { q: 'report', prefix: 'docs/', maxSize: 900 }, { q: 'obj', bucket: 'gamma-2', minSize: 10, maxSize: 600, to: T0 + 140 * 60_000 },
-  { q: 'k', ignoreCase: true, prefix: 'K' }, { prefix: 'k/003', bucket: 'beta', from: T0 },
+  {},
+  { q: 'report' },
+  { q: 'Report' },
+  { q: 'REPORT', ignoreCase: true },
+  { q: '%' },
+  { q: '_' },
+  { q: '100%' },
+  { q: 'rt_1' },
+  { q: '%%' },
+  { q: '"' },
+  { q: '"quote"' },
+  { q: 'a"q' },
+  { q: '*' },
+  { q: 'r*k' },
+  { q: 'NEAR' },
+  { q: 'AND' },
+  { q: 'near and', ignoreCase: true },
+  { q: ' OR ' },
+  { q: '\\' },
+  { q: "'s" },
+  { q: 'é' },
+  { q: 'CAFÉ', ignoreCase: true },
+  { q: 'café' },
+  { q: 'menü' },
+  { q: '😀' },
+  { q: '😀😁' },
+  { q: '😀😁.' },
+  { q: '本語/' },
+  { q: 'x' },
+  { q: 'xy' },
+  { q: 'ab' },
+  { q: 'AB', ignoreCase: true },
+  { q: '\t' },
+  { q: 'b\nb' },
+  { q: '(1)' },
+  { q: ':' },
+  { q: '^up' },
+  { q: '-mi' },
+  { q: '\u{10FFFF}' },
+  { q: 'k/00' },
+  { q: '/' },
+  { q: 'no such text' },
+  { q: 'hidden' },
+  { q: 'aaaa' },
+  { q: 'aaa' },
+  { q: 'photos/2024/summer.jpg' },
+  { q: 'hotos/2024/SUMM', ignoreCase: true },
+  { q: 'k/0001/obj' },
+  { prefix: 'photos/' },
+  { prefix: 'PHOTOS/' },
+  { prefix: 'z' },
+  { prefix: '\u{10FFFF}' },
+  { prefix: 'z\u{10FFFF}' },
+  { prefix: 'z\ud7ff' },
+  { prefix: 'emoji/😀' },
+  { prefix: '%' },
+  { bucket: 'beta' },
+  { bucket: 'nope' },
+  { minSize: 500 },
+  { maxSize: 10 },
+  { minSize: 100, maxSize: 200 },
+  { minSize: 999, maxSize: 999 },
+  { from: T0 + 30 * 60_000 },
+  { to: T0 + 10 * 60_000 },
+  { from: T0 + 50 * 60_000, to: T0 + 60 * 60_000 },
+  { q: 'k/', minSize: 300, bucket: 'alpha' },
+  { prefix: 'k/', q: '7', from: T0 + 20 * 60_000 },
+  { q: 'report', prefix: 'docs/', maxSize: 900 },
+  { q: 'obj', bucket: 'gamma-2', minSize: 10, maxSize: 600, to: T0 + 140 * 60_000 },
+  { q: 'k', ignoreCase: true, prefix: 'K' },
+  { prefix: 'k/003', bucket: 'beta', from: T0 },
 ];
 
 const TUNINGS: Array<[string, Partial<SearchTuning>]> = [
@@ -234,7 +337,9 @@ describe('the object search migration', () => {
     expect(repo.search({ q: '.txt' }, undefined, 10).hits.map((h) => h.key)).toEqual(['kept/current.txt']);
     expect(repo.indexQueued(10)).toBe(1);
     expect(repo.indexQueued(10)).toBe(0);
-    expect(db.prepare("SELECT rowid FROM object_search WHERE object_search MATCH '\"t.tx\"'").pluck().all()).toEqual([1]);
+    expect(db.prepare('SELECT rowid FROM object_search WHERE object_search MATCH \'"t.tx"\'').pluck().all()).toEqual([
+      1,
+    ]);
     expect(repo.search({ q: '.txt' }, undefined, 10).hits.map((h) => h.key)).toEqual(['kept/current.txt']);
     expect(repo.search({ q: 'old', minSize: 1 }, undefined, 10).hits).toEqual([]);
     db.close();

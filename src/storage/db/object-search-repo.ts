@@ -5,7 +5,15 @@
 
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from './database.js';
-import { compareUtf8, CURRENT, filterSql, ftsAllOf, probeTrigrams, type FilterSql, type SearchFilter } from './object-search-sql.js';
+import {
+  compareUtf8,
+  CURRENT,
+  filterSql,
+  ftsAllOf,
+  probeTrigrams,
+  type FilterSql,
+  type SearchFilter,
+} from './object-search-sql.js';
 
 export type { SearchFilter } from './object-search-sql.js';
 
@@ -85,23 +93,36 @@ interface RawHit {
   last_modified: number;
 }
 
-const toHit = (r: RawHit): SearchHit => ({ bucket: r.bucket, key: r.key, size: r.size, etag: r.etag, lastModified: r.last_modified });
+const toHit = (r: RawHit): SearchHit => ({
+  bucket: r.bucket,
+  key: r.key,
+  size: r.size,
+  etag: r.etag,
+  lastModified: r.last_modified,
+});
 
 export class ObjectSearchRepo {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
   private readonly tuning: SearchTuning;
 
-  constructor(private readonly db: Db, tuning: Partial<SearchTuning> = {}) {
+  constructor(
+    private readonly db: Db,
+    tuning: Partial<SearchTuning> = {},
+  ) {
     const t = { ...DEFAULT_SEARCH_TUNING, ...tuning };
     // A walk must examine at least one entry per page, or paging could stall.
     this.tuning = { candidateBudget: Math.max(0, t.candidateBudget), scanBudget: Math.max(1, t.scanBudget) };
   }
 
-  /** At most `limit` matches after `after` (or from the start) in (bucket, key) order. Read-only; never throws on input. */
+  /**
+   * At most `limit` matches after `after` (or from the start) in (bucket, key) order. Read-only; never throws on input.
+   */
   search(filter: SearchFilter, after: SearchPosition | undefined, limit: number): SearchPage {
     const sql = filterSql(filter);
     const source = this.selectiveSource(filter, sql);
-    return source === undefined ? this.walk(filter, sql, { after: after, limit: limit }) : this.fromCandidates(source, sql, { after: after, limit: limit });
+    return source === undefined
+      ? this.walk(filter, sql, { after: after, limit: limit })
+      : this.fromCandidates(source, sql, { after: after, limit: limit });
   }
 
   /**
@@ -110,14 +131,18 @@ export class ObjectSearchRepo {
    * inside a transaction: the queue rows go in the same commit. Returns how many rows were taken from the queue.
    */
   indexQueued(max: number): number {
-    const ids = this.stmt('SELECT object_id FROM object_search_queue ORDER BY object_id LIMIT ?').pluck().all(max) as number[];
+    const ids = this.stmt('SELECT object_id FROM object_search_queue ORDER BY object_id LIMIT ?')
+      .pluck()
+      .all(max) as number[];
     const last = ids[ids.length - 1];
     if (last === undefined) return 0;
     const unindex = this.stmt('DELETE FROM object_search WHERE rowid = ?');
     for (const id of ids) unindex.run(id);
     // CROSS JOIN keeps the queue outside: the planner would otherwise walk every current version to probe the queue.
-    this.stmt(`INSERT INTO object_search (rowid, key) SELECT o.id, o.key FROM object_search_queue AS q CROSS JOIN objects AS o
-      ON o.id = q.object_id WHERE q.object_id <= ? AND ${CURRENT}`).run(last);
+    this.stmt(
+      `INSERT INTO object_search (rowid, key) SELECT o.id, o.key FROM object_search_queue AS q CROSS JOIN objects AS o
+      ON o.id = q.object_id WHERE q.object_id <= ? AND ${CURRENT}`,
+    ).run(last);
     this.stmt('DELETE FROM object_search_queue WHERE object_id <= ?').run(last);
     return ids.length;
   }
@@ -132,17 +157,23 @@ export class ObjectSearchRepo {
    */
   private selectiveSource(filter: SearchFilter, sql: FilterSql): Source | undefined {
     const countUpTo = (query: string, params: Record<string, string | number>, cap: number): number =>
-      this.stmt(`SELECT count(*) FROM (${query} LIMIT @cap)`).pluck().get({ ...params, cap: cap + 1 }) as number;
+      this.stmt(`SELECT count(*) FROM (${query} LIMIT @cap)`)
+        .pluck()
+        .get({ ...params, cap: cap + 1 }) as number;
     const options: Array<{ source: Source; cost: number }> = [];
     const ftsCap = Math.floor(this.tuning.candidateBudget / ROW_LOOKUP_COST);
     // Two passes: a cheap count of every trigram up to RARE_ENOUGH finds a rare one wherever it sits in `q`; only
     // when none is that rare are they counted up to the cap.
     const probe = (trigram: string, cap: number) => ({
-      trigram, n: countUpTo('SELECT 1 FROM object_search WHERE object_search MATCH @probe', { probe: ftsAllOf([trigram]) }, cap),
+      trigram,
+      n: countUpTo('SELECT 1 FROM object_search WHERE object_search MATCH @probe', { probe: ftsAllOf([trigram]) }, cap),
     });
     const trigrams = probeTrigrams(filter.q);
-    let rare = trigrams.map((t) => probe(t, Math.min(RARE_ENOUGH, ftsCap))).filter((p) => p.n <= Math.min(RARE_ENOUGH, ftsCap));
-    if (rare.length === 0 && ftsCap > RARE_ENOUGH) rare = trigrams.map((t) => probe(t, ftsCap)).filter((p) => p.n <= ftsCap);
+    let rare = trigrams
+      .map((t) => probe(t, Math.min(RARE_ENOUGH, ftsCap)))
+      .filter((p) => p.n <= Math.min(RARE_ENOUGH, ftsCap));
+    if (rare.length === 0 && ftsCap > RARE_ENOUGH)
+      rare = trigrams.map((t) => probe(t, ftsCap)).filter((p) => p.n <= ftsCap);
     rare.sort((a, b) => a.n - b.n);
     const rarest = rare[0];
     if (rarest) {
@@ -155,7 +186,11 @@ export class ObjectSearchRepo {
       const other = kind === 'size' ? sql.modified : sql.size;
       const unit = other.length > 0 ? ROW_LOOKUP_COST : 1;
       const cap = Math.floor(this.tuning.candidateBudget / unit);
-      const n = countUpTo(`SELECT 1 FROM objects AS o INDEXED BY ${INDEX[kind]} WHERE ${[CURRENT, ...sql[kind]].join(' AND ')}`, sql.params, cap);
+      const n = countUpTo(
+        `SELECT 1 FROM objects AS o INDEXED BY ${INDEX[kind]} WHERE ${[CURRENT, ...sql[kind]].join(' AND ')}`,
+        sql.params,
+        cap,
+      );
       if (n <= cap) options.push({ source: { kind }, cost: n * unit });
     }
     options.sort((a, b) => a.cost - b.cost);
@@ -167,15 +202,22 @@ export class ObjectSearchRepo {
    * row ids, bucket and key only, and just the page's rows are read whole.
    */
   private fromCandidates(source: Source, sql: FilterSql, { after, limit }: Page): SearchPage {
-    const from = source.kind === 'fts'
-      ? `(SELECT rowid AS id FROM object_search WHERE object_search MATCH @match UNION SELECT object_id FROM object_search_queue) AS s
+    const from =
+      source.kind === 'fts'
+        ? `(SELECT rowid AS id FROM object_search WHERE object_search MATCH @match UNION SELECT object_id FROM object_search_queue) AS s
          CROSS JOIN objects AS o ON o.id = s.id`
-      : `objects AS o INDEXED BY ${INDEX[source.kind]}`;
+        : `objects AS o INDEXED BY ${INDEX[source.kind]}`;
     const where = [...sql.rest, ...sql.keyRange];
     if (after) where.push('(o.bucket, o.key) > (@afterBucket, @afterKey)');
     const page = `SELECT o.id FROM ${from} WHERE ${where.join(' AND ')} ORDER BY o.bucket, o.key LIMIT @n`;
-    const rows = this.stmt(`SELECT ${columns('r')} FROM objects AS r WHERE r.id IN (${page}) ORDER BY r.bucket, r.key`).all({
-      ...sql.params, match: source.kind === 'fts' ? source.match : '', afterBucket: after?.bucket ?? '', afterKey: after?.key ?? '', n: limit + 1,
+    const rows = this.stmt(
+      `SELECT ${columns('r')} FROM objects AS r WHERE r.id IN (${page}) ORDER BY r.bucket, r.key`,
+    ).all({
+      ...sql.params,
+      match: source.kind === 'fts' ? source.match : '',
+      afterBucket: after?.bucket ?? '',
+      afterKey: after?.key ?? '',
+      n: limit + 1,
     }) as RawHit[];
     return pageOf(rows.map(toHit), limit, undefined);
   }
@@ -197,10 +239,15 @@ export class ObjectSearchRepo {
       if (filter.bucket === undefined || filter.bucket === bucket) {
         for (;;) {
           // One lower bound only: SQLite seeks on one of several, not on the greatest.
-          const lower: Lower = filter.prefix && compareUtf8(filter.prefix, key) > 0 ? { op: '>=', key: filter.prefix } : { op: '>', key };
+          const lower: Lower =
+            filter.prefix && compareUtf8(filter.prefix, key) > 0 ? { op: '>=', key: filter.prefix } : { op: '>', key };
           const size = Math.max(1, Math.min(chunk, Math.floor(budget / entryCost)));
           const end = this.chunkEnd(sql, { bucket: bucket, lower: lower }, size);
-          hits.push(...this.chunkMatches(sql, { bucket: bucket, lower: lower }, { end: end, n: limit + 1 - hits.length }).map(toHit));
+          hits.push(
+            ...this.chunkMatches(sql, { bucket: bucket, lower: lower }, { end: end, n: limit + 1 - hits.length }).map(
+              toHit,
+            ),
+          );
           if (hits.length > limit) return pageOf(hits, limit, undefined);
           budget -= size * entryCost;
           chunk = Math.min(chunk * 4, MAX_CHUNK);
@@ -222,25 +269,39 @@ export class ObjectSearchRepo {
     const where = [CURRENT];
     if (after !== undefined) where.push('o.bucket > @afterBucket');
     if (sql.params['bucket'] !== undefined) where.push('o.bucket = @bucket');
-    return this.stmt(`SELECT o.bucket FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.bucket LIMIT 1`)
-      .pluck().get({ ...sql.params, afterBucket: after ?? '' }) as string | undefined;
+    return this.stmt(
+      `SELECT o.bucket FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.bucket LIMIT 1`,
+    )
+      .pluck()
+      .get({ ...sql.params, afterBucket: after ?? '' }) as string | undefined;
   }
 
   /** The key of the `size`-th current version of the bucket from `lower` within the prefix range, or undefined. */
   private chunkEnd(sql: FilterSql, { bucket, lower }: Chunk, size: number): string | undefined {
     const where = ['o.bucket = @walkBucket', CURRENT, `o.key ${lower.op} @walkKey`];
     if (sql.params['prefixEnd'] !== undefined) where.push('o.key < @prefixEnd');
-    return this.stmt(`SELECT o.key FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.key LIMIT 1 OFFSET @skip`)
-      .pluck().get({ ...sql.params, walkBucket: bucket, walkKey: lower.key, skip: size - 1 }) as string | undefined;
+    return this.stmt(
+      `SELECT o.key FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.key LIMIT 1 OFFSET @skip`,
+    )
+      .pluck()
+      .get({ ...sql.params, walkBucket: bucket, walkKey: lower.key, skip: size - 1 }) as string | undefined;
   }
 
-  /** The matches of the bucket from `lower` up to `end` inclusive (to the prefix range's end when undefined), at most `n`. */
-  private chunkMatches(sql: FilterSql, { bucket, lower }: Chunk, { end, n }: { end: string | undefined; n: number }): RawHit[] {
+  /**
+   * The matches of the bucket from `lower` up to `end` inclusive (to the prefix range's end when undefined), at most
+   * `n`.
+   */
+  private chunkMatches(
+    sql: FilterSql,
+    { bucket, lower }: Chunk,
+    { end, n }: { end: string | undefined; n: number },
+  ): RawHit[] {
     const where = ['o.bucket = @walkBucket', `o.key ${lower.op} @walkKey`, ...sql.rest];
     if (end !== undefined) where.push('o.key <= @walkEnd');
     else if (sql.params['prefixEnd'] !== undefined) where.push('o.key < @prefixEnd');
-    return this.stmt(`SELECT ${columns('o')} FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.key LIMIT @n`)
-      .all({ ...sql.params, walkBucket: bucket, walkKey: lower.key, walkEnd: end ?? '', n }) as RawHit[];
+    return this.stmt(
+      `SELECT ${columns('o')} FROM objects AS o INDEXED BY objects_current WHERE ${where.join(' AND ')} ORDER BY o.key LIMIT @n`,
+    ).all({ ...sql.params, walkBucket: bucket, walkKey: lower.key, walkEnd: end ?? '', n }) as RawHit[];
   }
 
   /** Statements are cached by their text: a search has a few dozen shapes at most. */

@@ -60,7 +60,8 @@ export function filterSql(f: SearchFilter): FilterSql {
     const end = prefixUpperBound(f.prefix);
     if (end !== undefined) add(sql.keyRange, 'o.key < @prefixEnd', { prefixEnd: end });
   }
-  if (f.q && f.ignoreCase) add(sql.rest, "o.key LIKE @like ESCAPE '\\'", { like: `%${f.q.replace(/[\\%_]/g, '\\$&')}%` });
+  if (f.q && f.ignoreCase)
+    add(sql.rest, "o.key LIKE @like ESCAPE '\\'", { like: `%${f.q.replace(/[\\%_]/g, '\\$&')}%` });
   if (f.q && !f.ignoreCase) add(sql.rest, 'instr(o.key, @q) > 0', { q: f.q });
   if (f.minSize !== undefined) add(sql.size, 'o.size >= @minSize', { minSize: f.minSize });
   if (f.maxSize !== undefined) add(sql.size, 'o.size <= @maxSize', { maxSize: f.maxSize });
@@ -80,7 +81,10 @@ export function probeTrigrams(q: string | undefined): string[] {
   const points = q ? Array.from(q) : [];
   const n = points.length - 2;
   if (n <= 0) return [];
-  const picks = n <= MAX_PROBES ? Array.from({ length: n }, (_, i) => i) : Array.from({ length: MAX_PROBES }, (_, i) => Math.round((i * (n - 1)) / (MAX_PROBES - 1)));
+  const picks =
+    n <= MAX_PROBES
+      ? Array.from({ length: n }, (_, i) => i)
+      : Array.from({ length: MAX_PROBES }, (_, i) => Math.round((i * (n - 1)) / (MAX_PROBES - 1)));
   return [...new Set(picks.map((i) => points.slice(i, i + 3).join('')))];
 }
 

@@ -27,7 +27,11 @@ const version: NewObjectRow = {
   size: 4096,
   etag: '9e107d9d372bb6826bd81d3542a419d6-2',
   lastModified: 1_700_000_000_123,
-  headers: { contentType: 'text/plain; charset=utf-8', cacheControl: 'no-cache', expires: 'Wed, 21 Oct 2026 07:28:00 GMT' },
+  headers: {
+    contentType: 'text/plain; charset=utf-8',
+    cacheControl: 'no-cache',
+    expires: 'Wed, 21 Oct 2026 07:28:00 GMT',
+  },
   userMeta: { colour: 'blue', 'x-y': 'z' },
   checksumAlgorithm: 'CRC64NVME',
   checksumValue: 'AAAAAAAAAAA=',
@@ -57,24 +61,49 @@ describe('ObjectsRepo point lookups', () => {
 
   it('read the tier columns of a tiered version', () => {
     const id = meta.objects.insert({ ...version, retention: undefined, legalHold: false, tags: undefined });
-    meta.db.prepare(
-      `UPDATE objects SET tier_state = 'restored', tier_key = '.store-tier/k', tier_restored_until = 1700000009999,
+    meta.db
+      .prepare(
+        `UPDATE objects SET tier_state = 'restored', tier_key = '.store-tier/k', tier_restored_until = 1700000009999,
          tier_sha256 = 'ab' WHERE id = ?`,
-    ).run(id);
+      )
+      .run(id);
     const latest = meta.objects.findLatest('b', version.key);
     expect(latest).toEqual(rowById(id));
-    expect(latest).toMatchObject({ tierState: 'restored', tierKey: '.store-tier/k', tierRestoredUntil: 1700000009999, tierSha256: 'ab' });
+    expect(latest).toMatchObject({
+      tierState: 'restored',
+      tierKey: '.store-tier/k',
+      tierRestoredUntil: 1700000009999,
+      tierSha256: 'ab',
+    });
   });
 
   it('read a delete marker with its empty columns, and find nothing where there is nothing', () => {
     const id = meta.objects.insert({
-      ...version, isDeleteMarker: true, size: 0, etag: '', headers: {}, userMeta: {}, checksumAlgorithm: undefined,
-      checksumValue: undefined, checksumType: undefined, blobId: undefined, partCount: undefined, storageClass: 'STANDARD',
-      tags: undefined, retention: undefined, legalHold: false,
+      ...version,
+      isDeleteMarker: true,
+      size: 0,
+      etag: '',
+      headers: {},
+      userMeta: {},
+      checksumAlgorithm: undefined,
+      checksumValue: undefined,
+      checksumType: undefined,
+      blobId: undefined,
+      partCount: undefined,
+      storageClass: 'STANDARD',
+      tags: undefined,
+      retention: undefined,
+      legalHold: false,
     });
     const latest = meta.objects.findLatest('b', version.key);
     expect(latest).toEqual(rowById(id));
-    expect(latest).toMatchObject({ isDeleteMarker: true, headers: {}, userMeta: {}, blobId: undefined, legalHold: false });
+    expect(latest).toMatchObject({
+      isDeleteMarker: true,
+      headers: {},
+      userMeta: {},
+      blobId: undefined,
+      legalHold: false,
+    });
     expect(meta.objects.findLatest('b', 'other')).toBeUndefined();
     expect(meta.objects.findLatest('other', version.key)).toBeUndefined();
     expect(meta.objects.findVersion('b', version.key, 'no-such-version')).toBeUndefined();

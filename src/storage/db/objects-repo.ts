@@ -8,7 +8,12 @@ import type { Acl } from '../../core/acl/acl.js';
 import type { TagSet } from '../../core/tagging.js';
 import type { Db } from './database.js';
 import {
-  lookedUpRowOf, OBJECT_INSERT, OBJECT_LOOKUP_SELECT, objectInsertValues, type LookupValues, type NewObjectRow,
+  lookedUpRowOf,
+  OBJECT_INSERT,
+  OBJECT_LOOKUP_SELECT,
+  objectInsertValues,
+  type LookupValues,
+  type NewObjectRow,
   type ObjectRow,
 } from './object-columns.js';
 
@@ -110,12 +115,16 @@ export class ObjectsRepo {
   private readonly partBlobRefStmt;
 
   constructor(db: Db) {
-    this.latestStmt = db.prepare<[string, string], LookupValues>(
-      `SELECT ${OBJECT_LOOKUP_SELECT} FROM objects WHERE bucket = ? AND key = ? AND is_latest = 1`,
-    ).raw(true);
-    this.versionStmt = db.prepare<[string, string, string], LookupValues>(
-      `SELECT ${OBJECT_LOOKUP_SELECT} FROM objects WHERE bucket = ? AND key = ? AND version_id = ?`,
-    ).raw(true);
+    this.latestStmt = db
+      .prepare<[string, string], LookupValues>(
+        `SELECT ${OBJECT_LOOKUP_SELECT} FROM objects WHERE bucket = ? AND key = ? AND is_latest = 1`,
+      )
+      .raw(true);
+    this.versionStmt = db
+      .prepare<[string, string, string], LookupValues>(
+        `SELECT ${OBJECT_LOOKUP_SELECT} FROM objects WHERE bucket = ? AND key = ? AND version_id = ?`,
+      )
+      .raw(true);
     this.insertStmt = db.prepare<[ReturnType<typeof objectInsertValues>]>(OBJECT_INSERT);
     this.clearLatestStmt = db.prepare<[string, string]>(
       'UPDATE objects SET is_latest = 0 WHERE bucket = ? AND key = ? AND is_latest = 1',
@@ -130,9 +139,10 @@ export class ObjectsRepo {
     this.promoteStmt = db.prepare<[string, string]>(
       'UPDATE objects SET is_latest = 1 WHERE id = (SELECT id FROM objects WHERE bucket = ? AND key = ? ORDER BY id DESC LIMIT 1)',
     );
-    this.partsStmt = db.prepare<[number], { part_number: number; blob_id: string; size: number; etag: string; checksum: string | null }>(
-      'SELECT part_number, blob_id, size, etag, checksum FROM object_parts WHERE object_id = ? ORDER BY part_number',
-    );
+    this.partsStmt = db.prepare<
+      [number],
+      { part_number: number; blob_id: string; size: number; etag: string; checksum: string | null }
+    >('SELECT part_number, blob_id, size, etag, checksum FROM object_parts WHERE object_id = ? ORDER BY part_number');
     this.insertPartStmt = db.prepare(
       'INSERT INTO object_parts (object_id, part_number, blob_id, size, etag, checksum) VALUES (?, ?, ?, ?, ?, ?)',
     );
@@ -141,7 +151,8 @@ export class ObjectsRepo {
        WHERE bucket = ? AND key ${op} ? AND is_latest = 1 AND is_delete_marker = 0 ORDER BY key LIMIT ?`;
     this.listAfterStmt = db.prepare<[string, string, number], RawListed>(listSql('>'));
     this.listFromStmt = db.prepare<[string, string, number], RawListed>(listSql('>='));
-    // Versions newest first within each key: the objects_versions_newest_first index (bucket, key, id DESC) read in order.
+    // Versions newest first within each key: the objects_versions_newest_first index (bucket, key, id DESC) read in
+    // order.
     const versionColumns =
       'id, key, version_id, is_latest, is_delete_marker, size, etag, last_modified, storage_class, checksum_algorithm, checksum_type';
     const versionsSql = (op: string) =>
@@ -217,7 +228,8 @@ export class ObjectsRepo {
   }
 
   insertParts(objectId: number, parts: readonly ObjectPartRow[]): void {
-    for (const p of parts) this.insertPartStmt.run(objectId, p.partNumber, p.blobId, p.size, p.etag, p.checksum ?? null);
+    for (const p of parts)
+      this.insertPartStmt.run(objectId, p.partNumber, p.blobId, p.size, p.etag, p.checksum ?? null);
   }
 
   /**
@@ -245,7 +257,11 @@ export class ObjectsRepo {
   }
 
   /** The versions of one key older than the version with row id `beforeId`, newest first, at most `limit`. */
-  listOlderVersions(bucket: string, key: string, { beforeId, limit }: { beforeId: number; limit: number }): ListedVersion[] {
+  listOlderVersions(
+    bucket: string,
+    key: string,
+    { beforeId, limit }: { beforeId: number; limit: number },
+  ): ListedVersion[] {
     return this.versionsOfKeyStmt.all(bucket, key, beforeId, limit).map(toListedVersion);
   }
 

@@ -50,15 +50,23 @@ export class RefreshTokensRepo {
       `INSERT INTO refresh_tokens (token_hash, family_id, user_id, created_at, expires_at)
        VALUES (@tokenHash, @familyId, @userId, @createdAt, @expiresAt)`,
     );
-    this.rotateStmt = db.prepare<[string]>('UPDATE refresh_tokens SET rotated = 1 WHERE token_hash = ? AND rotated = 0');
-    this.revokeFamilyStmt = db.prepare<[string]>('UPDATE refresh_tokens SET revoked = 1 WHERE family_id = ? AND revoked = 0');
-    this.revokeUserStmt = db.prepare<[string]>('UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ? AND revoked = 0');
+    this.rotateStmt = db.prepare<[string]>(
+      'UPDATE refresh_tokens SET rotated = 1 WHERE token_hash = ? AND rotated = 0',
+    );
+    this.revokeFamilyStmt = db.prepare<[string]>(
+      'UPDATE refresh_tokens SET revoked = 1 WHERE family_id = ? AND revoked = 0',
+    );
+    this.revokeUserStmt = db.prepare<[string]>(
+      'UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ? AND revoked = 0',
+    );
     this.revokeUserExceptStmt = db.prepare<[string, string]>(
       'UPDATE refresh_tokens SET revoked = 1 WHERE user_id = ? AND family_id <> ? AND revoked = 0',
     );
-    this.liveFamilyStmt = db.prepare<[string, string, number], number>(
-      'SELECT 1 FROM refresh_tokens WHERE family_id = ? AND user_id = ? AND revoked = 0 AND expires_at > ? LIMIT 1',
-    ).pluck();
+    this.liveFamilyStmt = db
+      .prepare<[string, string, number], number>(
+        'SELECT 1 FROM refresh_tokens WHERE family_id = ? AND user_id = ? AND revoked = 0 AND expires_at > ? LIMIT 1',
+      )
+      .pluck();
     this.pruneStmt = db.prepare<[number]>('DELETE FROM refresh_tokens WHERE expires_at <= ?');
   }
 

@@ -33,8 +33,16 @@ interface RawJob {
 
 function toJob(r: RawJob): ReplicationJob {
   return {
-    id: r.id, kind: r.kind, bucket: r.bucket ?? undefined, state: r.state, scanned: r.scanned, enqueued: r.enqueued,
-    errors: r.errors, error: r.error ?? undefined, startedAt: r.started_at, finishedAt: r.finished_at ?? undefined,
+    id: r.id,
+    kind: r.kind,
+    bucket: r.bucket ?? undefined,
+    state: r.state,
+    scanned: r.scanned,
+    enqueued: r.enqueued,
+    errors: r.errors,
+    error: r.error ?? undefined,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at ?? undefined,
   };
 }
 

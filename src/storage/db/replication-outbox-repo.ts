@@ -67,10 +67,12 @@ export class ReplicationOutboxRepo {
       `SELECT id, bucket, key, kind, gen, attempts, created_at FROM replication_outbox
        WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`,
     );
-    this.nextDueStmt = db.prepare<[], number | null>(
-      "SELECT MIN(next_attempt_at) FROM replication_outbox WHERE status = 'pending'",
-    ).pluck();
-    this.markInflightStmt = db.prepare<[number, number]>("UPDATE replication_outbox SET status = 'inflight' WHERE id = ? AND gen = ?");
+    this.nextDueStmt = db
+      .prepare<[], number | null>("SELECT MIN(next_attempt_at) FROM replication_outbox WHERE status = 'pending'")
+      .pluck();
+    this.markInflightStmt = db.prepare<[number, number]>(
+      "UPDATE replication_outbox SET status = 'inflight' WHERE id = ? AND gen = ?",
+    );
     this.doneStmt = db.prepare<[number, number]>('DELETE FROM replication_outbox WHERE id = ? AND gen = ?');
     this.retryStmt = db.prepare<[number, number, string, number, number, number]>(
       "UPDATE replication_outbox SET status = 'pending', attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ? WHERE id = ? AND gen = ?",
@@ -81,10 +83,13 @@ export class ReplicationOutboxRepo {
     this.countsStmt = db.prepare<[], { status: OutboxStatus; n: number }>(
       'SELECT status, count(*) AS n FROM replication_outbox GROUP BY status',
     );
-    this.oldestStmt = db.prepare<[], number | null>(
-      "SELECT MIN(created_at) FROM replication_outbox WHERE status <> 'failed'",
-    ).pluck();
-    this.failedPageStmt = db.prepare<[number, number], { id: number; bucket: string; key: string; attempts: number; last_error: string | null; updated_at: number }>(
+    this.oldestStmt = db
+      .prepare<[], number | null>("SELECT MIN(created_at) FROM replication_outbox WHERE status <> 'failed'")
+      .pluck();
+    this.failedPageStmt = db.prepare<
+      [number, number],
+      { id: number; bucket: string; key: string; attempts: number; last_error: string | null; updated_at: number }
+    >(
       "SELECT id, bucket, key, attempts, last_error, updated_at FROM replication_outbox WHERE status = 'failed' AND id > ? ORDER BY id LIMIT ?",
     );
     this.retryFailedStmt = db.prepare<[number, number]>(
@@ -104,7 +109,13 @@ export class ReplicationOutboxRepo {
   /** Pending rows due at `now`, earliest due first (ties in first-enqueued order), at most `limit`. */
   due(now: number, limit: number): ReplicationIntent[] {
     return this.dueStmt.all(now, limit).map((r) => ({
-      id: r.id, bucket: r.bucket, key: r.key, kind: r.kind, gen: r.gen, attempts: r.attempts, createdAt: r.created_at,
+      id: r.id,
+      bucket: r.bucket,
+      key: r.key,
+      kind: r.kind,
+      gen: r.gen,
+      attempts: r.attempts,
+      createdAt: r.created_at,
     }));
   }
 
@@ -120,12 +131,17 @@ export class ReplicationOutboxRepo {
     });
   }
 
-  /** The key's state as claimed is on the remote: remove the row unless a newer change came in (then it stays pending). */
+  /**
+   * The key's state as claimed is on the remote: remove the row unless a newer change came in (then it stays pending).
+   */
   done(intent: ReplicationIntent): void {
     this.doneStmt.run(intent.id, intent.gen);
   }
 
-  /** A failed attempt: pending again at `nextAttemptAt`, or failed (dead-lettered) when `dead`. `error` is a class, never a message. */
+  /**
+   * A failed attempt: pending again at `nextAttemptAt`, or failed (dead-lettered) when `dead`. `error` is a class,
+   * never a message.
+   */
   failed(
     intent: ReplicationIntent,
     attempt: { attempts: number; error: string; next: { dead: true } | { dead: false; at: number } },
@@ -151,13 +167,20 @@ export class ReplicationOutboxRepo {
   /** Dead-lettered rows after row id `afterId`, oldest first. */
   failedPage(afterId: number, limit: number): FailedIntent[] {
     return this.failedPageStmt.all(afterId, limit).map((r) => ({
-      id: r.id, bucket: r.bucket, key: r.key, attempts: r.attempts, lastError: r.last_error ?? undefined, failedAt: r.updated_at,
+      id: r.id,
+      bucket: r.bucket,
+      key: r.key,
+      attempts: r.attempts,
+      lastError: r.last_error ?? undefined,
+      failedAt: r.updated_at,
     }));
   }
 
   /** Makes dead-lettered rows pending again with fresh attempts (all, or one key); returns how many. */
   retryFailed(now: number, only?: { bucket: string; key: string }): number {
-    return only === undefined ? this.retryFailedStmt.run(now, now).changes : this.retryOneStmt.run(now, now, only.bucket, only.key).changes;
+    return only === undefined
+      ? this.retryFailedStmt.run(now, now).changes
+      : this.retryOneStmt.run(now, now, only.bucket, only.key).changes;
   }
 
   /** At boot: rows in flight when the process stopped are pending again (their attempt's outcome is unknown). */

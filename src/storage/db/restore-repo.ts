@@ -13,16 +13,22 @@ export class RestoreRepo {
   private readonly deleteUploadsStmt;
 
   constructor(db: Db) {
-    this.versionsStmt = db.prepare<[string, number, number], ObjectValues>(
-      `SELECT ${OBJECT_SELECT} FROM objects WHERE bucket = ? AND id > ? ORDER BY id LIMIT ?`,
-    ).raw(true);
-    this.lockedStmt = db.prepare<[string], ObjectValues>(
-      `SELECT ${OBJECT_SELECT} FROM objects WHERE bucket = ? AND (legal_hold = 1 OR retain_until IS NOT NULL)`,
-    ).raw(true);
+    this.versionsStmt = db
+      .prepare<[string, number, number], ObjectValues>(
+        `SELECT ${OBJECT_SELECT} FROM objects WHERE bucket = ? AND id > ? ORDER BY id LIMIT ?`,
+      )
+      .raw(true);
+    this.lockedStmt = db
+      .prepare<[string], ObjectValues>(
+        `SELECT ${OBJECT_SELECT} FROM objects WHERE bucket = ? AND (legal_hold = 1 OR retain_until IS NOT NULL)`,
+      )
+      .raw(true);
     this.deleteVersionsStmt = db.prepare<[string]>('DELETE FROM objects WHERE bucket = ?');
-    this.uploadBlobsStmt = db.prepare<[string], string>(
-      'SELECT p.blob_id FROM upload_parts p JOIN multipart_uploads u ON u.upload_id = p.upload_id WHERE u.bucket = ?',
-    ).pluck();
+    this.uploadBlobsStmt = db
+      .prepare<[string], string>(
+        'SELECT p.blob_id FROM upload_parts p JOIN multipart_uploads u ON u.upload_id = p.upload_id WHERE u.bucket = ?',
+      )
+      .pluck();
     this.deleteUploadsStmt = db.prepare<[string]>('DELETE FROM multipart_uploads WHERE bucket = ?');
   }
 

@@ -56,16 +56,18 @@ export class RestoreScratch {
       `INSERT INTO staged (seq, bucket, key, version_id, row, parts, sealed)
        VALUES (@seq, @bucket, @key, @versionId, @row, @parts, @sealed)`,
     );
-    this.findStmt = this.db.prepare<[string, string, string], string>(
-      'SELECT row FROM staged WHERE bucket = ? AND key = ? AND version_id = ?',
-    ).pluck();
+    this.findStmt = this.db
+      .prepare<[string, string, string], string>(
+        'SELECT row FROM staged WHERE bucket = ? AND key = ? AND version_id = ?',
+      )
+      .pluck();
     this.pageStmt = this.db.prepare<[number, number], RawStaged>(
       'SELECT seq, row, parts, sealed, is_latest FROM staged WHERE seq > ? ORDER BY seq LIMIT ?',
     );
     this.addBlobStmt = this.db.prepare<[string]>('INSERT OR IGNORE INTO blobs (blob_id) VALUES (?)');
-    this.blobPageStmt = this.db.prepare<[string, number], string>(
-      'SELECT blob_id FROM blobs WHERE blob_id > ? ORDER BY blob_id LIMIT ?',
-    ).pluck();
+    this.blobPageStmt = this.db
+      .prepare<[string, number], string>('SELECT blob_id FROM blobs WHERE blob_id > ? ORDER BY blob_id LIMIT ?')
+      .pluck();
   }
 
   /** Records a blob file written for this restore (removed again if the restore fails). */
@@ -78,8 +80,13 @@ export class RestoreScratch {
     const { row } = version;
     try {
       this.insertStmt.run({
-        seq: version.seq, bucket: row.bucket, key: row.key, versionId: row.versionId,
-        row: JSON.stringify(row), parts: version.parts.length > 0 ? JSON.stringify(version.parts) : null, sealed: version.sealed ?? null,
+        seq: version.seq,
+        bucket: row.bucket,
+        key: row.key,
+        versionId: row.versionId,
+        row: JSON.stringify(row),
+        parts: version.parts.length > 0 ? JSON.stringify(version.parts) : null,
+        sealed: version.sealed ?? null,
       });
       return true;
     } catch (err) {

@@ -24,10 +24,12 @@ function countSavepoints(): () => number {
   const original = db.transaction.bind(db);
   vi.spyOn(db, 'transaction').mockImplementation((fn) => {
     const runner = original(fn);
-    const counted = (mode: 'immediate' | 'deferred') => (...args: unknown[]): unknown => {
-      if (db.inTransaction) nested++;
-      return (runner[mode] as (...a: unknown[]) => unknown)(...args);
-    };
+    const counted =
+      (mode: 'immediate' | 'deferred') =>
+      (...args: unknown[]): unknown => {
+        if (db.inTransaction) nested++;
+        return (runner[mode] as (...a: unknown[]) => unknown)(...args);
+      };
     // runTransaction calls only these two.
     return { immediate: counted('immediate'), deferred: counted('deferred') } as unknown as typeof runner;
   });
@@ -37,10 +39,14 @@ function countSavepoints(): () => number {
 describe('shared transactions (group commit at the SQLite level)', () => {
   it('runs the writes queued in one turn in one transaction, each resolving with its own result', async () => {
     const seenInTransaction: boolean[] = [];
-    const results = await Promise.all(['a', 'b', 'c'].map((v) => shared.run(() => {
-      seenInTransaction.push(db.inTransaction);
-      return insert(v)();
-    })));
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map((v) =>
+        shared.run(() => {
+          seenInTransaction.push(db.inTransaction);
+          return insert(v)();
+        }),
+      ),
+    );
     expect(results).toEqual([1, 2, 3]);
     expect(seenInTransaction).toEqual([true, true, true]);
     expect(values()).toEqual(['a', 'b', 'c']);
@@ -75,7 +81,8 @@ describe('shared transactions (group commit at the SQLite level)', () => {
       shared.run(insert('c')),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    for (const o of outcomes) expect((o as PromiseRejectedResult).reason).toEqual(new Error('database or disk is full'));
+    for (const o of outcomes)
+      expect((o as PromiseRejectedResult).reason).toEqual(new Error('database or disk is full'));
     // Nothing of the batch holds, and nothing after it ran outside a transaction.
     expect(values()).toEqual([]);
     expect(db.inTransaction).toBe(false);
@@ -87,10 +94,14 @@ describe('shared transactions (group commit at the SQLite level)', () => {
   it('runs a batch in which no write throws once, without a savepoint per write', async () => {
     const savepoints = countSavepoints();
     const runs: string[] = [];
-    const results = await Promise.all(['a', 'b', 'c'].map((v) => shared.run(() => {
-      runs.push(v);
-      return insert(v)();
-    })));
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map((v) =>
+        shared.run(() => {
+          runs.push(v);
+          return insert(v)();
+        }),
+      ),
+    );
     expect(results).toEqual([1, 2, 3]);
     expect(runs).toEqual(['a', 'b', 'c']);
     expect(savepoints()).toBe(0);
@@ -100,12 +111,13 @@ describe('shared transactions (group commit at the SQLite level)', () => {
   it('when a write throws, rolls the batch back and runs every write again, each in a savepoint', async () => {
     const savepoints = countSavepoints();
     const runs: string[] = [];
-    const write = (v: string, fail = false) => shared.run(() => {
-      runs.push(v);
-      insert(v)();
-      if (fail) throw new Error(`${v} refused`);
-      return v;
-    });
+    const write = (v: string, fail = false) =>
+      shared.run(() => {
+        runs.push(v);
+        insert(v)();
+        if (fail) throw new Error(`${v} refused`);
+        return v;
+      });
     const outcomes = await Promise.allSettled([write('a'), write('b', true), write('c')]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     // The first run stopped at the write that threw; the second ran all three.
@@ -114,14 +126,16 @@ describe('shared transactions (group commit at the SQLite level)', () => {
     expect(values()).toEqual(['a', 'c']);
   });
 
-  it('runs a batch of one that throws once: its rollback is the whole transaction\'s', async () => {
+  it("runs a batch of one that throws once: its rollback is the whole transaction's", async () => {
     const savepoints = countSavepoints();
     let runs = 0;
-    await expect(shared.run(() => {
-      runs++;
-      insert('x')();
-      throw new Error('refused');
-    })).rejects.toThrow('refused');
+    await expect(
+      shared.run(() => {
+        runs++;
+        insert('x')();
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
     expect(runs).toBe(1);
     expect(savepoints()).toBe(0);
     expect(values()).toEqual([]);

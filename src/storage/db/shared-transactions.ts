@@ -59,24 +59,29 @@ export class SharedTransactions {
 
   /**
    * The common case, no write throwing: one transaction, no savepoints. Undefined when a write threw (everything is
-   * then rolled back, for runInSavepoints). A batch of one needs no second run: its rollback is the whole transaction's.
+   * then rolled back, for runInSavepoints). A batch of one needs no second run: its rollback is the whole
+   * transaction's.
    * Throws, as runInSavepoints does, when BEGIN, COMMIT or the transaction itself failed.
    */
   private runTogether(batch: readonly Queued[]): Outcome[] | undefined {
     const outcomes: Outcome[] = [];
     let writeThrew = false;
     try {
-      runTransaction(this.db, () => {
-        for (const item of batch) {
-          try {
-            outcomes.push({ ok: true, value: item.fn() });
-          } catch (error) {
-            // Unless SQLite has ended the transaction itself (a full disk, an I/O error: then every write fails).
-            writeThrew = this.db.inTransaction;
-            throw error;
+      runTransaction(
+        this.db,
+        () => {
+          for (const item of batch) {
+            try {
+              outcomes.push({ ok: true, value: item.fn() });
+            } catch (error) {
+              // Unless SQLite has ended the transaction itself (a full disk, an I/O error: then every write fails).
+              writeThrew = this.db.inTransaction;
+              throw error;
+            }
           }
-        }
-      }, 'immediate');
+        },
+        'immediate',
+      );
       return outcomes;
     } catch (error) {
       if (!writeThrew) throw error;
@@ -87,19 +92,23 @@ export class SharedTransactions {
   /** Each write in a savepoint of its own. Throws when the transaction fails as a whole (every write then fails). */
   private runInSavepoints(batch: readonly Queued[]): Outcome[] {
     const outcomes: Outcome[] = [];
-    runTransaction(this.db, () => {
-      for (const item of batch) {
-        try {
-          // Nested: better-sqlite3 runs it in a savepoint and rolls back to it if it throws.
-          outcomes.push({ ok: true, value: runTransaction(this.db, item.fn) });
-        } catch (error) {
-          // After some errors (a full disk, an I/O error) SQLite has already ended the whole transaction: then
-          // nothing of the batch holds, and every write in it fails with that error.
-          if (!this.db.inTransaction) throw error;
-          outcomes.push({ ok: false, error });
+    runTransaction(
+      this.db,
+      () => {
+        for (const item of batch) {
+          try {
+            // Nested: better-sqlite3 runs it in a savepoint and rolls back to it if it throws.
+            outcomes.push({ ok: true, value: runTransaction(this.db, item.fn) });
+          } catch (error) {
+            // After some errors (a full disk, an I/O error) SQLite has already ended the whole transaction: then
+            // nothing of the batch holds, and every write in it fails with that error.
+            if (!this.db.inTransaction) throw error;
+            outcomes.push({ ok: false, error });
+          }
         }
-      }
-    }, 'immediate');
+      },
+      'immediate',
+    );
     return outcomes;
   }
 }

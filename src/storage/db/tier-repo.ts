@@ -24,7 +24,9 @@ export class TierRepo {
 
   constructor(private readonly db: Db) {
     this.rowStmt = db.prepare<[number], ObjectValues>(`SELECT ${OBJECT_SELECT} FROM objects WHERE id = ?`).raw(true);
-    this.startUploadStmt = db.prepare<[string, number, number]>('INSERT OR REPLACE INTO tier_uploads (remote_key, object_id, started_at) VALUES (?, ?, ?)');
+    this.startUploadStmt = db.prepare<[string, number, number]>(
+      'INSERT OR REPLACE INTO tier_uploads (remote_key, object_id, started_at) VALUES (?, ?, ?)',
+    );
     this.endUploadStmt = db.prepare<[string]>('DELETE FROM tier_uploads WHERE remote_key = ?');
     this.uploadsStmt = db.prepare<[], string>('SELECT remote_key FROM tier_uploads').pluck();
     this.toStubStmt = db.prepare<[string, string, string, number]>(
@@ -38,12 +40,20 @@ export class TierRepo {
     this.extendStmt = db.prepare<[number, number]>(
       "UPDATE objects SET tier_restored_until = max(coalesce(tier_restored_until, 0), ?) WHERE id = ? AND tier_state = 'restored'",
     );
-    this.expiredStmt = db.prepare<[number, number], number>(
-      `SELECT id FROM objects INDEXED BY objects_tiered WHERE tier_state = 'restored' AND tier_restored_until <= ?
+    this.expiredStmt = db
+      .prepare<[number, number], number>(
+        `SELECT id FROM objects INDEXED BY objects_tiered WHERE tier_state = 'restored' AND tier_restored_until <= ?
        ORDER BY tier_restored_until LIMIT ?`,
-    ).pluck();
-    this.gcEnqueueStmt = db.prepare<[string, number]>('INSERT OR IGNORE INTO tier_gc (remote_key, queued_at) VALUES (?, ?)');
-    this.gcDueStmt = db.prepare<[number, number], string>('SELECT remote_key FROM tier_gc WHERE queued_at <= ? ORDER BY queued_at LIMIT ?').pluck();
+      )
+      .pluck();
+    this.gcEnqueueStmt = db.prepare<[string, number]>(
+      'INSERT OR IGNORE INTO tier_gc (remote_key, queued_at) VALUES (?, ?)',
+    );
+    this.gcDueStmt = db
+      .prepare<[number, number], string>(
+        'SELECT remote_key FROM tier_gc WHERE queued_at <= ? ORDER BY queued_at LIMIT ?',
+      )
+      .pluck();
     this.gcDoneStmt = db.prepare<[string]>('DELETE FROM tier_gc WHERE remote_key = ?');
     this.countsStmt = db.prepare<[], { tier_state: 'stub' | 'restored'; n: number }>(
       'SELECT tier_state, count(*) AS n FROM objects INDEXED BY objects_tiered WHERE tier_state IS NOT NULL GROUP BY tier_state',

@@ -17,7 +17,14 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const bucket = (name: string) => ({ name, createdAt: 1, region: 'us-east-1', versioning: 'Unversioned' as const, objectLock: false, config: {} });
+const bucket = (name: string) => ({
+  name,
+  createdAt: 1,
+  region: 'us-east-1',
+  versioning: 'Unversioned' as const,
+  objectLock: false,
+  config: {},
+});
 
 describe('durability barrier (group commit)', () => {
   it('marks a committed transaction undurable until the barrier has fsynced the WAL', async () => {

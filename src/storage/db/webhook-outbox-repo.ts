@@ -90,10 +90,12 @@ export class WebhookOutboxRepo {
          SELECT id FROM webhook_outbox WHERE status <> 'pending' AND status = ? AND finished_at < ? ORDER BY finished_at LIMIT ?)
        AND id < (SELECT MAX(id) FROM webhook_outbox)`,
     );
-    this.pendingCountStmt = db.prepare<[], number>("SELECT COUNT(*) FROM webhook_outbox WHERE status = 'pending'").pluck();
-    this.oldestPendingStmt = db.prepare<[], number | null>(
-      "SELECT MIN(created_at) FROM webhook_outbox WHERE status = 'pending'",
-    ).pluck();
+    this.pendingCountStmt = db
+      .prepare<[], number>("SELECT COUNT(*) FROM webhook_outbox WHERE status = 'pending'")
+      .pluck();
+    this.oldestPendingStmt = db
+      .prepare<[], number | null>("SELECT MIN(created_at) FROM webhook_outbox WHERE status = 'pending'")
+      .pluck();
     this.getTotalsStmt = db.prepare<[string], string>('SELECT value FROM webhook_outbox_totals WHERE name = ?').pluck();
     this.setTotalsStmt = db.prepare<[string, string]>(
       'INSERT INTO webhook_outbox_totals (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
@@ -105,14 +107,21 @@ export class WebhookOutboxRepo {
    * that commits the change it describes.
    */
   insert(row: NewOutboxRow): number {
-    return Number(this.insertStmt.run(row.deliveryId, row.eventType, row.body, row.createdAt, row.createdAt).lastInsertRowid);
+    return Number(
+      this.insertStmt.run(row.deliveryId, row.eventType, row.body, row.createdAt, row.createdAt).lastInsertRowid,
+    );
   }
 
   /** Pending rows with id <= `maxId` due at `now`, earliest due first (ties in insertion order), at most `limit`. */
   due(now: number, maxId: number, limit: number): OutboxRow[] {
     return this.dueStmt.all(now, maxId, limit).map((r) => ({
-      id: r.id, deliveryId: r.delivery_id, eventType: r.event_type, body: r.body, attempts: r.attempts,
-      nextAttemptAt: r.next_attempt_at, createdAt: r.created_at,
+      id: r.id,
+      deliveryId: r.delivery_id,
+      eventType: r.event_type,
+      body: r.body,
+      attempts: r.attempts,
+      nextAttemptAt: r.next_attempt_at,
+      createdAt: r.created_at,
     }));
   }
 
@@ -171,7 +180,11 @@ export class WebhookOutboxRepo {
   totals(): OutboxTotals {
     const value = this.getTotalsStmt.get(TOTALS);
     if (value === undefined) return { delivered: 0, failed: 0, lastError: undefined };
-    const parsed = JSON.parse(value) as { delivered: number; failed: number; lastError?: { message: string; at: number } };
+    const parsed = JSON.parse(value) as {
+      delivered: number;
+      failed: number;
+      lastError?: { message: string; at: number };
+    };
     return { delivered: parsed.delivered, failed: parsed.failed, lastError: parsed.lastError };
   }
 

@@ -5,7 +5,18 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStore } from '../../helpers/store.js';
-import { consoleUrl, newContext, screenshot, seriousViolations, settle, signIn, type AxeViolation, useBrowser, waitForShell, watchProblems } from './console-browser.js';
+import {
+  consoleUrl,
+  newContext,
+  screenshot,
+  seriousViolations,
+  settle,
+  signIn,
+  type AxeViolation,
+  useBrowser,
+  waitForShell,
+  watchProblems,
+} from './console-browser.js';
 import { CONSOLE_PAGES } from './console-pages.js';
 import { seedConsoleData, type Seeded } from './console-seed.js';
 
@@ -19,7 +30,11 @@ const chromium = useBrowser();
 const describeViolations = (page: string, v: AxeViolation[]): string[] =>
   v.map((x) => `${page}: ${x.id} (${x.impact}) ${x.help} at ${x.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 
-async function walk(theme: 'light' | 'dark', viewport?: { width: number; height: number }, only?: string[]): Promise<string[]> {
+async function walk(
+  theme: 'light' | 'dark',
+  viewport?: { width: number; height: number },
+  only?: string[],
+): Promise<string[]> {
   const context = await newContext(chromium.browser, { colorScheme: theme, ...(viewport ? { viewport } : {}) });
   const page: Page = await context.newPage();
   const problems = watchProblems(page);
@@ -58,14 +73,24 @@ describe('accessibility and screenshots', () => {
   });
 
   it('is readable at phone width', { timeout: 240_000 }, async () => {
-    expect(await walk('light', { width: 390, height: 844 }, ['dashboard', 'buckets', 'objects', 'object-overview', 'keys', 'audit'])).toEqual([]);
+    expect(
+      await walk('light', { width: 390, height: 844 }, [
+        'dashboard',
+        'buckets',
+        'objects',
+        'object-overview',
+        'keys',
+        'audit',
+      ]),
+    ).toEqual([]);
   });
 
   it('checks the forced password change screen', async () => {
     const context = await newContext(chromium.browser, { colorScheme: 'dark' });
     const page = await context.newPage();
     const created = await fetch(`${store.server.url}/api/admin/users`, {
-      method: 'POST', headers: { authorization: `Bearer ${seeded.token}`, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${seeded.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'newcomer', role: 'read-only' }),
     });
     const { temporaryPassword } = (await created.json()) as { temporaryPassword: string };

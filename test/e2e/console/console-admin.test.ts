@@ -10,9 +10,14 @@ import { consoleUrl, settle, useBrowser, waitForShell } from './console-browser.
 const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1', AUDIT_FLUSH_MS: '250' } });
 
 async function put(bucket: string, key: string, { body, type }: { body: string; type: string }): Promise<void> {
-  const res = await fetch(`${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`, {
-    method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': type }, body,
-  });
+  const res = await fetch(
+    `${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`,
+    {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': type },
+      body,
+    },
+  );
   expect(res.status).toBe(200);
 }
 
@@ -24,9 +29,16 @@ async function go(route: string): Promise<void> {
 
 beforeAll(async () => {
   expect((await store.adminCall('POST', '/buckets', { name: 'site' })).status).toBe(201);
-  await put('site', 'index.html', { body: '<h1>hi</h1><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">', type: 'text/html' });
-  await put('site', 'logo.svg', { body: '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned = 3"><script>window.__pwned = 4</script></svg>', type: 'image/svg+xml' });
-  for (const k of ['tmp/a.log', 'tmp/b.log', 'keep.txt']) await put('site', k, { body: `content of ${k}`, type: 'text/plain' });
+  await put('site', 'index.html', {
+    body: '<h1>hi</h1><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">',
+    type: 'text/html',
+  });
+  await put('site', 'logo.svg', {
+    body: '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned = 3"><script>window.__pwned = 4</script></svg>',
+    type: 'image/svg+xml',
+  });
+  for (const k of ['tmp/a.log', 'tmp/b.log', 'keep.txt'])
+    await put('site', k, { body: `content of ${k}`, type: 'text/plain' });
 });
 const chromium = useBrowser({ signIn: store });
 
@@ -54,9 +66,20 @@ describe('bucket settings', () => {
     await rule.getByLabel('Expire after (days)').fill('3');
     await rule.getByLabel('Abort after (days)').fill('1');
     await chromium.page.getByRole('button', { name: 'Save lifecycle rules' }).click();
-    await chromium.page.getByText('Objects under “tmp/”: expire after 3 days, abort incomplete uploads after 1 days.').waitFor();
+    await chromium.page
+      .getByText('Objects under “tmp/”: expire after 3 days, abort incomplete uploads after 1 days.')
+      .waitFor();
     const stored = await store.adminCall('GET', '/buckets/site/lifecycle');
-    expect(stored.body).toMatchObject({ rules: [{ status: 'Enabled', filter: { prefix: 'tmp/' }, expiration: { days: 3 }, abortIncompleteMultipartUpload: { daysAfterInitiation: 1 } }] });
+    expect(stored.body).toMatchObject({
+      rules: [
+        {
+          status: 'Enabled',
+          filter: { prefix: 'tmp/' },
+          expiration: { days: 3 },
+          abortIncompleteMultipartUpload: { daysAfterInitiation: 1 },
+        },
+      ],
+    });
   });
 
   it('shows policy errors as you type and the server reason when it refuses', async () => {
@@ -66,9 +89,18 @@ describe('bucket settings', () => {
     await chromium.page.getByText(/Line 1, column \d+/).waitFor();
     expect(await chromium.page.getByRole('button', { name: 'Save policy' }).isDisabled()).toBe(true);
     // Well-formed, but the server refuses it (an action that does not exist).
-    await editor.fill(JSON.stringify({ Version: '2012-10-17', Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:NoSuchAction', Resource: 'arn:aws:s3:::site/*' }] }));
+    await editor.fill(
+      JSON.stringify({
+        Version: '2012-10-17',
+        Statement: [{ Effect: 'Allow', Principal: '*', Action: 's3:NoSuchAction', Resource: 'arn:aws:s3:::site/*' }],
+      }),
+    );
     await chromium.page.getByRole('button', { name: 'Save policy' }).click();
-    await chromium.page.getByRole('alert').filter({ hasText: /action|policy/i }).first().waitFor();
+    await chromium.page
+      .getByRole('alert')
+      .filter({ hasText: /action|policy/i })
+      .first()
+      .waitFor();
     await chromium.page.getByRole('button', { name: 'Insert a public-read example' }).click();
     await chromium.page.getByRole('button', { name: 'Save policy' }).click();
     await chromium.page.getByRole('button', { name: 'Delete policy' }).waitFor();
@@ -81,15 +113,19 @@ describe('bucket settings', () => {
     await chromium.page.getByLabel('Allowed origins (one per line)').fill('https://app.example.com');
     await chromium.page.getByRole('group', { name: 'Rule 1 methods' }).getByLabel('PUT').check();
     await chromium.page.getByRole('button', { name: 'Save CORS rules' }).click();
-    await expect.poll(async () => (await store.adminCall('GET', '/buckets/site/cors')).body).toMatchObject({
-      rules: [{ allowedOrigins: ['https://app.example.com'], allowedMethods: ['GET', 'PUT'] }],
-    });
+    await expect
+      .poll(async () => (await store.adminCall('GET', '/buckets/site/cors')).body)
+      .toMatchObject({
+        rules: [{ allowedOrigins: ['https://app.example.com'], allowedMethods: ['GET', 'PUT'] }],
+      });
     await go('buckets/site?tab=tags');
     await chromium.page.getByRole('button', { name: 'Add tag' }).click();
     await chromium.page.getByLabel('Tag 1 key').fill('owner');
     await chromium.page.getByLabel('Tag 1 value').fill('web team');
     await chromium.page.getByRole('button', { name: 'Save tags' }).click();
-    await expect.poll(async () => (await store.adminCall('GET', '/buckets/site/tagging')).body).toEqual({ tags: [{ key: 'owner', value: 'web team' }] });
+    await expect
+      .poll(async () => (await store.adminCall('GET', '/buckets/site/tagging')).body)
+      .toEqual({ tags: [{ key: 'owner', value: 'web team' }] });
   });
 
   it('explains why a bucket that is not empty cannot be deleted', async () => {
@@ -113,7 +149,12 @@ describe('objects', () => {
     await dialog.getByText('Every object under tmp/ is deleted too.').waitFor();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(async () => ((await store.adminCall('GET', '/buckets/site/objects')).body as { objects: Array<{ key: string }> }).objects.map((o) => o.key))
+    await expect
+      .poll(async () =>
+        (
+          (await store.adminCall('GET', '/buckets/site/objects')).body as { objects: Array<{ key: string }> }
+        ).objects.map((o) => o.key),
+      )
       .toEqual(['index.html', 'logo.svg']);
   });
 
@@ -143,7 +184,10 @@ describe('users and the audit log', () => {
     const users = (await store.adminCall('GET', '/users')).body as { items: Array<{ username: string; role: string }> };
     expect(users.items.find((u) => u.username === 'operator')?.role).toBe('full-admin');
     await chromium.page.getByRole('button', { name: 'Delete operator' }).click();
-    await chromium.page.getByRole('dialog', { name: 'Delete operator?' }).getByRole('button', { name: 'Delete user' }).click();
+    await chromium.page
+      .getByRole('dialog', { name: 'Delete operator?' })
+      .getByRole('button', { name: 'Delete user' })
+      .click();
     await expect.poll(() => chromium.page.getByLabel('Role of operator').count()).toBe(0);
   });
 
@@ -152,8 +196,12 @@ describe('users and the audit log', () => {
     await chromium.page.getByLabel('Event').selectOption('user.created');
     await chromium.page.getByRole('button', { name: 'Apply filters' }).click();
     // The unfiltered page shows a user.created row too: wait for the filtered page to replace it.
-    await expect.poll(() => chromium.page.getByRole('row').filter({ hasText: 'bucket.created' }).count(), { timeout: 10_000 }).toBe(0);
-    await expect.poll(() => chromium.page.getByRole('row').filter({ hasText: 'user.created' }).count(), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => chromium.page.getByRole('row').filter({ hasText: 'bucket.created' }).count(), { timeout: 10_000 })
+      .toBe(0);
+    await expect
+      .poll(() => chromium.page.getByRole('row').filter({ hasText: 'user.created' }).count(), { timeout: 10_000 })
+      .toBe(1);
     expect(chromium.page.url()).toContain('event=user.created');
     expect(chromium.problems).toEqual([]);
   });

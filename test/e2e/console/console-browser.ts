@@ -14,7 +14,13 @@ import type { Store } from '../../helpers/store.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 
 /** Where screenshots go (gitignored). */
@@ -63,7 +69,8 @@ export function useBrowser(opts: { page?: boolean; signIn?: Store } = {}): Brows
     const context = await newContext(browser);
     const page = await context.newPage();
     session = { context, page, problems: watchProblems(page) };
-    if (opts.signIn !== undefined) await signIn(page, opts.signIn.server, { mount: opts.signIn.server.env['MOUNT_PATH'] ?? '' });
+    if (opts.signIn !== undefined)
+      await signIn(page, opts.signIn.server, { mount: opts.signIn.server.env['MOUNT_PATH'] ?? '' });
   });
   afterAll(() => browser?.close());
   const page = (): { context: BrowserContext; page: Page; problems: string[] } => {
@@ -75,9 +82,15 @@ export function useBrowser(opts: { page?: boolean; signIn?: Store } = {}): Brows
       if (browser === undefined) throw new Error('the browser has not started: useBrowser() launches it in beforeAll');
       return browser;
     },
-    get context() { return page().context; },
-    get page() { return page().page; },
-    get problems() { return page().problems; },
+    get context() {
+      return page().context;
+    },
+    get page() {
+      return page().page;
+    },
+    get problems() {
+      return page().problems;
+    },
   };
 }
 
@@ -102,7 +115,11 @@ export function consoleUrl(server: RunningServer, route = '', mount = ''): strin
 }
 
 /** Signs in through the form and waits for the shell. */
-export async function signIn(page: Page, server: RunningServer, opts: { mount?: string; username?: string; password?: string; route?: string } = {}): Promise<void> {
+export async function signIn(
+  page: Page,
+  server: RunningServer,
+  opts: { mount?: string; username?: string; password?: string; route?: string } = {},
+): Promise<void> {
   await page.goto(consoleUrl(server, opts.route ?? '', opts.mount));
   await page.getByLabel('Username').fill(opts.username ?? 'admin');
   await page.getByLabel('Password').fill(opts.password ?? server.credentials.adminPassword);
@@ -123,7 +140,12 @@ export async function settle(page: Page): Promise<void> {
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-export interface AxeViolation { id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
 
 /**
  * Runs axe-core on the page (WCAG 2.1 A and AA rules, best practices) and returns the serious and critical
@@ -133,9 +155,18 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   const hasAxe = await page.evaluate(() => 'axe' in window);
   if (!hasAxe) await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target })) }));
+    const axe = (
+      window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
+    const r = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target })),
+    }));
   });
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

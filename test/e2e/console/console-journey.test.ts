@@ -28,7 +28,9 @@ const work = useTempDir('console-journey-');
 
 async function objectBytes(key: string, versionId?: string): Promise<Buffer> {
   const q = new URLSearchParams({ key, ...(versionId ? { versionId } : {}) });
-  const res = await fetch(`${store.server.url}/api/admin/buckets/${BUCKET}/objects/content?${q.toString()}`, { headers: { authorization: `Bearer ${await store.admin()}` } });
+  const res = await fetch(`${store.server.url}/api/admin/buckets/${BUCKET}/objects/content?${q.toString()}`, {
+    headers: { authorization: `Bearer ${await store.admin()}` },
+  });
   expect(res.status).toBe(200);
   return Buffer.from(await res.arrayBuffer());
 }
@@ -59,7 +61,9 @@ describe('the console journey', () => {
     await signIn(chromium.page, store.server);
     await chromium.page.reload();
     await chromium.page.getByRole('navigation', { name: 'Main' }).waitFor();
-    const stored = await chromium.page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+    const stored = await chromium.page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+    );
     expect(stored).not.toMatch(/eyJ/); // no JWT anywhere a script could read it back
   });
 
@@ -80,20 +84,31 @@ describe('the console journey', () => {
     // between two samples, and the bar is only ever seen at 0 and 1.
     const cdp = await chromium.page.context().newCDPSession(chromium.page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 16 * 1024 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 16 * 1024 * 1024,
+    });
     // Sample the large file's progress bar while it uploads: it must move through intermediate values.
-    const sampled = chromium.page.evaluate(() => new Promise<number[]>((resolve) => {
-      const seen: number[] = [];
-      const timer = setInterval(() => {
-        const bar = document.querySelector<HTMLProgressElement>('[data-upload-key="big.bin"] progress');
-        if (bar) seen.push(bar.value / bar.max);
-        if (seen.length > 0 && seen[seen.length - 1] === 1) {
-          clearInterval(timer);
-          resolve(seen);
-        }
-      }, 20);
-      setTimeout(() => { clearInterval(timer); resolve(seen); }, 60_000);
-    }));
+    const sampled = chromium.page.evaluate(
+      () =>
+        new Promise<number[]>((resolve) => {
+          const seen: number[] = [];
+          const timer = setInterval(() => {
+            const bar = document.querySelector<HTMLProgressElement>('[data-upload-key="big.bin"] progress');
+            if (bar) seen.push(bar.value / bar.max);
+            if (seen.length > 0 && seen[seen.length - 1] === 1) {
+              clearInterval(timer);
+              resolve(seen);
+            }
+          }, 20);
+          setTimeout(() => {
+            clearInterval(timer);
+            resolve(seen);
+          }, 60_000);
+        }),
+    );
     await dropFiles([
       { name: 'notes.txt', type: 'text/plain', text: 'version one\n' },
       { name: 'hello.json', type: 'application/json', text: '{"hello": "world"}\n' },
@@ -103,9 +118,17 @@ describe('the console journey', () => {
     await expect.poll(() => panel.locator('progress').count()).toBe(3);
     await expect.poll(() => panel.getByText('Uploaded', { exact: true }).count(), { timeout: 60_000 }).toBe(3);
     const values = await sampled;
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
     await cdp.detach();
-    expect(values.some((v) => v > 0 && v < 1), `progress samples ${values.join(',')}`).toBe(true);
+    expect(
+      values.some((v) => v > 0 && v < 1),
+      `progress samples ${values.join(',')}`,
+    ).toBe(true);
     await screenshot(chromium.page, 'journey-uploads');
 
     const info = await store.adminCall('GET', `/buckets/${BUCKET}/objects/info?key=big.bin`);
@@ -190,17 +213,24 @@ describe('the console journey', () => {
     expect(await rows.filter({ hasText: 'delete marker' }).count()).toBe(1);
     await screenshot(chromium.page, 'journey-versions');
 
-    const versions = (await store.adminCall('GET', `/buckets/${BUCKET}/objects/versions?prefix=notes.txt`)).body as { versions: Array<{ versionId: string; isDeleteMarker: boolean }> };
+    const versions = (await store.adminCall('GET', `/buckets/${BUCKET}/objects/versions?prefix=notes.txt`)).body as {
+      versions: Array<{ versionId: string; isDeleteMarker: boolean }>;
+    };
     const first = versions.versions.filter((v) => !v.isDeleteMarker).at(-1);
     expect(first).toBeDefined();
-    await rows.filter({ hasText: first!.versionId.slice(-12) }).getByRole('button').click();
+    await rows
+      .filter({ hasText: first!.versionId.slice(-12) })
+      .getByRole('button')
+      .click();
     dialog = chromium.page.getByRole('dialog');
     await dialog.getByRole('tab', { name: 'Versions' }).click();
     await dialog.getByRole('button', { name: `Restore version ${first!.versionId}` }).click();
     const confirmRestore = chromium.page.getByRole('dialog', { name: 'Restore this version?' });
     await confirmRestore.getByRole('button', { name: 'Restore version' }).click();
     await confirmRestore.waitFor({ state: 'hidden', timeout: 20_000 });
-    await expect.poll(async () => (await objectBytes('notes.txt')).toString(), { timeout: 20_000 }).toBe('version one\n');
+    await expect
+      .poll(async () => (await objectBytes('notes.txt')).toString(), { timeout: 20_000 })
+      .toBe('version one\n');
     await expect.poll(() => dialog.getByRole('row').count()).toBe(5); // header + restored + marker + two versions
     await dialog.getByRole('button', { name: 'Close' }).click();
   });

@@ -22,7 +22,9 @@ describe('the console under MOUNT_PATH', () => {
     await chromium.page.getByRole('dialog').getByLabel('Name').fill('mounted');
     await chromium.page.getByRole('dialog').getByRole('button', { name: 'Create bucket' }).click();
     await chromium.page.getByRole('heading', { name: 'Objects in mounted' }).waitFor();
-    await chromium.page.getByTestId('upload-files').setInputFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from under a mount\n') });
+    await chromium.page
+      .getByTestId('upload-files')
+      .setInputFiles({ name: 'hello.txt', mimeType: 'text/plain', buffer: Buffer.from('hello from under a mount\n') });
     await chromium.page.getByRole('button', { name: 'hello.txt', exact: true }).waitFor({ timeout: 20_000 });
 
     expect(chromium.page.url()).toBe(`${store.server.url}${MOUNT}/admin/buckets/mounted/browse`);
@@ -30,7 +32,9 @@ describe('the console under MOUNT_PATH', () => {
     await waitForShell(chromium.page);
     await chromium.page.getByRole('button', { name: 'hello.txt', exact: true }).click();
     await chromium.page.getByRole('dialog').getByLabel('Text of hello.txt').waitFor();
-    expect(await chromium.page.getByRole('dialog').getByLabel('Text of hello.txt').textContent()).toBe('hello from under a mount\n');
+    expect(await chromium.page.getByRole('dialog').getByLabel('Text of hello.txt').textContent()).toBe(
+      'hello from under a mount\n',
+    );
     await settle(chromium.page);
     await screenshot(chromium.page, 'mount-path-preview');
 

@@ -16,14 +16,23 @@ export interface ConsolePage {
   hasWrites?: boolean;
 }
 
-const objectTab = (tab: string) => async (page: Page): Promise<void> => {
-  await page.getByRole('dialog').getByRole('tab', { name: tab }).click();
-};
+const objectTab =
+  (tab: string) =>
+  async (page: Page): Promise<void> => {
+    await page.getByRole('dialog').getByRole('tab', { name: tab }).click();
+  };
 
 export const CONSOLE_PAGES: ConsolePage[] = [
   { name: 'dashboard', route: () => '' },
   { name: 'buckets', route: () => 'buckets', hasWrites: true },
-  { name: 'bucket-create-dialog', route: () => 'buckets', adminOnly: true, open: async (p) => { await p.getByRole('button', { name: 'Create bucket' }).click(); } },
+  {
+    name: 'bucket-create-dialog',
+    route: () => 'buckets',
+    adminOnly: true,
+    open: async (p) => {
+      await p.getByRole('button', { name: 'Create bucket' }).click();
+    },
+  },
   { name: 'bucket-overview', route: (s) => `buckets/${s.bucket}` },
   { name: 'bucket-versioning', route: (s) => `buckets/${s.bucket}?tab=versioning`, hasWrites: true },
   { name: 'bucket-object-lock', route: (s) => `buckets/${s.lockedBucket}?tab=versioning`, hasWrites: true },
@@ -36,15 +45,46 @@ export const CONSOLE_PAGES: ConsolePage[] = [
   { name: 'objects', route: (s) => `buckets/${s.bucket}/browse`, hasWrites: true },
   { name: 'objects-folder', route: (s) => `buckets/${s.bucket}/browse?prefix=2030%2F`, hasWrites: true },
   { name: 'objects-versions', route: (s) => `buckets/${s.bucket}/browse?view=versions`, hasWrites: true },
-  { name: 'object-overview', route: (s) => `buckets/${s.bucket}/browse?prefix=2030%2F&object=2030%2Fbeach.png`, hasWrites: true },
+  {
+    name: 'object-overview',
+    route: (s) => `buckets/${s.bucket}/browse?prefix=2030%2F&object=2030%2Fbeach.png`,
+    hasWrites: true,
+  },
   { name: 'object-text', route: (s) => `buckets/${s.bucket}/browse?prefix=2030%2F&object=2030%2Fnotes.md` },
-  { name: 'object-versions', route: (s) => `buckets/${s.bucket}/browse?object=readme.txt`, open: objectTab('Versions'), hasWrites: true },
-  { name: 'object-tags', route: (s) => `buckets/${s.bucket}/browse?object=readme.txt`, open: objectTab('Tags'), hasWrites: true },
-  { name: 'object-lock', route: (s) => `buckets/${s.lockedBucket}/browse?object=contract.txt`, open: objectTab('Retention & hold'), hasWrites: true },
-  { name: 'object-share', route: (s) => `buckets/${s.bucket}/browse?object=readme.txt`, open: objectTab('Share link'), hasWrites: true },
+  {
+    name: 'object-versions',
+    route: (s) => `buckets/${s.bucket}/browse?object=readme.txt`,
+    open: objectTab('Versions'),
+    hasWrites: true,
+  },
+  {
+    name: 'object-tags',
+    route: (s) => `buckets/${s.bucket}/browse?object=readme.txt`,
+    open: objectTab('Tags'),
+    hasWrites: true,
+  },
+  {
+    name: 'object-lock',
+    route: (s) => `buckets/${s.lockedBucket}/browse?object=contract.txt`,
+    open: objectTab('Retention & hold'),
+    hasWrites: true,
+  },
+  {
+    name: 'object-share',
+    route: (s) => `buckets/${s.bucket}/browse?object=readme.txt`,
+    open: objectTab('Share link'),
+    hasWrites: true,
+  },
   { name: 'search', route: () => 'search?q=o' },
   { name: 'keys', route: () => 'keys', hasWrites: true },
-  { name: 'key-create-dialog', route: () => 'keys', adminOnly: true, open: async (p) => { await p.getByRole('button', { name: 'Create access key' }).click(); } },
+  {
+    name: 'key-create-dialog',
+    route: () => 'keys',
+    adminOnly: true,
+    open: async (p) => {
+      await p.getByRole('button', { name: 'Create access key' }).click();
+    },
+  },
   { name: 'key-detail', route: (s) => `keys/${s.keyId}`, hasWrites: true },
   { name: 'users', route: () => 'users', hasWrites: true },
   { name: 'audit', route: () => 'audit' },

@@ -19,7 +19,10 @@ describe('the console through nginx', () => {
     const bucket = `nginx-console-${randomBytes(3).toString('hex')}`;
     await s3.send(new CreateBucketCommand({ Bucket: bucket }));
     // The certificate is the test's own; Chromium is told to accept it rather than taught to trust it.
-    const context = await chromium.browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 860 } });
+    const context = await chromium.browser.newContext({
+      ignoreHTTPSErrors: true,
+      viewport: { width: 1280, height: 860 },
+    });
     const page = await context.newPage();
     const problems = watchProblems(page);
     const requested: string[] = [];
@@ -29,7 +32,11 @@ describe('the console through nginx', () => {
     await page.getByRole('link', { name: 'Buckets' }).click();
     await page.getByRole('link', { name: bucket, exact: true }).click();
     await page.getByRole('heading', { name: `Objects in ${bucket}` }).waitFor();
-    await page.getByTestId('upload-files').setInputFiles({ name: 'via-nginx.txt', mimeType: 'text/plain', buffer: Buffer.from('uploaded by the console through nginx\n') });
+    await page.getByTestId('upload-files').setInputFiles({
+      name: 'via-nginx.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('uploaded by the console through nginx\n'),
+    });
     await page.getByRole('button', { name: 'via-nginx.txt', exact: true }).waitFor({ timeout: 30_000 });
     // A hard reload keeps the session: the refresh cookie (Secure, path under the mount) came back through nginx.
     await page.reload();

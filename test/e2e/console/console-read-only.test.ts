@@ -18,21 +18,33 @@ beforeAll(async () => {
 const chromium = useBrowser();
 
 /** Requests a read-only admin may send that are not GETs: their own session and password, and simulations. */
-const SELF_SERVICE = /\/api\/admin\/(auth\/(login|refresh|logout)|settings\/change-password|keys\/[A-Z0-9]+\/simulate)$/;
+const SELF_SERVICE =
+  /\/api\/admin\/(auth\/(login|refresh|logout)|settings\/change-password|keys\/[A-Z0-9]+\/simulate)$/;
 
 /** Buttons a read-only admin may use: navigation, views, questions and their own account. */
-const WRITE_WORDS = /\b(create|delete|remove|upload|save|restore|rotate|revoke|retry|reconcile|run now|scrub|reset|abort|add|enable|suspend|turn|set sse|new folder|insert)\b/i;
+const WRITE_WORDS =
+  /\b(create|delete|remove|upload|save|restore|rotate|revoke|retry|reconcile|run now|scrub|reset|abort|add|enable|suspend|turn|set sse|new folder|insert)\b/i;
 
-interface Control { tag: string; name: string; write: boolean }
+interface Control {
+  tag: string;
+  name: string;
+  write: boolean;
+}
 
-/** Every enabled control on the page (dialogs included), with its accessible-ish name and whether it is marked write. */
+/**
+ * Every enabled control on the page (dialogs included), with its accessible-ish name and whether it is marked write.
+ */
 function enabledControls(page: Page): Promise<Control[]> {
   return page.evaluate(() => {
     const out: Control[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>('button, input, select, textarea, fieldset, [data-write]')) {
+    for (const el of document.querySelectorAll<HTMLElement>(
+      'button, input, select, textarea, fieldset, [data-write]',
+    )) {
       if (!el.matches(':enabled') || el.closest('[hidden]')) continue;
       if (el instanceof HTMLInputElement && el.type === 'hidden') continue;
-      const name = (el.getAttribute('aria-label') ?? el.textContent ?? el.getAttribute('name') ?? '').trim().replace(/\s+/g, ' ');
+      const name = (el.getAttribute('aria-label') ?? el.textContent ?? el.getAttribute('name') ?? '')
+        .trim()
+        .replace(/\s+/g, ' ');
       const write = el.closest('[data-write]') !== null;
       out.push({ tag: el.tagName.toLowerCase(), name, write });
     }
@@ -60,7 +72,8 @@ describe('a read-only admin', () => {
     page = await context.newPage();
     page.on('request', (req: Request) => {
       const url = new URL(req.url());
-      if (req.method() !== 'GET' && req.method() !== 'HEAD' && !SELF_SERVICE.test(url.pathname)) writes.push(`${req.method()} ${url.pathname}`);
+      if (req.method() !== 'GET' && req.method() !== 'HEAD' && !SELF_SERVICE.test(url.pathname))
+        writes.push(`${req.method()} ${url.pathname}`);
     });
     page.on('response', (res) => {
       if (res.status() === 403) refused.push(`${res.request().method()} ${new URL(res.url()).pathname}`);
@@ -69,10 +82,16 @@ describe('a read-only admin', () => {
 
   it('must choose a new password at first sign-in', async () => {
     // An admin reset the reader's password: a temporary one, which must be changed before anything else.
-    const reset = await fetch(`${store.server.url}/api/admin/users`, { headers: { authorization: `Bearer ${seeded.token}` } });
-    const reader = ((await reset.json()) as { items: Array<{ id: string; username: string }> }).items.find((u) => u.username === 'reader');
+    const reset = await fetch(`${store.server.url}/api/admin/users`, {
+      headers: { authorization: `Bearer ${seeded.token}` },
+    });
+    const reader = ((await reset.json()) as { items: Array<{ id: string; username: string }> }).items.find(
+      (u) => u.username === 'reader',
+    );
     const res = await fetch(`${store.server.url}/api/admin/users/${reader?.id}/reset-password`, {
-      method: 'POST', headers: { authorization: `Bearer ${seeded.token}`, 'content-type': 'application/json' }, body: '{}',
+      method: 'POST',
+      headers: { authorization: `Bearer ${seeded.token}`, 'content-type': 'application/json' },
+      body: '{}',
     });
     const temporary = ((await res.json()) as { temporaryPassword: string }).temporaryPassword;
     await page.goto(consoleUrl(store.server));
@@ -95,7 +114,8 @@ describe('a read-only admin', () => {
       await visit(page, p);
       for (const c of await enabledControls(page)) {
         if (c.write) found.push(`${p.name}: ${c.tag} "${c.name}" is marked write and enabled`);
-        else if (c.tag === 'button' && WRITE_WORDS.test(c.name) && c.name !== 'Change password') found.push(`${p.name}: button "${c.name}"`);
+        else if (c.tag === 'button' && WRITE_WORDS.test(c.name) && c.name !== 'Change password')
+          found.push(`${p.name}: button "${c.name}"`);
       }
     }
     expect(found).toEqual([]);

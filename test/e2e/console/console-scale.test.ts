@@ -42,9 +42,11 @@ describe('the object browser at scale', () => {
     const started = Date.now();
     let maxRows = 0;
     for (let i = 0; i < 400; i++) {
-      await body.evaluate((el) => { el.scrollTop = el.scrollHeight; });
+      await body.evaluate((el) => {
+        el.scrollTop = el.scrollHeight;
+      });
       maxRows = Math.max(maxRows, await renderedRows(chromium.page));
-      if (await chromium.page.getByRole('button', { name: last }).count() > 0) break;
+      if ((await chromium.page.getByRole('button', { name: last }).count()) > 0) break;
       await chromium.page.waitForTimeout(50);
     }
     await chromium.page.getByRole('button', { name: last }).waitFor({ timeout: 10_000 });

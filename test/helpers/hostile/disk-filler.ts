@@ -21,7 +21,10 @@ export interface FillEvent {
 }
 
 /** Fill windows between items `first` and `last`, none overlapping. */
-export function fillSchedule(rng: Rng, opts: { first: number; last: number; windows: number; reserve: boolean }): FillEvent[] {
+export function fillSchedule(
+  rng: Rng,
+  opts: { first: number; last: number; windows: number; reserve: boolean },
+): FillEvent[] {
   const span = Math.max(1, Math.floor((opts.last - opts.first) / opts.windows));
   return Array.from({ length: opts.windows }, (_, i) => {
     const from = opts.first + i * span + rng.int(0, Math.floor(span / 3));

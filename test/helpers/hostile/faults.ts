@@ -7,9 +7,21 @@ import type { Delivery, WireRequest } from './raw-client.js';
 import type { Rng } from './rng.js';
 
 export const FAULT_KINDS = [
-  'none', 'slow-body', 'cut-body', 'extra-bytes', 'trickle', 'stop-reading',
-  'bad-chunk-signature', 'bad-trailer-checksum', 'bad-trailer-signature', 'decoded-length-larger', 'decoded-length-smaller',
-  'bad-auth', 'header-garbage', 'duplicate-length', 'huge-header',
+  'none',
+  'slow-body',
+  'cut-body',
+  'extra-bytes',
+  'trickle',
+  'stop-reading',
+  'bad-chunk-signature',
+  'bad-trailer-checksum',
+  'bad-trailer-signature',
+  'decoded-length-larger',
+  'decoded-length-smaller',
+  'bad-auth',
+  'header-garbage',
+  'duplicate-length',
+  'huge-header',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -44,7 +56,13 @@ export interface RequestShape {
 }
 
 /** A request without a body whose answer is small. */
-export const BODILESS: RequestShape = { hasBody: false, signedChunks: false, trailer: false, chunked: false, readsBody: false };
+export const BODILESS: RequestShape = {
+  hasBody: false,
+  signedChunks: false,
+  trailer: false,
+  chunked: false,
+  readsBody: false,
+};
 /** A request without a body whose answer may be large. */
 export const DOWNLOAD: RequestShape = { ...BODILESS, readsBody: true };
 /** A request with a plain body. */
@@ -92,7 +110,8 @@ export function drawFault(item: FaultDraw, shape: RequestShape, rate: number): F
  */
 export function drawUploadFault(item: FaultDraw, opts: { shape: RequestShape; rate: number; size: number }): FaultKind {
   const p = item.phase === 'pressure' ? 0.3 : 0.5;
-  if (item.phase !== 'normal' && opts.size >= 1024 * 1024 && item.rng.chance(p)) return skipped(item, 'slow-body') ? 'none' : 'slow-body';
+  if (item.phase !== 'normal' && opts.size >= 1024 * 1024 && item.rng.chance(p))
+    return skipped(item, 'slow-body') ? 'none' : 'slow-body';
   return drawFault(item, opts.shape, opts.rate);
 }
 
@@ -101,7 +120,8 @@ export function drawUploadFault(item: FaultDraw, opts: { shape: RequestShape; ra
  * the body, and the broken chunk arrives with nobody reading), now and then with anything else.
  */
 export function earlyFor(item: FaultDraw, kind: FaultKind, choices: readonly EarlyRefusal[]): EarlyRefusal | undefined {
-  const p = kind === 'bad-chunk-signature' || kind.startsWith('decoded-length') || kind.startsWith('bad-trailer') ? 0.4 : 0.05;
+  const p =
+    kind === 'bad-chunk-signature' || kind.startsWith('decoded-length') || kind.startsWith('bad-trailer') ? 0.4 : 0.05;
   const early = choices.length > 0 && item.rng.chance(p) ? item.rng.pick(choices) : undefined;
   return early !== undefined && skipped(item, early) ? undefined : early;
 }
@@ -115,18 +135,32 @@ export function applyHeaderFault(wire: WireRequest, kind: FaultKind, rng: Rng): 
     else headers.push([name, value]);
   };
   if (kind === 'bad-auth') {
-    set('authorization', rng.pick([
-      'AWS4-HMAC-SHA256 Credential=garbage',
-      `AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20200101/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=${'0'.repeat(64)}`,
-      'Bearer not-a-token',
-      rng.bytes(rng.int(1, 200)).toString('latin1').replace(/[\r\n]/g, ' '),
-      '',
-    ]));
+    set(
+      'authorization',
+      rng.pick([
+        'AWS4-HMAC-SHA256 Credential=garbage',
+        `AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20200101/us-east-1/s3/aws4_request, SignedHeaders=host, Signature=${'0'.repeat(64)}`,
+        'Bearer not-a-token',
+        rng
+          .bytes(rng.int(1, 200))
+          .toString('latin1')
+          .replace(/[\r\n]/g, ' '),
+        '',
+      ]),
+    );
   } else if (kind === 'header-garbage') {
     // Any byte but CR and LF, mostly; now and then CR or LF too, which breaks the framing itself.
     const bytes = rng.bytes(rng.int(1, 300)).toString('latin1');
     const value = rng.chance(0.8) ? bytes.replace(/[\r\n]/g, '\t') : bytes;
-    const name = rng.pick(['x-amz-meta-junk', 'user-agent', 'content-type', 'x-amz-date', 'range', 'x-amz-content-sha256', 'content-md5']);
+    const name = rng.pick([
+      'x-amz-meta-junk',
+      'user-agent',
+      'content-type',
+      'x-amz-date',
+      'range',
+      'x-amz-content-sha256',
+      'content-md5',
+    ]);
     set(name, value);
   } else if (kind === 'duplicate-length') {
     const length = headers.find(([k]) => k.toLowerCase() === 'content-length')?.[1] ?? '0';
@@ -143,16 +177,24 @@ export function deliveryFor(kind: FaultKind, body: Buffer, rng: Rng): Delivery {
     return { cut: { at: rng.int(0, body.length - 1), how: rng.chance(0.5) ? 'reset' : 'fin' }, timeoutMs: 15_000 };
   }
   if (kind === 'extra-bytes') {
-    const garbage = rng.chance(0.5) ? rng.bytes(rng.int(1, 2000)) : Buffer.from(`GARBAGE / HTTP/1.1\r\n${'x'.repeat(rng.int(0, 100))}\r\n\r\n`);
+    const garbage = rng.chance(0.5)
+      ? rng.bytes(rng.int(1, 2000))
+      : Buffer.from(`GARBAGE / HTTP/1.1\r\n${'x'.repeat(rng.int(0, 100))}\r\n\r\n`);
     return { garbageAfter: garbage, timeoutMs: 30_000 };
   }
   if (kind === 'slow-body') {
     // A slow but steady client: the body in about 40 pieces, 5-25 ms apart (well within the slow-body limit).
-    return { trickle: { bytes: Math.max(16 * 1024, Math.ceil(body.length / 40)), everyMs: rng.int(5, 25) }, timeoutMs: 60_000 };
+    return {
+      trickle: { bytes: Math.max(16 * 1024, Math.ceil(body.length / 40)), everyMs: rng.int(5, 25) },
+      timeoutMs: 60_000,
+    };
   }
   if (kind === 'trickle') {
     // Short and bounded: at most 20 pieces, ~1 s in all (the server's slow-body limit is 20 s plus the pace).
-    return { trickle: { bytes: Math.max(1, Math.ceil(body.length / rng.int(4, 20))), everyMs: rng.int(20, 60) }, timeoutMs: 30_000 };
+    return {
+      trickle: { bytes: Math.max(1, Math.ceil(body.length / rng.int(4, 20))), everyMs: rng.int(20, 60) },
+      timeoutMs: 30_000,
+    };
   }
   if (kind === 'stop-reading') {
     return { stopReading: { afterBytes: rng.int(0, 512 * 1024), holdMs: rng.int(50, 1500) }, timeoutMs: 30_000 };

@@ -16,9 +16,11 @@ type Check = () => Promise<void>;
 /** Runs the checks `concurrency` at a time over `conns`. */
 async function runAll(checks: Check[], concurrency: number): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < checks.length; i = next++) await (checks[i] as Check)();
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < checks.length; i = next++) await (checks[i] as Check)();
+    }),
+  );
 }
 
 /** Reads everything back; returns the number of requests it sent. Violations go to `run.violations`. */
@@ -31,7 +33,8 @@ export async function finalSweep(run: RunShared, opts: { concurrency: number }):
     sent++;
     return (conns[turn++ % conns.length] as RawClient).exchange(wire, { timeoutMs: 60_000 });
   };
-  const fail = (detail: string, status?: number): void => violations.add({ invariant: 'final-read-back', op: 'GetObject', fault: 'none', status, detail });
+  const fail = (detail: string, status?: number): void =>
+    violations.add({ invariant: 'final-read-back', op: 'GetObject', fault: 'none', status, detail });
 
   const checks: Check[] = ledger.allKeys().map(([bucket, key]) => async () => {
     const result = await get(s3Wire(server, { method: 'GET', path: objectPath(bucket, key), identity: root }));
@@ -42,12 +45,24 @@ export async function finalSweep(run: RunShared, opts: { concurrency: number }):
       const body = exact.bodies[0];
       const what = `${bucket}/${key} was written once (${exact.via}: ${exact.answer}), acknowledged and never deleted`;
       if (response.status !== 200) return fail(`${what}, but reads ${response.status}`, response.status);
-      if (body && hash('sha256', response.body) !== body.sha256) return fail(`${what}, but reads back ${response.body.length} B that are not its ${body.size} B`, 200);
+      if (body && hash('sha256', response.body) !== body.sha256)
+        return fail(`${what}, but reads back ${response.body.length} B that are not its ${body.size} B`, 200);
       return undefined;
     }
     if (response.status === 404) return undefined;
-    if (response.status !== 200) return fail(`${bucket}/${key}: ${response.status} ${response.body.toString('utf8').slice(0, 200)}`, response.status);
-    const wrong = checkRead(ledger, run.seed, { bucket, key, status: 200, headers: response.headers, body: response.body, isHead: false });
+    if (response.status !== 200)
+      return fail(
+        `${bucket}/${key}: ${response.status} ${response.body.toString('utf8').slice(0, 200)}`,
+        response.status,
+      );
+    const wrong = checkRead(ledger, run.seed, {
+      bucket,
+      key,
+      status: 200,
+      headers: response.headers,
+      body: response.body,
+      isHead: false,
+    });
     if (wrong) fail(wrong, 200);
     return undefined;
   });
@@ -60,7 +75,10 @@ export async function finalSweep(run: RunShared, opts: { concurrency: number }):
       if (attempt.bodies.length !== 1 || !body) return;
       if (!got || got.status !== 200 || hash('sha256', got.body) !== body.sha256) {
         const read = got ? `${got.status}, ${got.body.length} B` : result.failure;
-        fail(`version ${attempt.versionId} of ${attempt.bucket}/${attempt.key} (${attempt.via}) was acknowledged but reads ${read}`, got?.status);
+        fail(
+          `version ${attempt.versionId} of ${attempt.bucket}/${attempt.key} (${attempt.via}) was acknowledged but reads ${read}`,
+          got?.status,
+        );
       }
     });
   }
@@ -71,7 +89,11 @@ export async function finalSweep(run: RunShared, opts: { concurrency: number }):
 }
 
 /** Lists both buckets: every key shown must have a write that may have stored it. */
-async function checkListings(run: RunShared, get: (w: WireRequest) => ReturnType<RawClient['exchange']>, fail: (d: string, s?: number) => void): Promise<void> {
+async function checkListings(
+  run: RunShared,
+  get: (w: WireRequest) => ReturnType<RawClient['exchange']>,
+  fail: (d: string, s?: number) => void,
+): Promise<void> {
   for (const bucket of [run.buckets.plain, run.buckets.versioned]) {
     let token: string | undefined;
     do {
@@ -83,7 +105,8 @@ async function checkListings(run: RunShared, get: (w: WireRequest) => ReturnType
         break;
       }
       for (const [, key] of text.matchAll(/<Key>([^<]*)<\/Key>/g)) {
-        if (key !== undefined && !hasLiveWrite(run.ledger, bucket, unescapeXml(key))) fail(`${bucket} lists ${key}, which no write could have stored`);
+        if (key !== undefined && !hasLiveWrite(run.ledger, bucket, unescapeXml(key)))
+          fail(`${bucket} lists ${key}, which no write could have stored`);
       }
       token = /<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(text)?.[1];
     } while (token !== undefined);
@@ -95,5 +118,10 @@ function hasLiveWrite(ledger: Ledger, bucket: string, key: string): boolean {
 }
 
 function unescapeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }

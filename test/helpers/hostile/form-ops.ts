@@ -24,24 +24,40 @@ export async function postObject(item: PlanItem, ctx: OpContext): Promise<void> 
   const identity = identityFor(ctx, target.bucket, rng);
   const status = rng.pick(['200', '201', '204']);
   const policy = signedPolicyFields({
-    bucket, accessKeyId: identity.accessKeyId, secretAccessKey: identity.secretAccessKey,
+    bucket,
+    accessKeyId: identity.accessKeyId,
+    secretAccessKey: identity.secretAccessKey,
     conditions: [
-      ['starts-with', '$key', ''], { 'x-amz-meta-sha256': spec.sha256 }, { success_action_status: status },
+      ['starts-with', '$key', ''],
+      { 'x-amz-meta-sha256': spec.sha256 },
+      { success_action_status: status },
       ...(rng.chance(0.3) ? [['content-length-range', 0, 8 * 1024 * 1024]] : []),
     ],
   });
-  const form = formBody({ key: target.key, 'x-amz-meta-sha256': spec.sha256, success_action_status: status, ...policy }, bytes, rng);
+  const form = formBody(
+    { key: target.key, 'x-amz-meta-sha256': spec.sha256, success_action_status: status, ...policy },
+    bytes,
+    rng,
+  );
   const chunked = rng.chance(0.2);
   const body = chunked ? httpChunked(form.body, rng) : form.body;
   const wire: WireRequest = {
-    method: 'POST', path: `/${bucket}`, body,
+    method: 'POST',
+    path: `/${bucket}`,
+    body,
     headers: [
-      ['host', `127.0.0.1:${ctx.server.port}`], ['content-type', form.contentType],
+      ['host', `127.0.0.1:${ctx.server.port}`],
+      ['content-type', form.contentType],
       chunked ? ['transfer-encoding', 'chunked'] : ['content-length', String(body.length)],
     ],
   };
   const delivery = deliveryFor(kind, body, rng);
-  const attempt = fault.early ? undefined : run.ledger.begin({ bucket, key: target.key, bodies: [spec], via: `PostObject ${kind}` });
-  const answer = await ctx.send({ op: chunked ? 'PostObject:chunked' : 'PostObject', fault, wire, delivery, kind: 'object-write', bytes: size }, item);
+  const attempt = fault.early
+    ? undefined
+    : run.ledger.begin({ bucket, key: target.key, bodies: [spec], via: `PostObject ${kind}` });
+  const answer = await ctx.send(
+    { op: chunked ? 'PostObject:chunked' : 'PostObject', fault, wire, delivery, kind: 'object-write', bytes: size },
+    item,
+  );
   settle(attempt, answer, { delivery, bodyLength: body.length, framingTail: framingTailOf('form') });
 }

@@ -48,14 +48,21 @@ const BURST_ITEMS = 16;
 const MiB = 2 ** 20;
 
 /** Rejects when the server process exits; `dead` says so to the workers. */
-function watchExit(server: RunningServer, seed: number): { promise: Promise<never>; dead: () => boolean; stop: () => void } {
+function watchExit(
+  server: RunningServer,
+  seed: number,
+): { promise: Promise<never>; dead: () => boolean; stop: () => void } {
   let dead = false;
   let onExit: (code: number | null, signal: NodeJS.Signals | null) => void = () => undefined;
   const promise = new Promise<never>((_, reject) => {
     onExit = (code, signal) => {
       dead = true;
-      reject(new Error(`HOSTILE_SEED=${seed}: the server process exited during the run (code ${code}, signal ${signal}). `
-        + `Its last output but the access log:\n${lastOutput(server.output())}`));
+      reject(
+        new Error(
+          `HOSTILE_SEED=${seed}: the server process exited during the run (code ${code}, signal ${signal}). ` +
+            `Its last output but the access log:\n${lastOutput(server.output())}`,
+        ),
+      );
     };
     server.process.once('exit', onExit);
   });
@@ -65,7 +72,11 @@ function watchExit(server: RunningServer, seed: number): { promise: Promise<neve
 
 /** The end of the server's output without its access-log and audit lines (the crash's stack trace is what matters). */
 function lastOutput(output: string): string {
-  return output.split('\n').filter((l) => !l.includes('"msg":"request completed"') && !l.includes('"audit":true')).join('\n').slice(-6000);
+  return output
+    .split('\n')
+    .filter((l) => !l.includes('"msg":"request completed"') && !l.includes('"audit":true'))
+    .join('\n')
+    .slice(-6000);
 }
 
 /**
@@ -89,7 +100,14 @@ export async function runHostileHarness(opts: HarnessOptions): Promise<HarnessRe
   const gate = new WriteGate();
   const prepared = await alive(prepareRun(server, { seed: opts.seed, ledger }));
   const run: RunShared = {
-    server, seed: opts.seed, ...prepared, ledger, gate, tally: new Tally(), violations: new Violations(), reserveHolds: opts.reserveBytes > 0,
+    server,
+    seed: opts.seed,
+    ...prepared,
+    ledger,
+    gate,
+    tally: new Tally(),
+    violations: new Violations(),
+    reserveHolds: opts.reserveBytes > 0,
   };
   const filler = new DiskFiller({ volume: opts.volume, reserveBytes: opts.reserveBytes, gate });
   const sampler = setInterval(() => filler.sample(), 50);
@@ -100,19 +118,28 @@ export async function runHostileHarness(opts: HarnessOptions): Promise<HarnessRe
   // under this load (V8 and malloc keep what they grew to), not the smaller one of a quiet start.
   const warmUp = Math.floor(items * 0.15);
   const schedule = fillSchedule(rng.child('fills'), {
-    first: warmUp, last: Math.floor(items * 0.85), windows: Math.max(2, Math.round(items / 2500)), reserve: opts.reserveBytes > 0,
+    first: warmUp,
+    last: Math.floor(items * 0.85),
+    windows: Math.max(2, Math.round(items / 2500)),
+    reserve: opts.reserveBytes > 0,
   });
   let next = 0;
   /** Runs plan items on every worker until item `end` or the request budget is reached. */
-  const runPlan = (end: number): Promise<unknown> => Promise.all(clients.map(async (client) => {
-    const ctx = new OpContext(run, client);
-    while (!exit.dead() && next < end && run.tally.requests < opts.requests) {
-      const index = next++;
-      await diskEvents(index, { schedule, filler, log: run.tally.events });
-      const item = planItem(rng, index, { phase: phaseOf(index, { schedule, warmBurst: Math.floor(warmUp / 2) }), skip: opts.skip });
-      await OPERATION_RUNNERS[item.op](item, ctx);
-    }
-  }));
+  const runPlan = (end: number): Promise<unknown> =>
+    Promise.all(
+      clients.map(async (client) => {
+        const ctx = new OpContext(run, client);
+        while (!exit.dead() && next < end && run.tally.requests < opts.requests) {
+          const index = next++;
+          await diskEvents(index, { schedule, filler, log: run.tally.events });
+          const item = planItem(rng, index, {
+            phase: phaseOf(index, { schedule, warmBurst: Math.floor(warmUp / 2) }),
+            skip: opts.skip,
+          });
+          await OPERATION_RUNNERS[item.op](item, ctx);
+        }
+      }),
+    );
   const closeClients = (): void => clients.forEach((c) => c.close());
   let probeReport: ProbeReport | undefined;
   let t = performance.now();
@@ -121,7 +148,10 @@ export async function runHostileHarness(opts: HarnessOptions): Promise<HarnessRe
     t = run.tally.phase('warm-up', t);
     closeClients();
     const baseline = await alive(measureBaseline(server));
-    t = run.tally.phase(`baseline (fds ${baseline.fds}, staging files ${baseline.stagingFiles}, RSS ${baseline.rssMiB.toFixed(1)} MiB)`, t);
+    t = run.tally.phase(
+      `baseline (fds ${baseline.fds}, staging files ${baseline.stagingFiles}, RSS ${baseline.rssMiB.toFixed(1)} MiB)`,
+      t,
+    );
     await alive(runPlan(Number.POSITIVE_INFINITY));
     t = run.tally.phase('run', t);
     await filler.free();
@@ -133,12 +163,16 @@ export async function runHostileHarness(opts: HarnessOptions): Promise<HarnessRe
     const resources = await alive(checkResources(server, { baseline, violations: run.violations }));
     run.tally.phase('leak checks', t);
     checkRun(run, { probe: probeReport, reserveBytes: opts.reserveBytes, lowestFree: filler.lowestFree });
-    return { violations: run.violations, summary: summaryLine({ opts, run, sent, verified, probe: probeReport, resources, lowestFree: filler.lowestFree }) };
+    return {
+      violations: run.violations,
+      summary: summaryLine({ opts, run, sent, verified, probe: probeReport, resources, lowestFree: filler.lowestFree }),
+    };
   } catch (err) {
     // The process exited: say how far the run had come, and what the volume looked like, with the server's output.
     if (!exit.dead()) throw err;
-    const progress = `${run.tally.requests} requests sent (by status: ${run.tally.byStatus.format()}); ${run.tally.phases.join(', ') || 'during the warm-up'}; disk: lowest free `
-      + `${(filler.lowestFree / MiB).toFixed(1)} MiB with STORE_MIN_FREE_BYTES=${opts.reserveBytes}; ${run.tally.events.join('; ') || 'no fill yet'}`;
+    const progress =
+      `${run.tally.requests} requests sent (by status: ${run.tally.byStatus.format()}); ${run.tally.phases.join(', ') || 'during the warm-up'}; disk: lowest free ` +
+      `${(filler.lowestFree / MiB).toFixed(1)} MiB with STORE_MIN_FREE_BYTES=${opts.reserveBytes}; ${run.tally.events.join('; ') || 'no fill yet'}`;
     throw new Error(`${(err as Error).message}\n[hostile ${opts.name}] before the exit: ${progress}`);
   } finally {
     clearInterval(sampler);
@@ -150,7 +184,10 @@ export async function runHostileHarness(opts: HarnessOptions): Promise<HarnessRe
 }
 
 /** Fills or frees the volume when item `index` is the start or end of a fill window. */
-async function diskEvents(index: number, opts: { schedule: FillEvent[]; filler: DiskFiller; log: string[] }): Promise<void> {
+async function diskEvents(
+  index: number,
+  opts: { schedule: FillEvent[]; filler: DiskFiller; log: string[] },
+): Promise<void> {
   const { filler, log } = opts;
   for (const event of opts.schedule) {
     if (event.from === index) log.push(`#${index} ${await filler.fill(event)}`);

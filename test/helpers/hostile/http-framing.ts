@@ -17,14 +17,20 @@ export function httpChunked(body: Buffer, rng: Rng): Buffer {
 }
 
 /** A multipart/form-data body: the fields in order, then the file. */
-export function formBody(fields: Record<string, string>, file: Buffer, rng: Rng): { body: Buffer; contentType: string } {
+export function formBody(
+  fields: Record<string, string>,
+  file: Buffer,
+  rng: Rng,
+): { body: Buffer; contentType: string } {
   const boundary = `----hostile-${rng.bytes(12).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
   chunks.push(
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="upload.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="upload.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   );

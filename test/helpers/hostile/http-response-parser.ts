@@ -68,7 +68,8 @@ export class ResponseParser {
       this.response = { status, headers, body: Buffer.alloc(0) };
       if (this.noBody || status === 204 || status === 304) this.framing = { kind: 'length', remaining: 0 };
       else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) this.framing = { kind: 'chunked' };
-      else if (headers['content-length'] !== undefined) this.framing = { kind: 'length', remaining: Number(headers['content-length']) };
+      else if (headers['content-length'] !== undefined)
+        this.framing = { kind: 'length', remaining: Number(headers['content-length']) };
       else this.framing = { kind: 'close' };
       return true;
     }

@@ -58,7 +58,13 @@ export class Ledger {
   private readonly bodies = new Map<string, BodySpec>();
 
   /** Records a write before its first byte is sent. */
-  begin(input: { bucket: string; key: string; bodies: BodySpec[]; via: string; copyOf?: { bucket: string; key: string } }): WriteAttempt {
+  begin(input: {
+    bucket: string;
+    key: string;
+    bodies: BodySpec[];
+    via: string;
+    copyOf?: { bucket: string; key: string };
+  }): WriteAttempt {
     const attempt: WriteAttempt = { ...input, outcome: 'pending', versionId: undefined };
     this.history(input.bucket, input.key).attempts.push(attempt);
     for (const b of input.bodies) {
@@ -75,8 +81,13 @@ export class Ledger {
 
   /** Every body the key may hold now: those of writes not refused (and what the sources of copies running hold). */
   candidates(bucket: string, key: string, depth = 0): BodySpec[] {
-    return (this.keys.get(`${bucket}/${key}`)?.attempts ?? []).filter((a) => a.outcome !== 'refused').flatMap((a) =>
-      a.copyOf && a.outcome === 'pending' && depth < 3 ? [...a.bodies, ...this.candidates(a.copyOf.bucket, a.copyOf.key, depth + 1)] : a.bodies);
+    return (this.keys.get(`${bucket}/${key}`)?.attempts ?? [])
+      .filter((a) => a.outcome !== 'refused')
+      .flatMap((a) =>
+        a.copyOf && a.outcome === 'pending' && depth < 3
+          ? [...a.bodies, ...this.candidates(a.copyOf.bucket, a.copyOf.key, depth + 1)]
+          : a.bodies,
+      );
   }
 
   /** Writes the server refused: their bodies are never to be seen. */
@@ -110,7 +121,9 @@ export class Ledger {
 
   /** Acknowledged writes that returned a version id (versioned bucket): each version must read back exactly. */
   ackedVersions(): WriteAttempt[] {
-    return [...this.keys.values()].flatMap((h) => h.attempts).filter((a) => a.outcome === 'acked' && a.versionId !== undefined && a.versionId !== 'null');
+    return [...this.keys.values()]
+      .flatMap((h) => h.attempts)
+      .filter((a) => a.outcome === 'acked' && a.versionId !== undefined && a.versionId !== 'null');
   }
 
   /** Counts of attempts by outcome. */

@@ -28,8 +28,16 @@ export async function multipartUpload(item: PlanItem, ctx: OpContext): Promise<v
     step === faultyStep ? { kind: drawFault(item, shape, 1), early: undefined } : NO_FAULT;
 
   const createFault = stepFault('create', BODILESS);
-  const create = s3Wire(ctx.server, { method: 'POST', path: `${path}?uploads=`, headers: { 'x-amz-meta-sha256': spec.sha256 }, identity });
-  const created = await ctx.send({ op: 'CreateMultipartUpload', fault: createFault, wire: create, kind: 'metadata' }, item);
+  const create = s3Wire(ctx.server, {
+    method: 'POST',
+    path: `${path}?uploads=`,
+    headers: { 'x-amz-meta-sha256': spec.sha256 },
+    identity,
+  });
+  const created = await ctx.send(
+    { op: 'CreateMultipartUpload', fault: createFault, wire: create, kind: 'metadata' },
+    item,
+  );
   const uploadId = /<UploadId>([^<]+)<\/UploadId>/.exec(created.response?.body.toString('utf8') ?? '')?.[1];
   if (created.status !== 200 || uploadId === undefined) return;
 
@@ -42,7 +50,11 @@ export async function multipartUpload(item: PlanItem, ctx: OpContext): Promise<v
     etags.push(hash('md5', body));
     const id = fault.early === 'missing-upload' ? `${uploadId}x` : uploadId;
     const wire = s3Wire(ctx.server, {
-      method: 'PUT', path: `${path}?partNumber=${i + 1}&uploadId=${uriEncode(id)}`, body, payload, identity,
+      method: 'PUT',
+      path: `${path}?partNumber=${i + 1}&uploadId=${uriEncode(id)}`,
+      body,
+      payload,
+      identity,
       chunked: chunkOptions(rng, part.size, fault.kind),
     });
     await ctx.send({ op: `UploadPart:${payload}`, fault, wire, kind: 'object-write', bytes: part.size }, item);
@@ -60,10 +72,28 @@ export async function multipartUpload(item: PlanItem, ctx: OpContext): Promise<v
   const partsXml = etags.map((e, i) => `<Part><PartNumber>${i + 1}</PartNumber><ETag>"${e}"</ETag></Part>`).join('');
   const xml = `<CompleteMultipartUpload>${partsXml}</CompleteMultipartUpload>`;
   const completeFault = stepFault('complete', { ...BODILESS, hasBody: true });
-  const complete = s3Wire(ctx.server, { method: 'POST', path: `${path}?uploadId=${uriEncode(uploadId)}`, body: Buffer.from(xml), identity });
+  const complete = s3Wire(ctx.server, {
+    method: 'POST',
+    path: `${path}?uploadId=${uriEncode(uploadId)}`,
+    body: Buffer.from(xml),
+    identity,
+  });
   const delivery = deliveryFor(completeFault.kind, complete.body, rng);
-  const attempt = run.ledger.begin({ bucket: target.bucket, key: target.key, bodies: [spec], via: `CompleteMultipartUpload ${completeFault.kind}` });
-  const answer = await ctx.send({ op: 'CompleteMultipartUpload', fault: completeFault, wire: complete, delivery, kind: 'object-write', bytes: 0 }, item);
+  const attempt = run.ledger.begin({
+    bucket: target.bucket,
+    key: target.key,
+    bodies: [spec],
+    via: `CompleteMultipartUpload ${completeFault.kind}`,
+  });
+  const answer = await ctx.send(
+    { op: 'CompleteMultipartUpload', fault: completeFault, wire: complete, delivery, kind: 'object-write', bytes: 0 },
+    item,
+  );
   const failedBody = answer.status === 200 && /<Error>/.test(answer.response?.body.toString('utf8') ?? '');
-  settle(attempt, answer, { delivery, bodyLength: complete.body.length, framingTail: framingTailOf('raw'), failedBody });
+  settle(attempt, answer, {
+    delivery,
+    bodyLength: complete.body.length,
+    framingTail: framingTailOf('raw'),
+    failedBody,
+  });
 }

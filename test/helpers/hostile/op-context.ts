@@ -72,7 +72,10 @@ const HEADER_FAULTS = new Set(['bad-auth', 'header-garbage', 'duplicate-length',
 
 /** A worker's view: the shared run plus its own connection. */
 export class OpContext {
-  constructor(readonly run: RunShared, readonly conn: RawClient) {}
+  constructor(
+    readonly run: RunShared,
+    readonly conn: RawClient,
+  ) {}
 
   get server(): RunningServer {
     return this.run.server;
@@ -80,8 +83,11 @@ export class OpContext {
 
   /** Sends one request and checks what every answer must keep. Never rejects. */
   async send(call: Call, item: ItemRef): Promise<Answer> {
-    const wire = HEADER_FAULTS.has(call.fault.kind) ? applyHeaderFault(call.wire, call.fault.kind, item.rng) : call.wire;
-    const release = call.kind === 'object-write' ? await this.run.gate.enter(call.bytes ?? wire.body.length) : () => undefined;
+    const wire = HEADER_FAULTS.has(call.fault.kind)
+      ? applyHeaderFault(call.wire, call.fault.kind, item.rng)
+      : call.wire;
+    const release =
+      call.kind === 'object-write' ? await this.run.gate.enter(call.bytes ?? wire.body.length) : () => undefined;
     let result: WireResult;
     try {
       result = await this.conn.exchange(wire, call.delivery ?? deliveryFor(call.fault.kind, wire.body, item.rng));
@@ -94,20 +100,35 @@ export class OpContext {
       status: response?.status ?? 0,
       code: response ? errorCode(response.body, response.headers['content-type']) : undefined,
       requestId: response?.headers['x-amz-request-id'] ?? response?.headers['x-request-id'],
-      answersGarbage: call.delivery?.garbageAfter !== undefined && response?.status === 400 && answerToUnparsed(response.body),
+      answersGarbage:
+        call.delivery?.garbageAfter !== undefined && response?.status === 400 && answerToUnparsed(response.body),
     };
     const label = faultLabel(call.fault);
     const status = response ? String(answer.status) : `no-answer:${result.failure}`;
-    this.run.tally.record({ op: call.op, fault: label, status, ms: result.ms, phase: item.phase, clean: isClean(call.fault) });
+    this.run.tally.record({
+      op: call.op,
+      fault: label,
+      status,
+      ms: result.ms,
+      phase: item.phase,
+      clean: isClean(call.fault),
+    });
     if (answer.answersGarbage) this.run.tally.byStatus.add('400-for-the-garbage-first');
     const base = { op: call.op, fault: label, status: answer.status, code: answer.code, requestId: answer.requestId };
     if (response) {
       const why = disallowedStatus(answer, call.kind, this.run.reserveHolds);
-      if (why) this.fail({ ...base, invariant: 'no-5xx', detail: `${why}: ${response.body.toString('utf8').slice(0, 300)}` });
+      if (why)
+        this.fail({ ...base, invariant: 'no-5xx', detail: `${why}: ${response.body.toString('utf8').slice(0, 300)}` });
     } else if (isClean(call.fault) && result.failure !== 'stopped') {
-      const where = result.reusedAfter ? `; on a keep-alive connection after ${result.reusedAfter}` : ' on a new connection';
+      const where = result.reusedAfter
+        ? `; on a keep-alive connection after ${result.reusedAfter}`
+        : ' on a new connection';
       const what = `${wire.method} ${wire.path.slice(0, 120)}${where}`;
-      this.fail({ ...base, invariant: 'answered', detail: `a well-formed request got no answer (${result.failure} after ${result.ms.toFixed(0)} ms): ${what}` });
+      this.fail({
+        ...base,
+        invariant: 'answered',
+        detail: `a well-formed request got no answer (${result.failure} after ${result.ms.toFixed(0)} ms): ${what}`,
+      });
     }
     return answer;
   }

@@ -71,15 +71,21 @@ export function settle(
     outcome = 'unknown';
   } else if (answer.response) {
     const s = answer.status;
-    outcome = s >= 200 && s < 300 ? (opts.failedBody ? 'unknown' : 'acked') : s >= 400 && s < 500 ? 'refused' : 'unknown';
-  } else if (opts.delivery.cut && !cutMayCommit({ at: opts.delivery.cut.at, length: opts.bodyLength, framingTail: opts.framingTail })) {
+    outcome =
+      s >= 200 && s < 300 ? (opts.failedBody ? 'unknown' : 'acked') : s >= 400 && s < 500 ? 'refused' : 'unknown';
+  } else if (
+    opts.delivery.cut &&
+    !cutMayCommit({ at: opts.delivery.cut.at, length: opts.bodyLength, framingTail: opts.framingTail })
+  ) {
     outcome = 'refused';
   } else {
     outcome = 'unknown';
   }
   if (attempt) {
     attempt.outcome = outcome;
-    attempt.answer = answer.response ? `${answer.status} ${answer.code ?? ''} request-id ${answer.requestId}` : `no answer (${answer.failure})`;
+    attempt.answer = answer.response
+      ? `${answer.status} ${answer.code ?? ''} request-id ${answer.requestId}`
+      : `no answer (${answer.failure})`;
     const version = answer.response?.headers['x-amz-version-id'];
     if (outcome === 'acked' && version) attempt.versionId = version;
   }

@@ -10,27 +10,82 @@ import { Rng } from './rng.js';
 export type Phase = 'normal' | 'pressure' | 'burst' | 'surge';
 
 export const OPERATIONS = [
-  'PutObject', 'GetObject', 'HeadObject', 'DeleteObject', 'DeleteObjects', 'CopyObject', 'ObjectTagging',
-  'ListObjectsV2', 'ListObjectVersions', 'MultipartUpload', 'PostObject', 'AdminUpload', 'AdminMultipart',
+  'PutObject',
+  'GetObject',
+  'HeadObject',
+  'DeleteObject',
+  'DeleteObjects',
+  'CopyObject',
+  'ObjectTagging',
+  'ListObjectsV2',
+  'ListObjectVersions',
+  'MultipartUpload',
+  'PostObject',
+  'AdminUpload',
+  'AdminMultipart',
 ] as const;
 export type OperationName = (typeof OPERATIONS)[number];
 
 const MIX: Record<Phase, Record<OperationName, number>> = {
   normal: {
-    PutObject: 26, GetObject: 14, HeadObject: 5, DeleteObject: 7, DeleteObjects: 3, CopyObject: 4, ObjectTagging: 6,
-    ListObjectsV2: 3, ListObjectVersions: 2, MultipartUpload: 3, PostObject: 8, AdminUpload: 8, AdminMultipart: 2,
+    PutObject: 26,
+    GetObject: 14,
+    HeadObject: 5,
+    DeleteObject: 7,
+    DeleteObjects: 3,
+    CopyObject: 4,
+    ObjectTagging: 6,
+    ListObjectsV2: 3,
+    ListObjectVersions: 2,
+    MultipartUpload: 3,
+    PostObject: 8,
+    AdminUpload: 8,
+    AdminMultipart: 2,
   },
   pressure: {
-    PutObject: 20, GetObject: 8, HeadObject: 3, DeleteObject: 8, DeleteObjects: 3, CopyObject: 4, ObjectTagging: 8,
-    ListObjectsV2: 1, ListObjectVersions: 1, MultipartUpload: 2, PostObject: 20, AdminUpload: 20, AdminMultipart: 2,
+    PutObject: 20,
+    GetObject: 8,
+    HeadObject: 3,
+    DeleteObject: 8,
+    DeleteObjects: 3,
+    CopyObject: 4,
+    ObjectTagging: 8,
+    ListObjectsV2: 1,
+    ListObjectVersions: 1,
+    MultipartUpload: 2,
+    PostObject: 20,
+    AdminUpload: 20,
+    AdminMultipart: 2,
   },
   burst: {
-    PutObject: 0, GetObject: 0, HeadObject: 0, DeleteObject: 0, DeleteObjects: 0, CopyObject: 0, ObjectTagging: 0,
-    ListObjectsV2: 0, ListObjectVersions: 0, MultipartUpload: 0, PostObject: 1, AdminUpload: 1, AdminMultipart: 0,
+    PutObject: 0,
+    GetObject: 0,
+    HeadObject: 0,
+    DeleteObject: 0,
+    DeleteObjects: 0,
+    CopyObject: 0,
+    ObjectTagging: 0,
+    ListObjectsV2: 0,
+    ListObjectVersions: 0,
+    MultipartUpload: 0,
+    PostObject: 1,
+    AdminUpload: 1,
+    AdminMultipart: 0,
   },
   surge: {
-    PutObject: 1, GetObject: 0, HeadObject: 0, DeleteObject: 0, DeleteObjects: 0, CopyObject: 0, ObjectTagging: 0,
-    ListObjectsV2: 0, ListObjectVersions: 0, MultipartUpload: 0, PostObject: 0, AdminUpload: 0, AdminMultipart: 0,
+    PutObject: 1,
+    GetObject: 0,
+    HeadObject: 0,
+    DeleteObject: 0,
+    DeleteObjects: 0,
+    CopyObject: 0,
+    ObjectTagging: 0,
+    ListObjectsV2: 0,
+    ListObjectVersions: 0,
+    MultipartUpload: 0,
+    PostObject: 0,
+    AdminUpload: 0,
+    AdminMultipart: 0,
   },
 };
 
@@ -56,7 +111,11 @@ export function planItem(root: Rng, index: number, opts: { phase: Phase; skip: R
 }
 
 /** Where a write goes: a key of its own (checked byte-exact at the end) or a hot key many write and delete. */
-export function writeTarget(item: PlanItem, buckets: Buckets, prefix: string): { bucket: string; key: string; solo: boolean } {
+export function writeTarget(
+  item: PlanItem,
+  buckets: Buckets,
+  prefix: string,
+): { bucket: string; key: string; solo: boolean } {
   const bucket = item.rng.chance(0.3) ? buckets.versioned : buckets.plain;
   if (item.rng.chance(0.55)) return { bucket, key: `${prefix}/${item.index}`, solo: true };
   return { bucket, key: `hot/${item.rng.int(0, HOT_KEYS - 1)}`, solo: false };
@@ -68,7 +127,11 @@ export function readTarget(item: PlanItem, buckets: Buckets): { bucket: string; 
   const bucket = rng.chance(0.3) ? buckets.versioned : buckets.plain;
   const roll = rng.next();
   if (roll < 0.5) return { bucket, key: `hot/${rng.int(0, HOT_KEYS - 1)}` };
-  if (roll < 0.85) return { bucket, key: `${rng.pick(['put', 'post', 'admin', 'mpu', 'copy'])}/${rng.int(0, Math.max(0, item.index))}` };
+  if (roll < 0.85)
+    return {
+      bucket,
+      key: `${rng.pick(['put', 'post', 'admin', 'mpu', 'copy'])}/${rng.int(0, Math.max(0, item.index))}`,
+    };
   return { bucket: buckets.plain, key: `big/${rng.int(0, BIG_KEYS - 1)}` };
 }
 

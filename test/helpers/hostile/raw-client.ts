@@ -80,12 +80,23 @@ export class RawClient {
         socket.removeAllListeners('data');
         socket.removeAllListeners('end');
         socket.removeAllListeners('close');
-        const keep = failure === undefined && clean && bodySent && parser.leftover.length === 0
-          && !/close/i.test(parser.response?.headers['connection'] ?? '');
-        if (keep) this.giveIdle(socket, `${req.method} ${req.path.slice(0, 100)} -> ${parser.response?.status} (${req.body.length} B sent)`);
+        const keep =
+          failure === undefined &&
+          clean &&
+          bodySent &&
+          parser.leftover.length === 0 &&
+          !/close/i.test(parser.response?.headers['connection'] ?? '');
+        if (keep)
+          this.giveIdle(
+            socket,
+            `${req.method} ${req.path.slice(0, 100)} -> ${parser.response?.status} (${req.body.length} B sent)`,
+          );
         else socket.destroy();
         resolve({
-          response: failure === undefined ? parser.response : undefined, failure, bodyBytes: parser.bodyBytes, ms: performance.now() - started,
+          response: failure === undefined ? parser.response : undefined,
+          failure,
+          bodyBytes: parser.bodyBytes,
+          ms: performance.now() - started,
           reusedAfter: reused ? reusedAfter : undefined,
         });
       };
@@ -149,13 +160,21 @@ export class RawClient {
 }
 
 /** Writes the request as `delivery` says. Resolves true once the whole body (and any garbage) is written. */
-async function send(socket: Socket, req: WireRequest, opts: { delivery: Delivery; timers: NodeJS.Timeout[] }): Promise<boolean> {
+async function send(
+  socket: Socket,
+  req: WireRequest,
+  opts: { delivery: Delivery; timers: NodeJS.Timeout[] },
+): Promise<boolean> {
   const { delivery, timers } = opts;
-  const write = (data: Buffer): Promise<boolean> => new Promise((resolve) => {
-    if (socket.destroyed) return resolve(false);
-    socket.write(data, (err) => resolve(!err));
-  });
-  const pause = (ms: number): Promise<void> => new Promise((resolve) => { timers.push(setTimeout(resolve, ms)); });
+  const write = (data: Buffer): Promise<boolean> =>
+    new Promise((resolve) => {
+      if (socket.destroyed) return resolve(false);
+      socket.write(data, (err) => resolve(!err));
+    });
+  const pause = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      timers.push(setTimeout(resolve, ms));
+    });
   const body = delivery.cut ? req.body.subarray(0, delivery.cut.at) : req.body;
   if (!(await write(headOf(req)))) return false;
   if (delivery.trickle) {

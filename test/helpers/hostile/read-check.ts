@@ -32,7 +32,8 @@ export function checkRead(ledger: Ledger, seed: number, read: ReadAnswer): strin
     if (metaSha !== undefined && metaSha !== sha) {
       return `the body (sha256 ${sha.slice(0, 12)}) is not the one its x-amz-meta-sha256 names (${metaSha.slice(0, 12)})`;
     }
-    if (etag !== '' && !etag.includes('-') && etag !== hash('md5', read.body)) return `the body's MD5 is not its ETag ${etag}`;
+    if (etag !== '' && !etag.includes('-') && etag !== hash('md5', read.body))
+      return `the body's MD5 is not its ETag ${etag}`;
     if (candidates.some((c) => c.sha256 === sha)) return undefined;
     const refused = ledger.refused(bucket, key).find((a) => a.bodies.some((c) => c.sha256 === sha));
     return refused
@@ -43,12 +44,20 @@ export function checkRead(ledger: Ledger, seed: number, read: ReadAnswer): strin
     const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(headers['content-range'] ?? '');
     if (!range) return `206 without a valid Content-Range: ${headers['content-range']}`;
     const [start, end, total] = [Number(range[1]), Number(range[2]), Number(range[3])];
-    if (read.body.length !== end - start + 1) return `206 of ${read.body.length} B for Content-Range ${headers['content-range']}`;
+    if (read.body.length !== end - start + 1)
+      return `206 of ${read.body.length} B for Content-Range ${headers['content-range']}`;
     const spec = specOf(ledger, metaSha, etag);
-    if (!spec) return undefined; // neither header names a body of ours (a multipart ETag without metadata): length checked only
-    if (!candidates.some((c) => c.sha256 === spec.sha256)) return `a range of a body never written to ${bucket}/${key} (or refused)`;
+    // Neither header names a body of ours (a multipart ETag without metadata): length checked only.
+    if (!spec) return undefined;
+    if (!candidates.some((c) => c.sha256 === spec.sha256))
+      return `a range of a body never written to ${bucket}/${key} (or refused)`;
     if (spec.size !== total) return `Content-Range total ${total} for a body of ${spec.size} B`;
-    if (!bytesOf(seed, spec).subarray(start, end + 1).equals(read.body)) return `range ${start}-${end} of ${bucket}/${key} differs from the body it names`;
+    if (
+      !bytesOf(seed, spec)
+        .subarray(start, end + 1)
+        .equals(read.body)
+    )
+      return `range ${start}-${end} of ${bucket}/${key} differs from the body it names`;
   }
   return undefined;
 }

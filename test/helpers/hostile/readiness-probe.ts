@@ -56,7 +56,10 @@ export class ReadinessProbe {
   private readonly done: Promise<void>;
 
   constructor(private readonly opts: { port: number; everyMs?: number; limitMs?: number }) {
-    this.worker = new Worker(PROBE_SOURCE, { eval: true, workerData: { port: opts.port, everyMs: opts.everyMs ?? 150, limitMs: opts.limitMs ?? 1000 } });
+    this.worker = new Worker(PROBE_SOURCE, {
+      eval: true,
+      workerData: { port: opts.port, everyMs: opts.everyMs ?? 150, limitMs: opts.limitMs ?? 1000 },
+    });
     this.done = new Promise((resolve) => {
       this.worker.on('message', (m: Sample | { done: true }) => {
         if ('done' in m) resolve();
@@ -81,7 +84,8 @@ export class ReadinessProbe {
       count: this.samples.length,
       p99: quantile(times, 0.99),
       max: Math.max(0, ...times),
-      failures: this.samples.filter((s) => s.status !== 200 || s.ms >= limit)
+      failures: this.samples
+        .filter((s) => s.status !== 200 || s.ms >= limit)
         .map((s) => `${s.status === 0 ? `no answer (${s.error})` : `status ${s.status}`} after ${s.ms.toFixed(0)} ms`),
     };
   }

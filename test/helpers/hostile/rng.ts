@@ -5,7 +5,10 @@ import { createCipheriv, createHash } from 'node:crypto';
 
 /** A 32-bit seed from a label under `seed` (SHA-256: labels never collide in practice). */
 function derive(seed: number, label: string): number {
-  return createHash('sha256').update(`${seed >>> 0}:${label}`).digest().readUInt32LE(0);
+  return createHash('sha256')
+    .update(`${seed >>> 0}:${label}`)
+    .digest()
+    .readUInt32LE(0);
 }
 
 /** Seeded pseudo-random numbers. Not for cryptography: for plans that a seed replays. */
@@ -69,7 +72,10 @@ export class Rng {
  * every body of a run is unique, reproducible from its id alone, and cheap to make again for a verification read.
  */
 export function bodyBytes(seed: number, id: string, size: number): Buffer {
-  const key = createHash('sha256').update(`${seed >>> 0}:body:${id}`).digest().subarray(0, 16);
+  const key = createHash('sha256')
+    .update(`${seed >>> 0}:body:${id}`)
+    .digest()
+    .subarray(0, 16);
   return createCipheriv('aes-128-ctr', key, Buffer.alloc(16)).update(Buffer.alloc(size));
 }
 
@@ -78,7 +84,8 @@ export function runSeed(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env['HOSTILE_SEED'];
   if (raw !== undefined && raw !== '') {
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new Error(`HOSTILE_SEED must be an integer 0..4294967295, got ${raw}`);
+    if (!Number.isInteger(n) || n < 0 || n > 0xffffffff)
+      throw new Error(`HOSTILE_SEED must be an integer 0..4294967295, got ${raw}`);
     return n;
   }
   return Math.floor(Math.random() * 0x100000000);

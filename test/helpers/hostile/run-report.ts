@@ -18,7 +18,9 @@ export function checkRun(run: RunShared, opts: { probe: ProbeReport; reserveByte
   // further down: half the reserve is left for the metadata commits the reserve is there for.
   if (opts.reserveBytes > 0 && opts.lowestFree < opts.reserveBytes / 2) {
     run.violations.add({
-      invariant: 'reserve-holds', op: '-', fault: '-',
+      invariant: 'reserve-holds',
+      op: '-',
+      fault: '-',
       detail: `the volume's free space fell to ${(opts.lowestFree / MiB).toFixed(1)} MiB, under half the ${(opts.reserveBytes / MiB).toFixed(0)} MiB reserve`,
     });
   }
@@ -28,7 +30,12 @@ export function checkRun(run: RunShared, opts: { probe: ProbeReport; reserveByte
 function checkCoverage(tally: Tally, violations: Violations): void {
   for (const op of tally.byOp.labels()) {
     if (tally.byOp.get(op) >= 20 && tally.cleanSuccesses.get(op) === 0) {
-      violations.add({ invariant: 'harness-self-check', op, fault: 'none', detail: `none of ${tally.byOp.get(op)} requests succeeded: the harness sends it wrong` });
+      violations.add({
+        invariant: 'harness-self-check',
+        op,
+        fault: 'none',
+        detail: `none of ${tally.byOp.get(op)} requests succeeded: the harness sends it wrong`,
+      });
     }
   }
 }
@@ -37,7 +44,13 @@ function checkProbe(report: ProbeReport, violations: Violations): void {
   for (const failure of report.failures.slice(0, 20)) {
     violations.add({ invariant: 'ready-within-1s', op: 'GET /api/admin/ready', fault: 'none', detail: failure });
   }
-  if (report.count < 10) violations.add({ invariant: 'ready-within-1s', op: 'GET /api/admin/ready', fault: 'none', detail: `only ${report.count} probes ran` });
+  if (report.count < 10)
+    violations.add({
+      invariant: 'ready-within-1s',
+      op: 'GET /api/admin/ready',
+      fault: 'none',
+      detail: `only ${report.count} probes ran`,
+    });
 }
 
 /** The summary line of a configuration: what was sent, what came back, how the server held up. */

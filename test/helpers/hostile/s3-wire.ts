@@ -62,17 +62,33 @@ export function s3Wire(server: RunningServer, input: S3WireInput): WireRequest {
   return chunkedWire(server, { ...input, body, payload }, sign);
 }
 
-function chunkedWire(server: RunningServer, input: S3WireInput & { body: Buffer; payload: keyof typeof STREAMING }, sign: Identity): WireRequest {
+function chunkedWire(
+  server: RunningServer,
+  input: S3WireInput & { body: Buffer; payload: keyof typeof STREAMING },
+  sign: Identity,
+): WireRequest {
   const opts = input.chunked ?? { chunkSize: 64 * 1024, algorithm: 'CRC32' as const, faults: {} };
   const faults = opts.faults;
   const hasTrailer = input.payload !== 'chunked';
   const signed = input.payload !== 'chunked-trailer';
   const trailerName = checksumHeader(opts.algorithm);
-  const trailers = hasTrailer ? { [trailerName]: trailerValue(opts.algorithm, input.body, faults.badTrailerChecksum === true) } : undefined;
+  const trailers = hasTrailer
+    ? { [trailerName]: trailerValue(opts.algorithm, input.body, faults.badTrailerChecksum === true) }
+    : undefined;
   const encode = (context?: Parameters<typeof encodeAwsChunked>[0]['context']): Buffer =>
-    encodeAwsChunked({ data: input.body, chunkSize: opts.chunkSize, ...(context ? { context } : {}), ...(trailers ? { trailers } : {}) });
+    encodeAwsChunked({
+      data: input.body,
+      chunkSize: opts.chunkSize,
+      ...(context ? { context } : {}),
+      ...(trailers ? { trailers } : {}),
+    });
   // The encoded length does not depend on the signatures' values: measure it with a dummy context.
-  const dummy = { signingKey: Buffer.alloc(32), seedSignature: '0'.repeat(64), amzDate: '20250101T000000Z', scope: 'x' };
+  const dummy = {
+    signingKey: Buffer.alloc(32),
+    seedSignature: '0'.repeat(64),
+    amzDate: '20250101T000000Z',
+    scope: 'x',
+  };
   const length = encode(signed ? dummy : undefined).length;
   const headers = signedHeaders(server, {
     method: input.method,

@@ -38,27 +38,40 @@ export function rssMiB(pid: number): number {
 }
 
 export function stagingFiles(server: RunningServer): string[] {
-  return readdirSync(join(server.dataDir, 'tmp'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(join(server.dataDir, 'tmp'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 /** store_blob_read_pins and the sum of store_internal_errors_total over its surfaces. */
 export async function pinsAndErrors(server: RunningServer): Promise<{ readPins: number; internalErrors: number }> {
   const samples = parseSamples((await scrape(server)).text);
   const sum = (name: string): number => samples.filter((s) => s.name === name).reduce((a, s) => a + s.value, 0);
-  if (!samples.some((s) => s.name === 'store_blob_read_pins')) throw new Error('/metrics has no store_blob_read_pins (METRICS_MODE=public?)');
+  if (!samples.some((s) => s.name === 'store_blob_read_pins'))
+    throw new Error('/metrics has no store_blob_read_pins (METRICS_MODE=public?)');
   return { readPins: sum('store_blob_read_pins'), internalErrors: sum('store_internal_errors_total') };
 }
 
 export async function readResources(server: RunningServer): Promise<Resources> {
   const pid = server.process.pid as number;
-  return { fds: openFds(pid), requestFds: leakableFds(pid), rssMiB: rssMiB(pid), stagingFiles: stagingFiles(server).length, ...(await pinsAndErrors(server)) };
+  return {
+    fds: openFds(pid),
+    requestFds: leakableFds(pid),
+    rssMiB: rssMiB(pid),
+    stagingFiles: stagingFiles(server).length,
+    ...(await pinsAndErrors(server)),
+  };
 }
 
 /**
  * Polls `read` until `ok` holds or `ms` passed; returns the last value. The server lets go of a connection, a
  * lingering socket (up to 5 s) or a staged file a moment after the client is done, and frees memory when V8 decides.
  */
-export async function pollUntil<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, opts: { ms: number; everyMs?: number }): Promise<T> {
+export async function pollUntil<T>(
+  read: () => T | Promise<T>,
+  ok: (value: T) => boolean,
+  opts: { ms: number; everyMs?: number },
+): Promise<T> {
   const deadline = Date.now() + opts.ms;
   for (;;) {
     const value = await read();

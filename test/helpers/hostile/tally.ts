@@ -25,7 +25,10 @@ export class Counts {
 
   /** `label=n` pairs, largest first (`digits` after the point). */
   format(digits = 0): string {
-    return [...this.map.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}=${n.toFixed(digits)}`).join(' ');
+    return [...this.map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k}=${n.toFixed(digits)}`)
+      .join(' ');
   }
 }
 

@@ -26,9 +26,13 @@ export class Violations {
 
   /** One line per violation (the first `max`), for the failure message. */
   format(max = 200): string {
-    const lines = this.list.slice(0, max).map((v) =>
-      `  [${v.invariant}] ${v.op} fault=${v.fault}${v.status !== undefined ? ` status=${v.status}` : ''}${v.code ? ` code=${v.code}` : ''}` +
-      `${v.requestId ? ` request-id=${v.requestId}` : ''}: ${v.detail}`);
+    const lines = this.list
+      .slice(0, max)
+      .map(
+        (v) =>
+          `  [${v.invariant}] ${v.op} fault=${v.fault}${v.status !== undefined ? ` status=${v.status}` : ''}${v.code ? ` code=${v.code}` : ''}` +
+          `${v.requestId ? ` request-id=${v.requestId}` : ''}: ${v.detail}`,
+      );
     if (this.list.length > max) lines.push(`  ... and ${this.list.length - max} more`);
     return lines.join('\n');
   }
@@ -38,7 +42,11 @@ export class Violations {
  * Why a status is not allowed for this request, or undefined when it is. `reserveHolds`: the server runs with a
  * free-space reserve and the harness never filled the volume past it, so no metadata commit may find it full.
  */
-export function disallowedStatus(answer: { status: number; code: string | undefined }, kind: WriteKind, reserveHolds: boolean): string | undefined {
+export function disallowedStatus(
+  answer: { status: number; code: string | undefined },
+  kind: WriteKind,
+  reserveHolds: boolean,
+): string | undefined {
   const { status, code } = answer;
   if (status < 500) return undefined;
   if (status === 503 && (code === 'SlowDown' || code === 'ServiceUnavailable')) return undefined;

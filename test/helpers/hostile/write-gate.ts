@@ -28,7 +28,9 @@ export class WriteGate {
   close(): void {
     if (this.closed) return;
     let open = (): void => undefined;
-    const promise = new Promise<void>((resolve) => { open = resolve; });
+    const promise = new Promise<void>((resolve) => {
+      open = resolve;
+    });
     this.closed = { promise, open };
   }
 

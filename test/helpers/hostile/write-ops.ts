@@ -2,7 +2,15 @@
 // UNSIGNED-PAYLOAD, signed aws-chunked, aws-chunked with an unsigned or signed checksum trailer), with its faults and
 // early refusals; CopyObject from any key, racing writes and deletes of its source.
 
-import { BODILESS, deliveryFor, drawFault, drawUploadFault, earlyFor, type EarlyRefusal, type Fault } from './faults.js';
+import {
+  BODILESS,
+  deliveryFor,
+  drawFault,
+  drawUploadFault,
+  earlyFor,
+  type EarlyRefusal,
+  type Fault,
+} from './faults.js';
 import { makeBody } from './model.js';
 import type { OpContext } from './op-context.js';
 import { chunkOptions, framingTailOf, identityFor, objectPath, payloadFor, settle, uploadShape } from './op-helpers.js';
@@ -22,19 +30,36 @@ export async function putObject(item: PlanItem, ctx: OpContext): Promise<void> {
   const size = bodySize(item);
   const { spec, bytes } = makeBody(run.seed, [{ id: `put:${item.index}`, size }]);
   const kind = drawUploadFault(item, { shape: uploadShape(payload, size), rate: FAULT_RATE, size });
-  const fault: Fault = { kind, early: earlyFor(item, kind, ['missing-bucket', 'failed-precondition'] satisfies EarlyRefusal[]) };
+  const fault: Fault = {
+    kind,
+    early: earlyFor(item, kind, ['missing-bucket', 'failed-precondition'] satisfies EarlyRefusal[]),
+  };
   const bucket = fault.early === 'missing-bucket' ? run.buckets.missing : target.bucket;
-  const headers: Record<string, string> = { 'x-amz-meta-sha256': spec.sha256, 'content-type': 'application/octet-stream' };
+  const headers: Record<string, string> = {
+    'x-amz-meta-sha256': spec.sha256,
+    'content-type': 'application/octet-stream',
+  };
   // If-Match with an ETag nothing has: NoSuchKey or PreconditionFailed, before the body is read.
   if (fault.early === 'failed-precondition') headers['if-match'] = WRONG_ETAG;
   else if (target.solo && rng.chance(0.1)) headers['if-none-match'] = '*';
   const wire = s3Wire(ctx.server, {
-    method: 'PUT', path: objectPath(bucket, target.key), headers, body: bytes, payload,
-    identity: identityFor(ctx, bucket, rng), chunked: chunkOptions(rng, size, kind),
+    method: 'PUT',
+    path: objectPath(bucket, target.key),
+    headers,
+    body: bytes,
+    payload,
+    identity: identityFor(ctx, bucket, rng),
+    chunked: chunkOptions(rng, size, kind),
   });
   const delivery = deliveryFor(kind, wire.body, rng);
-  const attempt = fault.early === 'missing-bucket' ? undefined : run.ledger.begin({ bucket, key: target.key, bodies: [spec], via: `PutObject ${payload} ${kind}` });
-  const answer = await ctx.send({ op: `PutObject:${payload}`, fault, wire, delivery, kind: 'object-write', bytes: size }, item);
+  const attempt =
+    fault.early === 'missing-bucket'
+      ? undefined
+      : run.ledger.begin({ bucket, key: target.key, bodies: [spec], via: `PutObject ${payload} ${kind}` });
+  const answer = await ctx.send(
+    { op: `PutObject:${payload}`, fault, wire, delivery, kind: 'object-write', bytes: size },
+    item,
+  );
   settle(attempt, answer, { delivery, bodyLength: wire.body.length, framingTail: framingTailOf(payload) });
 }
 
@@ -47,11 +72,19 @@ export async function copyObject(item: PlanItem, ctx: OpContext): Promise<void> 
   const fault: Fault = { kind, early: undefined };
   const copySource = objectPath(source.bucket, source.key);
   const wire = s3Wire(ctx.server, {
-    method: 'PUT', path: objectPath(dest.bucket, dest.key), headers: { 'x-amz-copy-source': copySource },
+    method: 'PUT',
+    path: objectPath(dest.bucket, dest.key),
+    headers: { 'x-amz-copy-source': copySource },
     identity: identityFor(ctx, dest.bucket, rng),
   });
   const before = run.ledger.candidates(source.bucket, source.key);
-  const attempt = run.ledger.begin({ bucket: dest.bucket, key: dest.key, bodies: before, via: `CopyObject from ${copySource} ${kind}`, copyOf: source });
+  const attempt = run.ledger.begin({
+    bucket: dest.bucket,
+    key: dest.key,
+    bodies: before,
+    via: `CopyObject from ${copySource} ${kind}`,
+    copyOf: source,
+  });
   const bytes = Math.max(0, ...before.map((b) => b.size));
   const delivery = deliveryFor(kind, wire.body, rng);
   const answer = await ctx.send({ op: 'CopyObject', fault, wire, delivery, kind: 'object-write', bytes }, item);

@@ -26,7 +26,10 @@ export function withQuery(path: string, query: Query | undefined): string {
 }
 
 export class Api {
-  constructor(private readonly session: Session, readonly base: string) {}
+  constructor(
+    private readonly session: Session,
+    readonly base: string,
+  ) {}
 
   /** The raw response of a successful call (status < 400); throws ApiError otherwise. */
   async fetch(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
@@ -35,7 +38,10 @@ export class Api {
       if (opts.json !== undefined) headers['content-type'] = 'application/json';
       try {
         return await fetch(`${this.base}${withQuery(path, opts.query)}`, {
-          method, headers, credentials: 'same-origin', signal: opts.signal,
+          method,
+          headers,
+          credentials: 'same-origin',
+          signal: opts.signal,
           body: opts.json !== undefined ? JSON.stringify(opts.json) : opts.body,
         });
       } catch (err) {

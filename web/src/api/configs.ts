@@ -5,8 +5,12 @@ import { api, Api } from './index';
 import { ApiError } from './errors';
 
 const NOT_SET = new Set([
-  'NoSuchTagSet', 'ServerSideEncryptionConfigurationNotFoundError', 'NoSuchLifecycleConfiguration', 'NoSuchCORSConfiguration',
-  'ObjectLockConfigurationNotFoundError', 'NoSuchBucketPolicy',
+  'NoSuchTagSet',
+  'ServerSideEncryptionConfigurationNotFoundError',
+  'NoSuchLifecycleConfiguration',
+  'NoSuchCORSConfiguration',
+  'ObjectLockConfigurationNotFoundError',
+  'NoSuchBucketPolicy',
 ]);
 
 export type ConfigKind = 'tagging' | 'encryption' | 'lifecycle' | 'cors' | 'object-lock' | 'policy' | 'versioning';

@@ -36,7 +36,10 @@ export async function errorOf(res: Response): Promise<ApiError> {
     // not JSON: keep the status line
   }
   const retry = Number(res.headers.get('retry-after'));
-  return new ApiError(res.status, code, { message, retryAfter: Number.isFinite(retry) && retry > 0 ? retry : undefined });
+  return new ApiError(res.status, code, {
+    message,
+    retryAfter: Number.isFinite(retry) && retry > 0 ? retry : undefined,
+  });
 }
 
 /** What to tell a person about an error: the server's message, made kinder for the codes people meet most. */
@@ -52,8 +55,10 @@ export function describeError(err: unknown): string {
     case 'Unauthorized':
       return 'Your session has ended. Sign in again.';
     case 'BucketNotEmpty':
-      return 'The bucket is not empty: it still holds objects, older versions, delete markers or unfinished multipart uploads. '
-        + 'Delete them (Buckets > settings > Unfinished uploads for the last) and try again.';
+      return (
+        'The bucket is not empty: it still holds objects, older versions, delete markers or unfinished multipart uploads. ' +
+        'Delete them (Buckets > settings > Unfinished uploads for the last) and try again.'
+      );
     default:
       return err.message;
   }

@@ -92,9 +92,11 @@ export class Session {
       if (!res.ok) return false;
       this.accept((await res.json()) as TokenResponse);
       return true;
-    }).catch(() => false).finally(() => {
-      this.inflight = undefined;
-    });
+    })
+      .catch(() => false)
+      .finally(() => {
+        this.inflight = undefined;
+      });
     return this.inflight;
   }
 

@@ -7,9 +7,16 @@ import { Api } from './client';
 import { ApiError } from './errors';
 import type { Session } from './session';
 
-export interface Progress { loaded: number; total: number }
+export interface Progress {
+  loaded: number;
+  total: number;
+}
 
-interface XhrResult { status: number; text: string; retryAfter: number | undefined }
+interface XhrResult {
+  status: number;
+  text: string;
+  retryAfter: number | undefined;
+}
 
 interface PutOptions {
   headers: Record<string, string>;
@@ -26,7 +33,11 @@ function xhrPut(url: string, body: Blob, { headers, onProgress, signal }: PutOpt
     xhr.upload.onprogress = (e) => onProgress(e.loaded);
     xhr.onload = () => {
       const retry = Number(xhr.getResponseHeader('retry-after'));
-      resolve({ status: xhr.status, text: xhr.responseText, retryAfter: Number.isFinite(retry) && retry > 0 ? retry : undefined });
+      resolve({
+        status: xhr.status,
+        text: xhr.responseText,
+        retryAfter: Number.isFinite(retry) && retry > 0 ? retry : undefined,
+      });
     };
     xhr.onerror = () => reject(new ApiError(0, 'NetworkError', 'The upload was interrupted.'));
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
@@ -44,20 +55,31 @@ function errorFrom(result: XhrResult): ApiError {
       retryAfter: result.retryAfter,
     });
   } catch {
-    return new ApiError(result.status, `Http${result.status}`, { message: `HTTP ${result.status}`, retryAfter: result.retryAfter });
+    return new ApiError(result.status, `Http${result.status}`, {
+      message: `HTTP ${result.status}`,
+      retryAfter: result.retryAfter,
+    });
   }
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> => new Promise((resolve, reject) => {
-  const t = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => {
-    clearTimeout(t);
-    reject(new DOMException('Upload cancelled', 'AbortError'));
-  }, { once: true });
-});
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(new DOMException('Upload cancelled', 'AbortError'));
+      },
+      { once: true },
+    );
+  });
 
 export class Transfers {
-  constructor(private readonly api: Api, private readonly session: Session) {}
+  constructor(
+    private readonly api: Api,
+    private readonly session: Session,
+  ) {}
 
   /**
    * PUT with the access token: refreshed and retried once on 401; retried (up to `attempts`) on network errors,
@@ -107,7 +129,10 @@ export class Transfers {
       onProgress({ loaded: total, total });
       return;
     }
-    const { uploadId } = await this.api.post<{ uploadId: string }>(Api.bucket(bucket, '/uploads'), { key, contentType });
+    const { uploadId } = await this.api.post<{ uploadId: string }>(Api.bucket(bucket, '/uploads'), {
+      key,
+      contentType,
+    });
     try {
       const etags = await this.sendParts({ bucket, key, uploadId, file }, onProgress, signal);
       await this.api.post(Api.bucket(bucket, '/uploads/complete'), { key, uploadId, parts: etags });
@@ -126,13 +151,17 @@ export class Transfers {
   ): Promise<Array<{ partNumber: number; etag: string }>> {
     const parts = planParts(file.size);
     const loaded = new Map<number, number>();
-    const report = (): void => onProgress({ loaded: [...loaded.values()].reduce((a, b) => a + b, 0), total: file.size });
+    const report = (): void =>
+      onProgress({ loaded: [...loaded.values()].reduce((a, b) => a + b, 0), total: file.size });
     const results: Array<{ partNumber: number; etag: string }> = [];
     let next = 0;
     const worker = async (): Promise<void> => {
       for (let part: PartRange | undefined = parts[next++]; part; part = parts[next++]) {
         const { partNumber, start, end } = part;
-        const path = Api.bucket(bucket, `/uploads/part?key=${encodeURIComponent(key)}&uploadId=${encodeURIComponent(uploadId)}&partNumber=${partNumber}`);
+        const path = Api.bucket(
+          bucket,
+          `/uploads/part?key=${encodeURIComponent(key)}&uploadId=${encodeURIComponent(uploadId)}&partNumber=${partNumber}`,
+        );
         const stored = await this.put<{ etag: string }>(path, file.slice(start, end), {
           headers: { 'content-type': 'application/octet-stream' },
           onProgress: (n) => {

@@ -31,9 +31,22 @@ export type ObjectVersion = VersionsPage['versions'][number];
 export type ObjectInfo = Static<typeof Objects.ObjectInfo>;
 export type BatchDeleteResult = Static<typeof Objects.BatchDeleteResponse>;
 export type Presigned = Static<typeof Objects.PresignResponse>;
-export interface Upload { key: string; uploadId: string; initiated: string }
-export interface SearchItem { bucket: string; key: string; size: number; etag: string; lastModified: string }
-export interface SearchPage { items: SearchItem[]; nextCursor: string | null }
+export interface Upload {
+  key: string;
+  uploadId: string;
+  initiated: string;
+}
+export interface SearchItem {
+  bucket: string;
+  key: string;
+  size: number;
+  etag: string;
+  lastModified: string;
+}
+export interface SearchPage {
+  items: SearchItem[];
+  nextCursor: string | null;
+}
 
 export type KeyAction = Static<typeof Keys.ScopeAction>;
 export const KEY_ACTIONS: readonly KeyAction[] = ['GetObject', 'PutObject', 'DeleteObject', 'ListBucket'];
@@ -45,53 +58,139 @@ export type AccessKeyWithSecret = Static<typeof Keys.IssuedKeyView>;
 export type EffectivePermissions = Static<typeof Keys.Effective>;
 export type Simulation = Static<typeof Keys.Simulation>;
 
-export interface AuditItem { id: string; time: string; event: string; subject: string; bucket: string | null; details: Record<string, unknown> }
-export interface AuditPage { items: AuditItem[]; nextCursor: string | null }
+export interface AuditItem {
+  id: string;
+  time: string;
+  event: string;
+  subject: string;
+  bucket: string | null;
+  details: Record<string, unknown>;
+}
+export interface AuditPage {
+  items: AuditItem[];
+  nextCursor: string | null;
+}
 
-export interface VersionInfo { version: string; build: string; node: string }
+export interface VersionInfo {
+  version: string;
+  build: string;
+  node: string;
+}
 export interface WebhookStatus {
-  enabled: boolean; counts: { pending: number; delivered: number; failed: number };
-  oldestPendingAgeSeconds: number | null; lastError: { message: string; at: string } | null;
+  enabled: boolean;
+  counts: { pending: number; delivered: number; failed: number };
+  oldestPendingAgeSeconds: number | null;
+  lastError: { message: string; at: string } | null;
 }
 
 // ---- routes being built in parallel (issues 7, 8, 10): loose shapes ----
 
 export interface ReplicationStatus {
-  enabled?: boolean; targetBucket?: string;
+  enabled?: boolean;
+  targetBucket?: string;
   outbox?: { pending?: number; inflight?: number; failed?: number };
   oldestPendingAgeSeconds?: number | null;
   lastDrain?: { at?: string; count?: number; errorClass?: string | null } | null;
   tiering?: { enabled?: boolean; stubs?: number; restored?: number; rehydrating?: number } | null;
 }
-export interface ReplicationFailure { bucket: string; key: string; attempts?: number; lastError?: string | null; failedAt?: string }
-export interface ReplicationFailedPage { items: ReplicationFailure[]; nextCursor?: string | null }
+export interface ReplicationFailure {
+  bucket: string;
+  key: string;
+  attempts?: number;
+  lastError?: string | null;
+  failedAt?: string;
+}
+export interface ReplicationFailedPage {
+  items: ReplicationFailure[];
+  nextCursor?: string | null;
+}
 export interface ReconcileJob {
-  id: string; state?: string; bucket?: string | null; scanned?: number; enqueued?: number; errors?: number; error?: string | null;
-  startedAt?: string; finishedAt?: string | null;
+  id: string;
+  state?: string;
+  bucket?: string | null;
+  scanned?: number;
+  enqueued?: number;
+  errors?: number;
+  error?: string | null;
+  startedAt?: string;
+  finishedAt?: string | null;
 }
 export interface BackupSchedule {
-  enabled?: boolean; running?: boolean;
-  policy?: { scope?: string | null; cron?: string | null; intervalMinutes?: number | null; keepLast?: number; maxAgeDays?: number; pushToReplication?: boolean };
+  enabled?: boolean;
+  running?: boolean;
+  policy?: {
+    scope?: string | null;
+    cron?: string | null;
+    intervalMinutes?: number | null;
+    keepLast?: number;
+    maxAgeDays?: number;
+    pushToReplication?: boolean;
+  };
   snapshots?: { count?: number; bytes?: number; newestAt?: string | null; oldestAt?: string | null };
   runs?: { started?: number; succeeded?: number; failed?: number };
-  lastRun?: { startedAt?: string; finishedAt?: string; result?: string; snapshots?: number; bytes?: number; pruned?: number; error?: string | null } | null;
+  lastRun?: {
+    startedAt?: string;
+    finishedAt?: string;
+    result?: string;
+    snapshots?: number;
+    bytes?: number;
+    pruned?: number;
+    error?: string | null;
+  } | null;
   nextRunAt?: string | null;
 }
-export interface InstanceRestored { bucketsRestored?: number; objectsRestored?: number }
+export interface InstanceRestored {
+  bucketsRestored?: number;
+  objectsRestored?: number;
+}
 export interface IntegrityPass {
-  startedAt?: string; finishedAt?: string; trigger?: string; objectsChecked?: number; bytesChecked?: number; corruptFound?: number;
-  repaired?: number; objectsTotal?: number; bytesTotal?: number; percent?: number;
+  startedAt?: string;
+  finishedAt?: string;
+  trigger?: string;
+  objectsChecked?: number;
+  bytesChecked?: number;
+  corruptFound?: number;
+  repaired?: number;
+  objectsTotal?: number;
+  bytesTotal?: number;
+  percent?: number;
 }
 export interface IntegrityStatus {
-  enabled?: boolean; counts?: { ok?: number; corrupt?: number; unchecked?: number };
-  currentPass?: IntegrityPass | null; lastFullPass?: IntegrityPass | null; nextPassAt?: string | null; repairAvailable?: boolean;
+  enabled?: boolean;
+  counts?: { ok?: number; corrupt?: number; unchecked?: number };
+  currentPass?: IntegrityPass | null;
+  lastFullPass?: IntegrityPass | null;
+  nextPassAt?: string | null;
+  repairAvailable?: boolean;
 }
-export interface CorruptItem { bucket: string; key: string; versionId?: string; size?: number; detectedAt?: string; checkedAt?: string; reason?: string; detail?: string | null }
-export interface CorruptPage { items: CorruptItem[]; nextCursor?: string | null }
-export interface StorageSeries { step?: number; points?: Array<{ t: string; bytes?: number | null; objects?: number | null; versions?: number | null }> }
+export interface CorruptItem {
+  bucket: string;
+  key: string;
+  versionId?: string;
+  size?: number;
+  detectedAt?: string;
+  checkedAt?: string;
+  reason?: string;
+  detail?: string | null;
+}
+export interface CorruptPage {
+  items: CorruptItem[];
+  nextCursor?: string | null;
+}
+export interface StorageSeries {
+  step?: number;
+  points?: Array<{ t: string; bytes?: number | null; objects?: number | null; versions?: number | null }>;
+}
 export interface RequestSeries {
   step?: number;
-  points?: Array<{ t: string; requestsPerSecond?: number | null; errorsPerSecond?: number | null; requests?: number | null; clientErrors?: number | null; serverErrors?: number | null }>;
+  points?: Array<{
+    t: string;
+    requestsPerSecond?: number | null;
+    errorsPerSecond?: number | null;
+    requests?: number | null;
+    clientErrors?: number | null;
+    serverErrors?: number | null;
+  }>;
   totals?: { requests?: number; clientErrors?: number; serverErrors?: number };
 }
 export interface BucketBreakdown {

@@ -27,11 +27,20 @@ describe('runAction', () => {
       throw new ApiError(409, 'BucketNotEmpty', 'The bucket you tried to delete is not empty');
     }, report);
     expect(ok).toBe(false);
-    expect(report.events).toEqual(['busy=true', 'error=', `error=${describeError(new ApiError(409, 'BucketNotEmpty', ''))}`, 'busy=false']);
+    expect(report.events).toEqual([
+      'busy=true',
+      'error=',
+      `error=${describeError(new ApiError(409, 'BucketNotEmpty', ''))}`,
+      'busy=false',
+    ]);
   });
 
-  it('uses the caller\'s own sentences when given them', async () => {
-    const report = { ...recorder(), describe: (err: unknown) => (err instanceof ApiError && err.status === 401 ? 'Wrong username or password.' : 'other') };
+  it("uses the caller's own sentences when given them", async () => {
+    const report = {
+      ...recorder(),
+      describe: (err: unknown) =>
+        err instanceof ApiError && err.status === 401 ? 'Wrong username or password.' : 'other',
+    };
     await runAction(async () => {
       throw new ApiError(401, 'Unauthorized', 'Invalid credentials');
     }, report);

@@ -55,7 +55,12 @@ export function useAction<A extends unknown[]>(
   const latest = useRef({ action, describe });
   latest.current = { action, describe };
   const run = useCallback(
-    (...args: A) => runAction(() => latest.current.action(...args), { setBusy, setError, describe: (err) => latest.current.describe(err) }),
+    (...args: A) =>
+      runAction(() => latest.current.action(...args), {
+        setBusy,
+        setError,
+        describe: (err) => latest.current.describe(err),
+      }),
     [],
   );
   return { run, busy, error, setError };

@@ -4,8 +4,16 @@ import { consolePaths, routeOf } from './base-path';
 describe('consolePaths', () => {
   it('finds the mount and the API base from the console base path', () => {
     expect(consolePaths('/admin/')).toEqual({ consoleBase: '/admin/', mount: '', apiBase: '/api/admin' });
-    expect(consolePaths('/storage/admin/')).toEqual({ consoleBase: '/storage/admin/', mount: '/storage', apiBase: '/storage/api/admin' });
-    expect(consolePaths('/a/b/admin')).toEqual({ consoleBase: '/a/b/admin/', mount: '/a/b', apiBase: '/a/b/api/admin' });
+    expect(consolePaths('/storage/admin/')).toEqual({
+      consoleBase: '/storage/admin/',
+      mount: '/storage',
+      apiBase: '/storage/api/admin',
+    });
+    expect(consolePaths('/a/b/admin')).toEqual({
+      consoleBase: '/a/b/admin/',
+      mount: '/a/b',
+      apiBase: '/a/b/api/admin',
+    });
   });
 
   it('handles a mount that itself contains "admin"', () => {

@@ -20,7 +20,18 @@ describe('chart scales', () => {
   it('draws a path that lifts the pen over gaps', () => {
     const sx = linear([0, 10], [0, 100]);
     const sy = linear([0, 1], [100, 0]);
-    expect(linePath([{ x: 0, y: 0 }, { x: 5, y: 1 }, { x: 6, y: null }, { x: 10, y: 0.5 }], sx, sy)).toBe('M0,100L50,0M100,50');
+    expect(
+      linePath(
+        [
+          { x: 0, y: 0 },
+          { x: 5, y: 1 },
+          { x: 6, y: null },
+          { x: 10, y: 0.5 },
+        ],
+        sx,
+        sy,
+      ),
+    ).toBe('M0,100L50,0M100,50');
     expect(linePath([], sx, sy)).toBe('');
   });
 });

@@ -10,11 +10,14 @@ export function niceTicks(min: number, max: number, count = 4): number[] {
   const step = ([1, 2, 2.5, 5, 10].find((m) => m * power >= rough) ?? 10) * power;
   const ticks: number[] = [];
   for (let v = Math.floor(min / step) * step; v <= max + step * 1e-9; v += step) ticks.push(Number(v.toPrecision(12)));
-  if ((ticks[ticks.length - 1] ?? min) < max) ticks.push(Number(((ticks[ticks.length - 1] ?? min) + step).toPrecision(12)));
+  if ((ticks[ticks.length - 1] ?? min) < max)
+    ticks.push(Number(((ticks[ticks.length - 1] ?? min) + step).toPrecision(12)));
   return ticks;
 }
 
-/** Like niceTicks for byte values: steps of a power of 1024 times 1, 2, 4 or 8 ... so the labels read 512 MiB, 1 GiB. */
+/**
+ * Like niceTicks for byte values: steps of a power of 1024 times 1, 2, 4 or 8 ... so the labels read 512 MiB, 1 GiB.
+ */
 export function byteTicks(max: number, count = 4): number[] {
   if (!(max > 0)) return [0, 1024];
   const rough = max / count;
@@ -26,7 +29,10 @@ export function byteTicks(max: number, count = 4): number[] {
   return ticks;
 }
 
-export interface Point { x: number; y: number | null }
+export interface Point {
+  x: number;
+  y: number | null;
+}
 
 /** An SVG path through the points, lifting the pen over nulls (a gap, not a drop to zero). */
 export function linePath(points: Point[], sx: (x: number) => number, sy: (y: number) => number): string {
@@ -46,7 +52,10 @@ export function linePath(points: Point[], sx: (x: number) => number, sy: (y: num
 const round = (n: number): number => Math.round(n * 10) / 10;
 
 /** A linear scale from the domain [d0, d1] to the range [r0, r1]. */
-export function linear([d0, d1]: readonly [number, number], [r0, r1]: readonly [number, number]): (v: number) => number {
+export function linear(
+  [d0, d1]: readonly [number, number],
+  [r0, r1]: readonly [number, number],
+): (v: number) => number {
   const span = d1 - d0 || 1;
   return (v) => r0 + ((v - d0) / span) * (r1 - r0);
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatDuration, formatPercent, formatRate, formatRelative, formatTime, parseSize } from './format';
+import {
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatPercent,
+  formatRate,
+  formatRelative,
+  formatTime,
+  parseSize,
+} from './format';
 
 describe('formatBytes', () => {
   it('uses binary units with three significant digits', () => {

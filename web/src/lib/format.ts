@@ -55,9 +55,18 @@ export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '–';
   const s = Math.floor(seconds);
   if (s < 60) return `${s} s`;
-  const parts: Array<[number, string]> = [[Math.floor(s / 86_400), 'd'], [Math.floor(s / 3600) % 24, 'h'], [Math.floor(s / 60) % 60, 'min'], [s % 60, 's']];
+  const parts: Array<[number, string]> = [
+    [Math.floor(s / 86_400), 'd'],
+    [Math.floor(s / 3600) % 24, 'h'],
+    [Math.floor(s / 60) % 60, 'min'],
+    [s % 60, 's'],
+  ];
   const first = parts.findIndex(([n]) => n > 0);
-  return parts.slice(first, first + 2).filter(([n], i) => i === 0 || n > 0).map(([n, u]) => `${n} ${u}`).join(' ');
+  return parts
+    .slice(first, first + 2)
+    .filter(([n], i) => i === 0 || n > 0)
+    .map(([n, u]) => `${n} ${u}`)
+    .join(' ');
 }
 
 /** "5 min ago", "in 2 h", "just now" relative to `now` (ms). */

@@ -25,16 +25,26 @@ describe('policyProblems', () => {
 
   it('accepts a well-formed key policy and bucket policy', () => {
     expect(policyProblems({ Version: '2012-10-17', Statement: [statement] }, { requirePrincipal: false })).toEqual([]);
-    expect(policyProblems({ Version: '2012-10-17', Statement: { ...statement, Principal: '*' } }, { requirePrincipal: true })).toEqual([]);
+    expect(
+      policyProblems(
+        { Version: '2012-10-17', Statement: { ...statement, Principal: '*' } },
+        { requirePrincipal: true },
+      ),
+    ).toEqual([]);
   });
 
   it('names each problem', () => {
     expect(policyProblems([], { requirePrincipal: false })).toEqual(['The policy must be a JSON object.']);
-    const problems = policyProblems({ Version: '2020', Statement: [{ Effect: 'Maybe' }, { ...statement, Principal: '*' }] }, { requirePrincipal: false });
+    const problems = policyProblems(
+      { Version: '2020', Statement: [{ Effect: 'Maybe' }, { ...statement, Principal: '*' }] },
+      { requirePrincipal: false },
+    );
     expect(problems).toContain('Version: use "2012-10-17".');
     expect(problems).toContain('Statement 1: Effect must be "Allow" or "Deny".');
     expect(problems).toContain('Statement 1: needs Action (a string or a list of strings).');
     expect(problems).toContain('Statement 2: a key policy has no Principal (the key is the principal).');
-    expect(policyProblems({ Statement: [statement] }, { requirePrincipal: true })).toEqual(['Statement 1: a bucket policy statement needs Principal.']);
+    expect(policyProblems({ Statement: [statement] }, { requirePrincipal: true })).toEqual([
+      'Statement 1: a bucket policy statement needs Principal.',
+    ]);
   });
 });

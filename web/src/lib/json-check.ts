@@ -26,7 +26,8 @@ export function parseJson(text: string): JsonCheck {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const stringOrStrings = (v: unknown): boolean => typeof v === 'string' || (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'));
+const stringOrStrings = (v: unknown): boolean =>
+  typeof v === 'string' || (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'));
 
 /**
  * Problems in the shape of an IAM-style policy document (empty when none). `requirePrincipal`: bucket policies need
@@ -48,11 +49,14 @@ export function policyProblems(value: unknown, opts: { requirePrincipal: boolean
       return;
     }
     if (s['Effect'] !== 'Allow' && s['Effect'] !== 'Deny') problems.push(`${at}: Effect must be "Allow" or "Deny".`);
-    if (!stringOrStrings(s['Action']) && !stringOrStrings(s['NotAction'])) problems.push(`${at}: needs Action (a string or a list of strings).`);
-    if (!stringOrStrings(s['Resource']) && !stringOrStrings(s['NotResource'])) problems.push(`${at}: needs Resource (a string or a list of strings).`);
+    if (!stringOrStrings(s['Action']) && !stringOrStrings(s['NotAction']))
+      problems.push(`${at}: needs Action (a string or a list of strings).`);
+    if (!stringOrStrings(s['Resource']) && !stringOrStrings(s['NotResource']))
+      problems.push(`${at}: needs Resource (a string or a list of strings).`);
     const hasPrincipal = s['Principal'] !== undefined || s['NotPrincipal'] !== undefined;
     if (opts.requirePrincipal && !hasPrincipal) problems.push(`${at}: a bucket policy statement needs Principal.`);
-    if (!opts.requirePrincipal && hasPrincipal) problems.push(`${at}: a key policy has no Principal (the key is the principal).`);
+    if (!opts.requirePrincipal && hasPrincipal)
+      problems.push(`${at}: a key policy has no Principal (the key is the principal).`);
     if (s['Condition'] !== undefined && !isObject(s['Condition'])) problems.push(`${at}: Condition must be an object.`);
   });
   return problems;

@@ -3,7 +3,16 @@ import { findJsonError } from './json-error';
 
 describe('findJsonError', () => {
   it('accepts everything JSON.parse accepts', () => {
-    for (const text of ['{}', '[]', ' 1 ', '-0.5e+3', '"a\\u00e9\\n"', 'true', 'null', '{"a": [1, {"b": false}], "c": "x"}']) {
+    for (const text of [
+      '{}',
+      '[]',
+      ' 1 ',
+      '-0.5e+3',
+      '"a\\u00e9\\n"',
+      'true',
+      'null',
+      '{"a": [1, {"b": false}], "c": "x"}',
+    ]) {
       expect(findJsonError(text), text).toBeUndefined();
       expect(() => JSON.parse(text)).not.toThrow();
     }
@@ -15,7 +24,10 @@ describe('findJsonError', () => {
     expect(findJsonError('{"a": 1,}')).toMatchObject({ offset: 8, message: expect.stringContaining('property name') });
     expect(findJsonError("{'a': 1}")).toMatchObject({ offset: 1 });
     expect(findJsonError('[1 2]')).toMatchObject({ offset: 3, message: expect.stringContaining("',' or ']'") });
-    expect(findJsonError('{"a": 1} x')).toMatchObject({ offset: 9, message: expect.stringContaining('after the JSON value') });
+    expect(findJsonError('{"a": 1} x')).toMatchObject({
+      offset: 9,
+      message: expect.stringContaining('after the JSON value'),
+    });
     expect(findJsonError('"open')).toMatchObject({ message: 'a string is not closed' });
     expect(findJsonError('{"a": tru}')).toMatchObject({ offset: 6 });
     expect(findJsonError('')).toMatchObject({ offset: 0, message: expect.stringContaining('ends too early') });

@@ -2,7 +2,10 @@
 // "Unexpected token '}', ... is not valid JSON" has none), so the editors find it with this small scanner of the
 // JSON grammar (RFC 8259). Pure (unit-tested in Node).
 
-export interface JsonSyntaxError { offset: number; message: string }
+export interface JsonSyntaxError {
+  offset: number;
+  message: string;
+}
 
 /** The first syntax error in `text`, or undefined when it is valid JSON. */
 export function findJsonError(text: string): JsonSyntaxError | undefined {
@@ -13,7 +16,8 @@ export function findJsonError(text: string): JsonSyntaxError | undefined {
   const ws = (): void => {
     while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
   };
-  const describe = (): string => (i >= text.length ? 'the text ends too early' : `unexpected ${JSON.stringify(text[i])}`);
+  const describe = (): string =>
+    i >= text.length ? 'the text ends too early' : `unexpected ${JSON.stringify(text[i])}`;
   const literal = (word: string): void => {
     if (text.startsWith(word, i)) i += word.length;
     else fail(describe());

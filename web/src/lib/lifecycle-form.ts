@@ -3,7 +3,10 @@
 
 export const STORAGE_CLASSES = ['STANDARD_IA', 'GLACIER', 'DEEP_ARCHIVE'] as const;
 
-export interface Tag { key: string; value: string }
+export interface Tag {
+  key: string;
+  value: string;
+}
 
 export interface LifecycleRule {
   id?: string;
@@ -13,11 +16,18 @@ export interface LifecycleRule {
   expiration?: { days?: number; date?: string; expiredObjectDeleteMarker?: boolean };
   transitions?: Array<{ days?: number; date?: string; storageClass: string }>;
   noncurrentVersionExpiration?: { noncurrentDays: number; newerNoncurrentVersions?: number };
-  noncurrentVersionTransitions?: Array<{ noncurrentDays: number; newerNoncurrentVersions?: number; storageClass: string }>;
+  noncurrentVersionTransitions?: Array<{
+    noncurrentDays: number;
+    newerNoncurrentVersions?: number;
+    storageClass: string;
+  }>;
   abortIncompleteMultipartUpload?: { daysAfterInitiation: number };
 }
 
-export interface TransitionForm { days: string; storageClass: string }
+export interface TransitionForm {
+  days: string;
+  storageClass: string;
+}
 
 export interface RuleForm {
   id: string;
@@ -37,8 +47,19 @@ export interface RuleForm {
 
 export function emptyRule(): RuleForm {
   return {
-    id: '', enabled: true, prefix: '', tags: [], minSize: '', maxSize: '', expireDays: '', expireDeleteMarkers: false,
-    transitions: [], noncurrentDays: '', keepNewer: '', noncurrentTransitions: [], abortDays: '',
+    id: '',
+    enabled: true,
+    prefix: '',
+    tags: [],
+    minSize: '',
+    maxSize: '',
+    expireDays: '',
+    expireDeleteMarkers: false,
+    transitions: [],
+    noncurrentDays: '',
+    keepNewer: '',
+    noncurrentTransitions: [],
+    abortDays: '',
   };
 }
 
@@ -58,7 +79,10 @@ export function ruleToForm(rule: LifecycleRule): RuleForm {
     transitions: (rule.transitions ?? []).map((t) => ({ days: text(t.days), storageClass: t.storageClass })),
     noncurrentDays: text(rule.noncurrentVersionExpiration?.noncurrentDays),
     keepNewer: text(rule.noncurrentVersionExpiration?.newerNoncurrentVersions),
-    noncurrentTransitions: (rule.noncurrentVersionTransitions ?? []).map((t) => ({ days: text(t.noncurrentDays), storageClass: t.storageClass })),
+    noncurrentTransitions: (rule.noncurrentVersionTransitions ?? []).map((t) => ({
+      days: text(t.noncurrentDays),
+      storageClass: t.storageClass,
+    })),
     abortDays: text(rule.abortIncompleteMultipartUpload?.daysAfterInitiation),
   };
 }
@@ -76,7 +100,8 @@ export function formToRule(form: RuleForm, index: number): LifecycleRule {
   const label = `Rule ${index + 1}`;
   const minSize = whole(form.minSize, `${label}, minimum size`, 0);
   const maxSize = whole(form.maxSize, `${label}, maximum size`, 1);
-  if (minSize !== undefined && maxSize !== undefined && maxSize <= minSize) throw new Error(`${label}: the maximum size must be above the minimum.`);
+  if (minSize !== undefined && maxSize !== undefined && maxSize <= minSize)
+    throw new Error(`${label}: the maximum size must be above the minimum.`);
   const tags = form.tags.filter((t) => t.key.trim() !== '');
   const rule: LifecycleRule = {
     status: form.enabled ? 'Enabled' : 'Disabled',
@@ -90,26 +115,44 @@ export function formToRule(form: RuleForm, index: number): LifecycleRule {
   if (form.id.trim() !== '') rule.id = form.id.trim();
   const expireDays = whole(form.expireDays, `${label}, expire after days`);
   if (expireDays !== undefined && form.expireDeleteMarkers) {
-    throw new Error(`${label}: expiring current versions and removing expired delete markers cannot be combined in one rule.`);
+    throw new Error(
+      `${label}: expiring current versions and removing expired delete markers cannot be combined in one rule.`,
+    );
   }
   if (expireDays !== undefined) rule.expiration = { days: expireDays };
   else if (form.expireDeleteMarkers) rule.expiration = { expiredObjectDeleteMarker: true };
-  const transitions = form.transitions.map((t, i) => ({ days: whole(t.days, `${label}, transition ${i + 1} days`, 0) ?? 0, storageClass: t.storageClass }));
+  const transitions = form.transitions.map((t, i) => ({
+    days: whole(t.days, `${label}, transition ${i + 1} days`, 0) ?? 0,
+    storageClass: t.storageClass,
+  }));
   if (transitions.length > 0) rule.transitions = transitions;
   const noncurrentDays = whole(form.noncurrentDays, `${label}, noncurrent versions expire after days`);
   const keepNewer = whole(form.keepNewer, `${label}, noncurrent versions to keep`);
-  if (keepNewer !== undefined && noncurrentDays === undefined) throw new Error(`${label}: "noncurrent versions to keep" needs "expire after days".`);
+  if (keepNewer !== undefined && noncurrentDays === undefined)
+    throw new Error(`${label}: "noncurrent versions to keep" needs "expire after days".`);
   if (noncurrentDays !== undefined) {
-    rule.noncurrentVersionExpiration = { noncurrentDays, ...(keepNewer !== undefined ? { newerNoncurrentVersions: keepNewer } : {}) };
+    rule.noncurrentVersionExpiration = {
+      noncurrentDays,
+      ...(keepNewer !== undefined ? { newerNoncurrentVersions: keepNewer } : {}),
+    };
   }
   const nct = form.noncurrentTransitions.map((t, i) => ({
-    noncurrentDays: whole(t.days, `${label}, noncurrent transition ${i + 1} days`) ?? 1, storageClass: t.storageClass,
+    noncurrentDays: whole(t.days, `${label}, noncurrent transition ${i + 1} days`) ?? 1,
+    storageClass: t.storageClass,
   }));
   if (nct.length > 0) rule.noncurrentVersionTransitions = nct;
   const abortDays = whole(form.abortDays, `${label}, abort incomplete uploads after days`);
   if (abortDays !== undefined) rule.abortIncompleteMultipartUpload = { daysAfterInitiation: abortDays };
-  if (!rule.expiration && !rule.transitions && !rule.noncurrentVersionExpiration && !rule.noncurrentVersionTransitions && !rule.abortIncompleteMultipartUpload) {
-    throw new Error(`${label}: choose at least one action (expire, transition, noncurrent versions or incomplete uploads).`);
+  if (
+    !rule.expiration &&
+    !rule.transitions &&
+    !rule.noncurrentVersionExpiration &&
+    !rule.noncurrentVersionTransitions &&
+    !rule.abortIncompleteMultipartUpload
+  ) {
+    throw new Error(
+      `${label}: choose at least one action (expire, transition, noncurrent versions or incomplete uploads).`,
+    );
   }
   return rule;
 }
@@ -122,7 +165,9 @@ export function describeRule(rule: LifecycleRule): string {
   if (rule.expiration?.date) parts.push(`expire on ${rule.expiration.date.slice(0, 10)}`);
   if (rule.expiration?.expiredObjectDeleteMarker) parts.push('remove expired delete markers');
   for (const t of rule.transitions ?? []) parts.push(`move to ${t.storageClass} after ${t.days ?? t.date} days`);
-  if (rule.noncurrentVersionExpiration) parts.push(`noncurrent versions expire after ${rule.noncurrentVersionExpiration.noncurrentDays} days`);
-  if (rule.abortIncompleteMultipartUpload) parts.push(`abort incomplete uploads after ${rule.abortIncompleteMultipartUpload.daysAfterInitiation} days`);
+  if (rule.noncurrentVersionExpiration)
+    parts.push(`noncurrent versions expire after ${rule.noncurrentVersionExpiration.noncurrentDays} days`);
+  if (rule.abortIncompleteMultipartUpload)
+    parts.push(`abort incomplete uploads after ${rule.abortIncompleteMultipartUpload.daysAfterInitiation} days`);
   return `${scope ? `Objects under “${scope}”` : 'Every object'}: ${parts.join(', ') || 'no action'}${rule.status === 'Disabled' ? ' (disabled)' : ''}.`;
 }

@@ -1,12 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { baseName, breadcrumbs, bucketNameProblem, entryName, folderNameProblem, keyProblem, parentPrefix, shortVersionId, uploadKey } from './object-keys';
+import {
+  baseName,
+  breadcrumbs,
+  bucketNameProblem,
+  entryName,
+  folderNameProblem,
+  keyProblem,
+  parentPrefix,
+  shortVersionId,
+  uploadKey,
+} from './object-keys';
 
 describe('prefixes', () => {
   it('splits a prefix into breadcrumbs, empty segments included', () => {
     expect(breadcrumbs('')).toEqual([]);
-    expect(breadcrumbs('a/b/')).toEqual([{ label: 'a', prefix: 'a/' }, { label: 'b', prefix: 'a/b/' }]);
-    expect(breadcrumbs('a//')).toEqual([{ label: 'a', prefix: 'a/' }, { label: '/', prefix: 'a//' }]);
-    expect(breadcrumbs('x/part')).toEqual([{ label: 'x', prefix: 'x/' }, { label: 'part', prefix: 'x/part' }]);
+    expect(breadcrumbs('a/b/')).toEqual([
+      { label: 'a', prefix: 'a/' },
+      { label: 'b', prefix: 'a/b/' },
+    ]);
+    expect(breadcrumbs('a//')).toEqual([
+      { label: 'a', prefix: 'a/' },
+      { label: '/', prefix: 'a//' },
+    ]);
+    expect(breadcrumbs('x/part')).toEqual([
+      { label: 'x', prefix: 'x/' },
+      { label: 'part', prefix: 'x/part' },
+    ]);
   });
 
   it('goes one folder up and names entries inside a folder', () => {
@@ -36,7 +55,8 @@ describe('validation', () => {
     expect(folderNameProblem('..')).toBeDefined();
     expect(folderNameProblem('photos')).toBeUndefined();
     expect(bucketNameProblem('my-bucket.1')).toBeUndefined();
-    for (const bad of ['ab', 'Upper', '-x-', 'a..b', '192.168.1.1', 'xn--abc', 'a'.repeat(64)]) expect(bucketNameProblem(bad), bad).toBeDefined();
+    for (const bad of ['ab', 'Upper', '-x-', 'a..b', '192.168.1.1', 'xn--abc', 'a'.repeat(64)])
+      expect(bucketNameProblem(bad), bad).toBeDefined();
   });
 });
 

@@ -70,10 +70,12 @@ export function folderNameProblem(name: string): string | undefined {
 /** S3 bucket naming rules (the server checks them too): why `name` is not a valid bucket name, or undefined. */
 export function bucketNameProblem(name: string): string | undefined {
   if (name.length < 3 || name.length > 63) return 'Between 3 and 63 characters.';
-  if (!/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/.test(name)) return 'Lowercase letters, digits, dots and hyphens; start and end with a letter or digit.';
+  if (!/^[a-z0-9][a-z0-9.-]*[a-z0-9]$/.test(name))
+    return 'Lowercase letters, digits, dots and hyphens; start and end with a letter or digit.';
   if (name.includes('..')) return 'No two adjacent dots.';
   if (/^\d+\.\d+\.\d+\.\d+$/.test(name)) return 'Not formatted like an IP address.';
-  if (name.startsWith('xn--') || name.endsWith('-s3alias') || name.endsWith('--ol-s3')) return 'That prefix or suffix is reserved.';
+  if (name.startsWith('xn--') || name.endsWith('-s3alias') || name.endsWith('--ol-s3'))
+    return 'That prefix or suffix is reserved.';
   return undefined;
 }
 

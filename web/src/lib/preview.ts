@@ -4,13 +4,63 @@
 export type PreviewKind = 'image' | 'text' | 'none';
 
 /** Raster image types a browser decodes without running anything. SVG is deliberately absent. */
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/x-icon', 'image/vnd.microsoft.icon']);
+const IMAGE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'image/x-icon',
+  'image/vnd.microsoft.icon',
+]);
 const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', avif: 'image/avif', bmp: 'image/bmp', ico: 'image/x-icon',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  bmp: 'image/bmp',
+  ico: 'image/x-icon',
 };
 const TEXT_EXTENSIONS = new Set([
-  'txt', 'md', 'markdown', 'csv', 'tsv', 'log', 'json', 'ndjson', 'yaml', 'yml', 'toml', 'ini', 'conf', 'cfg', 'xml', 'html', 'htm', 'svg',
-  'js', 'mjs', 'ts', 'tsx', 'jsx', 'css', 'sh', 'py', 'rb', 'go', 'rs', 'java', 'c', 'h', 'cpp', 'sql', 'env', 'properties',
+  'txt',
+  'md',
+  'markdown',
+  'csv',
+  'tsv',
+  'log',
+  'json',
+  'ndjson',
+  'yaml',
+  'yml',
+  'toml',
+  'ini',
+  'conf',
+  'cfg',
+  'xml',
+  'html',
+  'htm',
+  'svg',
+  'js',
+  'mjs',
+  'ts',
+  'tsx',
+  'jsx',
+  'css',
+  'sh',
+  'py',
+  'rb',
+  'go',
+  'rs',
+  'java',
+  'c',
+  'h',
+  'cpp',
+  'sql',
+  'env',
+  'properties',
 ]);
 /** Images are fetched whole: up to this size. */
 export const IMAGE_PREVIEW_MAX = 20 * 1024 * 1024;
@@ -31,7 +81,8 @@ function mediaType(contentType: string | undefined): string {
 export function safeImageType(contentType: string | undefined, key: string): string | undefined {
   const type = mediaType(contentType);
   if (IMAGE_TYPES.has(type)) return type;
-  if (type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream') return IMAGE_EXTENSIONS[extensionOf(key)];
+  if (type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream')
+    return IMAGE_EXTENSIONS[extensionOf(key)];
   return undefined;
 }
 
@@ -39,7 +90,12 @@ export function safeImageType(contentType: string | undefined, key: string): str
 export function previewKind(contentType: string | undefined, key: string, size: number): PreviewKind {
   if (safeImageType(contentType, key) !== undefined) return size <= IMAGE_PREVIEW_MAX ? 'image' : 'none';
   const type = mediaType(contentType);
-  if (type.startsWith('text/') || /^application\/(json|xml|yaml|x-yaml|javascript|x-ndjson|toml|x-sh|sql)$/.test(type) || type.endsWith('+json') || type.endsWith('+xml')) {
+  if (
+    type.startsWith('text/') ||
+    /^application\/(json|xml|yaml|x-yaml|javascript|x-ndjson|toml|x-sh|sql)$/.test(type) ||
+    type.endsWith('+json') ||
+    type.endsWith('+xml')
+  ) {
     return 'text';
   }
   if ((type === '' || type === 'application/octet-stream') && TEXT_EXTENSIONS.has(extensionOf(key))) return 'text';

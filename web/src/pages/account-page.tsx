@@ -21,14 +21,28 @@ export default function AccountPage() {
       <PageHeader title="Account" subtitle="Your sign-in and this console's settings." />
       <div className="grid-2">
         <Card title="You">
-          <Facts items={[['Username', me?.username ?? '–'], ['Role', me?.role === 'full-admin' ? 'Full admin' : 'Read-only']]} />
+          <Facts
+            items={[
+              ['Username', me?.username ?? '–'],
+              ['Role', me?.role === 'full-admin' ? 'Full admin' : 'Read-only'],
+            ]}
+          />
         </Card>
         <Card title="Appearance">
-          <SelectField label="Theme" value={theme} onChange={(e) => {
-            const choice = e.target.value as ThemeChoice;
-            setTheme(choice);
-            setThemeChoice(choice);
-          }} options={[{ value: 'system', label: 'Same as the system' }, { value: 'light', label: 'Light' }, { value: 'dark', label: 'Dark' }]} />
+          <SelectField
+            label="Theme"
+            value={theme}
+            onChange={(e) => {
+              const choice = e.target.value as ThemeChoice;
+              setTheme(choice);
+              setThemeChoice(choice);
+            }}
+            options={[
+              { value: 'system', label: 'Same as the system' },
+              { value: 'light', label: 'Light' },
+              { value: 'dark', label: 'Dark' },
+            ]}
+          />
         </Card>
       </div>
       <Card title="Change your password">
@@ -36,7 +50,15 @@ export default function AccountPage() {
       </Card>
       <Card title="Server">
         <Loaded resource={version} feature="Version">
-          {(v) => <Facts items={[['Version', v.version], ['Build', v.build], ['Node.js', v.node]]} />}
+          {(v) => (
+            <Facts
+              items={[
+                ['Version', v.version],
+                ['Build', v.build],
+                ['Node.js', v.node],
+              ]}
+            />
+          )}
         </Loaded>
       </Card>
     </>

@@ -15,7 +15,8 @@ const FIELDS = ['event', 'subject', 'bucket', 'from', 'to'] as const;
 type Filters = Record<(typeof FIELDS)[number], string>;
 
 /** A datetime-local value (UTC, as the label says) as ISO 8601. */
-const isoOf = (local: string): string | undefined => (local === '' ? undefined : `${local}${local.length === 16 ? ':00' : ''}Z`);
+const isoOf = (local: string): string | undefined =>
+  local === '' ? undefined : `${local}${local.length === 16 ? ':00' : ''}Z`;
 
 export default function AuditLogPage() {
   const { query } = useLocation();
@@ -34,7 +35,13 @@ export default function AuditLogPage() {
     setError(undefined);
     try {
       const page = await api.get<AuditPageBody>('/audit', {
-        event: applied.event, subject: applied.subject, bucket: applied.bucket, from: isoOf(applied.from), to: isoOf(applied.to), cursor: after ?? undefined, limit: 50,
+        event: applied.event,
+        subject: applied.subject,
+        bucket: applied.bucket,
+        from: isoOf(applied.from),
+        to: isoOf(applied.to),
+        cursor: after ?? undefined,
+        limit: 50,
       });
       setItems([...base, ...page.items]);
       setCursor(page.nextCursor);
@@ -58,22 +65,50 @@ export default function AuditLogPage() {
   const set = (f: keyof Filters, v: string): void => setForm((x) => ({ ...x, [f]: v }));
   return (
     <>
-      <PageHeader title="Audit log" subtitle="Every change made through the admin API and every sign-in, newest first. Records appear within a few seconds." />
+      <PageHeader
+        title="Audit log"
+        subtitle="Every change made through the admin API and every sign-in, newest first. Records appear within a few seconds."
+      />
       <Card>
         <form className="stack" onSubmit={submit} aria-label="Audit filters">
           <div className="form-row">
-            <SelectField label="Event" value={form.event} onChange={(e) => set('event', e.target.value)}
-              options={[{ value: '', label: 'Every event' }, ...(catalog.data?.events ?? []).map((ev) => ({ value: ev, label: ev }))]} />
-            <TextField label="Subject (username)" value={form.subject} onChange={(e) => set('subject', e.target.value)} />
+            <SelectField
+              label="Event"
+              value={form.event}
+              onChange={(e) => set('event', e.target.value)}
+              options={[
+                { value: '', label: 'Every event' },
+                ...(catalog.data?.events ?? []).map((ev) => ({ value: ev, label: ev })),
+              ]}
+            />
+            <TextField
+              label="Subject (username)"
+              value={form.subject}
+              onChange={(e) => set('subject', e.target.value)}
+            />
             <TextField label="Bucket" value={form.bucket} onChange={(e) => set('bucket', e.target.value)} />
           </div>
           <div className="form-row">
-            <TextField label="From (UTC)" type="datetime-local" value={form.from} onChange={(e) => set('from', e.target.value)} />
-            <TextField label="Until (UTC)" type="datetime-local" value={form.to} onChange={(e) => set('to', e.target.value)} />
+            <TextField
+              label="From (UTC)"
+              type="datetime-local"
+              value={form.from}
+              onChange={(e) => set('from', e.target.value)}
+            />
+            <TextField
+              label="Until (UTC)"
+              type="datetime-local"
+              value={form.to}
+              onChange={(e) => set('to', e.target.value)}
+            />
           </div>
           <div className="actions">
-            <Button type="submit" variant="primary">Apply filters</Button>
-            <Button onClick={() => setQuery(Object.fromEntries(FIELDS.map((f) => [f, undefined])), { push: true })}>Clear</Button>
+            <Button type="submit" variant="primary">
+              Apply filters
+            </Button>
+            <Button onClick={() => setQuery(Object.fromEntries(FIELDS.map((f) => [f, undefined])), { push: true })}>
+              Clear
+            </Button>
           </div>
         </form>
       </Card>
@@ -82,7 +117,15 @@ export default function AuditLogPage() {
       {items.length > 0 ? (
         <TableWrap label="Audit records">
           <table className="table">
-            <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">Subject</th><th scope="col">Bucket</th><th scope="col">Details</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Event</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Bucket</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
             <tbody>
               {items.map((i) => (
                 <tr key={i.id}>
@@ -91,10 +134,21 @@ export default function AuditLogPage() {
                   <td>{i.subject}</td>
                   <td>{i.bucket ?? '–'}</td>
                   <td>
-                    {Object.keys(i.details).length === 0 ? '–' : (
+                    {Object.keys(i.details).length === 0 ? (
+                      '–'
+                    ) : (
                       <>
-                        <button type="button" className="btn btn-ghost" aria-expanded={open === i.id} onClick={() => setOpen(open === i.id ? undefined : i.id)}>
-                          {open === i.id ? 'Hide' : 'Show'}<span className="visually-hidden"> details of {i.event} at {formatTime(i.time)}</span>
+                        <button
+                          type="button"
+                          className="btn btn-ghost"
+                          aria-expanded={open === i.id}
+                          onClick={() => setOpen(open === i.id ? undefined : i.id)}
+                        >
+                          {open === i.id ? 'Hide' : 'Show'}
+                          <span className="visually-hidden">
+                            {' '}
+                            details of {i.event} at {formatTime(i.time)}
+                          </span>
                         </button>
                         {open === i.id ? <pre className="code-block">{JSON.stringify(i.details, null, 2)}</pre> : null}
                       </>

@@ -20,8 +20,13 @@ import { UnfinishedUploads } from './bucket/unfinished-uploads';
 import { VersioningSettings } from './bucket/versioning-settings';
 
 const TABS = [
-  { id: 'overview', label: 'Overview' }, { id: 'versioning', label: 'Versioning & lock' }, { id: 'encryption', label: 'Encryption' },
-  { id: 'lifecycle', label: 'Lifecycle' }, { id: 'cors', label: 'CORS' }, { id: 'policy', label: 'Policy' }, { id: 'tags', label: 'Tags' },
+  { id: 'overview', label: 'Overview' },
+  { id: 'versioning', label: 'Versioning & lock' },
+  { id: 'encryption', label: 'Encryption' },
+  { id: 'lifecycle', label: 'Lifecycle' },
+  { id: 'cors', label: 'CORS' },
+  { id: 'policy', label: 'Policy' },
+  { id: 'tags', label: 'Tags' },
   { id: 'uploads', label: 'Unfinished uploads' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
@@ -30,16 +35,35 @@ function Overview({ bucket }: { bucket: BucketDetails }) {
   const set = (on: boolean): ReactNode => (on ? <Badge tone="ok">set</Badge> : <Badge>not set</Badge>);
   return (
     <Card title="Overview">
-      <Facts items={[
-        ['Objects', `${formatCount(bucket.objectCount)} (${formatBytes(bucket.bytes)})`],
-        ['All versions and delete markers', `${formatCount(bucket.versionCount)} (${formatBytes(bucket.versionBytes)})`],
-        ['Versioning', bucket.versioning], ['Object lock', bucket.objectLock ? 'On' : 'Off'], ['Region', bucket.region],
-        ['Created', formatTime(bucket.createdAt)], ['Default encryption', set(bucket.configs.encryption)], ['Lifecycle', set(bucket.configs.lifecycle)],
-        ['CORS', set(bucket.configs.cors)], ['Policy', set(bucket.configs.policy)], ['Tags', set(bucket.configs.tagging)],
-        ['Public access', <Badge tone={bucket.public.isPublic ? 'warn' : 'ok'}>{publicAccessText(bucket.public)}</Badge>],
-        ['Object ownership', bucket.objectOwnership === 'BucketOwnerEnforced' ? 'BucketOwnerEnforced (ACLs disabled)' : `${bucket.objectOwnership} (ACLs enabled)`],
-        ['Public access block', set(bucket.configs.publicAccessBlock)],
-      ]} />
+      <Facts
+        items={[
+          ['Objects', `${formatCount(bucket.objectCount)} (${formatBytes(bucket.bytes)})`],
+          [
+            'All versions and delete markers',
+            `${formatCount(bucket.versionCount)} (${formatBytes(bucket.versionBytes)})`,
+          ],
+          ['Versioning', bucket.versioning],
+          ['Object lock', bucket.objectLock ? 'On' : 'Off'],
+          ['Region', bucket.region],
+          ['Created', formatTime(bucket.createdAt)],
+          ['Default encryption', set(bucket.configs.encryption)],
+          ['Lifecycle', set(bucket.configs.lifecycle)],
+          ['CORS', set(bucket.configs.cors)],
+          ['Policy', set(bucket.configs.policy)],
+          ['Tags', set(bucket.configs.tagging)],
+          [
+            'Public access',
+            <Badge tone={bucket.public.isPublic ? 'warn' : 'ok'}>{publicAccessText(bucket.public)}</Badge>,
+          ],
+          [
+            'Object ownership',
+            bucket.objectOwnership === 'BucketOwnerEnforced'
+              ? 'BucketOwnerEnforced (ACLs disabled)'
+              : `${bucket.objectOwnership} (ACLs enabled)`,
+          ],
+          ['Public access block', set(bucket.configs.publicAccessBlock)],
+        ]}
+      />
     </Card>
   );
 }
@@ -51,12 +75,28 @@ export default function BucketSettingsPage({ params }: { params: string[] }) {
   const bucket = useResource((signal) => api.get<BucketDetails>(Api.bucket(name), undefined, signal), [name]);
   return (
     <>
-      <PageHeader title={<>Bucket <span className="mono">{name}</span></>} subtitle={<Link to="buckets">All buckets</Link>}
-        actions={<Link to={browseRoute(name)} className="btn btn-primary">Browse objects</Link>} />
+      <PageHeader
+        title={
+          <>
+            Bucket <span className="mono">{name}</span>
+          </>
+        }
+        subtitle={<Link to="buckets">All buckets</Link>}
+        actions={
+          <Link to={browseRoute(name)} className="btn btn-primary">
+            Browse objects
+          </Link>
+        }
+      />
       <Loaded resource={bucket} feature="Bucket">
         {(b) => (
           <>
-            <Tabs label="Bucket settings" tabs={TABS} current={tab} onChange={(id) => setQuery({ tab: id === 'overview' ? undefined : id })} />
+            <Tabs
+              label="Bucket settings"
+              tabs={TABS}
+              current={tab}
+              onChange={(id) => setQuery({ tab: id === 'overview' ? undefined : id })}
+            />
             <TabPanel id={tab}>
               {tab === 'overview' ? <Overview bucket={b} /> : null}
               {tab === 'versioning' ? <VersioningSettings bucket={b} onChanged={bucket.reload} /> : null}

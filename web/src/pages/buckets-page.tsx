@@ -20,7 +20,11 @@ function CreateBucketDialog({ onClose, onCreated }: { onClose: () => void; onCre
   const [objectLock, setObjectLock] = useState(false);
   const [touched, setTouched] = useState(false);
   const problem = bucketNameProblem(name);
-  const { run: create, busy, error } = useAction(async () => {
+  const {
+    run: create,
+    busy,
+    error,
+  } = useAction(async () => {
     await api.post<BucketDetails>('/buckets', { name, versioning: versioning || objectLock, objectLock });
     onCreated(name);
   });
@@ -29,14 +33,41 @@ function CreateBucketDialog({ onClose, onCreated }: { onClose: () => void; onCre
     if (!problem) await create();
   };
   return (
-    <Dialog title="Create a bucket" onClose={onClose} onSubmit={() => void submit()}
-      footer={<><Button onClick={onClose}>Cancel</Button><Button type="submit" variant="primary" busy={busy} write>Create bucket</Button></>}>
-      <TextField label="Name" value={name} onChange={(e) => setName(e.target.value.trim())} autoFocus autoComplete="off"
-        hint="3–63 lowercase letters, digits, dots and hyphens." error={touched ? problem : undefined} />
-      <Checkbox label="Keep every version of every object (versioning)" checked={versioning || objectLock} disabled={objectLock}
-        onChange={(e) => setVersioning(e.target.checked)} hint="Overwrites and deletes keep the earlier versions, which you can restore." />
-      <Checkbox label="Object lock" checked={objectLock} onChange={(e) => setObjectLock(e.target.checked)}
-        hint="Lets you protect versions from deletion (retention, legal hold). It turns versioning on for good and cannot be turned off." />
+    <Dialog
+      title="Create a bucket"
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={busy} write>
+            Create bucket
+          </Button>
+        </>
+      }
+    >
+      <TextField
+        label="Name"
+        value={name}
+        onChange={(e) => setName(e.target.value.trim())}
+        autoFocus
+        autoComplete="off"
+        hint="3–63 lowercase letters, digits, dots and hyphens."
+        error={touched ? problem : undefined}
+      />
+      <Checkbox
+        label="Keep every version of every object (versioning)"
+        checked={versioning || objectLock}
+        disabled={objectLock}
+        onChange={(e) => setVersioning(e.target.checked)}
+        hint="Overwrites and deletes keep the earlier versions, which you can restore."
+      />
+      <Checkbox
+        label="Object lock"
+        checked={objectLock}
+        onChange={(e) => setObjectLock(e.target.checked)}
+        hint="Lets you protect versions from deletion (retention, legal hold). It turns versioning on for good and cannot be turned off."
+      />
       {error ? <ErrorNote message={error} /> : null}
     </Dialog>
   );
@@ -50,54 +81,125 @@ export default function BucketsPage() {
 
   return (
     <>
-      <PageHeader title="Buckets" subtitle="Every bucket, with what it holds."
-        actions={<><Button icon="refresh" onClick={buckets.reload}>Refresh</Button><Button variant="primary" icon="plus" write onClick={() => setCreating(true)}>Create bucket</Button></>} />
+      <PageHeader
+        title="Buckets"
+        subtitle="Every bucket, with what it holds."
+        actions={
+          <>
+            <Button icon="refresh" onClick={buckets.reload}>
+              Refresh
+            </Button>
+            <Button variant="primary" icon="plus" write onClick={() => setCreating(true)}>
+              Create bucket
+            </Button>
+          </>
+        }
+      />
       <Loaded resource={buckets} feature="Buckets">
-        {(d) => d.buckets.length === 0 ? <Empty>No buckets yet.</Empty> : (
-          <TableWrap label="Buckets">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th><th scope="col" className="num">Objects</th><th scope="col" className="num">Size</th>
-                  <th scope="col" className="num">All versions</th><th scope="col">Versioning</th><th scope="col">Created</th><th scope="col"><span className="visually-hidden">Actions</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.buckets.map((b) => (
-                  <tr key={b.name}>
-                    <th scope="row"><Link to={browseRoute(b.name)}>{b.name}</Link>{b.objectLock ? <> <Badge tone="info">object lock</Badge></> : null}</th>
-                    <td className="num">{formatCount(b.objectCount)}</td>
-                    <td className="num">{formatBytes(b.bytes)}</td>
-                    <td className="num">{formatBytes(b.versionBytes)} <span className="muted">({formatCount(b.versionCount)})</span></td>
-                    <td><Badge tone={b.versioning === 'Enabled' ? 'ok' : b.versioning === 'Suspended' ? 'warn' : 'neutral'}>{b.versioning}</Badge></td>
-                    <td>{formatTime(b.createdAt)}</td>
-                    <td className="row-actions">
-                      <Link to={`buckets/${encodeURIComponent(b.name)}`} className="btn btn-ghost">Settings<span className="visually-hidden"> of {b.name}</span></Link>
-                      <Button variant="ghost" write onClick={() => setDeleting(b)} aria-label={`Delete bucket ${b.name}`}>Delete</Button>
-                    </td>
+        {(d) =>
+          d.buckets.length === 0 ? (
+            <Empty>No buckets yet.</Empty>
+          ) : (
+            <TableWrap label="Buckets">
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col" className="num">
+                      Objects
+                    </th>
+                    <th scope="col" className="num">
+                      Size
+                    </th>
+                    <th scope="col" className="num">
+                      All versions
+                    </th>
+                    <th scope="col">Versioning</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-        )}
+                </thead>
+                <tbody>
+                  {d.buckets.map((b) => (
+                    <tr key={b.name}>
+                      <th scope="row">
+                        <Link to={browseRoute(b.name)}>{b.name}</Link>
+                        {b.objectLock ? (
+                          <>
+                            {' '}
+                            <Badge tone="info">object lock</Badge>
+                          </>
+                        ) : null}
+                      </th>
+                      <td className="num">{formatCount(b.objectCount)}</td>
+                      <td className="num">{formatBytes(b.bytes)}</td>
+                      <td className="num">
+                        {formatBytes(b.versionBytes)} <span className="muted">({formatCount(b.versionCount)})</span>
+                      </td>
+                      <td>
+                        <Badge
+                          tone={b.versioning === 'Enabled' ? 'ok' : b.versioning === 'Suspended' ? 'warn' : 'neutral'}
+                        >
+                          {b.versioning}
+                        </Badge>
+                      </td>
+                      <td>{formatTime(b.createdAt)}</td>
+                      <td className="row-actions">
+                        <Link to={`buckets/${encodeURIComponent(b.name)}`} className="btn btn-ghost">
+                          Settings<span className="visually-hidden"> of {b.name}</span>
+                        </Link>
+                        <Button
+                          variant="ghost"
+                          write
+                          onClick={() => setDeleting(b)}
+                          aria-label={`Delete bucket ${b.name}`}
+                        >
+                          Delete
+                        </Button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          )
+        }
       </Loaded>
       {creating ? (
-        <CreateBucketDialog onClose={() => setCreating(false)} onCreated={(name) => {
-          setCreating(false);
-          notify(`Bucket ${name} created.`);
-          navigate(browseRoute(name));
-        }} />
+        <CreateBucketDialog
+          onClose={() => setCreating(false)}
+          onCreated={(name) => {
+            setCreating(false);
+            notify(`Bucket ${name} created.`);
+            navigate(browseRoute(name));
+          }}
+        />
       ) : null}
       {deleting ? (
-        <ConfirmDialog title={`Delete bucket ${deleting.name}?`} confirmLabel="Delete bucket" danger typeToConfirm={deleting.name} onClose={() => setDeleting(undefined)}
+        <ConfirmDialog
+          title={`Delete bucket ${deleting.name}?`}
+          confirmLabel="Delete bucket"
+          danger
+          typeToConfirm={deleting.name}
+          onClose={() => setDeleting(undefined)}
           onConfirm={async () => {
             await api.del(Api.bucket(deleting.name));
             notify(`Bucket ${deleting.name} deleted.`);
             buckets.reload();
-          }}>
-          <p>Only an empty bucket can be deleted: no objects, no older versions or delete markers, and no unfinished multipart uploads.</p>
-          {deleting.versionCount > 0 ? <p className="note note-warn">This bucket still holds {formatCount(deleting.versionCount)} versions and delete markers: the server will refuse.</p> : null}
+          }}
+        >
+          <p>
+            Only an empty bucket can be deleted: no objects, no older versions or delete markers, and no unfinished
+            multipart uploads.
+          </p>
+          {deleting.versionCount > 0 ? (
+            <p className="note note-warn">
+              This bucket still holds {formatCount(deleting.versionCount)} versions and delete markers: the server will
+              refuse.
+            </p>
+          ) : null}
         </ConfirmDialog>
       ) : null}
     </>

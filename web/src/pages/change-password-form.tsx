@@ -22,14 +22,21 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const [touched, setTouched] = useState(false);
   const problem = passwordProblem(next, confirm);
 
-  const { run: change, busy, error } = useAction(async () => {
-    await api.post('/settings/change-password', { currentPassword: current, newPassword: next });
-    setCurrent('');
-    setNext('');
-    setConfirm('');
-    setTouched(false);
-    onDone();
-  }, (err) => (err instanceof ApiError && err.code === 'ValidationError' ? err.message : describeError(err)));
+  const {
+    run: change,
+    busy,
+    error,
+  } = useAction(
+    async () => {
+      await api.post('/settings/change-password', { currentPassword: current, newPassword: next });
+      setCurrent('');
+      setNext('');
+      setConfirm('');
+      setTouched(false);
+      onDone();
+    },
+    (err) => (err instanceof ApiError && err.code === 'ValidationError' ? err.message : describeError(err)),
+  );
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault();
     setTouched(true);
@@ -38,13 +45,38 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form className="stack" onSubmit={(e) => void submit(e)}>
-      <TextField label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} required />
-      <TextField label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} required
-        hint="At least 12 characters and 5 different ones; not your username." />
-      <TextField label="Repeat the new password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} required
-        error={touched ? problem : undefined} />
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+        required
+      />
+      <TextField
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        value={next}
+        onChange={(e) => setNext(e.target.value)}
+        required
+        hint="At least 12 characters and 5 different ones; not your username."
+      />
+      <TextField
+        label="Repeat the new password"
+        type="password"
+        autoComplete="new-password"
+        value={confirm}
+        onChange={(e) => setConfirm(e.target.value)}
+        required
+        error={touched ? problem : undefined}
+      />
       {error ? <ErrorNote message={error} /> : null}
-      <div><Button type="submit" variant="primary" busy={busy}>Change password</Button></div>
+      <div>
+        <Button type="submit" variant="primary" busy={busy}>
+          Change password
+        </Button>
+      </div>
     </form>
   );
 }

@@ -5,7 +5,15 @@
 import { type ReactNode } from 'react';
 import { api } from '../api';
 import { describeError } from '../api/errors';
-import type { BackupSchedule, BucketSummary, IntegrityStatus, ReplicationStatus, RequestSeries, StorageSeries, WebhookStatus } from '../api/types';
+import type {
+  BackupSchedule,
+  BucketSummary,
+  IntegrityStatus,
+  ReplicationStatus,
+  RequestSeries,
+  StorageSeries,
+  WebhookStatus,
+} from '../api/types';
 import { useResource, type Resource } from '../hooks/use-resource';
 import { formatBytes, formatCount, formatDuration, formatPercent, formatRate, formatRelative } from '../lib/format';
 import { Link } from '../router';
@@ -19,20 +27,48 @@ function Totals({ buckets }: { buckets: BucketSummary[] }) {
   const sum = (f: (b: BucketSummary) => number): number => buckets.reduce((n, b) => n + f(b), 0);
   return (
     <div className="stats">
-      <Stat label="Stored" value={formatBytes(sum((b) => b.versionBytes))} detail={`${formatBytes(sum((b) => b.bytes))} in current versions`} />
-      <Stat label="Objects" value={formatCount(sum((b) => b.objectCount))} detail={`${formatCount(sum((b) => b.versionCount))} versions and delete markers`} />
-      <Stat label="Buckets" value={formatCount(buckets.length)} detail={`${buckets.filter((b) => b.versioning === 'Enabled').length} versioned`} />
+      <Stat
+        label="Stored"
+        value={formatBytes(sum((b) => b.versionBytes))}
+        detail={`${formatBytes(sum((b) => b.bytes))} in current versions`}
+      />
+      <Stat
+        label="Objects"
+        value={formatCount(sum((b) => b.objectCount))}
+        detail={`${formatCount(sum((b) => b.versionCount))} versions and delete markers`}
+      />
+      <Stat
+        label="Buckets"
+        value={formatCount(buckets.length)}
+        detail={`${buckets.filter((b) => b.versioning === 'Enabled').length} versioned`}
+      />
     </div>
   );
 }
 
 type Tone = 'ok' | 'warn' | 'bad' | undefined;
-interface Health { value: string; detail: ReactNode; tone: Tone }
+interface Health {
+  value: string;
+  detail: ReactNode;
+  tone: Tone;
+}
 
-function HealthTile<T>({ label, resource, summarize, to }: { label: string; resource: Resource<T>; summarize: (d: T) => Health; to?: string }) {
+function HealthTile<T>({
+  label,
+  resource,
+  summarize,
+  to,
+}: {
+  label: string;
+  resource: Resource<T>;
+  summarize: (d: T) => Health;
+  to?: string;
+}) {
   let health: Health;
-  if (resource.notAvailable) health = { value: 'Not available', detail: "This server's admin API has no such endpoint", tone: undefined };
-  else if (resource.error !== undefined) health = { value: 'Unknown', detail: describeError(resource.error), tone: 'warn' };
+  if (resource.notAvailable)
+    health = { value: 'Not available', detail: "This server's admin API has no such endpoint", tone: undefined };
+  else if (resource.error !== undefined)
+    health = { value: 'Unknown', detail: describeError(resource.error), tone: 'warn' };
   else if (resource.data === undefined) health = { value: '…', detail: 'Loading', tone: undefined };
   else health = summarize(resource.data);
   if (to === undefined) return <Stat label={label} value={health.value} detail={health.detail} tone={health.tone} />;
@@ -68,7 +104,11 @@ function webhookHealth(s: WebhookStatus): Health {
   if (!s.enabled) return { value: 'Off', detail: 'No WEBHOOK_URL configured', tone: undefined };
   return {
     value: s.counts.failed > 0 ? `${formatCount(s.counts.failed)} failed` : `${formatCount(s.counts.pending)} pending`,
-    detail: s.lastError ? `Last error: ${s.lastError.message}` : s.oldestPendingAgeSeconds !== null ? `Oldest pending ${formatDuration(s.oldestPendingAgeSeconds)}` : 'Delivering',
+    detail: s.lastError
+      ? `Last error: ${s.lastError.message}`
+      : s.oldestPendingAgeSeconds !== null
+        ? `Oldest pending ${formatDuration(s.oldestPendingAgeSeconds)}`
+        : 'Delivering',
     tone: s.counts.failed > 0 ? 'bad' : s.lastError ? 'warn' : 'ok',
   };
 }
@@ -77,7 +117,13 @@ function integrityHealth(s: IntegrityStatus): Health {
   const corrupt = s.counts?.corrupt ?? 0;
   return {
     value: corrupt > 0 ? `${formatCount(corrupt)} corrupt` : `${formatCount(s.counts?.ok ?? 0)} verified`,
-    detail: s.currentPass ? `Scrub running, ${Math.round(s.currentPass.percent ?? 0)}%` : s.lastFullPass?.finishedAt ? `Last full pass ${formatRelative(s.lastFullPass.finishedAt, Date.now())}` : s.enabled ? 'No full pass yet' : 'Scrubber off',
+    detail: s.currentPass
+      ? `Scrub running, ${Math.round(s.currentPass.percent ?? 0)}%`
+      : s.lastFullPass?.finishedAt
+        ? `Last full pass ${formatRelative(s.lastFullPass.finishedAt, Date.now())}`
+        : s.enabled
+          ? 'No full pass yet'
+          : 'Scrubber off',
     tone: corrupt > 0 ? 'bad' : s.lastFullPass ? 'ok' : undefined,
   };
 }
@@ -86,7 +132,11 @@ const ts = (iso: string): number => new Date(iso).getTime();
 
 export default function DashboardPage() {
   const buckets = useResource((signal) => api.get<{ buckets: BucketSummary[] }>('/buckets', undefined, signal), []);
-  const storage = useResource((signal) => api.get<StorageSeries>('/analytics/storage', { from: new Date(Date.now() - 7 * DAY).toISOString() }, signal), []);
+  const storage = useResource(
+    (signal) =>
+      api.get<StorageSeries>('/analytics/storage', { from: new Date(Date.now() - 7 * DAY).toISOString() }, signal),
+    [],
+  );
   const requests = useResource((signal) => api.get<RequestSeries>('/analytics/requests', undefined, signal), []);
   const replication = useResource((signal) => api.get<ReplicationStatus>('/replication/status', undefined, signal), []);
   const backups = useResource((signal) => api.get<BackupSchedule>('/backup/schedule', undefined, signal), []);
@@ -96,7 +146,9 @@ export default function DashboardPage() {
   return (
     <>
       <PageHeader title="Dashboard" subtitle="What this server holds and how it is doing." />
-      <Loaded resource={buckets} feature="Buckets">{(d) => <Totals buckets={d.buckets} />}</Loaded>
+      <Loaded resource={buckets} feature="Buckets">
+        {(d) => <Totals buckets={d.buckets} />}
+      </Loaded>
       <h2 className="section-title">Health</h2>
       <div className="stats">
         <HealthTile label="Replication" resource={replication} summarize={replicationHealth} to="replication" />
@@ -108,8 +160,18 @@ export default function DashboardPage() {
         <Card title="Storage over 7 days">
           <Loaded resource={storage} feature="Storage analytics">
             {(d) => (
-              <LineChart title="Storage over 7 days" bytes format={formatBytes}
-                series={[{ name: 'Stored bytes', className: 'series-1', points: (d.points ?? []).map((p) => ({ t: ts(p.t), v: p.bytes ?? null })) }]} />
+              <LineChart
+                title="Storage over 7 days"
+                bytes
+                format={formatBytes}
+                series={[
+                  {
+                    name: 'Stored bytes',
+                    className: 'series-1',
+                    points: (d.points ?? []).map((p) => ({ t: ts(p.t), v: p.bytes ?? null })),
+                  },
+                ]}
+              />
             )}
           </Loaded>
         </Card>
@@ -117,15 +179,29 @@ export default function DashboardPage() {
           <Loaded resource={requests} feature="Request analytics">
             {(d) => (
               <>
-                <LineChart title="Requests per second" format={formatRate}
+                <LineChart
+                  title="Requests per second"
+                  format={formatRate}
                   series={[
-                    { name: 'Requests/s', className: 'series-1', points: (d.points ?? []).map((p) => ({ t: ts(p.t), v: p.requestsPerSecond ?? null })) },
-                    { name: 'Errors/s', className: 'series-bad', points: (d.points ?? []).map((p) => ({ t: ts(p.t), v: p.errorsPerSecond ?? null })) },
-                  ]} />
+                    {
+                      name: 'Requests/s',
+                      className: 'series-1',
+                      points: (d.points ?? []).map((p) => ({ t: ts(p.t), v: p.requestsPerSecond ?? null })),
+                    },
+                    {
+                      name: 'Errors/s',
+                      className: 'series-bad',
+                      points: (d.points ?? []).map((p) => ({ t: ts(p.t), v: p.errorsPerSecond ?? null })),
+                    },
+                  ]}
+                />
                 {d.totals ? (
                   <p className="muted">
-                    {formatCount(d.totals.requests ?? 0)} requests, {formatCount((d.totals.clientErrors ?? 0) + (d.totals.serverErrors ?? 0))} errors
-                    {d.totals.requests ? ` (${formatPercent(((d.totals.clientErrors ?? 0) + (d.totals.serverErrors ?? 0)) / d.totals.requests)})` : ''}
+                    {formatCount(d.totals.requests ?? 0)} requests,{' '}
+                    {formatCount((d.totals.clientErrors ?? 0) + (d.totals.serverErrors ?? 0))} errors
+                    {d.totals.requests
+                      ? ` (${formatPercent(((d.totals.clientErrors ?? 0) + (d.totals.serverErrors ?? 0)) / d.totals.requests)})`
+                      : ''}
                   </p>
                 ) : null}
               </>
@@ -136,8 +212,14 @@ export default function DashboardPage() {
       <Card title="Largest buckets" actions={<Link to="buckets">All buckets</Link>}>
         <Loaded resource={buckets} feature="Buckets">
           {(d) => (
-            <BarList title="Bytes stored per bucket" format={formatBytes}
-              rows={[...d.buckets].sort((a, b) => b.versionBytes - a.versionBytes).slice(0, 10).map((b) => ({ label: b.name, value: b.versionBytes }))} />
+            <BarList
+              title="Bytes stored per bucket"
+              format={formatBytes}
+              rows={[...d.buckets]
+                .sort((a, b) => b.versionBytes - a.versionBytes)
+                .slice(0, 10)
+                .map((b) => ({ label: b.name, value: b.versionBytes }))}
+            />
           )}
         </Loaded>
       </Card>

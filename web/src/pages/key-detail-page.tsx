@@ -13,7 +13,13 @@ import { ShownOnce } from '../ui/copy';
 import { ConfirmDialog, Dialog } from '../ui/dialog';
 import { ErrorNote, Loaded, useToast } from '../ui/feedback';
 import { Badge, Card, Facts, PageHeader } from '../ui/layout';
-import { describePermissions, formFromPermissions, PermissionsEditor, permissionsFromForm, type PermissionsForm } from './keys/permissions-editor';
+import {
+  describePermissions,
+  formFromPermissions,
+  PermissionsEditor,
+  permissionsFromForm,
+  type PermissionsForm,
+} from './keys/permissions-editor';
 import { Simulator } from './keys/simulator';
 
 function Details({ k, onSaved }: { k: AccessKey; onSaved: () => void }) {
@@ -21,36 +27,68 @@ function Details({ k, onSaved }: { k: AccessKey; onSaved: () => void }) {
   const [description, setDescription] = useState(k.description);
   const [enabled, setEnabled] = useState(k.enabled);
   const { notify } = useToast();
-  const { run: save, busy, error } = useAction(async () => {
+  const {
+    run: save,
+    busy,
+    error,
+  } = useAction(async () => {
     await api.patch(`/keys/${k.accessKeyId}`, { name, description, enabled });
     notify('Key saved.');
     onSaved();
   });
   return (
     <Card title="Details">
-      <Facts items={[
-        ['Access key ID', <span key="id" className="mono">{k.accessKeyId}</span>], ['Created', `${formatTime(k.createdAt)} by ${k.createdBy}`],
-        ['Last used', k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'], ['Updated', formatTime(k.updatedAt)],
-      ]} />
+      <Facts
+        items={[
+          [
+            'Access key ID',
+            <span key="id" className="mono">
+              {k.accessKeyId}
+            </span>,
+          ],
+          ['Created', `${formatTime(k.createdAt)} by ${k.createdBy}`],
+          ['Last used', k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'],
+          ['Updated', formatTime(k.updatedAt)],
+        ]}
+      />
       <WriteFieldset legend={<span className="visually-hidden">Key details</span>}>
         <div className="form-row">
           <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={128} />
-          <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1024} />
+          <TextField
+            label="Description"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={1024}
+          />
         </div>
-        <Checkbox label="Enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} hint="A disabled key is refused on every S3 request until enabled again." />
+        <Checkbox
+          label="Enabled"
+          checked={enabled}
+          onChange={(e) => setEnabled(e.target.checked)}
+          hint="A disabled key is refused on every S3 request until enabled again."
+        />
       </WriteFieldset>
       {error ? <ErrorNote message={error} /> : null}
-      <Button variant="primary" write busy={busy} onClick={() => void save()}>Save details</Button>
+      <Button variant="primary" write busy={busy} onClick={() => void save()}>
+        Save details
+      </Button>
     </Card>
   );
 }
 
 function Permissions({ k, onSaved }: { k: AccessKey; onSaved: () => void }) {
   const buckets = useResource((signal) => api.get<{ buckets: BucketSummary[] }>('/buckets', undefined, signal), []);
-  const effective = useResource((signal) => api.get<EffectivePermissions>(`/keys/${k.accessKeyId}/permissions`, undefined, signal), [k.updatedAt]);
+  const effective = useResource(
+    (signal) => api.get<EffectivePermissions>(`/keys/${k.accessKeyId}/permissions`, undefined, signal),
+    [k.updatedAt],
+  );
   const [form, setForm] = useState<PermissionsForm>(formFromPermissions(k.permissions));
   const { notify } = useToast();
-  const { run: save, busy, error } = useAction(async () => {
+  const {
+    run: save,
+    busy,
+    error,
+  } = useAction(async () => {
     await api.patch(`/keys/${k.accessKeyId}`, { permissions: permissionsFromForm(form) });
     notify('Permissions saved; they apply to the next request.');
     onSaved();
@@ -62,10 +100,20 @@ function Permissions({ k, onSaved }: { k: AccessKey; onSaved: () => void }) {
         <PermissionsEditor form={form} onChange={setForm} buckets={(buckets.data?.buckets ?? []).map((b) => b.name)} />
       </WriteFieldset>
       {error ? <ErrorNote message={error} /> : null}
-      <Button variant="primary" write busy={busy} onClick={() => void save()}>Save permissions</Button>
+      <Button variant="primary" write busy={busy} onClick={() => void save()}>
+        Save permissions
+      </Button>
       <h3 className="subhead">Effective policy</h3>
       <Loaded resource={effective} feature="Effective permissions">
-        {(p) => p.policy ? <pre className="code-block" tabIndex={0} aria-label="Effective policy">{JSON.stringify(p.policy, null, 2)}</pre> : <p className="muted">None: every request with this key is denied.</p>}
+        {(p) =>
+          p.policy ? (
+            <pre className="code-block" tabIndex={0} aria-label="Effective policy">
+              {JSON.stringify(p.policy, null, 2)}
+            </pre>
+          ) : (
+            <p className="muted">None: every request with this key is denied.</p>
+          )
+        }
       </Loaded>
     </Card>
   );
@@ -80,8 +128,28 @@ export default function KeyDetailPage({ params }: { params: string[] }) {
   const { notify } = useToast();
   return (
     <>
-      <PageHeader title={key.data ? <>Access key <span className="mono">{key.data.name}</span></> : 'Access key'} subtitle={<Link to="keys">All access keys</Link>}
-        actions={<><Button icon="refresh" write onClick={() => setRotating(true)}>Rotate secret</Button><Button variant="danger" icon="trash" write onClick={() => setRevoking(true)}>Revoke</Button></>} />
+      <PageHeader
+        title={
+          key.data ? (
+            <>
+              Access key <span className="mono">{key.data.name}</span>
+            </>
+          ) : (
+            'Access key'
+          )
+        }
+        subtitle={<Link to="keys">All access keys</Link>}
+        actions={
+          <>
+            <Button icon="refresh" write onClick={() => setRotating(true)}>
+              Rotate secret
+            </Button>
+            <Button variant="danger" icon="trash" write onClick={() => setRevoking(true)}>
+              Revoke
+            </Button>
+          </>
+        }
+      />
       <Loaded resource={key} feature="Access key">
         {(k) => (
           <>
@@ -95,26 +163,46 @@ export default function KeyDetailPage({ params }: { params: string[] }) {
         )}
       </Loaded>
       {rotating ? (
-        <ConfirmDialog title="Rotate the secret?" confirmLabel="Rotate secret" onClose={() => setRotating(false)}
+        <ConfirmDialog
+          title="Rotate the secret?"
+          confirmLabel="Rotate secret"
+          onClose={() => setRotating(false)}
           onConfirm={async () => {
             setRotated(await api.post<AccessKeyWithSecret>(`/keys/${id}/rotate`));
             key.reload();
-          }}>
-          <p>A new secret is issued and the old one stops working at once. Clients using this key need the new secret.</p>
+          }}
+        >
+          <p>
+            A new secret is issued and the old one stops working at once. Clients using this key need the new secret.
+          </p>
         </ConfirmDialog>
       ) : null}
       {rotated ? (
-        <Dialog title="New secret" onClose={() => setRotated(undefined)} footer={<Button variant="primary" onClick={() => setRotated(undefined)}>Done</Button>}>
+        <Dialog
+          title="New secret"
+          onClose={() => setRotated(undefined)}
+          footer={
+            <Button variant="primary" onClick={() => setRotated(undefined)}>
+              Done
+            </Button>
+          }
+        >
           <ShownOnce label="Secret access key" value={rotated.secretAccessKey} />
         </Dialog>
       ) : null}
       {revoking ? (
-        <ConfirmDialog title="Revoke this key?" confirmLabel="Revoke key" danger typeToConfirm={key.data?.name ?? id} onClose={() => setRevoking(false)}
+        <ConfirmDialog
+          title="Revoke this key?"
+          confirmLabel="Revoke key"
+          danger
+          typeToConfirm={key.data?.name ?? id}
+          onClose={() => setRevoking(false)}
           onConfirm={async () => {
             await api.del(`/keys/${id}`);
             notify('Access key revoked.');
             navigate('keys');
-          }}>
+          }}
+        >
           <p>The key stops working at once and cannot be restored.</p>
         </ConfirmDialog>
       ) : null}

@@ -14,15 +14,31 @@ import { ShownOnce } from '../ui/copy';
 import { Dialog } from '../ui/dialog';
 import { Empty, ErrorNote, Loaded, useToast } from '../ui/feedback';
 import { Badge, PageHeader, TableWrap } from '../ui/layout';
-import { describePermissions, PermissionsEditor, permissionsFromForm, type PermissionsForm } from './keys/permissions-editor';
+import {
+  describePermissions,
+  PermissionsEditor,
+  permissionsFromForm,
+  type PermissionsForm,
+} from './keys/permissions-editor';
 
 function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreated: () => void }) {
   const buckets = useResource((signal) => api.get<{ buckets: BucketSummary[] }>('/buckets', undefined, signal), []);
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const [perms, setPerms] = useState<PermissionsForm>({ mode: 'scope', bucket: '', prefix: '', actions: ['GetObject', 'PutObject', 'DeleteObject', 'ListBucket'], policy: '' });
+  const [perms, setPerms] = useState<PermissionsForm>({
+    mode: 'scope',
+    bucket: '',
+    prefix: '',
+    actions: ['GetObject', 'PutObject', 'DeleteObject', 'ListBucket'],
+    policy: '',
+  });
   const [created, setCreated] = useState<AccessKeyWithSecret>();
-  const { run: create, busy, error, setError } = useAction(async (permissions: KeyPermissions | null) => {
+  const {
+    run: create,
+    busy,
+    error,
+    setError,
+  } = useAction(async (permissions: KeyPermissions | null) => {
     setCreated(await api.post<AccessKeyWithSecret>('/keys', { name: name.trim(), description, permissions }));
     onCreated();
   });
@@ -43,19 +59,47 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
   };
   if (created) {
     return (
-      <Dialog title="Access key created" onClose={onClose} footer={<Button variant="primary" onClick={onClose}>Done</Button>}>
-        <label className="secret-label"><span>Access key ID</span><input className="input mono" readOnly value={created.accessKeyId} /></label>
+      <Dialog
+        title="Access key created"
+        onClose={onClose}
+        footer={
+          <Button variant="primary" onClick={onClose}>
+            Done
+          </Button>
+        }
+      >
+        <label className="secret-label">
+          <span>Access key ID</span>
+          <input className="input mono" readOnly value={created.accessKeyId} />
+        </label>
         <ShownOnce label="Secret access key" value={created.secretAccessKey} />
         <p className="muted">{describePermissions(created.permissions)}</p>
       </Dialog>
     );
   }
   return (
-    <Dialog title="Create an access key" wide onClose={onClose} onSubmit={() => void submit()}
-      footer={<><Button onClick={onClose}>Cancel</Button><Button type="submit" variant="primary" write busy={busy}>Create key</Button></>}>
+    <Dialog
+      title="Create an access key"
+      wide
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" write busy={busy}>
+            Create key
+          </Button>
+        </>
+      }
+    >
       <div className="form-row">
         <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} autoFocus maxLength={128} />
-        <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={1024} />
+        <TextField
+          label="Description"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          maxLength={1024}
+        />
       </div>
       <PermissionsEditor form={perms} onChange={setPerms} buckets={(buckets.data?.buckets ?? []).map((b) => b.name)} />
       {error ? <ErrorNote message={error} /> : null}
@@ -69,30 +113,67 @@ export default function KeysPage() {
   const { notify } = useToast();
   return (
     <>
-      <PageHeader title="Access keys" subtitle="Keys for S3 clients, each limited to what it needs."
-        actions={<><Button icon="refresh" onClick={keys.reload}>Refresh</Button><Button variant="primary" icon="plus" write onClick={() => setCreating(true)}>Create access key</Button></>} />
+      <PageHeader
+        title="Access keys"
+        subtitle="Keys for S3 clients, each limited to what it needs."
+        actions={
+          <>
+            <Button icon="refresh" onClick={keys.reload}>
+              Refresh
+            </Button>
+            <Button variant="primary" icon="plus" write onClick={() => setCreating(true)}>
+              Create access key
+            </Button>
+          </>
+        }
+      />
       <Loaded resource={keys} feature="Access keys">
-        {(d) => d.items.length === 0 ? <Empty>No access keys yet (the root key from the configuration always works).</Empty> : (
-          <TableWrap label="Access keys">
-            <table className="table">
-              <thead><tr><th scope="col">Name</th><th scope="col">Access key ID</th><th scope="col">Permissions</th><th scope="col">State</th><th scope="col">Last used</th><th scope="col">Created</th></tr></thead>
-              <tbody>
-                {d.items.map((k) => (
-                  <tr key={k.accessKeyId}>
-                    <th scope="row"><Link to={`keys/${k.accessKeyId}`}>{k.name}</Link></th>
-                    <td className="mono">{k.accessKeyId}</td>
-                    <td>{describePermissions(k.permissions)}</td>
-                    <td>{k.enabled ? <Badge tone="ok">enabled</Badge> : <Badge tone="warn">disabled</Badge>}</td>
-                    <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
-                    <td>{formatTime(k.createdAt)} <span className="muted">by {k.createdBy}</span></td>
+        {(d) =>
+          d.items.length === 0 ? (
+            <Empty>No access keys yet (the root key from the configuration always works).</Empty>
+          ) : (
+            <TableWrap label="Access keys">
+              <table className="table">
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Access key ID</th>
+                    <th scope="col">Permissions</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">Created</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-        )}
+                </thead>
+                <tbody>
+                  {d.items.map((k) => (
+                    <tr key={k.accessKeyId}>
+                      <th scope="row">
+                        <Link to={`keys/${k.accessKeyId}`}>{k.name}</Link>
+                      </th>
+                      <td className="mono">{k.accessKeyId}</td>
+                      <td>{describePermissions(k.permissions)}</td>
+                      <td>{k.enabled ? <Badge tone="ok">enabled</Badge> : <Badge tone="warn">disabled</Badge>}</td>
+                      <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
+                      <td>
+                        {formatTime(k.createdAt)} <span className="muted">by {k.createdBy}</span>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          )
+        }
       </Loaded>
-      {creating ? <CreateKeyDialog onClose={() => setCreating(false)} onCreated={() => { notify('Access key created.'); keys.reload(); }} /> : null}
+      {creating ? (
+        <CreateKeyDialog
+          onClose={() => setCreating(false)}
+          onCreated={() => {
+            notify('Access key created.');
+            keys.reload();
+          }}
+        />
+      ) : null}
     </>
   );
 }

@@ -11,7 +11,11 @@ export function LoginPage({ notice }: { notice?: string }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
 
-  const { run: signIn, busy, error } = useAction(
+  const {
+    run: signIn,
+    busy,
+    error,
+  } = useAction(
     () => session.signIn(username, password),
     (err) => (err instanceof ApiError && err.status === 401 ? 'Wrong username or password.' : describeError(err)),
   );
@@ -25,10 +29,28 @@ export function LoginPage({ notice }: { notice?: string }) {
       <form className="auth-card" onSubmit={(e) => void submit(e)}>
         <h1>Sign in to Store</h1>
         {notice ? <p className="note note-info">{notice}</p> : null}
-        <TextField label="Username" name="username" autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} required autoFocus />
-        <TextField label="Password" name="password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} required />
+        <TextField
+          label="Username"
+          name="username"
+          autoComplete="username"
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          required
+          autoFocus
+        />
+        <TextField
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          required
+        />
         {error ? <ErrorNote message={error} /> : null}
-        <Button type="submit" variant="primary" busy={busy}>Sign in</Button>
+        <Button type="submit" variant="primary" busy={busy}>
+          Sign in
+        </Button>
       </form>
     </main>
   );

@@ -26,9 +26,18 @@ import { useListing, type Row } from './browser/use-listing';
 function NewFolderDialog({ bucket, prefix, onClose }: { bucket: string; prefix: string; onClose: () => void }) {
   const [name, setName] = useState('');
   const problem = folderNameProblem(name);
-  const { run: create, busy, error, setError } = useAction(async () => {
+  const {
+    run: create,
+    busy,
+    error,
+    setError,
+  } = useAction(async () => {
     // Like the AWS console: an empty object named "<folder>/" keeps the folder while it holds nothing.
-    await api.call('PUT', Api.bucket(bucket, '/objects/content'), { query: { key: `${prefix}${name}/` }, body: new Blob([]), headers: { 'content-type': 'application/x-directory' } });
+    await api.call('PUT', Api.bucket(bucket, '/objects/content'), {
+      query: { key: `${prefix}${name}/` },
+      body: new Blob([]),
+      headers: { 'content-type': 'application/x-directory' },
+    });
     onClose();
     navigate(browseRoute(bucket, `${prefix}${name}/`));
   });
@@ -40,9 +49,27 @@ function NewFolderDialog({ bucket, prefix, onClose }: { bucket: string; prefix: 
     await create();
   };
   return (
-    <Dialog title="New folder" onClose={onClose} onSubmit={() => void submit()}
-      footer={<><Button onClick={onClose}>Cancel</Button><Button type="submit" variant="primary" write busy={busy}>Create folder</Button></>}>
-      <TextField label="Folder name" value={name} onChange={(e) => setName(e.target.value)} autoFocus error={error} hint={`Created in ${bucket}/${prefix}`} />
+    <Dialog
+      title="New folder"
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" write busy={busy}>
+            Create folder
+          </Button>
+        </>
+      }
+    >
+      <TextField
+        label="Folder name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        autoFocus
+        error={error}
+        hint={`Created in ${bucket}/${prefix}`}
+      />
     </Dialog>
   );
 }
@@ -68,14 +95,21 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
   const folderInput = useRef<HTMLInputElement>(null);
 
   const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const queue = useMemo(() => new UploadQueue(() => {
-    clearTimeout(reloadSoon.current);
-    reloadSoon.current = setTimeout(() => listing.reload(), 300);
-  }), [listing.reload]); // One queue per listing: reloadSoon is a ref.
+  const queue = useMemo(
+    () =>
+      new UploadQueue(() => {
+        clearTimeout(reloadSoon.current);
+        reloadSoon.current = setTimeout(() => listing.reload(), 300);
+      }),
+    [listing.reload],
+  ); // One queue per listing: reloadSoon is a ref.
 
   const upload = (files: PickedFile[]): void => {
     if (!canWrite || files.length === 0) return;
-    queue.add(bucket, files.map((f) => ({ key: uploadKey(prefix, f.path), file: f.file })));
+    queue.add(
+      bucket,
+      files.map((f) => ({ key: uploadKey(prefix, f.path), file: f.file })),
+    );
     notify(`Uploading ${files.length} file${files.length === 1 ? '' : 's'} to ${bucket}/${prefix}`);
   };
 
@@ -87,76 +121,207 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
   };
 
   const selectedRows = listing.rows.filter((r) => selected.has(r.id));
-  const toggle = (row: Row): void => setSelected((s) => {
-    const next = new Set(s);
-    if (next.has(row.id)) next.delete(row.id);
-    else next.add(row.id);
-    return next;
-  });
-  const toggleAll = (): void => setSelected((s) => (listing.rows.every((r) => s.has(r.id)) ? new Set() : new Set(listing.rows.map((r) => r.id))));
+  const toggle = (row: Row): void =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(row.id)) next.delete(row.id);
+      else next.add(row.id);
+      return next;
+    });
+  const toggleAll = (): void =>
+    setSelected((s) => (listing.rows.every((r) => s.has(r.id)) ? new Set() : new Set(listing.rows.map((r) => r.id))));
   const b = details.data;
 
   return (
     <>
       <PageHeader
-        title={<>Objects in <span className="mono">{bucket}</span></>}
-        subtitle={(
+        title={
+          <>
+            Objects in <span className="mono">{bucket}</span>
+          </>
+        }
+        subtitle={
           <nav aria-label="Folder" className="crumbs">
             <ol>
-              <li><Link to="buckets">Buckets</Link></li>
-              <li><Link to={browseRoute(bucket)} aria-current={prefix === '' ? 'page' : undefined}>{bucket}</Link></li>
-              {breadcrumbs(prefix).map((c) => <li key={c.prefix}><Link to={browseRoute(bucket, c.prefix)} aria-current={c.prefix === prefix ? 'page' : undefined}>{c.label}</Link></li>)}
+              <li>
+                <Link to="buckets">Buckets</Link>
+              </li>
+              <li>
+                <Link to={browseRoute(bucket)} aria-current={prefix === '' ? 'page' : undefined}>
+                  {bucket}
+                </Link>
+              </li>
+              {breadcrumbs(prefix).map((c) => (
+                <li key={c.prefix}>
+                  <Link to={browseRoute(bucket, c.prefix)} aria-current={c.prefix === prefix ? 'page' : undefined}>
+                    {c.label}
+                  </Link>
+                </li>
+              ))}
             </ol>
           </nav>
-        )}
-        actions={<Link to={`buckets/${encodeURIComponent(bucket)}`} className="btn btn-secondary">Bucket settings</Link>}
+        }
+        actions={
+          <Link to={`buckets/${encodeURIComponent(bucket)}`} className="btn btn-secondary">
+            Bucket settings
+          </Link>
+        }
       />
-      {details.error !== undefined ? <ErrorNote message={describeError(details.error)} onRetry={details.reload} /> : null}
+      {details.error !== undefined ? (
+        <ErrorNote message={describeError(details.error)} onRetry={details.reload} />
+      ) : null}
       <div className="toolbar" role="toolbar" aria-label="Objects">
-        {prefix ? <Button icon="up" onClick={() => navigate(browseRoute(bucket, parentPrefix(prefix)))}>Up</Button> : null}
-        <Button icon="upload" variant="primary" write onClick={() => fileInput.current?.click()}>Upload files</Button>
-        <Button icon="upload" write onClick={() => folderInput.current?.click()}>Upload folder</Button>
-        <Button icon="plus" write onClick={() => setNewFolder(true)}>New folder</Button>
-        <Button icon="trash" variant="danger" write disabled={selectedRows.length === 0} onClick={() => setDeleting(true)}>
+        {prefix ? (
+          <Button icon="up" onClick={() => navigate(browseRoute(bucket, parentPrefix(prefix)))}>
+            Up
+          </Button>
+        ) : null}
+        <Button icon="upload" variant="primary" write onClick={() => fileInput.current?.click()}>
+          Upload files
+        </Button>
+        <Button icon="upload" write onClick={() => folderInput.current?.click()}>
+          Upload folder
+        </Button>
+        <Button icon="plus" write onClick={() => setNewFolder(true)}>
+          New folder
+        </Button>
+        <Button
+          icon="trash"
+          variant="danger"
+          write
+          disabled={selectedRows.length === 0}
+          onClick={() => setDeleting(true)}
+        >
           Delete selected{selectedRows.length ? ` (${selectedRows.length})` : ''}
         </Button>
-        <Button icon="refresh" onClick={() => { setSelected(new Set()); listing.reload(); }}>Refresh</Button>
+        <Button
+          icon="refresh"
+          onClick={() => {
+            setSelected(new Set());
+            listing.reload();
+          }}
+        >
+          Refresh
+        </Button>
         {b && b.versioning !== 'Unversioned' ? (
-          <Checkbox label="Show versions" checked={versionsView} onChange={(e) => { setSelected(new Set()); setQuery({ view: e.target.checked ? 'versions' : undefined }); }} />
+          <Checkbox
+            label="Show versions"
+            checked={versionsView}
+            onChange={(e) => {
+              setSelected(new Set());
+              setQuery({ view: e.target.checked ? 'versions' : undefined });
+            }}
+          />
         ) : null}
         <label className="filter">
           <span className="visually-hidden">Filter by name</span>
-          <input className="input" type="search" placeholder="Filter by name prefix…" value={filter} onChange={(e) => { setSelected(new Set()); setFilter(e.target.value); }} />
+          <input
+            className="input"
+            type="search"
+            placeholder="Filter by name prefix…"
+            value={filter}
+            onChange={(e) => {
+              setSelected(new Set());
+              setFilter(e.target.value);
+            }}
+          />
         </label>
       </div>
       {canWrite ? (
         <>
-          <input ref={fileInput} type="file" multiple hidden data-testid="upload-files" aria-label="Files to upload" onChange={(e) => { upload(filesFromInput(e.target.files)); e.target.value = ''; }} />
-          <input ref={folderInput} type="file" multiple hidden data-testid="upload-folder" aria-label="Folder to upload"
-            {...{ webkitdirectory: '' }} onChange={(e) => { upload(filesFromInput(e.target.files)); e.target.value = ''; }} />
+          <input
+            ref={fileInput}
+            type="file"
+            multiple
+            hidden
+            data-testid="upload-files"
+            aria-label="Files to upload"
+            onChange={(e) => {
+              upload(filesFromInput(e.target.files));
+              e.target.value = '';
+            }}
+          />
+          <input
+            ref={folderInput}
+            type="file"
+            multiple
+            hidden
+            data-testid="upload-folder"
+            aria-label="Folder to upload"
+            {...{ webkitdirectory: '' }}
+            onChange={(e) => {
+              upload(filesFromInput(e.target.files));
+              e.target.value = '';
+            }}
+          />
         </>
       ) : null}
       <section
         className={`dropzone${dragging ? ' dropzone-active' : ''}`}
         aria-label={canWrite ? `Objects; drop files or folders here to upload them to ${bucket}/${prefix}` : 'Objects'}
         data-testid="dropzone"
-        onDragOver={(e) => { if (canWrite) { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; setDragging(true); } }}
-        onDragLeave={(e) => { if (e.currentTarget === e.target) setDragging(false); }}
+        onDragOver={(e) => {
+          if (canWrite) {
+            e.preventDefault();
+            e.dataTransfer.dropEffect = 'copy';
+            setDragging(true);
+          }
+        }}
+        onDragLeave={(e) => {
+          if (e.currentTarget === e.target) setDragging(false);
+        }}
         onDrop={onDrop}
       >
-        {listing.error !== undefined && listing.rows.length === 0 ? <ErrorNote message={describeError(listing.error)} onRetry={listing.reload} /> : (
-          <ObjectList bucket={bucket} prefix={prefix} listing={listing} selected={selected} onToggle={toggle} onToggleAll={toggleAll} selectable={canWrite}
-            onOpen={(key, version) => setQuery({ object: key, version }, { push: true })} />
+        {listing.error !== undefined && listing.rows.length === 0 ? (
+          <ErrorNote message={describeError(listing.error)} onRetry={listing.reload} />
+        ) : (
+          <ObjectList
+            bucket={bucket}
+            prefix={prefix}
+            listing={listing}
+            selected={selected}
+            onToggle={toggle}
+            onToggleAll={toggleAll}
+            selectable={canWrite}
+            onOpen={(key, version) => setQuery({ object: key, version }, { push: true })}
+          />
         )}
-        {dragging ? <div className="drop-overlay" aria-hidden="true">Drop to upload to {bucket}/{prefix}</div> : null}
-        {canWrite ? <p className="hint drop-hint">Drag files or folders here to upload them. Files over 16 MiB are sent as multipart uploads.</p> : null}
+        {dragging ? (
+          <div className="drop-overlay" aria-hidden="true">
+            Drop to upload to {bucket}/{prefix}
+          </div>
+        ) : null}
+        {canWrite ? (
+          <p className="hint drop-hint">
+            Drag files or folders here to upload them. Files over 16 MiB are sent as multipart uploads.
+          </p>
+        ) : null}
       </section>
       <UploadPanel queue={queue} />
       {openKey !== undefined ? (
-        <ObjectDetails bucket={bucket} objectKey={openKey} versionId={openVersion} objectLock={b?.objectLock ?? false} versioned={(b?.versioning ?? 'Unversioned') !== 'Unversioned'}
-          onVersion={(v) => setQuery({ version: v })} onClose={() => setQuery({ object: undefined, version: undefined })} onChanged={listing.reload} />
+        <ObjectDetails
+          bucket={bucket}
+          objectKey={openKey}
+          versionId={openVersion}
+          objectLock={b?.objectLock ?? false}
+          versioned={(b?.versioning ?? 'Unversioned') !== 'Unversioned'}
+          onVersion={(v) => setQuery({ version: v })}
+          onClose={() => setQuery({ object: undefined, version: undefined })}
+          onChanged={listing.reload}
+        />
       ) : null}
-      {deleting ? <BatchDeleteDialog bucket={bucket} rows={selectedRows} versioned={(b?.versioning ?? 'Unversioned') !== 'Unversioned'} onClose={() => setDeleting(false)} onDone={() => { setSelected(new Set()); listing.reload(); }} /> : null}
+      {deleting ? (
+        <BatchDeleteDialog
+          bucket={bucket}
+          rows={selectedRows}
+          versioned={(b?.versioning ?? 'Unversioned') !== 'Unversioned'}
+          onClose={() => setDeleting(false)}
+          onDone={() => {
+            setSelected(new Set());
+            listing.reload();
+          }}
+        />
+      ) : null}
       {newFolder ? <NewFolderDialog bucket={bucket} prefix={prefix} onClose={() => setNewFolder(false)} /> : null}
     </>
   );

@@ -16,17 +16,42 @@ function Status({ s }: { s: ReplicationStatus }) {
   return (
     <>
       <div className="stats">
-        <Stat label="Replication" value={s.enabled ? 'On' : 'Off'} tone={s.enabled ? 'ok' : undefined} detail={s.targetBucket ? `Target bucket: ${s.targetBucket}` : undefined} />
-        <Stat label="Pending" value={formatCount((s.outbox?.pending ?? 0) + (s.outbox?.inflight ?? 0))}
-          detail={s.oldestPendingAgeSeconds ? `Oldest ${formatDuration(s.oldestPendingAgeSeconds)}` : 'Nothing waiting'} />
-        <Stat label="Failed" value={formatCount(s.outbox?.failed ?? 0)} tone={(s.outbox?.failed ?? 0) > 0 ? 'bad' : 'ok'} detail="Dead-lettered after the last attempt" />
+        <Stat
+          label="Replication"
+          value={s.enabled ? 'On' : 'Off'}
+          tone={s.enabled ? 'ok' : undefined}
+          detail={s.targetBucket ? `Target bucket: ${s.targetBucket}` : undefined}
+        />
+        <Stat
+          label="Pending"
+          value={formatCount((s.outbox?.pending ?? 0) + (s.outbox?.inflight ?? 0))}
+          detail={s.oldestPendingAgeSeconds ? `Oldest ${formatDuration(s.oldestPendingAgeSeconds)}` : 'Nothing waiting'}
+        />
+        <Stat
+          label="Failed"
+          value={formatCount(s.outbox?.failed ?? 0)}
+          tone={(s.outbox?.failed ?? 0) > 0 ? 'bad' : 'ok'}
+          detail="Dead-lettered after the last attempt"
+        />
       </div>
       <Card title="Last drain">
-        <Facts items={[
-          ['When', formatTime(s.lastDrain?.at)], ['Keys applied', formatCount(s.lastDrain?.count ?? 0)],
-          ['Error', s.lastDrain?.errorClass ? <Badge key="e" tone="bad">{s.lastDrain.errorClass}</Badge> : 'none'],
-          ['Tiering', s.tiering?.enabled ? `on: ${formatCount(s.tiering.stubs ?? 0)} versions offloaded` : 'off'],
-        ]} />
+        <Facts
+          items={[
+            ['When', formatTime(s.lastDrain?.at)],
+            ['Keys applied', formatCount(s.lastDrain?.count ?? 0)],
+            [
+              'Error',
+              s.lastDrain?.errorClass ? (
+                <Badge key="e" tone="bad">
+                  {s.lastDrain.errorClass}
+                </Badge>
+              ) : (
+                'none'
+              ),
+            ],
+            ['Tiering', s.tiering?.enabled ? `on: ${formatCount(s.tiering.stubs ?? 0)} versions offloaded` : 'off'],
+          ]}
+        />
       </Card>
     </>
   );
@@ -34,35 +59,81 @@ function Status({ s }: { s: ReplicationStatus }) {
 
 function Failed() {
   const [cursor, setCursor] = useState<string>();
-  const failed = useResource((signal) => api.get<ReplicationFailedPage>('/replication/failed', { cursor, limit: 100 }, signal), [cursor]);
+  const failed = useResource(
+    (signal) => api.get<ReplicationFailedPage>('/replication/failed', { cursor, limit: 100 }, signal),
+    [cursor],
+  );
   const { notify } = useToast();
-  const { run: retry, busy, error } = useAction(async (only?: { bucket: string; key: string }) => {
+  const {
+    run: retry,
+    busy,
+    error,
+  } = useAction(async (only?: { bucket: string; key: string }) => {
     const res = await api.post<{ retried?: number }>('/replication/failed/retry', only ?? {});
     notify(`${formatCount(res?.retried ?? 0)} intents queued again.`);
     failed.reload();
   });
   return (
-    <Card title="Failed intents" actions={failed.data && failed.data.items.length > 0 ? <Button write busy={busy} onClick={() => void retry()}>Retry all</Button> : null}>
+    <Card
+      title="Failed intents"
+      actions={
+        failed.data && failed.data.items.length > 0 ? (
+          <Button write busy={busy} onClick={() => void retry()}>
+            Retry all
+          </Button>
+        ) : null
+      }
+    >
       <Loaded resource={failed} feature="Failed replication intents">
-        {(d) => d.items.length === 0 ? <Empty>No failed intents.</Empty> : (
-          <>
-            <TableWrap label="Failed intents">
-              <table className="table">
-                <thead><tr><th scope="col">Bucket</th><th scope="col">Key</th><th scope="col" className="num">Attempts</th><th scope="col">Error</th><th scope="col">Failed</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
-                <tbody>
-                  {d.items.map((i) => (
-                    <tr key={`${i.bucket}/${i.key}`}>
-                      <td>{i.bucket}</td><td className="mono break">{i.key}</td><td className="num">{i.attempts ?? '–'}</td>
-                      <td>{i.lastError ?? '–'}</td><td>{formatTime(i.failedAt)}</td>
-                      <td className="row-actions"><Button variant="ghost" write busy={busy} onClick={() => void retry({ bucket: i.bucket, key: i.key })} aria-label={`Retry ${i.bucket}/${i.key}`}>Retry</Button></td>
+        {(d) =>
+          d.items.length === 0 ? (
+            <Empty>No failed intents.</Empty>
+          ) : (
+            <>
+              <TableWrap label="Failed intents">
+                <table className="table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Bucket</th>
+                      <th scope="col">Key</th>
+                      <th scope="col" className="num">
+                        Attempts
+                      </th>
+                      <th scope="col">Error</th>
+                      <th scope="col">Failed</th>
+                      <th scope="col">
+                        <span className="visually-hidden">Actions</span>
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
-            {d.nextCursor ? <Button onClick={() => setCursor(d.nextCursor ?? undefined)}>Next page</Button> : null}
-          </>
-        )}
+                  </thead>
+                  <tbody>
+                    {d.items.map((i) => (
+                      <tr key={`${i.bucket}/${i.key}`}>
+                        <td>{i.bucket}</td>
+                        <td className="mono break">{i.key}</td>
+                        <td className="num">{i.attempts ?? '–'}</td>
+                        <td>{i.lastError ?? '–'}</td>
+                        <td>{formatTime(i.failedAt)}</td>
+                        <td className="row-actions">
+                          <Button
+                            variant="ghost"
+                            write
+                            busy={busy}
+                            onClick={() => void retry({ bucket: i.bucket, key: i.key })}
+                            aria-label={`Retry ${i.bucket}/${i.key}`}
+                          >
+                            Retry
+                          </Button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
+              {d.nextCursor ? <Button onClick={() => setCursor(d.nextCursor ?? undefined)}>Next page</Button> : null}
+            </>
+          )
+        }
       </Loaded>
       {error ? <ErrorNote message={error} /> : null}
     </Card>
@@ -72,27 +143,54 @@ function Failed() {
 function Reconcile({ buckets }: { buckets: string[] }) {
   const [bucket, setBucket] = useState('');
   const [job, setJob] = useState<ReconcileJob>();
-  const { run: start, busy, error, setError } = useAction(async () => {
+  const {
+    run: start,
+    busy,
+    error,
+    setError,
+  } = useAction(async () => {
     setJob(await api.post<ReconcileJob>('/replication/reconcile', bucket ? { bucket } : {}));
   });
   const running = job !== undefined && (job.state === 'running' || job.state === undefined);
-  useInterval(() => {
-    if (!job) return;
-    api.get<ReconcileJob>(`/replication/reconcile/${encodeURIComponent(job.id)}`).then(setJob, (err: unknown) => setError(describeError(err)));
-  }, 1000, running);
+  useInterval(
+    () => {
+      if (!job) return;
+      api
+        .get<ReconcileJob>(`/replication/reconcile/${encodeURIComponent(job.id)}`)
+        .then(setJob, (err: unknown) => setError(describeError(err)));
+    },
+    1000,
+    running,
+  );
   return (
     <Card title="Reconcile">
-      <p className="muted">Compares every local object with the target and queues whatever is missing or different. One job runs at a time.</p>
+      <p className="muted">
+        Compares every local object with the target and queues whatever is missing or different. One job runs at a time.
+      </p>
       <div className="form-row">
-        <SelectField label="Scope" value={bucket} onChange={(e) => setBucket(e.target.value)}
-          options={[{ value: '', label: 'Every bucket' }, ...buckets.map((b) => ({ value: b, label: b }))]} />
+        <SelectField
+          label="Scope"
+          value={bucket}
+          onChange={(e) => setBucket(e.target.value)}
+          options={[{ value: '', label: 'Every bucket' }, ...buckets.map((b) => ({ value: b, label: b }))]}
+        />
       </div>
-      <Button variant="primary" write busy={busy || running} onClick={() => void start()}>Start reconcile</Button>
+      <Button variant="primary" write busy={busy || running} onClick={() => void start()}>
+        Start reconcile
+      </Button>
       {error ? <ErrorNote message={error} /> : null}
       {job ? (
         <div className="stack-sm" role="status">
-          <p>Job <span className="mono">{job.id}</span>: <Badge tone={job.state === 'failed' ? 'bad' : job.state === 'completed' ? 'ok' : 'info'}>{job.state ?? 'started'}</Badge></p>
-          <p>{formatCount(job.scanned ?? 0)} keys compared, {formatCount(job.enqueued ?? 0)} queued, {formatCount(job.errors ?? 0)} errors{job.error ? ` (${job.error})` : ''}.</p>
+          <p>
+            Job <span className="mono">{job.id}</span>:{' '}
+            <Badge tone={job.state === 'failed' ? 'bad' : job.state === 'completed' ? 'ok' : 'info'}>
+              {job.state ?? 'started'}
+            </Badge>
+          </p>
+          <p>
+            {formatCount(job.scanned ?? 0)} keys compared, {formatCount(job.enqueued ?? 0)} queued,{' '}
+            {formatCount(job.errors ?? 0)} errors{job.error ? ` (${job.error})` : ''}.
+          </p>
           {running ? <progress aria-label="Reconcile in progress" /> : null}
         </div>
       ) : null}
@@ -106,10 +204,22 @@ export default function ReplicationPage() {
   useInterval(status.reload, 5000, !status.notAvailable);
   return (
     <>
-      <PageHeader title="Replication" subtitle="Every committed write and delete, mirrored one way to the remote target." actions={<Button icon="refresh" onClick={status.reload}>Refresh</Button>} />
-      {status.notAvailable ? <NotAvailable feature="Replication" /> : (
+      <PageHeader
+        title="Replication"
+        subtitle="Every committed write and delete, mirrored one way to the remote target."
+        actions={
+          <Button icon="refresh" onClick={status.reload}>
+            Refresh
+          </Button>
+        }
+      />
+      {status.notAvailable ? (
+        <NotAvailable feature="Replication" />
+      ) : (
         <>
-          <Loaded resource={status} feature="Replication">{(s) => <Status s={s} />}</Loaded>
+          <Loaded resource={status} feature="Replication">
+            {(s) => <Status s={s} />}
+          </Loaded>
           <Failed />
           <Reconcile buckets={(buckets.data?.buckets ?? []).map((b) => b.name)} />
         </>

@@ -44,8 +44,16 @@ export default function SearchPage() {
     try {
       do {
         const page = await api.get<SearchPage>('/objects/search', {
-          q: applied.q, ignoreCase: applied.ignoreCase === 'true' ? true : undefined, prefix: applied.prefix, bucket: applied.bucket,
-          minSize: applied.minSize, maxSize: applied.maxSize, from: applied.from, to: applied.to, limit: PAGE, cursor: next ?? undefined,
+          q: applied.q,
+          ignoreCase: applied.ignoreCase === 'true' ? true : undefined,
+          prefix: applied.prefix,
+          bucket: applied.bucket,
+          minSize: applied.minSize,
+          maxSize: applied.maxSize,
+          from: applied.from,
+          to: applied.to,
+          limit: PAGE,
+          cursor: next ?? undefined,
         });
         if (id !== run.current) return;
         got = [...got, ...page.items];
@@ -80,10 +88,15 @@ export default function SearchPage() {
         return;
       }
     }
-    setQuery({
-      ...form, ignoreCase: form.ignoreCase === 'true' ? 'true' : undefined,
-      minSize: form.minSize === '' ? undefined : String(parseSize(form.minSize)), maxSize: form.maxSize === '' ? undefined : String(parseSize(form.maxSize)),
-    }, { push: true });
+    setQuery(
+      {
+        ...form,
+        ignoreCase: form.ignoreCase === 'true' ? 'true' : undefined,
+        minSize: form.minSize === '' ? undefined : String(parseSize(form.minSize)),
+        maxSize: form.maxSize === '' ? undefined : String(parseSize(form.maxSize)),
+      },
+      { push: true },
+    );
   };
   const set = (f: keyof Filters, v: string): void => setForm((x) => ({ ...x, [f]: v }));
 
@@ -95,33 +108,82 @@ export default function SearchPage() {
           <div className="form-row">
             <TextField label="Key contains" value={form.q} onChange={(e) => set('q', e.target.value)} autoFocus />
             <TextField label="Key starts with" value={form.prefix} onChange={(e) => set('prefix', e.target.value)} />
-            <SelectField label="Bucket" value={form.bucket} onChange={(e) => set('bucket', e.target.value)}
-              options={[{ value: '', label: 'Every bucket' }, ...(buckets.data?.buckets ?? []).map((b) => ({ value: b.name, label: b.name }))]} />
+            <SelectField
+              label="Bucket"
+              value={form.bucket}
+              onChange={(e) => set('bucket', e.target.value)}
+              options={[
+                { value: '', label: 'Every bucket' },
+                ...(buckets.data?.buckets ?? []).map((b) => ({ value: b.name, label: b.name })),
+              ]}
+            />
           </div>
           <div className="form-row">
-            <TextField label="Larger than or equal to" value={form.minSize} onChange={(e) => set('minSize', e.target.value)} placeholder="e.g. 10 MiB" />
-            <TextField label="Smaller than or equal to" value={form.maxSize} onChange={(e) => set('maxSize', e.target.value)} placeholder="e.g. 1 GiB" />
-            <TextField label="Modified from (UTC)" type="date" value={form.from} onChange={(e) => set('from', e.target.value)} />
-            <TextField label="Modified before (UTC)" type="date" value={form.to} onChange={(e) => set('to', e.target.value)} />
+            <TextField
+              label="Larger than or equal to"
+              value={form.minSize}
+              onChange={(e) => set('minSize', e.target.value)}
+              placeholder="e.g. 10 MiB"
+            />
+            <TextField
+              label="Smaller than or equal to"
+              value={form.maxSize}
+              onChange={(e) => set('maxSize', e.target.value)}
+              placeholder="e.g. 1 GiB"
+            />
+            <TextField
+              label="Modified from (UTC)"
+              type="date"
+              value={form.from}
+              onChange={(e) => set('from', e.target.value)}
+            />
+            <TextField
+              label="Modified before (UTC)"
+              type="date"
+              value={form.to}
+              onChange={(e) => set('to', e.target.value)}
+            />
           </div>
-          <Checkbox label="Ignore case (ASCII letters)" checked={form.ignoreCase === 'true'} onChange={(e) => set('ignoreCase', e.target.checked ? 'true' : '')} />
-          <div className="actions"><Button type="submit" variant="primary" icon="search">Search</Button></div>
+          <Checkbox
+            label="Ignore case (ASCII letters)"
+            checked={form.ignoreCase === 'true'}
+            onChange={(e) => set('ignoreCase', e.target.checked ? 'true' : '')}
+          />
+          <div className="actions">
+            <Button type="submit" variant="primary" icon="search">
+              Search
+            </Button>
+          </div>
         </form>
       </Card>
       {error ? <ErrorNote message={error} /> : null}
-      {!hasFilter ? <Empty>Enter something to search for.</Empty> : (
+      {!hasFilter ? (
+        <Empty>Enter something to search for.</Empty>
+      ) : (
         <Card title={`Results${items.length ? ` (${items.length}${cursor ? '+' : ''})` : ''}`}>
           {items.length === 0 && state === 'done' ? <Empty>Nothing matches.</Empty> : null}
           {items.length > 0 ? (
             <TableWrap label="Search results">
               <table className="table">
-                <thead><tr><th scope="col">Bucket</th><th scope="col">Key</th><th scope="col" className="num">Size</th><th scope="col">Last modified</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Bucket</th>
+                    <th scope="col">Key</th>
+                    <th scope="col" className="num">
+                      Size
+                    </th>
+                    <th scope="col">Last modified</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {items.map((i) => (
                     <tr key={`${i.bucket}/${i.key}`}>
                       <td>{i.bucket}</td>
-                      <td className="break"><Link to={objectRoute(i)}>{i.key}</Link></td>
-                      <td className="num">{formatBytes(i.size)}</td><td>{formatTime(i.lastModified)}</td>
+                      <td className="break">
+                        <Link to={objectRoute(i)}>{i.key}</Link>
+                      </td>
+                      <td className="num">{formatBytes(i.size)}</td>
+                      <td>{formatTime(i.lastModified)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -129,7 +191,9 @@ export default function SearchPage() {
             </TableWrap>
           ) : null}
           {state === 'searching' ? <Loading label="Searching…" /> : null}
-          {state === 'idle' && cursor !== null ? <Button onClick={() => void fetchUntilFull(cursor, run.current, items)}>Show more</Button> : null}
+          {state === 'idle' && cursor !== null ? (
+            <Button onClick={() => void fetchUntilFull(cursor, run.current, items)}>Show more</Button>
+          ) : null}
         </Card>
       )}
     </>

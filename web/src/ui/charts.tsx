@@ -4,7 +4,11 @@
 import { useId } from 'react';
 import { byteTicks, linear, linePath, niceTicks } from '../lib/chart-scale';
 
-export interface Series { name: string; className: string; points: Array<{ t: number; v: number | null }> }
+export interface Series {
+  name: string;
+  className: string;
+  points: Array<{ t: number; v: number | null }>;
+}
 
 interface LineChartProps {
   title: string;
@@ -21,7 +25,8 @@ export function LineChart({ title, series, format, bytes, height = 200 }: LineCh
   const pad = { l: 64, r: 12, t: 10, b: 24 };
   const all = series.flatMap((s) => s.points);
   const values = all.map((p) => p.v).filter((v): v is number => v !== null);
-  if (all.length === 0 || values.length === 0) return <p className="chart-empty">No data yet for {title.toLowerCase()}.</p>;
+  if (all.length === 0 || values.length === 0)
+    return <p className="chart-empty">No data yet for {title.toLowerCase()}.</p>;
   const t0 = Math.min(...all.map((p) => p.t));
   const t1 = Math.max(...all.map((p) => p.t));
   const max = Math.max(...values, 0);
@@ -41,24 +46,51 @@ export function LineChart({ title, series, format, bytes, height = 200 }: LineCh
         {ticks.map((v) => (
           <g key={v}>
             <line x1={pad.l} x2={W - pad.r} y1={sy(v)} y2={sy(v)} className="chart-grid" />
-            <text x={pad.l - 6} y={sy(v) + 4} className="chart-label" textAnchor="end">{format(v)}</text>
+            <text x={pad.l - 6} y={sy(v) + 4} className="chart-label" textAnchor="end">
+              {format(v)}
+            </text>
           </g>
         ))}
-        <text x={pad.l} y={height - 6} className="chart-label">{timeLabel(t0)}</text>
-        <text x={W - pad.r} y={height - 6} className="chart-label" textAnchor="end">{timeLabel(t1)}</text>
+        <text x={pad.l} y={height - 6} className="chart-label">
+          {timeLabel(t0)}
+        </text>
+        <text x={W - pad.r} y={height - 6} className="chart-label" textAnchor="end">
+          {timeLabel(t1)}
+        </text>
         {series.map((s) => (
-          <path key={s.name} d={linePath(s.points.map((p) => ({ x: p.t, y: p.v })), sx, sy)} className={`chart-line ${s.className}`} />
+          <path
+            key={s.name}
+            d={linePath(
+              s.points.map((p) => ({ x: p.t, y: p.v })),
+              sx,
+              sy,
+            )}
+            className={`chart-line ${s.className}`}
+          />
         ))}
       </svg>
       <figcaption className="legend">
-        {series.map((s) => <span key={s.name} className="legend-item"><span className={`swatch ${s.className}`} aria-hidden="true" />{s.name}: {last(s)}</span>)}
+        {series.map((s) => (
+          <span key={s.name} className="legend-item">
+            <span className={`swatch ${s.className}`} aria-hidden="true" />
+            {s.name}: {last(s)}
+          </span>
+        ))}
       </figcaption>
     </figure>
   );
 }
 
 /** Horizontal bars: one per row, longest first, with the value written out. */
-export function BarList({ title, rows, format }: { title: string; rows: Array<{ label: string; value: number }>; format: (v: number) => string }) {
+export function BarList({
+  title,
+  rows,
+  format,
+}: {
+  title: string;
+  rows: Array<{ label: string; value: number }>;
+  format: (v: number) => string;
+}) {
   const max = Math.max(1, ...rows.map((r) => r.value));
   if (rows.length === 0) return <p className="chart-empty">No buckets yet.</p>;
   return (

@@ -1,7 +1,14 @@
 // Form controls. A control that changes something is marked `write`: for a read-only admin it is not rendered at
 // all, and editable settings sit in a <WriteFieldset>, disabled for them (they still see every value).
 
-import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  useId,
+  type ButtonHTMLAttributes,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { useCanWrite } from '../hooks/use-session';
 import { Icon, type IconName } from './icons';
 
@@ -13,7 +20,17 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   busy?: boolean;
 };
 
-export function Button({ variant = 'secondary', icon, write, busy, children, className, type, disabled, ...rest }: ButtonProps) {
+export function Button({
+  variant = 'secondary',
+  icon,
+  write,
+  busy,
+  children,
+  className,
+  type,
+  disabled,
+  ...rest
+}: ButtonProps) {
   const canWrite = useCanWrite();
   if (write && !canWrite) return null;
   return (
@@ -32,7 +49,15 @@ export function Button({ variant = 'secondary', icon, write, busy, children, cla
 }
 
 /** A fieldset of settings: disabled as a whole for a read-only admin. */
-export function WriteFieldset({ legend, children, className }: { legend?: ReactNode; children: ReactNode; className?: string }) {
+export function WriteFieldset({
+  legend,
+  children,
+  className,
+}: {
+  legend?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   const canWrite = useCanWrite();
   return (
     <fieldset className={`fieldset${className ? ` ${className}` : ''}`} disabled={!canWrite} data-write="">
@@ -42,7 +67,13 @@ export function WriteFieldset({ legend, children, className }: { legend?: ReactN
   );
 }
 
-interface FieldProps { label: ReactNode; hint?: ReactNode; error?: string; children: (id: string, describedBy: string | undefined) => ReactNode; className?: string }
+interface FieldProps {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  children: (id: string, describedBy: string | undefined) => ReactNode;
+  className?: string;
+}
 
 /** A label, a control, a hint and an error, wired together for assistive technology. */
 export function Field({ label, hint, error, children, className }: FieldProps) {
@@ -54,8 +85,16 @@ export function Field({ label, hint, error, children, className }: FieldProps) {
     <div className={`field${error ? ' field-invalid' : ''}${className ? ` ${className}` : ''}`}>
       <label htmlFor={id}>{label}</label>
       {children(id, describedBy)}
-      {hint ? <p className="hint" id={hintId}>{hint}</p> : null}
-      {error ? <p className="error-text" id={errorId} role="alert">{error}</p> : null}
+      {hint ? (
+        <p className="hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="error-text" id={errorId} role="alert">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -65,7 +104,15 @@ type TextProps = InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; hin
 export function TextField({ label, hint, error, className, ...rest }: TextProps) {
   return (
     <Field label={label} hint={hint} error={error} className={className}>
-      {(id, describedBy) => <input id={id} aria-describedby={describedBy} aria-invalid={error ? true : undefined} className="input" {...rest} />}
+      {(id, describedBy) => (
+        <input
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          className="input"
+          {...rest}
+        />
+      )}
     </Field>
   );
 }
@@ -75,19 +122,36 @@ type AreaProps = TextareaHTMLAttributes<HTMLTextAreaElement> & { label: ReactNod
 export function TextArea({ label, hint, error, className, ...rest }: AreaProps) {
   return (
     <Field label={label} hint={hint} error={error} className={className}>
-      {(id, describedBy) => <textarea id={id} aria-describedby={describedBy} aria-invalid={error ? true : undefined} className="input textarea" spellCheck={false} {...rest} />}
+      {(id, describedBy) => (
+        <textarea
+          id={id}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          className="input textarea"
+          spellCheck={false}
+          {...rest}
+        />
+      )}
     </Field>
   );
 }
 
-type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & { label: ReactNode; hint?: ReactNode; options: ReadonlyArray<{ value: string; label: string }> };
+type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
+  label: ReactNode;
+  hint?: ReactNode;
+  options: ReadonlyArray<{ value: string; label: string }>;
+};
 
 export function SelectField({ label, hint, options, className, ...rest }: SelectProps) {
   return (
     <Field label={label} hint={hint} className={className}>
       {(id, describedBy) => (
         <select id={id} aria-describedby={describedBy} className="input" {...rest}>
-          {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
       )}
     </Field>
@@ -102,7 +166,11 @@ export function Checkbox({ label, hint, className, ...rest }: CheckProps) {
     <div className={`check${className ? ` ${className}` : ''}`}>
       <input type="checkbox" id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...rest} />
       <label htmlFor={id}>{label}</label>
-      {hint ? <p className="hint" id={`${id}-hint`}>{hint}</p> : null}
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -38,7 +38,9 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       }}
     >
       <Icon name="copy" />
-      <span aria-live="polite">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select and copy' : label}</span>
+      <span aria-live="polite">
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select and copy' : label}
+      </span>
     </button>
   );
 }
@@ -47,7 +49,9 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 export function ShownOnce({ label, value }: { label: string; value: string }) {
   return (
     <div className="shown-once">
-      <p className="note note-warn">This is shown only once. Copy it now and keep it somewhere safe: it cannot be shown again.</p>
+      <p className="note note-warn">
+        This is shown only once. Copy it now and keep it somewhere safe: it cannot be shown again.
+      </p>
       <div className="secret-row">
         <label className="secret-label">
           <span>{label}</span>

@@ -28,15 +28,36 @@ export function Dialog({ title, onClose, children, footer, wide, onSubmit }: Dia
     <>
       <header className="dialog-head">
         <h2 id={titleId}>{title}</h2>
-        <button type="button" className="btn btn-ghost icon-only" aria-label="Close" onClick={onClose}>×</button>
+        <button type="button" className="btn btn-ghost icon-only" aria-label="Close" onClick={onClose}>
+          ×
+        </button>
       </header>
       <div className="dialog-body">{children}</div>
       {footer ? <footer className="dialog-foot">{footer}</footer> : null}
     </>
   );
   return (
-    <dialog ref={ref} className={`dialog${wide ? ' dialog-wide' : ''}`} aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); onClose(); }}>
-      {onSubmit ? <form onSubmit={(e) => { e.preventDefault(); onSubmit(e); }}>{body}</form> : body}
+    <dialog
+      ref={ref}
+      className={`dialog${wide ? ' dialog-wide' : ''}`}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      {onSubmit ? (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            onSubmit(e);
+          }}
+        >
+          {body}
+        </form>
+      ) : (
+        body
+      )}
     </dialog>
   );
 }
@@ -53,10 +74,22 @@ interface ConfirmProps {
 }
 
 /** "Are you sure?" with the action's own error shown in place if it fails. */
-export function ConfirmDialog({ title, children, confirmLabel, danger, typeToConfirm, onConfirm, onClose }: ConfirmProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  danger,
+  typeToConfirm,
+  onConfirm,
+  onClose,
+}: ConfirmProps) {
   const [typed, setTyped] = useState('');
   const ready = typeToConfirm === undefined || typed === typeToConfirm;
-  const { run: confirm, busy, error } = useAction(async () => {
+  const {
+    run: confirm,
+    busy,
+    error,
+  } = useAction(async () => {
     await onConfirm();
     onClose();
   });
@@ -68,16 +101,28 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, typeToCon
       title={title}
       onClose={onClose}
       onSubmit={() => void submit()}
-      footer={(
+      footer={
         <>
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant={danger ? 'danger' : 'primary'} disabled={!ready} busy={busy} write>{confirmLabel}</Button>
+          <Button type="submit" variant={danger ? 'danger' : 'primary'} disabled={!ready} busy={busy} write>
+            {confirmLabel}
+          </Button>
         </>
-      )}
+      }
     >
       {children}
       {typeToConfirm !== undefined ? (
-        <TextField label={<>Type <strong>{typeToConfirm}</strong> to confirm</>} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
+        <TextField
+          label={
+            <>
+              Type <strong>{typeToConfirm}</strong> to confirm
+            </>
+          }
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          autoComplete="off"
+          autoFocus
+        />
       ) : null}
       {error ? <ErrorNote message={error} /> : null}
     </Dialog>

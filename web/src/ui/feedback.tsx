@@ -5,8 +5,14 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 import { describeError } from '../api/errors';
 import type { Resource } from '../hooks/use-resource';
 
-interface Toast { id: number; message: string; kind: 'ok' | 'error' }
-interface ToastApi { notify: (message: string, kind?: 'ok' | 'error') => void }
+interface Toast {
+  id: number;
+  message: string;
+  kind: 'ok' | 'error';
+}
+interface ToastApi {
+  notify: (message: string, kind?: 'ok' | 'error') => void;
+}
 
 const ToastContext = createContext<ToastApi>({ notify: () => undefined });
 
@@ -22,7 +28,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <ToastContext.Provider value={value}>
       {children}
       <div className="toasts" role="status" aria-live="polite">
-        {toasts.map((t) => <div key={t.id} className={`toast toast-${t.kind}`}>{t.message}</div>)}
+        {toasts.map((t) => (
+          <div key={t.id} className={`toast toast-${t.kind}`}>
+            {t.message}
+          </div>
+        ))}
       </div>
     </ToastContext.Provider>
   );
@@ -36,13 +46,22 @@ export function ErrorNote({ message, onRetry }: { message: string; onRetry?: () 
   return (
     <div className="note note-error" role="alert">
       <span>{message}</span>
-      {onRetry ? <button type="button" className="btn btn-ghost" onClick={onRetry}>Try again</button> : null}
+      {onRetry ? (
+        <button type="button" className="btn btn-ghost" onClick={onRetry}>
+          Try again
+        </button>
+      ) : null}
     </div>
   );
 }
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return <p className="loading" role="status"><span className="spinner" aria-hidden="true" />{label}</p>;
+  return (
+    <p className="loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </p>
+  );
 }
 
 export function Empty({ children }: { children: ReactNode }) {
@@ -52,7 +71,8 @@ export function Empty({ children }: { children: ReactNode }) {
 export function NotAvailable({ feature }: { feature: string }) {
   return (
     <div className="note note-info">
-      <strong>{feature}: not available on this server.</strong> This server's admin API has no such endpoint (it may be an older build).
+      <strong>{feature}: not available on this server.</strong> This server's admin API has no such endpoint (it may be
+      an older build).
     </div>
   );
 }
@@ -60,9 +80,18 @@ export function NotAvailable({ feature }: { feature: string }) {
 /**
  * Renders a resource: loading, its error (or the not-available note), or the children with the data.
  */
-export function Loaded<T>({ resource, feature, children }: { resource: Resource<T>; feature: string; children: (data: T) => ReactNode }) {
+export function Loaded<T>({
+  resource,
+  feature,
+  children,
+}: {
+  resource: Resource<T>;
+  feature: string;
+  children: (data: T) => ReactNode;
+}) {
   if (resource.notAvailable) return <NotAvailable feature={feature} />;
-  if (resource.error !== undefined && resource.data === undefined) return <ErrorNote message={describeError(resource.error)} onRetry={resource.reload} />;
+  if (resource.error !== undefined && resource.data === undefined)
+    return <ErrorNote message={describeError(resource.error)} onRetry={resource.reload} />;
   if (resource.data === undefined) return <Loading />;
   return <>{children(resource.data)}</>;
 }

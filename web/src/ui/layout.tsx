@@ -2,7 +2,15 @@
 
 import { useId, type ReactNode } from 'react';
 
-export function PageHeader({ title, subtitle, actions }: { title: ReactNode; subtitle?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="page-header">
       <div>
@@ -14,7 +22,17 @@ export function PageHeader({ title, subtitle, actions }: { title: ReactNode; sub
   );
 }
 
-export function Card({ title, actions, children, className }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className,
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
   const id = useId();
   return (
     <section className={`card${className ? ` ${className}` : ''}`} aria-labelledby={title ? id : undefined}>
@@ -29,7 +47,17 @@ export function Card({ title, actions, children, className }: { title?: ReactNod
   );
 }
 
-export function Stat({ label, value, detail, tone }: { label: string; value: ReactNode; detail?: ReactNode; tone?: 'ok' | 'warn' | 'bad' }) {
+export function Stat({
+  label,
+  value,
+  detail,
+  tone,
+}: {
+  label: string;
+  value: ReactNode;
+  detail?: ReactNode;
+  tone?: 'ok' | 'warn' | 'bad';
+}) {
   return (
     <div className={`stat${tone ? ` stat-${tone}` : ''}`}>
       <div className="stat-label">{label}</div>
@@ -39,11 +67,27 @@ export function Stat({ label, value, detail, tone }: { label: string; value: Rea
   );
 }
 
-export function Badge({ children, tone = 'neutral' }: { children: ReactNode; tone?: 'neutral' | 'ok' | 'warn' | 'bad' | 'info' }) {
+export function Badge({
+  children,
+  tone = 'neutral',
+}: {
+  children: ReactNode;
+  tone?: 'neutral' | 'ok' | 'warn' | 'bad' | 'info';
+}) {
   return <span className={`badge badge-${tone}`}>{children}</span>;
 }
 
-export function Tabs<T extends string>({ tabs, current, onChange, label }: { tabs: ReadonlyArray<{ id: T; label: string }>; current: T; onChange: (id: T) => void; label: string }) {
+export function Tabs<T extends string>({
+  tabs,
+  current,
+  onChange,
+  label,
+}: {
+  tabs: ReadonlyArray<{ id: T; label: string }>;
+  current: T;
+  onChange: (id: T) => void;
+  label: string;
+}) {
   return (
     <div className="tabs" role="tablist" aria-label={label}>
       {tabs.map((t) => (
@@ -77,7 +121,11 @@ export function Tabs<T extends string>({ tabs, current, onChange, label }: { tab
 }
 
 export function TabPanel({ id, children }: { id: string; children: ReactNode }) {
-  return <div role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} className="tab-panel">{children}</div>;
+  return (
+    <div role="tabpanel" id={`panel-${id}`} aria-labelledby={`tab-${id}`} className="tab-panel">
+      {children}
+    </div>
+  );
 }
 
 /** A two-column description list. */
@@ -85,7 +133,10 @@ export function Facts({ items }: { items: ReadonlyArray<[string, ReactNode]> }) 
   return (
     <dl className="facts">
       {items.map(([k, v]) => (
-        <div key={k}><dt>{k}</dt><dd>{v}</dd></div>
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
       ))}
     </dl>
   );
@@ -93,5 +144,9 @@ export function Facts({ items }: { items: ReadonlyArray<[string, ReactNode]> }) 
 
 /** A table that scrolls sideways on narrow screens (focusable, so keyboard users can scroll it too). */
 export function TableWrap({ label, children }: { label: string; children: ReactNode }) {
-  return <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>{children}</div>;
+  return (
+    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
 }

@@ -19,8 +19,14 @@ export function TagEditor({ initial, max, onSave, label }: Props) {
   const [tags, setTags] = useState<Tag[]>(initial);
   const { notify } = useToast();
   const canWrite = useCanWrite();
-  const set = (i: number, patch: Partial<Tag>): void => setTags((t) => t.map((x, j) => (j === i ? { ...x, ...patch } : x)));
-  const { run: put, busy, error, setError } = useAction(async (clean: Tag[]) => {
+  const set = (i: number, patch: Partial<Tag>): void =>
+    setTags((t) => t.map((x, j) => (j === i ? { ...x, ...patch } : x)));
+  const {
+    run: put,
+    busy,
+    error,
+    setError,
+  } = useAction(async (clean: Tag[]) => {
     await onSave(clean);
     setTags(clean);
     notify('Tags saved.');
@@ -42,20 +48,48 @@ export function TagEditor({ initial, max, onSave, label }: Props) {
           <div className="tag-row" key={i}>
             <label>
               <span className="visually-hidden">Tag {i + 1} key</span>
-              <input className="input" placeholder="Key" value={t.key} maxLength={128} onChange={(e) => set(i, { key: e.target.value })} />
+              <input
+                className="input"
+                placeholder="Key"
+                value={t.key}
+                maxLength={128}
+                onChange={(e) => set(i, { key: e.target.value })}
+              />
             </label>
             <label>
               <span className="visually-hidden">Tag {i + 1} value</span>
-              <input className="input" placeholder="Value" value={t.value} maxLength={256} onChange={(e) => set(i, { value: e.target.value })} />
+              <input
+                className="input"
+                placeholder="Value"
+                value={t.value}
+                maxLength={256}
+                onChange={(e) => set(i, { value: e.target.value })}
+              />
             </label>
-            <Button variant="ghost" write aria-label={`Remove tag ${i + 1}`} onClick={() => setTags((x) => x.filter((_, j) => j !== i))}>Remove</Button>
+            <Button
+              variant="ghost"
+              write
+              aria-label={`Remove tag ${i + 1}`}
+              onClick={() => setTags((x) => x.filter((_, j) => j !== i))}
+            >
+              Remove
+            </Button>
           </div>
         ))}
       </WriteFieldset>
       {error ? <ErrorNote message={error} /> : null}
       <div className="actions">
-        <Button icon="plus" write disabled={tags.length >= max} onClick={() => setTags((t) => [...t, { key: '', value: '' }])}>Add tag</Button>
-        <Button variant="primary" write busy={busy} onClick={() => void save()}>Save tags</Button>
+        <Button
+          icon="plus"
+          write
+          disabled={tags.length >= max}
+          onClick={() => setTags((t) => [...t, { key: '', value: '' }])}
+        >
+          Add tag
+        </Button>
+        <Button variant="primary" write busy={busy} onClick={() => void save()}>
+          Save tags
+        </Button>
       </div>
       <p className="hint">At most {max} tags.</p>
     </div>

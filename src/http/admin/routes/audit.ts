@@ -21,17 +21,26 @@ const AuditItem = Type.Object({
   event: Type.String(),
   subject: Type.String(),
   bucket: Type.Union([Type.String(), Type.Null()]),
-  details: Type.Record(Type.String(), Type.Unknown(), { description: 'Context of the action; secret-looking fields are stripped' }),
+  details: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'Context of the action; secret-looking fields are stripped',
+  }),
 });
-const AuditQuery = Type.Object({
-  event: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An event name from /audit/catalog' })),
-  subject: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Who acted (username)' })),
-  bucket: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-  from: Type.Optional(Type.String({ description: 'ISO 8601; inclusive' })),
-  to: Type.Optional(Type.String({ description: 'ISO 8601; exclusive' })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'nextCursor of the previous page' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: AUDIT_PAGE_MAX, default: AUDIT_PAGE_DEFAULT })),
-}, { additionalProperties: false });
+const AuditQuery = Type.Object(
+  {
+    event: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'An event name from /audit/catalog' }),
+    ),
+    subject: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Who acted (username)' })),
+    bucket: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    from: Type.Optional(Type.String({ description: 'ISO 8601; inclusive' })),
+    to: Type.Optional(Type.String({ description: 'ISO 8601; exclusive' })),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 128, description: 'nextCursor of the previous page' }),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: AUDIT_PAGE_MAX, default: AUDIT_PAGE_DEFAULT })),
+  },
+  { additionalProperties: false },
+);
 
 function instant(field: 'from' | 'to', value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
@@ -41,23 +50,46 @@ function instant(field: 'from' | 'to', value: string | undefined): Date | undefi
 }
 
 export function auditRoutes(app: AdminApp, deps: AuditRouteDeps): void {
-  app.get('/audit', {
-    schema: {
-      operationId: 'listAudit', tags: ['audit'], summary: 'Audit records, newest first, keyset-paged',
-      querystring: AuditQuery,
-      response: { 200: Type.Object({ items: Type.Array(AuditItem), nextCursor: Type.Union([Type.String(), Type.Null()]) }), 400: ErrorBody },
+  app.get(
+    '/audit',
+    {
+      schema: {
+        operationId: 'listAudit',
+        tags: ['audit'],
+        summary: 'Audit records, newest first, keyset-paged',
+        querystring: AuditQuery,
+        response: {
+          200: Type.Object({ items: Type.Array(AuditItem), nextCursor: Type.Union([Type.String(), Type.Null()]) }),
+          400: ErrorBody,
+        },
+      },
     },
-  }, async (req) => {
-    const q = req.query;
-    const from = instant('from', q.from);
-    const to = instant('to', q.to);
-    return deps.auditLog.list({ event: q.event, subject: q.subject, bucket: q.bucket, from, to, cursor: q.cursor, limit: q.limit ?? AUDIT_PAGE_DEFAULT });
-  });
+    async (req) => {
+      const q = req.query;
+      const from = instant('from', q.from);
+      const to = instant('to', q.to);
+      return deps.auditLog.list({
+        event: q.event,
+        subject: q.subject,
+        bucket: q.bucket,
+        from,
+        to,
+        cursor: q.cursor,
+        limit: q.limit ?? AUDIT_PAGE_DEFAULT,
+      });
+    },
+  );
 
-  app.get('/audit/catalog', {
-    schema: {
-      operationId: 'auditCatalog', tags: ['audit'], summary: 'Every audit event name, for a filter',
-      response: { 200: Type.Object({ events: Type.Array(Type.String()) }) },
+  app.get(
+    '/audit/catalog',
+    {
+      schema: {
+        operationId: 'auditCatalog',
+        tags: ['audit'],
+        summary: 'Every audit event name, for a filter',
+        response: { 200: Type.Object({ events: Type.Array(Type.String()) }) },
+      },
     },
-  }, async () => ({ events: [...AUDIT_EVENTS] }));
+    async () => ({ events: [...AUDIT_EVENTS] }),
+  );
 }

@@ -13,8 +13,21 @@ describe('listing cursors', () => {
 
   it('refuse anything they did not issue with ValidationError', () => {
     const b64 = (s: string) => Buffer.from(s).toString('base64url');
-    for (const bad of ['', 'not a cursor', '%%%', b64('{"k":1}'), b64('[]'), b64('null'), b64('{"k":"a","x":1}'), b64('{"k":"a","v":2}'), b64('{')]) {
-      expect(codeOf(() => decodeCursor(bad)), bad).toBe('ValidationError');
+    for (const bad of [
+      '',
+      'not a cursor',
+      '%%%',
+      b64('{"k":1}'),
+      b64('[]'),
+      b64('null'),
+      b64('{"k":"a","x":1}'),
+      b64('{"k":"a","v":2}'),
+      b64('{'),
+    ]) {
+      expect(
+        codeOf(() => decodeCursor(bad)),
+        bad,
+      ).toBe('ValidationError');
     }
   });
 });

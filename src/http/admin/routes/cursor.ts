@@ -3,14 +3,20 @@
 
 import { AppError } from '../../../core/errors.js';
 
-/** Where a listing continues: after key `k` (a key or a common prefix), or, in a version listing, after version `v` of it. */
+/**
+ * Where a listing continues: after key `k` (a key or a common prefix), or, in a version listing, after version `v` of
+ * it.
+ */
 export interface ListCursor {
   k: string;
   v?: string | undefined;
 }
 
 export function encodeCursor(cursor: ListCursor): string {
-  return Buffer.from(JSON.stringify(cursor.v === undefined ? { k: cursor.k } : { k: cursor.k, v: cursor.v }), 'utf8').toString('base64url');
+  return Buffer.from(
+    JSON.stringify(cursor.v === undefined ? { k: cursor.k } : { k: cursor.k, v: cursor.v }),
+    'utf8',
+  ).toString('base64url');
 }
 
 /** Reads a cursor back. Throws AppError ValidationError ("cursor: ...") for anything encodeCursor did not make. */
@@ -24,9 +30,14 @@ export function decodeCursor(text: string): ListCursor {
   }
   const candidate = parsed as Partial<Record<string, unknown>> | undefined;
   const valid =
-    typeof candidate === 'object' && candidate !== null && typeof candidate['k'] === 'string' &&
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate['k'] === 'string' &&
     (candidate['v'] === undefined || typeof candidate['v'] === 'string') &&
     Object.keys(candidate).every((name) => name === 'k' || name === 'v');
-  if (!valid) throw new AppError('ValidationError', { message: 'cursor: not a cursor this API issued; pass nextCursor back unchanged' });
+  if (!valid)
+    throw new AppError('ValidationError', {
+      message: 'cursor: not a cursor this API issued; pass nextCursor back unchanged',
+    });
   return { k: candidate['k'] as string, v: candidate['v'] as string | undefined };
 }

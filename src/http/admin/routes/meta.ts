@@ -18,11 +18,16 @@ export interface MetaRouteDeps {
 }
 
 const Workers = Type.Object({
-  workers: Type.Array(Type.Object({
-    name: Type.String({ description: 'blob-gc, lifecycle, audit-flush, usage-rollup, request-analytics, integrity, search-index, webhooks, replication-tiering or backup-schedule' }),
-    enabled: Type.Boolean({ description: 'Whether this configuration runs it' }),
-    running: Type.Boolean({ description: 'Whether it runs now (false before start and after stop)' }),
-  })),
+  workers: Type.Array(
+    Type.Object({
+      name: Type.String({
+        description:
+          'blob-gc, lifecycle, audit-flush, usage-rollup, request-analytics, integrity, search-index, webhooks, replication-tiering or backup-schedule',
+      }),
+      enabled: Type.Boolean({ description: 'Whether this configuration runs it' }),
+      running: Type.Boolean({ description: 'Whether it runs now (false before start and after stop)' }),
+    }),
+  ),
 });
 
 const Version = Type.Object({
@@ -32,21 +37,45 @@ const Version = Type.Object({
 });
 
 export function metaRoutes(app: AdminApp, deps: MetaRouteDeps): void {
-  app.get('/version', {
-    schema: { operationId: 'version', tags: ['meta'], summary: 'Version, build and Node.js version', response: { 200: Version } },
-  }, async () => ({ version: deps.build.version, build: deps.build.build, node: process.version }));
-
-  app.get('/workers', {
-    schema: { operationId: 'workers', tags: ['meta'], summary: 'The background workers: which this configuration runs', response: { 200: Workers } },
-  }, async () => ({ workers: deps.workers() }));
-
-  app.get('/openapi.json', {
-    schema: {
-      operationId: 'openapi', tags: ['meta'], summary: 'This API as an OpenAPI 3 document',
-      response: { 200: Type.Object({}, { additionalProperties: true, description: 'The OpenAPI 3.0 document' }) },
+  app.get(
+    '/version',
+    {
+      schema: {
+        operationId: 'version',
+        tags: ['meta'],
+        summary: 'Version, build and Node.js version',
+        response: { 200: Version },
+      },
     },
-  }, async (_req, reply) => {
-    // A string payload skips the response serializer, which would otherwise re-walk the whole document.
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger()));
-  });
+    async () => ({ version: deps.build.version, build: deps.build.build, node: process.version }),
+  );
+
+  app.get(
+    '/workers',
+    {
+      schema: {
+        operationId: 'workers',
+        tags: ['meta'],
+        summary: 'The background workers: which this configuration runs',
+        response: { 200: Workers },
+      },
+    },
+    async () => ({ workers: deps.workers() }),
+  );
+
+  app.get(
+    '/openapi.json',
+    {
+      schema: {
+        operationId: 'openapi',
+        tags: ['meta'],
+        summary: 'This API as an OpenAPI 3 document',
+        response: { 200: Type.Object({}, { additionalProperties: true, description: 'The OpenAPI 3.0 document' }) },
+      },
+    },
+    async (_req, reply) => {
+      // A string payload skips the response serializer, which would otherwise re-walk the whole document.
+      return reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger()));
+    },
+  );
 }

@@ -14,7 +14,14 @@ import { presignUrl } from '../../../sigv4/sign.js';
 import { principalOf } from '../admin-principal.js';
 import type { AdminApp } from '../typebox-type-provider.js';
 import { BucketNameParams, NoContent } from './bucket-schemas.js';
-import { Binary, DeleteObjectQuery, ObjectKeyQuery, PresignBody, PresignResponse, UploadResponse } from './object-schemas.js';
+import {
+  Binary,
+  DeleteObjectQuery,
+  ObjectKeyQuery,
+  PresignBody,
+  PresignResponse,
+  UploadResponse,
+} from './object-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
 import { declaredLength, rawBodySchema, rawBodyScope, uploadBytes } from './raw-body.js';
 import { ErrorBody } from './schemas.js';
@@ -31,7 +38,9 @@ const downloadHeaders = {
   'content-range': stringHeader('bytes first-last/size (206 only)'),
 };
 const binaryContent = (description: string) => ({
-  description, headers: downloadHeaders, content: { 'application/octet-stream': { schema: Binary } },
+  description,
+  headers: downloadHeaders,
+  content: { 'application/octet-stream': { schema: Binary } },
 });
 
 /**
@@ -54,139 +63,197 @@ function contentMd5(req: FastifyRequest): Buffer | undefined {
   return digest;
 }
 
-/** The scheme and host the admin request came to: what a presigned URL must name for the caller to reach the S3 plane. */
+/**
+ * The scheme and host the admin request came to: what a presigned URL must name for the caller to reach the S3 plane.
+ */
 function origin(req: FastifyRequest): string {
   const host = req.headers.host;
   if (!host) throw new AppError('ValidationError', { message: 'host: the request has no Host header to presign for' });
   // X-Forwarded-Proto from a TLS-terminating proxy (SPEC "Reverse-proxy rules"); the scheme is not signed, so a wrong
   // value only yields a URL its own caller cannot use.
-  const forwarded = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase();
+  const forwarded = String(req.headers['x-forwarded-proto'] ?? '')
+    .split(',')[0]
+    ?.trim()
+    .toLowerCase();
   const scheme = forwarded === 'https' || forwarded === 'http' ? forwarded : req.protocol;
   return `${scheme}://${host}`;
 }
 
 export function objectContentRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
-  app.get('/buckets/:name/objects/content', {
-    schema: {
-      operationId: 'downloadObject', tags, summary: "A version's bytes, streamed; one Range (206, or 416)",
-      description: 'Always Content-Disposition: attachment, nosniff and a sandbox CSP, so stored content never renders here.',
-      params: BucketNameParams, querystring: ObjectKeyQuery,
-      response: {
-        200: binaryContent('The whole object'), 206: binaryContent('The requested range'),
-        400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 405: ErrorBody, 416: ErrorBody,
-        500: { ...ErrorBody, description: 'InternalError: the stored bytes cannot be read intact (the version is marked corrupt)' },
+  app.get(
+    '/buckets/:name/objects/content',
+    {
+      schema: {
+        operationId: 'downloadObject',
+        tags,
+        summary: "A version's bytes, streamed; one Range (206, or 416)",
+        description:
+          'Always Content-Disposition: attachment, nosniff and a sandbox CSP, so stored content never renders here.',
+        params: BucketNameParams,
+        querystring: ObjectKeyQuery,
+        response: {
+          200: binaryContent('The whole object'),
+          206: binaryContent('The requested range'),
+          400: ErrorBody,
+          401: ErrorBody,
+          404: ErrorBody,
+          405: ErrorBody,
+          416: ErrorBody,
+          500: {
+            ...ErrorBody,
+            description: 'InternalError: the stored bytes cannot be read intact (the version is marked corrupt)',
+          },
+        },
       },
     },
-  }, async (req, reply) => {
-    const { key, versionId } = req.query;
-    const opened = deps.objects.open(bucketOf(req), key, { versionId });
-    const { row } = opened;
-    const range = parseRange(req.headers.range, row.size);
-    // HEAD (Fastify's automatic twin of this route) opens no blob: an empty stream keeps our Content-Length, where a
-    // string would make Fastify's HEAD handler overwrite it, and the object's stream would be read whole and dropped.
-    // A GET opens the bytes before any header is set, so a blob that cannot be read intact is a clean 500 envelope;
-    // damage further in cuts the connection mid-body: never wrong bytes.
-    let body: Readable | string;
-    if (req.method === 'HEAD') body = Readable.from([]);
-    else if (row.size === 0) body = '';
-    else {
-      body = opened.stream(range);
-      await firstBytes(body);
-    }
-    void reply.headers({
-      'content-type': row.headers.contentType ?? 'application/octet-stream',
-      'content-length': range ? range.end - range.start + 1 : row.size,
-      etag: `"${row.etag}"`,
-      'last-modified': new Date(row.lastModified).toUTCString(),
-      'accept-ranges': 'bytes',
-      'x-amz-version-id': row.versionId,
-      'content-disposition': attachmentDisposition(key),
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "sandbox; default-src 'none'",
-    });
-    if (range) void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${row.size}`);
-    return reply.send(body);
-  });
+    async (req, reply) => {
+      const { key, versionId } = req.query;
+      const opened = deps.objects.open(bucketOf(req), key, { versionId });
+      const { row } = opened;
+      const range = parseRange(req.headers.range, row.size);
+      // HEAD (Fastify's automatic twin of this route) opens no blob: an empty stream keeps our Content-Length, where a
+      // string would make Fastify's HEAD handler overwrite it, and the object's stream would be read whole and dropped.
+      // A GET opens the bytes before any header is set, so a blob that cannot be read intact is a clean 500 envelope;
+      // damage further in cuts the connection mid-body: never wrong bytes.
+      let body: Readable | string;
+      if (req.method === 'HEAD') body = Readable.from([]);
+      else if (row.size === 0) body = '';
+      else {
+        body = opened.stream(range);
+        await firstBytes(body);
+      }
+      void reply.headers({
+        'content-type': row.headers.contentType ?? 'application/octet-stream',
+        'content-length': range ? range.end - range.start + 1 : row.size,
+        etag: `"${row.etag}"`,
+        'last-modified': new Date(row.lastModified).toUTCString(),
+        'accept-ranges': 'bytes',
+        'x-amz-version-id': row.versionId,
+        'content-disposition': attachmentDisposition(key),
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "sandbox; default-src 'none'",
+      });
+      if (range) void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${row.size}`);
+      return reply.send(body);
+    },
+  );
 
   // The upload's body is the raw request stream (raw-body.ts); ObjectService enforces S3's 5 GiB single-PUT limit.
   rawBodyScope(app, (scope) => {
-    scope.put('/buckets/:name/objects/content', {
-      schema: {
-        operationId: 'uploadObject', tags, summary: 'Store the request body as the object (streamed, up to 5 GiB)',
-        description: 'The Content-Type header is stored with the object; Content-MD5, when sent, is verified (BadDigest).',
-        params: BucketNameParams, querystring: ObjectKeyQuery,
-        body: rawBodySchema(),
-        response: { 200: UploadResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+    scope.put(
+      '/buckets/:name/objects/content',
+      {
+        schema: {
+          operationId: 'uploadObject',
+          tags,
+          summary: 'Store the request body as the object (streamed, up to 5 GiB)',
+          description:
+            'The Content-Type header is stored with the object; Content-MD5, when sent, is verified (BadDigest).',
+          params: BucketNameParams,
+          querystring: ObjectKeyQuery,
+          body: rawBodySchema(),
+          response: { 200: UploadResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+        },
       },
-    }, async (req) => {
-      const { key } = req.query;
+      async (req) => {
+        const { key } = req.query;
+        const bucket = bucketOf(req);
+        const contentType = req.headers['content-type'];
+        const row = await deps.objects.put({
+          bucket,
+          key,
+          body: { source: uploadBytes(req), size: declaredLength(req), contentMd5: contentMd5(req) },
+          headers: contentType ? { contentType } : {},
+          userMeta: {},
+        });
+        const versionId = reportedVersionId(row.versionId);
+        deps.audit.record({
+          event: 'object.uploaded',
+          subject: principalOf(req).username,
+          bucket,
+          details: { key, size: row.size, versionId: row.versionId },
+        });
+        return { etag: row.etag, size: row.size, ...(versionId ? { versionId } : {}) };
+      },
+    );
+  });
+
+  app.delete(
+    '/buckets/:name/objects/content',
+    {
+      schema: {
+        operationId: 'deleteObject',
+        tags,
+        summary: 'Delete the object (a delete marker when versioned) or one version',
+        description: 'AccessDenied (403) for a version object lock protects (bypassGovernance lifts GOVERNANCE).',
+        params: BucketNameParams,
+        querystring: DeleteObjectQuery,
+        response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const { key, versionId, bypassGovernance } = req.query;
       const bucket = bucketOf(req);
-      const contentType = req.headers['content-type'];
-      const row = await deps.objects.put({
-        bucket, key,
-        body: { source: uploadBytes(req), size: declaredLength(req), contentMd5: contentMd5(req) },
-        headers: contentType ? { contentType } : {},
-        userMeta: {},
-      });
-      const versionId = reportedVersionId(row.versionId);
+      const result = deps.objects.delete(bucket, key, { versionId, bypassGovernance: bypassGovernance ?? false });
       deps.audit.record({
-        event: 'object.uploaded', subject: principalOf(req).username, bucket, details: { key, size: row.size, versionId: row.versionId },
+        event: 'object.deleted',
+        subject: principalOf(req).username,
+        bucket,
+        details: { key, versionId: result.versionId, deleteMarker: result.deleteMarker },
       });
-      return { etag: row.etag, size: row.size, ...(versionId ? { versionId } : {}) };
-    });
-  });
-
-  app.delete('/buckets/:name/objects/content', {
-    schema: {
-      operationId: 'deleteObject', tags, summary: 'Delete the object (a delete marker when versioned) or one version',
-      description: 'AccessDenied (403) for a version object lock protects (bypassGovernance lifts GOVERNANCE).',
-      params: BucketNameParams, querystring: DeleteObjectQuery,
-      response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      if (result.versionId !== undefined) void reply.header('x-amz-version-id', result.versionId);
+      if (result.deleteMarker) void reply.header('x-amz-delete-marker', 'true');
+      return reply.status(204).send();
     },
-  }, async (req, reply) => {
-    const { key, versionId, bypassGovernance } = req.query;
-    const bucket = bucketOf(req);
-    const result = deps.objects.delete(bucket, key, { versionId, bypassGovernance: bypassGovernance ?? false });
-    deps.audit.record({
-      event: 'object.deleted', subject: principalOf(req).username, bucket,
-      details: { key, versionId: result.versionId, deleteMarker: result.deleteMarker },
-    });
-    if (result.versionId !== undefined) void reply.header('x-amz-version-id', result.versionId);
-    if (result.deleteMarker) void reply.header('x-amz-delete-marker', 'true');
-    return reply.status(204).send();
-  });
+  );
 
-  app.post('/buckets/:name/objects/presign', {
-    schema: {
-      operationId: 'presignObjectUrl', tags, summary: 'A presigned S3 URL to GET or PUT one object',
-      description: 'Signed with the root key (SigV4, query authentication) for the scheme and host of this request, '
-        + 'under MOUNT_PATH. Anyone holding the URL can use it until it expires.',
-      params: BucketNameParams, body: PresignBody,
-      response: { 200: PresignResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+  app.post(
+    '/buckets/:name/objects/presign',
+    {
+      schema: {
+        operationId: 'presignObjectUrl',
+        tags,
+        summary: 'A presigned S3 URL to GET or PUT one object',
+        description:
+          'Signed with the root key (SigV4, query authentication) for the scheme and host of this request, ' +
+          'under MOUNT_PATH. Anyone holding the URL can use it until it expires.',
+        params: BucketNameParams,
+        body: PresignBody,
+        response: { 200: PresignResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
     },
-  }, async (req) => {
-    const body = req.body;
-    const bucket = deps.buckets.get(bucketOf(req)).name;
-    validateObjectKey(body.key);
-    const now = deps.presign.now?.() ?? new Date();
-    // Each key segment encoded as the S3 plane canonicalises it; `rawPath` keeps `.` and `..` segments, which URL
-    // parsing would remove, in the signed path.
-    const rawPath = `${deps.presign.mountPath}/${bucket}/${body.key.split('/').map(uriEncode).join('/')}`;
-    const query = body.method === 'GET' && body.versionId !== undefined ? `?versionId=${uriEncode(body.versionId)}` : '';
-    const base = origin(req);
-    const signed = presignUrl({
-      method: body.method, url: new URL(`${base}${rawPath}${query}`), rawPath,
-      accessKeyId: deps.presign.accessKeyId, secretAccessKey: deps.presign.secretAccessKey, region: deps.presign.region,
-      expiresSeconds: body.expiresIn, now,
-    });
-    deps.audit.record({
-      event: 'object.presigned', subject: principalOf(req).username, bucket,
-      details: { key: body.key, method: body.method, expiresIn: body.expiresIn },
-    });
-    return {
-      url: `${base}${rawPath}${signed.search}`,
-      method: body.method,
-      expiresAt: new Date(now.getTime() + body.expiresIn * 1000).toISOString(),
-    };
-  });
+    async (req) => {
+      const body = req.body;
+      const bucket = deps.buckets.get(bucketOf(req)).name;
+      validateObjectKey(body.key);
+      const now = deps.presign.now?.() ?? new Date();
+      // Each key segment encoded as the S3 plane canonicalises it; `rawPath` keeps `.` and `..` segments, which URL
+      // parsing would remove, in the signed path.
+      const rawPath = `${deps.presign.mountPath}/${bucket}/${body.key.split('/').map(uriEncode).join('/')}`;
+      const query =
+        body.method === 'GET' && body.versionId !== undefined ? `?versionId=${uriEncode(body.versionId)}` : '';
+      const base = origin(req);
+      const signed = presignUrl({
+        method: body.method,
+        url: new URL(`${base}${rawPath}${query}`),
+        rawPath,
+        accessKeyId: deps.presign.accessKeyId,
+        secretAccessKey: deps.presign.secretAccessKey,
+        region: deps.presign.region,
+        expiresSeconds: body.expiresIn,
+        now,
+      });
+      deps.audit.record({
+        event: 'object.presigned',
+        subject: principalOf(req).username,
+        bucket,
+        details: { key: body.key, method: body.method, expiresIn: body.expiresIn },
+      });
+      return {
+        url: `${base}${rawPath}${signed.search}`,
+        method: body.method,
+        expiresAt: new Date(now.getTime() + body.expiresIn * 1000).toISOString(),
+      };
+    },
+  );
 }

@@ -8,10 +8,18 @@ import { Strict, StringEnum, Tag } from './bucket-schemas.js';
 export const MAX_PAGE = 1000;
 
 const Key = Type.String({ minLength: 1, description: 'The object key (URL-encode it; at most 1024 bytes of UTF-8)' });
-const VersionId = Type.String({ minLength: 1, description: 'A version id (`null` names the null version); default: the current version' });
+const VersionId = Type.String({
+  minLength: 1,
+  description: 'A version id (`null` names the null version); default: the current version',
+});
 const Iso = (description: string) => Type.String({ format: 'date-time', description });
 const Cursor = Type.String({ minLength: 1, description: 'nextCursor of the previous page, unchanged' });
-const Limit = Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: MAX_PAGE, description: 'Entries (objects plus prefixes) per page' });
+const Limit = Type.Integer({
+  minimum: 1,
+  maximum: MAX_PAGE,
+  default: MAX_PAGE,
+  description: 'Entries (objects plus prefixes) per page',
+});
 
 export const ObjectKeyQuery = Type.Object({ key: Key, versionId: Type.Optional(VersionId) });
 export const DeleteObjectQuery = Type.Object({
@@ -49,37 +57,50 @@ export const VersionsQuery = Type.Object({
 });
 
 export const VersionsPageSchema = Type.Object({
-  versions: Type.Array(Type.Object({
-    key: Type.String(),
-    versionId: Type.String(),
-    isLatest: Type.Boolean(),
-    isDeleteMarker: Type.Boolean(),
-    size: Type.Integer(),
-    etag: Type.String(),
-    lastModified: Iso('Time of the write'),
-    storageClass: Type.String(),
-  }), { description: 'By key, newest first within a key' }),
+  versions: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      versionId: Type.String(),
+      isLatest: Type.Boolean(),
+      isDeleteMarker: Type.Boolean(),
+      size: Type.Integer(),
+      etag: Type.String(),
+      lastModified: Iso('Time of the write'),
+      storageClass: Type.String(),
+    }),
+    { description: 'By key, newest first within a key' },
+  ),
   prefixes: Type.Array(Type.String()),
   nextCursor: Type.Optional(Type.String()),
 });
 
 export const BatchDeleteBody = Strict({
-  keys: Type.Array(Strict({ key: Type.String({ minLength: 1 }), versionId: Type.Optional(VersionId) }), { minItems: 1, maxItems: 1000 }),
+  keys: Type.Array(Strict({ key: Type.String({ minLength: 1 }), versionId: Type.Optional(VersionId) }), {
+    minItems: 1,
+    maxItems: 1000,
+  }),
   bypassGovernance: Type.Optional(Type.Boolean({ description: 'Also remove versions under GOVERNANCE retention' })),
 });
 
 export const BatchDeleteResponse = Type.Object({
   deleted: Type.Integer({ description: 'Entries that succeeded' }),
   failed: Type.Integer({ description: 'Entries refused' }),
-  results: Type.Array(Type.Object({
-    key: Type.String(),
-    versionId: Type.Optional(Type.String({ description: 'The version named in the request' })),
-    ok: Type.Boolean(),
-    deleteMarker: Type.Optional(Type.Boolean({ description: 'A delete marker was created, or the version removed was one' })),
-    deleteMarkerVersionId: Type.Optional(Type.String()),
-    error: Type.Optional(Type.String({ description: 'The error code, for example AccessDenied for a locked version' })),
-    message: Type.Optional(Type.String()),
-  }), { description: 'One per requested entry, in request order' }),
+  results: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      versionId: Type.Optional(Type.String({ description: 'The version named in the request' })),
+      ok: Type.Boolean(),
+      deleteMarker: Type.Optional(
+        Type.Boolean({ description: 'A delete marker was created, or the version removed was one' }),
+      ),
+      deleteMarkerVersionId: Type.Optional(Type.String()),
+      error: Type.Optional(
+        Type.String({ description: 'The error code, for example AccessDenied for a locked version' }),
+      ),
+      message: Type.Optional(Type.String()),
+    }),
+    { description: 'One per requested entry, in request order' },
+  ),
 });
 
 export const ObjectInfo = Type.Object({
@@ -98,7 +119,9 @@ export const ObjectInfo = Type.Object({
   expires: Type.Optional(Type.String()),
   userMetadata: Type.Object({}, { additionalProperties: Type.String(), description: 'x-amz-meta-* values by name' }),
   partCount: Type.Optional(Type.Integer()),
-  checksum: Type.Optional(Type.Object({ algorithm: Type.String(), value: Type.String(), type: Type.Optional(Type.String()) })),
+  checksum: Type.Optional(
+    Type.Object({ algorithm: Type.String(), value: Type.String(), type: Type.Optional(Type.String()) }),
+  ),
   tags: Type.Array(Tag),
   retention: Type.Optional(Type.Object({ mode: Type.String(), retainUntilDate: Type.String() })),
   legalHold: Type.Boolean(),
@@ -108,11 +131,14 @@ export const ObjectTagging = Type.Object({ versionId: Type.String(), tags: Type.
 
 const RetentionMode = StringEnum(['GOVERNANCE', 'COMPLIANCE'] as const);
 
-export const RetentionBody = Strict({
-  mode: Type.Optional(RetentionMode),
-  retainUntilDate: Type.Optional(Type.String({ description: 'ISO 8601, in the future' })),
-  bypassGovernance: Type.Optional(Type.Boolean({ description: 'Shorten, remove or change a GOVERNANCE retention' })),
-}, { description: 'mode and retainUntilDate together; neither removes the retention (GOVERNANCE with bypass only)' });
+export const RetentionBody = Strict(
+  {
+    mode: Type.Optional(RetentionMode),
+    retainUntilDate: Type.Optional(Type.String({ description: 'ISO 8601, in the future' })),
+    bypassGovernance: Type.Optional(Type.Boolean({ description: 'Shorten, remove or change a GOVERNANCE retention' })),
+  },
+  { description: 'mode and retainUntilDate together; neither removes the retention (GOVERNANCE with bypass only)' },
+);
 
 export const RetentionResponse = Type.Object({
   versionId: Type.Optional(Type.String()),
@@ -127,7 +153,11 @@ export const LegalHoldResponse = Type.Object({ versionId: Type.Optional(Type.Str
 export const PresignBody = Strict({
   key: Key,
   method: StringEnum(['GET', 'PUT'] as const),
-  expiresIn: Type.Integer({ minimum: 1, maximum: 604_800, description: 'Seconds the URL stays valid (at most 7 days)' }),
+  expiresIn: Type.Integer({
+    minimum: 1,
+    maximum: 604_800,
+    description: 'Seconds the URL stays valid (at most 7 days)',
+  }),
   versionId: Type.Optional(VersionId),
 });
 export const PresignResponse = Type.Object({

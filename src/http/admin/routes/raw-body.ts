@@ -42,7 +42,9 @@ export function uploadBytes(req: FastifyRequest): AsyncIterable<Buffer> {
   return requestBytes(rawBody(req));
 }
 
-/** The Content-Length header as a byte count, or undefined when absent (chunked). Throws ValidationError if malformed. */
+/**
+ * The Content-Length header as a byte count, or undefined when absent (chunked). Throws ValidationError if malformed.
+ */
 export function declaredLength(req: FastifyRequest): number | undefined {
   const raw = req.headers['content-length'];
   if (raw === undefined) return undefined;

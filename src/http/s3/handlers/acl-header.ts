@@ -14,9 +14,17 @@ import { parseAccessControlPolicy } from '../xml/acl.js';
 import { childrenNamed, optionalLeaf, readXml } from '../xml/reader.js';
 
 const ACCEPTED_CANNED_ACLS = new Set(['private', 'bucket-owner-full-control']);
-const GRANT_HEADERS = ['x-amz-grant-read', 'x-amz-grant-write', 'x-amz-grant-read-acp', 'x-amz-grant-write-acp', 'x-amz-grant-full-control'];
+const GRANT_HEADERS = [
+  'x-amz-grant-read',
+  'x-amz-grant-write',
+  'x-amz-grant-read-acp',
+  'x-amz-grant-write-acp',
+  'x-amz-grant-full-control',
+];
 
-/** Throws AccessControlListNotSupported for a canned ACL other than private / bucket-owner-full-control, or any grant. */
+/**
+ * Throws AccessControlListNotSupported for a canned ACL other than private / bucket-owner-full-control, or any grant.
+ */
 export function checkAcceptedAcl(req: IncomingMessage): void {
   checkOwnerOnlyAcl((name) => headerOf(req, name));
 }
@@ -24,10 +32,14 @@ export function checkAcceptedAcl(req: IncomingMessage): void {
 function checkOwnerOnlyAcl(header: (name: string) => string | undefined): void {
   const acl = header('x-amz-acl');
   if (acl !== undefined && !ACCEPTED_CANNED_ACLS.has(acl.trim())) {
-    throw new AppError('AccessControlListNotSupported', { message: `The canned ACL ${acl} is not supported: the bucket's object ownership is BucketOwnerEnforced.` });
+    throw new AppError('AccessControlListNotSupported', {
+      message: `The canned ACL ${acl} is not supported: the bucket's object ownership is BucketOwnerEnforced.`,
+    });
   }
   if (GRANT_HEADERS.some((h) => header(h) !== undefined)) {
-    throw new AppError('AccessControlListNotSupported', { message: "ACL grants are not supported: the bucket's object ownership is BucketOwnerEnforced." });
+    throw new AppError('AccessControlListNotSupported', {
+      message: "ACL grants are not supported: the bucket's object ownership is BucketOwnerEnforced.",
+    });
   }
 }
 
@@ -38,7 +50,10 @@ function checkOwnerOnlyAcl(header: (name: string) => string | undefined): void {
  */
 export function checkAclBody(body: Buffer, ownerId: string, hasCannedHeader: boolean): void {
   if (body.length === 0) {
-    if (!hasCannedHeader) throw new AppError('MissingSecurityHeader', { message: 'Your request was missing a required header: x-amz-acl, or an ACL body.' });
+    if (!hasCannedHeader)
+      throw new AppError('MissingSecurityHeader', {
+        message: 'Your request was missing a required header: x-amz-acl, or an ACL body.',
+      });
     return;
   }
   const root = readXml(body);
@@ -49,7 +64,9 @@ export function checkAclBody(body: Buffer, ownerId: string, hasCannedHeader: boo
     const grantee = childrenNamed(grant, 'Grantee')[0];
     const id = grantee ? optionalLeaf(grantee, 'ID') : undefined;
     if (optionalLeaf(grant, 'Permission') !== 'FULL_CONTROL' || id !== ownerId) {
-      throw new AppError('AccessControlListNotSupported', { message: "ACL grants are not supported: the bucket's object ownership is BucketOwnerEnforced." });
+      throw new AppError('AccessControlListNotSupported', {
+        message: "ACL grants are not supported: the bucket's object ownership is BucketOwnerEnforced.",
+      });
     }
   }
 }
@@ -95,12 +112,23 @@ export function putAcl(opts: PutAclOptions): Acl | undefined {
     return undefined;
   }
   if (opts.body.length === 0) {
-    if (!hasHeaders) throw new AppError('MissingSecurityHeader', { message: 'Your request was missing a required header: x-amz-acl, or an ACL body.' });
+    if (!hasHeaders)
+      throw new AppError('MissingSecurityHeader', {
+        message: 'Your request was missing a required header: x-amz-acl, or an ACL body.',
+      });
     return writeAcl(opts);
   }
-  if (hasHeaders) throw new AppError('UnexpectedContent', { message: 'This request does not support content with ACL headers.' });
-  const grants = parseAccessControlPolicy(opts.body).map((g) => ({ grantee: resolveGrantee(g.grantee, opts.ownerId), permission: g.permission }));
-  return aclToStore({ acl: { grants }, ownership: opts.config.ownershipControls, publicAccessBlock: opts.config.publicAccessBlock });
+  if (hasHeaders)
+    throw new AppError('UnexpectedContent', { message: 'This request does not support content with ACL headers.' });
+  const grants = parseAccessControlPolicy(opts.body).map((g) => ({
+    grantee: resolveGrantee(g.grantee, opts.ownerId),
+    permission: g.permission,
+  }));
+  return aclToStore({
+    acl: { grants },
+    ownership: opts.config.ownershipControls,
+    publicAccessBlock: opts.config.publicAccessBlock,
+  });
 }
 
 /** writeAcl for a request's own headers on `bucket` (throws NoSuchBucket first, as S3 answers a missing bucket). */

@@ -3,7 +3,11 @@
 // fixed answer for notifications.
 
 import {
-  BUCKET_CONFIG_PARTS, CONFIG_PARTS, type BucketConfig, type ConfigPart, type ConfigPartOperation,
+  BUCKET_CONFIG_PARTS,
+  CONFIG_PARTS,
+  type BucketConfig,
+  type ConfigPart,
+  type ConfigPartOperation,
 } from '../../../core/bucket-config-parts.js';
 import { AppError } from '../../../core/errors.js';
 import { bucketPublicity } from '../../../core/acl/bucket-publicity.js';
@@ -14,12 +18,23 @@ import { headerOf, type S3Context, type S3Response } from '../context.js';
 import { readSmallPayload } from '../request-body.js';
 import { xmlResponse } from '../respond.js';
 import {
-  buildBucketEncryption, buildCorsConfiguration, buildLifecycleConfiguration, buildTagging, buildVersioningConfiguration,
-  parseBucketEncryption, parseCorsConfiguration, parseLifecycleConfiguration, parseTagging, parseVersioningConfiguration,
+  buildBucketEncryption,
+  buildCorsConfiguration,
+  buildLifecycleConfiguration,
+  buildTagging,
+  buildVersioningConfiguration,
+  parseBucketEncryption,
+  parseCorsConfiguration,
+  parseLifecycleConfiguration,
+  parseTagging,
+  parseVersioningConfiguration,
 } from '../xml/bucket-config.js';
 import { buildAccessControlPolicy, buildSimpleDocument } from '../xml/acl.js';
 import {
-  buildOwnershipControls, buildPublicAccessBlock, parseOwnershipControls, parsePublicAccessBlock,
+  buildOwnershipControls,
+  buildPublicAccessBlock,
+  parseOwnershipControls,
+  parsePublicAccessBlock,
 } from '../xml/config-ownership.js';
 import { putAcl } from './acl-header.js';
 import { MAX_XML_BODY_BYTES } from './buckets.js';
@@ -88,7 +103,8 @@ const CODECS: { readonly [K in ConfigPart]: PartCodec<K> } = {
   encryption: { parse: parseBucketEncryption, respond: (encryption) => xmlResponse(buildBucketEncryption(encryption)) },
   lifecycle: {
     parse: parseLifecycleConfiguration,
-    respond: (config) => xmlResponse(buildLifecycleConfiguration(config), 200, { [TRANSITION_MIN_SIZE_HEADER]: TRANSITION_MIN_SIZE }),
+    respond: (config) =>
+      xmlResponse(buildLifecycleConfiguration(config), 200, { [TRANSITION_MIN_SIZE_HEADER]: TRANSITION_MIN_SIZE }),
     putResponse: () => ({ status: 200, headers: { [TRANSITION_MIN_SIZE_HEADER]: TRANSITION_MIN_SIZE } }),
     checkRequest: checkTransitionMinimumSize,
   },
@@ -123,15 +139,22 @@ function deletePart(part: ConfigPart): (ctx: BucketCtx) => Promise<S3Response> {
 }
 
 /** Get/Put/DeleteBucket<Part> of every configuration part, by operation name, for the handler table. */
-export const CONFIG_PART_HANDLERS = Object.fromEntries(CONFIG_PARTS.flatMap((part) => {
-  const { ops } = BUCKET_CONFIG_PARTS[part].s3;
-  const codec: PartCodec<ConfigPart> = CODECS[part];
-  return [[ops.GET, getPart(part, codec)], [ops.PUT, putPart(part, codec)], [ops.DELETE, deletePart(part)]];
-})) as { readonly [Op in ConfigPartOperation]: (ctx: BucketCtx) => Promise<S3Response> };
+export const CONFIG_PART_HANDLERS = Object.fromEntries(
+  CONFIG_PARTS.flatMap((part) => {
+    const { ops } = BUCKET_CONFIG_PARTS[part].s3;
+    const codec: PartCodec<ConfigPart> = CODECS[part];
+    return [
+      [ops.GET, getPart(part, codec)],
+      [ops.PUT, putPart(part, codec)],
+      [ops.DELETE, deletePart(part)],
+    ];
+  }),
+) as { readonly [Op in ConfigPartOperation]: (ctx: BucketCtx) => Promise<S3Response> };
 
 /**
  * IsPublic from the policy and, where ACLs are enabled, the bucket ACL, each unless the public access block says to
- * disregard it (core/acl/bucket-publicity.ts). Throws NoSuchBucketPolicy when the bucket has neither a policy nor an ACL.
+ * disregard it (core/acl/bucket-publicity.ts). Throws NoSuchBucketPolicy when the bucket has neither a policy nor an
+ * ACL.
  */
 export async function getBucketPolicyStatus(ctx: BucketCtx): Promise<S3Response> {
   const { config } = ctx.services.buckets.get(ctx.endpoint.bucket);
@@ -159,7 +182,9 @@ export async function putBucketVersioning(ctx: BucketCtx): Promise<S3Response> {
  */
 export async function getBucketAcl(ctx: BucketCtx): Promise<S3Response> {
   const { config } = ctx.services.buckets.get(ctx.endpoint.bucket);
-  return xmlResponse(buildAccessControlPolicy(ctx.owner, aclsEnabled(config.ownershipControls) ? config.acl : undefined));
+  return xmlResponse(
+    buildAccessControlPolicy(ctx.owner, aclsEnabled(config.ownershipControls) ? config.acl : undefined),
+  );
 }
 
 /** Sets the bucket ACL from headers or an AccessControlPolicy body, checked in the transaction that stores it. */

@@ -9,7 +9,10 @@ import type { S3Context, S3Response } from '../context.js';
 import { readSmallPayload } from '../request-body.js';
 import { xmlResponse } from '../respond.js';
 import {
-  buildAccelerateConfiguration, buildBucketLoggingStatus, buildRequestPaymentConfiguration, parseRequestPaymentConfiguration,
+  buildAccelerateConfiguration,
+  buildBucketLoggingStatus,
+  buildRequestPaymentConfiguration,
+  parseRequestPaymentConfiguration,
 } from '../xml/bucket-defaults.js';
 import { MAX_XML_BODY_BYTES } from './buckets.js';
 
@@ -29,7 +32,9 @@ export async function putBucketRequestPayment(ctx: BucketCtx): Promise<S3Respons
   exists(ctx);
   const payer = parseRequestPaymentConfiguration(await readSmallPayload(ctx, MAX_XML_BODY_BYTES));
   if (payer === 'Requester') {
-    throw new AppError('NotImplemented', { message: 'Requester Pays is not supported by this server: the bucket owner pays.' });
+    throw new AppError('NotImplemented', {
+      message: 'Requester Pays is not supported by this server: the bucket owner pays.',
+    });
   }
   return { status: 200 };
 }
@@ -46,12 +51,18 @@ export async function getBucketLogging(ctx: BucketCtx): Promise<S3Response> {
 
 export async function getBucketWebsite(ctx: BucketCtx): Promise<S3Response> {
   exists(ctx);
-  throw new AppError('NoSuchWebsiteConfiguration', { resource: `/${ctx.endpoint.bucket}`, details: { BucketName: ctx.endpoint.bucket } });
+  throw new AppError('NoSuchWebsiteConfiguration', {
+    resource: `/${ctx.endpoint.bucket}`,
+    details: { BucketName: ctx.endpoint.bucket },
+  });
 }
 
 export async function getBucketReplication(ctx: BucketCtx): Promise<S3Response> {
   exists(ctx);
-  throw new AppError('ReplicationConfigurationNotFoundError', { resource: `/${ctx.endpoint.bucket}`, details: { BucketName: ctx.endpoint.bucket } });
+  throw new AppError('ReplicationConfigurationNotFoundError', {
+    resource: `/${ctx.endpoint.bucket}`,
+    details: { BucketName: ctx.endpoint.bucket },
+  });
 }
 
 /** DeleteBucketWebsite, DeleteBucketReplication: there is never anything to remove; AWS answers 204 all the same. */

@@ -36,7 +36,8 @@ export async function listBuckets(ctx: S3Context): Promise<S3Response> {
   const region = ctx.query.get('bucket-region');
   const max = maxBuckets(ctx.query.get('max-buckets'));
   const after = bucketToken(ctx.query.get('continuation-token') ?? '');
-  const all = ctx.services.buckets.list()
+  const all = ctx.services.buckets
+    .list()
     .filter((b) => b.name.startsWith(prefix) && b.name > after && (region === undefined || b.region === region));
   const page = all.slice(0, max);
   const last = page[page.length - 1];
@@ -53,7 +54,10 @@ export async function listBuckets(ctx: S3Context): Promise<S3Response> {
 function maxBuckets(raw: string | undefined): number {
   const max = raw === undefined ? 10_000 : Number(raw);
   if (raw === '' || !Number.isInteger(max) || max < 1 || max > 10_000) {
-    throw new AppError('InvalidArgument', { message: 'max-buckets must be an integer between 1 and 10000', details: { ArgumentName: 'max-buckets' } });
+    throw new AppError('InvalidArgument', {
+      message: 'max-buckets must be an integer between 1 and 10000',
+      details: { ArgumentName: 'max-buckets' },
+    });
   }
   return max;
 }
@@ -62,7 +66,10 @@ function maxBuckets(raw: string | undefined): number {
 function bucketToken(token: string): string {
   if (token === '') return '';
   if (!/^[A-Za-z0-9_-]+$/.test(token)) {
-    throw new AppError('InvalidArgument', { message: 'The continuation token provided is incorrect', details: { ArgumentName: 'continuation-token' } });
+    throw new AppError('InvalidArgument', {
+      message: 'The continuation token provided is incorrect',
+      details: { ArgumentName: 'continuation-token' },
+    });
   }
   return Buffer.from(token, 'base64url').toString('utf8');
 }
@@ -74,7 +81,10 @@ function bucketToken(token: string): string {
 export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
   const header = (name: string): string | undefined => headerOf(ctx.req, name);
   const ownershipHeader = header('x-amz-object-ownership');
-  const ownership = ownershipHeader === undefined ? ctx.services.buckets.newBucketOwnership : parseObjectOwnership(ownershipHeader.trim());
+  const ownership =
+    ownershipHeader === undefined
+      ? ctx.services.buckets.newBucketOwnership
+      : parseObjectOwnership(ownershipHeader.trim());
   let acl: Acl | undefined;
   try {
     acl = writeAcl({ header, ownerId: ctx.owner.id, config: { ownershipControls: ownership } });
@@ -87,9 +97,17 @@ export async function createBucket(ctx: BucketCtx): Promise<S3Response> {
   const body = await readSmallPayload(ctx, MAX_XML_BODY_BYTES);
   const config = parseCreateBucketConfiguration(body);
   // Path-style: `/bucket`; virtual-hosted style: the bucket's own URL, as AWS answers each.
-  const created = { status: 200, headers: { Location: ctx.hostBucket === undefined ? `/${ctx.endpoint.bucket}` : bucketUrl(ctx) } };
+  const created = {
+    status: 200,
+    headers: { Location: ctx.hostBucket === undefined ? `/${ctx.endpoint.bucket}` : bucketUrl(ctx) },
+  };
   try {
-    ctx.services.buckets.create(ctx.endpoint.bucket, { locationConstraint: config.locationConstraint, objectLock, ownership, acl });
+    ctx.services.buckets.create(ctx.endpoint.bucket, {
+      locationConstraint: config.locationConstraint,
+      objectLock,
+      ownership,
+      acl,
+    });
   } catch (err) {
     // AWS's legacy us-east-1 behaviour: creating a bucket you already own there answers 200 (and changes nothing);
     // every other region answers 409 BucketAlreadyOwnedByYou. https://docs.aws.amazon.com/AmazonS3/latest/API/API_CreateBucket.html

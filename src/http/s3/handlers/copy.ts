@@ -21,11 +21,17 @@ export async function copyObject(ctx: ObjectCtx): Promise<S3Response> {
   checkSseHeaders(ctx.req);
   const directive = (headerOf(ctx.req, 'x-amz-metadata-directive') ?? 'COPY').toUpperCase();
   if (directive !== 'COPY' && directive !== 'REPLACE') {
-    throw new AppError('InvalidArgument', { message: 'Unknown metadata directive.', details: { ArgumentName: 'x-amz-metadata-directive' } });
+    throw new AppError('InvalidArgument', {
+      message: 'Unknown metadata directive.',
+      details: { ArgumentName: 'x-amz-metadata-directive' },
+    });
   }
   const taggingDirective = (headerOf(ctx.req, 'x-amz-tagging-directive') ?? 'COPY').toUpperCase();
   if (taggingDirective !== 'COPY' && taggingDirective !== 'REPLACE') {
-    throw new AppError('InvalidArgument', { message: 'Unknown tagging directive.', details: { ArgumentName: 'x-amz-tagging-directive' } });
+    throw new AppError('InvalidArgument', {
+      message: 'Unknown tagging directive.',
+      details: { ArgumentName: 'x-amz-tagging-directive' },
+    });
   }
   const algorithmHeader = headerOf(ctx.req, 'x-amz-checksum-algorithm');
   const { row, sourceVersionId } = await ctx.services.objects.copy({
@@ -48,7 +54,9 @@ export async function copyObject(ctx: ObjectCtx): Promise<S3Response> {
     buildCopyObjectResult({
       etag: row.etag,
       lastModified: new Date(row.lastModified),
-      ...(row.checksumAlgorithm && row.checksumValue ? { checksums: { [row.checksumAlgorithm]: row.checksumValue }, checksumType: 'FULL_OBJECT' as const } : {}),
+      ...(row.checksumAlgorithm && row.checksumValue
+        ? { checksums: { [row.checksumAlgorithm]: row.checksumValue }, checksumType: 'FULL_OBJECT' as const }
+        : {}),
     }),
     200,
     {

@@ -9,7 +9,13 @@ import { copyObject } from './copy.js';
 import { deleteObjects } from './delete-objects.js';
 import { listObjects, listObjectsV2 } from './list.js';
 import {
-  abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listMultipartUploads, listParts, uploadPart, uploadPartCopy,
+  abortMultipartUpload,
+  completeMultipartUpload,
+  createMultipartUpload,
+  listMultipartUploads,
+  listParts,
+  uploadPart,
+  uploadPartCopy,
 } from './multipart.js';
 import { deleteObject, getObject, putObject } from './objects.js';
 import { restoreObject } from './restore.js';

@@ -14,7 +14,10 @@ export function maxKeysOf(ctx: S3Context): number {
   const raw = ctx.query.get('max-keys');
   if (raw === undefined) return 1000;
   if (!/^\d{1,10}$/.test(raw)) {
-    throw new AppError('InvalidArgument', { message: 'Provided max-keys not an integer or within integer range', details: { ArgumentName: 'max-keys', ArgumentValue: raw } });
+    throw new AppError('InvalidArgument', {
+      message: 'Provided max-keys not an integer or within integer range',
+      details: { ArgumentName: 'max-keys', ArgumentValue: raw },
+    });
   }
   return Math.min(Number(raw), 1000);
 }
@@ -24,7 +27,10 @@ export function encodingOf(ctx: S3Context): 'url' | undefined {
   const raw = ctx.query.get('encoding-type');
   if (raw === undefined) return undefined;
   if (raw.toLowerCase() !== 'url') {
-    throw new AppError('InvalidArgument', { message: 'Invalid Encoding Method specified in Request', details: { ArgumentName: 'encoding-type' } });
+    throw new AppError('InvalidArgument', {
+      message: 'Invalid Encoding Method specified in Request',
+      details: { ArgumentName: 'encoding-type' },
+    });
   }
   return 'url';
 }
@@ -50,8 +56,14 @@ export async function listObjects(ctx: BucketCtx): Promise<S3Response> {
   const page = ctx.services.listing.list({ bucket: ctx.endpoint.bucket, prefix, delimiter, after: marker, maxKeys });
   return xmlResponse(
     buildListObjectsV1Result({
-      bucket: ctx.endpoint.bucket, prefix, delimiter, maxKeys, marker, isTruncated: page.isTruncated,
-      contents: summaries(page, ctx.owner), commonPrefixes: page.commonPrefixes,
+      bucket: ctx.endpoint.bucket,
+      prefix,
+      delimiter,
+      maxKeys,
+      marker,
+      isTruncated: page.isTruncated,
+      contents: summaries(page, ctx.owner),
+      commonPrefixes: page.commonPrefixes,
       ...(encodingType ? { encodingType } : {}),
       ...(page.isTruncated && delimiter && page.last !== undefined ? { nextMarker: page.last } : {}),
     }),
@@ -61,7 +73,10 @@ export async function listObjects(ctx: BucketCtx): Promise<S3Response> {
 /** Continuation tokens are opaque to clients: base64url of the key (or common prefix) the page ended on. */
 function decodeToken(token: string): string {
   if (!/^[A-Za-z0-9_-]+$/.test(token)) {
-    throw new AppError('InvalidArgument', { message: 'The continuation token provided is incorrect', details: { ArgumentName: 'continuation-token' } });
+    throw new AppError('InvalidArgument', {
+      message: 'The continuation token provided is incorrect',
+      details: { ArgumentName: 'continuation-token' },
+    });
   }
   return Buffer.from(token, 'base64url').toString('utf8');
 }
@@ -78,12 +93,20 @@ export async function listObjectsV2(ctx: BucketCtx): Promise<S3Response> {
   const page = ctx.services.listing.list({ bucket: ctx.endpoint.bucket, prefix, delimiter, after, maxKeys });
   return xmlResponse(
     buildListObjectsV2Result({
-      bucket: ctx.endpoint.bucket, prefix, delimiter, maxKeys, isTruncated: page.isTruncated,
-      contents: summaries(page, fetchOwner ? ctx.owner : undefined), commonPrefixes: page.commonPrefixes, fetchOwner,
+      bucket: ctx.endpoint.bucket,
+      prefix,
+      delimiter,
+      maxKeys,
+      isTruncated: page.isTruncated,
+      contents: summaries(page, fetchOwner ? ctx.owner : undefined),
+      commonPrefixes: page.commonPrefixes,
+      fetchOwner,
       ...(encodingType ? { encodingType } : {}),
       ...(token !== undefined ? { continuationToken: token } : {}),
       ...(startAfter !== undefined ? { startAfter } : {}),
-      ...(page.isTruncated && page.last !== undefined ? { nextContinuationToken: Buffer.from(page.last).toString('base64url') } : {}),
+      ...(page.isTruncated && page.last !== undefined
+        ? { nextContinuationToken: Buffer.from(page.last).toString('base64url') }
+        : {}),
     }),
   );
 }

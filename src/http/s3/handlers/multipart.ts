@@ -1,7 +1,12 @@
 // CreateMultipartUpload, UploadPart, UploadPartCopy, CompleteMultipartUpload, AbortMultipartUpload, ListParts,
 // ListMultipartUploads.
 
-import { CHECKSUM_ALGORITHMS, checksumHeader, parseChecksumAlgorithm, type ChecksumAlgorithm } from '../../../core/checksums.js';
+import {
+  CHECKSUM_ALGORITHMS,
+  checksumHeader,
+  parseChecksumAlgorithm,
+  type ChecksumAlgorithm,
+} from '../../../core/checksums.js';
 import { AppError } from '../../../core/errors.js';
 import { parseStorageClass } from '../../../core/storage-class.js';
 import { parseCopySourceRange } from '../../../core/range.js';
@@ -13,7 +18,10 @@ import { readObjectHeaders, readUserMeta } from '../object-headers.js';
 import { bodyInput, readSmallPayload } from '../request-body.js';
 import { xmlResponse } from '../respond.js';
 import {
-  buildCompleteMultipartUploadResult, buildInitiateMultipartUploadResult, buildListMultipartUploadsResult, buildListPartsResult,
+  buildCompleteMultipartUploadResult,
+  buildInitiateMultipartUploadResult,
+  buildListMultipartUploadsResult,
+  buildListPartsResult,
 } from '../xml/multipart.js';
 import { buildCopyPartResult } from '../xml/objects.js';
 import { parseCompleteMultipartUpload } from '../xml/parse.js';
@@ -39,7 +47,10 @@ function partNumberOf(ctx: S3Context): number {
   const raw = ctx.query.get('partNumber') ?? '';
   const n = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
   if (!(n >= 1 && n <= 10_000)) {
-    throw new AppError('InvalidArgument', { message: 'Part number must be an integer between 1 and 10000, inclusive', details: { ArgumentName: 'partNumber', ArgumentValue: raw } });
+    throw new AppError('InvalidArgument', {
+      message: 'Part number must be an integer between 1 and 10000, inclusive',
+      details: { ArgumentName: 'partNumber', ArgumentValue: raw },
+    });
   }
   return n;
 }
@@ -47,7 +58,11 @@ function partNumberOf(ctx: S3Context): number {
 function intParam(ctx: S3Context, name: string, { fallback, max }: { fallback: number; max: number }): number {
   const raw = ctx.query.get(name);
   if (raw === undefined) return fallback;
-  if (!/^\d{1,10}$/.test(raw)) throw new AppError('InvalidArgument', { message: `${name} must be a non-negative integer`, details: { ArgumentName: name } });
+  if (!/^\d{1,10}$/.test(raw))
+    throw new AppError('InvalidArgument', {
+      message: `${name} must be a non-negative integer`,
+      details: { ArgumentName: name },
+    });
   return Math.min(Number(raw), max);
 }
 
@@ -59,11 +74,16 @@ function checksumTypeOf(ctx: S3Context): 'COMPOSITE' | 'FULL_OBJECT' | undefined
   return typeHeader;
 }
 
-/** The object checksum a CompleteMultipartUpload states in an x-amz-checksum-* header (it describes the object, not the XML). */
+/**
+ * The object checksum a CompleteMultipartUpload states in an x-amz-checksum-* header (it describes the object, not the
+ * XML).
+ */
 function statedChecksum(ctx: S3Context): { algorithm: ChecksumAlgorithm; value: string } | undefined {
   const stated = CHECKSUM_ALGORITHMS.filter((alg) => ctx.req.headers[checksumHeader(alg)] !== undefined);
   if (stated.length > 1) {
-    throw new AppError('InvalidRequest', { message: 'Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.' });
+    throw new AppError('InvalidRequest', {
+      message: 'Expecting a single x-amz-checksum- header. Multiple checksum Types are not allowed.',
+    });
   }
   const algorithm = stated[0];
   return algorithm === undefined ? undefined : { algorithm, value: headerOf(ctx.req, checksumHeader(algorithm)) ?? '' };
@@ -86,11 +106,15 @@ export async function createMultipartUpload(ctx: ObjectCtx): Promise<S3Response>
     storageClass: parseStorageClass(headerOf(ctx.req, 'x-amz-storage-class')),
     acl,
   });
-  return xmlResponse(buildInitiateMultipartUploadResult({ bucket: upload.bucket, key: upload.key, uploadId: upload.uploadId }), 200, {
-    ...SSE,
-    'x-amz-checksum-algorithm': upload.checksumAlgorithm,
-    'x-amz-checksum-type': upload.checksumType,
-  });
+  return xmlResponse(
+    buildInitiateMultipartUploadResult({ bucket: upload.bucket, key: upload.key, uploadId: upload.uploadId }),
+    200,
+    {
+      ...SSE,
+      'x-amz-checksum-algorithm': upload.checksumAlgorithm,
+      'x-amz-checksum-type': upload.checksumType,
+    },
+  );
 }
 
 export async function uploadPart(ctx: ObjectCtx): Promise<S3Response> {
@@ -118,7 +142,10 @@ export async function uploadPartCopy(ctx: ObjectCtx): Promise<S3Response> {
   const range = rangeHeader === undefined ? undefined : parseCopySourceRange(rangeHeader, opened.row.size);
   const size = range ? range.end - range.start + 1 : opened.row.size;
   const part = await ctx.services.multipart.uploadPartCopy({
-    bucket: ctx.endpoint.bucket, key: ctx.endpoint.key, uploadId, partNumber,
+    bucket: ctx.endpoint.bucket,
+    key: ctx.endpoint.key,
+    uploadId,
+    partNumber,
     source: { stream: () => opened.stream(range), size },
   });
   return xmlResponse(
@@ -150,7 +177,10 @@ export async function completeMultipartUpload(ctx: ObjectCtx): Promise<S3Respons
       key: row.key,
       etag: row.etag,
       ...(row.checksumAlgorithm && row.checksumValue
-        ? { checksums: { [row.checksumAlgorithm]: row.checksumValue }, ...(row.checksumType ? { checksumType: row.checksumType } : {}) }
+        ? {
+            checksums: { [row.checksumAlgorithm]: row.checksumValue },
+            ...(row.checksumType ? { checksumType: row.checksumType } : {}),
+          }
         : {}),
     }),
     200,
@@ -174,9 +204,20 @@ export async function listParts(ctx: ObjectCtx): Promise<S3Response> {
   const last = parts[parts.length - 1];
   return xmlResponse(
     buildListPartsResult({
-      bucket: upload.bucket, key: upload.key, uploadId, partNumberMarker: marker, maxParts, isTruncated,
+      bucket: upload.bucket,
+      key: upload.key,
+      uploadId,
+      partNumberMarker: marker,
+      maxParts,
+      isTruncated,
       ...(isTruncated && last ? { nextPartNumberMarker: last.partNumber } : {}),
-      parts: parts.map((p) => ({ partNumber: p.partNumber, lastModified: new Date(p.lastModified), etag: p.etag, size: p.size, checksums: p.checksums })),
+      parts: parts.map((p) => ({
+        partNumber: p.partNumber,
+        lastModified: new Date(p.lastModified),
+        etag: p.etag,
+        size: p.size,
+        checksums: p.checksums,
+      })),
       initiator: ctx.owner,
       owner: ctx.owner,
       storageClass: upload.storageClass,
@@ -193,12 +234,30 @@ export async function listMultipartUploads(ctx: BucketCtx): Promise<S3Response> 
   const delimiter = ctx.query.get('delimiter') ?? '';
   const encodingType = encodingOf(ctx);
   const maxUploads = intParam(ctx, 'max-uploads', { fallback: 1000, max: 1000 });
-  const page = ctx.services.multipart.listUploads(ctx.endpoint.bucket, { prefix, delimiter, keyMarker, uploadIdMarker, maxUploads });
+  const page = ctx.services.multipart.listUploads(ctx.endpoint.bucket, {
+    prefix,
+    delimiter,
+    keyMarker,
+    uploadIdMarker,
+    maxUploads,
+  });
   return xmlResponse(
     buildListMultipartUploadsResult({
-      bucket: ctx.endpoint.bucket, keyMarker, uploadIdMarker, prefix, delimiter, maxUploads, isTruncated: page.isTruncated,
+      bucket: ctx.endpoint.bucket,
+      keyMarker,
+      uploadIdMarker,
+      prefix,
+      delimiter,
+      maxUploads,
+      isTruncated: page.isTruncated,
       ...(page.isTruncated ? { nextKeyMarker: page.nextKeyMarker, nextUploadIdMarker: page.nextUploadIdMarker } : {}),
-      uploads: page.uploads.map((u) => ({ key: u.key, uploadId: u.uploadId, initiated: new Date(u.initiated), owner: ctx.owner, storageClass: u.storageClass })),
+      uploads: page.uploads.map((u) => ({
+        key: u.key,
+        uploadId: u.uploadId,
+        initiated: new Date(u.initiated),
+        owner: ctx.owner,
+        storageClass: u.storageClass,
+      })),
       commonPrefixes: page.commonPrefixes,
       ...(encodingType ? { encodingType } : {}),
     }),

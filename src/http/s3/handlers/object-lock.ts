@@ -8,7 +8,12 @@ import type { S3Context, S3Response } from '../context.js';
 import { readSmallPayload } from '../request-body.js';
 import { xmlResponse } from '../respond.js';
 import {
-  buildLegalHold, buildObjectLockConfiguration, buildRetention, parseLegalHold, parseObjectLockConfiguration, parseRetention,
+  buildLegalHold,
+  buildObjectLockConfiguration,
+  buildRetention,
+  parseLegalHold,
+  parseObjectLockConfiguration,
+  parseRetention,
 } from '../xml/bucket-config.js';
 import { MAX_XML_BODY_BYTES } from './buckets.js';
 import { bypassGovernance, versionIdParam } from './object-params.js';
@@ -26,7 +31,10 @@ function target(ctx: ObjectCtx): { bucket: string; key: string; versionId: strin
 export async function getObjectLockConfiguration(ctx: BucketCtx): Promise<S3Response> {
   const bucket = ctx.services.buckets.get(ctx.endpoint.bucket);
   if (!bucket.objectLock) {
-    throw new AppError('ObjectLockConfigurationNotFoundError', { resource: `/${bucket.name}`, details: { BucketName: bucket.name } });
+    throw new AppError('ObjectLockConfigurationNotFoundError', {
+      resource: `/${bucket.name}`,
+      details: { BucketName: bucket.name },
+    });
   }
   return xmlResponse(buildObjectLockConfiguration(bucket.config.objectLock ?? { enabled: true }));
 }
@@ -51,7 +59,9 @@ export async function getObjectRetention(ctx: ObjectCtx): Promise<S3Response> {
 /** An empty <Retention/> removes the retention (GOVERNANCE with bypass only). */
 export async function putObjectRetention(ctx: ObjectCtx): Promise<S3Response> {
   const retention = parseRetention(await body(ctx), new Date());
-  const versionId = ctx.services.objects.lock.putRetention(target(ctx), retention, { bypassGovernance: bypassGovernance(ctx) });
+  const versionId = ctx.services.objects.lock.putRetention(target(ctx), retention, {
+    bypassGovernance: bypassGovernance(ctx),
+  });
   return { status: 200, headers: { 'x-amz-version-id': versionId } };
 }
 

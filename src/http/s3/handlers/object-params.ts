@@ -10,7 +10,11 @@ import { headerOf, type S3Context } from '../context.js';
 /** The versionId query parameter. Throws InvalidArgument for an empty one (the service checks its shape). */
 export function versionIdParam(ctx: S3Context): string | undefined {
   const v = ctx.query.get('versionId');
-  if (v === '') throw new AppError('InvalidArgument', { message: 'Version id cannot be the empty string', details: { ArgumentName: 'versionId' } });
+  if (v === '')
+    throw new AppError('InvalidArgument', {
+      message: 'Version id cannot be the empty string',
+      details: { ArgumentName: 'versionId' },
+    });
   return v;
 }
 

@@ -61,7 +61,9 @@ export async function putObjectAcl(ctx: ObjectCtx): Promise<S3Response> {
   ctx.services.objects.acl.get(target(ctx));
   const requestBody = await body(ctx);
   const header = (name: string): string | undefined => headerOf(ctx.req, name);
-  const versionId = ctx.services.objects.acl.put(target(ctx), (config) => putAcl({ header, ownerId: ctx.owner.id, config, body: requestBody }));
+  const versionId = ctx.services.objects.acl.put(target(ctx), (config) =>
+    putAcl({ header, ownerId: ctx.owner.id, config, body: requestBody }),
+  );
   return { status: 200, headers: versionHeader(ctx, versionId) };
 }
 
@@ -71,15 +73,25 @@ type Attribute = (typeof ATTRIBUTES)[number];
 /** x-amz-object-attributes: a comma-separated list (repeated headers are joined). Throws InvalidArgument. */
 function requestedAttributes(ctx: ObjectCtx): Set<Attribute> {
   const raw = headerOf(ctx.req, 'x-amz-object-attributes') ?? '';
-  const names = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (names.length === 0) {
-    throw new AppError('InvalidArgument', { message: 'The x-amz-object-attributes header specifying the attributes to be retrieved is either missing or empty', details: { ArgumentName: 'x-amz-object-attributes' } });
+    throw new AppError('InvalidArgument', {
+      message:
+        'The x-amz-object-attributes header specifying the attributes to be retrieved is either missing or empty',
+      details: { ArgumentName: 'x-amz-object-attributes' },
+    });
   }
   const out = new Set<Attribute>();
   for (const name of names) {
     const known = ATTRIBUTES.find((a) => a === name);
     if (known === undefined) {
-      throw new AppError('InvalidArgument', { message: 'Invalid attribute name specified.', details: { ArgumentName: 'x-amz-object-attributes', ArgumentValue: name } });
+      throw new AppError('InvalidArgument', {
+        message: 'Invalid attribute name specified.',
+        details: { ArgumentName: 'x-amz-object-attributes', ArgumentValue: name },
+      });
     }
     out.add(known);
   }
@@ -89,11 +101,18 @@ function requestedAttributes(ctx: ObjectCtx): Set<Attribute> {
 function intHeader(ctx: ObjectCtx, name: string, { fallback, max }: { fallback: number; max: number }): number {
   const raw = headerOf(ctx.req, name);
   if (raw === undefined) return fallback;
-  if (!/^\d{1,10}$/.test(raw.trim())) throw new AppError('InvalidArgument', { message: `${name} must be a non-negative integer`, details: { ArgumentName: name } });
+  if (!/^\d{1,10}$/.test(raw.trim()))
+    throw new AppError('InvalidArgument', {
+      message: `${name} must be a non-negative integer`,
+      details: { ArgumentName: name },
+    });
   return Math.min(Number(raw), max);
 }
 
-/** GetObjectAttributes: only the attributes named; ObjectParts (paged by x-amz-max-parts / x-amz-part-number-marker) for multipart objects. */
+/**
+ * GetObjectAttributes: only the attributes named; ObjectParts (paged by x-amz-max-parts / x-amz-part-number-marker) for
+ * multipart objects.
+ */
 export async function getObjectAttributes(ctx: ObjectCtx): Promise<S3Response> {
   const wanted = requestedAttributes(ctx);
   const maxParts = intHeader(ctx, 'x-amz-max-parts', { fallback: 1000, max: 1000 });
@@ -108,7 +127,8 @@ export async function getObjectAttributes(ctx: ObjectCtx): Promise<S3Response> {
       ...(row.checksumType ? { type: row.checksumType } : {}),
     };
   }
-  if (wanted.has('ObjectParts') && row.partCount !== undefined) input.objectParts = objectParts(row, opened.parts, { marker, maxParts });
+  if (wanted.has('ObjectParts') && row.partCount !== undefined)
+    input.objectParts = objectParts(row, opened.parts, { marker, maxParts });
   if (wanted.has('StorageClass')) input.storageClass = row.storageClass;
   if (wanted.has('ObjectSize')) input.objectSize = row.size;
   return xmlResponse(buildObjectAttributes(input), 200, {
@@ -137,10 +157,13 @@ function objectParts(
     maxParts,
     isTruncated,
     ...(isTruncated && last ? { nextPartNumberMarker: last.partNumber } : {}),
-    parts: algorithm === undefined ? [] : page.map((p) => ({
-      partNumber: p.partNumber,
-      size: p.size,
-      ...(p.checksum ? { checksums: { [algorithm]: p.checksum } } : {}),
-    })),
+    parts:
+      algorithm === undefined
+        ? []
+        : page.map((p) => ({
+            partNumber: p.partNumber,
+            size: p.size,
+            ...(p.checksum ? { checksums: { [algorithm]: p.checksum } } : {}),
+          })),
   };
 }

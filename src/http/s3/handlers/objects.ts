@@ -81,7 +81,10 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
   // The stored checksum covers the whole object: a range or part of it is served without one (as S3 does), or a
   // client validating it (the SDK asks for checksums on every GET) would reject correct bytes.
   const headers = objectHeaders(row, {
-    checksums: headerOf(ctx.req, 'x-amz-checksum-mode')?.toUpperCase() === 'ENABLED' && partNumber === undefined && range === undefined,
+    checksums:
+      headerOf(ctx.req, 'x-amz-checksum-mode')?.toUpperCase() === 'ENABLED' &&
+      partNumber === undefined &&
+      range === undefined,
     versioned: isVersioned(ctx, bucket),
   });
   Object.assign(headers, versionStateHeaders(row));
@@ -96,12 +99,17 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
     // As AWS: an override is for the holder of a signature (a presigned URL), never for anyone with the address
     // (https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html, "Overriding response header values").
     if (isAnonymous(ctx.auth)) {
-      throw new AppError('InvalidRequest', { message: 'Request specific response headers cannot be used for anonymous GET requests.' });
+      throw new AppError('InvalidRequest', {
+        message: 'Request specific response headers cannot be used for anonymous GET requests.',
+      });
     }
     // Sent as a header: its UTF-8 bytes, and never a CR, LF or other control (Node would refuse it: a 500).
     const text = asHeaderBytes(value);
     if (!isHeaderValue(text)) {
-      throw new AppError('InvalidArgument', { message: `${param} holds characters an HTTP header cannot carry.`, details: { ArgumentName: param } });
+      throw new AppError('InvalidArgument', {
+        message: `${param} holds characters an HTTP header cannot carry.`,
+        details: { ArgumentName: param },
+      });
     }
     headers[header] = text;
   }
@@ -126,12 +134,23 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
  * remote URL for objects above STORE_TIER_INLINE_MAX_BYTES. Throws InvalidObjectState (tiering off), SlowDown
  * (read-through timeout; the stub is intact), ServiceUnavailable, InternalError.
  */
-async function readThrough(ctx: ObjectCtx, row: ObjectRow): Promise<{ redirect: S3Response; opened?: never } | { redirect?: never; opened: OpenedObject }> {
+async function readThrough(
+  ctx: ObjectCtx,
+  row: ObjectRow,
+): Promise<{ redirect: S3Response; opened?: never } | { redirect?: never; opened: OpenedObject }> {
   const tiering = ctx.services.tiering;
-  if (!tiering) throw new AppError('InvalidObjectState', { message: 'The object is tiered to the remote target and tiering is not enabled.' });
+  if (!tiering)
+    throw new AppError('InvalidObjectState', {
+      message: 'The object is tiered to the remote target and tiering is not enabled.',
+    });
   const answer = await tiering.readThrough(row);
   if (answer.kind === 'redirect') {
-    return { redirect: { status: 307, headers: { Location: answer.url, 'x-amz-storage-class': row.storageClass, 'Content-Length': 0 } } };
+    return {
+      redirect: {
+        status: 307,
+        headers: { Location: answer.url, 'x-amz-storage-class': row.storageClass, 'Content-Length': 0 },
+      },
+    };
   }
   const opened = ctx.services.objects.open(row.bucket, row.key, { versionId: row.versionId });
   // Made a stub again between the flip and this read (a very short restore): the client retries.
@@ -175,7 +194,10 @@ function partRange(parts: { size: number }[], size: number, raw: string): { star
   const n = Number(raw);
   const count = Math.max(parts.length, 1);
   if (!/^\d+$/.test(raw) || n < 1 || n > 10_000) {
-    throw new AppError('InvalidArgument', { message: 'Part number must be an integer between 1 and 10000, inclusive', details: { ArgumentName: 'partNumber' } });
+    throw new AppError('InvalidArgument', {
+      message: 'Part number must be an integer between 1 and 10000, inclusive',
+      details: { ArgumentName: 'partNumber' },
+    });
   }
   if (n > count) throw new AppError('InvalidPartNumber');
   if (parts.length === 0) return size === 0 ? undefined : { start: 0, end: size - 1 };
@@ -187,7 +209,10 @@ function partRange(parts: { size: number }[], size: number, raw: string): { star
 
 export async function deleteObject(ctx: ObjectCtx): Promise<S3Response> {
   const { bucket, key } = ctx.endpoint;
-  const result = ctx.services.objects.delete(bucket, key, { versionId: versionIdParam(ctx), bypassGovernance: bypassGovernance(ctx) });
+  const result = ctx.services.objects.delete(bucket, key, {
+    versionId: versionIdParam(ctx),
+    bypassGovernance: bypassGovernance(ctx),
+  });
   return {
     status: 204,
     headers: {

@@ -89,7 +89,9 @@ export async function postObjectUnbound(): Promise<S3Response> {
 export async function postObject(ctx: BucketCtx, deps: PostObjectDeps): Promise<S3Response> {
   const { bucket } = ctx.endpoint;
   if (!/^multipart\/form-data\s*(;|$)/i.test(headerOf(ctx.req, 'content-type') ?? '')) {
-    throw new AppError('PreconditionFailed', { details: { Condition: 'Bucket POST must be of the enclosure-type multipart/form-data' } });
+    throw new AppError('PreconditionFailed', {
+      details: { Condition: 'Bucket POST must be of the enclosure-type multipart/form-data' },
+    });
   }
   return readPostForm(ctx.req, async (fields, file) => {
     const upload = prepareUpload(ctx, deps, { fields, filename: file.filename });
@@ -103,7 +105,13 @@ export async function postObject(ctx: BucketCtx, deps: PostObjectDeps): Promise<
       storageClass: upload.storageClass,
       acl: upload.acl,
     });
-    return successResponse(fields, { bucket, key: upload.key, etag: row.etag, versionId: row.versionId, location: deps.objectUrl(bucket, upload.key) });
+    return successResponse(fields, {
+      bucket,
+      key: upload.key,
+      etag: row.etag,
+      versionId: row.versionId,
+      location: deps.objectUrl(bucket, upload.key),
+    });
   });
 }
 
@@ -116,7 +124,11 @@ function prepareUpload(
   const rawKey = fields.get('key');
   if (rawKey === undefined) throw missingField('key');
   const key = rawKey.replaceAll('${filename}', filename ?? '');
-  if (key === '') throw new AppError('InvalidArgument', { message: 'User key must have a length greater than 0.', details: { ArgumentName: 'key' } });
+  if (key === '')
+    throw new AppError('InvalidArgument', {
+      message: 'User key must have a length greater than 0.',
+      details: { ArgumentName: 'key' },
+    });
   const auth = authenticateForm(fields, { lookup: deps.lookup, region: deps.region, sigv2: deps.sigv2 });
   deps.onAuth?.(auth.kind === 'signed' ? auth.scheme : 'anonymous');
   let size: SizeRange = { min: 0, max: Number.POSITIVE_INFINITY };
@@ -151,7 +163,11 @@ function prepareUpload(
   checkStorableFields(fields);
   // The `acl` field is the form's x-amz-acl (a form has no grant fields).
   const { config } = ctx.services.buckets.get(ctx.endpoint.bucket);
-  const acl = writeAcl({ header: (name) => (name === 'x-amz-acl' ? fields.get('acl') : undefined), ownerId: ctx.owner.id, config });
+  const acl = writeAcl({
+    header: (name) => (name === 'x-amz-acl' ? fields.get('acl') : undefined),
+    ownerId: ctx.owner.id,
+    config,
+  });
   const storageClass = parseStorageClass(fields.get('x-amz-storage-class'));
   return { key, size, headers: objectHeaders(fields), userMeta: userMeta(fields), tags, storageClass, acl };
 }
@@ -160,10 +176,14 @@ function prepareUpload(
 function checkStorableFields(fields: FormFields): void {
   const sse = fields.get('x-amz-server-side-encryption');
   if (sse !== undefined && sse !== 'AES256') {
-    throw new AppError('NotImplemented', { message: `Server-side encryption with ${sse} is not supported; objects are always encrypted with AES256.` });
+    throw new AppError('NotImplemented', {
+      message: `Server-side encryption with ${sse} is not supported; objects are always encrypted with AES256.`,
+    });
   }
   if ([...fields.keys()].some((name) => name.startsWith('x-amz-object-lock-'))) {
-    throw new AppError('NotImplemented', { message: 'Object lock settings are not supported in POST forms; set a default retention on the bucket.' });
+    throw new AppError('NotImplemented', {
+      message: 'Object lock settings are not supported in POST forms; set a default retention on the bucket.',
+    });
   }
 }
 
@@ -175,7 +195,10 @@ function checkStorableFields(fields: FormFields): void {
 function headerField(field: string, value: string): string {
   const text = asHeaderBytes(value);
   if (!isHeaderValue(text)) {
-    throw new AppError('InvalidArgument', { message: `The ${field} field holds characters an HTTP header cannot carry.`, details: { ArgumentName: field } });
+    throw new AppError('InvalidArgument', {
+      message: `The ${field} field holds characters an HTTP header cannot carry.`,
+      details: { ArgumentName: field },
+    });
   }
   return text;
 }
@@ -196,7 +219,10 @@ function userMeta(fields: FormFields): Record<string, string> {
     if (!name.startsWith('x-amz-meta-')) continue;
     const key = name.slice('x-amz-meta-'.length);
     if (!isHeaderName(key)) {
-      throw new AppError('InvalidArgument', { message: `${name} is not a valid metadata name.`, details: { ArgumentName: name } });
+      throw new AppError('InvalidArgument', {
+        message: `${name} is not a valid metadata name.`,
+        details: { ArgumentName: name },
+      });
     }
     meta[key] = headerField(name, raw);
   }
@@ -223,7 +249,9 @@ async function* boundedFile(file: FormFile, size: SizeRange): AsyncGenerator<Buf
     throw isAppError(err) ? err : new AppError('MalformedPOSTRequest', { cause: err });
   }
   if (received < size.min) {
-    throw new AppError('EntityTooSmall', { details: { ProposedSize: String(received), MinSizeAllowed: String(size.min) } });
+    throw new AppError('EntityTooSmall', {
+      details: { ProposedSize: String(received), MinSizeAllowed: String(size.min) },
+    });
   }
   // The file is complete, but the request may not be: nothing is committed for a client that never finished sending.
   await file.bodyRead;
@@ -259,7 +287,11 @@ function successResponse(
   }
   const status = fields.get('success_action_status');
   if (status === '201') {
-    return xmlResponse(buildPostResponse({ location: stored.location, bucket: stored.bucket, key: stored.key, etag: stored.etag }), 201, headers);
+    return xmlResponse(
+      buildPostResponse({ location: stored.location, bucket: stored.bucket, key: stored.key, etag: stored.etag }),
+      201,
+      headers,
+    );
   }
   return { status: status === '200' ? 200 : 204, headers };
 }

@@ -15,7 +15,10 @@ export async function restoreObject(ctx: ObjectCtx): Promise<S3Response> {
   const { days } = parseRestoreRequest(await readSmallPayload(ctx, MAX_XML_BODY_BYTES));
   const { row } = ctx.services.objects.open(ctx.endpoint.bucket, ctx.endpoint.key, { versionId: versionIdParam(ctx) });
   const tiering = ctx.services.tiering;
-  if (!tiering) throw new AppError('InvalidObjectState', { message: "Restore is not allowed for the object's current storage class." });
+  if (!tiering)
+    throw new AppError('InvalidObjectState', {
+      message: "Restore is not allowed for the object's current storage class.",
+    });
   const { started } = await tiering.restore(row, days);
   return { status: started ? 202 : 200 };
 }

@@ -16,13 +16,28 @@ export async function listObjectVersions(ctx: BucketCtx): Promise<S3Response> {
   const versionIdMarker = ctx.query.get('version-id-marker') ?? '';
   const maxKeys = maxKeysOf(ctx);
   const encodingType = encodingOf(ctx);
-  const page = ctx.services.listing.listVersions({ bucket: ctx.endpoint.bucket, prefix, delimiter, keyMarker, versionIdMarker, maxKeys });
+  const page = ctx.services.listing.listVersions({
+    bucket: ctx.endpoint.bucket,
+    prefix,
+    delimiter,
+    keyMarker,
+    versionIdMarker,
+    maxKeys,
+  });
   return xmlResponse(
     buildListVersionsResult({
-      bucket: ctx.endpoint.bucket, prefix, keyMarker, versionIdMarker, maxKeys, delimiter, isTruncated: page.isTruncated,
+      bucket: ctx.endpoint.bucket,
+      prefix,
+      keyMarker,
+      versionIdMarker,
+      maxKeys,
+      delimiter,
+      isTruncated: page.isTruncated,
       ...(encodingType ? { encodingType } : {}),
       ...(page.isTruncated && page.nextKeyMarker !== undefined ? { nextKeyMarker: page.nextKeyMarker } : {}),
-      ...(page.isTruncated && page.nextVersionIdMarker !== undefined ? { nextVersionIdMarker: page.nextVersionIdMarker } : {}),
+      ...(page.isTruncated && page.nextVersionIdMarker !== undefined
+        ? { nextVersionIdMarker: page.nextVersionIdMarker }
+        : {}),
       versions: page.versions.map((v) => ({
         key: v.key,
         versionId: v.versionId,

@@ -14,12 +14,15 @@ function ownerEls(owner: Owner): string {
 
 /** The AccessControlPolicy of an ACL (default: the owner's FULL_CONTROL alone). */
 export function buildAccessControlPolicy(owner: Owner, acl?: Acl): string {
-  const grants = (acl?.grants ?? [{ grantee: { kind: 'owner' as const }, permission: 'FULL_CONTROL' as const }]).map((g) => {
-    const grantee = g.grantee.kind === 'owner'
-      ? `<Grantee ${XSI} xsi:type="CanonicalUser">${ownerEls(owner)}</Grantee>`
-      : `<Grantee ${XSI} xsi:type="Group">${el('URI', GROUP_URIS[g.grantee.group])}</Grantee>`;
-    return `<Grant>${grantee}${el('Permission', g.permission)}</Grant>`;
-  });
+  const grants = (acl?.grants ?? [{ grantee: { kind: 'owner' as const }, permission: 'FULL_CONTROL' as const }]).map(
+    (g) => {
+      const grantee =
+        g.grantee.kind === 'owner'
+          ? `<Grantee ${XSI} xsi:type="CanonicalUser">${ownerEls(owner)}</Grantee>`
+          : `<Grantee ${XSI} xsi:type="Group">${el('URI', GROUP_URIS[g.grantee.group])}</Grantee>`;
+      return `<Grant>${grantee}${el('Permission', g.permission)}</Grant>`;
+    },
+  );
   return `${openRoot('AccessControlPolicy')}<Owner>${ownerEls(owner)}</Owner><AccessControlList>${grants.join('')}</AccessControlList></AccessControlPolicy>`;
 }
 
@@ -40,7 +43,8 @@ export function parseAccessControlPolicy(body: Buffer): RequestedGrant[] {
   return grants.map((grant): RequestedGrant => {
     const permission = optionalLeaf(grant, 'Permission');
     const granteeEl = childrenNamed(grant, 'Grantee');
-    if (granteeEl.length !== 1 || !(PERMISSIONS as readonly string[]).includes(permission ?? '')) throw new AppError('MalformedACLError');
+    if (granteeEl.length !== 1 || !(PERMISSIONS as readonly string[]).includes(permission ?? ''))
+      throw new AppError('MalformedACLError');
     const g = granteeEl[0]!;
     const refs: GranteeRef[] = [];
     const id = optionalLeaf(g, 'ID');

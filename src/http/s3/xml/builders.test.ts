@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../core/errors.js';
 import { buildListAllMyBucketsResult, buildLocationConstraint } from './buckets.js';
 import { buildAppErrorXml, buildErrorXml } from './error.js';
-import { buildInitiateMultipartUploadResult, buildCompleteMultipartUploadResult, buildListMultipartUploadsResult, buildListPartsResult } from './multipart.js';
+import {
+  buildInitiateMultipartUploadResult,
+  buildCompleteMultipartUploadResult,
+  buildListMultipartUploadsResult,
+  buildListPartsResult,
+} from './multipart.js';
 import { buildCopyObjectResult, buildCopyPartResult, buildDeleteResult } from './objects.js';
 import { readXml } from './reader.js';
 
@@ -60,13 +65,30 @@ describe('buildErrorXml', () => {
     expect(xml).not.toContain('spoof');
     expect(xml).toMatch(/<Error><Code>NoSuchKey<\/Code><Message>.*<\/Message><Key>/);
     expect(parse(xml)).toMatchObject({
-      Error: { Code: 'NoSuchKey', Message: 'The specified key does not exist.', Key: 'a<b>&"c"', Resource: '/bucket/a<b>', RequestId: 'req-1', HostId: 'host' },
+      Error: {
+        Code: 'NoSuchKey',
+        Message: 'The specified key does not exist.',
+        Key: 'a<b>&"c"',
+        Resource: '/bucket/a<b>',
+        RequestId: 'req-1',
+        HostId: 'host',
+      },
     });
   });
   it('renders an AppError with its details', () => {
-    const err = new AppError('InvalidArgument', { message: 'bad <range>', details: { ArgumentName: 'x-amz-copy-source-range' } });
+    const err = new AppError('InvalidArgument', {
+      message: 'bad <range>',
+      details: { ArgumentName: 'x-amz-copy-source-range' },
+    });
     const doc = parse(buildAppErrorXml(err, { requestId: 'r' }));
-    expect(doc).toMatchObject({ Error: { Code: 'InvalidArgument', Message: 'bad <range>', ArgumentName: 'x-amz-copy-source-range', RequestId: 'r' } });
+    expect(doc).toMatchObject({
+      Error: {
+        Code: 'InvalidArgument',
+        Message: 'bad <range>',
+        ArgumentName: 'x-amz-copy-source-range',
+        RequestId: 'r',
+      },
+    });
     expect((doc.Error as Doc).Resource).toBeUndefined();
   });
 });
@@ -92,8 +114,9 @@ describe('buildListAllMyBucketsResult', () => {
     expect(doc.ContinuationToken).toBeUndefined();
   });
   it('renders the continuation token and prefix when given, and an empty bucket list', () => {
-    const doc = parse(buildListAllMyBucketsResult({ owner: { id: 'i' }, buckets: [], continuationToken: 'tok', prefix: 'al' }))
-      .ListAllMyBucketsResult as Doc;
+    const doc = parse(
+      buildListAllMyBucketsResult({ owner: { id: 'i' }, buckets: [], continuationToken: 'tok', prefix: 'al' }),
+    ).ListAllMyBucketsResult as Doc;
     expect(doc).toMatchObject({ Owner: { ID: 'i' }, Buckets: '', ContinuationToken: 'tok', Prefix: 'al' });
   });
 });
@@ -101,7 +124,9 @@ describe('buildListAllMyBucketsResult', () => {
 describe('buildLocationConstraint', () => {
   it('is empty for us-east-1 and the region otherwise', () => {
     for (const region of [undefined, '', 'us-east-1']) {
-      expect(buildLocationConstraint(region)).toBe(`${PROLOG}\n<LocationConstraint xmlns="${NS}"></LocationConstraint>`);
+      expect(buildLocationConstraint(region)).toBe(
+        `${PROLOG}\n<LocationConstraint xmlns="${NS}"></LocationConstraint>`,
+      );
     }
     expect(parse(buildLocationConstraint('eu-west-1'))).toMatchObject({ LocationConstraint: { '#text': 'eu-west-1' } });
   });
@@ -180,20 +205,48 @@ describe('multipart builders', () => {
       commonPrefixes: ['p+q/sub dir/'],
     };
     const plain = parse(buildListMultipartUploadsResult(input)).ListMultipartUploadsResult as Doc;
-    expect(plain).toMatchObject({ KeyMarker: 'a b', Prefix: 'p+q/', NextKeyMarker: 'p+q/x y', NextUploadIdMarker: 'u1', IsTruncated: 'true' });
+    expect(plain).toMatchObject({
+      KeyMarker: 'a b',
+      Prefix: 'p+q/',
+      NextKeyMarker: 'p+q/x y',
+      NextUploadIdMarker: 'u1',
+      IsTruncated: 'true',
+    });
     expect(plain.EncodingType).toBeUndefined();
     expect(plain.Upload).toEqual([
-      { Key: 'p+q/x y', UploadId: 'u1', Initiator: { ID: 'owner-id', DisplayName: 'owner & co' }, Owner: { ID: 'owner-id', DisplayName: 'owner & co' }, StorageClass: 'STANDARD', Initiated: TS },
+      {
+        Key: 'p+q/x y',
+        UploadId: 'u1',
+        Initiator: { ID: 'owner-id', DisplayName: 'owner & co' },
+        Owner: { ID: 'owner-id', DisplayName: 'owner & co' },
+        StorageClass: 'STANDARD',
+        Initiated: TS,
+      },
     ]);
-    const encoded = parse(buildListMultipartUploadsResult({ ...input, encodingType: 'url' })).ListMultipartUploadsResult as Doc;
-    expect(encoded).toMatchObject({ KeyMarker: 'a+b', Prefix: 'p%2Bq/', NextKeyMarker: 'p%2Bq/x+y', Delimiter: '/', EncodingType: 'url', UploadIdMarker: '' });
+    const encoded = parse(buildListMultipartUploadsResult({ ...input, encodingType: 'url' }))
+      .ListMultipartUploadsResult as Doc;
+    expect(encoded).toMatchObject({
+      KeyMarker: 'a+b',
+      Prefix: 'p%2Bq/',
+      NextKeyMarker: 'p%2Bq/x+y',
+      Delimiter: '/',
+      EncodingType: 'url',
+      UploadIdMarker: '',
+    });
     expect((encoded.Upload as Doc[])[0]).toMatchObject({ Key: 'p%2Bq/x+y', UploadId: 'u1' });
     expect(encoded.CommonPrefixes).toEqual([{ Prefix: 'p%2Bq/sub+dir/' }]);
   });
 
   it('omits next markers when not truncated', () => {
     const doc = parse(
-      buildListMultipartUploadsResult({ bucket: 'b', maxUploads: 1000, isTruncated: false, nextKeyMarker: 'x', uploads: [], commonPrefixes: [] }),
+      buildListMultipartUploadsResult({
+        bucket: 'b',
+        maxUploads: 1000,
+        isTruncated: false,
+        nextKeyMarker: 'x',
+        uploads: [],
+        commonPrefixes: [],
+      }),
     ).ListMultipartUploadsResult as Doc;
     expect(doc.NextKeyMarker).toBeUndefined();
     expect(doc.Delimiter).toBeUndefined();
@@ -202,8 +255,15 @@ describe('multipart builders', () => {
 
 describe('object builders', () => {
   it('CopyObjectResult and CopyPartResult', () => {
-    const copy = parse(buildCopyObjectResult({ etag: 'e', lastModified: T, checksums: { CRC64NVME: 'c' }, checksumType: 'FULL_OBJECT' }));
-    expect(copy.CopyObjectResult).toMatchObject({ ETag: '"e"', LastModified: TS, ChecksumCRC64NVME: 'c', ChecksumType: 'FULL_OBJECT' });
+    const copy = parse(
+      buildCopyObjectResult({ etag: 'e', lastModified: T, checksums: { CRC64NVME: 'c' }, checksumType: 'FULL_OBJECT' }),
+    );
+    expect(copy.CopyObjectResult).toMatchObject({
+      ETag: '"e"',
+      LastModified: TS,
+      ChecksumCRC64NVME: 'c',
+      ChecksumType: 'FULL_OBJECT',
+    });
     const part = parse(buildCopyPartResult({ etag: '"p"', lastModified: T }));
     expect(part.CopyPartResult).toMatchObject({ ETag: '"p"', LastModified: TS });
     expect(Object.keys(part.CopyPartResult as Doc).filter((k) => k.startsWith('Checksum'))).toEqual([]);
@@ -218,7 +278,10 @@ describe('object builders', () => {
     expect(xml).toContain('<Error><Key>x&#x1;</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
     expect(lenientDecode(/<Error><Key>(.*?)<\/Key>/.exec(xml)![1]!)).toBe('x\u0001');
     const result = parse(xml.replace('&#x1;', '')).DeleteResult as Doc;
-    expect(result.Deleted).toEqual([{ Key: 'a&b' }, { Key: 'v', VersionId: 'v1', DeleteMarker: 'true', DeleteMarkerVersionId: 'm1' }]);
+    expect(result.Deleted).toEqual([
+      { Key: 'a&b' },
+      { Key: 'v', VersionId: 'v1', DeleteMarker: 'true', DeleteMarkerVersionId: 'm1' },
+    ]);
     expect(result.Error).toEqual([{ Key: 'x', Code: 'AccessDenied', Message: 'Access Denied' }]);
   });
 

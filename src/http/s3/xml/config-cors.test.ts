@@ -3,7 +3,6 @@ import type { CorsConfiguration } from '../../../core/cors.js';
 import { buildCorsConfiguration, parseCorsConfiguration } from './config-cors.js';
 import { codeOf } from '../../../../test/helpers/error-code.js';
 
-
 const NS = 'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"';
 const doc = (...rules: string[]): string => `<CORSConfiguration ${NS}>${rules.join('')}</CORSConfiguration>`;
 const corsRule = (inner: string): string => `<CORSRule>${inner}</CORSRule>`;
@@ -39,13 +38,29 @@ describe('parseCorsConfiguration', () => {
     ['101 rules', doc(...Array.from({ length: 101 }, () => corsRule(basic))), 'MalformedXML'],
     ['a rule without an origin', doc(corsRule('<AllowedMethod>GET</AllowedMethod>')), 'MalformedXML'],
     ['a rule without a method', doc(corsRule('<AllowedOrigin>*</AllowedOrigin>')), 'MalformedXML'],
-    ['an unsupported method', doc(corsRule('<AllowedOrigin>*</AllowedOrigin><AllowedMethod>OPTIONS</AllowedMethod>')), 'InvalidRequest'],
-    ['an origin with two wildcards', doc(corsRule('<AllowedOrigin>*example*.com</AllowedOrigin><AllowedMethod>GET</AllowedMethod>')), 'InvalidRequest'],
+    [
+      'an unsupported method',
+      doc(corsRule('<AllowedOrigin>*</AllowedOrigin><AllowedMethod>OPTIONS</AllowedMethod>')),
+      'InvalidRequest',
+    ],
+    [
+      'an origin with two wildcards',
+      doc(corsRule('<AllowedOrigin>*example*.com</AllowedOrigin><AllowedMethod>GET</AllowedMethod>')),
+      'InvalidRequest',
+    ],
     ['a header with two wildcards', doc(corsRule(`${basic}<AllowedHeader>**</AllowedHeader>`)), 'InvalidRequest'],
     ['a non-integer MaxAgeSeconds', doc(corsRule(`${basic}<MaxAgeSeconds>1h</MaxAgeSeconds>`)), 'MalformedXML'],
     ['a negative MaxAgeSeconds', doc(corsRule(`${basic}<MaxAgeSeconds>-1</MaxAgeSeconds>`)), 'InvalidArgument'],
-    ['two MaxAgeSeconds', doc(corsRule(`${basic}<MaxAgeSeconds>1</MaxAgeSeconds><MaxAgeSeconds>2</MaxAgeSeconds>`)), 'MalformedXML'],
-    ['an element inside an origin', doc(corsRule('<AllowedOrigin><x/></AllowedOrigin><AllowedMethod>GET</AllowedMethod>')), 'MalformedXML'],
+    [
+      'two MaxAgeSeconds',
+      doc(corsRule(`${basic}<MaxAgeSeconds>1</MaxAgeSeconds><MaxAgeSeconds>2</MaxAgeSeconds>`)),
+      'MalformedXML',
+    ],
+    [
+      'an element inside an origin',
+      doc(corsRule('<AllowedOrigin><x/></AllowedOrigin><AllowedMethod>GET</AllowedMethod>')),
+      'MalformedXML',
+    ],
     ['a repeated ID', doc(corsRule(`<ID>a</ID>${basic}`), corsRule(`<ID>a</ID>${basic}`)), 'InvalidArgument'],
   ])('refuses %s', (_name, body, code) => {
     expect(codeOf(() => parseCorsConfiguration(body))).toBe(code);

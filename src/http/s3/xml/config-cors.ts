@@ -1,6 +1,11 @@
 // The CORSConfiguration document of Put/GetBucketCors.
 
-import { type CorsConfiguration, type CorsRule, parseCorsMethod, validateCorsConfiguration } from '../../../core/cors.js';
+import {
+  type CorsConfiguration,
+  type CorsRule,
+  parseCorsMethod,
+  validateCorsConfiguration,
+} from '../../../core/cors.js';
 import { configRoot, containerChildren, optionalInt } from './config-xml.js';
 import { el, openRoot, optEl } from './escape.js';
 import { type XmlElement, childrenNamed, malformedXml, optionalLeaf } from './reader.js';

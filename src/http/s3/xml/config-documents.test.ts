@@ -16,7 +16,6 @@ import {
 } from './bucket-config.js';
 import { codeOf } from '../../../../test/helpers/error-code.js';
 
-
 const NS = 'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"';
 const NOW = new Date('2030-06-15T12:00:00Z');
 
@@ -30,11 +29,17 @@ describe('Tagging', () => {
       { key: 'c', value: '' },
     ]);
     expect(parseTagging('<Tagging><TagSet/></Tagging>', 'bucket')).toEqual([]);
-    expect(parseTagging(Buffer.from(doc(tag('k', 'caf&#xE9; au lait'))), 'object')).toEqual([{ key: 'k', value: 'café au lait' }]);
+    expect(parseTagging(Buffer.from(doc(tag('k', 'caf&#xE9; au lait'))), 'object')).toEqual([
+      { key: 'k', value: 'café au lait' },
+    ]);
   });
 
   it('round-trips through the builder', () => {
-    const tags = [{ key: 'project', value: 'a/b=c' }, { key: 'été', value: '' }, { key: 'x@y', value: '+-=._:/@' }];
+    const tags = [
+      { key: 'project', value: 'a/b=c' },
+      { key: 'été', value: '' },
+      { key: 'x@y', value: '+-=._:/@' },
+    ];
     expect(parseTagging(buildTagging(tags), 'object')).toEqual(tags);
     expect(buildTagging([])).toContain('<TagSet></TagSet>');
   });
@@ -63,8 +68,14 @@ describe('Tagging', () => {
 
 describe('VersioningConfiguration', () => {
   it('parses Enabled and Suspended, tolerating MfaDelete Disabled', () => {
-    expect(parseVersioningConfiguration(`<VersioningConfiguration ${NS}><Status>Enabled</Status></VersioningConfiguration>`)).toEqual({ status: 'Enabled' });
-    expect(parseVersioningConfiguration('<VersioningConfiguration><MfaDelete>Disabled</MfaDelete><Status>Suspended</Status></VersioningConfiguration>')).toEqual({
+    expect(
+      parseVersioningConfiguration(`<VersioningConfiguration ${NS}><Status>Enabled</Status></VersioningConfiguration>`),
+    ).toEqual({ status: 'Enabled' });
+    expect(
+      parseVersioningConfiguration(
+        '<VersioningConfiguration><MfaDelete>Disabled</MfaDelete><Status>Suspended</Status></VersioningConfiguration>',
+      ),
+    ).toEqual({
       status: 'Suspended',
     });
   });
@@ -85,8 +96,16 @@ describe('VersioningConfiguration', () => {
     ['no Status (the unversioned document)', buildVersioningConfiguration('Unversioned'), 'MalformedXML'],
     ['Disabled', '<VersioningConfiguration><Status>Disabled</Status></VersioningConfiguration>', 'MalformedXML'],
     ['lower case', '<VersioningConfiguration><Status>enabled</Status></VersioningConfiguration>', 'MalformedXML'],
-    ['MfaDelete Enabled', '<VersioningConfiguration><Status>Enabled</Status><MfaDelete>Enabled</MfaDelete></VersioningConfiguration>', 'NotImplemented'],
-    ['an unknown MfaDelete', '<VersioningConfiguration><Status>Enabled</Status><MfaDelete>On</MfaDelete></VersioningConfiguration>', 'MalformedXML'],
+    [
+      'MfaDelete Enabled',
+      '<VersioningConfiguration><Status>Enabled</Status><MfaDelete>Enabled</MfaDelete></VersioningConfiguration>',
+      'NotImplemented',
+    ],
+    [
+      'an unknown MfaDelete',
+      '<VersioningConfiguration><Status>Enabled</Status><MfaDelete>On</MfaDelete></VersioningConfiguration>',
+      'MalformedXML',
+    ],
     ['an empty body', '  ', 'MissingRequestBodyError'],
   ])('refuses %s', (_name, body, code) => {
     expect(codeOf(() => parseVersioningConfiguration(body))).toBe(code);
@@ -94,11 +113,16 @@ describe('VersioningConfiguration', () => {
 });
 
 describe('ObjectLockConfiguration', () => {
-  const doc = (inner: string): string => `<ObjectLockConfiguration ${NS}><ObjectLockEnabled>Enabled</ObjectLockEnabled>${inner}</ObjectLockConfiguration>`;
+  const doc = (inner: string): string =>
+    `<ObjectLockConfiguration ${NS}><ObjectLockEnabled>Enabled</ObjectLockEnabled>${inner}</ObjectLockConfiguration>`;
 
   it('parses with and without a default rule', () => {
     expect(parseObjectLockConfiguration(doc(''))).toEqual({ enabled: true });
-    expect(parseObjectLockConfiguration(doc('<Rule><DefaultRetention><Mode>GOVERNANCE</Mode><Days>7</Days></DefaultRetention></Rule>'))).toEqual({
+    expect(
+      parseObjectLockConfiguration(
+        doc('<Rule><DefaultRetention><Mode>GOVERNANCE</Mode><Days>7</Days></DefaultRetention></Rule>'),
+      ),
+    ).toEqual({
       enabled: true,
       defaultRetention: { mode: 'GOVERNANCE', days: 7 },
     });
@@ -114,17 +138,53 @@ describe('ObjectLockConfiguration', () => {
 
   it.each([
     ['no ObjectLockEnabled', '<ObjectLockConfiguration></ObjectLockConfiguration>', 'MalformedXML'],
-    ['ObjectLockEnabled Disabled', '<ObjectLockConfiguration><ObjectLockEnabled>Disabled</ObjectLockEnabled></ObjectLockConfiguration>', 'MalformedXML'],
+    [
+      'ObjectLockEnabled Disabled',
+      '<ObjectLockConfiguration><ObjectLockEnabled>Disabled</ObjectLockEnabled></ObjectLockConfiguration>',
+      'MalformedXML',
+    ],
     ['an empty Rule', doc('<Rule></Rule>'), 'MalformedXML'],
     ['an empty DefaultRetention', doc('<Rule><DefaultRetention></DefaultRetention></Rule>'), 'MalformedXML'],
-    ['a mode without a period', doc('<Rule><DefaultRetention><Mode>GOVERNANCE</Mode></DefaultRetention></Rule>'), 'MalformedXML'],
-    ['a period without a mode', doc('<Rule><DefaultRetention><Days>1</Days></DefaultRetention></Rule>'), 'MalformedXML'],
-    ['a bad mode', doc('<Rule><DefaultRetention><Mode>BAD-VALUE</Mode><Days>1</Days></DefaultRetention></Rule>'), 'MalformedXML'],
-    ['days and years', doc('<Rule><DefaultRetention><Mode>GOVERNANCE</Mode><Days>1</Days><Years>1</Years></DefaultRetention></Rule>'), 'MalformedXML'],
-    ['days that are not a number', doc('<Rule><DefaultRetention><Mode>GOVERNANCE</Mode><Days>one</Days></DefaultRetention></Rule>'), 'MalformedXML'],
-    ['zero days', doc('<Rule><DefaultRetention><Mode>GOVERNANCE</Mode><Days>0</Days></DefaultRetention></Rule>'), 'InvalidArgument'],
-    ['negative years', doc('<Rule><DefaultRetention><Mode>COMPLIANCE</Mode><Years>-1</Years></DefaultRetention></Rule>'), 'InvalidArgument'],
-    ['too many days', doc('<Rule><DefaultRetention><Mode>COMPLIANCE</Mode><Days>999999999</Days></DefaultRetention></Rule>'), 'InvalidArgument'],
+    [
+      'a mode without a period',
+      doc('<Rule><DefaultRetention><Mode>GOVERNANCE</Mode></DefaultRetention></Rule>'),
+      'MalformedXML',
+    ],
+    [
+      'a period without a mode',
+      doc('<Rule><DefaultRetention><Days>1</Days></DefaultRetention></Rule>'),
+      'MalformedXML',
+    ],
+    [
+      'a bad mode',
+      doc('<Rule><DefaultRetention><Mode>BAD-VALUE</Mode><Days>1</Days></DefaultRetention></Rule>'),
+      'MalformedXML',
+    ],
+    [
+      'days and years',
+      doc('<Rule><DefaultRetention><Mode>GOVERNANCE</Mode><Days>1</Days><Years>1</Years></DefaultRetention></Rule>'),
+      'MalformedXML',
+    ],
+    [
+      'days that are not a number',
+      doc('<Rule><DefaultRetention><Mode>GOVERNANCE</Mode><Days>one</Days></DefaultRetention></Rule>'),
+      'MalformedXML',
+    ],
+    [
+      'zero days',
+      doc('<Rule><DefaultRetention><Mode>GOVERNANCE</Mode><Days>0</Days></DefaultRetention></Rule>'),
+      'InvalidArgument',
+    ],
+    [
+      'negative years',
+      doc('<Rule><DefaultRetention><Mode>COMPLIANCE</Mode><Years>-1</Years></DefaultRetention></Rule>'),
+      'InvalidArgument',
+    ],
+    [
+      'too many days',
+      doc('<Rule><DefaultRetention><Mode>COMPLIANCE</Mode><Days>999999999</Days></DefaultRetention></Rule>'),
+      'InvalidArgument',
+    ],
   ])('refuses %s', (_name, body, code) => {
     expect(codeOf(() => parseObjectLockConfiguration(body))).toBe(code);
   });
@@ -150,9 +210,21 @@ describe('Retention and LegalHold', () => {
   it.each([
     ['a mode only', '<Retention><Mode>GOVERNANCE</Mode></Retention>', 'MalformedXML'],
     ['a date only', '<Retention><RetainUntilDate>2031-01-01T00:00:00Z</RetainUntilDate></Retention>', 'MalformedXML'],
-    ['a bad mode', '<Retention><Mode>governance</Mode><RetainUntilDate>2031-01-01T00:00:00Z</RetainUntilDate></Retention>', 'MalformedXML'],
-    ['a bad date', '<Retention><Mode>GOVERNANCE</Mode><RetainUntilDate>soon</RetainUntilDate></Retention>', 'MalformedXML'],
-    ['a past date', '<Retention><Mode>GOVERNANCE</Mode><RetainUntilDate>2030-01-01T00:00:00Z</RetainUntilDate></Retention>', 'InvalidArgument'],
+    [
+      'a bad mode',
+      '<Retention><Mode>governance</Mode><RetainUntilDate>2031-01-01T00:00:00Z</RetainUntilDate></Retention>',
+      'MalformedXML',
+    ],
+    [
+      'a bad date',
+      '<Retention><Mode>GOVERNANCE</Mode><RetainUntilDate>soon</RetainUntilDate></Retention>',
+      'MalformedXML',
+    ],
+    [
+      'a past date',
+      '<Retention><Mode>GOVERNANCE</Mode><RetainUntilDate>2030-01-01T00:00:00Z</RetainUntilDate></Retention>',
+      'InvalidArgument',
+    ],
     ['an empty body', '', 'MissingRequestBodyError'],
   ])('refuses a retention with %s', (_name, body, code) => {
     expect(codeOf(() => parseRetention(body, NOW))).toBe(code);
@@ -173,11 +245,17 @@ describe('ServerSideEncryptionConfiguration', () => {
 
   it('parses AES256 with BucketKeyEnabled tolerated', () => {
     expect(parseBucketEncryption(doc('AES256'))).toEqual({ sseAlgorithm: 'AES256' });
-    expect(parseBucketEncryption(doc('AES256', '', '<BucketKeyEnabled>true</BucketKeyEnabled>'))).toEqual({ sseAlgorithm: 'AES256', bucketKeyEnabled: true });
+    expect(parseBucketEncryption(doc('AES256', '', '<BucketKeyEnabled>true</BucketKeyEnabled>'))).toEqual({
+      sseAlgorithm: 'AES256',
+      bucketKeyEnabled: true,
+    });
   });
 
   it('round-trips', () => {
-    for (const config of [{ sseAlgorithm: 'AES256' as const }, { sseAlgorithm: 'AES256' as const, bucketKeyEnabled: false }]) {
+    for (const config of [
+      { sseAlgorithm: 'AES256' as const },
+      { sseAlgorithm: 'AES256' as const, bucketKeyEnabled: false },
+    ]) {
       expect(parseBucketEncryption(buildBucketEncryption(config))).toEqual(config);
     }
   });
@@ -188,8 +266,19 @@ describe('ServerSideEncryptionConfiguration', () => {
     ['a KMS key with AES256', doc('AES256', '<KMSMasterKeyID>k</KMSMasterKeyID>'), 'InvalidArgument'],
     ['an unknown algorithm', doc('AES128'), 'MalformedXML'],
     ['no rule', '<ServerSideEncryptionConfiguration></ServerSideEncryptionConfiguration>', 'MalformedXML'],
-    ['two rules', doc('AES256').replace('</ServerSideEncryptionConfiguration>', '<Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>AES256</SSEAlgorithm></ApplyServerSideEncryptionByDefault></Rule></ServerSideEncryptionConfiguration>'), 'MalformedXML'],
-    ['a rule without a default', '<ServerSideEncryptionConfiguration><Rule><BucketKeyEnabled>true</BucketKeyEnabled></Rule></ServerSideEncryptionConfiguration>', 'MalformedXML'],
+    [
+      'two rules',
+      doc('AES256').replace(
+        '</ServerSideEncryptionConfiguration>',
+        '<Rule><ApplyServerSideEncryptionByDefault><SSEAlgorithm>AES256</SSEAlgorithm></ApplyServerSideEncryptionByDefault></Rule></ServerSideEncryptionConfiguration>',
+      ),
+      'MalformedXML',
+    ],
+    [
+      'a rule without a default',
+      '<ServerSideEncryptionConfiguration><Rule><BucketKeyEnabled>true</BucketKeyEnabled></Rule></ServerSideEncryptionConfiguration>',
+      'MalformedXML',
+    ],
     ['a bad BucketKeyEnabled', doc('AES256', '', '<BucketKeyEnabled>yes</BucketKeyEnabled>'), 'MalformedXML'],
   ])('refuses %s', (_name, body, code) => {
     expect(codeOf(() => parseBucketEncryption(body))).toBe(code);

@@ -160,11 +160,17 @@ export function buildLifecycleConfiguration(config: LifecycleConfiguration): str
       out += wrap('Expiration', `${optEl('Days', exp.days)}${optEl('Date', exp.date)}${marker}`);
     }
     for (const t of rule.transitions ?? []) {
-      out += wrap('Transition', `${optEl('Days', t.days)}${optEl('Date', t.date)}${el('StorageClass', t.storageClass)}`);
+      out += wrap(
+        'Transition',
+        `${optEl('Days', t.days)}${optEl('Date', t.date)}${el('StorageClass', t.storageClass)}`,
+      );
     }
     for (const t of rule.noncurrentVersionTransitions ?? []) {
       const newer = optEl('NewerNoncurrentVersions', t.newerNoncurrentVersions);
-      out += wrap('NoncurrentVersionTransition', `${el('NoncurrentDays', t.noncurrentDays)}${newer}${el('StorageClass', t.storageClass)}`);
+      out += wrap(
+        'NoncurrentVersionTransition',
+        `${el('NoncurrentDays', t.noncurrentDays)}${newer}${el('StorageClass', t.storageClass)}`,
+      );
     }
     const nve = rule.noncurrentVersionExpiration;
     if (nve !== undefined) {

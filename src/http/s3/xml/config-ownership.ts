@@ -26,8 +26,10 @@ export function parseOwnershipControls(body: Buffer): ObjectOwnership {
 }
 
 const FLAGS = [
-  ['BlockPublicAcls', 'blockPublicAcls'], ['IgnorePublicAcls', 'ignorePublicAcls'],
-  ['BlockPublicPolicy', 'blockPublicPolicy'], ['RestrictPublicBuckets', 'restrictPublicBuckets'],
+  ['BlockPublicAcls', 'blockPublicAcls'],
+  ['IgnorePublicAcls', 'ignorePublicAcls'],
+  ['BlockPublicPolicy', 'blockPublicPolicy'],
+  ['RestrictPublicBuckets', 'restrictPublicBuckets'],
 ] as const;
 
 export function buildPublicAccessBlock(block: PublicAccessBlock): string {

@@ -15,9 +15,10 @@ export function parseTagging(body: Uint8Array | string, target: TagTarget): TagS
   const root = configRoot(body, 'Tagging');
   const tagSet = optionalChild(root, 'TagSet');
   if (tagSet === undefined) throw malformedXml();
-  const tags = containerChildren(tagSet, 'Tag').map(
-    (tag): Tag => ({ key: requiredLeaf(tag, 'Key'), value: requiredLeaf(tag, 'Value') }),
-  );
+  const tags = containerChildren(tagSet, 'Tag').map((tag): Tag => ({
+    key: requiredLeaf(tag, 'Key'),
+    value: requiredLeaf(tag, 'Value'),
+  }));
   validateTagSet(tags, target);
   return tags;
 }

@@ -43,7 +43,15 @@ export function escapeXml(text: string): string {
 }
 
 const URL_SAFE = /^[A-Za-z0-9\-_.*/]*$/;
-const URL_FIXUPS: Record<string, string> = { '%20': '+', '%2F': '/', '!': '%21', "'": '%27', '(': '%28', ')': '%29', '~': '%7E' };
+const URL_FIXUPS: Record<string, string> = {
+  '%20': '+',
+  '%2F': '/',
+  '!': '%21',
+  "'": '%27',
+  '(': '%28',
+  ')': '%29',
+  '~': '%7E',
+};
 
 /**
  * S3's encoding-type=url form: UTF-8 percent-encoding that keeps letters, digits, `-_.*` and `/`

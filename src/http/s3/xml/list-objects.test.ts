@@ -34,12 +34,28 @@ function isLegalXml(xml: string): boolean {
   }
 }
 
-const summary = (key: string, extra: Partial<ObjectSummary> = {}): ObjectSummary => ({ key, lastModified: T, etag: 'abc', size: 3, owner, ...extra });
-const base = { bucket: 'bkt', maxKeys: 1000, isTruncated: false, contents: [] as ObjectSummary[], commonPrefixes: [] as string[] };
+const summary = (key: string, extra: Partial<ObjectSummary> = {}): ObjectSummary => ({
+  key,
+  lastModified: T,
+  etag: 'abc',
+  size: 3,
+  owner,
+  ...extra,
+});
+const base = {
+  bucket: 'bkt',
+  maxKeys: 1000,
+  isTruncated: false,
+  contents: [] as ObjectSummary[],
+  commonPrefixes: [] as string[],
+};
 
 describe('buildListObjectsV1Result', () => {
   it('renders Name, empty Prefix and Marker, contents with owner and STANDARD storage class', () => {
-    const xml = buildListObjectsV1Result({ ...base, contents: [summary('a.txt', { checksumAlgorithm: 'CRC64NVME', checksumType: 'FULL_OBJECT' })] });
+    const xml = buildListObjectsV1Result({
+      ...base,
+      contents: [summary('a.txt', { checksumAlgorithm: 'CRC64NVME', checksumType: 'FULL_OBJECT' })],
+    });
     expect(xml.startsWith(`<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult xmlns="${NS}">`)).toBe(true);
     expect(isLegalXml(xml)).toBe(true);
     const doc = result(xml);
@@ -64,7 +80,9 @@ describe('buildListObjectsV1Result', () => {
     const truncated = { ...base, isTruncated: true, nextMarker: 'b/' };
     expect(result(buildListObjectsV1Result({ ...truncated, delimiter: '/' })).NextMarker).toBe('b/');
     expect(result(buildListObjectsV1Result(truncated)).NextMarker).toBeUndefined();
-    expect(result(buildListObjectsV1Result({ ...truncated, delimiter: '/', isTruncated: false })).NextMarker).toBeUndefined();
+    expect(
+      result(buildListObjectsV1Result({ ...truncated, delimiter: '/', isTruncated: false })).NextMarker,
+    ).toBeUndefined();
   });
 
   it('URL-encodes Key, Prefix, Delimiter, Marker, NextMarker and CommonPrefixes with encoding-type=url', () => {
@@ -81,7 +99,14 @@ describe('buildListObjectsV1Result', () => {
       commonPrefixes: ['a b/c+'],
     });
     const doc = result(xml);
-    expect(doc).toMatchObject({ Name: 'b.k', Prefix: 'a+b/', Delimiter: '%2B', Marker: 'a+b/0+0', NextMarker: 'a+b/x+y', EncodingType: 'url' });
+    expect(doc).toMatchObject({
+      Name: 'b.k',
+      Prefix: 'a+b/',
+      Delimiter: '%2B',
+      Marker: 'a+b/0+0',
+      NextMarker: 'a+b/x+y',
+      EncodingType: 'url',
+    });
     expect((doc.Contents as Doc[])[0]!.Key).toBe('a+b/x+y');
     expect(doc.CommonPrefixes).toEqual([{ Prefix: 'a+b/c%2B' }]);
   });
@@ -98,10 +123,22 @@ describe('buildListObjectsV1Result', () => {
 
 describe('buildListObjectsV2Result', () => {
   it('computes KeyCount and omits Owner without fetch-owner', () => {
-    const xml = buildListObjectsV2Result({ ...base, delimiter: '/', contents: [summary('a'), summary('b')], commonPrefixes: ['c/'] });
+    const xml = buildListObjectsV2Result({
+      ...base,
+      delimiter: '/',
+      contents: [summary('a'), summary('b')],
+      commonPrefixes: ['c/'],
+    });
     expect(isLegalXml(xml)).toBe(true);
     const doc = result(xml);
-    expect(doc).toMatchObject({ Name: 'bkt', Prefix: '', KeyCount: '3', MaxKeys: '1000', Delimiter: '/', IsTruncated: 'false' });
+    expect(doc).toMatchObject({
+      Name: 'bkt',
+      Prefix: '',
+      KeyCount: '3',
+      MaxKeys: '1000',
+      Delimiter: '/',
+      IsTruncated: 'false',
+    });
     expect((doc.Contents as Doc[])[0]!.Owner).toBeUndefined();
     expect(doc.Marker).toBeUndefined();
     expect(doc.ContinuationToken).toBeUndefined();
@@ -121,12 +158,20 @@ describe('buildListObjectsV2Result', () => {
         contents: [summary('n')],
       }),
     );
-    expect(doc).toMatchObject({ ContinuationToken: 'tok+/=', NextContinuationToken: 'next+/=', StartAfter: 'm', KeyCount: '1', IsTruncated: 'true' });
+    expect(doc).toMatchObject({
+      ContinuationToken: 'tok+/=',
+      NextContinuationToken: 'next+/=',
+      StartAfter: 'm',
+      KeyCount: '1',
+      IsTruncated: 'true',
+    });
     expect((doc.Contents as Doc[])[0]!.Owner).toEqual({ ID: 'oid', DisplayName: 'me' });
   });
 
   it('omits NextContinuationToken when not truncated', () => {
-    expect(result(buildListObjectsV2Result({ ...base, nextContinuationToken: 'x' })).NextContinuationToken).toBeUndefined();
+    expect(
+      result(buildListObjectsV2Result({ ...base, nextContinuationToken: 'x' })).NextContinuationToken,
+    ).toBeUndefined();
   });
 
   it('URL-encodes Key, Prefix, Delimiter, StartAfter and CommonPrefixes but never the tokens', () => {
@@ -142,7 +187,13 @@ describe('buildListObjectsV2Result', () => {
         commonPrefixes: ['dir one/x '],
       }),
     );
-    expect(doc).toMatchObject({ Prefix: 'dir+one/', Delimiter: '+', StartAfter: 'dir+one/%28a%29', ContinuationToken: 'a+b', EncodingType: 'url' });
+    expect(doc).toMatchObject({
+      Prefix: 'dir+one/',
+      Delimiter: '+',
+      StartAfter: 'dir+one/%28a%29',
+      ContinuationToken: 'a+b',
+      EncodingType: 'url',
+    });
     expect((doc.Contents as Doc[])[0]!.Key).toBe('dir+one/a%2Bb');
     expect(doc.CommonPrefixes).toEqual([{ Prefix: 'dir+one/x+' }]);
   });
@@ -159,11 +210,15 @@ describe('buildListObjectsV2Result', () => {
     expect(isLegalXml(raw)).toBe(false);
     const encoded = buildListObjectsV2Result({ ...base, encodingType: 'url', contents: keys.map((k) => summary(k)) });
     expect(isLegalXml(encoded)).toBe(true);
-    expect((result(encoded).Contents as Doc[]).map((c) => decodeURIComponent(String(c.Key).replace(/\+/g, ' ')))).toEqual(keys);
+    expect(
+      (result(encoded).Contents as Doc[]).map((c) => decodeURIComponent(String(c.Key).replace(/\+/g, ' '))),
+    ).toEqual(keys);
   });
 
   it('builds a 1000-key page quickly', () => {
-    const contents = Array.from({ length: 1000 }, (_, i) => summary(`photos/2024/${String(i).padStart(6, '0')}-image.jpg`));
+    const contents = Array.from({ length: 1000 }, (_, i) =>
+      summary(`photos/2024/${String(i).padStart(6, '0')}-image.jpg`),
+    );
     const start = performance.now();
     for (let i = 0; i < 20; i++) buildListObjectsV2Result({ ...base, contents });
     const perPage = (performance.now() - start) / 20;

@@ -71,17 +71,16 @@ function commonPrefixEls(prefixes: string[], encode: Encode): string {
 }
 
 function delimiterAndEncoding(input: ListObjectsCommon, encode: Encode): string {
-  return (
-    (input.delimiter ? el('Delimiter', encode(input.delimiter)) : '') +
-    optEl('EncodingType', input.encodingType)
-  );
+  return (input.delimiter ? el('Delimiter', encode(input.delimiter)) : '') + optEl('EncodingType', input.encodingType);
 }
 
 /** ListObjects (v1) response. */
 export function buildListObjectsV1Result(input: ListObjectsV1Input): string {
   const encode = input.encodingType === 'url' ? s3UrlEncode : identity;
   const nextMarker =
-    input.isTruncated && input.delimiter && input.nextMarker !== undefined ? el('NextMarker', encode(input.nextMarker)) : '';
+    input.isTruncated && input.delimiter && input.nextMarker !== undefined
+      ? el('NextMarker', encode(input.nextMarker))
+      : '';
   return (
     `${openRoot('ListBucketResult')}${el('Name', input.bucket)}${el('Prefix', encode(input.prefix ?? ''))}` +
     `${el('Marker', encode(input.marker ?? ''))}${nextMarker}<MaxKeys>${input.maxKeys}</MaxKeys>` +

@@ -42,7 +42,8 @@ export interface ListVersionsInput {
 }
 
 function entryEl(v: VersionSummary, encode: (text: string) => string): string {
-  const head = `${el('Key', encode(v.key))}${el('VersionId', v.versionId)}${el('IsLatest', v.isLatest)}` +
+  const head =
+    `${el('Key', encode(v.key))}${el('VersionId', v.versionId)}${el('IsLatest', v.isLatest)}` +
     el('LastModified', isoTimestamp(v.lastModified));
   if (v.isDeleteMarker) return `<DeleteMarker>${ownerEl(v.owner)}${head}</DeleteMarker>`;
   return (

@@ -30,14 +30,16 @@ export interface ObjectAttributesInput {
 export function buildObjectAttributes(input: ObjectAttributesInput): string {
   let out = openRoot('GetObjectAttributesResponse');
   if (input.etag !== undefined) out += el('ETag', input.etag.replace(/^"|"$/g, ''));
-  if (input.checksum) out += `<Checksum>${checksumEls(input.checksum.values)}${optEl('ChecksumType', input.checksum.type)}</Checksum>`;
+  if (input.checksum)
+    out += `<Checksum>${checksumEls(input.checksum.values)}${optEl('ChecksumType', input.checksum.type)}</Checksum>`;
   const op = input.objectParts;
   if (op) {
     out +=
       `<ObjectParts><PartsCount>${op.partsCount}</PartsCount><PartNumberMarker>${op.partNumberMarker}</PartNumberMarker>` +
       `${optEl('NextPartNumberMarker', op.nextPartNumberMarker)}<MaxParts>${op.maxParts}</MaxParts>` +
       `<IsTruncated>${op.isTruncated}</IsTruncated>`;
-    for (const p of op.parts) out += `<Part>${checksumEls(p.checksums)}<PartNumber>${p.partNumber}</PartNumber><Size>${p.size}</Size></Part>`;
+    for (const p of op.parts)
+      out += `<Part>${checksumEls(p.checksums)}<PartNumber>${p.partNumber}</PartNumber><Size>${p.size}</Size></Part>`;
     out += '</ObjectParts>';
   }
   out += optEl('StorageClass', input.storageClass);

@@ -1,7 +1,16 @@
 // Object-level responses: CopyObjectResult, CopyPartResult (UploadPartCopy) and DeleteResult (DeleteObjects).
 
 import type { ChecksumType } from '../../../core/checksums.js';
-import { type ChecksumValues, checksumEls, checksumTypeEl, el, etagEl, isoTimestamp, openRoot, optEl } from './escape.js';
+import {
+  type ChecksumValues,
+  checksumEls,
+  checksumTypeEl,
+  el,
+  etagEl,
+  isoTimestamp,
+  openRoot,
+  optEl,
+} from './escape.js';
 
 export interface CopyResultInput {
   etag: string;

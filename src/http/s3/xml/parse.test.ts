@@ -6,7 +6,6 @@ import { codeOf } from '../../../../test/helpers/error-code.js';
 const buf = (s: string): Buffer => Buffer.from(s, 'utf8');
 const NS = 'xmlns="http://s3.amazonaws.com/doc/2006-03-01/"';
 
-
 const deleteBody = (objects: string, extra = ''): Buffer => buf(`<Delete ${NS}>${extra}${objects}</Delete>`);
 const obj = (key: string, version?: string): string =>
   `<Object><Key>${key}</Key>${version === undefined ? '' : `<VersionId>${version}</VersionId>`}</Object>`;
@@ -19,7 +18,10 @@ describe('readXml safety', () => {
       '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">' +
         '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><Delete><Object><Key>&lol3;</Key></Object></Delete>',
     ],
-    ['external entity (XXE)', '<!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><Delete><Object><Key>&xxe;</Key></Object></Delete>'],
+    [
+      'external entity (XXE)',
+      '<!DOCTYPE d [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><Delete><Object><Key>&xxe;</Key></Object></Delete>',
+    ],
     ['bare DOCTYPE', '<!DOCTYPE Delete><Delete><Object><Key>a</Key></Object></Delete>'],
     ['lower-case doctype', '<!doctype Delete><Delete><Object><Key>a</Key></Object></Delete>'],
     ['undeclared entity', '<Delete><Object><Key>&nbsp;</Key></Object></Delete>'],
@@ -35,13 +37,20 @@ describe('readXml safety', () => {
     ['text before root', 'junk<Delete><Object><Key>a</Key></Object></Delete>'],
     ['not XML', 'hello world'],
     ['JSON', '{"Objects":[{"Key":"a"}]}'],
-    ['prototype-polluting element name', '<Delete><__proto__><Key>a</Key></__proto__><Object><Key>a</Key></Object></Delete>'],
+    [
+      'prototype-polluting element name',
+      '<Delete><__proto__><Key>a</Key></__proto__><Object><Key>a</Key></Object></Delete>',
+    ],
   ])('refuses %s with MalformedXML', (_name, body) => {
     expect(codeOf(() => parseDeleteObjects(buf(body)))).toBe('MalformedXML');
   });
 
   it('refuses invalid UTF-8', () => {
-    const bytes = Buffer.concat([buf('<Delete><Object><Key>'), Buffer.from([0xc3, 0x28]), buf('</Key></Object></Delete>')]);
+    const bytes = Buffer.concat([
+      buf('<Delete><Object><Key>'),
+      Buffer.from([0xc3, 0x28]),
+      buf('</Key></Object></Delete>'),
+    ]);
     expect(codeOf(() => parseDeleteObjects(bytes))).toBe('MalformedXML');
   });
 
@@ -53,7 +62,9 @@ describe('readXml safety', () => {
   it('accepts a BOM, an XML declaration, comments and namespace prefixes', () => {
     const body = Buffer.concat([
       Buffer.from([0xef, 0xbb, 0xbf]),
-      buf(`<?xml version="1.0" encoding="UTF-8"?>\n<!-- hi --><s3:Delete xmlns:s3="x"><s3:Object><s3:Key>k</s3:Key></s3:Object></s3:Delete>`),
+      buf(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<!-- hi --><s3:Delete xmlns:s3="x"><s3:Object><s3:Key>k</s3:Key></s3:Object></s3:Delete>`,
+      ),
     ]);
     expect(parseDeleteObjects(body).objects).toEqual([{ key: 'k' }]);
   });
@@ -66,22 +77,36 @@ describe('readXml safety', () => {
 
 describe('parseCreateBucketConfiguration', () => {
   it('reads LocationConstraint', () => {
-    const body = buf(`<CreateBucketConfiguration ${NS}><LocationConstraint>eu-west-1</LocationConstraint></CreateBucketConfiguration>`);
+    const body = buf(
+      `<CreateBucketConfiguration ${NS}><LocationConstraint>eu-west-1</LocationConstraint></CreateBucketConfiguration>`,
+    );
     expect(parseCreateBucketConfiguration(body)).toEqual({ locationConstraint: 'eu-west-1' });
   });
   it('treats an empty body, empty element and empty constraint as no constraint', () => {
     expect(parseCreateBucketConfiguration(Buffer.alloc(0))).toEqual({});
     expect(parseCreateBucketConfiguration(buf('<CreateBucketConfiguration/>'))).toEqual({});
-    expect(parseCreateBucketConfiguration(buf('<CreateBucketConfiguration><LocationConstraint/></CreateBucketConfiguration>'))).toEqual({});
+    expect(
+      parseCreateBucketConfiguration(
+        buf('<CreateBucketConfiguration><LocationConstraint/></CreateBucketConfiguration>'),
+      ),
+    ).toEqual({});
   });
   it('ignores elements it does not know (newer SDK fields)', () => {
-    const body = buf('<CreateBucketConfiguration><LocationConstraint>x</LocationConstraint><Tags><Tag/></Tags></CreateBucketConfiguration>');
+    const body = buf(
+      '<CreateBucketConfiguration><LocationConstraint>x</LocationConstraint><Tags><Tag/></Tags></CreateBucketConfiguration>',
+    );
     expect(parseCreateBucketConfiguration(body)).toEqual({ locationConstraint: 'x' });
   });
   it.each([
     ['wrong root', '<CreateBucket><LocationConstraint>x</LocationConstraint></CreateBucket>'],
-    ['duplicate constraint', '<CreateBucketConfiguration><LocationConstraint>a</LocationConstraint><LocationConstraint>b</LocationConstraint></CreateBucketConfiguration>'],
-    ['nested markup in constraint', '<CreateBucketConfiguration><LocationConstraint><a/></LocationConstraint></CreateBucketConfiguration>'],
+    [
+      'duplicate constraint',
+      '<CreateBucketConfiguration><LocationConstraint>a</LocationConstraint><LocationConstraint>b</LocationConstraint></CreateBucketConfiguration>',
+    ],
+    [
+      'nested markup in constraint',
+      '<CreateBucketConfiguration><LocationConstraint><a/></LocationConstraint></CreateBucketConfiguration>',
+    ],
     ['text in the container', '<CreateBucketConfiguration>eu-west-1</CreateBucketConfiguration>'],
     ['garbage', 'eu-west-1'],
   ])('refuses %s', (_name, body) => {
@@ -91,7 +116,9 @@ describe('parseCreateBucketConfiguration', () => {
 
 describe('parseDeleteObjects', () => {
   it('reads keys exactly (whitespace, entities, unicode) and version ids', () => {
-    const parsed = parseDeleteObjects(deleteBody(obj(' a &amp; b ') + obj('日本/😀', 'v1') + obj('x&#13;&#10;y'), '<Quiet>true</Quiet>'));
+    const parsed = parseDeleteObjects(
+      deleteBody(obj(' a &amp; b ') + obj('日本/😀', 'v1') + obj('x&#13;&#10;y'), '<Quiet>true</Quiet>'),
+    );
     expect(parsed).toEqual({
       quiet: true,
       objects: [{ key: ' a & b ' }, { key: '日本/😀', versionId: 'v1' }, { key: 'x\r\ny' }],
@@ -120,21 +147,29 @@ describe('parseDeleteObjects', () => {
     ['Quiet not a boolean', deleteBody(obj('a'), '<Quiet>yes</Quiet>')],
     ['two Quiet elements', deleteBody(obj('a'), '<Quiet>true</Quiet><Quiet>true</Quiet>')],
     ['wrong root', buf(`<DeleteObjects>${obj('a')}</DeleteObjects>`)],
-    ['root of another operation', buf('<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>x</ETag></Part></CompleteMultipartUpload>')],
+    [
+      'root of another operation',
+      buf('<CompleteMultipartUpload><Part><PartNumber>1</PartNumber><ETag>x</ETag></Part></CompleteMultipartUpload>'),
+    ],
   ])('refuses %s with MalformedXML', (_name, body) => {
     expect(codeOf(() => parseDeleteObjects(body))).toBe('MalformedXML');
   });
 });
 
 describe('parseCompleteMultipartUpload', () => {
-  const part = (n: string, etag: string, extra = ''): string => `<Part><PartNumber>${n}</PartNumber><ETag>${etag}</ETag>${extra}</Part>`;
+  const part = (n: string, etag: string, extra = ''): string =>
+    `<Part><PartNumber>${n}</PartNumber><ETag>${etag}</ETag>${extra}</Part>`;
   const body = (parts: string): Buffer => buf(`<CompleteMultipartUpload ${NS}>${parts}</CompleteMultipartUpload>`);
 
   it('reads part numbers, ETags and checksums in document order', () => {
     const parsed = parseCompleteMultipartUpload(
       body(
         part('2', '&quot;abc&quot;', '<ChecksumCRC32>AAAAAA==</ChecksumCRC32><ChecksumSHA256>x=</ChecksumSHA256>') +
-          part(' 1 ', '"def"', '<ChecksumCRC64NVME>rosUhgp5mIg=</ChecksumCRC64NVME><ChecksumCRC32C>c</ChecksumCRC32C><ChecksumSHA1>s</ChecksumSHA1>'),
+          part(
+            ' 1 ',
+            '"def"',
+            '<ChecksumCRC64NVME>rosUhgp5mIg=</ChecksumCRC64NVME><ChecksumCRC32C>c</ChecksumCRC32C><ChecksumSHA1>s</ChecksumSHA1>',
+          ),
       ),
     );
     expect(parsed.parts).toEqual([

@@ -17,7 +17,10 @@ export function parseRestoreRequest(body: Uint8Array): { days: number } {
   assertContainer(root);
   const days = optionalInt(root, 'Days') ?? 1;
   if (days < 1 || days > MAX_RESTORE_DAYS) {
-    throw new AppError('InvalidArgument', { message: `Days must be between 1 and ${MAX_RESTORE_DAYS}.`, details: { ArgumentName: 'Days' } });
+    throw new AppError('InvalidArgument', {
+      message: `Days must be between 1 and ${MAX_RESTORE_DAYS}.`,
+      details: { ArgumentName: 'Days' },
+    });
   }
   return { days };
 }

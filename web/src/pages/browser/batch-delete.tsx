@@ -11,7 +11,10 @@ import { Dialog } from '../../ui/dialog';
 import { ErrorNote } from '../../ui/feedback';
 import type { Row } from './use-listing';
 
-interface Entry { key: string; versionId?: string }
+interface Entry {
+  key: string;
+  versionId?: string;
+}
 
 async function keysUnder(bucket: string, prefix: string): Promise<Entry[]> {
   const out: Entry[] = [];
@@ -24,14 +27,30 @@ async function keysUnder(bucket: string, prefix: string): Promise<Entry[]> {
   return out;
 }
 
-export function BatchDeleteDialog({ bucket, rows, versioned, onClose, onDone }: { bucket: string; rows: Row[]; versioned: boolean; onClose: () => void; onDone: () => void }) {
+export function BatchDeleteDialog({
+  bucket,
+  rows,
+  versioned,
+  onClose,
+  onDone,
+}: {
+  bucket: string;
+  rows: Row[];
+  versioned: boolean;
+  onClose: () => void;
+  onDone: () => void;
+}) {
   const [bypass, setBypass] = useState(false);
   const [status, setStatus] = useState<string>();
   const [failures, setFailures] = useState<BatchDeleteResult['results']>([]);
   const folders = rows.filter((r) => r.kind === 'folder');
   const versions = rows.filter((r) => r.kind === 'version');
 
-  const { run: deleteAll, busy, error } = useAction(async () => {
+  const {
+    run: deleteAll,
+    busy,
+    error,
+  } = useAction(async () => {
     const entries: Entry[] = [];
     for (const r of rows) {
       if (r.kind === 'object') entries.push({ key: r.object.key });
@@ -45,7 +64,10 @@ export function BatchDeleteDialog({ bucket, rows, versioned, onClose, onDone }: 
     const failed: BatchDeleteResult['results'] = [];
     for (let i = 0; i < entries.length; i += 1000) {
       setStatus(`Deleting ${formatCount(Math.min(i + 1000, entries.length))} of ${formatCount(entries.length)}…`);
-      const res = await api.post<BatchDeleteResult>(Api.bucket(bucket, '/objects/delete'), { keys: entries.slice(i, i + 1000), bypassGovernance: bypass || undefined });
+      const res = await api.post<BatchDeleteResult>(Api.bucket(bucket, '/objects/delete'), {
+        keys: entries.slice(i, i + 1000),
+        bypassGovernance: bypass || undefined,
+      });
       deleted += res.deleted;
       failed.push(...res.results.filter((r) => !r.ok));
     }
@@ -60,17 +82,42 @@ export function BatchDeleteDialog({ bucket, rows, versioned, onClose, onDone }: 
   };
 
   return (
-    <Dialog title={`Delete ${rows.length} selected item${rows.length === 1 ? '' : 's'}?`} onClose={onClose} onSubmit={() => void run()}
-      footer={<><Button onClick={onClose}>{failures.length ? 'Close' : 'Cancel'}</Button><Button type="submit" variant="danger" write busy={busy}>Delete</Button></>}>
-      {folders.length > 0 ? <p className="note note-warn">Every object under {folders.map((f) => (f.kind === 'folder' ? f.prefix : '')).join(', ')} is deleted too.</p> : null}
-      {versions.length > 0 ? <p>Selected versions are removed for good.</p>
-        : versioned ? <p>The bucket is versioned: deleted objects get a delete marker and keep their versions, so they can be restored.</p>
-          : <p>The bucket is not versioned: deleted objects are gone for good.</p>}
+    <Dialog
+      title={`Delete ${rows.length} selected item${rows.length === 1 ? '' : 's'}?`}
+      onClose={onClose}
+      onSubmit={() => void run()}
+      footer={
+        <>
+          <Button onClick={onClose}>{failures.length ? 'Close' : 'Cancel'}</Button>
+          <Button type="submit" variant="danger" write busy={busy}>
+            Delete
+          </Button>
+        </>
+      }
+    >
+      {folders.length > 0 ? (
+        <p className="note note-warn">
+          Every object under {folders.map((f) => (f.kind === 'folder' ? f.prefix : '')).join(', ')} is deleted too.
+        </p>
+      ) : null}
+      {versions.length > 0 ? (
+        <p>Selected versions are removed for good.</p>
+      ) : versioned ? (
+        <p>
+          The bucket is versioned: deleted objects get a delete marker and keep their versions, so they can be restored.
+        </p>
+      ) : (
+        <p>The bucket is not versioned: deleted objects are gone for good.</p>
+      )}
       <Checkbox label="Bypass governance retention" checked={bypass} onChange={(e) => setBypass(e.target.checked)} />
       {status ? <p role="status">{status}</p> : null}
       {failures.length > 0 ? (
         <ul className="failures">
-          {failures.slice(0, 50).map((f) => <li key={`${f.key}:${f.versionId ?? ''}`}><span className="mono">{f.key}</span>: {f.error} {f.message}</li>)}
+          {failures.slice(0, 50).map((f) => (
+            <li key={`${f.key}:${f.versionId ?? ''}`}>
+              <span className="mono">{f.key}</span>: {f.error} {f.message}
+            </li>
+          ))}
         </ul>
       ) : null}
       {error ? <ErrorNote message={error} /> : null}

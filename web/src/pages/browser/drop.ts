@@ -1,18 +1,22 @@
 // Files from a drop or a file input, with their paths relative to what was dropped (a dropped folder's files keep
 // their sub-folders). Directory entries are read with the File and Directory Entries API.
 
-export interface PickedFile { file: File; path: string }
+export interface PickedFile {
+  file: File;
+  path: string;
+}
 
 function readAll(reader: FileSystemDirectoryReader): Promise<FileSystemEntry[]> {
   return new Promise((resolve, reject) => {
     const all: FileSystemEntry[] = [];
-    const next = (): void => reader.readEntries((batch) => {
-      if (batch.length === 0) resolve(all);
-      else {
-        all.push(...batch);
-        next();
-      }
-    }, reject);
+    const next = (): void =>
+      reader.readEntries((batch) => {
+        if (batch.length === 0) resolve(all);
+        else {
+          all.push(...batch);
+          next();
+        }
+      }, reject);
     next();
   });
 }

@@ -19,8 +19,11 @@ import { SharePanel } from './share-panel';
 import { VersionsPanel } from './versions-panel';
 
 const TABS = [
-  { id: 'overview', label: 'Overview' }, { id: 'versions', label: 'Versions' }, { id: 'tags', label: 'Tags' },
-  { id: 'lock', label: 'Retention & hold' }, { id: 'share', label: 'Share link' },
+  { id: 'overview', label: 'Overview' },
+  { id: 'versions', label: 'Versions' },
+  { id: 'tags', label: 'Tags' },
+  { id: 'lock', label: 'Retention & hold' },
+  { id: 'share', label: 'Share link' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
@@ -43,11 +46,12 @@ function Overview({ bucket, info, onDeleted }: { bucket: string; info: ObjectInf
   const download = (): void => {
     setError(undefined);
     setProgress(0);
-    transfers.download(
-      { path: Api.bucket(bucket, '/objects/content'), query: { key: info.key, versionId: info.versionId } },
-      baseName(info.key),
-      { onProgress: (p) => setProgress(p.total ? Math.round((p.loaded / p.total) * 100) : undefined) },
-    )
+    transfers
+      .download(
+        { path: Api.bucket(bucket, '/objects/content'), query: { key: info.key, versionId: info.versionId } },
+        baseName(info.key),
+        { onProgress: (p) => setProgress(p.total ? Math.round((p.loaded / p.total) * 100) : undefined) },
+      )
       .catch((err: unknown) => setError(describeError(err)))
       .finally(() => setProgress(undefined));
   };
@@ -57,42 +61,93 @@ function Overview({ bucket, info, onDeleted }: { bucket: string; info: ObjectInf
         <Button variant="primary" icon="download" busy={progress !== undefined} onClick={download}>
           {progress !== undefined ? `Downloading ${progress}%` : 'Download'}
         </Button>
-        <Button variant="danger" icon="trash" write onClick={() => setDeleting(true)}>Delete</Button>
+        <Button variant="danger" icon="trash" write onClick={() => setDeleting(true)}>
+          Delete
+        </Button>
       </div>
       {error ? <ErrorNote message={error} /> : null}
       <div className="grid-2">
-        <Facts items={[
-          ['Size', `${formatBytes(info.size)} (${info.size.toLocaleString('en-US')} bytes)`],
-          ['Type', info.contentType ?? '–'],
-          ['Last modified', formatTime(info.lastModified)],
-          ['Version', <span key="v" className="mono">{info.versionId}{info.isLatest ? <> <Badge tone="ok">latest</Badge></> : null}</span>],
-          ['ETag', <span key="e" className="mono break">{info.etag}</span>],
-          ['Storage class', info.storageClass],
-          ...(info.checksum ? [[`Checksum (${info.checksum.algorithm})`, <span key="c" className="mono break">{info.checksum.value}</span>] as [string, ReactNode]] : []),
-          ...(info.partCount ? [['Parts', String(info.partCount)] as [string, string]] : []),
-          ...Object.entries(info.userMetadata).map(([k, v]) => [`x-amz-meta-${k}`, v] as [string, string]),
-        ]} />
+        <Facts
+          items={[
+            ['Size', `${formatBytes(info.size)} (${info.size.toLocaleString('en-US')} bytes)`],
+            ['Type', info.contentType ?? '–'],
+            ['Last modified', formatTime(info.lastModified)],
+            [
+              'Version',
+              <span key="v" className="mono">
+                {info.versionId}
+                {info.isLatest ? (
+                  <>
+                    {' '}
+                    <Badge tone="ok">latest</Badge>
+                  </>
+                ) : null}
+              </span>,
+            ],
+            [
+              'ETag',
+              <span key="e" className="mono break">
+                {info.etag}
+              </span>,
+            ],
+            ['Storage class', info.storageClass],
+            ...(info.checksum
+              ? [
+                  [
+                    `Checksum (${info.checksum.algorithm})`,
+                    <span key="c" className="mono break">
+                      {info.checksum.value}
+                    </span>,
+                  ] as [string, ReactNode],
+                ]
+              : []),
+            ...(info.partCount ? [['Parts', String(info.partCount)] as [string, string]] : []),
+            ...Object.entries(info.userMetadata).map(([k, v]) => [`x-amz-meta-${k}`, v] as [string, string]),
+          ]}
+        />
         <ObjectPreview bucket={bucket} info={info} />
       </div>
       {deleting ? (
-        <ConfirmDialog title={`Delete ${baseName(info.key)}?`} confirmLabel={info.isLatest ? 'Delete object' : 'Delete version'} danger onClose={() => setDeleting(false)}
+        <ConfirmDialog
+          title={`Delete ${baseName(info.key)}?`}
+          confirmLabel={info.isLatest ? 'Delete object' : 'Delete version'}
+          danger
+          onClose={() => setDeleting(false)}
           onConfirm={async () => {
-            await api.del(Api.bucket(bucket, '/objects/content'), { key: info.key, ...(info.isLatest ? {} : { versionId: info.versionId }) });
+            await api.del(Api.bucket(bucket, '/objects/content'), {
+              key: info.key,
+              ...(info.isLatest ? {} : { versionId: info.versionId }),
+            });
             notify('Deleted.');
             onDeleted();
-          }}>
-          <p>{info.isLatest
-            ? 'In a versioned bucket this adds a delete marker: the object disappears from listings and its versions stay, so it can be restored. Otherwise it is gone for good.'
-            : 'This version is removed for good.'}</p>
+          }}
+        >
+          <p>
+            {info.isLatest
+              ? 'In a versioned bucket this adds a delete marker: the object disappears from listings and its versions stay, so it can be restored. Otherwise it is gone for good.'
+              : 'This version is removed for good.'}
+          </p>
         </ConfirmDialog>
       ) : null}
     </div>
   );
 }
 
-export function ObjectDetails({ bucket, objectKey, versionId, objectLock, versioned, onVersion, onClose, onChanged }: Props) {
+export function ObjectDetails({
+  bucket,
+  objectKey,
+  versionId,
+  objectLock,
+  versioned,
+  onVersion,
+  onClose,
+  onChanged,
+}: Props) {
   const [tab, setTab] = useState<TabId>('overview');
-  const info = useResource((signal) => api.get<ObjectInfo>(Api.bucket(bucket, '/objects/info'), { key: objectKey, versionId }, signal), [bucket, objectKey, versionId]);
+  const info = useResource(
+    (signal) => api.get<ObjectInfo>(Api.bucket(bucket, '/objects/info'), { key: objectKey, versionId }, signal),
+    [bucket, objectKey, versionId],
+  );
   const changed = (): void => {
     info.reload();
     onChanged();
@@ -101,26 +156,69 @@ export function ObjectDetails({ bucket, objectKey, versionId, objectLock, versio
   const tabs = TABS.filter((t) => versioned || t.id !== 'versions');
   return (
     <Dialog title={<span className="mono break">{baseName(objectKey)}</span>} onClose={onClose} wide>
-      <p className="muted break">s3://{bucket}/{objectKey}{versionId ? ` · version ${versionId}` : ''}</p>
+      <p className="muted break">
+        s3://{bucket}/{objectKey}
+        {versionId ? ` · version ${versionId}` : ''}
+      </p>
       <Tabs label="Object" tabs={tabs} current={tab} onChange={setTab} />
       <TabPanel id={tab}>
         {tab === 'versions' ? (
-          <VersionsPanel bucket={bucket} objectKey={objectKey} current={info.data?.versionId} onChanged={changed}
-            onView={(v) => { onVersion(v); setTab('overview'); }} />
+          <VersionsPanel
+            bucket={bucket}
+            objectKey={objectKey}
+            current={info.data?.versionId}
+            onChanged={changed}
+            onView={(v) => {
+              onVersion(v);
+              setTab('overview');
+            }}
+          />
         ) : gone ? (
-          <p className="note note-info">{versionId ? 'This version does not exist.' : 'The current version of this key is a delete marker (or the key is gone).'}{versioned ? ' Its earlier versions are under Versions.' : ''}</p>
-        ) : info.error !== undefined ? <ErrorNote message={describeError(info.error)} onRetry={info.reload} />
-          : !info.data ? <Loading />
-            : tab === 'overview' ? <Overview bucket={bucket} info={info.data} onDeleted={() => { onChanged(); if (versioned) { onVersion(undefined); info.reload(); } else onClose(); }} />
-              : tab === 'tags' ? (
-                <TagEditor key={info.data.versionId} label="Object tags" initial={info.data.tags} max={10} onSave={async (tags: Tag[]) => {
-                  const query = { key: objectKey, versionId: info.data?.versionId };
-                  if (tags.length === 0) await api.del(Api.bucket(bucket, '/objects/tagging'), query);
-                  else await api.put(Api.bucket(bucket, '/objects/tagging'), { tags }, query);
-                }} />
-              )
-                : tab === 'lock' ? <LockPanel key={info.data.versionId} bucket={bucket} info={info.data} objectLock={objectLock} onChanged={changed} />
-                  : <SharePanel bucket={bucket} objectKey={objectKey} versionId={versionId} />}
+          <p className="note note-info">
+            {versionId
+              ? 'This version does not exist.'
+              : 'The current version of this key is a delete marker (or the key is gone).'}
+            {versioned ? ' Its earlier versions are under Versions.' : ''}
+          </p>
+        ) : info.error !== undefined ? (
+          <ErrorNote message={describeError(info.error)} onRetry={info.reload} />
+        ) : !info.data ? (
+          <Loading />
+        ) : tab === 'overview' ? (
+          <Overview
+            bucket={bucket}
+            info={info.data}
+            onDeleted={() => {
+              onChanged();
+              if (versioned) {
+                onVersion(undefined);
+                info.reload();
+              } else onClose();
+            }}
+          />
+        ) : tab === 'tags' ? (
+          <TagEditor
+            key={info.data.versionId}
+            label="Object tags"
+            initial={info.data.tags}
+            max={10}
+            onSave={async (tags: Tag[]) => {
+              const query = { key: objectKey, versionId: info.data?.versionId };
+              if (tags.length === 0) await api.del(Api.bucket(bucket, '/objects/tagging'), query);
+              else await api.put(Api.bucket(bucket, '/objects/tagging'), { tags }, query);
+            }}
+          />
+        ) : tab === 'lock' ? (
+          <LockPanel
+            key={info.data.versionId}
+            bucket={bucket}
+            info={info.data}
+            objectLock={objectLock}
+            onChanged={changed}
+          />
+        ) : (
+          <SharePanel bucket={bucket} objectKey={objectKey} versionId={versionId} />
+        )}
       </TabPanel>
     </Dialog>
   );

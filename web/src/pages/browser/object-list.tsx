@@ -26,7 +26,12 @@ const ROW_HEIGHT = 44;
 export function ObjectList({ bucket, prefix, listing, selected, onToggle, onToggleAll, onOpen, selectable }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const count = listing.rows.length + (listing.done ? 0 : 1);
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
   const items = virtualizer.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? 0;
   useEffect(() => {
@@ -35,15 +40,35 @@ export function ObjectList({ bucket, prefix, listing, selected, onToggle, onTogg
 
   const allSelected = listing.rows.length > 0 && listing.rows.every((r) => selected.has(r.id));
   return (
-    <div className="olist" role="table" aria-label={`Objects in ${bucket}/${prefix}`} aria-rowcount={listing.done ? listing.rows.length + 1 : -1}>
+    <div
+      className="olist"
+      role="table"
+      aria-label={`Objects in ${bucket}/${prefix}`}
+      aria-rowcount={listing.done ? listing.rows.length + 1 : -1}
+    >
       <div className="olist-head" role="rowgroup">
         <div className="olist-row" role="row" aria-rowindex={1}>
           <div role="columnheader" className="col-check">
-            {selectable ? <input type="checkbox" aria-label="Select every loaded row" checked={allSelected} onChange={onToggleAll} /> : <span className="visually-hidden">Selection</span>}
+            {selectable ? (
+              <input
+                type="checkbox"
+                aria-label="Select every loaded row"
+                checked={allSelected}
+                onChange={onToggleAll}
+              />
+            ) : (
+              <span className="visually-hidden">Selection</span>
+            )}
           </div>
-          <div role="columnheader" className="col-name">Name</div>
-          <div role="columnheader" className="col-size">Size</div>
-          <div role="columnheader" className="col-date">Last modified</div>
+          <div role="columnheader" className="col-name">
+            Name
+          </div>
+          <div role="columnheader" className="col-size">
+            Size
+          </div>
+          <div role="columnheader" className="col-date">
+            Last modified
+          </div>
         </div>
       </div>
       <div className="olist-body" ref={scrollRef} role="rowgroup" tabIndex={-1}>
@@ -51,28 +76,79 @@ export function ObjectList({ bucket, prefix, listing, selected, onToggle, onTogg
           {items.map((item) => {
             const row = listing.rows[item.index];
             return (
-              <div key={row?.id ?? 'more'} className="olist-row olist-item" role="row" aria-rowindex={item.index + 2} style={{ transform: `translateY(${item.start}px)` }}>
-                {row ? <Cells row={row} bucket={bucket} prefix={prefix} checked={selected.has(row.id)} onToggle={onToggle} onOpen={onOpen} selectable={selectable} />
-                  : <div role="cell" className="col-name muted">{listing.error ? 'Could not load more.' : 'Loading more…'}</div>}
+              <div
+                key={row?.id ?? 'more'}
+                className="olist-row olist-item"
+                role="row"
+                aria-rowindex={item.index + 2}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                {row ? (
+                  <Cells
+                    row={row}
+                    bucket={bucket}
+                    prefix={prefix}
+                    checked={selected.has(row.id)}
+                    onToggle={onToggle}
+                    onOpen={onOpen}
+                    selectable={selectable}
+                  />
+                ) : (
+                  <div role="cell" className="col-name muted">
+                    {listing.error ? 'Could not load more.' : 'Loading more…'}
+                  </div>
+                )}
               </div>
             );
           })}
         </div>
-        {listing.done && listing.rows.length === 0 ? <p className="empty">{prefix ? 'This folder is empty.' : 'This bucket is empty.'}</p> : null}
+        {listing.done && listing.rows.length === 0 ? (
+          <p className="empty">{prefix ? 'This folder is empty.' : 'This bucket is empty.'}</p>
+        ) : null}
       </div>
     </div>
   );
 }
 
-function Cells({ row, bucket, prefix, checked, onToggle, onOpen, selectable }: { row: Row; bucket: string; prefix: string; checked: boolean; onToggle: (r: Row) => void; onOpen: Props['onOpen']; selectable: boolean }) {
-  const name = row.kind === 'folder' ? entryName(row.prefix, prefix) : entryName(row.kind === 'object' ? row.object.key : row.version.key, prefix);
-  const check = selectable ? <input type="checkbox" aria-label={`Select ${name}`} checked={checked} onChange={() => onToggle(row)} /> : null;
+function Cells({
+  row,
+  bucket,
+  prefix,
+  checked,
+  onToggle,
+  onOpen,
+  selectable,
+}: {
+  row: Row;
+  bucket: string;
+  prefix: string;
+  checked: boolean;
+  onToggle: (r: Row) => void;
+  onOpen: Props['onOpen'];
+  selectable: boolean;
+}) {
+  const name =
+    row.kind === 'folder'
+      ? entryName(row.prefix, prefix)
+      : entryName(row.kind === 'object' ? row.object.key : row.version.key, prefix);
+  const check = selectable ? (
+    <input type="checkbox" aria-label={`Select ${name}`} checked={checked} onChange={() => onToggle(row)} />
+  ) : null;
   if (row.kind === 'folder') {
     return (
       <>
-        <div role="cell" className="col-check">{check}</div>
-        <div role="cell" className="col-name"><Link to={browseRoute(bucket, row.prefix)} className="entry"><Icon name="folder" />{name}</Link></div>
-        <div role="cell" className="col-size muted">Folder</div>
+        <div role="cell" className="col-check">
+          {check}
+        </div>
+        <div role="cell" className="col-name">
+          <Link to={browseRoute(bucket, row.prefix)} className="entry">
+            <Icon name="folder" />
+            {name}
+          </Link>
+        </div>
+        <div role="cell" className="col-size muted">
+          Folder
+        </div>
         <div role="cell" className="col-date" />
       </>
     );
@@ -80,26 +156,49 @@ function Cells({ row, bucket, prefix, checked, onToggle, onOpen, selectable }: {
   if (row.kind === 'object') {
     return (
       <>
-        <div role="cell" className="col-check">{check}</div>
-        <div role="cell" className="col-name"><button type="button" className="entry linkish" onClick={() => onOpen(row.object.key)}><Icon name="file" />{name}</button></div>
-        <div role="cell" className="col-size">{formatBytes(row.object.size)}</div>
-        <div role="cell" className="col-date">{formatTime(row.object.lastModified)}</div>
+        <div role="cell" className="col-check">
+          {check}
+        </div>
+        <div role="cell" className="col-name">
+          <button type="button" className="entry linkish" onClick={() => onOpen(row.object.key)}>
+            <Icon name="file" />
+            {name}
+          </button>
+        </div>
+        <div role="cell" className="col-size">
+          {formatBytes(row.object.size)}
+        </div>
+        <div role="cell" className="col-date">
+          {formatTime(row.object.lastModified)}
+        </div>
       </>
     );
   }
   const v = row.version;
   return (
     <>
-      <div role="cell" className="col-check">{check}</div>
+      <div role="cell" className="col-check">
+        {check}
+      </div>
       <div role="cell" className="col-name">
-        <button type="button" className="entry linkish" onClick={() => onOpen(v.key, v.versionId)}><Icon name={v.isDeleteMarker ? 'trash' : 'file'} />{name}</button>
+        <button type="button" className="entry linkish" onClick={() => onOpen(v.key, v.versionId)}>
+          <Icon name={v.isDeleteMarker ? 'trash' : 'file'} />
+          {name}
+        </button>
         <span className="version-tags">
-          <span className="mono muted" title={v.versionId}>{shortVersionId(v.versionId)}</span>
-          {v.isLatest ? <Badge tone="ok">latest</Badge> : null}{v.isDeleteMarker ? <Badge tone="warn">delete marker</Badge> : null}
+          <span className="mono muted" title={v.versionId}>
+            {shortVersionId(v.versionId)}
+          </span>
+          {v.isLatest ? <Badge tone="ok">latest</Badge> : null}
+          {v.isDeleteMarker ? <Badge tone="warn">delete marker</Badge> : null}
         </span>
       </div>
-      <div role="cell" className="col-size">{v.isDeleteMarker ? '–' : formatBytes(v.size)}</div>
-      <div role="cell" className="col-date">{formatTime(v.lastModified)}</div>
+      <div role="cell" className="col-size">
+        {v.isDeleteMarker ? '–' : formatBytes(v.size)}
+      </div>
+      <div role="cell" className="col-date">
+        {formatTime(v.lastModified)}
+      </div>
     </>
   );
 }

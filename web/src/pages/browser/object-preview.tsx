@@ -9,7 +9,11 @@ import type { ObjectInfo } from '../../api/types';
 import { decodeTextPreview, previewKind, safeImageType, TEXT_PREVIEW_BYTES } from '../../lib/preview';
 import { ErrorNote, Loading } from '../../ui/feedback';
 
-type State = { kind: 'loading' } | { kind: 'image'; url: string } | { kind: 'text'; text: string; truncated: boolean } | { kind: 'error'; message: string };
+type State =
+  | { kind: 'loading' }
+  | { kind: 'image'; url: string }
+  | { kind: 'text'; text: string; truncated: boolean }
+  | { kind: 'error'; message: string };
 
 export function ObjectPreview({ bucket, info }: { bucket: string; info: ObjectInfo }) {
   const kind = previewKind(info.contentType, info.key, info.size);
@@ -27,7 +31,9 @@ export function ObjectPreview({ bucket, info }: { bucket: string; info: ObjectIn
         if (!ctrl.signal.aborted) setState({ kind: 'image', url });
       } else {
         const res = await api.fetch('GET', Api.bucket(bucket, '/objects/content'), {
-          query, signal: ctrl.signal, headers: info.size > 0 ? { range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` } : {},
+          query,
+          signal: ctrl.signal,
+          headers: info.size > 0 ? { range: `bytes=0-${TEXT_PREVIEW_BYTES - 1}` } : {},
         });
         const preview = decodeTextPreview(new Uint8Array(await res.arrayBuffer()), info.size);
         if (!ctrl.signal.aborted) setState({ kind: 'text', ...preview });
@@ -41,14 +47,28 @@ export function ObjectPreview({ bucket, info }: { bucket: string; info: ObjectIn
     };
   }, [bucket, info.key, info.versionId, info.contentType, info.size, kind]);
 
-  if (kind === 'none') return <p className="muted">No preview for this type of object ({info.contentType ?? 'unknown type'}). Download it to open it.</p>;
+  if (kind === 'none')
+    return (
+      <p className="muted">
+        No preview for this type of object ({info.contentType ?? 'unknown type'}). Download it to open it.
+      </p>
+    );
   if (state.kind === 'loading') return <Loading label="Loading the preview…" />;
   if (state.kind === 'error') return <ErrorNote message={state.message} />;
-  if (state.kind === 'image') return <figure className="preview"><img src={state.url} alt={`Preview of ${info.key}`} /></figure>;
+  if (state.kind === 'image')
+    return (
+      <figure className="preview">
+        <img src={state.url} alt={`Preview of ${info.key}`} />
+      </figure>
+    );
   return (
     <figure className="preview">
-      <pre className="preview-text" tabIndex={0} aria-label={`Text of ${info.key}`}>{state.text}</pre>
-      {state.truncated ? <figcaption className="hint">The first {TEXT_PREVIEW_BYTES / 1024} KiB are shown.</figcaption> : null}
+      <pre className="preview-text" tabIndex={0} aria-label={`Text of ${info.key}`}>
+        {state.text}
+      </pre>
+      {state.truncated ? (
+        <figcaption className="hint">The first {TEXT_PREVIEW_BYTES / 1024} KiB are shown.</figcaption>
+      ) : null}
     </figure>
   );
 }

@@ -7,7 +7,11 @@ import type { UploadQueue, UploadTask } from './upload-queue';
 import { useUploads } from './upload-queue';
 
 const STATE_TEXT: Record<UploadTask['state'], string> = {
-  queued: 'Waiting', uploading: 'Uploading', done: 'Uploaded', failed: 'Failed', cancelled: 'Cancelled',
+  queued: 'Waiting',
+  uploading: 'Uploading',
+  done: 'Uploaded',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
 };
 
 export function UploadPanel({ queue }: { queue: UploadQueue }) {
@@ -25,7 +29,9 @@ export function UploadPanel({ queue }: { queue: UploadQueue }) {
     <section className="card upload-panel" aria-labelledby="uploads-title">
       <div className="card-head">
         <h2 id="uploads-title">Uploads {active > 0 ? `(${active} in progress)` : ''}</h2>
-        <Button variant="ghost" onClick={() => queue.clearFinished()}>Clear finished</Button>
+        <Button variant="ghost" onClick={() => queue.clearFinished()}>
+          Clear finished
+        </Button>
       </div>
       <ul className="uploads">
         {tasks.map((t) => {
@@ -35,13 +41,41 @@ export function UploadPanel({ queue }: { queue: UploadQueue }) {
             <li key={t.id} className={`upload upload-${t.state}`} data-upload-key={t.key}>
               <div className="upload-line">
                 <span className="mono break">{t.key}</span>
-                <span className="muted">{formatBytes(total)}{t.multipart ? ' · multipart' : ''}</span>
+                <span className="muted">
+                  {formatBytes(total)}
+                  {t.multipart ? ' · multipart' : ''}
+                </span>
               </div>
-              <progress max={Math.max(total, 1)} value={total === 0 ? (t.state === 'done' ? 1 : 0) : t.loaded} aria-label={`Upload of ${t.key}`} />
+              <progress
+                max={Math.max(total, 1)}
+                value={total === 0 ? (t.state === 'done' ? 1 : 0) : t.loaded}
+                aria-label={`Upload of ${t.key}`}
+              />
               <div className="upload-line">
-                <span className="upload-state">{STATE_TEXT[t.state]}{t.state === 'uploading' ? ` ${pct}%` : ''}{t.error ? `: ${t.error}` : ''}</span>
-                {t.state === 'queued' || t.state === 'uploading' ? <Button variant="ghost" onClick={() => queue.cancel(t.id)} aria-label={`Cancel the upload of ${t.key}`}>Cancel</Button> : null}
-                {t.state === 'failed' || t.state === 'cancelled' ? <Button variant="ghost" write onClick={() => queue.retry(t.id)} aria-label={`Retry the upload of ${t.key}`}>Retry</Button> : null}
+                <span className="upload-state">
+                  {STATE_TEXT[t.state]}
+                  {t.state === 'uploading' ? ` ${pct}%` : ''}
+                  {t.error ? `: ${t.error}` : ''}
+                </span>
+                {t.state === 'queued' || t.state === 'uploading' ? (
+                  <Button
+                    variant="ghost"
+                    onClick={() => queue.cancel(t.id)}
+                    aria-label={`Cancel the upload of ${t.key}`}
+                  >
+                    Cancel
+                  </Button>
+                ) : null}
+                {t.state === 'failed' || t.state === 'cancelled' ? (
+                  <Button
+                    variant="ghost"
+                    write
+                    onClick={() => queue.retry(t.id)}
+                    aria-label={`Retry the upload of ${t.key}`}
+                  >
+                    Retry
+                  </Button>
+                ) : null}
               </div>
             </li>
           );

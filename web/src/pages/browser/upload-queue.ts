@@ -42,7 +42,13 @@ export class UploadQueue {
 
   add(bucket: string, files: Array<{ key: string; file: File }>): void {
     const added = files.map(({ key, file }) => ({
-      id: this.nextId++, bucket, key, file, loaded: 0, state: 'queued' as const, multipart: isMultipart(file.size),
+      id: this.nextId++,
+      bucket,
+      key,
+      file,
+      loaded: 0,
+      state: 'queued' as const,
+      multipart: isMultipart(file.size),
     }));
     this.tasks = [...this.tasks, ...added];
     for (const l of this.listeners) l();
@@ -67,7 +73,8 @@ export class UploadQueue {
 
   private pump(): void {
     const running = this.tasks.filter((t) => t.state === 'uploading').length;
-    for (const task of this.tasks.filter((t) => t.state === 'queued').slice(0, Math.max(0, CONCURRENT_FILES - running))) void this.run(task);
+    for (const task of this.tasks.filter((t) => t.state === 'queued').slice(0, Math.max(0, CONCURRENT_FILES - running)))
+      void this.run(task);
   }
 
   private async run(task: UploadTask): Promise<void> {
@@ -75,12 +82,19 @@ export class UploadQueue {
     this.controllers.set(task.id, ctrl);
     this.update(task.id, { state: 'uploading', loaded: 0 });
     try {
-      await transfers.upload({ bucket: task.bucket, key: task.key, file: task.file }, (p) => this.update(task.id, { loaded: p.loaded }), ctrl.signal);
+      await transfers.upload(
+        { bucket: task.bucket, key: task.key, file: task.file },
+        (p) => this.update(task.id, { loaded: p.loaded }),
+        ctrl.signal,
+      );
       this.update(task.id, { state: 'done', loaded: task.file.size });
       this.onFileDone(task);
     } catch (err) {
       const cancelled = err instanceof DOMException && err.name === 'AbortError';
-      this.update(task.id, { state: cancelled ? 'cancelled' : 'failed', error: cancelled ? undefined : describeError(err) });
+      this.update(task.id, {
+        state: cancelled ? 'cancelled' : 'failed',
+        error: cancelled ? undefined : describeError(err),
+      });
     } finally {
       this.controllers.delete(task.id);
       this.pump();

@@ -37,41 +37,44 @@ export function useListing(bucket: string, prefix: string, versions: boolean): L
   const inflight = useRef<AbortController | undefined>(undefined);
   const generationRef = useRef(0);
 
-  const fetchPage = useCallback(async (after: string | undefined, gen: number) => {
-    inflight.current?.abort();
-    const ctrl = new AbortController();
-    inflight.current = ctrl;
-    setLoading(true);
-    try {
-      const query = { prefix, delimiter: '/', cursor: after, limit: PAGE };
-      let page: Row[];
-      let next: string | undefined;
-      if (versions) {
-        const res = await api.get<VersionsPage>(Api.bucket(bucket, '/objects/versions'), query, ctrl.signal);
-        page = mergePage(
-          res.versions.map((v) => ({ kind: 'version' as const, id: `v:${v.key}\u0000${v.versionId}`, version: v })),
-          res.prefixes.map((p) => ({ kind: 'folder' as const, id: `p:${p}`, prefix: p })),
-        );
-        next = res.nextCursor;
-      } else {
-        const res = await api.get<BrowsePage>(Api.bucket(bucket, '/objects'), query, ctrl.signal);
-        page = mergePage(
-          res.objects.map((o) => ({ kind: 'object' as const, id: `o:${o.key}`, object: o })),
-          res.prefixes.map((p) => ({ kind: 'folder' as const, id: `p:${p}`, prefix: p })),
-        );
-        next = res.nextCursor;
+  const fetchPage = useCallback(
+    async (after: string | undefined, gen: number) => {
+      inflight.current?.abort();
+      const ctrl = new AbortController();
+      inflight.current = ctrl;
+      setLoading(true);
+      try {
+        const query = { prefix, delimiter: '/', cursor: after, limit: PAGE };
+        let page: Row[];
+        let next: string | undefined;
+        if (versions) {
+          const res = await api.get<VersionsPage>(Api.bucket(bucket, '/objects/versions'), query, ctrl.signal);
+          page = mergePage(
+            res.versions.map((v) => ({ kind: 'version' as const, id: `v:${v.key}\u0000${v.versionId}`, version: v })),
+            res.prefixes.map((p) => ({ kind: 'folder' as const, id: `p:${p}`, prefix: p })),
+          );
+          next = res.nextCursor;
+        } else {
+          const res = await api.get<BrowsePage>(Api.bucket(bucket, '/objects'), query, ctrl.signal);
+          page = mergePage(
+            res.objects.map((o) => ({ kind: 'object' as const, id: `o:${o.key}`, object: o })),
+            res.prefixes.map((p) => ({ kind: 'folder' as const, id: `p:${p}`, prefix: p })),
+          );
+          next = res.nextCursor;
+        }
+        if (ctrl.signal.aborted || gen !== generationRef.current) return;
+        setRows((r) => (after === undefined ? page : [...r, ...page]));
+        setCursor(next);
+        setDone(next === undefined);
+        setError(undefined);
+      } catch (err) {
+        if (!ctrl.signal.aborted) setError(err);
+      } finally {
+        if (!ctrl.signal.aborted) setLoading(false);
       }
-      if (ctrl.signal.aborted || gen !== generationRef.current) return;
-      setRows((r) => (after === undefined ? page : [...r, ...page]));
-      setCursor(next);
-      setDone(next === undefined);
-      setError(undefined);
-    } catch (err) {
-      if (!ctrl.signal.aborted) setError(err);
-    } finally {
-      if (!ctrl.signal.aborted) setLoading(false);
-    }
-  }, [bucket, prefix, versions]);
+    },
+    [bucket, prefix, versions],
+  );
 
   useEffect(() => {
     generationRef.current = generation;

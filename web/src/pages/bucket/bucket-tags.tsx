@@ -13,11 +13,15 @@ export function BucketTags({ bucket }: { bucket: string }) {
     <Card title="Tags">
       <Loaded resource={tags} feature="Tags">
         {(t) => (
-          <TagEditor label="Bucket tags" initial={t?.tags ?? []} max={50}
+          <TagEditor
+            label="Bucket tags"
+            initial={t?.tags ?? []}
+            max={50}
             onSave={async (next) => {
               if (next.length === 0) await deleteConfig(bucket, 'tagging');
               else await putConfig(bucket, 'tagging', { tags: next });
-            }} />
+            }}
+          />
         )}
       </Loaded>
     </Card>

@@ -19,14 +19,51 @@ export function EncryptionSettings({ bucket }: { bucket: string }) {
   });
   return (
     <Card title="Default encryption">
-      <p className="muted">Objects are always encrypted at rest (SSE-S3, AES-256) with this server's key. The bucket's default encryption configuration is what S3 clients read back.</p>
+      <p className="muted">
+        Objects are always encrypted at rest (SSE-S3, AES-256) with this server's key. The bucket's default encryption
+        configuration is what S3 clients read back.
+      </p>
       <Loaded resource={config} feature="Encryption">
         {(c) => (
           <>
-            <p>Default encryption: {c ? <Badge tone="ok">{c.sseAlgorithm}{c.bucketKeyEnabled ? ', bucket key' : ''}</Badge> : <Badge>not set</Badge>}</p>
+            <p>
+              Default encryption:{' '}
+              {c ? (
+                <Badge tone="ok">
+                  {c.sseAlgorithm}
+                  {c.bucketKeyEnabled ? ', bucket key' : ''}
+                </Badge>
+              ) : (
+                <Badge>not set</Badge>
+              )}
+            </p>
             <div className="actions">
-              {!c ? <Button variant="primary" write busy={busy} onClick={() => void run(() => putConfig(bucket, 'encryption', { sseAlgorithm: 'AES256' }), 'Default encryption set.')}>Set SSE-S3 (AES256)</Button> : null}
-              {c ? <Button write busy={busy} onClick={() => void run(() => deleteConfig(bucket, 'encryption'), 'Default encryption configuration removed.')}>Remove the configuration</Button> : null}
+              {!c ? (
+                <Button
+                  variant="primary"
+                  write
+                  busy={busy}
+                  onClick={() =>
+                    void run(
+                      () => putConfig(bucket, 'encryption', { sseAlgorithm: 'AES256' }),
+                      'Default encryption set.',
+                    )
+                  }
+                >
+                  Set SSE-S3 (AES256)
+                </Button>
+              ) : null}
+              {c ? (
+                <Button
+                  write
+                  busy={busy}
+                  onClick={() =>
+                    void run(() => deleteConfig(bucket, 'encryption'), 'Default encryption configuration removed.')
+                  }
+                >
+                  Remove the configuration
+                </Button>
+              ) : null}
             </div>
           </>
         )}

@@ -6,15 +6,38 @@ import { KEY_ACTIONS, type KeyAction, type KeyPermissions } from '../../api/type
 import { parseJson, policyProblems } from '../../lib/json-check';
 import { Checkbox, SelectField, TextArea, TextField } from '../../ui/controls';
 
-export interface PermissionsForm { mode: 'scope' | 'policy' | 'none'; bucket: string; prefix: string; actions: KeyAction[]; policy: string }
+export interface PermissionsForm {
+  mode: 'scope' | 'policy' | 'none';
+  bucket: string;
+  prefix: string;
+  actions: KeyAction[];
+  policy: string;
+}
 
 const ACTION_TEXT: Record<KeyAction, string> = {
-  GetObject: 'Read objects (GetObject)', PutObject: 'Write objects (PutObject)', DeleteObject: 'Delete objects (DeleteObject)', ListBucket: 'List keys (ListBucket)',
+  GetObject: 'Read objects (GetObject)',
+  PutObject: 'Write objects (PutObject)',
+  DeleteObject: 'Delete objects (DeleteObject)',
+  ListBucket: 'List keys (ListBucket)',
 };
 
 export function formFromPermissions(p: KeyPermissions | null): PermissionsForm {
-  if (p?.scope) return { mode: 'scope', bucket: p.scope.bucket, prefix: p.scope.prefix ?? '', actions: p.scope.actions ?? [...KEY_ACTIONS], policy: '' };
-  if (p?.policy) return { mode: 'policy', bucket: '', prefix: '', actions: [...KEY_ACTIONS], policy: typeof p.policy === 'string' ? p.policy : JSON.stringify(p.policy, null, 2) };
+  if (p?.scope)
+    return {
+      mode: 'scope',
+      bucket: p.scope.bucket,
+      prefix: p.scope.prefix ?? '',
+      actions: p.scope.actions ?? [...KEY_ACTIONS],
+      policy: '',
+    };
+  if (p?.policy)
+    return {
+      mode: 'policy',
+      bucket: '',
+      prefix: '',
+      actions: [...KEY_ACTIONS],
+      policy: typeof p.policy === 'string' ? p.policy : JSON.stringify(p.policy, null, 2),
+    };
   return { mode: 'none', bucket: '', prefix: '', actions: [...KEY_ACTIONS], policy: '' };
 }
 
@@ -42,7 +65,15 @@ export function describePermissions(p: KeyPermissions | null): string {
   return 'No permissions (denied everything)';
 }
 
-export function PermissionsEditor({ form, onChange, buckets }: { form: PermissionsForm; onChange: (f: PermissionsForm) => void; buckets: string[] }) {
+export function PermissionsEditor({
+  form,
+  onChange,
+  buckets,
+}: {
+  form: PermissionsForm;
+  onChange: (f: PermissionsForm) => void;
+  buckets: string[];
+}) {
   const set = (patch: Partial<PermissionsForm>): void => onChange({ ...form, ...patch });
   const policyError = useMemo(() => {
     if (form.mode !== 'policy' || form.policy.trim() === '') return undefined;
@@ -53,29 +84,62 @@ export function PermissionsEditor({ form, onChange, buckets }: { form: Permissio
   return (
     <fieldset className="fieldset">
       <legend>Permissions</legend>
-      <SelectField label="Kind" value={form.mode} onChange={(e) => set({ mode: e.target.value as PermissionsForm['mode'] })} options={[
-        { value: 'scope', label: 'One bucket (and prefix), chosen actions' }, { value: 'policy', label: 'A policy document' }, { value: 'none', label: 'None (denied everything)' },
-      ]} />
+      <SelectField
+        label="Kind"
+        value={form.mode}
+        onChange={(e) => set({ mode: e.target.value as PermissionsForm['mode'] })}
+        options={[
+          { value: 'scope', label: 'One bucket (and prefix), chosen actions' },
+          { value: 'policy', label: 'A policy document' },
+          { value: 'none', label: 'None (denied everything)' },
+        ]}
+      />
       {form.mode === 'scope' ? (
         <>
           <div className="form-row">
-            <SelectField label="Bucket" value={form.bucket} onChange={(e) => set({ bucket: e.target.value })}
-              options={[{ value: '', label: 'Choose a bucket' }, ...buckets.map((b) => ({ value: b, label: b }))]} />
-            <TextField label="Only keys starting with" value={form.prefix} onChange={(e) => set({ prefix: e.target.value })} placeholder="e.g. uploads/ (empty: the whole bucket)" />
+            <SelectField
+              label="Bucket"
+              value={form.bucket}
+              onChange={(e) => set({ bucket: e.target.value })}
+              options={[{ value: '', label: 'Choose a bucket' }, ...buckets.map((b) => ({ value: b, label: b }))]}
+            />
+            <TextField
+              label="Only keys starting with"
+              value={form.prefix}
+              onChange={(e) => set({ prefix: e.target.value })}
+              placeholder="e.g. uploads/ (empty: the whole bucket)"
+            />
           </div>
           <div className="checks" role="group" aria-label="Allowed actions">
             {KEY_ACTIONS.map((a) => (
-              <Checkbox key={a} label={ACTION_TEXT[a]} checked={form.actions.includes(a)}
-                onChange={(e) => set({ actions: e.target.checked ? [...form.actions, a] : form.actions.filter((x) => x !== a) })} />
+              <Checkbox
+                key={a}
+                label={ACTION_TEXT[a]}
+                checked={form.actions.includes(a)}
+                onChange={(e) =>
+                  set({ actions: e.target.checked ? [...form.actions, a] : form.actions.filter((x) => x !== a) })
+                }
+              />
             ))}
           </div>
-          <p className="hint">Listing is limited to the prefix too. Anything not allowed here is denied; a bucket policy's explicit Deny still wins.</p>
+          <p className="hint">
+            Listing is limited to the prefix too. Anything not allowed here is denied; a bucket policy's explicit Deny
+            still wins.
+          </p>
         </>
       ) : null}
       {form.mode === 'policy' ? (
-        <TextArea label="Policy (JSON; no Principal: the key is the principal)" rows={12} className="code" value={form.policy} error={policyError}
+        <TextArea
+          label="Policy (JSON; no Principal: the key is the principal)"
+          rows={12}
+          className="code"
+          value={form.policy}
+          error={policyError}
           onChange={(e) => set({ policy: e.target.value })}
-          placeholder={'{\n  "Version": "2012-10-17",\n  "Statement": [{ "Effect": "Allow", "Action": "s3:GetObject", "Resource": "arn:aws:s3:::bucket/*" }]\n}'} />
+          placeholder={
+            '{\n  "Version": "2012-10-17",\n  "Statement": [{ "Effect": "Allow", "Action": "s3:GetObject", "Resource": "arn:aws:s3:::bucket/*" }]\n}'
+          }
+        />
       ) : null}
     </fieldset>
   );
