@@ -15,6 +15,7 @@ import { Badge, Facts, TabPanel, Tabs } from '../../ui/layout';
 import { TagEditor } from '../../ui/tag-editor';
 import { LockPanel } from './lock-panel';
 import { ObjectPreview } from './object-preview';
+import { DeleteMarkerPanel } from './delete-marker-panel';
 import { SharePanel } from './share-panel';
 import { VersionsPanel } from './versions-panel';
 
@@ -153,6 +154,11 @@ export function ObjectDetails({
     onChanged();
   };
   const gone = info.error instanceof ApiError && info.error.status === 404;
+  // A delete marker has no metadata to show: the info route answers 405 for one (MethodNotAllowed), and 404 when
+  // the key's current version is one.
+  const marker =
+    info.error instanceof ApiError &&
+    ((info.error.status === 405 && versionId !== undefined) || (gone && versioned && versionId === undefined));
   const tabs = TABS.filter((t) => versioned || t.id !== 'versions');
   return (
     <Dialog title={<span className="mono break">{baseName(objectKey)}</span>} onClose={onClose} wide>
@@ -171,6 +177,17 @@ export function ObjectDetails({
             onView={(v) => {
               onVersion(v);
               setTab('overview');
+            }}
+          />
+        ) : marker ? (
+          <DeleteMarkerPanel
+            bucket={bucket}
+            objectKey={objectKey}
+            versionId={versionId}
+            onUndeleted={() => {
+              onChanged();
+              onVersion(undefined);
+              info.reload();
             }}
           />
         ) : gone ? (

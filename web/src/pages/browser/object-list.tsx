@@ -12,6 +12,8 @@ import type { Listing, Row } from './use-listing';
 
 interface Props {
   bucket: string;
+  /** Folder links keep the versions view. */
+  versionsView: boolean;
   prefix: string;
   listing: Listing;
   selected: ReadonlySet<string>;
@@ -23,7 +25,17 @@ interface Props {
 
 const ROW_HEIGHT = 44;
 
-export function ObjectList({ bucket, prefix, listing, selected, onToggle, onToggleAll, onOpen, selectable }: Props) {
+export function ObjectList({
+  bucket,
+  versionsView,
+  prefix,
+  listing,
+  selected,
+  onToggle,
+  onToggleAll,
+  onOpen,
+  selectable,
+}: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const count = listing.rows.length + (listing.done ? 0 : 1);
   const virtualizer = useVirtualizer({
@@ -87,6 +99,7 @@ export function ObjectList({ bucket, prefix, listing, selected, onToggle, onTogg
                   <Cells
                     row={row}
                     bucket={bucket}
+                    versionsView={versionsView}
                     prefix={prefix}
                     checked={selected.has(row.id)}
                     onToggle={onToggle}
@@ -113,6 +126,7 @@ export function ObjectList({ bucket, prefix, listing, selected, onToggle, onTogg
 function Cells({
   row,
   bucket,
+  versionsView,
   prefix,
   checked,
   onToggle,
@@ -121,6 +135,7 @@ function Cells({
 }: {
   row: Row;
   bucket: string;
+  versionsView: boolean;
   prefix: string;
   checked: boolean;
   onToggle: (r: Row) => void;
@@ -141,7 +156,7 @@ function Cells({
           {check}
         </div>
         <div role="cell" className="col-name">
-          <Link to={browseRoute(bucket, row.prefix)} className="entry">
+          <Link to={browseRoute(bucket, row.prefix, { versions: versionsView })} className="entry">
             <Icon name="folder" />
             {name}
           </Link>
