@@ -28,7 +28,10 @@ interface Found {
   restores: ObjectVersion | undefined;
 }
 
-async function findMarker(bucket: string, key: string, versionId: string | undefined, signal: AbortSignal) {
+async function findMarker(
+  { bucket, key, versionId }: { bucket: string; key: string; versionId: string | undefined },
+  signal: AbortSignal,
+) {
   const list = await versionsOf(bucket, key, signal);
   const at = versionId === undefined ? 0 : list.findIndex((v) => v.versionId === versionId);
   const marker = at >= 0 && list[at]?.isDeleteMarker ? list[at] : undefined;
@@ -38,7 +41,7 @@ async function findMarker(bucket: string, key: string, versionId: string | undef
 
 export function DeleteMarkerPanel({ bucket, objectKey, versionId, onUndeleted }: Props) {
   const found = useResource(
-    (signal) => findMarker(bucket, objectKey, versionId, signal),
+    (signal) => findMarker({ bucket, key: objectKey, versionId }, signal),
     [bucket, objectKey, versionId],
   );
   const [confirming, setConfirming] = useState<ObjectVersion>();
