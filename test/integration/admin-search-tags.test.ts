@@ -1,4 +1,4 @@
-// GET /api/admin/objects/search by tag: tagKey alone (any value), tagKey with tagValue (exact, empty allowed), with
+// GET /api/admin/objects/search by tag: tagKey alone (any value), tagKey with tagValue (exact), with
 // every plan (a walk, the trigram index, the size index), on current versions only; tagValue without tagKey is a 400.
 // docs/admin-search.md.
 
@@ -44,9 +44,14 @@ describe('search by tag', () => {
     expect(await found({ bucket, tagKey: 'Team' })).toEqual([]);
   });
 
-  it('matches a key and an exact value, an empty value included', async () => {
+  it('matches a key and an exact value; an empty tagValue is left out, as every empty parameter', async () => {
     expect(await found({ bucket, tagKey: 'team', tagValue: 'media' })).toEqual(['docs/report.pdf']);
-    expect(await found({ bucket, tagKey: 'team', tagValue: '' })).toEqual(['docs/blank.txt']);
+    expect(await found({ bucket, tagKey: 'team', tagValue: 'Media' })).toEqual([]);
+    expect(await found({ bucket, tagKey: 'team', tagValue: '' })).toEqual([
+      'docs/blank.txt',
+      'docs/notes.txt',
+      'docs/report.pdf',
+    ]);
   });
 
   it('combines with the substring (trigram index) and size plans, and pages by cursor', async () => {

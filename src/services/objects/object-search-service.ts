@@ -24,7 +24,7 @@ export interface SearchQuery {
   from?: string | undefined;
   /** ISO 8601; last-modified before it. */
   to?: string | undefined;
-  /** Only objects with this tag key (exact case); with tagValue, that value too (exact, may be empty). */
+  /** Only objects with this tag key (exact case); with tagValue, that value too (exact; empty: any value). */
   tagKey?: string | undefined;
   tagValue?: string | undefined;
   cursor?: string | undefined;
@@ -140,12 +140,9 @@ function normalise(query: SearchQuery): SearchFilter {
     from: instant('from', query.from),
     to: instant('to', query.to),
     tagKey: text('tagKey', query.tagKey),
+    tagValue: text('tagValue', query.tagValue),
   };
-  // A tag value may be empty (S3 allows it): only an absent tagValue means "any value".
-  if (query.tagValue !== undefined) {
-    if (filter.tagKey === undefined) throw invalid('tagValue', 'needs tagKey');
-    filter.tagValue = text('tagValue', query.tagValue) ?? '';
-  }
+  if (filter.tagValue !== undefined && filter.tagKey === undefined) throw invalid('tagValue', 'needs tagKey');
   if (filter.q !== undefined && query.ignoreCase) filter.ignoreCase = true;
   // U+0000 cannot be searched for: SQLite's LIKE and the FTS5 query parser stop at it.
   if (filter.q?.includes('\0')) throw invalid('q', 'must not contain U+0000');

@@ -178,6 +178,35 @@ for (const v of VIEWPORTS) {
       expect(await bar.locator('li').first().isVisible()).toBe(false);
     });
 
+    it('sorts by size and date, and copies the S3 URI and the key', async () => {
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.goto(consoleUrl(store.server, `buckets/${bucket}/browse`));
+      await settle(page);
+      const names = async (): Promise<string[]> =>
+        (
+          await page
+            .getByRole('table', { name: /Objects in/ })
+            .locator('.olist-item .col-name')
+            .allTextContents()
+        ).map((t) => t.trim());
+      await page.getByRole('button', { name: 'Size' }).click();
+      expect(new URL(page.url()).searchParams.get('sort')).toBe('size-desc');
+      await expect
+        .poll(async () => (await names()).filter((n) => n.endsWith('.bin')))
+        .toEqual(['one.bin', 'two.bin', 'three.bin']);
+      expect((await names())[0]).toMatch(/\/$/); // folders first
+      await page.getByRole('button', { name: 'Size' }).click();
+      await expect.poll(async () => (await names()).filter((n) => n.endsWith('.bin'))[0]).toBe('three.bin');
+      expect(await page.getByRole('columnheader', { name: 'Size' }).getAttribute('aria-sort')).toBe('ascending');
+      await page.getByRole('button', { name: 'doc.txt', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'doc.txt' });
+      await dialog.getByRole('button', { name: 'Copy S3 URI' }).click();
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`s3://${bucket}/doc.txt`);
+      await dialog.getByRole('button', { name: 'Copy key' }).click();
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('doc.txt');
+      await dialog.getByRole('button', { name: 'Close' }).click();
+    });
+
     it('saw no page error', () => {
       expect(problems).toEqual([]);
     });

@@ -20,6 +20,7 @@ import { ObjectList } from './browser/object-list';
 import { UploadPanel } from './browser/upload-panel';
 import { UploadQueue } from './browser/upload-queue';
 import { NewFolderDialog } from './browser/new-folder';
+import { parseSort, sortText } from './browser/sort-rows';
 import { useListing, type Row } from './browser/use-listing';
 
 export default function ObjectBrowserPage({ params }: { params: string[] }) {
@@ -27,6 +28,7 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
   const { query } = useLocation();
   const prefix = query.get('prefix') ?? '';
   const versionsView = query.get('view') === 'versions';
+  const sort = parseSort(query.get('sort'));
   const openKey = query.get('object') ?? undefined;
   const openVersion = query.get('version') ?? undefined;
   const canWrite = useCanWrite();
@@ -234,6 +236,8 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
         ) : (
           <ObjectList
             bucket={bucket}
+            sort={sort}
+            onSort={(next) => setQuery({ sort: sortText(next) })}
             versionsView={versionsView}
             prefix={prefix}
             listing={listing}

@@ -34,7 +34,7 @@ const SearchQuerystring = Type.Object(
     from: Type.Optional(instant('ISO 8601: last modified at or after this instant (a date alone is midnight UTC).')),
     to: Type.Optional(instant('ISO 8601: last modified before this instant.')),
     tagKey: Type.Optional(text('Only objects with a tag of this key (exact case).')),
-    tagValue: Type.Optional(text('With tagKey: only where that tag has this value (exact; may be empty).')),
+    tagValue: Type.Optional(text('With tagKey: only where that tag has this value (exact case). Empty: any value.')),
     cursor: Type.Optional(
       Type.String({ maxLength: 8192, description: 'nextCursor of the previous page, with the same filters.' }),
     ),

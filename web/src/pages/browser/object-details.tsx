@@ -9,6 +9,7 @@ import { useResource } from '../../hooks/use-resource';
 import { formatBytes, formatTime } from '../../lib/format';
 import { baseName } from '../../lib/object-keys';
 import { Button } from '../../ui/controls';
+import { CopyButton } from '../../ui/copy';
 import { ConfirmDialog, Dialog } from '../../ui/dialog';
 import { ErrorNote, Loading, useToast } from '../../ui/feedback';
 import { Badge, Facts, TabPanel, Tabs } from '../../ui/layout';
@@ -162,10 +163,16 @@ export function ObjectDetails({
   const tabs = TABS.filter((t) => versioned || t.id !== 'versions');
   return (
     <Dialog title={<span className="mono break">{baseName(objectKey)}</span>} onClose={onClose} wide>
-      <p className="muted break">
-        s3://{bucket}/{objectKey}
-        {versionId ? ` · version ${versionId}` : ''}
-      </p>
+      <div className="object-where">
+        <p className="muted break">
+          s3://{bucket}/{objectKey}
+          {versionId ? ` · version ${versionId}` : ''}
+        </p>
+        <div className="actions">
+          <CopyButton text={`s3://${bucket}/${objectKey}`} label="Copy S3 URI" />
+          <CopyButton text={objectKey} label="Copy key" />
+        </div>
+      </div>
       <Tabs label="Object" tabs={tabs} current={tab} onChange={setTab} />
       <TabPanel id={tab}>
         {tab === 'versions' ? (

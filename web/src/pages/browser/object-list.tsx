@@ -2,16 +2,20 @@
 // into view, so a prefix with 100,000 keys scrolls as smoothly as one with ten.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { formatBytes, formatTime } from '../../lib/format';
 import { entryName, shortVersionId } from '../../lib/object-keys';
 import { browseRoute, Link } from '../../router';
 import { Icon } from '../../ui/icons';
 import { Badge } from '../../ui/layout';
+import { sortRows, type Sort, type SortBy } from './sort-rows';
 import type { Listing, Row } from './use-listing';
 
 interface Props {
   bucket: string;
+  /** The rows' order (the loaded rows are sorted; the server pages in key order). */
+  sort: Sort;
+  onSort: (s: Sort) => void;
   /** Folder links keep the versions view. */
   versionsView: boolean;
   prefix: string;
@@ -27,6 +31,8 @@ const ROW_HEIGHT = 44;
 
 export function ObjectList({
   bucket,
+  sort,
+  onSort,
   versionsView,
   prefix,
   listing,
@@ -37,7 +43,8 @@ export function ObjectList({
   selectable,
 }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const count = listing.rows.length + (listing.done ? 0 : 1);
+  const rows = useMemo(() => sortRows(listing.rows, sort), [listing.rows, sort.by, sort.desc]);
+  const count = rows.length + (listing.done ? 0 : 1);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -72,21 +79,21 @@ export function ObjectList({
               <span className="visually-hidden">Selection</span>
             )}
           </div>
-          <div role="columnheader" className="col-name">
+          <SortHeader by="name" className="col-name" sort={sort} onSort={onSort}>
             Name
-          </div>
-          <div role="columnheader" className="col-size">
+          </SortHeader>
+          <SortHeader by="size" className="col-size" sort={sort} onSort={onSort}>
             Size
-          </div>
-          <div role="columnheader" className="col-date">
+          </SortHeader>
+          <SortHeader by="date" className="col-date" sort={sort} onSort={onSort}>
             Last modified
-          </div>
+          </SortHeader>
         </div>
       </div>
       <div className="olist-body" ref={scrollRef} role="rowgroup" tabIndex={-1}>
         <div className="olist-spacer" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
-            const row = listing.rows[item.index];
+            const row = rows[item.index];
             return (
               <div
                 key={row?.id ?? 'more'}
@@ -119,6 +126,39 @@ export function ObjectList({
           <p className="empty">{prefix ? 'This folder is empty.' : 'This bucket is empty.'}</p>
         ) : null}
       </div>
+    </div>
+  );
+}
+
+/** A column header that sorts by its column (again: the other way), with aria-sort for assistive technology. */
+function SortHeader({
+  by,
+  className,
+  sort,
+  onSort,
+  children,
+}: {
+  by: SortBy;
+  className: string;
+  sort: Sort;
+  onSort: (s: Sort) => void;
+  children: ReactNode;
+}) {
+  const current = sort.by === by;
+  return (
+    <div
+      role="columnheader"
+      className={className}
+      aria-sort={current ? (sort.desc ? 'descending' : 'ascending') : 'none'}
+    >
+      <button
+        type="button"
+        className="sort-button"
+        onClick={() => onSort({ by, desc: current ? !sort.desc : by !== 'name' })}
+      >
+        {children}
+        <span aria-hidden="true">{current ? (sort.desc ? ' ↓' : ' ↑') : ''}</span>
+      </button>
     </div>
   );
 }
