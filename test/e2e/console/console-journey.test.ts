@@ -68,7 +68,7 @@ describe('the console journey', () => {
   });
 
   it('creates a versioned bucket', async () => {
-    await chromium.page.getByRole('link', { name: 'Buckets' }).click();
+    await chromium.page.getByRole('link', { name: 'Buckets', exact: true }).click();
     await chromium.page.getByRole('button', { name: 'Create bucket' }).click();
     const dialog = chromium.page.getByRole('dialog', { name: 'Create a bucket' });
     await dialog.getByLabel('Name').fill(BUCKET);

@@ -99,7 +99,13 @@ export function UploadPanel({ queue }: { queue: UploadQueue }) {
       ? `Uploading ${sum.doneFiles} of ${sum.files} files`
       : `Uploads: ${sum.doneFiles} of ${sum.files} files uploaded`;
   return (
-    <section className="card upload-panel" aria-labelledby="uploads-title" data-testid="upload-bar">
+    // It floats at the bottom of the screen while anything is being sent; once all are done it settles below the
+    // list, so it covers no row.
+    <section
+      className={`card upload-panel${active > 0 ? ' upload-panel-floating' : ''}`}
+      aria-labelledby="uploads-title"
+      data-testid="upload-bar"
+    >
       <div className="upload-summary">
         <h2 id="uploads-title" className="upload-title">
           {heading}
