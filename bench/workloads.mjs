@@ -4,6 +4,7 @@
 // A scenario runs against one target at a time; run.mjs runs every scenario on Store, then on the floor.
 import { randomFillSync } from 'node:crypto';
 import { BenchClient, summarizeLatencies } from './client.mjs';
+import { mediumScenarios } from './medium.mjs';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -25,7 +26,8 @@ export const LIST_BUCKET = 'bench-list';
 /**
  * @typedef {import('./client.mjs').Signer} Signer
  * @typedef {{ smallKeys: number[], largeKeys: number[], seq: number, listSeeded: boolean, multipartVerified: boolean,
- *   objectCount?: number }} TargetState  objectCount: objects seeded in the scale bucket (scale run only)
+ *   objectCount?: number, mediumKeys?: Record<string, number[]> }} TargetState  objectCount: objects seeded in the
+ *   scale bucket (scale run only); mediumKeys: the medium objects written, by size tag (bench/medium.mjs)
  * @typedef {{ label: string, baseUrl: string, sign: Signer, cpuSeconds: () => number, state: TargetState }} Target
  * @typedef {{ ops: number, bytes: number, seconds: number, cpuSeconds: number, latencies: number[] }} Round
  *   one timed run of a scenario on one target; latencies in ms
@@ -48,10 +50,10 @@ const stamp = (tag, n) => Buffer.from(`${tag}:${n}`.padEnd(STAMP_SIZE, '.').slic
  * The bytes of object `n` of a kind: its stamp, then the shared payload. @param {string} tag @param {number} n @param
  * {number} size
  */
-const objectBody = (tag, n, size) => [stamp(tag, n), payload().subarray(0, size - STAMP_SIZE)];
+export const objectBody = (tag, n, size) => [stamp(tag, n), payload().subarray(0, size - STAMP_SIZE)];
 
 /** A response sink that compares streamed bytes with the expected parts and throws on the first difference. */
-class ExpectBytes {
+export class ExpectBytes {
   /** @param {Buffer[]} parts @param {string} what */
   constructor(parts, what) {
     this.expected = parts;
@@ -190,7 +192,7 @@ async function ensureLargeObjects(t) {
  * @param {{ t: Target, concurrency: number, durationMs: number, warmupMs: number,
  *   op: (client: BenchClient, worker: number) => Promise<number> }} opts
  */
-async function withClient({ t, concurrency, durationMs, warmupMs, op }) {
+export async function withClient({ t, concurrency, durationMs, warmupMs, op }) {
   const client = new BenchClient({ baseUrl: t.baseUrl, concurrency, sign: t.sign });
   try {
     return await runTimed({ concurrency, durationMs, warmupMs, cpuSeconds: t.cpuSeconds, op: (w) => op(client, w) });
@@ -478,6 +480,7 @@ function listScenario({ durationMs, warmupMs }) {
 export function buildScenarios({ durationMs, warmupMs }) {
   return [
     ...[1, 16, 64].flatMap((concurrency) => smallScenarios({ concurrency, durationMs, warmupMs })),
+    ...mediumScenarios({ durationMs, warmupMs }),
     ...[1, 4].flatMap((concurrency) => largeScenarios({ concurrency, durationMs })),
     multipartScenario({ durationMs }),
     listScenario({ durationMs, warmupMs }),
