@@ -35,6 +35,8 @@ export interface ServiceFixture {
   buckets: BucketService;
   objects: ObjectService;
   multipart: MultipartService;
+  /** The read pins the object service takes (a blob being read is pinned). */
+  pins: ReadPins;
   /** A lifecycle service over the fixture (options such as the batch size and action budget overridable). */
   lifecycle(opts?: Partial<Omit<LifecycleServiceOptions, 'repo' | 'objects' | 'multipart'>>): LifecycleService;
   close(): Promise<void>;
@@ -62,6 +64,7 @@ export async function openServices(
     buckets,
     objects,
     multipart,
+    pins,
     lifecycle: (opts = {}) => new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, ...opts }),
     async close() {
       await meta.close();
