@@ -12,7 +12,7 @@ import { BUCKET } from '../workloads.mjs';
 
 /**
  * What one small read costs Store, thread by thread (`--read-cost=HEAD|GET`; docs/performance.md, "the per-request CPU
- * of a HEAD"): one Store, 256 objects of `--read-size` bytes (default 4 KiB, stored inline; above 16 KiB they are
+ * of a HEAD"): one Store, 256 objects of `--read-size` bytes (default 4 KiB, stored inline; above 64 KiB they are
  * files), 5,000 reads at concurrency 16 to warm up, then `--ops` more, and the CPU per read of each Store thread
  * (`main` is the event loop) and of this client. A HEAD at c16 is all per-request CPU on the event loop, and this
  * separates two builds where the benchmark's ratio cannot: alternate `--store-cmd` between them on a quiet machine and
