@@ -46,6 +46,7 @@ import { argon2CostOf } from '../services/identity/password-hashing.js';
 import { RefreshSessionService } from '../services/identity/refresh-session-service.js';
 import { UsageService } from '../services/usage-service.js';
 import { WriteReserve } from '../services/objects/write-reserve.js';
+import { QuotaGate, type QuotaAdmitHook } from '../services/objects/quota-gate.js';
 import { BlobStore } from '../storage/blobs/blob-store.js';
 import { checkSseKeyMatches, loadOrCreateSseKey, lockDataDir, type DataDirLock } from '../storage/data-dir.js';
 import { LifecycleRepo } from '../storage/db/lifecycle-repo.js';
@@ -92,6 +93,8 @@ export interface BuildOptions {
    * fsync of the metadata WAL that failed (storage/db/wal-sync.ts). Until then every write is refused.
    */
   onFatal?: (reason: string, err: unknown) => void;
+  /** Test seam: awaited once a write to a bucket with a quota is admitted, before its body is read. */
+  onQuotaAdmitted?: QuotaAdmitHook;
 }
 
 /** The webhook target from the configuration, or undefined when webhooks are off (no WEBHOOK_URL). */
@@ -194,6 +197,8 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       stubReader: remoteFeatures.stubReader,
       // Writes stop at STORE_MIN_FREE_BYTES of free space, so deletes can still commit on a nearly full volume.
       reserve: new WriteReserve({ path: config.DATA_DIR, reserveBytes: config.STORE_MIN_FREE_BYTES }),
+      // Per-bucket quotas hold the bytes of writes in flight (docs/quotas.md).
+      quotas: new QuotaGate(meta, options.onQuotaAdmitted),
     });
     const listing = new ListingService(meta);
     const multipart = new MultipartService({ meta, blobs, objects, hashes });

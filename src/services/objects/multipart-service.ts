@@ -24,6 +24,8 @@ import { checkStatedChecksum, chooseParts, MIN_PART_BYTES, type CompletePart } f
 
 export { MIN_PART_BYTES, type CompletePart };
 import { hasLockSettings, lockFields, type ObjectService, type WriteConditions } from './object-service.js';
+import { getBucket } from './object-versions.js';
+import { chargeQuota, NO_QUOTA_LEASE, quotaCommitCheck, type QuotaLease } from './quota-gate.js';
 
 export type { CompletedUploadResult, UploadPartRow, UploadRow };
 
@@ -137,13 +139,34 @@ export class MultipartService {
     // A part of an upload created with an algorithm always gets that checksum, computed if the client sent none.
     const body =
       input.body.checksum || !algorithm ? input.body : { ...input.body, checksum: { algorithm, expected: undefined } };
-    const lease = await this.objects.admitWrite(input.body.size);
-    const ingested = await ingestBody(this.blobs, body, { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease });
-    return this.commitPart(input, ingested.staged, {
-      size: ingested.size,
-      etag: ingested.md5.toString('hex'),
-      checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
-    });
+    if (input.body.size !== undefined && input.body.size > MAX_PART_BYTES) throw new AppError('EntityTooLarge');
+    const quota = this.admitPartQuota(input, input.body.size);
+    try {
+      const lease = await this.objects.admitWrite(input.body.size, quota);
+      const ingested = await ingestBody(this.blobs, body, {
+        maxSize: MAX_PART_BYTES,
+        hashes: this.hashes,
+        lease: chargeQuota(lease, quota),
+      });
+      return await this.commitPart(input, ingested.staged, {
+        size: ingested.size,
+        etag: ingested.md5.toString('hex'),
+        checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
+      });
+    } finally {
+      quota.release();
+    }
+  }
+
+  /**
+   * Admits a part against its bucket's quota: open uploads' parts count toward the byte quota as they are uploaded
+   * (docs/decisions.md, "Bucket quotas"), and a part uploaded again frees the bytes of the one it replaces.
+   */
+  private admitPartQuota(input: { bucket: string; uploadId: string; partNumber: number }, bytes: number | undefined) {
+    const bucket = getBucket(this.meta, input.bucket);
+    if (bucket.config.quota === undefined) return NO_QUOTA_LEASE;
+    const replaced = this.meta.multipart.findPart(input.uploadId, input.partNumber);
+    return this.objects.admitPartQuota(bucket, bytes, replaced?.size ?? 0);
   }
 
   /**
@@ -161,26 +184,31 @@ export class MultipartService {
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
     const algorithm = upload.checksumAlgorithm;
     // Opened before anything awaits, in the tick of the caller's lookup (ObjectService.admitCopy says why).
+    const quota = this.admitPartQuota(input, input.source.size);
     const sourceBytes = input.source.stream();
-    const lease = await this.objects.admitCopy(sourceBytes, input.source.size);
-    const ingested = await ingestBody(
-      this.blobs,
-      {
-        source: sourceBytes,
-        size: input.source.size,
-        checksum: algorithm ? { algorithm, expected: undefined } : undefined,
-      },
-      { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease },
-    );
-    return this.commitPart(input, ingested.staged, {
-      size: ingested.size,
-      etag: ingested.md5.toString('hex'),
-      checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
-    });
+    try {
+      const lease = await this.objects.admitCopy(sourceBytes, input.source.size, quota);
+      const ingested = await ingestBody(
+        this.blobs,
+        {
+          source: sourceBytes,
+          size: input.source.size,
+          checksum: algorithm ? { algorithm, expected: undefined } : undefined,
+        },
+        { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease: chargeQuota(lease, quota) },
+      );
+      return await this.commitPart(input, ingested.staged, {
+        size: ingested.size,
+        etag: ingested.md5.toString('hex'),
+        checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
+      });
+    } finally {
+      quota.release();
+    }
   }
 
   private async commitPart(
-    { uploadId, partNumber }: { uploadId: string; partNumber: number },
+    { bucket, uploadId, partNumber }: { bucket: string; uploadId: string; partNumber: number },
     staged: { id: string; commit(): Promise<void>; discard(): Promise<void> },
     fields: Pick<UploadPartRow, 'size' | 'etag' | 'checksums'>,
   ): Promise<UploadPartRow> {
@@ -192,9 +220,12 @@ export class MultipartService {
       this.meta.transaction(() => {
         if (!this.meta.multipart.find(uploadId))
           throw new AppError('NoSuchUpload', { details: { UploadId: uploadId } });
-        const previous = this.meta.multipart.findPart(uploadId, partNumber);
-        if (previous) this.meta.releaseBlob(previous.blobId, this.now());
-        this.meta.multipart.upsertPart(uploadId, part);
+        // Parts count toward the bucket's byte quota, checked on the change itself (docs/quotas.md).
+        quotaCommitCheck(this.meta, getBucket(this.meta, bucket), () => {
+          const previous = this.meta.multipart.findPart(uploadId, partNumber);
+          if (previous) this.meta.releaseBlob(previous.blobId, this.now());
+          this.meta.multipart.upsertPart(uploadId, part);
+        });
       });
     } catch (err) {
       // A part in place but refused (the upload was aborted or completed meanwhile) is unreferenced: remove it.
@@ -242,11 +273,26 @@ export class MultipartService {
       expected: input.expectedChecksum,
       expectedType: input.expectedChecksumType,
     });
+    // A completion writes no object bytes (the parts are its bytes, already counted by the bucket's quota), but its
+    // commit is refused under the reserve, and one that adds an object is held against an object quota.
+    const quota = this.objects.admitQuota(getBucket(this.meta, input.bucket), input.key, 0);
+    try {
+      (await this.objects.admitWrite(0, quota)).release();
+      return await this.commitCompletion(input, { upload, stored, chosen, quota });
+    } finally {
+      quota.release();
+    }
+  }
+
+  private commitCompletion(
+    input: CompleteInput,
+    selected: { upload: UploadRow; stored: Map<number, UploadPartRow>; chosen: UploadPartRow[]; quota: QuotaLease },
+  ): Promise<ObjectRow> {
+    const { upload, stored, chosen, quota } = selected;
+    const checksum = this.objectChecksum(upload, chosen);
     const size = chosen.reduce((n, p) => n + p.size, 0);
     const etag = multipartEtag(chosen.map((p) => Buffer.from(p.etag, 'hex')));
     const chosenNumbers = new Set(chosen.map((p) => p.partNumber));
-    // A completion writes no object bytes (the parts are its bytes), but its commit is refused under the reserve.
-    (await this.objects.admitWrite(0)).release();
     return this.objects.commitVersion(
       undefined,
       {
@@ -304,6 +350,7 @@ export class MultipartService {
             },
           });
         },
+        quota,
       },
     );
   }
