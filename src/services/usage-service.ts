@@ -1,5 +1,6 @@
-// Per-bucket storage usage for the usage gauges (store_storage_bytes, store_object_count) and quota gauges, read by the usage-rollup
-// worker from the bucket_usage counters that triggers keep inside every object commit (one row per bucket).
+// Per-bucket storage usage for the usage gauges (store_storage_bytes, store_object_count) and the quota gauges, read
+// by the usage-rollup worker from the bucket_usage counters that triggers keep inside every object commit (one row per
+// bucket).
 
 import type { BucketService } from './bucket-service.js';
 
