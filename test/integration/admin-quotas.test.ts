@@ -26,12 +26,12 @@ beforeAll(async () => {
   reader = await adminLogin(app.server, 'quota-reader', 'quiet-observer-42');
 });
 
-const call = (token: string, method: string, path: string, body?: unknown) =>
-  adminCall(app.server, token, { method, path, body });
+const call = (token: string, request: { method: string; path: string; body?: unknown }) =>
+  adminCall(app.server, token, request);
 
 async function newBucket(): Promise<string> {
   const name = uniqueBucket('aq');
-  expect((await call(admin, 'POST', '/buckets', { name })).status).toBe(201);
+  expect((await call(admin, { method: 'POST', path: '/buckets', body: { name } })).status).toBe(201);
   return name;
 }
 
@@ -39,26 +39,36 @@ describe('the bucket quota routes', () => {
   it('set, read, replace and clear a quota, with the usage it counts', async () => {
     const bucket = await newBucket();
     await sdkClient(app.server).send(new PutObjectCommand({ Bucket: bucket, Key: 'k', Body: 'x'.repeat(7) }));
-    expect((await call(admin, 'GET', `/buckets/${bucket}/quota`)).body).toEqual({ usage: { bytes: 7, objects: 1 } });
-    const set = await call(admin, 'PUT', `/buckets/${bucket}/quota`, { maxBytes: 1000, maxObjects: 10 });
+    expect((await call(admin, { method: 'GET', path: `/buckets/${bucket}/quota` })).body).toEqual({
+      usage: { bytes: 7, objects: 1 },
+    });
+    const set = await call(admin, {
+      method: 'PUT',
+      path: `/buckets/${bucket}/quota`,
+      body: { maxBytes: 1000, maxObjects: 10 },
+    });
     expect(set.status).toBe(200);
     expect(set.body).toEqual({ quota: { maxBytes: 1000, maxObjects: 10 }, usage: { bytes: 7, objects: 1 } });
-    const replaced = await call(admin, 'PUT', `/buckets/${bucket}/quota`, { maxObjects: 3 });
+    const replaced = await call(admin, { method: 'PUT', path: `/buckets/${bucket}/quota`, body: { maxObjects: 3 } });
     expect(replaced.body).toEqual({ quota: { maxObjects: 3 }, usage: { bytes: 7, objects: 1 } });
-    expect((await call(reader, 'GET', `/buckets/${bucket}/quota`)).body).toEqual(replaced.body);
-    expect((await call(admin, 'DELETE', `/buckets/${bucket}/quota`)).status).toBe(204);
-    expect((await call(admin, 'GET', `/buckets/${bucket}/quota`)).body).toEqual({ usage: { bytes: 7, objects: 1 } });
+    expect((await call(reader, { method: 'GET', path: `/buckets/${bucket}/quota` })).body).toEqual(replaced.body);
+    expect((await call(admin, { method: 'DELETE', path: `/buckets/${bucket}/quota` })).status).toBe(204);
+    expect((await call(admin, { method: 'GET', path: `/buckets/${bucket}/quota` })).body).toEqual({
+      usage: { bytes: 7, objects: 1 },
+    });
   });
 
   it('refuse changes by a read-only admin with 403, leaving the quota as it was', async () => {
     const bucket = await newBucket();
-    await call(admin, 'PUT', `/buckets/${bucket}/quota`, { maxBytes: 5 });
-    const put = await call(reader, 'PUT', `/buckets/${bucket}/quota`, { maxBytes: 500 });
+    await call(admin, { method: 'PUT', path: `/buckets/${bucket}/quota`, body: { maxBytes: 5 } });
+    const put = await call(reader, { method: 'PUT', path: `/buckets/${bucket}/quota`, body: { maxBytes: 500 } });
     expect(put.status).toBe(403);
     expect((put.body as { error: string }).error).toBe('Forbidden');
-    expect((await call(reader, 'DELETE', `/buckets/${bucket}/quota`)).status).toBe(403);
-    expect((await call(reader, 'GET', `/buckets/${bucket}/quota`)).body).toMatchObject({ quota: { maxBytes: 5 } });
-    expect((await call(admin, 'PUT', `/buckets/${bucket}/quota`)).status).toBe(400);
+    expect((await call(reader, { method: 'DELETE', path: `/buckets/${bucket}/quota` })).status).toBe(403);
+    expect((await call(reader, { method: 'GET', path: `/buckets/${bucket}/quota` })).body).toMatchObject({
+      quota: { maxBytes: 5 },
+    });
+    expect((await call(admin, { method: 'PUT', path: `/buckets/${bucket}/quota` })).status).toBe(400);
   });
 
   it('refuse bad limits with ValidationError, and a missing bucket with NoSuchBucket', async () => {
@@ -71,25 +81,31 @@ describe('the bucket quota routes', () => {
       { maxBytes: 2 ** 53 },
       { maxBytes: 1, maxbytes: 2 },
     ]) {
-      const res = await call(admin, 'PUT', `/buckets/${bucket}/quota`, body);
+      const res = await call(admin, { method: 'PUT', path: `/buckets/${bucket}/quota`, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect((res.body as { error: string }).error).toBe('ValidationError');
     }
-    expect((await call(admin, 'GET', `/buckets/${bucket}/quota`)).body).toEqual({ usage: { bytes: 0, objects: 0 } });
-    const missing = await call(admin, 'PUT', '/buckets/no-such-quota-bucket/quota', { maxBytes: 1 });
+    expect((await call(admin, { method: 'GET', path: `/buckets/${bucket}/quota` })).body).toEqual({
+      usage: { bytes: 0, objects: 0 },
+    });
+    const missing = await call(admin, {
+      method: 'PUT',
+      path: '/buckets/no-such-quota-bucket/quota',
+      body: { maxBytes: 1 },
+    });
     expect(missing.status).toBe(404);
     expect((missing.body as { error: string }).error).toBe('NoSuchBucket');
   });
 
   it('audit every set and clear with the limits and the admin who made them', async () => {
     const bucket = await newBucket();
-    await call(admin, 'PUT', `/buckets/${bucket}/quota`, { maxBytes: 42 });
-    await call(admin, 'DELETE', `/buckets/${bucket}/quota`);
+    await call(admin, { method: 'PUT', path: `/buckets/${bucket}/quota`, body: { maxBytes: 42 } });
+    await call(admin, { method: 'DELETE', path: `/buckets/${bucket}/quota` });
     type Item = { event: string; subject: string; bucket: string; details: Record<string, unknown> };
     await expect
       .poll(
         async () => {
-          const res = await call(admin, 'GET', `/audit?bucket=${bucket}`);
+          const res = await call(admin, { method: 'GET', path: `/audit?bucket=${bucket}` });
           return ((res.body as { items: Item[] }).items ?? [])
             .filter((i) => i.details['kind'] === 'quota')
             .map((i) => [i.event, i.subject, i.details]);
@@ -108,7 +124,7 @@ describe('the bucket quota routes', () => {
     for (const key of ['a', 'b', 'c'])
       await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: 'x'.repeat(10) }));
     // A quota lowered under the usage: the archive holds more than its own quota allows.
-    await call(admin, 'PUT', `/buckets/${bucket}/quota`, { maxBytes: 20, maxObjects: 5 });
+    await call(admin, { method: 'PUT', path: `/buckets/${bucket}/quota`, body: { maxBytes: 20, maxObjects: 5 } });
     const archive = await downloadArchive(app.server, admin, `/buckets/${bucket}/backup`);
     expect(archive.status).toBe(200);
 

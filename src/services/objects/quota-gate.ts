@@ -72,14 +72,24 @@ class Lease implements QuotaLease {
   private charged = 0;
   private released = false;
 
-  constructor(
-    private readonly gate: QuotaGate,
-    private readonly target: { bucket: string; quota: BucketQuota },
-    /** Bytes that need no further check: the declared size, or (unknown size) what the write replaces. */
-    private readonly allowance: number,
-    /** What this lease holds of the bucket's quota. */
-    readonly held: QuotaUsage,
-  ) {}
+  private readonly gate: QuotaGate;
+  private readonly target: { bucket: string; quota: BucketQuota };
+  /** Bytes that need no further check: the declared size, or (unknown size) what the write replaces. */
+  private readonly allowance: number;
+  /** What this lease holds of the bucket's quota. */
+  readonly held: QuotaUsage;
+
+  constructor(opts: {
+    gate: QuotaGate;
+    target: { bucket: string; quota: BucketQuota };
+    allowance: number;
+    held: QuotaUsage;
+  }) {
+    this.gate = opts.gate;
+    this.target = opts.target;
+    this.allowance = opts.allowance;
+    this.held = opts.held;
+  }
 
   get bucket(): string {
     return this.target.bucket;
@@ -123,7 +133,7 @@ export class QuotaGate {
     const growth = { bytes: Math.max(allowance - write.replacedBytes, 0), objects: write.isNewObject ? 1 : 0 };
     const target = { bucket: bucket.name, quota };
     this.hold(target, growth);
-    return new Lease(this, target, allowance, { ...growth });
+    return new Lease({ gate: this, target, allowance, held: { ...growth } });
   }
 
   /** Runs the test seam (QuotaAdmitHook) for an admitted write; nothing for a bucket without a quota. */

@@ -1,33 +1,14 @@
 // A bucket's hard quota in the admin API (docs/quotas.md): read it beside the usage it counts, set it (full admin),
 // clear it (full admin). The admin auth hook refuses PUT and DELETE to a read-only admin; both are audited.
 
-import { Type, type Static } from '@sinclair/typebox';
-import { MAX_QUOTA_LIMIT, type BucketQuota } from '../../../core/quota.js';
+import type { Static } from '@sinclair/typebox';
+import type { BucketQuota } from '../../../core/quota.js';
 import type { BucketQuotaView } from '../../../services/bucket-service.js';
 import { principalOf } from '../admin-principal.js';
 import type { AdminApp } from '../typebox-type-provider.js';
 import type { BucketRouteDeps } from './bucket-configs.js';
-import { BucketNameParams, NoContent, Strict } from './bucket-schemas.js';
+import { BucketNameParams, NoContent, QuotaBody, QuotaResponse } from './bucket-schemas.js';
 import { ErrorBody } from './schemas.js';
-
-const Limit = (description: string) =>
-  Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_QUOTA_LIMIT, description }));
-
-export const QuotaBody = Strict(
-  {
-    maxBytes: Limit('Most bytes the bucket may hold: every version and the parts of open multipart uploads'),
-    maxObjects: Limit('Most objects (current versions that are not delete markers) the bucket may hold'),
-  },
-  { description: 'Either limit may be left out (unlimited); at least one is required' },
-);
-
-export const QuotaResponse = Type.Object({
-  quota: Type.Optional(QuotaBody),
-  usage: Type.Object({
-    bytes: Type.Integer({ description: 'Bytes the byte quota counts now' }),
-    objects: Type.Integer({ description: 'Objects the object quota counts now' }),
-  }),
-});
 
 const tags = ['bucket configuration'];
 
