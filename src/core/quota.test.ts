@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { codeOf } from '../../test/helpers/error-code.js';
-import { hasQuota, MAX_QUOTA_LIMIT, quotaBreach, quotaExceeded, validateBucketQuota, type BucketQuota } from './quota.js';
+import {
+  hasQuota,
+  MAX_QUOTA_LIMIT,
+  quotaBreach,
+  quotaExceeded,
+  validateBucketQuota,
+  type BucketQuota,
+} from './quota.js';
 import { statusOf } from './errors.js';
 
 describe('validateBucketQuota', () => {
