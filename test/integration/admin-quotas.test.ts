@@ -146,4 +146,14 @@ describe('the bucket quota routes', () => {
       403,
     );
   });
+
+  it('are described in the OpenAPI document with their error answers', async () => {
+    const res = await call(admin, { method: 'GET', path: '/openapi.json' });
+    type Op = { operationId: string; responses: Record<string, unknown> };
+    const paths = (res.body as { paths: Record<string, Record<string, Op>> }).paths;
+    const quota = paths['/api/admin/buckets/{name}/quota'] ?? {};
+    expect(Object.keys(quota).sort()).toEqual(['delete', 'get', 'put']);
+    expect(quota['put']?.operationId).toBe('putBucketQuota');
+    expect(Object.keys(quota['put']?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '403', '404']));
+  });
 });
