@@ -3,7 +3,8 @@
 // GETs at c1 and c32, and a 64 KiB mix of 70% GETs and 30% PUTs at c32. Objects above Store's inline threshold are
 // where most real objects live (images, thumbnails, documents, log chunks).
 import { BenchClient } from './client.mjs';
-import { ExpectBytes, objectBody, withClient } from './workloads.mjs';
+import { ExpectBytes, objectBody } from './bodies.mjs';
+import { withClient } from './workloads.mjs';
 
 const KiB = 1024;
 /** The sizes measured, by the tag in the scenario names. */
