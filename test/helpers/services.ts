@@ -36,6 +36,8 @@ export interface ServiceFixture {
   buckets: BucketService;
   objects: ObjectService;
   multipart: MultipartService;
+  /** The read pins the object service takes (a blob being read is pinned). */
+  pins: ReadPins;
   /** The quota holds of writes in flight, as app.ts builds them. */
   quotas: QuotaGate;
   /** A lifecycle service over the fixture (options such as the batch size and action budget overridable). */
@@ -67,6 +69,7 @@ export async function openServices(
     buckets,
     objects,
     multipart,
+    pins,
     quotas,
     lifecycle: (opts = {}) => new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, ...opts }),
     async close() {

@@ -82,9 +82,10 @@ export interface OpenedObject {
   stream(range?: { start: number; end: number }): Readable;
   /**
    * The bytes a GET sends: an inline object's are decrypted and authenticated at once (a small object needs no
-   * stream, and a damaged one throws BlobCorruptError here); any other object's come from stream(range).
+   * stream, and a damaged one throws BlobCorruptError here), and so are a file blob's that fits one read (a promise,
+   * which rejects with BlobCorruptError); any other object's come from stream(range).
    */
-  body(range?: { start: number; end: number }): Buffer | Readable;
+  body(range?: { start: number; end: number }): Buffer | Readable | Promise<Buffer | Readable>;
 }
 
 /**
@@ -450,7 +451,10 @@ export class ObjectService {
       },
       body: (range) => {
         const blobId = row.blobId;
-        if (row.tierState === 'stub' || blobId === undefined || !isInlineBlobId(blobId)) return opened.stream(range);
+        if (row.tierState === 'stub' || blobId === undefined) return opened.stream(range);
+        if (!isInlineBlobId(blobId)) {
+          return this.blobs.fitsOneRead(row.size) ? this.readFileAtOnce(opened, range) : opened.stream(range);
+        }
         try {
           return this.blobs.readSealed(blobId, {
             size: row.size,
@@ -465,6 +469,30 @@ export class ObjectService {
       },
     };
     return opened;
+  }
+
+  /**
+   * A file blob that fits one read, read whole and authenticated before the status line (docs/performance.md, "Medium
+   * objects"); streamed when the blob store declines. Call in the tick of the lookup: the pin is taken synchronously
+   * and held until the file is read.
+   */
+  private async readFileAtOnce(
+    opened: OpenedObject,
+    range: { start: number; end: number } | undefined,
+  ): Promise<Buffer | Readable> {
+    const { row } = opened;
+    const blobId = row.blobId as string;
+    const release = this.pins.pin([blobId]);
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await this.blobs.readAtOnce(blobId, { size: row.size, start: range?.start, end: range?.end });
+    } catch (err) {
+      this.onReadError?.(row, err);
+      throw err;
+    } finally {
+      release();
+    }
+    return bytes ?? opened.stream(range);
   }
 
   /** A stub's bytes from the remote; without tiering (turned off since) an error stream: InvalidObjectState. */
