@@ -52,7 +52,8 @@ export function parseOptions() {
   const rate = Number(values.rate);
   if (!Number.isInteger(rate) || rate < 1) throw new Error(`--rate must be a positive integer, got ${values.rate}`);
   const readCost = String(values['read-cost']);
-  if (!['', 'HEAD', 'GET'].includes(readCost)) throw new Error(`--read-cost must be HEAD or GET, got ${readCost}`);
+  if (!['', 'HEAD', 'GET', 'PUT'].includes(readCost))
+    throw new Error(`--read-cost must be HEAD, GET or PUT, got ${readCost}`);
   const ops = Number(values.ops);
   if (!Number.isInteger(ops) || ops < 1) throw new Error(`--ops must be a positive integer, got ${values.ops}`);
   const readSize = Number(values['read-size']);

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = path.dirname(BENCH_DIR);
-const HEALTH_TIMEOUT_MS = 20_000;
+const HEALTH_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 5_000;
 const OUTPUT_TAIL_LINES = 60;
 export const DEFAULT_STORE_CMD = 'node bin/store.js serve';

@@ -3,6 +3,7 @@
 // A scenario runs against one target at a time; run.mjs runs every scenario on Store, then on the floor.
 import { ExpectBytes, LARGE_SIZE, objectBody } from './bodies.mjs';
 import { BenchClient } from './client.mjs';
+import { mediumScenarios } from './medium.mjs';
 import { runTimed } from './timed-run.mjs';
 
 export { combineRounds, runTimed } from './timed-run.mjs';
@@ -24,7 +25,8 @@ export const LIST_BUCKET = 'bench-list';
 /**
  * @typedef {import('./client.mjs').Signer} Signer
  * @typedef {{ smallKeys: number[], largeKeys: number[], seq: number, listSeeded: boolean, multipartVerified: boolean,
- *   objectCount?: number }} TargetState  objectCount: objects seeded in the scale bucket (scale run only)
+ *   objectCount?: number, mediumKeys?: Record<string, number[]> }} TargetState  objectCount: objects seeded in the
+ *   scale bucket (scale run only); mediumKeys: the medium objects written, by size tag (bench/medium.mjs)
  * @typedef {{ label: string, baseUrl: string, sign: Signer, cpuSeconds: () => number, state: TargetState }} Target
  * @typedef {{ ops: number, bytes: number, seconds: number, cpuSeconds: number, latencies: number[] }} Round
  *   one timed run of a scenario on one target; latencies in ms
@@ -76,7 +78,7 @@ async function ensureLargeObjects(t) {
  * @param {{ t: Target, concurrency: number, durationMs: number, warmupMs: number,
  *   op: (client: BenchClient, worker: number) => Promise<number> }} opts
  */
-async function withClient({ t, concurrency, durationMs, warmupMs, op }) {
+export async function withClient({ t, concurrency, durationMs, warmupMs, op }) {
   const client = new BenchClient({ baseUrl: t.baseUrl, concurrency, sign: t.sign });
   try {
     return await runTimed({ concurrency, durationMs, warmupMs, cpuSeconds: t.cpuSeconds, op: (w) => op(client, w) });
@@ -364,6 +366,7 @@ function listScenario({ durationMs, warmupMs }) {
 export function buildScenarios({ durationMs, warmupMs }) {
   return [
     ...[1, 16, 64].flatMap((concurrency) => smallScenarios({ concurrency, durationMs, warmupMs })),
+    ...mediumScenarios({ durationMs, warmupMs }),
     ...[1, 4].flatMap((concurrency) => largeScenarios({ concurrency, durationMs })),
     multipartScenario({ durationMs }),
     listScenario({ durationMs, warmupMs }),

@@ -12,6 +12,7 @@ import { AppError, type ErrorCode } from './errors.js';
 import { validateLifecycleConfiguration, type LifecycleConfiguration } from './lifecycle.js';
 import { validateObjectLockConfiguration, type ObjectLockConfiguration } from './object-lock.js';
 import { parseBucketPolicy } from './policy/policy-document.js';
+import { validateBucketQuota, type BucketQuota } from './quota.js';
 import { isPublic } from './policy/policy-status.js';
 import { validateTagSet, type TagSet } from './tagging.js';
 
@@ -34,6 +35,8 @@ export interface BucketConfig {
   acl?: Acl;
   /** Block Public Access (absent: no block). */
   publicAccessBlock?: PublicAccessBlock;
+  /** Hard limits on the bucket's bytes and objects (core/quota.ts; set through the admin API only). */
+  quota?: BucketQuota;
 }
 
 export type ConfigPartName = keyof BucketConfig;
@@ -206,6 +209,13 @@ export const BUCKET_CONFIG_PARTS = {
         DELETE: 's3:PutBucketPublicAccessBlock',
       },
     },
+  },
+  quota: {
+    // Set and cleared through the admin API (BucketService.setQuota); S3 has no quota operations.
+    validate: (quota) => validateBucketQuota(quota),
+    missing: 'NoSuchBucket',
+    isBackedUp: true,
+    isShownInDetails: false,
   },
 } as const satisfies Rules;
 

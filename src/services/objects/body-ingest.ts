@@ -53,7 +53,7 @@ const SMALL_BODY_BYTES = 1024 * 1024;
  * (docs/decisions.md: "Inline small objects"): their bytes share the metadata commit's WAL fsync instead of paying
  * a file fsync and a directory fsync of their own.
  */
-export const INLINE_MAX_BYTES = 16 * 1024;
+export const INLINE_MAX_BYTES = 64 * 1024;
 
 /**
  * Stages a body as a blob and verifies it. On any failure the staged blob is discarded and the error rethrown:

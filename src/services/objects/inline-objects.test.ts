@@ -2,7 +2,7 @@
 // overwrite and delete releasing the bytes, multipart parts staying files, and no plaintext in the database files.
 
 import { randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -132,17 +132,48 @@ describe('inline small objects', () => {
     expect(() => opened.body()).toThrow(expect.objectContaining({ reason: 'missing' }));
   });
 
-  it("gives a GET an inline object's bytes at once, and a file object's as a stream", async () => {
+  it("gives a GET an inline object's bytes at once, a medium file's read at once, and a large file's as a stream", async () => {
     const small = randomBytes(INLINE_MAX_BYTES);
+    const medium = randomBytes(INLINE_MAX_BYTES + 1);
     await put('small', small);
-    await put('large', randomBytes(INLINE_MAX_BYTES + 1));
+    await put('medium', medium);
+    await put('large', randomBytes(1024 * 1024));
     const whole = fx.objects.open('bkt', 'small').body();
     expect(Buffer.isBuffer(whole) && whole.equals(small)).toBe(true);
     const part = fx.objects.open('bkt', 'small').body({ start: 10, end: 19 });
     expect(Buffer.isBuffer(part) && part.equals(small.subarray(10, 20))).toBe(true);
-    const large = fx.objects.open('bkt', 'large').body();
+    const fileBody = fx.objects.open('bkt', 'medium').body();
+    expect(fileBody).toBeInstanceOf(Promise);
+    const read = await fileBody;
+    expect(Buffer.isBuffer(read) && read.equals(medium)).toBe(true);
+    const filePart = await fx.objects.open('bkt', 'medium').body({ start: 65_530, end: 65_536 });
+    expect(Buffer.isBuffer(filePart) && filePart.equals(medium.subarray(65_530, 65_537))).toBe(true);
+    const large = await fx.objects.open('bkt', 'large').body();
     expect(large).toBeInstanceOf(Readable);
     (large as Readable).destroy();
+  });
+
+  it('pins a medium file while it is read at once, and reports damage to it as a corrupt read', async () => {
+    const reports: Array<[string, string]> = [];
+    fx.close();
+    fx = await openServices('2026-01-01T00:00:00Z', {
+      onReadError: (row, err) => reports.push([row.key, (err as { reason?: string }).reason ?? String(err)]),
+    });
+    fx.buckets.create('bkt');
+    const row = await put('m', randomBytes(INLINE_MAX_BYTES + 100));
+    const reading = fx.objects.open('bkt', 'm').body();
+    expect(fx.pins.isPinned(row.blobId as string)).toBe(true);
+    await reading;
+    expect(fx.pins.isPinned(row.blobId as string)).toBe(false);
+    const file = blobFiles().map((name) =>
+      join(fx.dir, 'blobs', name.slice(0, 2), name.slice(2, 4), name),
+    )[0] as string;
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 1] = (bytes[bytes.length - 1] as number) ^ 1;
+    writeFileSync(file, bytes);
+    await expect(fx.objects.open('bkt', 'm').body()).rejects.toMatchObject({ reason: 'tampered' });
+    expect(reports).toEqual([['m', 'tampered']]);
+    expect(fx.pins.isPinned(row.blobId as string)).toBe(false);
   });
 
   it('reports damaged inline bytes read at once as a corrupt read, as the stream does', async () => {

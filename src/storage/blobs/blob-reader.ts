@@ -237,6 +237,49 @@ export function openSealedBlob(opts: {
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
 }
 
+/**
+ * A file blob whose whole file fits in `readBytes`, read at once: one open, one read, one close, then checked and
+ * decrypted as openSealedBlob does, before any byte is returned (a medium GET needs no stream; docs/performance.md,
+ * "Medium objects"). Undefined when the file holds more than the expected size for `expectedSegmentSize` (another
+ * segment size, or extension): the caller streams it instead, which reads it whole and reports what is wrong.
+ * Throws BlobCorruptError ('missing' | 'truncated' | 'tampered' | 'header').
+ */
+export async function readFileBlobAtOnce(opts: {
+  id: string;
+  path: string;
+  masterKey: Buffer;
+  size: number;
+  start: number;
+  end: number;
+  expectedSegmentSize: number;
+}): Promise<Buffer | undefined> {
+  const { id, size, start, end } = opts;
+  const expected = new SegmentLayout(size, opts.expectedSegmentSize).fileSize();
+  let fh: FileHandle;
+  try {
+    fh = await open(opts.path, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobCorruptError('missing', id);
+    throw err;
+  }
+  const buffer = Buffer.allocUnsafe(expected + 1);
+  let bytes = 0;
+  try {
+    while (bytes < buffer.length) {
+      const { bytesRead } = await fh.read(buffer, bytes, buffer.length - bytes, bytes);
+      if (bytesRead === 0) break;
+      bytes += bytesRead;
+      // A regular file's read comes back short only at its end: the expected size, asked for with one byte more,
+      // needs no second read to see the end (docs/decisions.md, "Medium objects").
+      if (bytes === expected) break;
+    }
+  } finally {
+    await fh.close();
+  }
+  if (bytes > expected) return undefined;
+  return openSealedBlob({ id, masterKey: opts.masterKey, size, start, end, sealed: buffer.subarray(0, bytes) });
+}
+
 /** The segments holding plaintext [start, end]; an empty blob's one empty final segment, which is authenticated too. */
 function segmentSpan(layout: SegmentLayout, start: number, end: number): { first: number; last: number } {
   if (layout.size === 0) return { first: 0, last: 0 };

@@ -6,7 +6,7 @@
 
 import { open, rm, readdir, rename, unlink, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { BlobReadStream, openSealedBlob } from './blob-reader.js';
+import { BlobReadStream, openSealedBlob, readFileBlobAtOnce } from './blob-reader.js';
 import {
   createHeader,
   DEFAULT_SEGMENT_SIZE,
@@ -14,6 +14,7 @@ import {
   MAX_SEGMENT_SIZE,
   MIN_SEGMENT_SIZE,
   sealBuffer,
+  SegmentLayout,
 } from './blob-format.js';
 import { assertBlobId, BlobTree, fsyncDir, isInlineBlobId, newBlobId, newInlineBlobId } from './blob-tree.js';
 import { SegmentWriter } from './blob-writer.js';
@@ -227,6 +228,32 @@ export class BlobStore {
   ): Buffer {
     if (!isInlineBlobId(id)) throw new TypeError('sealed bytes belong to an inline blob id');
     return openSealedBlob({ id, masterKey: this.#masterKey, ...checkedRange(opts), sealed: opts.sealed });
+  }
+
+  /** Whether a file blob of `size` plaintext bytes (written now) fits in one read, for readAtOnce. */
+  fitsOneRead(size: number): boolean {
+    return new SegmentLayout(size, this.segmentSize).fileSize() <= IO_BATCH_BYTES;
+  }
+
+  /**
+   * A file blob's plaintext bytes [start, end] (inclusive; default the whole blob) read with one open, read and close
+   * and authenticated before they are returned, for a blob that fitsOneRead. Undefined when its file is not the one
+   * read expected (another segment size, or longer than its size): stream it with createReadStream, which checks it in
+   * full. Throws BlobCorruptError, and RangeError and TypeError as createReadStream does.
+   */
+  readAtOnce(
+    id: string,
+    opts: { size: number; start?: number | undefined; end?: number | undefined },
+  ): Promise<Buffer | undefined> {
+    assertBlobId(id);
+    const range = checkedRange(opts);
+    return readFileBlobAtOnce({
+      id,
+      path: this.tree.blobPath(id),
+      masterKey: this.#masterKey,
+      ...range,
+      expectedSegmentSize: this.segmentSize,
+    });
   }
 
   /** Reads and authenticates the whole blob (inline: from its sealed bytes). Throws BlobCorruptError. */

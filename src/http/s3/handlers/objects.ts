@@ -124,7 +124,7 @@ export async function getObject(ctx: ObjectCtx): Promise<S3Response> {
   if (isHead || row.size === 0) return { status, headers, body: undefined };
   // Bytes that cannot be read intact (a missing or damaged blob) fail here, before any status is sent, as a 500;
   // damage further in fails the stream mid-body and the connection is cut (respond.ts): never wrong bytes.
-  const body = opened.body(range);
+  const body = await opened.body(range);
   if (body instanceof Readable) await firstBytes(body);
   return { status, headers, body };
 }
