@@ -216,6 +216,8 @@ export class NotificationService implements EventSink {
     const before = new Set(input.previous?.rules.map((r) => r.arn) ?? []);
     const added = new Set(input.next.rules.map((r) => r.arn).filter((arn) => !before.has(arn)));
     const time = new Date(this.now()).toISOString();
+    // Called inside the transaction: the rows may be delivered once it has committed and is durable.
+    if (added.size > 0) setImmediate(() => this.afterCommit());
     for (const arn of added) {
       const target = this.opts.targets.findByArn(arn);
       if (target === undefined) continue;
