@@ -31,7 +31,8 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function target(store: Store, id: string, endpoint: string, timeoutMs = 2000): Promise<string> {
+async function target(store: Store, id: string, opts: { endpoint: string; timeoutMs?: number }): Promise<string> {
+  const { endpoint, timeoutMs = 2000 } = opts;
   const res = await store.adminCall('POST', '/notification-targets', {
     id,
     kind: 'webhook',
@@ -57,7 +58,7 @@ describe('delivery', () => {
 
   it("keeps one key's events in commit order through failed attempts", async () => {
     const bucket = await store.bucket('order');
-    const arn = await target(store, 'order', receiver.url);
+    const arn = await target(store, 'order', { endpoint: receiver.url });
     await store.s3.send(
       new PutBucketNotificationConfigurationCommand({
         Bucket: bucket,
@@ -82,8 +83,8 @@ describe('delivery', () => {
 
   it('a dead target holds back no other; its dead letters are listed, then retried once it is fixed', async () => {
     const bucket = await store.bucket('dead');
-    const deadArn = await target(store, 'dead', `http://127.0.0.1:${await closedPort()}/hook`);
-    const liveArn = await target(store, 'live', receiver.url);
+    const deadArn = await target(store, 'dead', { endpoint: `http://127.0.0.1:${await closedPort()}/hook` });
+    const liveArn = await target(store, 'live', { endpoint: receiver.url });
     const rule = (arn: string, prefix: string) => ({
       QueueArn: arn,
       Events: ['s3:ObjectCreated:*' as const],
@@ -129,7 +130,11 @@ describe('delivery', () => {
     // receiver, which dedupes on X-Store-Delivery (a hash of the body), counts it as a duplicate.
     const duplicates = receiver.duplicates;
     await receiver.waitForAccepted(before + 7);
-    await until('the re-sent test event', async () => receiver.duplicates, (n) => n > duplicates);
+    await until(
+      'the re-sent test event',
+      async () => receiver.duplicates,
+      (n) => n > duplicates,
+    );
     const keys = recordsOf(receiver.events().slice(before)).map((r) => r.s3.object.key);
     expect(keys).toContain('d/1');
     const after = (await store.adminCall('GET', '/notification-targets/dead/dead-letters')).body as {
@@ -147,7 +152,7 @@ describe('a crash between commit and delivery', () => {
     const store = await startStore();
     try {
       const bucket = await store.bucket('crash');
-      const arn = await target(store, 'crash', receiver.url, 30_000);
+      const arn = await target(store, 'crash', { endpoint: receiver.url, timeoutMs: 30_000 });
       await store.s3.send(
         new PutBucketNotificationConfigurationCommand({
           Bucket: bucket,

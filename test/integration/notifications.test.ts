@@ -15,6 +15,7 @@ import {
   PutObjectCommand,
   PutObjectTaggingCommand,
   UploadPartCommand,
+  type Event,
   type NotificationConfiguration,
 } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
@@ -136,7 +137,7 @@ describe('bucket notifications to a webhook target', () => {
     const { arn } = await createTarget('refusals');
     const queue = (extra: Partial<NonNullable<NotificationConfiguration['QueueConfigurations']>[number]>) => ({
       QueueArn: arn,
-      Events: ['s3:ObjectCreated:*'] as const,
+      Events: ['s3:ObjectCreated:*' as const] as Event[],
       ...extra,
     });
     await expectS3Error(
