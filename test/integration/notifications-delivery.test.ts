@@ -54,6 +54,7 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
 
 describe('delivery', () => {
   const receiver = useWebhookReceiver(SECRET);
+  const slow = useWebhookReceiver(SECRET, '/slow');
   const store = useStore(() => ({ env: { ...RETRY_AT_ONCE, METRICS_MODE: 'public' } }));
 
   it("keeps one key's events in commit order through failed attempts", async () => {
@@ -79,6 +80,38 @@ describe('delivery', () => {
     const sequencers = records.map((r) => r.s3.object.sequencer);
     expect([...sequencers].sort()).toEqual(sequencers);
     receiver.respond = () => ({ status: 200 });
+  });
+
+  it('a target that never answers holds back neither writes nor another target', async () => {
+    slow.respond = () => 'hang';
+    const bucket = await store.bucket('slow');
+    const slowArn = await target(store, 'slow', { endpoint: slow.url, timeoutMs: 30_000 });
+    const fastArn = await target(store, 'fast', { endpoint: receiver.url });
+    const rule = (arn: string, prefix: string) => ({
+      QueueArn: arn,
+      Events: ['s3:ObjectCreated:*' as const],
+      Filter: { Key: { FilterRules: [{ Name: 'prefix' as const, Value: prefix }] } },
+    });
+    await store.s3.send(
+      new PutBucketNotificationConfigurationCommand({
+        Bucket: bucket,
+        NotificationConfiguration: { QueueConfigurations: [rule(slowArn, 's/'), rule(fastArn, 'f/')] },
+      }),
+    );
+    const before = receiver.accepted.size;
+    const started = Date.now();
+    for (let i = 1; i <= 10; i++) {
+      await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `s/${i}`, Body: 'x' }));
+      await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `f/${i}`, Body: 'x' }));
+    }
+    await receiver.waitForAccepted(before + 11, 10_000);
+    // Every slot of the slow target is held by a request that will hang for 30 s; the fast one's all arrived.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(slow.requests.length).toBeGreaterThan(0);
+    expect(slow.accepted.size).toBe(0);
+    const status = (await store.adminCall('GET', '/notification-targets/slow')).body as { status: { queued: number } };
+    expect(status.status.queued).toBe(11);
+    expect((await store.adminCall('DELETE', '/notification-targets/slow')).status).toBe(204);
   });
 
   it('a dead target holds back no other; its dead letters are listed, then retried once it is fixed', async () => {
@@ -124,11 +157,11 @@ describe('delivery', () => {
       config: { endpoint: receiver.url },
     });
     expect(fixed.status).toBe(200);
+    const duplicates = receiver.duplicates;
     const retried = await store.adminCall('POST', '/notification-targets/dead/dead-letters/retry', {});
     expect(retried.body).toEqual({ retried: 2 });
     // d/1, and the test event: the same body as the live target's (one PutBucketNotificationConfiguration), so the
     // receiver, which dedupes on X-Store-Delivery (a hash of the body), counts it as a duplicate.
-    const duplicates = receiver.duplicates;
     await receiver.waitForAccepted(before + 7);
     await until(
       'the re-sent test event',
