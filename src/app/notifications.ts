@@ -65,6 +65,7 @@ export function buildNotifications(opts: NotificationsOptions): Notifications {
     },
   });
   let queue: { kind: string; status: string; count: number }[] = [];
+  let queueAt = -Infinity;
   const dispatcher = new NotificationDispatcher({
     repo,
     targets,
@@ -74,7 +75,10 @@ export function buildNotifications(opts: NotificationsOptions): Notifications {
     backoff: opts.backoff ?? WEBHOOK_BACKOFF,
     maxAttempts: opts.maxAttempts ?? 8,
     onOutcome: (kind, outcome) => opts.metrics.countNotification(kind, outcome),
+    // A grouped count of the outbox: at most once a second, however often passes run.
     onPass: () => {
+      if (Date.now() - queueAt < 1000) return;
+      queueAt = Date.now();
       queue = service.queueByKind();
     },
   });

@@ -124,7 +124,12 @@ describe('bucket notifications to a webhook target', () => {
     expect((await adminCall(store.server, undefined, { method: 'GET', path: '/notification-targets' })).status).toBe(
       401,
     );
-    const audit = await store.adminCall('GET', '/audit?event=notification_target.created');
+    // Audit records are written in batches: wait for this one.
+    let audit = await store.adminCall('GET', '/audit?event=notification_target.created');
+    for (let i = 0; i < 100 && !JSON.stringify(audit.body).includes('secrets'); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      audit = await store.adminCall('GET', '/audit?event=notification_target.created');
+    }
     expect(JSON.stringify(audit.body)).toContain('secrets');
     expect(JSON.stringify(audit.body)).not.toContain(SECRET);
     expect(JSON.stringify(audit.body)).not.toContain(TOKEN);

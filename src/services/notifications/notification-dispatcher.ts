@@ -53,6 +53,7 @@ export class NotificationDispatcher {
   private stopped = false;
   private readonly now: () => number;
   private readonly active = new Set<Promise<void>>();
+  private lastPrune = -Infinity;
 
   constructor(private readonly opts: NotificationDispatcherOptions) {
     this.now = opts.now ?? Date.now;
@@ -115,11 +116,25 @@ export class NotificationDispatcher {
       if (due !== undefined) nextDue = Math.min(nextDue, due);
     }
     this.opts.onPass?.();
+    this.pruneHourly();
     const pollMs = this.opts.pollMs ?? 15_000;
     const delay = Math.min(pollMs, Math.max(10, nextDue - this.now()));
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.pass(), delay);
     this.timer.unref();
+  }
+
+  /** Delivered rows are kept 7 days (dead letters until retried or their target is deleted). */
+  private pruneHourly(): void {
+    const now = this.now();
+    if (now - this.lastPrune < 3_600_000) return;
+    this.lastPrune = now;
+    try {
+      const pruned = this.opts.transaction(() => this.opts.repo.prune(now - 7 * 86_400_000));
+      if (pruned > 0) this.opts.logger.info({ pruned }, 'pruned delivered bucket notifications');
+    } catch (err) {
+      this.opts.logger.error({ err }, 'pruning delivered bucket notifications failed');
+    }
   }
 
   private send(target: Target, row: NotificationRow): void {

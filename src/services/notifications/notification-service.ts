@@ -97,7 +97,8 @@ export class NotificationService implements EventSink {
   }
 
   inTransaction(event: ObjectEvent): void {
-    if (this.opts.targets.size === 0) return;
+    // Most buckets have no configuration: nothing is read beyond the cached bucket row then.
+    if (this.opts.targets.size === 0 || this.opts.state.configOf(event.bucket) === undefined) return;
     const origin = this.opts.origins.current();
     let name: string;
     if (event.type === 'object.deleted') {
@@ -133,7 +134,7 @@ export class NotificationService implements EventSink {
   }
 
   tagsChanged(bucket: string, key: string): void {
-    if (this.opts.targets.size === 0) return;
+    if (this.opts.targets.size === 0 || this.opts.state.configOf(bucket) === undefined) return;
     const origin = this.opts.origins.current();
     const latest = this.opts.state.latest(bucket, key);
     if (latest === undefined) return;
