@@ -1,21 +1,20 @@
-/* eslint-disable max-lines -- TEMPORARY: split pending */
 // @ts-check
 // The benchmark's scenarios: what each one sends, how it is timed, and how what is read back is verified.
 // A scenario runs against one target at a time; run.mjs runs every scenario on Store, then on the floor.
-import { randomFillSync } from 'node:crypto';
-import { BenchClient, summarizeLatencies } from './client.mjs';
+import { ExpectBytes, LARGE_SIZE, objectBody } from './bodies.mjs';
+import { BenchClient } from './client.mjs';
+import { runTimed } from './timed-run.mjs';
+
+export { combineRounds, runTimed } from './timed-run.mjs';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const SMALL_SIZE = 4 * KiB;
-const LARGE_SIZE = 64 * MiB;
 const MPU_SIZE = 256 * MiB;
 const MPU_PART_SIZE = 16 * MiB;
 const MPU_PARALLEL = 4;
 const LIST_KEYS = 10_000;
 const LIST_PAGE = 1000;
-/** Every STAMP_SIZE-byte object prefix is unique, so a server returning the wrong object fails verification. */
-const STAMP_SIZE = 16;
 /** One large GET in this many is compared byte for byte; the others are only length-checked. */
 const LARGE_VERIFY_EVERY = 4;
 
@@ -34,119 +33,6 @@ export const LIST_BUCKET = 'bench-list';
  * @typedef {'ops/s' | 'MB/s' | 'pages/s'} Unit
  * @typedef {{ name: string, unit: Unit, hasLatency: boolean, run: (t: Target) => Promise<Round> }} Scenario
  */
-
-// Random payloads shared by every object; each object differs by its stamp. Filled once, lazily.
-let largePayload = Buffer.alloc(0);
-const payload = () => {
-  if (largePayload.length === 0) largePayload = randomFillSync(Buffer.allocUnsafe(LARGE_SIZE));
-  return largePayload;
-};
-
-/** @param {string} tag @param {number} n */
-const stamp = (tag, n) => Buffer.from(`${tag}:${n}`.padEnd(STAMP_SIZE, '.').slice(0, STAMP_SIZE));
-/**
- * The bytes of object `n` of a kind: its stamp, then the shared payload. @param {string} tag @param {number} n @param
- * {number} size
- */
-const objectBody = (tag, n, size) => [stamp(tag, n), payload().subarray(0, size - STAMP_SIZE)];
-
-/** A response sink that compares streamed bytes with the expected parts and throws on the first difference. */
-class ExpectBytes {
-  /** @param {Buffer[]} parts @param {string} what */
-  constructor(parts, what) {
-    this.expected = parts;
-    this.what = what;
-    this.total = parts.reduce((n, b) => n + b.length, 0);
-    this.offset = 0;
-    this.part = 0;
-    this.inPart = 0;
-  }
-
-  /** @param {Buffer} chunk */
-  update(chunk) {
-    let at = 0;
-    while (at < chunk.length) {
-      const part = this.expected[this.part];
-      if (!part) throw new Error(`${this.what}: body longer than the ${this.total} bytes written`);
-      const n = Math.min(part.length - this.inPart, chunk.length - at);
-      if (chunk.compare(part, this.inPart, this.inPart + n, at, at + n) !== 0) {
-        throw new Error(
-          `${this.what}: bytes differ from what was written, within offset ${this.offset}..${this.offset + n}`,
-        );
-      }
-      at += n;
-      this.offset += n;
-      this.inPart += n;
-      if (this.inPart === part.length) {
-        this.part++;
-        this.inPart = 0;
-      }
-    }
-  }
-
-  end() {
-    if (this.offset !== this.total) throw new Error(`${this.what}: got ${this.offset} bytes, wrote ${this.total}`);
-  }
-}
-
-/**
- * Runs `op` from `concurrency` workers until `durationMs` after the warm-up; only operations started after the
- * warm-up are counted. Also measures the server's CPU seconds over the counted part.
- * @param {{ concurrency: number, durationMs: number, warmupMs: number, cpuSeconds: () => number,
- *   op: (worker: number) => Promise<number> }} opts  op resolves to the payload bytes it moved
- * @returns {Promise<Round>}
- */
-export async function runTimed({ concurrency, durationMs, warmupMs, cpuSeconds, op }) {
-  const t0 = performance.now();
-  const measureFrom = t0 + warmupMs;
-  const deadline = measureFrom + durationMs;
-  /** @type {number[]} */ const latencies = [];
-  let bytes = 0;
-  let lastEnd = measureFrom;
-  let cpuStart = warmupMs === 0 ? cpuSeconds() : NaN;
-  const worker = async (/** @type {number} */ w) => {
-    for (;;) {
-      const start = performance.now();
-      if (start >= deadline) return;
-      const counted = start >= measureFrom;
-      if (counted && Number.isNaN(cpuStart)) cpuStart = cpuSeconds();
-      const moved = await op(w);
-      const end = performance.now();
-      if (!counted) continue;
-      latencies.push(end - start);
-      bytes += moved;
-      if (end > lastEnd) lastEnd = end;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
-  return {
-    ops: latencies.length,
-    bytes,
-    seconds: (lastEnd - measureFrom) / 1000,
-    cpuSeconds: cpuSeconds() - cpuStart,
-    latencies,
-  };
-}
-
-/** @param {Unit} unit @param {{ ops: number, bytes: number, seconds: number }} r */
-const valueOf = (unit, r) => (unit === 'MB/s' ? r.bytes / 1e6 : r.ops) / r.seconds;
-
-/**
- * Combines the rounds of one scenario on one target into its result: totals over total time, latency
- * percentiles over every counted operation, and each round's own value (to judge the noise).
- * @param {Unit} unit @param {Round[]} rounds @returns {ScenarioResult}
- */
-export function combineRounds(unit, rounds) {
-  const sum = (/** @type {(r: Round) => number} */ f) => rounds.reduce((n, r) => n + f(r), 0);
-  const total = { ops: sum((r) => r.ops), bytes: sum((r) => r.bytes), seconds: sum((r) => r.seconds) };
-  return {
-    value: valueOf(unit, total),
-    ...total,
-    cpuPercent: (100 * sum((r) => r.cpuSeconds)) / total.seconds,
-    ...summarizeLatencies(rounds.flatMap((r) => r.latencies)),
-    roundValues: rounds.map((r) => valueOf(unit, r)),
-  };
-}
 
 /**
  * Makes sure a target holds at least `count` small objects (for GET/HEAD run without the PUT before them).

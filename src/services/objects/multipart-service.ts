@@ -1,11 +1,9 @@
-/* eslint-disable max-lines -- TEMPORARY: split pending */
 // Multipart uploads: create, upload (or copy) parts, complete, abort, list. Each part is its own durable blob;
 // completing only moves part references into the object (bytes are never copied again).
 
 import type { Acl } from '../../core/acl/acl.js';
 import type { Readable } from 'node:stream';
 import { combineCrc, compositeChecksum, type ChecksumAlgorithm, type ChecksumType } from '../../core/checksums.js';
-import { MAX_CHAR, rollUp } from '../../core/common-prefix.js';
 import { AppError, isAppError, noSuchBucket } from '../../core/errors.js';
 import type { HashPool } from '../../lib/hash-pool.js';
 import { multipartEtag } from '../../core/etag.js';
@@ -24,6 +22,9 @@ import { checkStatedChecksum, chooseParts, MIN_PART_BYTES, type CompletePart } f
 
 export { MIN_PART_BYTES, type CompletePart };
 import { hasLockSettings, lockFields, type ObjectService, type WriteConditions } from './object-service.js';
+import { listUploadsPage, type ListUploadsInput, type UploadsPage } from './upload-listing.js';
+
+export type { ListUploadsInput, UploadsPage };
 
 export type { CompletedUploadResult, UploadPartRow, UploadRow };
 
@@ -359,68 +360,8 @@ export class MultipartService {
    */
   listUploads(bucket: string, opts: ListUploadsInput): UploadsPage {
     this.getBucket(bucket);
-    const { prefix, delimiter = '', maxUploads } = opts;
-    const page: UploadsPage = { uploads: [], commonPrefixes: [], isTruncated: false };
-    let keyMarker = opts.keyMarker;
-    // Without an upload-id marker nothing of the marker key itself is listed: U+10FFFF sorts after any upload id.
-    let uploadIdMarker = opts.keyMarker !== '' && opts.uploadIdMarker === '' ? MAX_CHAR : opts.uploadIdMarker;
-    // The common prefix last rolled up: its other uploads are passed over.
-    let skipping =
-      delimiter && keyMarker !== '' && rollUp(keyMarker, prefix, delimiter) === keyMarker ? keyMarker : undefined;
-    if (skipping !== undefined) [keyMarker, uploadIdMarker] = [skipping + MAX_CHAR, ''];
-    // Without a delimiter every row read is listed: one more than a page tells whether it is truncated.
-    const batch = delimiter ? LIST_BATCH : Math.min(maxUploads + 1, LIST_BATCH);
-    for (;;) {
-      const rows = this.meta.multipart.list(bucket, prefix, {
-        keyMarker: keyMarker,
-        uploadIdMarker: uploadIdMarker,
-        limit: batch,
-      });
-      let seeked = false;
-      for (const row of rows) {
-        [keyMarker, uploadIdMarker] = [row.key, row.uploadId];
-        const rolled = delimiter ? rollUp(row.key, prefix, delimiter) : undefined;
-        if (rolled !== undefined && rolled === skipping) continue;
-        if (page.uploads.length + page.commonPrefixes.length === maxUploads) return { ...page, isTruncated: true };
-        if (rolled === undefined) {
-          page.uploads.push(row);
-          page.nextKeyMarker = row.key;
-          page.nextUploadIdMarker = row.uploadId;
-          continue;
-        }
-        page.commonPrefixes.push(rolled);
-        page.nextKeyMarker = rolled;
-        page.nextUploadIdMarker = undefined;
-        // Seek past everything under the prefix rather than read it.
-        skipping = rolled;
-        [keyMarker, uploadIdMarker] = [rolled + MAX_CHAR, ''];
-        seeked = true;
-        break;
-      }
-      if (!seeked && rows.length < batch) return page;
-    }
+    return listUploadsPage(this.meta.multipart, bucket, opts);
   }
-}
-
-/** Upload rows read per query while listing. */
-const LIST_BATCH = 1000;
-
-export interface ListUploadsInput {
-  prefix: string;
-  delimiter?: string;
-  keyMarker: string;
-  uploadIdMarker: string;
-  maxUploads: number;
-}
-
-export interface UploadsPage {
-  uploads: UploadRow[];
-  commonPrefixes: string[];
-  isTruncated: boolean;
-  /** The last upload's key or the last common prefix: where the next page starts (meaningful when truncated). */
-  nextKeyMarker?: string;
-  /** The last upload's id; absent when the page ended on a common prefix. */
-  nextUploadIdMarker?: string | undefined;
 }
 
 function checkPartNumber(n: number): void {

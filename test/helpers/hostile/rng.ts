@@ -79,13 +79,13 @@ export function bodyBytes(seed: number, id: string, size: number): Buffer {
   return createCipheriv('aes-128-ctr', key, Buffer.alloc(16)).update(Buffer.alloc(size));
 }
 
-/** The run's seed: HOSTILE_SEED when set (a replay), else a fresh random one. */
-export function runSeed(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env['HOSTILE_SEED'];
+/** The run's seed: the variable `name` (HOSTILE_SEED unless told) when set (a replay), else a fresh random one. */
+export function runSeed(env: NodeJS.ProcessEnv = process.env, name = 'HOSTILE_SEED'): number {
+  const raw = env[name];
   if (raw !== undefined && raw !== '') {
     const n = Number(raw);
     if (!Number.isInteger(n) || n < 0 || n > 0xffffffff)
-      throw new Error(`HOSTILE_SEED must be an integer 0..4294967295, got ${raw}`);
+      throw new Error(`${name} must be an integer 0..4294967295, got ${raw}`);
     return n;
   }
   return Math.floor(Math.random() * 0x100000000);
