@@ -12,6 +12,7 @@ import { assemble, type App } from './running-app.js';
 import { decodeSseKey, type Config } from '../config/config.js';
 import { parseTrustedProxies } from '../http/shared/client-address.js';
 import type { BackoffPolicy } from '../lib/backoff.js';
+import type { QuotaAdmitHook } from '../services/objects/quota-gate.js';
 import type { Logger } from '../observability/logger.js';
 import { AnalyticsService } from '../services/analytics/analytics-service.js';
 import { RequestCounters } from '../services/analytics/request-counters.js';
@@ -41,6 +42,8 @@ export interface BuildOptions {
    * fsync of the metadata WAL that failed (storage/db/wal-sync.ts). Until then every write is refused.
    */
   onFatal?: (reason: string, err: unknown) => void;
+  /** Test seam: awaited once a write to a bucket with a quota is admitted, before its body is read. */
+  onQuotaAdmitted?: QuotaAdmitHook;
 }
 
 export async function buildApp(config: Config, logger: Logger, options: BuildOptions = {}): Promise<App> {
@@ -75,6 +78,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       meta,
       blobs,
       integrityRepairSource: options.integrityRepairSource,
+      onQuotaAdmitted: options.onQuotaAdmitted,
     });
     const { pins, buckets, audit, metrics, webhooks, remoteFeatures, tiering } = services;
     const identity = buildIdentity({ config, logger, meta, buckets, audit });

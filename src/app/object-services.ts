@@ -30,6 +30,7 @@ import type { BlobStore } from '../storage/blobs/blob-store.js';
 import { LifecycleRepo } from '../storage/db/lifecycle-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
 import { WebhookOutboxRepo } from '../storage/db/webhook-outbox-repo.js';
+import { QuotaGate, type QuotaAdmitHook } from '../services/objects/quota-gate.js';
 
 export interface ObjectServicesDeps {
   config: Config;
@@ -38,6 +39,8 @@ export interface ObjectServicesDeps {
   blobs: BlobStore;
   /** BuildOptions.integrityRepairSource: where the scrubber repairs from (default: the replication mirror). */
   integrityRepairSource: RepairSource | undefined;
+  /** BuildOptions.onQuotaAdmitted: awaited once a write to a bucket with a quota is admitted. */
+  onQuotaAdmitted: QuotaAdmitHook | undefined;
 }
 
 type RemoteServices = ReturnType<RemoteFeatures['build']>;
@@ -149,6 +152,8 @@ export async function buildObjectServices(deps: ObjectServicesDeps): Promise<Obj
     stubReader: remoteFeatures.stubReader,
     // Writes stop at STORE_MIN_FREE_BYTES of free space, so deletes can still commit on a nearly full volume.
     reserve: new WriteReserve({ path: config.DATA_DIR, reserveBytes: config.STORE_MIN_FREE_BYTES }),
+    // Per-bucket quotas hold the bytes of writes in flight (docs/quotas.md).
+    quotas: new QuotaGate(meta, deps.onQuotaAdmitted),
   });
   const listing = new ListingService(meta);
   const multipart = new MultipartService({ meta, blobs, objects, hashes });

@@ -67,6 +67,7 @@ describe('the bucket configuration parts', () => {
       'acl',
       'publicAccessBlock',
       'notification',
+      'quota',
     ]);
     expect(DETAILED_PARTS).toEqual([
       'tagging',

@@ -13,6 +13,7 @@ import { validateLifecycleConfiguration, type LifecycleConfiguration } from './l
 import { validateNotificationConfiguration, type NotificationConfiguration } from './notification-config.js';
 import { validateObjectLockConfiguration, type ObjectLockConfiguration } from './object-lock.js';
 import { parseBucketPolicy } from './policy/policy-document.js';
+import { validateBucketQuota, type BucketQuota } from './quota.js';
 import { isPublic } from './policy/policy-status.js';
 import { validateTagSet, type TagSet } from './tagging.js';
 
@@ -37,6 +38,8 @@ export interface BucketConfig {
   publicAccessBlock?: PublicAccessBlock;
   /** Event notifications to targets by ARN (absent: none; core/notification-config.ts). */
   notification?: NotificationConfiguration;
+  /** Hard limits on the bucket's bytes and objects (core/quota.ts; set through the admin API only). */
+  quota?: BucketQuota;
 }
 
 export type ConfigPartName = keyof BucketConfig;
@@ -216,6 +219,13 @@ export const BUCKET_CONFIG_PARTS = {
     // (docs/notifications.md "Backups").
     validate: (config) => validateNotificationConfiguration(config),
     missing: 'InvalidRequest',
+    isBackedUp: true,
+    isShownInDetails: false,
+  },
+  quota: {
+    // Set and cleared through the admin API (BucketService.setQuota); S3 has no quota operations.
+    validate: (quota) => validateBucketQuota(quota),
+    missing: 'NoSuchBucket',
     isBackedUp: true,
     isShownInDetails: false,
   },

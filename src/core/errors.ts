@@ -119,6 +119,8 @@ const REGISTRY = {
   // Backup and restore (docs/backup.md)
   InvalidArchive: [400, 'The archive is not a valid Store backup.'],
   InsufficientStorage: [507, 'There is not enough free space on the data volume for this operation.'],
+  // Store's own S3 code, as MinIO's XMinioAdminBucketQuotaExceeded (docs/quotas.md)
+  QuotaExceeded: [403, 'The write would take the bucket over its quota.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof REGISTRY;

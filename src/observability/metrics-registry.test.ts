@@ -12,6 +12,8 @@ const FAMILIES = [
   'store_s3_operations_total',
   'store_storage_bytes',
   'store_object_count',
+  'store_bucket_quota_bytes',
+  'store_bucket_quota_objects',
   'store_replication_outbox_depth',
   'store_webhook_outbox_depth',
   'store_notification_deliveries_total',
@@ -141,6 +143,25 @@ describe('MetricsRegistry', () => {
     text = await m.scrape();
     expect(samples(text, 'store_storage_bytes')).toEqual(['store_storage_bytes{bucket="b"} 7']);
     expect(samples(text, 'store_object_count')).toEqual(['store_object_count{bucket="b"} 1']);
+  });
+
+  it('carries each bucket quota limit that is set, and drops it once the quota is removed', async () => {
+    const m = new MetricsRegistry();
+    m.setBucketUsage([
+      { bucket: 'a', bytes: 1, objects: 1, quotaBytes: 1024, quotaObjects: 10 },
+      { bucket: 'b', bytes: 1, objects: 1, quotaObjects: 5 },
+      { bucket: 'c', bytes: 1, objects: 1 },
+    ]);
+    let text = await m.scrape();
+    expect(samples(text, 'store_bucket_quota_bytes')).toEqual(['store_bucket_quota_bytes{bucket="a"} 1024']);
+    expect(samples(text, 'store_bucket_quota_objects')).toEqual([
+      'store_bucket_quota_objects{bucket="a"} 10',
+      'store_bucket_quota_objects{bucket="b"} 5',
+    ]);
+    m.setBucketUsage([{ bucket: 'a', bytes: 1, objects: 1 }]);
+    text = await m.scrape();
+    expect(samples(text, 'store_bucket_quota_bytes')).toEqual([]);
+    expect(samples(text, 'store_bucket_quota_objects')).toEqual([]);
   });
 
   it('shows every outbox status from the start (0), and only known statuses', async () => {

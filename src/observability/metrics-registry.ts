@@ -25,6 +25,9 @@ export interface BucketUsage {
   bucket: string;
   bytes: number;
   objects: number;
+  /** The bucket's quota limits (docs/quotas.md); absent ones have no series. */
+  quotaBytes?: number | undefined;
+  quotaObjects?: number | undefined;
 }
 
 export interface MetricsRegistryOptions {
@@ -50,6 +53,8 @@ export class MetricsRegistry {
   private readonly requests = new RequestMetrics();
   private readonly storageBytes: Gauge<'bucket'>;
   private readonly objectCount: Gauge<'bucket'>;
+  private readonly quotaBytes: Gauge<'bucket'>;
+  private readonly quotaObjects: Gauge<'bucket'>;
   private readonly replicationOutbox: Gauge<'status'>;
   private readonly webhookOutbox: Gauge<'status'>;
   private readonly integrity: { objects: Gauge<'status'>; lastRun: Gauge } | undefined;
@@ -77,6 +82,18 @@ export class MetricsRegistry {
     this.objectCount = new Gauge({
       name: 'store_object_count',
       help: 'Current objects per bucket (delete markers excluded), as of the last usage rollup.',
+      labelNames: ['bucket'],
+      registers,
+    });
+    this.quotaBytes = new Gauge({
+      name: 'store_bucket_quota_bytes',
+      help: 'The byte quota of each bucket that has one, as of the last usage rollup.',
+      labelNames: ['bucket'],
+      registers,
+    });
+    this.quotaObjects = new Gauge({
+      name: 'store_bucket_quota_objects',
+      help: 'The object quota of each bucket that has one, as of the last usage rollup.',
       labelNames: ['bucket'],
       registers,
     });
@@ -183,9 +200,13 @@ export class MetricsRegistry {
   setBucketUsage(rows: readonly BucketUsage[]): void {
     this.storageBytes.reset();
     this.objectCount.reset();
+    this.quotaBytes.reset();
+    this.quotaObjects.reset();
     for (const row of rows) {
       this.storageBytes.set({ bucket: row.bucket }, row.bytes);
       this.objectCount.set({ bucket: row.bucket }, row.objects);
+      if (row.quotaBytes !== undefined) this.quotaBytes.set({ bucket: row.bucket }, row.quotaBytes);
+      if (row.quotaObjects !== undefined) this.quotaObjects.set({ bucket: row.bucket }, row.quotaObjects);
     }
   }
 

@@ -17,8 +17,16 @@ import { validateObjectLockBucketState, type ObjectLockConfiguration } from '../
 import { validateVersioningChange, type VersioningStatus } from '../core/versioning.js';
 import type { BucketRow, BucketUsage } from '../storage/db/buckets-repo.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
+import { validateBucketQuota, type BucketQuota, type QuotaUsage } from '../core/quota.js';
+import { quotaUsage } from './objects/quota-gate.js';
 
-export type { BucketConfig, BucketRow, BucketUsage, ConfigPart };
+export type { BucketConfig, BucketQuota, BucketRow, BucketUsage, ConfigPart, QuotaUsage };
+
+/** A bucket's quota (undefined: none) beside the usage it is checked against (docs/quotas.md). */
+export interface BucketQuotaView {
+  quota: BucketQuota | undefined;
+  usage: QuotaUsage;
+}
 
 /** A bucket with its usage counters. */
 export interface BucketWithUsage {
@@ -222,6 +230,37 @@ export class BucketService {
     this.updateConfig(name, (config) => {
       const next = { ...config };
       delete next[part];
+      return next;
+    });
+  }
+
+  /** The bucket's quota and the usage it counts (every version's bytes and open uploads' parts; objects). */
+  quota(name: string): BucketQuotaView {
+    const bucket = this.get(name);
+    return { quota: bucket.config.quota, usage: quotaUsage(this.meta, name) };
+  }
+
+  /**
+   * Sets the bucket's quota, replacing the previous one; the next write is checked against it. Usage already over a
+   * lowered quota stays (nothing is deleted): writes that would raise it are refused. Throws NoSuchBucket and
+   * ValidationError (core/quota.ts).
+   */
+  setQuota(name: string, quota: BucketQuota): BucketQuotaView {
+    this.get(name);
+    validateBucketQuota(quota);
+    const value: BucketQuota = {
+      ...(quota.maxBytes !== undefined ? { maxBytes: quota.maxBytes } : {}),
+      ...(quota.maxObjects !== undefined ? { maxObjects: quota.maxObjects } : {}),
+    };
+    this.updateConfig(name, (config) => ({ ...config, quota: value }));
+    return this.quota(name);
+  }
+
+  /** Removes the bucket's quota (a no-op when it has none). Throws NoSuchBucket. */
+  clearQuota(name: string): void {
+    this.updateConfig(name, (config) => {
+      const next = { ...config };
+      delete next.quota;
       return next;
     });
   }

@@ -111,4 +111,14 @@ describe('UsageService.snapshot', () => {
     fx.buckets.create('gone');
     expect(usage.snapshot()).toEqual([{ bucket: 'gone', bytes: 0, objects: 0 }]);
   });
+
+  it('carries each bucket quota limit for the quota gauges, and none once it is removed', () => {
+    fx.buckets.create('limited');
+    fx.buckets.setQuota('limited', { maxBytes: 2048 });
+    expect(usage.snapshot()).toStrictEqual([
+      { bucket: 'limited', bytes: 0, objects: 0, quotaBytes: 2048, quotaObjects: undefined },
+    ]);
+    fx.buckets.clearQuota('limited');
+    expect(usage.snapshot()[0]?.quotaBytes).toBeUndefined();
+  });
 });

@@ -1,5 +1,6 @@
-// Per-bucket storage usage for the usage gauges (store_storage_bytes, store_object_count), read by the usage-rollup
-// worker from the bucket_usage counters that triggers keep inside every object commit (one row per bucket).
+// Per-bucket storage usage for the usage gauges (store_storage_bytes, store_object_count) and the quota gauges, read
+// by the usage-rollup worker from the bucket_usage counters that triggers keep inside every object commit (one row per
+// bucket).
 
 import type { BucketService } from './bucket-service.js';
 
@@ -9,6 +10,9 @@ export interface BucketUsageRow {
   bytes: number;
   /** Current objects (delete markers excluded): what a listing shows. */
   objects: number;
+  /** The bucket's quota limits, when set (store_bucket_quota_bytes, store_bucket_quota_objects). */
+  quotaBytes?: number | undefined;
+  quotaObjects?: number | undefined;
 }
 
 export class UsageService {
@@ -20,6 +24,8 @@ export class UsageService {
       bucket: bucket.name,
       bytes: usage.versionBytes,
       objects: usage.objectCount,
+      quotaBytes: bucket.config.quota?.maxBytes,
+      quotaObjects: bucket.config.quota?.maxObjects,
     }));
   }
 }

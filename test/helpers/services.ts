@@ -11,6 +11,7 @@ import { LifecycleService, type LifecycleServiceOptions } from '../../src/servic
 import { MultipartService } from '../../src/services/objects/multipart-service.js';
 import { ReadPins } from '../../src/services/objects/object-reader.js';
 import { ObjectService, type BodyInput, type ObjectServiceOptions } from '../../src/services/objects/object-service.js';
+import { QuotaGate, type QuotaAdmitHook } from '../../src/services/objects/quota-gate.js';
 import { BlobStore } from '../../src/storage/blobs/blob-store.js';
 import { LifecycleRepo } from '../../src/storage/db/lifecycle-repo.js';
 import { MetadataStore } from '../../src/storage/db/metadata-store.js';
@@ -35,6 +36,8 @@ export interface ServiceFixture {
   buckets: BucketService;
   objects: ObjectService;
   multipart: MultipartService;
+  /** The quota holds of writes in flight, as app.ts builds them. */
+  quotas: QuotaGate;
   /** A lifecycle service over the fixture (options such as the batch size and action budget overridable). */
   lifecycle(opts?: Partial<Omit<LifecycleServiceOptions, 'repo' | 'objects' | 'multipart'>>): LifecycleService;
   close(): Promise<void>;
@@ -42,7 +45,7 @@ export interface ServiceFixture {
 
 export async function openServices(
   startIso: string,
-  objectOpts: Pick<ObjectServiceOptions, 'onReadError' | 'events'> = {},
+  objectOpts: Pick<ObjectServiceOptions, 'onReadError' | 'events'> & { onQuotaAdmitted?: QuotaAdmitHook } = {},
 ): Promise<ServiceFixture> {
   // tmpfs where there is one: these tests are about behaviour, not durability, and every commit fsyncs.
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'store-svc-'));
@@ -52,7 +55,9 @@ export async function openServices(
   await blobs.init();
   const pins = new ReadPins();
   const buckets = new BucketService({ meta, region: 'us-east-1', now: clock.now });
-  const objects = new ObjectService({ meta, blobs, pins, now: clock.now, ...objectOpts });
+  const { onQuotaAdmitted, ...objectOptions } = objectOpts;
+  const quotas = new QuotaGate(meta, onQuotaAdmitted);
+  const objects = new ObjectService({ meta, blobs, pins, now: clock.now, quotas, ...objectOptions });
   const multipart = new MultipartService({ meta, blobs, objects, now: clock.now });
   return {
     dir,
@@ -62,6 +67,7 @@ export async function openServices(
     buckets,
     objects,
     multipart,
+    quotas,
     lifecycle: (opts = {}) => new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, ...opts }),
     async close() {
       await meta.close();

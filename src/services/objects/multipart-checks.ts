@@ -1,10 +1,22 @@
 // What CompleteMultipartUpload checks before it assembles an object: the listed parts against the stored ones, and
 // what the client states about the whole object's checksum against what the parts combine to.
 
-import type { ChecksumAlgorithm, ChecksumType } from '../../core/checksums.js';
+import { combineCrc, compositeChecksum, type ChecksumAlgorithm, type ChecksumType } from '../../core/checksums.js';
 import { AppError } from '../../core/errors.js';
 import type { UploadPartRow, UploadRow } from '../../storage/db/multipart-repo.js';
 import { normaliseEtag } from './completed-uploads.js';
+import type { WriteConditions } from './object-service.js';
+
+/** What CompleteMultipartUpload asks for: the upload, its listed parts, conditions and stated checksum. */
+export interface CompleteInput {
+  bucket: string;
+  key: string;
+  uploadId: string;
+  parts: CompletePart[];
+  conditions?: WriteConditions | undefined;
+  expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } | undefined;
+  expectedChecksumType?: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
+}
 
 /** One part a completion lists, with the checksums the client sent for it. */
 export interface CompletePart {
@@ -12,6 +24,9 @@ export interface CompletePart {
   etag: string;
   checksums: Partial<Record<ChecksumAlgorithm, string>>;
 }
+
+/** The highest part number S3 allows. */
+export const MAX_PART_NUMBER = 10_000;
 
 /** Every part but the last must be at least this large. */
 export const MIN_PART_BYTES = 5 * 1024 * 1024;
@@ -85,6 +100,42 @@ export function checkStatedChecksum(
   if (expected.value !== computed.value && expected.value !== bare) {
     throw new AppError('BadDigest', {
       message: `The ${expected.algorithm} you specified did not match the calculated checksum.`,
+    });
+  }
+}
+
+/** What the parts' checksums combine to for the whole object (FULL_OBJECT CRCs or COMPOSITE), or undefined when the
+ * upload declared no algorithm. Throws InvalidPart for a part uploaded without the upload's checksum. */
+export function objectChecksum(
+  upload: UploadRow,
+  parts: UploadPartRow[],
+): { algorithm: ChecksumAlgorithm; value: string; type: ChecksumType } | undefined {
+  const algorithm = upload.checksumAlgorithm;
+  if (!algorithm) return undefined;
+  const digests = parts.map((p) => {
+    const value = p.checksums[algorithm];
+    if (value === undefined) {
+      throw new AppError('InvalidPart', {
+        message: `Part ${p.partNumber} was uploaded without a ${algorithm} checksum.`,
+      });
+    }
+    return Buffer.from(value, 'base64');
+  });
+  if (upload.checksumType === 'FULL_OBJECT' && algorithm !== 'SHA1' && algorithm !== 'SHA256') {
+    let crc = digests[0] as Buffer;
+    for (let i = 1; i < digests.length; i++)
+      crc = combineCrc(algorithm, crc, { crc: digests[i] as Buffer, length: (parts[i] as UploadPartRow).size });
+    return { algorithm, value: crc.toString('base64'), type: 'FULL_OBJECT' };
+  }
+  return { algorithm, value: compositeChecksum(algorithm, digests), type: 'COMPOSITE' };
+}
+
+/** Throws InvalidArgument unless `n` is a part number S3 allows (1 to 10,000). */
+export function checkPartNumber(n: number): void {
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PART_NUMBER) {
+    throw new AppError('InvalidArgument', {
+      message: `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`,
+      details: { ArgumentName: 'partNumber', ArgumentValue: String(n) },
     });
   }
 }

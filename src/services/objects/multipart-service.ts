@@ -3,7 +3,7 @@
 
 import type { Acl } from '../../core/acl/acl.js';
 import type { Readable } from 'node:stream';
-import { combineCrc, compositeChecksum, type ChecksumAlgorithm, type ChecksumType } from '../../core/checksums.js';
+import type { ChecksumAlgorithm } from '../../core/checksums.js';
 import { AppError, isAppError, noSuchBucket } from '../../core/errors.js';
 import type { HashPool } from '../../lib/hash-pool.js';
 import { multipartEtag } from '../../core/etag.js';
@@ -18,10 +18,13 @@ import type { UploadPartRow, UploadRow } from '../../storage/db/multipart-repo.j
 import type { ObjectHeaders, ObjectRow } from '../../storage/db/objects-repo.js';
 import { ingestBody, type BodyInput } from './body-ingest.js';
 import { canonicalParts, COMPLETION_REPLAY_MS, replayOf, type CompletedUploadResult } from './completed-uploads.js';
-import { checkStatedChecksum, chooseParts, MIN_PART_BYTES, type CompletePart } from './multipart-checks.js';
+import { checkPartNumber, checkStatedChecksum, chooseParts, objectChecksum } from './multipart-checks.js';
+import type { CompleteInput } from './multipart-checks.js';
 
-export { MIN_PART_BYTES, type CompletePart };
+export { MAX_PART_NUMBER, MIN_PART_BYTES, type CompleteInput, type CompletePart } from './multipart-checks.js';
 import { hasLockSettings, lockFields, type ObjectService, type WriteConditions } from './object-service.js';
+import { getBucket } from './object-versions.js';
+import { chargeQuota, NO_QUOTA_LEASE, quotaCommitCheck, type QuotaLease } from './quota-gate.js';
 import { listUploadsPage, type ListUploadsInput, type UploadsPage } from './upload-listing.js';
 
 export type { ListUploadsInput, UploadsPage };
@@ -29,7 +32,6 @@ export type { ListUploadsInput, UploadsPage };
 export type { CompletedUploadResult, UploadPartRow, UploadRow };
 
 export const MAX_PART_BYTES = 5 * 1024 ** 3;
-export const MAX_PART_NUMBER = 10_000;
 
 export interface MultipartServiceOptions {
   meta: MetadataStore;
@@ -138,13 +140,34 @@ export class MultipartService {
     // A part of an upload created with an algorithm always gets that checksum, computed if the client sent none.
     const body =
       input.body.checksum || !algorithm ? input.body : { ...input.body, checksum: { algorithm, expected: undefined } };
-    const lease = await this.objects.admitWrite(input.body.size);
-    const ingested = await ingestBody(this.blobs, body, { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease });
-    return this.commitPart(input, ingested.staged, {
-      size: ingested.size,
-      etag: ingested.md5.toString('hex'),
-      checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
-    });
+    if (input.body.size !== undefined && input.body.size > MAX_PART_BYTES) throw new AppError('EntityTooLarge');
+    const quota = this.admitPartQuota(input, input.body.size);
+    try {
+      const lease = await this.objects.admitWrite(input.body.size, quota);
+      const ingested = await ingestBody(this.blobs, body, {
+        maxSize: MAX_PART_BYTES,
+        hashes: this.hashes,
+        lease: chargeQuota(lease, quota),
+      });
+      return await this.commitPart(input, ingested.staged, {
+        size: ingested.size,
+        etag: ingested.md5.toString('hex'),
+        checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
+      });
+    } finally {
+      quota.release();
+    }
+  }
+
+  /**
+   * Admits a part against its bucket's quota: open uploads' parts count toward the byte quota as they are uploaded
+   * (docs/decisions.md, "Bucket quotas"), and a part uploaded again frees the bytes of the one it replaces.
+   */
+  private admitPartQuota(input: { bucket: string; uploadId: string; partNumber: number }, bytes: number | undefined) {
+    const bucket = getBucket(this.meta, input.bucket);
+    if (bucket.config.quota === undefined) return NO_QUOTA_LEASE;
+    const replaced = this.meta.multipart.findPart(input.uploadId, input.partNumber);
+    return this.objects.admitPartQuota(bucket, bytes, replaced?.size ?? 0);
   }
 
   /**
@@ -162,26 +185,31 @@ export class MultipartService {
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
     const algorithm = upload.checksumAlgorithm;
     // Opened before anything awaits, in the tick of the caller's lookup (ObjectService.admitCopy says why).
+    const quota = this.admitPartQuota(input, input.source.size);
     const sourceBytes = input.source.stream();
-    const lease = await this.objects.admitCopy(sourceBytes, input.source.size);
-    const ingested = await ingestBody(
-      this.blobs,
-      {
-        source: sourceBytes,
-        size: input.source.size,
-        checksum: algorithm ? { algorithm, expected: undefined } : undefined,
-      },
-      { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease },
-    );
-    return this.commitPart(input, ingested.staged, {
-      size: ingested.size,
-      etag: ingested.md5.toString('hex'),
-      checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
-    });
+    try {
+      const lease = await this.objects.admitCopy(sourceBytes, input.source.size, quota);
+      const ingested = await ingestBody(
+        this.blobs,
+        {
+          source: sourceBytes,
+          size: input.source.size,
+          checksum: algorithm ? { algorithm, expected: undefined } : undefined,
+        },
+        { maxSize: MAX_PART_BYTES, hashes: this.hashes, lease: chargeQuota(lease, quota) },
+      );
+      return await this.commitPart(input, ingested.staged, {
+        size: ingested.size,
+        etag: ingested.md5.toString('hex'),
+        checksums: ingested.checksum ? { [ingested.checksum.algorithm]: ingested.checksum.value } : {},
+      });
+    } finally {
+      quota.release();
+    }
   }
 
   private async commitPart(
-    { uploadId, partNumber }: { uploadId: string; partNumber: number },
+    { bucket, uploadId, partNumber }: { bucket: string; uploadId: string; partNumber: number },
     staged: { id: string; commit(): Promise<void>; discard(): Promise<void> },
     fields: Pick<UploadPartRow, 'size' | 'etag' | 'checksums'>,
   ): Promise<UploadPartRow> {
@@ -193,9 +221,12 @@ export class MultipartService {
       this.meta.transaction(() => {
         if (!this.meta.multipart.find(uploadId))
           throw new AppError('NoSuchUpload', { details: { UploadId: uploadId } });
-        const previous = this.meta.multipart.findPart(uploadId, partNumber);
-        if (previous) this.meta.releaseBlob(previous.blobId, this.now());
-        this.meta.multipart.upsertPart(uploadId, part);
+        // Parts count toward the bucket's byte quota, checked on the change itself (docs/quotas.md).
+        quotaCommitCheck(this.meta, getBucket(this.meta, bucket), () => {
+          const previous = this.meta.multipart.findPart(uploadId, partNumber);
+          if (previous) this.meta.releaseBlob(previous.blobId, this.now());
+          this.meta.multipart.upsertPart(uploadId, part);
+        });
       });
     } catch (err) {
       // A part in place but refused (the upload was aborted or completed meanwhile) is unreferenced: remove it.
@@ -238,16 +269,31 @@ export class MultipartService {
     const upload = this.getUpload(input.bucket, input.key, input.uploadId);
     const stored = new Map(this.meta.multipart.parts(input.uploadId).map((p) => [p.partNumber, p]));
     const chosen = chooseParts(input.parts, stored);
-    const checksum = this.objectChecksum(upload, chosen);
+    const checksum = objectChecksum(upload, chosen);
     checkStatedChecksum(upload, checksum, {
       expected: input.expectedChecksum,
       expectedType: input.expectedChecksumType,
     });
+    // A completion writes no object bytes (the parts are its bytes, already counted by the bucket's quota), but its
+    // commit is refused under the reserve, and one that adds an object is held against an object quota.
+    const quota = this.objects.admitQuota(getBucket(this.meta, input.bucket), input.key, 0);
+    try {
+      (await this.objects.admitWrite(0, quota)).release();
+      return await this.commitCompletion(input, { upload, stored, chosen, quota });
+    } finally {
+      quota.release();
+    }
+  }
+
+  private commitCompletion(
+    input: CompleteInput,
+    selected: { upload: UploadRow; stored: Map<number, UploadPartRow>; chosen: UploadPartRow[]; quota: QuotaLease },
+  ): Promise<ObjectRow> {
+    const { upload, stored, chosen, quota } = selected;
+    const checksum = objectChecksum(upload, chosen);
     const size = chosen.reduce((n, p) => n + p.size, 0);
     const etag = multipartEtag(chosen.map((p) => Buffer.from(p.etag, 'hex')));
     const chosenNumbers = new Set(chosen.map((p) => p.partNumber));
-    // A completion writes no object bytes (the parts are its bytes), but its commit is refused under the reserve.
-    (await this.objects.admitWrite(0)).release();
     return this.objects.commitVersion(
       undefined,
       {
@@ -305,32 +351,9 @@ export class MultipartService {
             },
           });
         },
+        quota,
       },
     );
-  }
-
-  private objectChecksum(
-    upload: UploadRow,
-    parts: UploadPartRow[],
-  ): { algorithm: ChecksumAlgorithm; value: string; type: ChecksumType } | undefined {
-    const algorithm = upload.checksumAlgorithm;
-    if (!algorithm) return undefined;
-    const digests = parts.map((p) => {
-      const value = p.checksums[algorithm];
-      if (value === undefined) {
-        throw new AppError('InvalidPart', {
-          message: `Part ${p.partNumber} was uploaded without a ${algorithm} checksum.`,
-        });
-      }
-      return Buffer.from(value, 'base64');
-    });
-    if (upload.checksumType === 'FULL_OBJECT' && algorithm !== 'SHA1' && algorithm !== 'SHA256') {
-      let crc = digests[0] as Buffer;
-      for (let i = 1; i < digests.length; i++)
-        crc = combineCrc(algorithm, crc, { crc: digests[i] as Buffer, length: (parts[i] as UploadPartRow).size });
-      return { algorithm, value: crc.toString('base64'), type: 'FULL_OBJECT' };
-    }
-    return { algorithm, value: compositeChecksum(algorithm, digests), type: 'COMPOSITE' };
   }
 
   /** Aborts an upload and frees its parts. Throws NoSuchUpload. */
@@ -364,27 +387,8 @@ export class MultipartService {
   }
 }
 
-function checkPartNumber(n: number): void {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_PART_NUMBER) {
-    throw new AppError('InvalidArgument', {
-      message: `Part number must be an integer between 1 and ${MAX_PART_NUMBER}, inclusive`,
-      details: { ArgumentName: 'partNumber', ArgumentValue: String(n) },
-    });
-  }
-}
-
 function unquote(etag: string): string {
   return etag.replace(/^"|"$/g, '');
-}
-
-export interface CompleteInput {
-  bucket: string;
-  key: string;
-  uploadId: string;
-  parts: CompletePart[];
-  conditions?: WriteConditions | undefined;
-  expectedChecksum?: { algorithm: ChecksumAlgorithm; value: string } | undefined;
-  expectedChecksumType?: 'FULL_OBJECT' | 'COMPOSITE' | undefined;
 }
 
 /** Attempts of one completion whose parts are replaced under it before it gives up (ConditionalRequestConflict). */

@@ -25,7 +25,7 @@ import { BlobCorruptError, isInlineBlobId, type BlobStore, type StagedBlob } fro
 import type { BucketRow } from '../../storage/db/buckets-repo.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { NewObjectRow, ObjectHeaders, ObjectPartRow, ObjectRow } from '../../storage/db/objects-repo.js';
-import { ingestBody, type BodyInput } from './body-ingest.js';
+import { ingestBody, type BodyInput, type IngestedBody } from './body-ingest.js';
 import { NO_EVENTS, type EventSink } from '../events/event-sink.js';
 import { ObjectLockService } from './object-lock-service.js';
 import type { HashPool } from '../../lib/hash-pool.js';
@@ -35,6 +35,7 @@ import { ObjectTaggingService } from './object-tagging-service.js';
 import type { DeleteAuthorizer } from './delete-authorizer.js';
 import { assertRemovable, checkVersionId, getBucket, getObjectVersion, type VersionTarget } from './object-versions.js';
 import { NO_LEASE, type WriteLease, type WriteReserve } from './write-reserve.js';
+import { chargeQuota, NO_QUOTA_LEASE, quotaCommitCheck, type QuotaGate, type QuotaLease } from './quota-gate.js';
 
 export type {
   ObjectHeaders,
@@ -140,6 +141,11 @@ export interface ObjectServiceOptions {
   reserve?: WriteReserve | undefined;
   /** How tiered stubs' bytes are read (tiering/stub-reader.ts); without it, reading a stub fails InvalidObjectState. */
   stubReader?: StubReader | undefined;
+  /**
+   * Per-bucket quotas' holds for writes in flight (quota-gate.ts); without it, quotas are still checked by each
+   * commit, but concurrent writers are not held back before their bodies are read.
+   */
+  quotas?: QuotaGate | undefined;
 }
 
 /** True when a request carries any x-amz-object-lock-* setting (which needs a bucket with object lock). */
@@ -167,6 +173,7 @@ export class ObjectService {
   /** Retention and legal hold of versions. */
   readonly lock: ObjectLockService;
   private readonly stubReader: StubReader | undefined;
+  private readonly quotas: QuotaGate | undefined;
 
   constructor(opts: ObjectServiceOptions) {
     this.meta = opts.meta;
@@ -178,6 +185,7 @@ export class ObjectService {
     this.onReadError = opts.onReadError;
     this.reserve = opts.reserve;
     this.stubReader = opts.stubReader;
+    this.quotas = opts.quotas;
     this.acl = new ObjectAclService(this.meta, (bucket, key) => this.events.aclChanged?.(bucket, key));
     this.tagging = new ObjectTaggingService(this.meta, (bucket, key) => this.events.tagsChanged?.(bucket, key));
     this.lock = new ObjectLockService(this.meta, this.now);
@@ -190,8 +198,32 @@ export class ObjectService {
    * take the volume under the reserve. Every client write (PUT, POST, copy, part upload, completion, admin upload)
    * calls it before reading its body.
    */
-  async admitWrite(bytes: number | undefined): Promise<WriteLease> {
+  async admitWrite(bytes: number | undefined, quota: QuotaLease = NO_QUOTA_LEASE): Promise<WriteLease> {
+    await this.quotas?.admitted(quota);
     return this.reserve?.admit(bytes) ?? NO_LEASE;
+  }
+
+  /**
+   * Admits a write of `bytes` (undefined when unknown) to `key` against its bucket's quota (quota-gate.ts): its net
+   * growth is held until the caller releases the lease, once the write has committed or failed. Throws QuotaExceeded.
+   * Synchronous, so that a copy admits in the tick of its source's lookup.
+   */
+  admitQuota(bucket: BucketRow, key: string, bytes: number | undefined): QuotaLease {
+    if (this.quotas === undefined || bucket.config.quota === undefined) return NO_QUOTA_LEASE;
+    const current = this.meta.objects.findLatest(bucket.name, key);
+    const replaced = writeReplacesNullVersion(bucket.versioning)
+      ? this.meta.objects.findVersion(bucket.name, key, NULL_VERSION_ID)
+      : undefined;
+    return this.quotas.admit(bucket, {
+      bytes,
+      replacedBytes: replaced?.size ?? 0,
+      isNewObject: current === undefined || current.isDeleteMarker,
+    });
+  }
+
+  /** admitQuota() for a part (replacing a part uploaded before frees its bytes); see MultipartService. */
+  admitPartQuota(bucket: BucketRow, bytes: number | undefined, replacedBytes: number): QuotaLease {
+    return this.quotas?.admit(bucket, { bytes, replacedBytes, isNewObject: false }) ?? NO_QUOTA_LEASE;
   }
 
   /**
@@ -200,11 +232,11 @@ export class ObjectService {
    * file blobs outlive theirs). The stream is destroyed if the write is refused; an error it meets while this waits
    * stays on it for its reader.
    */
-  async admitCopy(source: Readable, bytes: number): Promise<WriteLease> {
+  async admitCopy(source: Readable, bytes: number, quota: QuotaLease = NO_QUOTA_LEASE): Promise<WriteLease> {
     const held = (): void => undefined;
     source.on('error', held);
     try {
-      return await this.admitWrite(bytes);
+      return await this.admitWrite(bytes, quota);
     } catch (err) {
       source.destroy();
       throw err;
@@ -226,19 +258,30 @@ export class ObjectService {
    * Stores an object as the key's new current version. Throws NoSuchBucket, KeyTooLongError, EntityTooLarge,
    * IncompleteBody, BadDigest, XAmzContentSHA256Mismatch, PreconditionFailed (conditional writes), NoSuchKey (If-Match
    * on a missing key), InvalidRequest (lock settings on a bucket without object lock), InsufficientStorage (the
-   * free-space reserve).
+   * free-space reserve), QuotaExceeded (the bucket's quota).
    */
   async put(input: PutObjectInput): Promise<ObjectRow> {
     validateObjectKey(input.key);
-    this.checkLockRequest(this.bucket(input.bucket), input.lock);
+    const bucket = this.bucket(input.bucket);
+    this.checkLockRequest(bucket, input.lock);
     if (input.conditions) this.checkWriteConditions(input.bucket, input.key, input.conditions);
-    const lease = await this.admitWrite(input.body.size);
-    const body = await ingestBody(this.blobs, input.body, {
-      maxSize: MAX_PUT_BYTES,
-      allowInline: true,
-      hashes: this.hashes,
-      lease,
-    });
+    if (input.body.size !== undefined && input.body.size > MAX_PUT_BYTES) throw new AppError('EntityTooLarge');
+    const quota = this.admitQuota(bucket, input.key, input.body.size);
+    try {
+      const lease = await this.admitWrite(input.body.size, quota);
+      const body = await ingestBody(this.blobs, input.body, {
+        maxSize: MAX_PUT_BYTES,
+        allowInline: true,
+        hashes: this.hashes,
+        lease: chargeQuota(lease, quota),
+      });
+      return await this.commitPut(input, body, quota);
+    } finally {
+      quota.release();
+    }
+  }
+
+  private commitPut(input: PutObjectInput, body: IngestedBody, quota: QuotaLease): Promise<ObjectRow> {
     return this.commitVersion(
       body.staged,
       {
@@ -258,7 +301,7 @@ export class ObjectService {
         acl: input.acl,
         ...lockFields(input.lock),
       },
-      { conditions: input.conditions },
+      { conditions: input.conditions, quota },
     );
   }
 
@@ -278,9 +321,11 @@ export class ObjectService {
       conditions?: WriteConditions | undefined;
       parts?: readonly ObjectPartRow[];
       inTransaction?: (row: NewObjectRow) => void;
+      /** The write's hold on the bucket's quota: released in the transaction, where the usage takes its place. */
+      quota?: QuotaLease;
     } = {},
   ): Promise<ObjectRow> {
-    const { conditions, parts = [], inTransaction } = opts;
+    const { conditions, parts = [], inTransaction, quota } = opts;
     let blobCommitted = false;
     try {
       await staged?.commit();
@@ -300,11 +345,16 @@ export class ObjectService {
           isDeleteMarker: false,
           lastModified: now,
         };
-        this.replaceCurrent(bucket, fields.key, now);
-        if (staged?.sealed) this.meta.inlineBlobs.insert(staged.id, staged.sealed);
-        const id = this.meta.objects.insert(row);
-        if (parts.length > 0) this.meta.objects.insertParts(id, parts);
-        inTransaction?.(row);
+        // The quota is checked on the change itself, in the transaction that makes it (docs/quotas.md).
+        const id = quotaCommitCheck(this.meta, bucket, () => {
+          this.replaceCurrent(bucket, fields.key, now);
+          if (staged?.sealed) this.meta.inlineBlobs.insert(staged.id, staged.sealed);
+          const inserted = this.meta.objects.insert(row);
+          if (parts.length > 0) this.meta.objects.insertParts(inserted, parts);
+          inTransaction?.(row);
+          return inserted;
+        });
+        quota?.release();
         // A version assembled from parts is a CompleteMultipartUpload: put and copy never set partCount.
         const type = fields.partCount !== undefined ? 'multipart.completed' : 'object.created';
         const event = objectEvent(type, { ...row, time: now }, bucket.versioning);
@@ -564,7 +614,8 @@ export class ObjectService {
    */
   async copy(input: CopyObjectInput): Promise<{ row: ObjectRow; sourceVersionId: string }> {
     validateObjectKey(input.key);
-    this.checkLockRequest(this.bucket(input.bucket), input.lock);
+    const bucket = this.bucket(input.bucket);
+    this.checkLockRequest(bucket, input.lock);
     const source = this.openCopySource(input.source);
     checkReadConditions(input.sourceConditions ?? {}, source.row, true);
     const replace = input.metadataDirective === 'REPLACE';
@@ -576,8 +627,22 @@ export class ObjectService {
       });
     }
     const algorithm = input.checksumAlgorithm ?? source.row.checksumAlgorithm;
+    const quota = this.admitQuota(bucket, input.key, source.row.size);
+    try {
+      return await this.copyAdmitted(input, { source, algorithm, quota });
+    } finally {
+      quota.release();
+    }
+  }
+
+  private async copyAdmitted(
+    input: CopyObjectInput,
+    admitted: { source: OpenedObject; algorithm: ChecksumAlgorithm | undefined; quota: QuotaLease },
+  ): Promise<{ row: ObjectRow; sourceVersionId: string }> {
+    const { source, algorithm, quota } = admitted;
+    const replace = input.metadataDirective === 'REPLACE';
     const sourceBytes = source.stream();
-    const lease = await this.admitCopy(sourceBytes, source.row.size);
+    const lease = await this.admitCopy(sourceBytes, source.row.size, quota);
     const body = await ingestBody(
       this.blobs,
       {
@@ -585,27 +650,31 @@ export class ObjectService {
         size: source.row.size,
         checksum: algorithm ? { algorithm, expected: undefined } : undefined,
       },
-      { maxSize: MAX_PUT_BYTES, allowInline: true, hashes: this.hashes, lease },
+      { maxSize: MAX_PUT_BYTES, allowInline: true, hashes: this.hashes, lease: chargeQuota(lease, quota) },
     );
-    const row = await this.commitVersion(body.staged, {
-      bucket: input.bucket,
-      key: input.key,
-      size: body.size,
-      etag: body.md5.toString('hex'),
-      headers: replace ? input.headers : source.row.headers,
-      userMeta: replace ? input.userMeta : source.row.userMeta,
-      checksumAlgorithm: body.checksum?.algorithm,
-      checksumValue: body.checksum?.value,
-      checksumType: body.checksum ? 'FULL_OBJECT' : undefined,
-      blobId: body.staged.id,
-      partCount: undefined,
-      // As AWS: a copy is STANDARD unless the request names a class (the source's is not carried over).
-      storageClass: input.storageClass ?? 'STANDARD',
-      tags: input.taggingDirective === 'REPLACE' ? input.tags : source.row.tags,
-      // As AWS: a copy gets the ACL its request names (default private), never the source's.
-      acl: input.acl,
-      ...lockFields(input.lock),
-    });
+    const row = await this.commitVersion(
+      body.staged,
+      {
+        bucket: input.bucket,
+        key: input.key,
+        size: body.size,
+        etag: body.md5.toString('hex'),
+        headers: replace ? input.headers : source.row.headers,
+        userMeta: replace ? input.userMeta : source.row.userMeta,
+        checksumAlgorithm: body.checksum?.algorithm,
+        checksumValue: body.checksum?.value,
+        checksumType: body.checksum ? 'FULL_OBJECT' : undefined,
+        blobId: body.staged.id,
+        partCount: undefined,
+        // As AWS: a copy is STANDARD unless the request names a class (the source's is not carried over).
+        storageClass: input.storageClass ?? 'STANDARD',
+        tags: input.taggingDirective === 'REPLACE' ? input.tags : source.row.tags,
+        // As AWS: a copy gets the ACL its request names (default private), never the source's.
+        acl: input.acl,
+        ...lockFields(input.lock),
+      },
+      { quota },
+    );
     return { row, sourceVersionId: source.row.versionId };
   }
 }

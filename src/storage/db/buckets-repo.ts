@@ -84,6 +84,7 @@ export class BucketsRepo {
   private readonly setVersioningStmt;
   private readonly usageStmt;
   private readonly allUsageStmt;
+  private readonly uploadBytesStmt;
 
   constructor(private readonly db: Db) {
     this.findStmt = db.prepare<[string], RawBucket>('SELECT * FROM buckets WHERE name = ?');
@@ -105,6 +106,10 @@ export class BucketsRepo {
     );
     this.usageStmt = db.prepare<[string], RawUsage>('SELECT * FROM bucket_usage WHERE bucket = ?');
     this.allUsageStmt = db.prepare<[], RawUsage>('SELECT * FROM bucket_usage');
+    this.uploadBytesStmt = db.prepare<[string], { bytes: number }>(
+      `SELECT coalesce(sum(p.size), 0) AS bytes FROM multipart_uploads u
+       JOIN upload_parts p ON p.upload_id = u.upload_id WHERE u.bucket = ?`,
+    );
   }
 
   /** The bucket row (shared with other readers: never mutate it; copy what you change). */
@@ -159,5 +164,10 @@ export class BucketsRepo {
   /** Every bucket's usage by name: one read of a table with a row per bucket, never a scan of the objects. */
   allUsage(): Map<string, BucketUsage> {
     return new Map(this.allUsageStmt.all().map((raw) => [raw.bucket, toUsage(raw)]));
+  }
+
+  /** Bytes of the uploaded parts of the bucket's open multipart uploads (what its quota counts beside versions). */
+  uploadBytes(name: string): number {
+    return this.uploadBytesStmt.get(name)?.bytes ?? 0;
   }
 }

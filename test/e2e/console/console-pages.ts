@@ -41,6 +41,7 @@ export const CONSOLE_PAGES: ConsolePage[] = [
   { name: 'bucket-cors', route: (s) => `buckets/${s.bucket}?tab=cors`, hasWrites: true },
   { name: 'bucket-policy', route: (s) => `buckets/${s.bucket}?tab=policy`, hasWrites: true },
   { name: 'bucket-tags', route: (s) => `buckets/${s.bucket}?tab=tags`, hasWrites: true },
+  { name: 'bucket-quota', route: (s) => `buckets/${s.bucket}?tab=quota`, hasWrites: true },
   { name: 'bucket-uploads', route: (s) => `buckets/${s.bucket}?tab=uploads`, hasWrites: true },
   { name: 'objects', route: (s) => `buckets/${s.bucket}/browse`, hasWrites: true },
   { name: 'objects-folder', route: (s) => `buckets/${s.bucket}/browse?prefix=2030%2F`, hasWrites: true },

@@ -197,3 +197,4 @@ export interface BucketBreakdown {
   totals?: { buckets?: number; bytes?: number; objects?: number; versions?: number };
   buckets?: Array<{ bucket: string; bytes?: number; objects?: number; share?: number }>;
 }
+export type BucketQuotaView = Static<typeof Buckets.QuotaResponse>;

@@ -1,6 +1,6 @@
 // A bucket's settings: overview, versioning and object lock, default encryption, lifecycle rules (a form), CORS
-// rules, the bucket policy (a JSON editor with validation), tags, and unfinished multipart uploads. The tab is in
-// the URL (?tab=...), so a refresh or a link keeps it.
+// rules, the bucket policy (a JSON editor with validation), tags, the quota, and unfinished multipart uploads. The tab
+// is in the URL (?tab=...), so a refresh or a link keeps it.
 
 import type { ReactNode } from 'react';
 import { api, Api } from '../api';
@@ -16,6 +16,7 @@ import { EncryptionSettings } from './bucket/encryption-settings';
 import { LifecycleEditor } from './bucket/lifecycle-editor';
 import { PolicyEditor } from './bucket/policy-editor';
 import { BucketTags } from './bucket/bucket-tags';
+import { QuotaSettings } from './bucket/quota-settings';
 import { UnfinishedUploads } from './bucket/unfinished-uploads';
 import { VersioningSettings } from './bucket/versioning-settings';
 
@@ -27,6 +28,7 @@ const TABS = [
   { id: 'cors', label: 'CORS' },
   { id: 'policy', label: 'Policy' },
   { id: 'tags', label: 'Tags' },
+  { id: 'quota', label: 'Quota' },
   { id: 'uploads', label: 'Unfinished uploads' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
@@ -105,6 +107,7 @@ export default function BucketSettingsPage({ params }: { params: string[] }) {
               {tab === 'cors' ? <CorsEditor bucket={name} /> : null}
               {tab === 'policy' ? <PolicyEditor bucket={name} /> : null}
               {tab === 'tags' ? <BucketTags bucket={name} /> : null}
+              {tab === 'quota' ? <QuotaSettings bucket={name} /> : null}
               {tab === 'uploads' ? <UnfinishedUploads bucket={name} /> : null}
             </TabPanel>
           </>

@@ -4,6 +4,7 @@
 
 import { Type, type TBoolean, type TObject, type TProperties, type TUnsafe } from '@sinclair/typebox';
 import { DETAILED_PARTS, type DetailedPart } from '../../../core/bucket-config-parts.js';
+import { MAX_QUOTA_LIMIT } from '../../../core/quota.js';
 import { noContent } from './schemas.js';
 
 /**
@@ -193,3 +194,23 @@ export const PolicyDocument = Type.Object(
     description: 'An IAM-style bucket policy document ({Version, Statement}); checked by core/policy (MalformedPolicy)',
   },
 );
+
+// The bucket quota (docs/quotas.md).
+const Limit = (description: string) =>
+  Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_QUOTA_LIMIT, description }));
+
+export const QuotaBody = Strict(
+  {
+    maxBytes: Limit('Most bytes the bucket may hold: every version and the parts of open multipart uploads'),
+    maxObjects: Limit('Most objects (current versions that are not delete markers) the bucket may hold'),
+  },
+  { description: 'Either limit may be left out (unlimited); at least one is required' },
+);
+
+export const QuotaResponse = Type.Object({
+  quota: Type.Optional(QuotaBody),
+  usage: Type.Object({
+    bytes: Type.Integer({ description: 'Bytes the byte quota counts now' }),
+    objects: Type.Integer({ description: 'Objects the object quota counts now' }),
+  }),
+});

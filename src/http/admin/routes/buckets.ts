@@ -12,6 +12,7 @@ import type { BucketRow, BucketUsage } from '../../../services/bucket-service.js
 import { principalOf } from '../admin-principal.js';
 import type { AdminApp } from '../typebox-type-provider.js';
 import { bucketConfigRoutes, type BucketRouteDeps } from './bucket-configs.js';
+import { bucketQuotaRoutes } from './bucket-quota.js';
 import {
   BucketDetails,
   BucketList,
@@ -146,4 +147,5 @@ export function bucketsRoutes(app: AdminApp, deps: BucketRouteDeps): void {
   );
 
   bucketConfigRoutes(app, deps);
+  bucketQuotaRoutes(app, deps);
 }
