@@ -1,0 +1,74 @@
+// A real redis-server (Debian package `redis-server`) for notification tests: loopback, a free port, a temp dir,
+// no persistence, a password; ready once a real client's PING is answered.
+
+import { createClient } from '@redis/client';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { ChildServer, freePort, removeDir, tempDir } from './child-server.js';
+
+export interface RedisServerHandle {
+  port: number;
+  password: string;
+  /** A connected client of the server for reading back what a transport wrote. */
+  client: () => Promise<ReturnType<typeof createClient>>;
+  /** Stops the server (tests of a server that went away); afterAll stops it anyway. */
+  stop: () => Promise<void>;
+}
+
+/** Starts redis-server with `requirepass password`. */
+export async function startRedisServer(password = 'redis-test-pass'): Promise<RedisServerHandle> {
+  const port = await freePort();
+  const dir = tempDir('redis');
+  const conf = join(dir, 'redis.conf');
+  const lines = [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'save ""', 'appendonly no', `requirepass ${password}`];
+  writeFileSync(conf, `${lines.join('\n')}\n`);
+  const server = new ChildServer({
+    name: 'redis-server',
+    command: 'redis-server',
+    args: [conf],
+  });
+  const clients: ReturnType<typeof createClient>[] = [];
+  const client = async (): Promise<ReturnType<typeof createClient>> => {
+    const c = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password });
+    c.on('error', () => undefined);
+    await c.connect();
+    clients.push(c);
+    return c;
+  };
+  await server.waitReady(async () => {
+    const c = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password });
+    c.on('error', () => undefined);
+    try {
+      await c.connect();
+      return (await c.ping()) === 'PONG';
+    } finally {
+      c.destroy();
+    }
+  }, 20_000);
+  return {
+    port,
+    password,
+    client,
+    stop: async () => {
+      for (const c of clients.splice(0)) if (c.isOpen) c.destroy();
+      await server.stop();
+      removeDir(dir);
+    },
+  };
+}
+
+/** One redis-server for the calling test file, started in beforeAll and stopped in afterAll. */
+export function useRedisServer(): { get: () => RedisServerHandle } {
+  let handle: RedisServerHandle | undefined;
+  beforeAll(async () => {
+    handle = await startRedisServer();
+  }, 30_000);
+  afterAll(() => handle?.stop());
+  return {
+    get: () => {
+      if (!handle) throw new Error('redis-server not started');
+      return handle;
+    },
+  };
+}

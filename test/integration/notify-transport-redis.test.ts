@@ -1,0 +1,93 @@
+// The Redis notification transport against a real redis-server (docs/notifications.md "Redis"): list and stream
+// formats read back with a real client, failure classes without secrets, and no handles left after close().
+
+import { describe, expect, it } from 'vitest';
+import { createRedisTransport } from '../../src/services/notifications/transports/redis.js';
+import { freePort } from '../helpers/notification-servers/child-server.js';
+import { useRedisServer } from '../helpers/notification-servers/redis-server.js';
+import { delivery, expectFailure, expectNoLeftovers } from '../helpers/notification-servers/transport-checks.js';
+
+const redis = useRedisServer();
+
+describe('Redis transport', () => {
+  it('RPUSHes each event body onto the list, in send order', async () => {
+    const { port, password, client } = redis.get();
+    const t = createRedisTransport({ address: `127.0.0.1:${port}`, password, key: 'events-list' });
+    const a = delivery('a.txt');
+    const b = delivery('b.txt', 's3:ObjectRemoved:Delete');
+    await t.send(a);
+    await t.send(b);
+    await t.close();
+    const c = await client();
+    expect(await c.lRange('events-list', 0, -1)).toEqual([a.body, b.body]);
+  });
+
+  it('XADDs to the stream with the body and routing fields, in the configured db', async () => {
+    const { port, password, client } = redis.get();
+    const t = createRedisTransport({ address: `127.0.0.1:${port}`, password, key: 'events', format: 'stream', db: 3 });
+    const d = delivery('dir/photo 1.jpg');
+    await t.send(d);
+    await t.close();
+    const c = await client();
+    await c.select(3);
+    const entries = await c.xRange('events', '-', '+');
+    expect(entries).toHaveLength(1);
+    expect(entries[0]?.message).toEqual({
+      event: d.body,
+      eventName: d.eventName,
+      bucket: 'photos',
+      key: 'dir/photo 1.jpg',
+    });
+  });
+
+  it('rejects "auth" for a wrong password, without the password in the error', async () => {
+    const { port } = redis.get();
+    const password = 'wrong-Secret-7781';
+    const t = createRedisTransport({ address: `127.0.0.1:${port}`, password, key: 'k' });
+    await expectFailure(t.send(delivery('x')), 'auth', [password]);
+    await t.close();
+  });
+
+  it('rejects "auth" when the server needs a password and none is configured', async () => {
+    const t = createRedisTransport({ address: `127.0.0.1:${redis.get().port}`, key: 'k' });
+    await expectFailure(t.send(delivery('x')), 'auth', []);
+    await t.close();
+  });
+
+  it('rejects "refused" when the key holds another type, and keeps working afterwards', async () => {
+    const { port, password, client } = redis.get();
+    const c = await client();
+    await c.set('a-string', 'x');
+    const t = createRedisTransport({ address: `127.0.0.1:${port}`, password, key: 'a-string' });
+    await expectFailure(t.send(delivery('x')), 'refused', [password]);
+    await c.del('a-string');
+    await t.send(delivery('y'));
+    expect(await c.lLen('a-string')).toBe(1);
+    await t.close();
+  });
+
+  it('rejects "unreachable" when nothing listens, without the password', async () => {
+    const password = 'down-Secret-1234';
+    const t = createRedisTransport({ address: `127.0.0.1:${await freePort()}`, password, key: 'k' });
+    await expectFailure(t.send(delivery('x')), 'unreachable', [password]);
+    await t.close();
+  });
+
+  it('rejects "closed" after close()', async () => {
+    const t = createRedisTransport({ address: `127.0.0.1:${redis.get().port}`, key: 'k' });
+    await t.close();
+    await expectFailure(t.send(delivery('x')), 'closed', []);
+  });
+
+  it('leaves no socket or timer open after close(), also after a failed send', async () => {
+    const { port, password } = redis.get();
+    await expectNoLeftovers(async () => {
+      const ok = createRedisTransport({ address: `127.0.0.1:${port}`, password, key: 'leak-check' });
+      await ok.send(delivery('x'));
+      await ok.close();
+      const bad = createRedisTransport({ address: `127.0.0.1:${port}`, password: 'nope', key: 'leak-check' });
+      await bad.send(delivery('x')).catch(() => undefined);
+      await bad.close();
+    });
+  });
+});
