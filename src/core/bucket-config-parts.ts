@@ -10,6 +10,7 @@ import { validateBucketEncryption, type BucketEncryption } from './bucket-encryp
 import { validateCorsConfiguration, type CorsConfiguration } from './cors.js';
 import { AppError, type ErrorCode } from './errors.js';
 import { validateLifecycleConfiguration, type LifecycleConfiguration } from './lifecycle.js';
+import { validateNotificationConfiguration, type NotificationConfiguration } from './notification-config.js';
 import { validateObjectLockConfiguration, type ObjectLockConfiguration } from './object-lock.js';
 import { parseBucketPolicy } from './policy/policy-document.js';
 import { isPublic } from './policy/policy-status.js';
@@ -34,6 +35,8 @@ export interface BucketConfig {
   acl?: Acl;
   /** Block Public Access (absent: no block). */
   publicAccessBlock?: PublicAccessBlock;
+  /** Event notifications to targets by ARN (absent: none; core/notification-config.ts). */
+  notification?: NotificationConfiguration;
 }
 
 export type ConfigPartName = keyof BucketConfig;
@@ -206,6 +209,15 @@ export const BUCKET_CONFIG_PARTS = {
         DELETE: 's3:PutBucketPublicAccessBlock',
       },
     },
+  },
+  notification: {
+    // Set by PutBucketNotificationConfiguration (an empty document removes it; there is no Delete operation), which
+    // also checks that every ARN names a target; a backup carries it and a restore re-links it by ARN
+    // (docs/notifications.md "Backups").
+    validate: (config) => validateNotificationConfiguration(config),
+    missing: 'InvalidRequest',
+    isBackedUp: true,
+    isShownInDetails: false,
   },
 } as const satisfies Rules;
 
