@@ -48,6 +48,16 @@ describe('MQTT transport', () => {
     ]);
   });
 
+  it('publishes with QoS 0 when configured so', async () => {
+    const { username, password, client } = broker.get();
+    const received = await collect(await client(), 'store/qos0', 1);
+    const t = createMqttTransport({ url: url(), topic: 'store/qos0', qos: 0, username, password });
+    const d = delivery('q0');
+    await t.send(d);
+    expect(await received.done).toEqual([{ body: d.body, qos: 0 }]);
+    await t.close();
+  });
+
   it('takes credentials from the URL too, and keeps them out of errors', async () => {
     const { username, password, client, port } = broker.get();
     const received = await collect(await client(), 'store/url', 1);

@@ -24,12 +24,12 @@ async function collect(nc: NatsConnection, subject: string, n: number): Promise<
 
 describe('NATS transport with user and password', () => {
   const nats = useNatsServer(USER);
-  const address = (): string => `127.0.0.1:${nats.get().port}`;
+  const url = (): string => `nats://127.0.0.1:${nats.get().port}`;
 
   it('publishes each event on the subject when no stream captures it; a subscriber reads them in order', async () => {
     const read = await collect(await nats.get().client(), 'store.plain', 2);
     const t = createNatsTransport({
-      address: address(),
+      url: url(),
       subject: 'store.plain',
       username: USER.user,
       password: USER.pass,
@@ -47,7 +47,7 @@ describe('NATS transport with user and password', () => {
     // Room for one message and refuse the rest: only a JetStream publish (not a plain one) sees the refusal.
     await jsm.streams.add({ name: 'EVENTS', subjects: ['store.js'], max_msgs: 1, discard: DiscardPolicy.New });
     const t = createNatsTransport({
-      address: address(),
+      url: url(),
       subject: 'store.js',
       username: USER.user,
       password: USER.pass,
@@ -60,10 +60,26 @@ describe('NATS transport with user and password', () => {
     await t.close();
   });
 
+  it('publishes plainly with jetStream: false, even where a stream captures the subject', async () => {
+    const jsm = await jetstreamManager(await nats.get().client());
+    await jsm.streams.add({ name: 'PLAIN', subjects: ['store.nojs'], max_msgs: 1, discard: DiscardPolicy.New });
+    const t = createNatsTransport({
+      url: url(),
+      subject: 'store.nojs',
+      jetStream: false,
+      username: USER.user,
+      password: USER.pass,
+    });
+    await t.send(delivery('stored'));
+    await t.send(delivery('dropped-by-the-full-stream-unnoticed')); // no ack asked for, so no refusal seen
+    expect((await jsm.streams.info('PLAIN')).state.messages).toBe(1);
+    await t.close();
+  });
+
   it('asks again whether a stream exists once the lookup is older than its TTL', async () => {
     let clock = 0;
     const t = createNatsTransport(
-      { address: address(), subject: 'store.late', username: USER.user, password: USER.pass },
+      { url: url(), subject: 'store.late', username: USER.user, password: USER.pass },
       { now: () => clock },
     );
     await t.send(delivery('before-stream'));
@@ -78,17 +94,17 @@ describe('NATS transport with user and password', () => {
 
   it('rejects "auth" for a wrong password, without the password in the error', async () => {
     const password = 'wrong-Nats-Secret-99';
-    const t = createNatsTransport({ address: address(), subject: 's', username: USER.user, password });
+    const t = createNatsTransport({ url: url(), subject: 's', username: USER.user, password });
     await expectFailure(t.send(delivery('x')), 'auth', [password, USER.pass]);
     await t.close();
   });
 
   it('leaves no socket or timer open after close(), also after a failed send', async () => {
     await expectNoLeftovers(async () => {
-      const ok = createNatsTransport({ address: address(), subject: 'leak', username: USER.user, password: USER.pass });
+      const ok = createNatsTransport({ url: url(), subject: 'leak', username: USER.user, password: USER.pass });
       await ok.send(delivery('x'));
       await ok.close();
-      const bad = createNatsTransport({ address: address(), subject: 'leak', username: USER.user, password: 'nope' });
+      const bad = createNatsTransport({ url: url(), subject: 'leak', username: USER.user, password: 'nope' });
       await bad.send(delivery('x')).catch(() => undefined);
       await bad.close();
     });
@@ -99,14 +115,14 @@ describe('NATS transport with a token', () => {
   const nats = useNatsServer({ token: 'nats-Token-5150' });
 
   it('delivers with the right token and rejects "auth" with a wrong one, naming neither', async () => {
-    const address = `127.0.0.1:${nats.get().port}`;
+    const url = `nats://127.0.0.1:${nats.get().port}`;
     const read = await collect(await nats.get().client(), 'store.token', 1);
-    const ok = createNatsTransport({ address, subject: 'store.token', token: 'nats-Token-5150' });
+    const ok = createNatsTransport({ url, subject: 'store.token', token: 'nats-Token-5150' });
     const d = delivery('t');
     await ok.send(d);
     await ok.close();
     expect(await read()).toEqual([d.body]);
-    const bad = createNatsTransport({ address, subject: 'store.token', token: 'bad-Token-0001' });
+    const bad = createNatsTransport({ url, subject: 'store.token', token: 'bad-Token-0001' });
     await expectFailure(bad.send(d), 'auth', ['bad-Token-0001', 'nats-Token-5150']);
     await bad.close();
   });
@@ -114,7 +130,11 @@ describe('NATS transport with a token', () => {
 
 describe('NATS transport without a server', () => {
   it('rejects "unreachable" when nothing listens, without the secret', async () => {
-    const t = createNatsTransport({ address: `127.0.0.1:${await freePort()}`, subject: 's', token: 'gone-Token-77' });
+    const t = createNatsTransport({
+      url: `nats://127.0.0.1:${await freePort()}`,
+      subject: 's',
+      token: 'gone-Token-77',
+    });
     await expectFailure(t.send(delivery('x')), 'unreachable', ['gone-Token-77']);
     await t.close();
   });

@@ -12,7 +12,7 @@ const redis = useRedisServer();
 describe('Redis transport', () => {
   it('RPUSHes each event body onto the list, in send order', async () => {
     const { port, password, client } = redis.get();
-    const t = createRedisTransport({ address: `127.0.0.1:${port}`, password, key: 'events-list' });
+    const t = createRedisTransport({ url: `redis://127.0.0.1:${port}`, password, key: 'events-list', format: 'list' });
     const a = delivery('a.txt');
     const b = delivery('b.txt', 's3:ObjectRemoved:Delete');
     await t.send(a);
@@ -22,9 +22,9 @@ describe('Redis transport', () => {
     expect(await c.lRange('events-list', 0, -1)).toEqual([a.body, b.body]);
   });
 
-  it('XADDs to the stream with the body and routing fields, in the configured db', async () => {
+  it('XADDs to the stream with the body and routing fields, in the db the URL names', async () => {
     const { port, password, client } = redis.get();
-    const t = createRedisTransport({ address: `127.0.0.1:${port}`, password, key: 'events', format: 'stream', db: 3 });
+    const t = createRedisTransport({ url: `redis://127.0.0.1:${port}/3`, password, key: 'events', format: 'stream' });
     const d = delivery('dir/photo 1.jpg');
     await t.send(d);
     await t.close();
@@ -32,7 +32,7 @@ describe('Redis transport', () => {
     await c.select(3);
     const entries = await c.xRange('events', '-', '+');
     expect(entries).toHaveLength(1);
-    expect(entries[0]?.message).toEqual({
+    expect(entries?.[0]?.message).toEqual({
       event: d.body,
       eventName: d.eventName,
       bucket: 'photos',
@@ -43,13 +43,13 @@ describe('Redis transport', () => {
   it('rejects "auth" for a wrong password, without the password in the error', async () => {
     const { port } = redis.get();
     const password = 'wrong-Secret-7781';
-    const t = createRedisTransport({ address: `127.0.0.1:${port}`, password, key: 'k' });
+    const t = createRedisTransport({ url: `redis://127.0.0.1:${port}`, password, key: 'k', format: 'list' });
     await expectFailure(t.send(delivery('x')), 'auth', [password]);
     await t.close();
   });
 
   it('rejects "auth" when the server needs a password and none is configured', async () => {
-    const t = createRedisTransport({ address: `127.0.0.1:${redis.get().port}`, key: 'k' });
+    const t = createRedisTransport({ url: `redis://127.0.0.1:${redis.get().port}`, key: 'k', format: 'list' });
     await expectFailure(t.send(delivery('x')), 'auth', []);
     await t.close();
   });
@@ -58,7 +58,7 @@ describe('Redis transport', () => {
     const { port, password, client } = redis.get();
     const c = await client();
     await c.set('a-string', 'x');
-    const t = createRedisTransport({ address: `127.0.0.1:${port}`, password, key: 'a-string' });
+    const t = createRedisTransport({ url: `redis://127.0.0.1:${port}`, password, key: 'a-string', format: 'list' });
     await expectFailure(t.send(delivery('x')), 'refused', [password]);
     await c.del('a-string');
     await t.send(delivery('y'));
@@ -68,13 +68,18 @@ describe('Redis transport', () => {
 
   it('rejects "unreachable" when nothing listens, without the password', async () => {
     const password = 'down-Secret-1234';
-    const t = createRedisTransport({ address: `127.0.0.1:${await freePort()}`, password, key: 'k' });
+    const t = createRedisTransport({
+      url: `redis://127.0.0.1:${await freePort()}`,
+      password,
+      key: 'k',
+      format: 'list',
+    });
     await expectFailure(t.send(delivery('x')), 'unreachable', [password]);
     await t.close();
   });
 
   it('rejects "closed" after close()', async () => {
-    const t = createRedisTransport({ address: `127.0.0.1:${redis.get().port}`, key: 'k' });
+    const t = createRedisTransport({ url: `redis://127.0.0.1:${redis.get().port}`, key: 'k', format: 'list' });
     await t.close();
     await expectFailure(t.send(delivery('x')), 'closed', []);
   });
@@ -82,10 +87,20 @@ describe('Redis transport', () => {
   it('leaves no socket or timer open after close(), also after a failed send', async () => {
     const { port, password } = redis.get();
     await expectNoLeftovers(async () => {
-      const ok = createRedisTransport({ address: `127.0.0.1:${port}`, password, key: 'leak-check' });
+      const ok = createRedisTransport({
+        url: `redis://127.0.0.1:${port}`,
+        password,
+        key: 'leak-check',
+        format: 'list',
+      });
       await ok.send(delivery('x'));
       await ok.close();
-      const bad = createRedisTransport({ address: `127.0.0.1:${port}`, password: 'nope', key: 'leak-check' });
+      const bad = createRedisTransport({
+        url: `redis://127.0.0.1:${port}`,
+        password: 'nope',
+        key: 'leak-check',
+        format: 'list',
+      });
       await bad.send(delivery('x')).catch(() => undefined);
       await bad.close();
     });

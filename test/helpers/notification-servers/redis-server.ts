@@ -2,6 +2,14 @@
 // no persistence, a password; ready once a real client's PING is answered.
 
 import { createClient } from '@redis/client';
+
+/** A plain client of the test server (its type is node-redis's default client). */
+function testClient(port: number, password?: string) {
+  const c = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password });
+  c.on('error', () => undefined);
+  return c;
+}
+export type TestRedisClient = ReturnType<typeof testClient>;
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -11,7 +19,7 @@ export interface RedisServerHandle {
   port: number;
   password: string;
   /** A connected client of the server for reading back what a transport wrote. */
-  client: () => Promise<ReturnType<typeof createClient>>;
+  client: () => Promise<TestRedisClient>;
   /** Stops the server (tests of a server that went away); afterAll stops it anyway. */
   stop: () => Promise<void>;
 }
@@ -28,17 +36,15 @@ export async function startRedisServer(password = 'redis-test-pass'): Promise<Re
     command: 'redis-server',
     args: [conf],
   });
-  const clients: ReturnType<typeof createClient>[] = [];
-  const client = async (): Promise<ReturnType<typeof createClient>> => {
-    const c = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password });
-    c.on('error', () => undefined);
+  const clients: TestRedisClient[] = [];
+  const client = async (): Promise<TestRedisClient> => {
+    const c = testClient(port, password);
     await c.connect();
     clients.push(c);
     return c;
   };
   await server.waitReady(async () => {
-    const c = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password });
-    c.on('error', () => undefined);
+    const c = testClient(port, password);
     try {
       await c.connect();
       return (await c.ping()) === 'PONG';

@@ -3,6 +3,16 @@
 
 import { TransportError } from './transport-error.js';
 
+/** Tuning and test seams of a transport that are not target settings. */
+export interface TransportOptions {
+  /** Bounds connecting and each send (default DEFAULT_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** The clock, for caches that age (NATS's stream lookup). */
+  now?: () => number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
 /** Opens a connection on demand, shares it between concurrent sends, and forgets it once discarded. */
 export class LazyConnection<C> {
   private current: Promise<C> | undefined;
@@ -43,5 +53,15 @@ export class LazyConnection<C> {
     this.current = undefined;
     const conn = await current?.catch(() => undefined);
     if (conn !== undefined) await this.dispose(conn).catch(() => undefined);
+  }
+}
+
+/** The password in a URL's userinfo, if any, so it can be scrubbed from errors. */
+export function urlPassword(url: string): string | undefined {
+  try {
+    const password = new URL(url).password;
+    return password ? decodeURIComponent(password) : undefined;
+  } catch {
+    return undefined;
   }
 }

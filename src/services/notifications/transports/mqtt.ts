@@ -1,41 +1,18 @@
-// MQTT notification target (docs/notifications.md "MQTT"): each event is published on a topic with QoS 1, and
-// send() resolves on the broker's PUBACK. Loaded only through the transport registry's dynamic import.
+// MQTT notification target (docs/notifications.md "MQTT"): each event is published on a topic with QoS 1 (the
+// default), and send() resolves on the broker's PUBACK; with QoS 0 once the packet is written to the socket. Loaded
+// only through the transport registry's dynamic import.
 
 import { randomBytes } from 'node:crypto';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import type { MqttTargetConfig } from '../target-kinds.js';
 import { connectAsync, ErrorWithReasonCode, type MqttClient } from 'mqtt';
-import { LazyConnection } from './lazy-connection.js';
+import { DEFAULT_TIMEOUT_MS, LazyConnection, urlPassword, type TransportOptions } from './lazy-connection.js';
 import type { NotificationDelivery, NotificationTransport } from './transport.js';
 import { toTransportError, withTimeout, type FailureClass } from './transport-error.js';
 
-export const MqttTransportConfig = Type.Object(
-  {
-    /** mqtt://host:1883, mqtts://host:8883, ws:// or wss://. */
-    url: Type.String({ minLength: 1, maxLength: 1024, pattern: '^(mqtts?|wss?)://' }),
-    /** No wildcards: an event goes to one topic. */
-    topic: Type.String({ minLength: 1, maxLength: 1024, pattern: '^[^+#]+$' }),
-    username: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-    timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
-  },
-  { additionalProperties: false },
-);
-export type MqttTransportConfig = Static<typeof MqttTransportConfig>;
-
-/** Fields that are write-only: never returned by the admin API nor logged (a password inside `url` included). */
-export const MQTT_SECRET_FIELDS = ['password', 'url'] as const;
-
-const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** The password embedded in a URL's userinfo, if any. */
-export function urlPassword(url: string): string | undefined {
-  try {
-    const password = new URL(url).password;
-    return password ? decodeURIComponent(password) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** The settings schema is the target kind's (target-kinds.ts), re-exported beside its transport. */
+export { MqttTargetConfig as MqttTransportConfig } from '../target-kinds.js';
+export type MqttTransportConfig = Static<typeof MqttTargetConfig>;
 
 /**
  * CONNACK refusals: 4 and 5 are MQTT 3.1.1's bad credentials and not authorized; 134 and 135 are MQTT 5's
@@ -47,11 +24,12 @@ function classify(err: unknown): FailureClass {
 }
 
 /**
- * An MQTT transport. send() resolves on PUBACK (QoS 1); it rejects with TransportError 'unreachable', 'auth',
- * 'refused' (the broker refused the connection or the publish) or 'timeout'.
+ * An MQTT transport. send() resolves on PUBACK (QoS 1) or once written (QoS 0); it rejects with TransportError
+ * 'unreachable', 'auth', 'refused' (the broker refused the connection or the publish) or 'timeout'.
  */
-export function createMqttTransport(config: MqttTransportConfig): NotificationTransport {
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+export function createMqttTransport(config: MqttTransportConfig, opts: TransportOptions = {}): NotificationTransport {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const qos = config.qos ?? 1;
   const secrets = [config.password, urlPassword(config.url)];
   const conn = new LazyConnection<MqttClient>(
     async () => {
@@ -84,7 +62,7 @@ export function createMqttTransport(config: MqttTransportConfig): NotificationTr
       try {
         // connectTimeout bounds the connect: a broker that never sends CONNACK closes the client, rejecting here.
         client = await conn.get();
-        await withTimeout(client.publishAsync(config.topic, delivery.body, { qos: 1 }), timeoutMs, 'MQTT PUBACK');
+        await withTimeout(client.publishAsync(config.topic, delivery.body, { qos }), timeoutMs, 'MQTT publish');
       } catch (err) {
         const failure = toTransportError(err, { secrets, fallback: classify(err) });
         if (client) await conn.discard(client);

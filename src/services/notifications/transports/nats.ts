@@ -4,36 +4,18 @@
 
 import { jetstream, JetStreamApiError } from '@nats-io/jetstream';
 import { connect, errors, type NatsConnection } from '@nats-io/transport-node';
-import { Type, type Static } from '@sinclair/typebox';
-import { LazyConnection } from './lazy-connection.js';
+import type { Static } from '@sinclair/typebox';
+import type { NatsTargetConfig } from '../target-kinds.js';
+import { DEFAULT_TIMEOUT_MS, LazyConnection, urlPassword, type TransportOptions } from './lazy-connection.js';
 import type { NotificationDelivery, NotificationTransport } from './transport.js';
 import { toTransportError, withTimeout, type FailureClass } from './transport-error.js';
 
-export const NatsTransportConfig = Type.Object(
-  {
-    /** host:port or nats://host:port (tls:// for TLS). */
-    address: Type.String({ minLength: 1, maxLength: 300 }),
-    subject: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\s*>]+$' }),
-    username: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-    token: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-    timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
-  },
-  { additionalProperties: false },
-);
-export type NatsTransportConfig = Static<typeof NatsTransportConfig>;
+/** The settings schema is the target kind's (target-kinds.ts), re-exported beside its transport. */
+export { NatsTargetConfig as NatsTransportConfig } from '../target-kinds.js';
+export type NatsTransportConfig = Static<typeof NatsTargetConfig>;
 
-/** Fields that are write-only: never returned by the admin API nor logged. */
-export const NATS_SECRET_FIELDS = ['password', 'token'] as const;
-
-const DEFAULT_TIMEOUT_MS = 10_000;
 /** How long a "does a stream capture the subject" answer is trusted before asking the server again. */
 export const STREAM_LOOKUP_TTL_MS = 30_000;
-
-/** Test seams: the clock that ages the stream lookup. */
-export interface NatsTransportOptions {
-  now?: () => number;
-}
 
 /** The error's class: NATS's own error types first, then Node's network codes. */
 function classify(err: unknown): FailureClass {
@@ -66,18 +48,15 @@ async function hasStream(nc: NatsConnection, subject: string, timeoutMs: number)
  * rejects with TransportError 'unreachable', 'auth', 'refused' (the stream refused the message or vanished),
  * 'timeout' or 'protocol'.
  */
-export function createNatsTransport(
-  config: NatsTransportConfig,
-  opts: NatsTransportOptions = {},
-): NotificationTransport {
+export function createNatsTransport(config: NatsTransportConfig, opts: TransportOptions = {}): NotificationTransport {
   const now = opts.now ?? Date.now;
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const secrets = [config.password, config.token];
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const secrets = [config.password, config.token, urlPassword(config.url)];
   let lookup: { isJetStream: boolean; at: number; nc: NatsConnection } | undefined;
   const conn = new LazyConnection<NatsConnection>(
     async () => {
       const nc = await connect({
-        servers: config.address,
+        servers: config.url,
         user: config.username,
         pass: config.password,
         token: config.token,
@@ -94,6 +73,8 @@ export function createNatsTransport(
     },
   );
   const isJetStream = async (nc: NatsConnection): Promise<boolean> => {
+    // jetStream: false means plain publishes only, even where a stream captures the subject.
+    if (config.jetStream === false) return false;
     if (lookup && lookup.nc === nc && now() - lookup.at < STREAM_LOOKUP_TTL_MS) return lookup.isJetStream;
     const found = await hasStream(nc, config.subject, timeoutMs);
     lookup = { isJetStream: found, at: now(), nc };

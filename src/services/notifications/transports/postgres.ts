@@ -2,39 +2,21 @@
 // keeps one row per object (upserted, deleted on ObjectRemoved), "access" appends every event with its time. The
 // table is created when missing. Loaded only through the transport registry's dynamic import.
 
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import type { PostgresTargetConfig } from '../target-kinds.js';
 import pg from 'pg';
-import { LazyConnection } from './lazy-connection.js';
+import { DEFAULT_TIMEOUT_MS, LazyConnection, type TransportOptions } from './lazy-connection.js';
 import type { NotificationDelivery, NotificationTransport } from './transport.js';
 import { toTransportError, withTimeout, type FailureClass } from './transport-error.js';
-import { urlPassword } from './mqtt.js';
 
-/** An unquoted identifier, optionally schema-qualified; it is double-quoted in SQL, so case is kept. */
-const TABLE_NAME = '^[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?$';
+/** The settings schema is the target kind's (target-kinds.ts), re-exported beside its transport. */
+export { PostgresTargetConfig as PostgresTransportConfig } from '../target-kinds.js';
+export type PostgresTransportConfig = Static<typeof PostgresTargetConfig>;
 
-export const PostgresTransportConfig = Type.Object(
-  {
-    /** postgres://user:password@host:5432/db?sslmode=require (libpq URI syntax). */
-    connectionString: Type.String({ minLength: 1, maxLength: 2048, pattern: '^postgres(ql)?://' }),
-    table: Type.String({ pattern: TABLE_NAME }),
-    format: Type.Union([Type.Literal('namespace'), Type.Literal('access')]),
-    timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
-  },
-  { additionalProperties: false },
-);
-export type PostgresTransportConfig = Static<typeof PostgresTransportConfig>;
-
-/** Fields that are write-only: never returned by the admin API nor logged (the string carries the password). */
-export const POSTGRES_SECRET_FIELDS = ['connectionString'] as const;
-
-const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** `schema.table` as a quoted SQL identifier (the schema pattern above admits no quotes). */
+/** The table as a quoted SQL identifier (the settings pattern admits letters, digits and _ only), so case is kept. */
 function quoteTable(table: string): string {
-  return table
-    .split('.')
-    .map((part) => `"${part}"`)
-    .join('.');
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(table)) throw new TypeError('invalid table name');
+  return `"${table}"`;
 }
 
 /** SQLSTATE classes (https://www.postgresql.org/docs/current/errcodes-appendix.html). */
@@ -64,9 +46,12 @@ function eventTime(body: string): Date {
  * A PostgreSQL transport. send() resolves once the row change committed; it rejects with TransportError
  * 'unreachable', 'auth', 'refused' (SQL errors such as a missing database or privilege) or 'timeout'.
  */
-export function createPostgresTransport(config: PostgresTransportConfig): NotificationTransport {
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const secrets = [urlPassword(config.connectionString), config.connectionString];
+export function createPostgresTransport(
+  config: PostgresTransportConfig,
+  opts: TransportOptions = {},
+): NotificationTransport {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const secrets = [config.password];
   const table = quoteTable(config.table);
   const createSql =
     config.format === 'namespace'
@@ -75,7 +60,11 @@ export function createPostgresTransport(config: PostgresTransportConfig): Notifi
   const conn = new LazyConnection<pg.Client>(
     async () => {
       const client = new pg.Client({
-        connectionString: config.connectionString,
+        host: config.host,
+        port: config.port ?? 5432,
+        database: config.database,
+        user: config.user,
+        password: config.password,
         query_timeout: timeoutMs,
         application_name: 'store-notifications',
       });
@@ -101,9 +90,11 @@ export function createPostgresTransport(config: PostgresTransportConfig): Notifi
       return;
     }
     // Namespace format keys rows by bucket/key as MinIO does; a test event names no object and writes no row.
-    if (!delivery.eventName.startsWith('s3:Object')) return;
+    const name = delivery.eventName.replace(/^s3:/, '');
+    if (name === 'TestEvent') return;
     const rowKey = `${delivery.bucket}/${delivery.key}`;
-    if (delivery.eventName.startsWith('s3:ObjectRemoved:')) {
+    // An expiration removes the current version just as a DELETE does (docs/notifications.md "PostgreSQL").
+    if (name.startsWith('ObjectRemoved:') || name.startsWith('LifecycleExpiration:')) {
       await client.query(`DELETE FROM ${table} WHERE key = $1`, [rowKey]);
     } else {
       await client.query(

@@ -1,54 +1,38 @@
 // Redis notification target (docs/notifications.md "Redis"): each event is RPUSHed onto a list or XADDed to a
 // stream. Loaded only through the transport registry's dynamic import, so `redis` loads only when such a target exists.
 
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import type { RedisTargetConfig } from '../target-kinds.js';
 import { createClient, ErrorReply } from '@redis/client';
-import { LazyConnection } from './lazy-connection.js';
+import { DEFAULT_TIMEOUT_MS, LazyConnection, urlPassword, type TransportOptions } from './lazy-connection.js';
 import type { NotificationDelivery, NotificationTransport } from './transport.js';
 import { toTransportError, TransportError, withTimeout } from './transport-error.js';
 
-export const RedisTransportConfig = Type.Object(
-  {
-    /** host:port, or [ipv6]:port; the port defaults to 6379. */
-    address: Type.String({ minLength: 1, maxLength: 300 }),
-    /** The list or stream key. */
-    key: Type.String({ minLength: 1, maxLength: 1024 }),
-    format: Type.Optional(Type.Union([Type.Literal('list'), Type.Literal('stream')], { default: 'list' })),
-    username: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-    db: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
-    tls: Type.Optional(Type.Boolean()),
-    timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
-  },
-  { additionalProperties: false },
-);
-export type RedisTransportConfig = Static<typeof RedisTransportConfig>;
+/** The settings schema is the target kind's (target-kinds.ts), re-exported beside its transport. */
+export { RedisTargetConfig as RedisTransportConfig } from '../target-kinds.js';
+export type RedisTransportConfig = Static<typeof RedisTargetConfig>;
 
-/** Fields that are write-only: never returned by the admin API nor logged. */
-export const REDIS_SECRET_FIELDS = ['password'] as const;
-
-const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** Splits `host:port` / `[v6]:port` / `host`; throws TypeError on a malformed address. */
-export function parseHostPort(address: string, defaultPort: number): { host: string; port: number } {
-  const m = /^(?:\[([^\]]+)\]|([^:[\]]+))(?::(\d{1,5}))?$/.exec(address.trim());
-  const host = m?.[1] ?? m?.[2];
-  const port = m?.[3] === undefined ? defaultPort : Number(m[3]);
-  if (!host || port < 1 || port > 65_535) throw new TypeError(`not a host:port address: ${address}`);
-  return { host, port };
+/** A node-redis client that fails fast: no reconnects, no offline queue (the outbox retries and paces sends). */
+function newClient(config: RedisTransportConfig, timeoutMs: number) {
+  return createClient({
+    // redis://host:port/db, or rediss:// for TLS (https://github.com/redis/redis-specifications/blob/master/uri/redis.txt).
+    url: config.url,
+    socket: { connectTimeout: timeoutMs, reconnectStrategy: false },
+    username: config.username,
+    password: config.password,
+    disableOfflineQueue: true,
+  });
 }
-
-type RedisClient = ReturnType<typeof createClient>;
+type RedisClient = ReturnType<typeof newClient>;
 
 /**
  * A Redis transport. send() resolves once Redis answered the RPUSH/XADD; it rejects with TransportError
  * 'unreachable', 'auth' (WRONGPASS, NOAUTH, NOPERM), 'refused' (any other Redis error reply, e.g. WRONGTYPE) or
  * 'timeout'.
  */
-export function createRedisTransport(config: RedisTransportConfig): NotificationTransport {
-  const { host, port } = parseHostPort(config.address, 6379);
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const secrets = [config.password];
+export function createRedisTransport(config: RedisTransportConfig, opts: TransportOptions = {}): NotificationTransport {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const secrets = [config.password, urlPassword(config.url)];
   const fail = (err: unknown): TransportError => {
     const message = err instanceof Error ? err.message : '';
     // Redis error replies start with an upper-case error code (https://redis.io/docs/latest/develop/reference/protocol-spec/#simple-errors).
@@ -60,14 +44,7 @@ export function createRedisTransport(config: RedisTransportConfig): Notification
   };
   const conn = new LazyConnection<RedisClient>(
     async () => {
-      const client = createClient({
-        socket: { host, port, tls: config.tls === true, connectTimeout: timeoutMs, reconnectStrategy: false },
-        username: config.username,
-        password: config.password,
-        database: config.db,
-        // Fail a send at once while disconnected instead of queueing it in memory: the outbox retries it.
-        disableOfflineQueue: true,
-      });
+      const client = newClient(config, timeoutMs);
       // node-redis emits 'error' on every socket failure; without a listener it would crash the process.
       client.on('error', () => void conn.discard(client));
       try {
@@ -88,7 +65,7 @@ export function createRedisTransport(config: RedisTransportConfig): Notification
       try {
         client = await conn.get();
         const c = client;
-        const command =
+        const command: Promise<unknown> =
           config.format === 'stream'
             ? c.xAdd(config.key, '*', {
                 event: delivery.body,
