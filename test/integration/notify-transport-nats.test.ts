@@ -6,7 +6,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { describe, expect, it } from 'vitest';
 import { createNatsTransport, STREAM_LOOKUP_TTL_MS } from '../../src/services/notifications/transports/nats.js';
 import { freePort } from '../helpers/notification-servers/child-server.js';
-import { useNatsServer } from '../helpers/notification-servers/nats-server.js';
+import { startNatsServer, useNatsServer } from '../helpers/notification-servers/nats-server.js';
 import { delivery, expectFailure, expectNoLeftovers } from '../helpers/notification-servers/transport-checks.js';
 
 const USER = { user: 'store', pass: 'nats-Secret-4242' };
@@ -129,6 +129,28 @@ describe('NATS transport with a token', () => {
 });
 
 describe('NATS transport without a server', () => {
+  it('rejects "unreachable" while its server is gone and delivers again once it is back', async () => {
+    const first = await startNatsServer(USER);
+    const url = `nats://127.0.0.1:${first.port}`;
+    const t = createNatsTransport({ url, subject: 'store.back', username: USER.user, password: USER.pass });
+    try {
+      await t.send(delivery('before'));
+      await first.stop();
+      await expectFailure(t.send(delivery('while-down')), 'unreachable', [USER.pass]);
+      const second = await startNatsServer(USER, { port: first.port });
+      try {
+        const read = await collect(await second.client(), 'store.back', 1);
+        const d = delivery('after');
+        await t.send(d);
+        expect(await read()).toEqual([d.body]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   it('rejects "unreachable" when nothing listens, without the secret', async () => {
     const t = createNatsTransport({
       url: `nats://127.0.0.1:${await freePort()}`,

@@ -47,15 +47,20 @@ describe('PostgreSQL transport', () => {
     const t = createPostgresTransport(settings('AccessLog', 'access'));
     const a = delivery('a', 'ObjectCreated:Put');
     const b = delivery('a', 'ObjectRemoved:Delete');
+    const test = { Service: 'Amazon S3', Event: 's3:TestEvent', Time: '2026-02-01T00:00:00.000Z', Bucket: 'photos' };
     await t.send(a);
     await t.send(b);
+    await t.send({ body: JSON.stringify(test), key: '', eventName: 's3:TestEvent', bucket: 'photos' });
     await t.close();
     const c = await server.get().client();
-    const { rows } = await c.query<{ event_time: Date; event_data: { Records: { eventTime: string }[] } }>(
+    const { rows } = await c.query<{ event_time: Date; event_data: { Records?: { eventTime: string }[] } }>(
       'SELECT event_time, event_data FROM "AccessLog" ORDER BY event_time',
     );
-    expect(rows.map((r) => r.event_data)).toEqual([JSON.parse(a.body), JSON.parse(b.body)]);
-    expect(rows.map((r) => r.event_time.toISOString())).toEqual(rows.map((r) => r.event_data.Records[0]?.eventTime));
+    expect(rows.map((r) => r.event_data)).toEqual([JSON.parse(a.body), JSON.parse(b.body), test]);
+    const records = rows.slice(0, 2);
+    expect(records.map((r) => r.event_time.toISOString())).toEqual(
+      records.map((r) => r.event_data.Records?.[0]?.eventTime),
+    );
   });
 
   it('rejects "auth" for a wrong password, without the password in the error', async () => {

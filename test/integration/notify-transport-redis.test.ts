@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRedisTransport } from '../../src/services/notifications/transports/redis.js';
 import { freePort } from '../helpers/notification-servers/child-server.js';
-import { useRedisServer } from '../helpers/notification-servers/redis-server.js';
+import { startRedisServer, useRedisServer } from '../helpers/notification-servers/redis-server.js';
 import { delivery, expectFailure, expectNoLeftovers } from '../helpers/notification-servers/transport-checks.js';
 
 const redis = useRedisServer();
@@ -104,5 +104,30 @@ describe('Redis transport', () => {
       await bad.send(delivery('x')).catch(() => undefined);
       await bad.close();
     });
+  });
+
+  it('rejects "unreachable" while its server is gone and delivers again once it is back', async () => {
+    const first = await startRedisServer();
+    const t = createRedisTransport({
+      url: `redis://127.0.0.1:${first.port}`,
+      password: first.password,
+      key: 'k',
+      format: 'list',
+    });
+    try {
+      await t.send(delivery('before'));
+      await first.stop();
+      await expectFailure(t.send(delivery('while-down')), 'unreachable', [first.password]);
+      const second = await startRedisServer({ port: first.port });
+      try {
+        const d = delivery('after');
+        await t.send(d);
+        expect(await (await second.client()).lRange('k', 0, -1)).toEqual([d.body]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await t.close();
+    }
   });
 });

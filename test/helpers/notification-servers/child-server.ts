@@ -3,7 +3,7 @@
 // real client, and a stop that kills the process group member it started and removes the directory.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, chownSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,23 @@ export async function freePort(): Promise<number> {
   const { port } = srv.address() as AddressInfo;
   await new Promise<void>((resolve) => srv.close(() => resolve()));
   return port;
+}
+
+/**
+ * The absolute path of an installed command: Debian puts nats-server and mosquitto in /usr/sbin, which is not on a
+ * non-root user's PATH.
+ */
+export function findCommand(name: string): string {
+  const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/local/sbin', '/usr/sbin', '/sbin'].filter(Boolean);
+  for (const dir of dirs) {
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return join(dir, name);
+    } catch {
+      // not in this directory
+    }
+  }
+  throw new Error(`${name} is not installed (see system_packages in .ci/run)`);
 }
 
 /** A fresh temp directory, owned by `owner` when given (servers that refuse to run as root). */

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll } from 'vitest';
-import { ChildServer, freePort, removeDir, tempDir } from './child-server.js';
+import { ChildServer, findCommand, freePort, removeDir, tempDir } from './child-server.js';
 
 export interface MosquittoHandle {
   port: number;
@@ -22,7 +22,7 @@ export async function startMosquitto(username = 'store', password = 'mqtt-Secret
   const port = await freePort();
   const dir = tempDir('mosquitto');
   const passwd = join(dir, 'passwd');
-  execFileSync('mosquitto_passwd', ['-b', '-c', passwd, username, password], { stdio: 'ignore' });
+  execFileSync(findCommand('mosquitto_passwd'), ['-b', '-c', passwd, username, password], { stdio: 'ignore' });
   const lines = [
     `listener ${port} 127.0.0.1`,
     'allow_anonymous false',
@@ -34,7 +34,7 @@ export async function startMosquitto(username = 'store', password = 'mqtt-Secret
   ];
   const conf = join(dir, 'mosquitto.conf');
   writeFileSync(conf, `${lines.join('\n')}\n`);
-  const server = new ChildServer({ name: 'mosquitto', command: 'mosquitto', args: ['-c', conf] });
+  const server = new ChildServer({ name: 'mosquitto', command: findCommand('mosquitto'), args: ['-c', conf] });
   const url = `mqtt://127.0.0.1:${port}`;
   const clients: MqttClient[] = [];
   const client = async (): Promise<MqttClient> => {

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll } from 'vitest';
-import { ChildServer, freePort, removeDir, tempDir } from './child-server.js';
+import { ChildServer, findCommand, freePort, removeDir, tempDir } from './child-server.js';
 
 export type NatsAuth = { user: string; pass: string } | { token: string };
 
@@ -17,9 +17,9 @@ export interface NatsServerHandle {
   stop: () => Promise<void>;
 }
 
-/** Starts nats-server with JetStream and the given auth. */
-export async function startNatsServer(auth: NatsAuth): Promise<NatsServerHandle> {
-  const port = await freePort();
+/** Starts nats-server with JetStream and the given auth, on `port` (to restart one) or a free port. */
+export async function startNatsServer(auth: NatsAuth, opts: { port?: number } = {}): Promise<NatsServerHandle> {
+  const port = opts.port ?? (await freePort());
   const dir = tempDir('nats');
   const authBlock =
     'token' in auth
@@ -32,7 +32,7 @@ export async function startNatsServer(auth: NatsAuth): Promise<NatsServerHandle>
       '\n',
     ),
   );
-  const server = new ChildServer({ name: 'nats-server', command: 'nats-server', args: ['-c', conf] });
+  const server = new ChildServer({ name: 'nats-server', command: findCommand('nats-server'), args: ['-c', conf] });
   const credentials = 'token' in auth ? { token: auth.token } : { user: auth.user, pass: auth.pass };
   const clients: NatsConnection[] = [];
   const client = async (): Promise<NatsConnection> => {

@@ -8,7 +8,7 @@ import { connect as tcpConnect } from 'node:net';
 import { join } from 'node:path';
 import { connect, type ChannelModel } from 'amqplib';
 import { afterAll, beforeAll } from 'vitest';
-import { ChildServer, freePort, removeDir, tempDir } from './child-server.js';
+import { ChildServer, findCommand, freePort, removeDir, tempDir } from './child-server.js';
 
 /** Generous for a loaded 2-core machine, but bounded. */
 const READY_TIMEOUT_MS = 150_000;
@@ -53,7 +53,7 @@ export async function startRabbitMq(username = 'store', password = 'amqp-Secret-
   // A private epmd in the foreground, so stopping the test stops it too (RabbitMQ would start a daemon otherwise).
   const epmd = new ChildServer({
     name: 'epmd',
-    command: 'epmd',
+    command: findCommand('epmd'),
     args: ['-port', String(epmdPort), '-address', '127.0.0.1'],
   });
   await epmd.waitReady(() => isListening(epmdPort), 10_000);

@@ -13,7 +13,7 @@ export type TestRedisClient = ReturnType<typeof testClient>;
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { ChildServer, freePort, removeDir, tempDir } from './child-server.js';
+import { ChildServer, findCommand, freePort, removeDir, tempDir } from './child-server.js';
 
 export interface RedisServerHandle {
   port: number;
@@ -24,16 +24,17 @@ export interface RedisServerHandle {
   stop: () => Promise<void>;
 }
 
-/** Starts redis-server with `requirepass password`. */
-export async function startRedisServer(password = 'redis-test-pass'): Promise<RedisServerHandle> {
-  const port = await freePort();
+/** Starts redis-server with `requirepass password`, on `port` (to restart one) or a free port. */
+export async function startRedisServer(opts: { password?: string; port?: number } = {}): Promise<RedisServerHandle> {
+  const password = opts.password ?? 'redis-test-pass';
+  const port = opts.port ?? (await freePort());
   const dir = tempDir('redis');
   const conf = join(dir, 'redis.conf');
   const lines = [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'save ""', 'appendonly no', `requirepass ${password}`];
   writeFileSync(conf, `${lines.join('\n')}\n`);
   const server = new ChildServer({
     name: 'redis-server',
-    command: 'redis-server',
+    command: findCommand('redis-server'),
     args: [conf],
   });
   const clients: TestRedisClient[] = [];
