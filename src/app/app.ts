@@ -13,6 +13,7 @@ import { webhookEventNames } from '../config/webhook-config.js';
 import { domainList } from '../config/domain-config.js';
 import { createHttpServer, type HttpServer } from '../http/http-server.js';
 import { S3PlaneHandler } from '../http/s3/s3-plane.js';
+import { buildNotifications, type Notifications } from './notifications.js';
 import { VirtualHosts } from '../http/s3/virtual-hosts.js';
 import { parseTrustedProxies } from '../http/shared/client-address.js';
 import { readBuildInfo } from '../lib/build-info.js';
@@ -156,11 +157,24 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       outbox: webhooks.enabled ? webhooks : undefined,
       logger,
     });
+    const metrics = new MetricsRegistry({ integrity: config.STORE_INTEGRITY_SCRUB_ENABLED });
+    const ownerId = createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex');
+    // Bucket notifications (notifications.ts): their outbox rows join the webhook row in each commit.
+    const notifications = buildNotifications({
+      meta,
+      inner: pipeline,
+      logger,
+      metrics,
+      region: config.STORE_REGION,
+      ownerId,
+      encryptionSecret: config.KEY_ENCRYPTION_SECRET ?? config.ROOT_SECRET_ACCESS_KEY,
+      backoff: { baseMs: config.STORE_NOTIFY_RETRY_BASE_MS, capMs: config.STORE_NOTIFY_RETRY_CAP_MS },
+      maxAttempts: config.STORE_NOTIFY_MAX_ATTEMPTS,
+    });
     // Replication and tiering (remote-features.ts): the replication intent joins the webhook row in each commit.
-    const remoteFeatures = await buildRemoteFeatures({ config, logger, meta, blobs, inner: pipeline });
+    const remoteFeatures = await buildRemoteFeatures({ config, logger, meta, blobs, inner: notifications.sink });
     // MD5 of large bodies on threads beside the event loop; they start on the first large body.
     const hashes = new HashPool();
-    const metrics = new MetricsRegistry({ integrity: config.STORE_INTEGRITY_SCRUB_ENABLED });
     const audit = new AuditService({ meta, logger, retentionDays: config.AUDIT_RETENTION_DAYS });
     // Integrity and analytics (docs/integrity-analytics.md). Corrupt versions are repaired from the replication mirror
     // when there is one; otherwise they stay listed.
@@ -199,7 +213,13 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const multipart = new MultipartService({ meta, blobs, objects, hashes });
     const blobGc = new BlobGcService({ meta, blobs, pins });
     const { replication, reconcile, tiering } = remoteFeatures.build(objects, metrics);
-    const lifecycle = new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, logger });
+    const lifecycle = new LifecycleService({
+      repo: new LifecycleRepo(meta.db),
+      objects,
+      multipart,
+      logger,
+      origins: notifications.origins,
+    });
 
     // Scoped access keys: secrets sealed under KEY_ENCRYPTION_SECRET (default: the root secret); boot refuses a
     // secret that cannot open the stored keys.
@@ -214,16 +234,14 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
     const isRoot = (id: string): boolean => id === config.ROOT_ACCESS_KEY_ID;
 
     const s3 = new S3PlaneHandler({
-      services: { buckets, objects, listing, multipart, tiering },
+      services: { buckets, objects, listing, multipart, tiering, notifications: notifications.service },
+      origins: notifications.origins,
       logger,
       region: config.STORE_REGION,
       regionStrict: config.STORE_REGION_STRICT,
       sigv2: config.STORE_SIGV2 === 'on',
       onAuth: (scheme) => metrics.countAuth(scheme),
-      owner: {
-        id: createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex'),
-        displayName: 'store',
-      },
+      owner: { id: ownerId, displayName: 'store' },
       lookup: (id) => (isRoot(id) ? config.ROOT_SECRET_ACCESS_KEY : keys.secretFor(id)),
       // A key revoked between its lookup and this call has no identity: no permissions, so it is denied everything.
       keyPrincipal: (id) =>
@@ -337,6 +355,8 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
         workers: () => workerSet.status(),
         search,
         webhooks,
+        notificationTargets: notifications.targets,
+        notifications: notifications.service,
         replication,
         reconcile,
         tiering,
@@ -386,6 +406,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       audit,
       workers,
       workerSet,
+      notifications,
     });
   } catch (err) {
     await meta?.close();
@@ -409,6 +430,7 @@ interface Assembly {
   audit: AuditService;
   workers: WorkerDeps;
   workerSet: WorkerSet;
+  notifications: Notifications;
 }
 
 function assemble(parts: Assembly): App {
@@ -433,6 +455,7 @@ function assemble(parts: Assembly): App {
         });
       });
       workers.start(parts.workers);
+      parts.notifications.start();
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
@@ -448,6 +471,7 @@ function assemble(parts: Assembly): App {
       const drained = await http.drain.start(http.server, config.SHUTDOWN_DRAIN_MS);
       sweep.abort();
       await workers.stop();
+      await parts.notifications.stop();
       await backupScheduler.close();
       await remoteFeatures.close();
       await orphanSweep;

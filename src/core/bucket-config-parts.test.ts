@@ -66,6 +66,7 @@ describe('the bucket configuration parts', () => {
       'ownershipControls',
       'acl',
       'publicAccessBlock',
+      'notification',
     ]);
     expect(DETAILED_PARTS).toEqual([
       'tagging',

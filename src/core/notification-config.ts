@@ -129,15 +129,22 @@ export function validateNotificationConfiguration(config: NotificationConfigurat
   });
 }
 
-/** The ARNs of the rules that `event` on `key` matches, each once, in rule order. */
-export function matchingArns(config: NotificationConfiguration | undefined, event: string, key: string): string[] {
+/**
+ * The rules that `event` on `key` matches, at most one per target ARN, in rule order. (Validation refuses overlapping
+ * rules for one event, so at most one rule matches unless two configurations name the same key exactly differently.)
+ */
+export function matchingRules(
+  config: NotificationConfiguration | undefined,
+  event: string,
+  key: string,
+): NotificationRule[] {
   if (config === undefined) return [];
-  const out: string[] = [];
+  const out: NotificationRule[] = [];
   for (const rule of config.rules) {
     if (!rule.events.some((e) => eventMatches(e, event))) continue;
     if (rule.prefix !== undefined && !key.startsWith(rule.prefix)) continue;
     if (rule.suffix !== undefined && !key.endsWith(rule.suffix)) continue;
-    if (!out.includes(rule.arn)) out.push(rule.arn);
+    if (!out.some((r) => r.arn === rule.arn)) out.push(rule);
   }
   return out;
 }

@@ -26,6 +26,11 @@ export class RequestOrigins {
     return this.storage.run(typeof origin === 'function' ? origin() : origin, fn);
   }
 
+  /** `fn` bound to the current origin, to run later (a batched transaction body); `fn` itself while inactive. */
+  bind<T>(fn: () => T): () => T {
+    return this.active ? AsyncLocalStorage.bind(fn) : fn;
+  }
+
   /** The current origin, or undefined outside run(). */
   current(): RequestOrigin | undefined {
     return this.storage.getStore();

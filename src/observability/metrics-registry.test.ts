@@ -14,6 +14,8 @@ const FAMILIES = [
   'store_object_count',
   'store_replication_outbox_depth',
   'store_webhook_outbox_depth',
+  'store_notification_deliveries_total',
+  'store_notification_queue',
   'store_audit_dropped_total',
   'store_internal_errors_total',
   'store_blob_read_pins',
