@@ -2,6 +2,7 @@
 // formats read back with a real client, failure classes without secrets, and no handles left after close().
 
 import { describe, expect, it } from 'vitest';
+import { createTransport } from '../../src/services/notifications/transports/index.js';
 import { createRedisTransport } from '../../src/services/notifications/transports/redis.js';
 import { freePort } from '../helpers/notification-servers/child-server.js';
 import { startRedisServer, useRedisServer } from '../helpers/notification-servers/redis-server.js';
@@ -38,6 +39,20 @@ describe('Redis transport', () => {
       bucket: 'photos',
       key: 'dir/photo 1.jpg',
     });
+  });
+
+  it('is what the transport registry builds for a redis target', async () => {
+    const { port, password, client } = redis.get();
+    const t = await createTransport('redis', {
+      url: `redis://127.0.0.1:${port}`,
+      password,
+      key: 'via-registry',
+      format: 'list',
+    });
+    const d = delivery('r');
+    await t.send(d);
+    await t.close();
+    expect(await (await client()).lRange('via-registry', 0, -1)).toEqual([d.body]);
   });
 
   it('rejects "auth" for a wrong password, without the password in the error', async () => {
