@@ -42,7 +42,7 @@ export interface ServiceFixture {
 
 export async function openServices(
   startIso: string,
-  objectOpts: Pick<ObjectServiceOptions, 'onReadError'> = {},
+  objectOpts: Pick<ObjectServiceOptions, 'onReadError' | 'events'> = {},
 ): Promise<ServiceFixture> {
   // tmpfs where there is one: these tests are about behaviour, not durability, and every commit fsyncs.
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'store-svc-'));
