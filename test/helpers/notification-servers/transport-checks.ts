@@ -13,7 +13,6 @@ export async function expectFailure(work: Promise<unknown>, failureClass: string
   );
   expect(err, 'send() should reject').toBeInstanceOf(Error);
   const e = err as Error;
-  if (process.env.SHOW_FAILURES) console.log(`[failure] ${e.message}`);
   expect(e.message.startsWith(`${failureClass}: `), e.message).toBe(true);
   const text = `${e.message} ${e.stack ?? ''} ${JSON.stringify(e)}`;
   for (const secret of secrets) expect(text).not.toContain(secret);
