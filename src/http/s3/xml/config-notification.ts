@@ -42,7 +42,10 @@ function generatedId(): string {
   return `store-${Date.now().toString(36)}-${generated.toString(36)}`;
 }
 
-/** Parses the PUT body. Throws MissingRequestBodyError, MalformedXML, InvalidArgument (filter rules), NotImplemented. */
+/**
+ * Parses the PUT body. Throws MissingRequestBodyError, MalformedXML, InvalidArgument (filter rules),
+ * NotImplemented.
+ */
 export function parseNotificationConfiguration(body: Uint8Array | string): NotificationConfiguration {
   const root = configRoot(body, 'NotificationConfiguration');
   if (childrenNamed(root, 'EventBridgeConfiguration').length > 0) {
