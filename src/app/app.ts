@@ -144,6 +144,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       audit,
       workers,
       workerSet,
+      notifications: services.notifications,
     });
   } catch (err) {
     await meta?.close();

@@ -1,11 +1,10 @@
 // The HTTP surfaces, built for app.ts (the composition root): the S3 plane and the server that carries it beside
 // the admin API, the console and /metrics, each given the services it serves.
 
-import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { BackupServices } from './backup-services.js';
 import type { IdentityServices } from './identity-services.js';
-import type { ObjectServices } from './object-services.js';
+import { ownerIdOf, type ObjectServices } from './object-services.js';
 import type { WorkerSet } from './workers.js';
 import type { Config } from '../config/config.js';
 import { domainList } from '../config/domain-config.js';
@@ -45,16 +44,14 @@ function buildS3Plane(deps: HttpDeps): S3PlaneHandler {
   const { keys } = deps.identity;
   const isRoot = (id: string): boolean => id === config.ROOT_ACCESS_KEY_ID;
   return new S3PlaneHandler({
-    services: { buckets, objects, listing, multipart, tiering },
+    services: { buckets, objects, listing, multipart, tiering, notifications: deps.services.notifications.service },
+    origins: deps.services.notifications.origins,
     logger,
     region: config.STORE_REGION,
     regionStrict: config.STORE_REGION_STRICT,
     sigv2: config.STORE_SIGV2 === 'on',
     onAuth: (scheme) => metrics.countAuth(scheme),
-    owner: {
-      id: createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex'),
-      displayName: 'store',
-    },
+    owner: { id: ownerIdOf(config), displayName: 'store' },
     lookup: (id) => (isRoot(id) ? config.ROOT_SECRET_ACCESS_KEY : keys.secretFor(id)),
     // A key revoked between its lookup and this call has no identity: no permissions, so it is denied everything.
     keyPrincipal: (id) =>
@@ -106,6 +103,8 @@ export async function buildHttp(deps: HttpDeps): Promise<HttpServer> {
       workers: () => workerSet.status(),
       search,
       webhooks,
+      notificationTargets: deps.services.notifications.targets,
+      notifications: deps.services.notifications.service,
       replication,
       reconcile,
       tiering,

@@ -2,7 +2,9 @@
 // replication and tiering, integrity, objects, listing, multipart uploads, blob GC and lifecycle. Built in this
 // order, since each takes the ones before it.
 
+import { createHash } from 'node:crypto';
 import { createInitBuckets } from './init-buckets.js';
+import { buildNotifications, type Notifications } from './notifications.js';
 import { buildRemoteFeatures, type RemoteFeatures } from './remote-features.js';
 import type { Config } from '../config/config.js';
 import { webhookEventNames } from '../config/webhook-config.js';
@@ -60,6 +62,8 @@ export interface ObjectServices extends RemoteServices {
   multipart: MultipartService;
   blobGc: BlobGcService;
   lifecycle: LifecycleService;
+  /** Bucket notifications: targets, the outbox service and its dispatcher (notifications.ts). */
+  notifications: Notifications;
 }
 
 /** The webhook target from the configuration, or undefined when webhooks are off (no WEBHOOK_URL). */
@@ -99,11 +103,23 @@ export async function buildObjectServices(deps: ObjectServicesDeps): Promise<Obj
     outbox: webhooks.enabled ? webhooks : undefined,
     logger,
   });
+  const metrics = new MetricsRegistry({ integrity: config.STORE_INTEGRITY_SCRUB_ENABLED });
+  // Bucket notifications (notifications.ts): their outbox rows join the webhook row in each commit.
+  const notifications = buildNotifications({
+    meta,
+    inner: pipeline,
+    logger,
+    metrics,
+    region: config.STORE_REGION,
+    ownerId: ownerIdOf(config),
+    encryptionSecret: config.KEY_ENCRYPTION_SECRET ?? config.ROOT_SECRET_ACCESS_KEY,
+    backoff: { baseMs: config.STORE_NOTIFY_RETRY_BASE_MS, capMs: config.STORE_NOTIFY_RETRY_CAP_MS },
+    maxAttempts: config.STORE_NOTIFY_MAX_ATTEMPTS,
+  });
   // Replication and tiering (remote-features.ts): the replication intent joins the webhook row in each commit.
-  const remoteFeatures = await buildRemoteFeatures({ config, logger, meta, blobs, inner: pipeline });
+  const remoteFeatures = await buildRemoteFeatures({ config, logger, meta, blobs, inner: notifications.sink });
   // MD5 of large bodies on threads beside the event loop; they start on the first large body.
   const hashes = new HashPool();
-  const metrics = new MetricsRegistry({ integrity: config.STORE_INTEGRITY_SCRUB_ENABLED });
   const audit = new AuditService({ meta, logger, retentionDays: config.AUDIT_RETENTION_DAYS });
   // Integrity and analytics (docs/integrity-analytics.md). Corrupt versions are repaired from the replication mirror
   // when there is one; otherwise they stay listed.
@@ -143,7 +159,13 @@ export async function buildObjectServices(deps: ObjectServicesDeps): Promise<Obj
   const multipart = new MultipartService({ meta, blobs, objects, hashes });
   const blobGc = new BlobGcService({ meta, blobs, pins });
   const { replication, reconcile, tiering } = remoteFeatures.build(objects, metrics);
-  const lifecycle = new LifecycleService({ repo: new LifecycleRepo(meta.db), objects, multipart, logger });
+  const lifecycle = new LifecycleService({
+    repo: new LifecycleRepo(meta.db),
+    objects,
+    multipart,
+    logger,
+    origins: notifications.origins,
+  });
   return {
     pins,
     buckets,
@@ -163,5 +185,11 @@ export async function buildObjectServices(deps: ObjectServicesDeps): Promise<Obj
     reconcile,
     tiering,
     lifecycle,
+    notifications,
   };
+}
+
+/** Store's owner id (what ListBuckets shows): a hash of the root access key id. */
+export function ownerIdOf(config: Config): string {
+  return createHash('sha256').update(`store-owner:${config.ROOT_ACCESS_KEY_ID}`).digest('hex');
 }

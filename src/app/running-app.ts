@@ -45,6 +45,8 @@ export interface Assembly {
   audit: AuditService;
   workers: WorkerDeps;
   workerSet: WorkerSet;
+  /** Bucket notification delivery: started with the workers, stopped after them. */
+  notifications: { start(): void; stop(): Promise<void> };
 }
 
 export function assemble(parts: Assembly): App {
@@ -69,6 +71,7 @@ export function assemble(parts: Assembly): App {
         });
       });
       workers.start(parts.workers);
+      parts.notifications.start();
       // Orphans from a crash between a blob's rename and its commit: swept once, in the background, after boot.
       orphanSweep = blobGc
         .sweepOrphans(bootTime, sweep.signal)
@@ -84,6 +87,7 @@ export function assemble(parts: Assembly): App {
       const drained = await http.drain.start(http.server, config.SHUTDOWN_DRAIN_MS);
       sweep.abort();
       await workers.stop();
+      await parts.notifications.stop();
       await backupScheduler.close();
       await remoteFeatures.close();
       await orphanSweep;

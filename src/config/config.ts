@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { looksLikePlaceholder, weakSecretReason } from './secrets.js';
 import { WEBHOOK_KEYS, webhookProblems } from './webhook-config.js';
+import { NOTIFICATION_KEYS } from './notification-config.js';
 import { BACKUP_KEYS, backupProblems } from './backup-config.js';
 import { REPLICATION_KEYS, replicationProblems } from './replication-config.js';
 import { ANALYTICS_KEYS, INTEGRITY_KEYS } from './integrity-config.js';
@@ -126,6 +127,7 @@ export const ConfigSchema = Type.Object({
       'Free space kept on the data volume: object writes are refused (507) below it, deletes still work (0: off)',
   }),
   ...WEBHOOK_KEYS,
+  ...NOTIFICATION_KEYS,
   ...BACKUP_KEYS,
   ...REPLICATION_KEYS,
   ...INTEGRITY_KEYS,

@@ -66,6 +66,7 @@ describe('the bucket configuration parts', () => {
       'ownershipControls',
       'acl',
       'publicAccessBlock',
+      'notification',
       'quota',
     ]);
     expect(DETAILED_PARTS).toEqual([

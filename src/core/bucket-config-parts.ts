@@ -10,6 +10,7 @@ import { validateBucketEncryption, type BucketEncryption } from './bucket-encryp
 import { validateCorsConfiguration, type CorsConfiguration } from './cors.js';
 import { AppError, type ErrorCode } from './errors.js';
 import { validateLifecycleConfiguration, type LifecycleConfiguration } from './lifecycle.js';
+import { validateNotificationConfiguration, type NotificationConfiguration } from './notification-config.js';
 import { validateObjectLockConfiguration, type ObjectLockConfiguration } from './object-lock.js';
 import { parseBucketPolicy } from './policy/policy-document.js';
 import { validateBucketQuota, type BucketQuota } from './quota.js';
@@ -35,6 +36,8 @@ export interface BucketConfig {
   acl?: Acl;
   /** Block Public Access (absent: no block). */
   publicAccessBlock?: PublicAccessBlock;
+  /** Event notifications to targets by ARN (absent: none; core/notification-config.ts). */
+  notification?: NotificationConfiguration;
   /** Hard limits on the bucket's bytes and objects (core/quota.ts; set through the admin API only). */
   quota?: BucketQuota;
 }
@@ -209,6 +212,15 @@ export const BUCKET_CONFIG_PARTS = {
         DELETE: 's3:PutBucketPublicAccessBlock',
       },
     },
+  },
+  notification: {
+    // Set by PutBucketNotificationConfiguration (an empty document removes it; there is no Delete operation), which
+    // also checks that every ARN names a target; a backup carries it and a restore re-links it by ARN
+    // (docs/notifications.md "Backups").
+    validate: (config) => validateNotificationConfiguration(config),
+    missing: 'InvalidRequest',
+    isBackedUp: true,
+    isShownInDetails: false,
   },
   quota: {
     // Set and cleared through the admin API (BucketService.setQuota); S3 has no quota operations.

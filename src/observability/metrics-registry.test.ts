@@ -16,6 +16,8 @@ const FAMILIES = [
   'store_bucket_quota_objects',
   'store_replication_outbox_depth',
   'store_webhook_outbox_depth',
+  'store_notification_deliveries_total',
+  'store_notification_queue',
   'store_audit_dropped_total',
   'store_internal_errors_total',
   'store_blob_read_pins',

@@ -64,6 +64,8 @@ export class MetricsRegistry {
   private readAuditDrops: () => number = () => 0;
   private readReadPins: () => number = () => 0;
   private readWebhookOutbox: (() => Partial<Record<WebhookOutboxStatus, number>>) | undefined;
+  private readonly notificationDeliveries: Counter<'kind' | 'outcome'>;
+  private readNotificationQueue: () => readonly { kind: string; status: string; count: number }[] = () => [];
 
   constructor(opts: MetricsRegistryOptions = {}) {
     const registers = [this.registry];
@@ -137,6 +139,23 @@ export class MetricsRegistry {
         for (const [scheme, count] of Object.entries(authCounts)) this.inc({ scheme }, count);
       },
     });
+    this.notificationDeliveries = new Counter({
+      name: 'store_notification_deliveries_total',
+      help: 'Bucket notification delivery attempts by target kind and outcome (delivered, retried, failed).',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    const readNotificationQueue = () => this.readNotificationQueue();
+    new Gauge({
+      name: 'store_notification_queue',
+      help: 'Bucket notification outbox rows by target kind and status (pending, delivered, failed).',
+      labelNames: ['kind', 'status'],
+      registers,
+      collect() {
+        this.reset();
+        for (const q of readNotificationQueue()) this.set({ kind: q.kind, status: q.status }, q.count);
+      },
+    });
     const readReadPins = (): number => this.readReadPins();
     new Gauge({
       name: 'store_blob_read_pins',
@@ -204,6 +223,16 @@ export class MetricsRegistry {
   /** Where store_webhook_outbox_depth reads its counts at each scrape (the webhook service keeps them in memory). */
   registerWebhookOutbox(read: () => Partial<Record<WebhookOutboxStatus, number>>): void {
     this.readWebhookOutbox = read;
+  }
+
+  /** Counts one bucket notification attempt (store_notification_deliveries_total). */
+  countNotification(kind: string, outcome: 'delivered' | 'retried' | 'failed'): void {
+    this.notificationDeliveries.inc({ kind, outcome });
+  }
+
+  /** Where store_notification_queue reads at each scrape (a snapshot the dispatcher keeps, never a query). */
+  registerNotificationQueue(read: () => readonly { kind: string; status: string; count: number }[]): void {
+    this.readNotificationQueue = read;
   }
 
   /** Counts one S3 request by how it was signed (store_s3_auth_total{scheme}); refused signatures are not counted. */

@@ -6,6 +6,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isAppError } from '../core/errors.js';
 import type { LifecycleRule } from '../core/lifecycle.js';
+import type { RequestOrigin, RequestOrigins } from '../lib/request-origin.js';
 import { rulePrefix } from '../core/lifecycle.js';
 import { abortUploadDue, expirationAction, type LifecycleVersion } from '../core/lifecycle-eval.js';
 import { canDeleteVersion, type ObjectRetention } from '../core/object-lock.js';
@@ -23,7 +24,16 @@ export interface LifecycleServiceOptions {
   batchSize?: number;
   /** Deletions and aborts per run; a run that reaches it stops and the next one resumes there. Default 1000. */
   maxActionsPerRun?: number;
+  /** Lifecycle deletions run as the origin `LifecycleExpiration` (bucket notifications name them so). */
+  origins?: RequestOrigins;
 }
+
+const LIFECYCLE_ORIGIN: RequestOrigin = {
+  operation: 'LifecycleExpiration',
+  requestId: 'lifecycle',
+  principalId: 's3.amazonaws.com',
+  sourceIp: '',
+};
 
 export interface LifecycleRunResult {
   /** Current versions expired (a delete marker added, or the version removed in an unversioned bucket). */
@@ -107,6 +117,7 @@ export class LifecycleService {
   private readonly logger: Logger | undefined;
   private readonly batchSize: number;
   private readonly maxActions: number;
+  private readonly origins: RequestOrigins | undefined;
   /** Where the last incomplete run stopped (in memory: after a restart the scan simply starts over). */
   private resume: Resume | undefined;
 
@@ -117,6 +128,7 @@ export class LifecycleService {
     this.logger = opts.logger;
     this.batchSize = Math.max(1, opts.batchSize ?? 250);
     this.maxActions = Math.max(1, opts.maxActionsPerRun ?? 1000);
+    this.origins = opts.origins;
   }
 
   /**
@@ -320,7 +332,7 @@ export class LifecycleService {
   ): Promise<void> {
     run.acted();
     try {
-      await action();
+      await (this.origins ? this.origins.run(LIFECYCLE_ORIGIN, action) : action());
       run.result[counter]++;
     } catch (err) {
       if (isAppError(err) && err.code === 'AccessDenied') {

@@ -47,7 +47,7 @@ export interface ServiceFixture {
 
 export async function openServices(
   startIso: string,
-  objectOpts: Pick<ObjectServiceOptions, 'onReadError'> & { onQuotaAdmitted?: QuotaAdmitHook } = {},
+  objectOpts: Pick<ObjectServiceOptions, 'onReadError' | 'events'> & { onQuotaAdmitted?: QuotaAdmitHook } = {},
 ): Promise<ServiceFixture> {
   // tmpfs where there is one: these tests are about behaviour, not durability, and every commit fsyncs.
   const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'store-svc-'));

@@ -48,6 +48,7 @@ export const S3_ACTION_FOR_OPERATION: Readonly<Record<string, OperationAuthoriza
   GetBucketAcl: bucket('GetBucketAcl'),
   PutBucketAcl: bucket('PutBucketAcl'),
   GetBucketNotificationConfiguration: bucket('GetBucketNotification'),
+  PutBucketNotificationConfiguration: bucket('PutBucketNotification'),
   // Features Store never configures, answered with AWS's defaults (handlers/bucket-defaults.ts).
   GetBucketRequestPayment: bucket('GetBucketRequestPayment'),
   PutBucketRequestPayment: bucket('PutBucketRequestPayment'),

@@ -26,6 +26,7 @@ import { objectsRoutes, type ObjectRouteDeps } from './routes/objects.js';
 import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
 import { searchRoutes } from './routes/search.js';
 import { webhooksRoutes, type WebhooksRouteDeps } from './routes/webhooks.js';
+import { notificationTargetRoutes, type NotificationTargetRouteDeps } from './routes/notification-targets.js';
 import { replicationRoutes, type ReplicationRouteDeps } from './routes/replication.js';
 import { integrityRoutes, type IntegrityRouteDeps } from './routes/integrity.js';
 import { analyticsRoutes, type AnalyticsRouteDeps } from './routes/analytics.js';
@@ -36,6 +37,7 @@ export interface AdminDeps
     BucketRouteDeps,
     ObjectRouteDeps,
     WebhooksRouteDeps,
+    NotificationTargetRouteDeps,
     ReplicationRouteDeps,
     IntegrityRouteDeps,
     AnalyticsRouteDeps,
@@ -93,6 +95,7 @@ export async function adminApi(fastify: FastifyInstance, deps: AdminDeps): Promi
   objectsRoutes(app, deps);
   searchRoutes(app, deps);
   webhooksRoutes(app, deps);
+  notificationTargetRoutes(app, deps);
   backupRoutes(app, deps);
   replicationRoutes(app, deps);
   integrityRoutes(app, deps);

@@ -1,5 +1,6 @@
 // What an S3 handler receives (a verified request resolved to its operation) and what it returns (a response value).
 
+import type { NotificationService } from '../../services/notifications/notification-service.js';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { BucketService } from '../../services/bucket-service.js';
@@ -18,6 +19,8 @@ export interface S3Services {
   multipart: MultipartService;
   /** Read-through and RestoreObject for tiered objects; absent when tiering was never built (tests). */
   tiering?: TierService;
+  /** Bucket notifications (Put/GetBucketNotificationConfiguration); absent in tests that build none. */
+  notifications?: NotificationService;
 }
 
 export interface Owner {

@@ -45,7 +45,7 @@ const BUCKET_SUBRESOURCE_OPS = {
   policyStatus: { GET: 'GetBucketPolicyStatus' },
   acl: { GET: 'GetBucketAcl', PUT: 'PutBucketAcl' },
   'object-lock': { GET: 'GetObjectLockConfiguration', PUT: 'PutObjectLockConfiguration' },
-  notification: { GET: 'GetBucketNotificationConfiguration' },
+  notification: { GET: 'GetBucketNotificationConfiguration', PUT: 'PutBucketNotificationConfiguration' },
 } as const;
 
 /**

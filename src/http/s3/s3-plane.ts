@@ -3,6 +3,7 @@
 // or the error. Framework-free: a plain (req, res) function behind the dispatcher, which writes the access-log line
 // and records the request's metrics with the operation reported through `onOp`.
 
+import type { RequestOrigin, RequestOrigins } from '../../lib/request-origin.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { AppError, isAppError, noSuchBucket } from '../../core/errors.js';
@@ -32,6 +33,8 @@ import { sendResponse, sendS3Error } from './respond.js';
 
 export interface S3PlaneOptions {
   services: S3Services;
+  /** Where the request's origin is kept for bucket notifications (docs/notifications.md "Event message"). */
+  origins?: RequestOrigins;
   logger: Logger;
   region: string;
   /** Whether signatures must name `region` (STORE_REGION_STRICT); otherwise any signing region is accepted. */
@@ -193,18 +196,26 @@ export class S3PlaneHandler {
       });
       // A form carries its signature in the body: nothing more can be checked before reading it.
       readyForBody();
-      const response = await postObject(context(anonymousRequest(req), anonymous) as S3Context<typeof endpoint>, {
-        lookup: this.opts.lookup,
-        region: this.signingRegion,
-        sigv2: this.opts.sigv2,
-        onAuth: this.opts.onAuth,
-        now: this.now,
-        principalOf: this.principalOf,
-        authorizerFor: (principal, facts) =>
-          this.authorizer({ req, policies }, principal, { op: endpoint.op, query, ...facts }),
-        objectUrl: (b, k) =>
-          objectUrl(req, { mountPath: info.mountPath, hostBucket: info.hostBucket, bucket: b, key: k }),
+      const origin = (): RequestOrigin => ({
+        operation: 'PostObject',
+        requestId: info.requestId,
+        principalId: 'anonymous',
+        sourceIp: clientIp(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES) ?? '',
       });
+      const post = () =>
+        postObject(context(anonymousRequest(req), anonymous) as S3Context<typeof endpoint>, {
+          lookup: this.opts.lookup,
+          region: this.signingRegion,
+          sigv2: this.opts.sigv2,
+          onAuth: this.opts.onAuth,
+          now: this.now,
+          principalOf: this.principalOf,
+          authorizerFor: (principal, facts) =>
+            this.authorizer({ req, policies }, principal, { op: endpoint.op, query, ...facts }),
+          objectUrl: (b, k) =>
+            objectUrl(req, { mountPath: info.mountPath, hostBucket: info.hostBucket, bucket: b, key: k }),
+        });
+      const response = this.opts.origins ? await this.opts.origins.run(origin, post) : await post();
       await this.reply(req, res, response);
       return;
     }
@@ -258,7 +269,14 @@ export class S3PlaneHandler {
     }
     readyForBody();
     try {
-      response = await handler(context(verified ?? anonymousRequest(req), authz));
+      const run = () => handler(context(verified ?? anonymousRequest(req), authz));
+      const origin = (): RequestOrigin => ({
+        operation: endpoint.op,
+        requestId: info.requestId,
+        principalId: principal.type === 'key' ? principal.accessKeyId : 'anonymous',
+        sourceIp: clientIp(req, this.opts.trustedProxies ?? NO_TRUSTED_PROXIES) ?? '',
+      });
+      response = this.opts.origins ? await this.opts.origins.run(origin, run) : await run();
     } catch (err) {
       throw hideMissingKey(err, { op: endpoint.op, bucket }, authz);
     }

@@ -37,6 +37,10 @@ export const AUDIT_EVENTS = [
   'integrity.object_repaired',
   'object.upload_started',
   'object.copied',
+  'notification_target.created',
+  'notification_target.updated',
+  'notification_target.deleted',
+  'notification_target.retried',
 ] as const;
 
 export type AuditEvent = (typeof AUDIT_EVENTS)[number];

@@ -19,6 +19,11 @@ export interface EventSink {
   tagsChanged?(bucket: string, key: string): void;
   /** As tagsChanged, for a change of the ACL of a key's current version (PutObjectAcl). Optional. */
   aclChanged?(bucket: string, key: string): void;
+  /**
+   * Wraps a transaction body that may run later, batched with other writers' (MetadataStore.transactionShared), so
+   * that it sees its own caller's request origin (lib/request-origin.ts). Optional; absent: the body as it is.
+   */
+  bindToCaller?<T>(fn: () => T): () => T;
 }
 
 /** The sink of a service built without events (unit tests, tools). */

@@ -126,8 +126,8 @@ describe('a scrub pass', () => {
   });
 
   it("finds bytes that authenticate but are not the version's (a blob file swapped for another): digest", async () => {
-    const a = await put('a', randomBytes(50_000));
-    const b = await put('b', randomBytes(50_000));
+    const a = await put('a', randomBytes(100_000));
+    const b = await put('b', randomBytes(100_000));
     await copyFile(blobPath(fx.dir, a.blobId as string), blobPath(fx.dir, b.blobId as string));
     const { service } = integrityOver(fx);
     await runPass(service);
@@ -135,7 +135,7 @@ describe('a scrub pass', () => {
   });
 
   it('keeps the first detection time across passes, and drops the verdict with the version', async () => {
-    const row = await put('x', randomBytes(30_000));
+    const row = await put('x', randomBytes(100_000));
     await rm(blobPath(fx.dir, row.blobId as string));
     const { service } = integrityOver(fx);
     const first = fx.clock.ms;
@@ -153,7 +153,7 @@ describe('a scrub pass', () => {
 
   it('pages the corrupt list newest first', async () => {
     for (let i = 0; i < 5; i++) {
-      const row = await put(`k${i}`, randomBytes(20_000));
+      const row = await put(`k${i}`, randomBytes(100_000));
       await rm(blobPath(fx.dir, row.blobId as string));
     }
     const { service } = integrityOver(fx, { limits: { intervalMs: 1000, objectsPerTick: 1, bytesPerTick: 1 << 20 } });

@@ -331,7 +331,7 @@ export class ObjectService {
     try {
       await staged?.commit();
       blobCommitted = true;
-      const committed = await this.meta.transactionShared(() => {
+      const commit = (): { row: ObjectRow; event: ObjectEvent } => {
         const bucket = this.bucket(fields.bucket);
         if (fields.retention !== undefined || fields.legalHold) checkObjectLockEnabled(bucket.objectLock);
         if (conditions) this.checkWriteConditions(fields.bucket, fields.key, conditions);
@@ -361,7 +361,9 @@ export class ObjectService {
         const event = objectEvent(type, { ...row, time: now }, bucket.versioning);
         this.events.inTransaction(event);
         return { row: { ...row, id }, event };
-      });
+      };
+      // Batched with other writers' commits: the body runs later, so it is bound to this caller's request origin.
+      const committed = await this.meta.transactionShared(this.events.bindToCaller?.(commit) ?? commit);
       this.events.afterCommit(committed.event);
       return committed.row;
     } catch (err) {

@@ -26,6 +26,10 @@ export class ReplicationEventSink implements EventSink {
     this.inner.afterCommit(event);
   }
 
+  bindToCaller<T>(fn: () => T): () => T {
+    return this.inner.bindToCaller?.(fn) ?? fn;
+  }
+
   tagsChanged(bucket: string, key: string): void {
     this.inner.tagsChanged?.(bucket, key);
     this.replication.recordChange(bucket, key, 'tags');

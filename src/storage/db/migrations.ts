@@ -443,4 +443,36 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE buckets SET config = json_set(config, '$.ownershipControls', 'BucketOwnerEnforced')
     WHERE json_extract(config, '$.ownershipControls') IS NULL;
   `,
+  // 15: bucket notification targets and their outbox (docs/notifications.md). A target's non-secret settings are JSON
+  // in `config`; its secrets (a password, a bearer token) are sealed in `secrets` and never leave the server. One
+  // outbox row per (event, target), inserted in the transaction that commits the change; `seq` orders a key's rows.
+  `
+  CREATE TABLE notification_targets (
+    id         TEXT PRIMARY KEY,
+    kind       TEXT NOT NULL,
+    config     TEXT NOT NULL,
+    secrets    BLOB,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE notification_outbox (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    target_id       TEXT NOT NULL,
+    bucket          TEXT NOT NULL,
+    key             TEXT NOT NULL,
+    event_name      TEXT NOT NULL,
+    body            TEXT NOT NULL,
+    status          TEXT NOT NULL DEFAULT 'pending',
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    created_at      INTEGER NOT NULL,
+    last_error      TEXT,
+    finished_at     INTEGER
+  );
+  CREATE INDEX notification_outbox_due ON notification_outbox(target_id, next_attempt_at, id)
+    WHERE status = 'pending';
+  CREATE INDEX notification_outbox_key_order ON notification_outbox(target_id, bucket, key, id)
+    WHERE status = 'pending';
+  CREATE INDEX notification_outbox_finished ON notification_outbox(target_id, status, finished_at);
+  `,
 ];

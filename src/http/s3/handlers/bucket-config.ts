@@ -1,10 +1,11 @@
 // Bucket configuration: the configuration parts (core/bucket-config-parts.ts: tagging, default encryption, lifecycle,
 // CORS, policy, ownership controls, public access block), the policy's status, versioning, the bucket ACL, and the
-// fixed answer for notifications.
+// notification configuration.
 
 import {
   BUCKET_CONFIG_PARTS,
   CONFIG_PARTS,
+  validateConfigPart,
   type BucketConfig,
   type ConfigPart,
   type ConfigPartOperation,
@@ -36,6 +37,7 @@ import {
   parseOwnershipControls,
   parsePublicAccessBlock,
 } from '../xml/config-ownership.js';
+import { buildNotificationConfiguration, parseNotificationConfiguration } from '../xml/config-notification.js';
 import { putAcl } from './acl-header.js';
 import { MAX_XML_BODY_BYTES } from './buckets.js';
 
@@ -200,8 +202,35 @@ export async function putBucketAcl(ctx: BucketCtx): Promise<S3Response> {
   return ok();
 }
 
-/** Event notifications go to Store's own webhooks (admin configuration), never through this API: always empty. */
+/** The bucket's notification configuration (docs/notifications.md); an empty document when none is set, as AWS. */
 export async function getBucketNotificationConfiguration(ctx: BucketCtx): Promise<S3Response> {
-  ctx.services.buckets.get(ctx.endpoint.bucket);
-  return xmlResponse(buildSimpleDocument('NotificationConfiguration', {}));
+  const { config } = ctx.services.buckets.get(ctx.endpoint.bucket);
+  return xmlResponse(buildNotificationConfiguration(config.notification));
+}
+
+/**
+ * Replaces the notification configuration (an empty document removes it). Validated as AWS does (event names,
+ * filters, overlapping rules), then, in the transaction that stores it, every ARN must name a target and each target
+ * newly referenced is sent an s3:TestEvent. Throws MalformedXML, InvalidArgument, NoSuchBucket.
+ */
+export async function putBucketNotificationConfiguration(ctx: BucketCtx): Promise<S3Response> {
+  const next = parseNotificationConfiguration(await body(ctx));
+  validateConfigPart('notification', next, ctx.endpoint.bucket);
+  const notifications = ctx.services.notifications;
+  ctx.services.buckets.updateConfig(ctx.endpoint.bucket, (config) => {
+    if (notifications === undefined && next.rules.length > 0) {
+      throw new AppError('InvalidArgument', { message: 'Unable to validate the following destination configurations' });
+    }
+    notifications?.applyConfiguration({
+      bucket: ctx.endpoint.bucket,
+      previous: config.notification,
+      next,
+      requestId: ctx.requestId,
+    });
+    const updated = { ...config };
+    if (next.rules.length === 0) delete updated.notification;
+    else updated.notification = next;
+    return updated;
+  });
+  return ok();
 }

@@ -57,6 +57,7 @@ export const HANDLERS: HandlerTable = {
   GetBucketAcl: config.getBucketAcl,
   PutBucketAcl: config.putBucketAcl,
   GetBucketNotificationConfiguration: config.getBucketNotificationConfiguration,
+  PutBucketNotificationConfiguration: config.putBucketNotificationConfiguration,
   GetBucketRequestPayment: defaults.getBucketRequestPayment,
   PutBucketRequestPayment: defaults.putBucketRequestPayment,
   GetBucketAccelerateConfiguration: defaults.getBucketAccelerateConfiguration,

@@ -1,0 +1,202 @@
+// Delivery of bucket notifications (docs/notifications.md "Delivery"): each target has its own slots (at most
+// `concurrency` sends in flight) and its own claims, so a slow or dead target only ever holds its own rows. Per target,
+// a key's rows go out one at a time in commit order (the repo hands out only the oldest pending row of each key).
+// Outcomes: delivered; retried with full-jitter backoff; dead-lettered after `maxAttempts`. Only rows known durable
+// (NotificationService.durableUpTo) are sent, so an event never describes a change a power loss could undo.
+
+import { fullJitterDelay, type BackoffPolicy } from '../../lib/backoff.js';
+import type { Logger } from '../../observability/logger.js';
+import type { NotificationOutcome, NotificationRepo, NotificationRow } from '../../storage/db/notification-repo.js';
+import type { NotificationTargets, Target } from './notification-targets.js';
+import { createTransport } from './transports/index.js';
+import type { NotificationTransport } from './transports/transport.js';
+
+export interface NotificationDispatcherOptions {
+  repo: NotificationRepo;
+  targets: NotificationTargets;
+  /** Rows with ids up to this are durable. */
+  durableUpTo: () => number;
+  /** Runs `fn` in one SQLite transaction (outcomes are written by the connection that owns writes). */
+  transaction: <T>(fn: () => T) => T;
+  logger: Logger;
+  backoff: BackoffPolicy;
+  maxAttempts: number;
+  concurrency?: number;
+  /** Longest sleep with nothing due (default 15 s). */
+  pollMs?: number;
+  now?: () => number;
+  random?: () => number;
+  /** Transports by kind (tests); default the registry's lazy modules. */
+  createTransport?: (target: Target) => Promise<NotificationTransport>;
+  /** Told of each attempt's outcome (store_notification_deliveries_total). */
+  onOutcome?: (kind: string, outcome: 'delivered' | 'retried' | 'failed') => void;
+  /** Called after each pass (the metrics' queue snapshot is refreshed here, not at scrape time). */
+  onPass?: () => void;
+}
+
+interface TargetState {
+  inFlight: number;
+  claimed: Set<number>;
+  transport: Promise<NotificationTransport> | undefined;
+}
+
+/** Error classes are bounded text: the first line, at most 200 characters, never a URL. */
+function errorClass(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const line = (message.split('\n')[0] ?? '').replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>');
+  return line.slice(0, 200) || 'error';
+}
+
+export class NotificationDispatcher {
+  private readonly states = new Map<string, TargetState>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly now: () => number;
+  private readonly active = new Set<Promise<void>>();
+  private lastPrune = -Infinity;
+
+  constructor(private readonly opts: NotificationDispatcherOptions) {
+    this.now = opts.now ?? Date.now;
+    opts.targets.onChange((id) => {
+      void this.dropTransport(id);
+      this.wake();
+    });
+  }
+
+  /** Starts delivering (an immediate pass: rows left by a crash or a stop go out at boot). */
+  start(): void {
+    this.wake();
+  }
+
+  /** Schedules a pass soon (coalesced). */
+  wake(): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.pass(), 5);
+    this.timer.unref();
+  }
+
+  private state(id: string): TargetState {
+    let s = this.states.get(id);
+    if (s === undefined) {
+      s = { inFlight: 0, claimed: new Set(), transport: undefined };
+      this.states.set(id, s);
+    }
+    return s;
+  }
+
+  private async dropTransport(id: string): Promise<void> {
+    const s = this.states.get(id);
+    if (s?.transport === undefined) return;
+    const transport = s.transport;
+    s.transport = undefined;
+    try {
+      await (await transport).close();
+    } catch {
+      // A transport that failed to open or close has nothing left to release.
+    }
+  }
+
+  /** Claims due rows of every target into its free slots, then sleeps until the next due time. */
+  private pass(): void {
+    if (this.stopped) return;
+    const concurrency = this.opts.concurrency ?? 4;
+    let nextDue = Infinity;
+    for (const target of this.opts.targets.all()) {
+      const s = this.state(target.id);
+      const free = concurrency - s.inFlight;
+      if (free > 0) {
+        const rows = this.opts.repo
+          .due(target.id, { now: this.now(), maxId: this.opts.durableUpTo(), limit: free + s.claimed.size })
+          .filter((r) => !s.claimed.has(r.id))
+          .slice(0, free);
+        for (const row of rows) this.send(target, row);
+      }
+      const due = this.opts.repo.nextDueAt(target.id);
+      if (due !== undefined) nextDue = Math.min(nextDue, due);
+    }
+    this.opts.onPass?.();
+    this.pruneHourly();
+    const pollMs = this.opts.pollMs ?? 15_000;
+    const delay = Math.min(pollMs, Math.max(10, nextDue - this.now()));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.pass(), delay);
+    this.timer.unref();
+  }
+
+  /** Delivered rows are kept 7 days (dead letters until retried or their target is deleted). */
+  private pruneHourly(): void {
+    const now = this.now();
+    if (now - this.lastPrune < 3_600_000) return;
+    this.lastPrune = now;
+    try {
+      const pruned = this.opts.transaction(() => this.opts.repo.prune(now - 7 * 86_400_000));
+      if (pruned > 0) this.opts.logger.info({ pruned }, 'pruned delivered bucket notifications');
+    } catch (err) {
+      this.opts.logger.error({ err }, 'pruning delivered bucket notifications failed');
+    }
+  }
+
+  private send(target: Target, row: NotificationRow): void {
+    const s = this.state(target.id);
+    s.claimed.add(row.id);
+    s.inFlight++;
+    const done = this.attempt(target, s, row)
+      .catch((err: unknown) => this.opts.logger.error({ err, target: target.id }, 'notification attempt failed'))
+      .finally(() => {
+        s.inFlight--;
+        s.claimed.delete(row.id);
+        this.active.delete(done);
+        this.wake();
+      });
+    this.active.add(done);
+  }
+
+  private transportOf(target: Target, s: TargetState): Promise<NotificationTransport> {
+    if (s.transport === undefined) {
+      const config = { ...target.settings, ...target.secrets };
+      const created = this.opts.createTransport?.(target) ?? createTransport(target.kind, config);
+      // A transport that failed to open is made again on the next attempt.
+      created.catch(() => {
+        if (s.transport === created) s.transport = undefined;
+      });
+      s.transport = created;
+    }
+    return s.transport;
+  }
+
+  private async attempt(target: Target, s: TargetState, row: NotificationRow): Promise<void> {
+    let failure: string | undefined;
+    try {
+      const transport = await this.transportOf(target, s);
+      await transport.send({ body: row.body, key: row.key, eventName: row.eventName, bucket: row.bucket });
+    } catch (err) {
+      failure = errorClass(err);
+    }
+    if (this.stopped) return;
+    const attempts = row.attempts + 1;
+    let outcome: NotificationOutcome;
+    if (failure === undefined) {
+      outcome = { id: row.id, attempts, status: 'delivered' };
+      this.opts.onOutcome?.(target.kind, 'delivered');
+    } else if (attempts >= this.opts.maxAttempts) {
+      outcome = { id: row.id, attempts, status: 'failed', error: failure };
+      this.opts.onOutcome?.(target.kind, 'failed');
+      this.opts.logger.warn({ target: target.id, attempts, reason: failure }, 'notification dead-lettered');
+    } else {
+      const wait = fullJitterDelay(attempts, this.opts.backoff, this.opts.random ?? Math.random);
+      outcome = { id: row.id, attempts, status: 'retry', nextAttemptAt: this.now() + wait, error: failure };
+      this.opts.onOutcome?.(target.kind, 'retried');
+    }
+    // The target may have been deleted meanwhile: its rows are gone and the update changes nothing.
+    this.opts.transaction(() => this.opts.repo.recordOutcomes([outcome], this.now()));
+  }
+
+  /** Stops claiming; sends in flight finish or are abandoned (their rows stay pending: sent again after a restart). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await Promise.race([Promise.allSettled([...this.active]), new Promise((r) => setTimeout(r, 2000).unref())]);
+    await Promise.allSettled([...this.states.keys()].map((id) => this.dropTransport(id)));
+  }
+}
