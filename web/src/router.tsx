@@ -76,7 +76,11 @@ export function Link({ to, children, onClick, ...rest }: LinkProps) {
   );
 }
 
-/** The route for the object browser of a bucket at a prefix. */
-export function browseRoute(bucket: string, prefix = ''): string {
-  return `buckets/${encodeURIComponent(bucket)}/browse${prefix ? `?prefix=${encodeURIComponent(prefix)}` : ''}`;
+/** The route for the object browser of a bucket at a prefix (in the versions view with `versions`). */
+export function browseRoute(bucket: string, prefix = '', opts: { versions?: boolean } = {}): string {
+  const query = new URLSearchParams();
+  if (prefix) query.set('prefix', prefix);
+  if (opts.versions) query.set('view', 'versions');
+  const search = query.toString();
+  return `buckets/${encodeURIComponent(bucket)}/browse${search ? `?${search}` : ''}`;
 }

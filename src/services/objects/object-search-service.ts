@@ -24,6 +24,9 @@ export interface SearchQuery {
   from?: string | undefined;
   /** ISO 8601; last-modified before it. */
   to?: string | undefined;
+  /** Only objects with this tag key (exact case); with tagValue, that value too (exact; empty: any value). */
+  tagKey?: string | undefined;
+  tagValue?: string | undefined;
   cursor?: string | undefined;
   /** 1..1000, default 100. */
   limit?: number | undefined;
@@ -97,6 +100,8 @@ export class ObjectSearchService {
       filter.maxSize ?? null,
       filter.from ?? null,
       filter.to ?? null,
+      // Appended only when used, so cursors of searches without a tag keep their fingerprint.
+      ...(filter.tagKey !== undefined ? [filter.tagKey, filter.tagValue ?? null] : []),
     ]);
     const after = query.cursor ? decodeCursor(query.cursor, fingerprint) : undefined;
     const page = this.repo.search(filter, after, limit);
@@ -134,7 +139,10 @@ function normalise(query: SearchQuery): SearchFilter {
     maxSize: size('maxSize', query.maxSize),
     from: instant('from', query.from),
     to: instant('to', query.to),
+    tagKey: text('tagKey', query.tagKey),
+    tagValue: text('tagValue', query.tagValue),
   };
+  if (filter.tagValue !== undefined && filter.tagKey === undefined) throw invalid('tagValue', 'needs tagKey');
   if (filter.q !== undefined && query.ignoreCase) filter.ignoreCase = true;
   // U+0000 cannot be searched for: SQLite's LIKE and the FTS5 query parser stop at it.
   if (filter.q?.includes('\0')) throw invalid('q', 'must not contain U+0000');

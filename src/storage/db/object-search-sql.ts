@@ -18,6 +18,9 @@ export interface SearchFilter {
   from?: number | undefined;
   /** Last-modified upper bound, epoch ms, exclusive. */
   to?: number | undefined;
+  /** Only objects with a tag of this key (exact case), and with `tagValue` that tag's value too. */
+  tagKey?: string | undefined;
+  tagValue?: string | undefined;
 }
 
 /** Named parameters every statement of one search may use (better-sqlite3 ignores the ones a statement lacks). */
@@ -67,8 +70,14 @@ export function filterSql(f: SearchFilter): FilterSql {
   if (f.maxSize !== undefined) add(sql.size, 'o.size <= @maxSize', { maxSize: f.maxSize });
   if (f.from !== undefined) add(sql.modified, 'o.last_modified >= @from', { from: f.from });
   if (f.to !== undefined) add(sql.modified, 'o.last_modified < @to', { to: f.to });
+  // Tags are a JSON array of {key, value} in the row (no index): a term that reads the row.
+  const tagTerm = (value: boolean): string =>
+    "EXISTS (SELECT 1 FROM json_each(o.tags) AS t WHERE json_extract(t.value, '$.key') = @tagKey" +
+    (value ? " AND json_extract(t.value, '$.value') = @tagValue)" : ')');
+  if (f.tagKey !== undefined) add(sql.rest, tagTerm(f.tagValue !== undefined), { tagKey: f.tagKey });
+  if (f.tagKey !== undefined && f.tagValue !== undefined) Object.assign(sql.params, { tagValue: f.tagValue });
   sql.rest.push(...sql.size, ...sql.modified);
-  sql.readsRow = sql.size.length + sql.modified.length > 0;
+  sql.readsRow = sql.size.length + sql.modified.length > 0 || f.tagKey !== undefined;
   return sql;
 }
 

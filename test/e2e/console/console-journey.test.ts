@@ -68,7 +68,7 @@ describe('the console journey', () => {
   });
 
   it('creates a versioned bucket', async () => {
-    await chromium.page.getByRole('link', { name: 'Buckets' }).click();
+    await chromium.page.getByRole('link', { name: 'Buckets', exact: true }).click();
     await chromium.page.getByRole('button', { name: 'Create bucket' }).click();
     const dialog = chromium.page.getByRole('dialog', { name: 'Create a bucket' });
     await dialog.getByLabel('Name').fill(BUCKET);
@@ -114,8 +114,9 @@ describe('the console journey', () => {
       { name: 'hello.json', type: 'application/json', text: '{"hello": "world"}\n' },
       { name: 'big.bin', type: 'application/octet-stream', big: true },
     ]);
-    const panel = chromium.page.getByRole('region', { name: /Uploads/ });
-    await expect.poll(() => panel.locator('progress').count()).toBe(3);
+    const panel = chromium.page.getByTestId('upload-bar');
+    await panel.getByRole('button', { name: 'Show files' }).click();
+    await expect.poll(() => panel.locator('li progress').count()).toBe(3);
     await expect.poll(() => panel.getByText('Uploaded', { exact: true }).count(), { timeout: 60_000 }).toBe(3);
     const values = await sampled;
     await cdp.send('Network.emulateNetworkConditions', {
@@ -143,7 +144,7 @@ describe('the console journey', () => {
     writeFileSync(join(folder, 'cat.png'), tinyPng());
     writeFileSync(join(folder, 'about.txt'), 'An album.\n');
     await chromium.page.getByTestId('upload-folder').setInputFiles(folder);
-    const panel = chromium.page.getByRole('region', { name: /Uploads/ });
+    const panel = chromium.page.getByTestId('upload-bar');
     await expect.poll(() => panel.getByText('Uploaded', { exact: true }).count(), { timeout: 30_000 }).toBe(5);
     await chromium.page.getByRole('link', { name: 'album/' }).click();
     const crumb = chromium.page.getByRole('navigation', { name: 'Folder' }).getByRole('link', { name: 'album' });
@@ -193,7 +194,7 @@ describe('the console journey', () => {
 
   it('deletes an object, shows its version history and restores an older version', async () => {
     await dropFiles([{ name: 'notes.txt', type: 'text/plain', text: 'version two\n' }]);
-    const panel = chromium.page.getByRole('region', { name: /Uploads/ });
+    const panel = chromium.page.getByTestId('upload-bar');
     await expect.poll(() => panel.getByText('Uploaded', { exact: true }).count(), { timeout: 20_000 }).toBe(6);
     expect((await objectBytes('notes.txt')).toString()).toBe('version two\n');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byteTicks, linear, linePath, niceTicks } from './chart-scale';
+import { byteTicks, linear, linePath, niceTicks, isolatedPoints } from './chart-scale';
 
 describe('chart scales', () => {
   it('picks round ticks covering the range', () => {
@@ -33,5 +33,20 @@ describe('chart scales', () => {
       ),
     ).toBe('M0,100L50,0M100,50');
     expect(linePath([], sx, sy)).toBe('');
+  });
+});
+
+describe('isolatedPoints', () => {
+  it('finds the samples a line cannot draw', () => {
+    expect(isolatedPoints([{ x: 1, y: 5 }])).toEqual([{ x: 1, y: 5 }]);
+    expect(
+      isolatedPoints([
+        { x: 1, y: 1 },
+        { x: 2, y: 2 },
+        { x: 3, y: null },
+        { x: 4, y: 7 },
+        { x: 5, y: null },
+      ]),
+    ).toEqual([{ x: 4, y: 7 }]);
   });
 });

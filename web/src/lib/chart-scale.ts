@@ -49,6 +49,20 @@ export function linePath(points: Point[], sx: (x: number) => number, sy: (y: num
   return d;
 }
 
+/** Points with no drawn neighbour (a lone sample, or one between gaps): a path draws nothing for them, so the
+ * chart marks each with a dot. */
+export function isolatedPoints(points: Point[]): Array<{ x: number; y: number }> {
+  const has = (i: number): boolean => {
+    const y = points[i]?.y;
+    return y !== null && y !== undefined && Number.isFinite(y);
+  };
+  const out: Array<{ x: number; y: number }> = [];
+  points.forEach((p, i) => {
+    if (has(i) && !has(i - 1) && !has(i + 1) && p.y !== null) out.push({ x: p.x, y: p.y });
+  });
+  return out;
+}
+
 const round = (n: number): number => Math.round(n * 10) / 10;
 
 /** A linear scale from the domain [d0, d1] to the range [r0, r1]. */

@@ -9,6 +9,7 @@ import {
   formatTime,
   parseSize,
 } from './format';
+import { joinSize, splitSize } from './format';
 
 describe('formatBytes', () => {
   it('uses binary units with three significant digits', () => {
@@ -63,5 +64,18 @@ describe('parseSize', () => {
     expect(parseSize('2 GB')).toBe(2 * 1024 ** 3);
     expect(parseSize('lots')).toBeUndefined();
     expect(parseSize('-1')).toBeUndefined();
+  });
+});
+
+describe('size fields', () => {
+  it('splits bytes into an amount and a unit, and joins them back', () => {
+    expect(splitSize(10 * 1024 * 1024)).toEqual({ amount: '10', unit: 'MiB' });
+    expect(splitSize(1536)).toEqual({ amount: '1.5', unit: 'KiB' });
+    expect(splitSize(1000)).toEqual({ amount: '1000', unit: 'B' });
+    expect(splitSize(0)).toEqual({ amount: '0', unit: 'B' });
+    expect(joinSize('10', 'MiB')).toBe(10 * 1024 * 1024);
+    expect(joinSize('1.5', 'GiB')).toBe(1.5 * 1024 ** 3);
+    expect(joinSize('-1', 'B')).toBeUndefined();
+    expect(joinSize('ten', 'B')).toBeUndefined();
   });
 });

@@ -86,3 +86,29 @@ export function parseSize(text: string): number | undefined {
   const power = ' kmgtp'.indexOf((m[2] ?? '').toLowerCase() || ' ');
   return Math.round(Number(m[1]) * 1024 ** power);
 }
+
+/** The units a size field offers, with their byte multipliers. */
+export const SIZE_UNITS = [
+  { unit: 'B', bytes: 1 },
+  { unit: 'KiB', bytes: 1024 },
+  { unit: 'MiB', bytes: 1024 ** 2 },
+  { unit: 'GiB', bytes: 1024 ** 3 },
+  { unit: 'TiB', bytes: 1024 ** 4 },
+] as const;
+
+/** A byte count as an amount and a unit for a size field: the largest unit that writes it with at most 2 decimals. */
+export function splitSize(bytes: number): { amount: string; unit: string } {
+  for (const u of [...SIZE_UNITS].reverse()) {
+    const v = bytes / u.bytes;
+    if (v >= 1 && Math.abs(Math.round(v * 100) - v * 100) < 1e-6)
+      return { amount: trimZeros(v.toFixed(2)), unit: u.unit };
+  }
+  return { amount: String(bytes), unit: 'B' };
+}
+
+/** An amount in a unit as whole bytes; undefined when the amount is not a number 0 or more. */
+export function joinSize(amount: string, unit: string): number | undefined {
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(amount)) return undefined;
+  const mult = SIZE_UNITS.find((u) => u.unit === unit)?.bytes ?? 1;
+  return Math.round(Number(amount) * mult);
+}

@@ -5,6 +5,8 @@ import {
   bucketNameProblem,
   entryName,
   folderNameProblem,
+  folderPath,
+  isFolderMarker,
   keyProblem,
   parentPrefix,
   shortVersionId,
@@ -51,8 +53,16 @@ describe('validation', () => {
     expect(keyProblem('')).toBeDefined();
     expect(keyProblem('é'.repeat(512))).toBeUndefined();
     expect(keyProblem('é'.repeat(513))).toBeDefined();
-    expect(folderNameProblem('a/b')).toBeDefined();
+    expect(folderNameProblem('a/b')).toBeUndefined();
+    expect(folderNameProblem('/a/b/')).toBeUndefined();
+    expect(folderPath(' /a/b/ ')).toBe('a/b');
+    expect(folderNameProblem('a//b')).toBeDefined();
+    expect(folderNameProblem('a/../b')).toBeDefined();
+    expect(folderNameProblem('/')).toBeDefined();
     expect(folderNameProblem('..')).toBeDefined();
+    expect(isFolderMarker('photos/', 'photos/')).toBe(true);
+    expect(isFolderMarker('photos/a', 'photos/')).toBe(false);
+    expect(isFolderMarker('', '')).toBe(false);
     expect(folderNameProblem('photos')).toBeUndefined();
     expect(bucketNameProblem('my-bucket.1')).toBeUndefined();
     for (const bad of ['ab', 'Upper', '-x-', 'a..b', '192.168.1.1', 'xn--abc', 'a'.repeat(64)])

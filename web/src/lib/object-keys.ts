@@ -59,12 +59,25 @@ export function keyProblem(key: string): string | undefined {
   return undefined;
 }
 
-/** Why this is not a usable folder name, or undefined. */
+/** A new folder's path as typed ('a/b', '/a/b/'): its segments joined by '/', without slashes at the ends. */
+export function folderPath(name: string): string {
+  return name.trim().replace(/^\/+|\/+$/g, '');
+}
+
+/** Why this is not a usable folder name or path ('a/b' makes both folders), or undefined. */
 export function folderNameProblem(name: string): string | undefined {
-  if (name.trim() === '') return 'Enter a folder name.';
-  if (name.includes('/')) return 'A folder name cannot contain "/".';
-  if (name === '.' || name === '..') return 'A folder cannot be named "." or "..".';
+  const path = folderPath(name);
+  if (path === '') return 'Enter a folder name.';
+  const segments = path.split('/');
+  if (segments.some((s) => s === '')) return 'A folder path cannot have an empty folder ("//").';
+  if (segments.some((s) => s === '.' || s === '..')) return 'A folder cannot be named "." or "..".';
+  if (keyBytes(`${path}/`) > 1024) return 'A folder path is at most 1024 bytes of UTF-8.';
   return undefined;
+}
+
+/** Whether a listed key is the empty marker object of the folder being shown ("photos/" inside photos/). */
+export function isFolderMarker(key: string, prefix: string): boolean {
+  return prefix !== '' && key === prefix;
 }
 
 /** S3 bucket naming rules (the server checks them too): why `name` is not a valid bucket name, or undefined. */

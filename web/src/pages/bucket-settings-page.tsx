@@ -2,15 +2,13 @@
 // rules, the bucket policy (a JSON editor with validation), tags, the quota, and unfinished multipart uploads. The tab
 // is in the URL (?tab=...), so a refresh or a link keeps it.
 
-import type { ReactNode } from 'react';
 import { api, Api } from '../api';
 import type { BucketDetails } from '../api/types';
 import { useResource } from '../hooks/use-resource';
-import { formatBytes, formatCount, formatTime } from '../lib/format';
-import { publicAccessText } from '../lib/public-access';
 import { browseRoute, Link, setQuery, useLocation } from '../router';
 import { Loaded } from '../ui/feedback';
-import { Badge, Card, Facts, PageHeader, TabPanel, Tabs } from '../ui/layout';
+import { PageHeader, TabPanel, Tabs } from '../ui/layout';
+import { BucketOverview } from './bucket/overview';
 import { CorsEditor } from './bucket/cors-editor';
 import { EncryptionSettings } from './bucket/encryption-settings';
 import { LifecycleEditor } from './bucket/lifecycle-editor';
@@ -33,48 +31,12 @@ const TABS = [
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
 
-function Overview({ bucket }: { bucket: BucketDetails }) {
-  const set = (on: boolean): ReactNode => (on ? <Badge tone="ok">set</Badge> : <Badge>not set</Badge>);
-  return (
-    <Card title="Overview">
-      <Facts
-        items={[
-          ['Objects', `${formatCount(bucket.objectCount)} (${formatBytes(bucket.bytes)})`],
-          [
-            'All versions and delete markers',
-            `${formatCount(bucket.versionCount)} (${formatBytes(bucket.versionBytes)})`,
-          ],
-          ['Versioning', bucket.versioning],
-          ['Object lock', bucket.objectLock ? 'On' : 'Off'],
-          ['Region', bucket.region],
-          ['Created', formatTime(bucket.createdAt)],
-          ['Default encryption', set(bucket.configs.encryption)],
-          ['Lifecycle', set(bucket.configs.lifecycle)],
-          ['CORS', set(bucket.configs.cors)],
-          ['Policy', set(bucket.configs.policy)],
-          ['Tags', set(bucket.configs.tagging)],
-          [
-            'Public access',
-            <Badge tone={bucket.public.isPublic ? 'warn' : 'ok'}>{publicAccessText(bucket.public)}</Badge>,
-          ],
-          [
-            'Object ownership',
-            bucket.objectOwnership === 'BucketOwnerEnforced'
-              ? 'BucketOwnerEnforced (ACLs disabled)'
-              : `${bucket.objectOwnership} (ACLs enabled)`,
-          ],
-          ['Public access block', set(bucket.configs.publicAccessBlock)],
-        ]}
-      />
-    </Card>
-  );
-}
-
 export default function BucketSettingsPage({ params }: { params: string[] }) {
   const name = params[0] ?? '';
   const { query } = useLocation();
   const tab = (TABS.find((t) => t.id === query.get('tab'))?.id ?? 'overview') as TabId;
-  const bucket = useResource((signal) => api.get<BucketDetails>(Api.bucket(name), undefined, signal), [name]);
+  // Fetched again whenever the tab changes, so the Overview shows what the other tabs just changed.
+  const bucket = useResource((signal) => api.get<BucketDetails>(Api.bucket(name), undefined, signal), [name, tab]);
   return (
     <>
       <PageHeader
@@ -100,7 +62,7 @@ export default function BucketSettingsPage({ params }: { params: string[] }) {
               onChange={(id) => setQuery({ tab: id === 'overview' ? undefined : id })}
             />
             <TabPanel id={tab}>
-              {tab === 'overview' ? <Overview bucket={b} /> : null}
+              {tab === 'overview' ? <BucketOverview bucket={b} /> : null}
               {tab === 'versioning' ? <VersioningSettings bucket={b} onChanged={bucket.reload} /> : null}
               {tab === 'encryption' ? <EncryptionSettings bucket={name} /> : null}
               {tab === 'lifecycle' ? <LifecycleEditor bucket={name} /> : null}

@@ -2,7 +2,6 @@
 // replication, backups, webhooks and integrity at a glance. Each part loads on its own; a part whose endpoint this
 // server lacks says so and the rest still works.
 
-import { type ReactNode } from 'react';
 import { api } from '../api';
 import { describeError } from '../api/errors';
 import type {
@@ -16,6 +15,7 @@ import type {
 } from '../api/types';
 import { useResource, type Resource } from '../hooks/use-resource';
 import { formatBytes, formatCount, formatDuration, formatPercent, formatRate, formatRelative } from '../lib/format';
+import { integrityHealth, replicationHealth, type Health } from '../lib/health';
 import { Link } from '../router';
 import { BarList, LineChart } from '../ui/charts';
 import { Loaded } from '../ui/feedback';
@@ -46,13 +46,6 @@ function Totals({ buckets }: { buckets: BucketSummary[] }) {
   );
 }
 
-type Tone = 'ok' | 'warn' | 'bad' | undefined;
-interface Health {
-  value: string;
-  detail: ReactNode;
-  tone: Tone;
-}
-
 function HealthTile<T>({
   label,
   resource,
@@ -79,17 +72,6 @@ function HealthTile<T>({
   );
 }
 
-function replicationHealth(s: ReplicationStatus): Health {
-  if (!s.enabled) return { value: 'Off', detail: 'Replication is not configured', tone: undefined };
-  const failed = s.outbox?.failed ?? 0;
-  const pending = (s.outbox?.pending ?? 0) + (s.outbox?.inflight ?? 0);
-  return {
-    value: failed > 0 ? `${formatCount(failed)} failed` : pending > 0 ? `${formatCount(pending)} pending` : 'In sync',
-    detail: s.lastDrain?.at ? `Last drain ${formatRelative(s.lastDrain.at, Date.now())}` : 'No drain yet',
-    tone: failed > 0 ? 'bad' : s.lastDrain?.errorClass ? 'warn' : 'ok',
-  };
-}
-
 function backupHealth(s: BackupSchedule): Health {
   if (!s.enabled) return { value: 'Manual', detail: 'No backup schedule configured', tone: undefined };
   const failed = s.lastRun?.result === 'failed';
@@ -110,21 +92,6 @@ function webhookHealth(s: WebhookStatus): Health {
         ? `Oldest pending ${formatDuration(s.oldestPendingAgeSeconds)}`
         : 'Delivering',
     tone: s.counts.failed > 0 ? 'bad' : s.lastError ? 'warn' : 'ok',
-  };
-}
-
-function integrityHealth(s: IntegrityStatus): Health {
-  const corrupt = s.counts?.corrupt ?? 0;
-  return {
-    value: corrupt > 0 ? `${formatCount(corrupt)} corrupt` : `${formatCount(s.counts?.ok ?? 0)} verified`,
-    detail: s.currentPass
-      ? `Scrub running, ${Math.round(s.currentPass.percent ?? 0)}%`
-      : s.lastFullPass?.finishedAt
-        ? `Last full pass ${formatRelative(s.lastFullPass.finishedAt, Date.now())}`
-        : s.enabled
-          ? 'No full pass yet'
-          : 'Scrubber off',
-    tone: corrupt > 0 ? 'bad' : s.lastFullPass ? 'ok' : undefined,
   };
 }
 
@@ -151,10 +118,20 @@ export default function DashboardPage() {
       </Loaded>
       <h2 className="section-title">Health</h2>
       <div className="stats">
-        <HealthTile label="Replication" resource={replication} summarize={replicationHealth} to="replication" />
+        <HealthTile
+          label="Replication"
+          resource={replication}
+          summarize={(d) => replicationHealth(d, Date.now())}
+          to="replication"
+        />
         <HealthTile label="Backups" resource={backups} summarize={backupHealth} to="backups" />
         <HealthTile label="Webhooks" resource={webhooks} summarize={webhookHealth} />
-        <HealthTile label="Integrity" resource={integrity} summarize={integrityHealth} to="integrity" />
+        <HealthTile
+          label="Integrity"
+          resource={integrity}
+          summarize={(d) => integrityHealth(d, Date.now())}
+          to="integrity"
+        />
       </div>
       <div className="grid-2">
         <Card title="Storage over 7 days">

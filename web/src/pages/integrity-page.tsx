@@ -7,6 +7,7 @@ import type { CorruptPage, IntegrityStatus } from '../api/types';
 import { useAction } from '../hooks/use-action';
 import { useInterval, useResource } from '../hooks/use-resource';
 import { formatBytes, formatCount, formatTime } from '../lib/format';
+import { integrityHealth } from '../lib/health';
 import { browseRoute, Link } from '../router';
 import { Button } from '../ui/controls';
 import { Empty, ErrorNote, Loaded, NotAvailable, useToast } from '../ui/feedback';
@@ -107,13 +108,23 @@ export default function IntegrityPage() {
             {(s) => (
               <>
                 <div className="stats">
-                  <Stat label="Verified" value={formatCount(s.counts?.ok ?? 0)} tone="ok" />
+                  <Stat
+                    label="Verified"
+                    value={formatCount(s.counts?.ok ?? 0)}
+                    tone={integrityHealth(s, Date.now()).tone}
+                    detail={integrityHealth(s, Date.now()).value}
+                  />
                   <Stat
                     label="Corrupt"
                     value={formatCount(s.counts?.corrupt ?? 0)}
-                    tone={(s.counts?.corrupt ?? 0) > 0 ? 'bad' : 'ok'}
+                    tone={(s.counts?.corrupt ?? 0) > 0 ? 'bad' : (s.counts?.ok ?? 0) > 0 ? 'ok' : undefined}
                   />
-                  <Stat label="Not checked yet" value={formatCount(s.counts?.unchecked ?? 0)} />
+                  <Stat
+                    label="Not checked yet"
+                    value={formatCount(s.counts?.unchecked ?? 0)}
+                    tone={(s.counts?.unchecked ?? 0) > 0 ? 'warn' : undefined}
+                    detail={(s.counts?.unchecked ?? 0) > 0 ? 'Never read back: run a scrub' : undefined}
+                  />
                 </div>
                 <Card title="Passes">
                   {s.currentPass ? (

@@ -5,13 +5,11 @@
 import { useMemo, useRef, useState, type DragEvent } from 'react';
 import { api, Api } from '../api';
 import type { BucketDetails } from '../api/types';
-import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
 import { useCanWrite } from '../hooks/use-session';
-import { breadcrumbs, folderNameProblem, parentPrefix, uploadKey } from '../lib/object-keys';
+import { breadcrumbs, parentPrefix, uploadKey } from '../lib/object-keys';
 import { browseRoute, Link, navigate, setQuery, useLocation } from '../router';
-import { Button, Checkbox, TextField } from '../ui/controls';
-import { Dialog } from '../ui/dialog';
+import { Button, Checkbox } from '../ui/controls';
 import { ErrorNote, useToast } from '../ui/feedback';
 import { PageHeader } from '../ui/layout';
 import { describeError } from '../api/errors';
@@ -21,64 +19,16 @@ import { ObjectDetails } from './browser/object-details';
 import { ObjectList } from './browser/object-list';
 import { UploadPanel } from './browser/upload-panel';
 import { UploadQueue } from './browser/upload-queue';
+import { NewFolderDialog } from './browser/new-folder';
+import { parseSort, sortText } from './browser/sort-rows';
 import { useListing, type Row } from './browser/use-listing';
-
-function NewFolderDialog({ bucket, prefix, onClose }: { bucket: string; prefix: string; onClose: () => void }) {
-  const [name, setName] = useState('');
-  const problem = folderNameProblem(name);
-  const {
-    run: create,
-    busy,
-    error,
-    setError,
-  } = useAction(async () => {
-    // Like the AWS console: an empty object named "<folder>/" keeps the folder while it holds nothing.
-    await api.call('PUT', Api.bucket(bucket, '/objects/content'), {
-      query: { key: `${prefix}${name}/` },
-      body: new Blob([]),
-      headers: { 'content-type': 'application/x-directory' },
-    });
-    onClose();
-    navigate(browseRoute(bucket, `${prefix}${name}/`));
-  });
-  const submit = async (): Promise<void> => {
-    if (problem) {
-      setError(problem);
-      return;
-    }
-    await create();
-  };
-  return (
-    <Dialog
-      title="New folder"
-      onClose={onClose}
-      onSubmit={() => void submit()}
-      footer={
-        <>
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" write busy={busy}>
-            Create folder
-          </Button>
-        </>
-      }
-    >
-      <TextField
-        label="Folder name"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        autoFocus
-        error={error}
-        hint={`Created in ${bucket}/${prefix}`}
-      />
-    </Dialog>
-  );
-}
 
 export default function ObjectBrowserPage({ params }: { params: string[] }) {
   const bucket = params[0] ?? '';
   const { query } = useLocation();
   const prefix = query.get('prefix') ?? '';
   const versionsView = query.get('view') === 'versions';
+  const sort = parseSort(query.get('sort'));
   const openKey = query.get('object') ?? undefined;
   const openVersion = query.get('version') ?? undefined;
   const canWrite = useCanWrite();
@@ -147,13 +97,19 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
                 <Link to="buckets">Buckets</Link>
               </li>
               <li>
-                <Link to={browseRoute(bucket)} aria-current={prefix === '' ? 'page' : undefined}>
+                <Link
+                  to={browseRoute(bucket, '', { versions: versionsView })}
+                  aria-current={prefix === '' ? 'page' : undefined}
+                >
                   {bucket}
                 </Link>
               </li>
               {breadcrumbs(prefix).map((c) => (
                 <li key={c.prefix}>
-                  <Link to={browseRoute(bucket, c.prefix)} aria-current={c.prefix === prefix ? 'page' : undefined}>
+                  <Link
+                    to={browseRoute(bucket, c.prefix, { versions: versionsView })}
+                    aria-current={c.prefix === prefix ? 'page' : undefined}
+                  >
                     {c.label}
                   </Link>
                 </li>
@@ -172,7 +128,10 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
       ) : null}
       <div className="toolbar" role="toolbar" aria-label="Objects">
         {prefix ? (
-          <Button icon="up" onClick={() => navigate(browseRoute(bucket, parentPrefix(prefix)))}>
+          <Button
+            icon="up"
+            onClick={() => navigate(browseRoute(bucket, parentPrefix(prefix), { versions: versionsView }))}
+          >
             Up
           </Button>
         ) : null}
@@ -277,6 +236,9 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
         ) : (
           <ObjectList
             bucket={bucket}
+            sort={sort}
+            onSort={(next) => setQuery({ sort: sortText(next) })}
+            versionsView={versionsView}
             prefix={prefix}
             listing={listing}
             selected={selected}

@@ -8,23 +8,28 @@ import type { BucketSummary, ReconcileJob, ReplicationFailedPage, ReplicationSta
 import { useAction } from '../hooks/use-action';
 import { useInterval, useResource } from '../hooks/use-resource';
 import { formatCount, formatDuration, formatTime } from '../lib/format';
+import { replicationHealth } from '../lib/health';
 import { Button, SelectField } from '../ui/controls';
 import { Empty, ErrorNote, Loaded, NotAvailable, useToast } from '../ui/feedback';
 import { Badge, Card, Facts, PageHeader, Stat, TableWrap } from '../ui/layout';
 
 function Status({ s }: { s: ReplicationStatus }) {
+  // The colours follow the real state (docs/console.md, "Health"): a failed drain is red, a backlog amber.
+  const health = replicationHealth(s, Date.now());
+  const pending = (s.outbox?.pending ?? 0) + (s.outbox?.inflight ?? 0);
   return (
     <>
       <div className="stats">
         <Stat
           label="Replication"
-          value={s.enabled ? 'On' : 'Off'}
-          tone={s.enabled ? 'ok' : undefined}
-          detail={s.targetBucket ? `Target bucket: ${s.targetBucket}` : undefined}
+          value={s.enabled ? `On: ${health.value.toLowerCase()}` : 'Off'}
+          tone={health.tone}
+          detail={s.targetBucket ? `Target bucket: ${s.targetBucket}. ${health.detail}` : health.detail}
         />
         <Stat
           label="Pending"
-          value={formatCount((s.outbox?.pending ?? 0) + (s.outbox?.inflight ?? 0))}
+          value={formatCount(pending)}
+          tone={pending > 0 ? (s.lastDrain?.errorClass ? 'bad' : 'warn') : s.enabled ? 'ok' : undefined}
           detail={s.oldestPendingAgeSeconds ? `Oldest ${formatDuration(s.oldestPendingAgeSeconds)}` : 'Nothing waiting'}
         />
         <Stat
@@ -37,6 +42,20 @@ function Status({ s }: { s: ReplicationStatus }) {
       <Card title="Last drain">
         <Facts
           items={[
+            [
+              'Result',
+              s.lastDrain?.errorClass ? (
+                <Badge key="r" tone="bad">
+                  failed
+                </Badge>
+              ) : s.lastDrain?.at ? (
+                <Badge key="r" tone="ok">
+                  succeeded
+                </Badge>
+              ) : (
+                'no drain yet'
+              ),
+            ],
             ['When', formatTime(s.lastDrain?.at)],
             ['Keys applied', formatCount(s.lastDrain?.count ?? 0)],
             [

@@ -1,4 +1,5 @@
-// Search across buckets: key substring (optionally ignoring case), prefix, bucket, size and date ranges. A page
+// Search across buckets: key substring (ignoring case unless "Match case"), prefix, bucket, size (with units) and
+// date ranges, and a tag (key, or key and value). A page
 // can come back short (even empty) with a cursor: the console keeps following it until the page is full or the
 // search is done, showing "searching…" meanwhile (docs/admin-search.md).
 
@@ -7,7 +8,7 @@ import { api } from '../api';
 import { describeError } from '../api/errors';
 import type { BucketSummary, SearchItem, SearchPage } from '../api/types';
 import { useResource } from '../hooks/use-resource';
-import { formatBytes, formatTime, parseSize } from '../lib/format';
+import { formatBytes, formatTime, joinSize, SIZE_UNITS, splitSize } from '../lib/format';
 import { parentPrefix } from '../lib/object-keys';
 import { Link, setQuery, useLocation } from '../router';
 import { Button, Checkbox, SelectField, TextField } from '../ui/controls';
@@ -15,8 +16,66 @@ import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Card, PageHeader, TableWrap } from '../ui/layout';
 
 const PAGE = 100;
-const FIELDS = ['q', 'ignoreCase', 'prefix', 'bucket', 'minSize', 'maxSize', 'from', 'to'] as const;
+const FIELDS = [
+  'q',
+  'matchCase',
+  'prefix',
+  'bucket',
+  'minSize',
+  'maxSize',
+  'from',
+  'to',
+  'tagKey',
+  'tagValue',
+] as const;
 type Filters = Record<(typeof FIELDS)[number], string>;
+/** The form: the URL's filters, with each size as an amount and a unit (the URL keeps bytes). */
+type Form = Filters & { minUnit: string; maxUnit: string };
+const unitOptions = SIZE_UNITS.map((u) => ({ value: u.unit, label: u.unit }));
+
+function formOf(applied: Filters): Form {
+  const min = applied.minSize === '' ? { amount: '', unit: 'MiB' } : splitSize(Number(applied.minSize));
+  const max = applied.maxSize === '' ? { amount: '', unit: 'MiB' } : splitSize(Number(applied.maxSize));
+  return { ...applied, minSize: min.amount, minUnit: min.unit, maxSize: max.amount, maxUnit: max.unit };
+}
+
+/** An amount and its unit side by side, labelled together. */
+function SizeField({
+  label,
+  amount,
+  unit,
+  onAmount,
+  onUnit,
+}: {
+  label: string;
+  amount: string;
+  unit: string;
+  onAmount: (v: string) => void;
+  onUnit: (v: string) => void;
+}) {
+  return (
+    <fieldset className="size-field">
+      <legend>{label}</legend>
+      <input
+        className="input"
+        type="number"
+        min={0}
+        step="any"
+        inputMode="decimal"
+        aria-label={`${label}: amount`}
+        value={amount}
+        onChange={(e) => onAmount(e.target.value)}
+      />
+      <select className="input" aria-label={`${label}: unit`} value={unit} onChange={(e) => onUnit(e.target.value)}>
+        {unitOptions.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </fieldset>
+  );
+}
 
 function objectRoute(item: SearchItem): string {
   const query = new URLSearchParams({ prefix: parentPrefix(item.key), object: item.key });
@@ -26,7 +85,7 @@ function objectRoute(item: SearchItem): string {
 export default function SearchPage() {
   const { query } = useLocation();
   const applied = Object.fromEntries(FIELDS.map((f) => [f, query.get(f) ?? ''])) as Filters;
-  const [form, setForm] = useState<Filters>(applied);
+  const [form, setForm] = useState<Form>(formOf(applied));
   const buckets = useResource((signal) => api.get<{ buckets: BucketSummary[] }>('/buckets', undefined, signal), []);
   const [items, setItems] = useState<SearchItem[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -34,7 +93,7 @@ export default function SearchPage() {
   const [error, setError] = useState<string>();
   const run = useRef(0);
   const key = query.toString();
-  const hasFilter = FIELDS.some((f) => applied[f] !== '' && f !== 'ignoreCase');
+  const hasFilter = FIELDS.some((f) => applied[f] !== '' && f !== 'matchCase' && f !== 'tagValue');
 
   const fetchUntilFull = async (from: string | null, id: number, have: SearchItem[]): Promise<void> => {
     setState('searching');
@@ -45,13 +104,16 @@ export default function SearchPage() {
       do {
         const page = await api.get<SearchPage>('/objects/search', {
           q: applied.q,
-          ignoreCase: applied.ignoreCase === 'true' ? true : undefined,
+          // Case is ignored unless "Match case" is ticked (docs/console.md, "Search").
+          ignoreCase: applied.matchCase === 'true' ? undefined : true,
           prefix: applied.prefix,
           bucket: applied.bucket,
           minSize: applied.minSize,
           maxSize: applied.maxSize,
           from: applied.from,
           to: applied.to,
+          tagKey: applied.tagKey,
+          tagValue: applied.tagKey !== '' && applied.tagValue !== '' ? applied.tagValue : undefined,
           limit: PAGE,
           cursor: next ?? undefined,
         });
@@ -71,7 +133,7 @@ export default function SearchPage() {
   };
 
   useEffect(() => {
-    setForm(applied);
+    setForm(formOf(applied));
     setItems([]);
     setCursor(null);
     const id = ++run.current;
@@ -82,23 +144,28 @@ export default function SearchPage() {
 
   const submit = (e: FormEvent): void => {
     e.preventDefault();
-    for (const f of ['minSize', 'maxSize'] as const) {
-      if (form[f] !== '' && parseSize(form[f]) === undefined) {
-        setError(`${f === 'minSize' ? 'Minimum' : 'Maximum'} size: write a size such as 10 MiB or 2048.`);
-        return;
-      }
+    const min = form.minSize === '' ? undefined : joinSize(form.minSize, form.minUnit);
+    const max = form.maxSize === '' ? undefined : joinSize(form.maxSize, form.maxUnit);
+    if ((form.minSize !== '' && min === undefined) || (form.maxSize !== '' && max === undefined)) {
+      setError('Sizes are numbers, 0 or more, in the unit next to them.');
+      return;
     }
+    if (form.tagValue !== '' && form.tagKey === '') {
+      setError('A tag value needs a tag key.');
+      return;
+    }
+    const { minUnit: _min, maxUnit: _max, ...filters } = form;
     setQuery(
       {
-        ...form,
-        ignoreCase: form.ignoreCase === 'true' ? 'true' : undefined,
-        minSize: form.minSize === '' ? undefined : String(parseSize(form.minSize)),
-        maxSize: form.maxSize === '' ? undefined : String(parseSize(form.maxSize)),
+        ...filters,
+        matchCase: form.matchCase === 'true' ? 'true' : undefined,
+        minSize: min === undefined ? undefined : String(min),
+        maxSize: max === undefined ? undefined : String(max),
       },
       { push: true },
     );
   };
-  const set = (f: keyof Filters, v: string): void => setForm((x) => ({ ...x, [f]: v }));
+  const set = (f: keyof Form, v: string): void => setForm((x) => ({ ...x, [f]: v }));
 
   return (
     <>
@@ -119,17 +186,19 @@ export default function SearchPage() {
             />
           </div>
           <div className="form-row">
-            <TextField
-              label="Larger than or equal to"
-              value={form.minSize}
-              onChange={(e) => set('minSize', e.target.value)}
-              placeholder="e.g. 10 MiB"
+            <SizeField
+              label="At least"
+              amount={form.minSize}
+              unit={form.minUnit}
+              onAmount={(v) => set('minSize', v)}
+              onUnit={(v) => set('minUnit', v)}
             />
-            <TextField
-              label="Smaller than or equal to"
-              value={form.maxSize}
-              onChange={(e) => set('maxSize', e.target.value)}
-              placeholder="e.g. 1 GiB"
+            <SizeField
+              label="At most"
+              amount={form.maxSize}
+              unit={form.maxUnit}
+              onAmount={(v) => set('maxSize', v)}
+              onUnit={(v) => set('maxUnit', v)}
             />
             <TextField
               label="Modified from (UTC)"
@@ -144,10 +213,25 @@ export default function SearchPage() {
               onChange={(e) => set('to', e.target.value)}
             />
           </div>
+          <div className="form-row">
+            <TextField
+              label="Tag key"
+              value={form.tagKey}
+              onChange={(e) => set('tagKey', e.target.value)}
+              hint="Objects with this tag (exact case)."
+            />
+            <TextField
+              label="Tag value"
+              value={form.tagValue}
+              onChange={(e) => set('tagValue', e.target.value)}
+              hint="Empty: any value."
+            />
+          </div>
           <Checkbox
-            label="Ignore case (ASCII letters)"
-            checked={form.ignoreCase === 'true'}
-            onChange={(e) => set('ignoreCase', e.target.checked ? 'true' : '')}
+            label="Match case"
+            checked={form.matchCase === 'true'}
+            onChange={(e) => set('matchCase', e.target.checked ? 'true' : '')}
+            hint="Off: “readme” also finds README.md (ASCII letters are folded)."
           />
           <div className="actions">
             <Button type="submit" variant="primary" icon="search">

@@ -109,6 +109,7 @@ export default function UsersPage() {
   const [reset, setReset] = useState<UserWithPassword>();
   const [deleting, setDeleting] = useState<AdminUser>();
   const [error, setError] = useState<string>();
+  const [promoting, setPromoting] = useState<{ user: AdminUser; role: Role }>();
   const { notify } = useToast();
   const fullAdmins = users.data?.items.filter((u) => u.role === 'full-admin').length ?? 0;
 
@@ -121,6 +122,12 @@ export default function UsersPage() {
       setError(userConflict(err));
     }
     users.reload();
+  };
+  // Granting full admin, and taking it from oneself, are confirmed before anything is sent (docs/console.md, "Users").
+  const pickRole = (u: AdminUser, role: Role): void => {
+    if (role === u.role) return;
+    if (role === 'full-admin' || u.id === me?.id) setPromoting({ user: u, role });
+    else void changeRole(u, role);
   };
 
   return (
@@ -175,12 +182,12 @@ export default function UsersPage() {
                           <label>
                             <span className="visually-hidden">Role of {u.username}</span>
                             <select
-                              className="input"
+                              className="input role-select"
                               data-write=""
                               value={u.role}
                               disabled={lastAdmin}
                               title={lastAdmin ? 'The last full admin cannot be demoted.' : undefined}
-                              onChange={(e) => void changeRole(u, e.target.value as Role)}
+                              onChange={(e) => pickRole(u, e.target.value as Role)}
                             >
                               {ROLES.map((r) => (
                                 <option key={r.value} value={r.value}>
@@ -230,6 +237,31 @@ export default function UsersPage() {
         )}
       </Loaded>
       {creating ? <CreateUserDialog onClose={() => setCreating(false)} onCreated={users.reload} /> : null}
+      {promoting ? (
+        <ConfirmDialog
+          title={
+            promoting.role === 'full-admin'
+              ? `Make ${promoting.user.username} a full admin?`
+              : 'Make yourself read-only?'
+          }
+          confirmLabel={promoting.role === 'full-admin' ? 'Make full admin' : 'Make me read-only'}
+          danger={promoting.role !== 'full-admin'}
+          onClose={() => setPromoting(undefined)}
+          onConfirm={() => changeRole(promoting.user, promoting.role)}
+        >
+          {promoting.role === 'full-admin' ? (
+            <p>
+              A full admin can change everything on this server: buckets and objects, access keys, users (yours
+              included), backups and restores.
+            </p>
+          ) : (
+            <p>
+              You lose every change right at once, this one included: only another full admin can give it back. You keep
+              seeing every page and value.
+            </p>
+          )}
+        </ConfirmDialog>
+      ) : null}
       {resetting ? (
         <ConfirmDialog
           title={`Reset the password of ${resetting.username}?`}

@@ -2,7 +2,7 @@
 // horizontal bar list. Each has a text alternative for screen readers.
 
 import { useId } from 'react';
-import { byteTicks, linear, linePath, niceTicks } from '../lib/chart-scale';
+import { byteTicks, isolatedPoints, linear, linePath, niceTicks } from '../lib/chart-scale';
 
 export interface Series {
   name: string;
@@ -68,7 +68,22 @@ export function LineChart({ title, series, format, bytes, height = 200 }: LineCh
             className={`chart-line ${s.className}`}
           />
         ))}
+        {series.flatMap((s) =>
+          isolatedPoints(s.points.map((p) => ({ x: p.t, y: p.v }))).map((p) => (
+            <circle
+              key={`${s.name}-${p.x}`}
+              cx={sx(p.x)}
+              cy={sy(p.y)}
+              r={4}
+              className={`chart-dot ${s.className}`}
+              data-testid="chart-dot"
+            />
+          )),
+        )}
       </svg>
+      {values.length < 2 ? (
+        <p className="muted chart-collecting">Collecting data: one sample so far; the line starts with the next.</p>
+      ) : null}
       <figcaption className="legend">
         {series.map((s) => (
           <span key={s.name} className="legend-item">

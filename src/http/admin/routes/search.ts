@@ -33,6 +33,8 @@ const SearchQuerystring = Type.Object(
     maxSize: Type.Optional(bytes('Largest size in bytes, inclusive.')),
     from: Type.Optional(instant('ISO 8601: last modified at or after this instant (a date alone is midnight UTC).')),
     to: Type.Optional(instant('ISO 8601: last modified before this instant.')),
+    tagKey: Type.Optional(text('Only objects with a tag of this key (exact case).')),
+    tagValue: Type.Optional(text('With tagKey: only where that tag has this value (exact case). Empty: any value.')),
     cursor: Type.Optional(
       Type.String({ maxLength: 8192, description: 'nextCursor of the previous page, with the same filters.' }),
     ),
@@ -65,7 +67,7 @@ export function searchRoutes(app: AdminApp, deps: SearchRouteDeps): void {
       schema: {
         operationId: 'searchObjects',
         tags: ['objects'],
-        summary: 'Search current objects across buckets by key substring, prefix, size and last-modified range',
+        summary: 'Search current objects across buckets by key substring, prefix, size, last-modified range and tag',
         querystring: SearchQuerystring,
         response: { 200: SearchResponse, 400: ErrorBody, 401: ErrorBody },
       },

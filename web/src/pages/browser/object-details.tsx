@@ -9,12 +9,14 @@ import { useResource } from '../../hooks/use-resource';
 import { formatBytes, formatTime } from '../../lib/format';
 import { baseName } from '../../lib/object-keys';
 import { Button } from '../../ui/controls';
+import { CopyButton } from '../../ui/copy';
 import { ConfirmDialog, Dialog } from '../../ui/dialog';
 import { ErrorNote, Loading, useToast } from '../../ui/feedback';
 import { Badge, Facts, TabPanel, Tabs } from '../../ui/layout';
 import { TagEditor } from '../../ui/tag-editor';
 import { LockPanel } from './lock-panel';
 import { ObjectPreview } from './object-preview';
+import { DeleteMarkerPanel } from './delete-marker-panel';
 import { SharePanel } from './share-panel';
 import { VersionsPanel } from './versions-panel';
 
@@ -153,13 +155,24 @@ export function ObjectDetails({
     onChanged();
   };
   const gone = info.error instanceof ApiError && info.error.status === 404;
+  // A delete marker has no metadata to show: the info route answers 405 for one (MethodNotAllowed), and 404 when
+  // the key's current version is one.
+  const marker =
+    info.error instanceof ApiError &&
+    ((info.error.status === 405 && versionId !== undefined) || (gone && versioned && versionId === undefined));
   const tabs = TABS.filter((t) => versioned || t.id !== 'versions');
   return (
     <Dialog title={<span className="mono break">{baseName(objectKey)}</span>} onClose={onClose} wide>
-      <p className="muted break">
-        s3://{bucket}/{objectKey}
-        {versionId ? ` · version ${versionId}` : ''}
-      </p>
+      <div className="object-where">
+        <p className="muted break">
+          s3://{bucket}/{objectKey}
+          {versionId ? ` · version ${versionId}` : ''}
+        </p>
+        <div className="actions">
+          <CopyButton text={`s3://${bucket}/${objectKey}`} label="Copy S3 URI" />
+          <CopyButton text={objectKey} label="Copy key" />
+        </div>
+      </div>
       <Tabs label="Object" tabs={tabs} current={tab} onChange={setTab} />
       <TabPanel id={tab}>
         {tab === 'versions' ? (
@@ -171,6 +184,17 @@ export function ObjectDetails({
             onView={(v) => {
               onVersion(v);
               setTab('overview');
+            }}
+          />
+        ) : marker ? (
+          <DeleteMarkerPanel
+            bucket={bucket}
+            objectKey={objectKey}
+            versionId={versionId}
+            onUndeleted={() => {
+              onChanged();
+              onVersion(undefined);
+              info.reload();
             }}
           />
         ) : gone ? (

@@ -2,16 +2,22 @@
 // into view, so a prefix with 100,000 keys scrolls as smoothly as one with ten.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { formatBytes, formatTime } from '../../lib/format';
 import { entryName, shortVersionId } from '../../lib/object-keys';
 import { browseRoute, Link } from '../../router';
 import { Icon } from '../../ui/icons';
 import { Badge } from '../../ui/layout';
+import { sortRows, type Sort, type SortBy } from './sort-rows';
 import type { Listing, Row } from './use-listing';
 
 interface Props {
   bucket: string;
+  /** The rows' order (the loaded rows are sorted; the server pages in key order). */
+  sort: Sort;
+  onSort: (s: Sort) => void;
+  /** Folder links keep the versions view. */
+  versionsView: boolean;
   prefix: string;
   listing: Listing;
   selected: ReadonlySet<string>;
@@ -23,9 +29,22 @@ interface Props {
 
 const ROW_HEIGHT = 44;
 
-export function ObjectList({ bucket, prefix, listing, selected, onToggle, onToggleAll, onOpen, selectable }: Props) {
+export function ObjectList({
+  bucket,
+  sort,
+  onSort,
+  versionsView,
+  prefix,
+  listing,
+  selected,
+  onToggle,
+  onToggleAll,
+  onOpen,
+  selectable,
+}: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const count = listing.rows.length + (listing.done ? 0 : 1);
+  const rows = useMemo(() => sortRows(listing.rows, sort), [listing.rows, sort.by, sort.desc]);
+  const count = rows.length + (listing.done ? 0 : 1);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -60,21 +79,21 @@ export function ObjectList({ bucket, prefix, listing, selected, onToggle, onTogg
               <span className="visually-hidden">Selection</span>
             )}
           </div>
-          <div role="columnheader" className="col-name">
+          <SortHeader by="name" className="col-name" sort={sort} onSort={onSort}>
             Name
-          </div>
-          <div role="columnheader" className="col-size">
+          </SortHeader>
+          <SortHeader by="size" className="col-size" sort={sort} onSort={onSort}>
             Size
-          </div>
-          <div role="columnheader" className="col-date">
+          </SortHeader>
+          <SortHeader by="date" className="col-date" sort={sort} onSort={onSort}>
             Last modified
-          </div>
+          </SortHeader>
         </div>
       </div>
       <div className="olist-body" ref={scrollRef} role="rowgroup" tabIndex={-1}>
         <div className="olist-spacer" style={{ height: virtualizer.getTotalSize() }}>
           {items.map((item) => {
-            const row = listing.rows[item.index];
+            const row = rows[item.index];
             return (
               <div
                 key={row?.id ?? 'more'}
@@ -87,6 +106,7 @@ export function ObjectList({ bucket, prefix, listing, selected, onToggle, onTogg
                   <Cells
                     row={row}
                     bucket={bucket}
+                    versionsView={versionsView}
                     prefix={prefix}
                     checked={selected.has(row.id)}
                     onToggle={onToggle}
@@ -110,9 +130,43 @@ export function ObjectList({ bucket, prefix, listing, selected, onToggle, onTogg
   );
 }
 
+/** A column header that sorts by its column (again: the other way), with aria-sort for assistive technology. */
+function SortHeader({
+  by,
+  className,
+  sort,
+  onSort,
+  children,
+}: {
+  by: SortBy;
+  className: string;
+  sort: Sort;
+  onSort: (s: Sort) => void;
+  children: ReactNode;
+}) {
+  const current = sort.by === by;
+  return (
+    <div
+      role="columnheader"
+      className={className}
+      aria-sort={current ? (sort.desc ? 'descending' : 'ascending') : 'none'}
+    >
+      <button
+        type="button"
+        className="sort-button"
+        onClick={() => onSort({ by, desc: current ? !sort.desc : by !== 'name' })}
+      >
+        {children}
+        <span aria-hidden="true">{current ? (sort.desc ? ' ↓' : ' ↑') : ''}</span>
+      </button>
+    </div>
+  );
+}
+
 function Cells({
   row,
   bucket,
+  versionsView,
   prefix,
   checked,
   onToggle,
@@ -121,6 +175,7 @@ function Cells({
 }: {
   row: Row;
   bucket: string;
+  versionsView: boolean;
   prefix: string;
   checked: boolean;
   onToggle: (r: Row) => void;
@@ -141,7 +196,7 @@ function Cells({
           {check}
         </div>
         <div role="cell" className="col-name">
-          <Link to={browseRoute(bucket, row.prefix)} className="entry">
+          <Link to={browseRoute(bucket, row.prefix, { versions: versionsView })} className="entry">
             <Icon name="folder" />
             {name}
           </Link>

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, Api } from '../../api';
 import type { BrowsePage, ListedObject, ObjectVersion, VersionsPage } from '../../api/types';
+import { isFolderMarker } from '../../lib/object-keys';
 
 export type Row =
   | { kind: 'folder'; id: string; prefix: string }
@@ -50,14 +51,18 @@ export function useListing(bucket: string, prefix: string, versions: boolean): L
         if (versions) {
           const res = await api.get<VersionsPage>(Api.bucket(bucket, '/objects/versions'), query, ctrl.signal);
           page = mergePage(
-            res.versions.map((v) => ({ kind: 'version' as const, id: `v:${v.key}\u0000${v.versionId}`, version: v })),
+            res.versions
+              .filter((v) => !isFolderMarker(v.key, prefix))
+              .map((v) => ({ kind: 'version' as const, id: `v:${v.key}\u0000${v.versionId}`, version: v })),
             res.prefixes.map((p) => ({ kind: 'folder' as const, id: `p:${p}`, prefix: p })),
           );
           next = res.nextCursor;
         } else {
           const res = await api.get<BrowsePage>(Api.bucket(bucket, '/objects'), query, ctrl.signal);
           page = mergePage(
-            res.objects.map((o) => ({ kind: 'object' as const, id: `o:${o.key}`, object: o })),
+            res.objects
+              .filter((o) => !isFolderMarker(o.key, prefix))
+              .map((o) => ({ kind: 'object' as const, id: `o:${o.key}`, object: o })),
             res.prefixes.map((p) => ({ kind: 'folder' as const, id: `p:${p}`, prefix: p })),
           );
           next = res.nextCursor;

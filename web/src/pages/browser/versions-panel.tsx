@@ -14,7 +14,7 @@ import { Empty, ErrorNote, Loaded, useToast } from '../../ui/feedback';
 import { Badge, TableWrap } from '../../ui/layout';
 
 /** Every version of exactly `key` (the listing by prefix also returns longer keys, which are skipped). */
-async function versionsOf(bucket: string, key: string, signal: AbortSignal): Promise<ObjectVersion[]> {
+export async function versionsOf(bucket: string, key: string, signal: AbortSignal): Promise<ObjectVersion[]> {
   const out: ObjectVersion[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {

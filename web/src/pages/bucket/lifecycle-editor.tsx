@@ -2,13 +2,15 @@
 // incomplete multipart uploads. Saved as a whole (S3 replaces the configuration); the server's refusal is shown.
 
 import { useState } from 'react';
+import { api } from '../../api';
 import { deleteConfig, getConfig, putConfig } from '../../api/configs';
 import { describeError } from '../../api/errors';
 import { useAction } from '../../hooks/use-action';
 import { useResource } from '../../hooks/use-resource';
 import { useCanWrite } from '../../hooks/use-session';
+import type { ReplicationStatus } from '../../api/types';
+import { lifecycleSummary } from '../../lib/bucket-summary';
 import {
-  describeRule,
   emptyRule,
   formToRule,
   ruleToForm,
@@ -28,14 +30,22 @@ function Transitions({
   items,
   onChange,
   daysLabel,
+  tieringOn,
 }: {
   label: string;
   items: TransitionForm[];
   onChange: (t: TransitionForm[]) => void;
   daysLabel: string;
+  tieringOn: boolean;
 }) {
   return (
     <div className="stack-sm">
+      {items.length > 0 && !tieringOn ? (
+        <p className="note note-warn" data-testid="transitions-inert">
+          Tiering is off on this server: {label.toLowerCase()}s are kept in the rule but move nothing. They take effect
+          once tiering is turned on (STORE_TIER_ENABLED, docs/replication.md).
+        </p>
+      ) : null}
       {items.map((t, i) => (
         <div className="form-row" key={i}>
           <TextField
@@ -73,11 +83,13 @@ function Transitions({
 function RuleFields({
   form,
   index,
+  tieringOn,
   onChange,
   onRemove,
 }: {
   form: RuleForm;
   index: number;
+  tieringOn: boolean;
   onChange: (f: RuleForm) => void;
   onRemove: () => void;
 }) {
@@ -134,6 +146,7 @@ function RuleFields({
         label="Transition"
         daysLabel="after days"
         items={form.transitions}
+        tieringOn={tieringOn}
         onChange={(transitions) => set({ transitions })}
       />
       <h3 className="subhead">Noncurrent versions</h3>
@@ -157,6 +170,7 @@ function RuleFields({
         label="Noncurrent transition"
         daysLabel="days noncurrent"
         items={form.noncurrentTransitions}
+        tieringOn={tieringOn}
         onChange={(noncurrentTransitions) => set({ noncurrentTransitions })}
       />
       <h3 className="subhead">Incomplete multipart uploads</h3>
@@ -176,7 +190,17 @@ function RuleFields({
   );
 }
 
-function Editor({ bucket, initial, onSaved }: { bucket: string; initial: LifecycleRule[]; onSaved: () => void }) {
+function Editor({
+  bucket,
+  initial,
+  tieringOn,
+  onSaved,
+}: {
+  bucket: string;
+  initial: LifecycleRule[];
+  tieringOn: boolean;
+  onSaved: () => void;
+}) {
   const [forms, setForms] = useState<RuleForm[]>(initial.map(ruleToForm));
   const { notify } = useToast();
   const canWrite = useCanWrite();
@@ -206,8 +230,8 @@ function Editor({ bucket, initial, onSaved }: { bucket: string; initial: Lifecyc
     <div className="stack">
       {initial.length > 0 ? (
         <ul className="rule-summary">
-          {initial.map((r, i) => (
-            <li key={r.id ?? i}>{describeRule(r)}</li>
+          {lifecycleSummary(initial, tieringOn).map((line, i) => (
+            <li key={initial[i]?.id ?? i}>{line}</li>
           ))}
         </ul>
       ) : null}
@@ -219,6 +243,7 @@ function Editor({ bucket, initial, onSaved }: { bucket: string; initial: Lifecyc
           key={i}
           form={f}
           index={i}
+          tieringOn={tieringOn}
           onChange={(next) => setForms((all) => all.map((x, j) => (j === i ? next : x)))}
           onRemove={() => setForms((all) => all.filter((_, j) => j !== i))}
         />
@@ -238,6 +263,9 @@ function Editor({ bucket, initial, onSaved }: { bucket: string; initial: Lifecyc
 
 export function LifecycleEditor({ bucket }: { bucket: string }) {
   const config = useResource((signal) => getConfig<{ rules: LifecycleRule[] }>(bucket, 'lifecycle', signal), [bucket]);
+  // Transitions move versions only while tiering is on (docs/replication.md, "Tiering"); the editor says so.
+  const replication = useResource((signal) => api.get<ReplicationStatus>('/replication/status', undefined, signal), []);
+  const tieringOn = Boolean(replication.data?.tiering?.enabled);
   return (
     <Card title="Lifecycle rules">
       <p className="muted">
@@ -245,7 +273,15 @@ export function LifecycleEditor({ bucket }: { bucket: string }) {
         clean up abandoned uploads.
       </p>
       <Loaded resource={config} feature="Lifecycle">
-        {(c) => <Editor key={JSON.stringify(c)} bucket={bucket} initial={c?.rules ?? []} onSaved={config.reload} />}
+        {(c) => (
+          <Editor
+            key={JSON.stringify(c)}
+            bucket={bucket}
+            initial={c?.rules ?? []}
+            tieringOn={tieringOn}
+            onSaved={config.reload}
+          />
+        )}
       </Loaded>
     </Card>
   );
