@@ -2,38 +2,17 @@
 // reason, and no byte of a segment that fails authentication is ever emitted.
 
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, open, readFile, rm, truncate, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { open, readFile, truncate, unlink, writeFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEADER_SIZE, TAG_SIZE } from './blob-format.js';
 import { BlobCorruptError, BlobStore, type BlobCorruptReason } from './blob-store.js';
+import { useBlobStore } from '../../../test/helpers/blob-fixture.js';
 
 const SEG = 1024;
 const STRIDE = SEG + TAG_SIZE;
-let dataDir: string;
-let masterKey: Buffer;
-let store: BlobStore;
-
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'blob-corrupt-'));
-  masterKey = randomBytes(32);
-  store = new BlobStore({ dataDir, masterKey, segmentSize: SEG });
-  await store.init();
-});
-
-afterEach(async () => {
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const blobPath = (id: string) => join(dataDir, 'blobs', id.slice(0, 2), id.slice(2, 4), id);
-
-async function put(data: Buffer, into = store): Promise<string> {
-  const staged = await into.stageBuffer(data);
-  await staged.commit();
-  return staged.id;
-}
+const fx = useBlobStore({ prefix: 'blob-corrupt-', segmentSize: SEG });
+const { blobPath, put } = fx;
 
 /** Reads until the stream ends or fails; returns what was emitted and the error, if any. */
 async function drain(stream: Readable): Promise<{ emitted: Buffer; error: unknown }> {
@@ -47,11 +26,11 @@ async function drain(stream: Readable): Promise<{ emitted: Buffer; error: unknow
 }
 
 async function expectCorrupt(id: string, size: number, reason: BlobCorruptReason): Promise<void> {
-  const { error } = await drain(store.createReadStream(id, { size }));
+  const { error } = await drain(fx.store.createReadStream(id, { size }));
   expect(error).toBeInstanceOf(BlobCorruptError);
   expect(error).toMatchObject({ code: 'EBLOBCORRUPT', reason, blobId: id });
-  await expect(store.verify(id, size)).rejects.toMatchObject({ code: 'EBLOBCORRUPT', reason });
-  expect(String((error as Error).message)).not.toContain(masterKey.toString('hex'));
+  await expect(fx.store.verify(id, size)).rejects.toMatchObject({ code: 'EBLOBCORRUPT', reason });
+  expect(String((error as Error).message)).not.toContain(fx.masterKey.toString('hex'));
 }
 
 async function patch(path: string, position: number, bytes: Buffer): Promise<void> {
@@ -74,8 +53,8 @@ describe('damage detection', () => {
   it('accepts an intact blob (the control for every case below)', async () => {
     const data = randomBytes(size);
     const id = await put(data);
-    await store.verify(id, size);
-    expect((await drain(store.createReadStream(id, { size }))).emitted.equals(data)).toBe(true);
+    await fx.store.verify(id, size);
+    expect((await drain(fx.store.createReadStream(id, { size }))).emitted.equals(data)).toBe(true);
   });
 
   it('reports a flipped ciphertext byte as tampered', async () => {
@@ -94,17 +73,17 @@ describe('damage detection', () => {
     const data = randomBytes(size);
     const id = await put(data);
     await flipByte(blobPath(id), HEADER_SIZE + 2 * STRIDE + 5);
-    const before = await drain(store.createReadStream(id, { size, start: 0, end: 2 * SEG - 1 }));
+    const before = await drain(fx.store.createReadStream(id, { size, start: 0, end: 2 * SEG - 1 }));
     expect(before.error).toBeUndefined();
     expect(before.emitted.equals(data.subarray(0, 2 * SEG))).toBe(true);
-    const touching = await drain(store.createReadStream(id, { size, start: 2 * SEG + 500, end: 2 * SEG + 500 }));
+    const touching = await drain(fx.store.createReadStream(id, { size, start: 2 * SEG + 500, end: 2 * SEG + 500 }));
     expect(touching.error).toMatchObject({ reason: 'tampered' });
     expect(touching.emitted.length).toBe(0);
   });
 
   it('emits the segments before a tampered one and not one byte of it', async () => {
     // With 1 MiB segments each read holds one segment, so the good ones are emitted before the bad one is read.
-    const big = new BlobStore({ dataDir, masterKey, segmentSize: 1024 * 1024 });
+    const big = new BlobStore({ dataDir: fx.dataDir, masterKey: fx.masterKey, segmentSize: 1024 * 1024 });
     const bigSize = 3 * 1024 * 1024 + 7;
     const data = randomBytes(bigSize);
     const id = await put(data, big);
@@ -145,7 +124,7 @@ describe('damage detection', () => {
 
   it('reports a different master key as a header problem', async () => {
     const id = await put(randomBytes(size));
-    store = new BlobStore({ dataDir, masterKey: randomBytes(32), segmentSize: SEG });
+    fx.store = new BlobStore({ dataDir: fx.dataDir, masterKey: randomBytes(32), segmentSize: SEG });
     await expectCorrupt(id, size, 'header');
   });
 
@@ -178,7 +157,7 @@ describe('the empty blob', () => {
   it('is a header plus one empty final segment, and emits nothing', async () => {
     const id = await put(Buffer.alloc(0));
     expect((await readFile(blobPath(id))).length).toBe(HEADER_SIZE + TAG_SIZE);
-    const { emitted, error } = await drain(store.createReadStream(id, { size: 0 }));
+    const { emitted, error } = await drain(fx.store.createReadStream(id, { size: 0 }));
     expect(error).toBeUndefined();
     expect(emitted.length).toBe(0);
   });

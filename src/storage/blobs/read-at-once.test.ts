@@ -3,40 +3,19 @@
 // byte is returned, with the stream's reasons; a file it cannot judge in one read (longer than its size) is declined.
 
 import { randomBytes } from 'node:crypto';
-import { appendFile, mkdtemp, open, rm, truncate, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendFile, open, truncate, unlink } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { HEADER_SIZE, TAG_SIZE } from './blob-format.js';
 import { BlobStore } from './blob-store.js';
+import { useBlobStore } from '../../../test/helpers/blob-fixture.js';
 
 const SEG = 1024;
-let dataDir: string;
-let masterKey: Buffer;
-let store: BlobStore;
-
-beforeEach(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'blob-at-once-'));
-  masterKey = randomBytes(32);
-  store = new BlobStore({ dataDir, masterKey, segmentSize: SEG });
-  await store.init();
-});
-
-afterEach(async () => {
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const blobPath = (id: string) => join(dataDir, 'blobs', id.slice(0, 2), id.slice(2, 4), id);
-
-async function put(data: Buffer, into = store): Promise<string> {
-  const staged = await into.stageBuffer(data);
-  await staged.commit();
-  return staged.id;
-}
+const fx = useBlobStore({ prefix: 'blob-at-once-', segmentSize: SEG });
+const { blobPath, put } = fx;
 
 async function streamed(id: string, opts: { size: number; start?: number; end?: number }): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of store.createReadStream(id, opts)) chunks.push(chunk as Buffer);
+  for await (const chunk of fx.store.createReadStream(id, opts)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
@@ -52,9 +31,9 @@ describe('BlobStore.readAtOnce', () => {
         { start: Math.min(SEG - 1, size - 1), end: Math.min(SEG, size - 1) },
         { start: Math.floor(size / 3), end: Math.floor((2 * size) / 3) },
       ];
-      expect((await store.readAtOnce(id, { size }))?.equals(data), `size ${size}`).toBe(true);
+      expect((await fx.store.readAtOnce(id, { size }))?.equals(data), `size ${size}`).toBe(true);
       for (const r of ranges) {
-        const got = await store.readAtOnce(id, { size, ...r });
+        const got = await fx.store.readAtOnce(id, { size, ...r });
         const want = await streamed(id, { size, ...r });
         expect(got?.equals(want) && want.equals(data.subarray(r.start, r.end + 1)), `${size} ${r.start}-${r.end}`).toBe(
           true,
@@ -64,7 +43,7 @@ describe('BlobStore.readAtOnce', () => {
   });
 
   it('says which sizes fit one read (1 MiB of file)', () => {
-    const big = new BlobStore({ dataDir, masterKey });
+    const big = new BlobStore({ dataDir: fx.dataDir, masterKey: fx.masterKey });
     expect(big.fitsOneRead(1024 * 1024 - 1024)).toBe(true);
     expect(big.fitsOneRead(1024 * 1024)).toBe(false);
   });
@@ -72,7 +51,7 @@ describe('BlobStore.readAtOnce', () => {
   it('reports a missing file as missing', async () => {
     const id = await put(randomBytes(100));
     await unlink(blobPath(id));
-    await expect(store.readAtOnce(id, { size: 100 })).rejects.toMatchObject({
+    await expect(fx.store.readAtOnce(id, { size: 100 })).rejects.toMatchObject({
       code: 'EBLOBCORRUPT',
       reason: 'missing',
     });
@@ -82,9 +61,9 @@ describe('BlobStore.readAtOnce', () => {
     const size = 2 * SEG + 10;
     const id = await put(randomBytes(size));
     await truncate(blobPath(id), HEADER_SIZE + SEG + TAG_SIZE + 5);
-    await expect(store.readAtOnce(id, { size })).rejects.toMatchObject({ reason: 'truncated' });
+    await expect(fx.store.readAtOnce(id, { size })).rejects.toMatchObject({ reason: 'truncated' });
     await truncate(blobPath(id), HEADER_SIZE - 1);
-    await expect(store.readAtOnce(id, { size })).rejects.toMatchObject({ reason: 'truncated' });
+    await expect(fx.store.readAtOnce(id, { size })).rejects.toMatchObject({ reason: 'truncated' });
   });
 
   it('reports a flipped bit as tampered and returns no byte, even for a range before it', async () => {
@@ -97,38 +76,38 @@ describe('BlobStore.readAtOnce', () => {
     byte[0] = (byte[0] as number) ^ 1;
     await fh.write(byte, 0, 1, at);
     await fh.close();
-    await expect(store.readAtOnce(id, { size })).rejects.toMatchObject({ reason: 'tampered' });
+    await expect(fx.store.readAtOnce(id, { size })).rejects.toMatchObject({ reason: 'tampered' });
     // A range inside the first segment never reads the damaged one: as the stream, it is served.
-    expect((await store.readAtOnce(id, { size, start: 0, end: 9 }))?.length).toBe(10);
+    expect((await fx.store.readAtOnce(id, { size, start: 0, end: 9 }))?.length).toBe(10);
   });
 
   it('reports another master key as a bad header', async () => {
     const id = await put(randomBytes(100));
-    const other = new BlobStore({ dataDir, masterKey: randomBytes(32), segmentSize: SEG });
+    const other = new BlobStore({ dataDir: fx.dataDir, masterKey: randomBytes(32), segmentSize: SEG });
     await expect(other.readAtOnce(id, { size: 100 })).rejects.toMatchObject({ reason: 'header' });
   });
 
   it('declines a file longer than its size, which the stream then reports as tampered', async () => {
     const id = await put(randomBytes(100));
     await appendFile(blobPath(id), Buffer.from('extra'));
-    expect(await store.readAtOnce(id, { size: 100 })).toBeUndefined();
+    expect(await fx.store.readAtOnce(id, { size: 100 })).toBeUndefined();
     await expect(streamed(id, { size: 100 })).rejects.toMatchObject({ reason: 'tampered' });
   });
 
   it('reads a blob written with a smaller segment size than the store now uses, and declines a larger one', async () => {
     const data = randomBytes(5000);
-    const small = new BlobStore({ dataDir, masterKey, segmentSize: 512 });
+    const small = new BlobStore({ dataDir: fx.dataDir, masterKey: fx.masterKey, segmentSize: 512 });
     const id = await put(data, small);
     // 512-byte segments have more tags than 1,024-byte ones: the file is longer than one read expects.
-    expect(await store.readAtOnce(id, { size: data.length })).toBeUndefined();
-    const large = new BlobStore({ dataDir, masterKey, segmentSize: 4096 });
+    expect(await fx.store.readAtOnce(id, { size: data.length })).toBeUndefined();
+    const large = new BlobStore({ dataDir: fx.dataDir, masterKey: fx.masterKey, segmentSize: 4096 });
     const id2 = await put(data, large);
-    expect((await store.readAtOnce(id2, { size: data.length }))?.equals(data)).toBe(true);
+    expect((await fx.store.readAtOnce(id2, { size: data.length }))?.equals(data)).toBe(true);
   });
 
   it('refuses a malformed id and a range outside the blob', async () => {
-    await expect(async () => store.readAtOnce('../x', { size: 1 })).rejects.toThrow(TypeError);
+    await expect(async () => fx.store.readAtOnce('../x', { size: 1 })).rejects.toThrow(TypeError);
     const id = await put(randomBytes(10));
-    await expect(async () => store.readAtOnce(id, { size: 10, start: 5, end: 10 })).rejects.toThrow(RangeError);
+    await expect(async () => fx.store.readAtOnce(id, { size: 10, start: 5, end: 10 })).rejects.toThrow(RangeError);
   });
 });
