@@ -176,3 +176,23 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
+
+/** The issue's two screens: a desktop and a phone. */
+export const DESKTOP = { width: 1440, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
+/** Each flow runs on the desktop in the light theme and on the phone in the dark one. */
+export const VIEWPORTS = [
+  { name: 'desktop', theme: 'light', viewport: DESKTOP },
+  { name: 'phone', theme: 'dark', viewport: PHONE },
+] as const;
+
+/** PUTs a text object through the admin API as the fixture's admin; expects 200. */
+export async function putText(store: Store, object: { bucket: string; key: string; body: string }): Promise<void> {
+  const { bucket, key, body } = object;
+  const res = await fetch(
+    `${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`,
+    { method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'text/plain' }, body },
+  );
+  expect(res.status, `PUT ${key}`).toBe(200);
+}

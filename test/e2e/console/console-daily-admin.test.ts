@@ -8,7 +8,17 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStore } from '../../helpers/store.js';
-import { consoleUrl, newContext, screenshot, settle, signIn, useBrowser, watchProblems } from './console-browser.js';
+import {
+  consoleUrl,
+  newContext,
+  putText,
+  screenshot,
+  settle,
+  signIn,
+  useBrowser,
+  VIEWPORTS,
+  watchProblems,
+} from './console-browser.js';
 
 // Replication to a port nothing listens on: every drain fails as "unreachable".
 const store = useStore({
@@ -24,23 +34,15 @@ const store = useStore({
 });
 const chromium = useBrowser();
 
-const VIEWPORTS = [
-  { name: 'desktop', theme: 'light', viewport: { width: 1440, height: 900 } },
-  { name: 'phone', theme: 'dark', viewport: { width: 390, height: 844 } },
-] as const;
-
 async function ok(call: Promise<{ status: number; body: unknown }>): Promise<unknown> {
   const res = await call;
   expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
   return res.body;
 }
 
-async function put(bucket: string, key: string, body: string): Promise<void> {
-  const res = await fetch(
-    `${store.server.url}/api/admin/buckets/${bucket}/objects/content?key=${encodeURIComponent(key)}`,
-    { method: 'PUT', headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': 'text/plain' }, body },
-  );
-  expect(res.status, `PUT ${key}`).toBe(200);
+/** PUTs a text object through the admin API. */
+function put(bucket: string, key: string, body: string): Promise<void> {
+  return putText(store, { bucket, key, body });
 }
 
 beforeAll(async () => {

@@ -5,11 +5,19 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStore } from '../../helpers/store.js';
-import { consoleUrl, newContext, screenshot, settle, signIn, useBrowser, waitForShell } from './console-browser.js';
+import {
+  consoleUrl,
+  newContext,
+  PHONE,
+  screenshot,
+  settle,
+  signIn,
+  useBrowser,
+  waitForShell,
+} from './console-browser.js';
 import { CONSOLE_PAGES } from './console-pages.js';
 import { seedConsoleData, type Seeded } from './console-seed.js';
 
-const PHONE = { width: 390, height: 844 };
 const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
 let seeded: Seeded;
 beforeAll(async () => {

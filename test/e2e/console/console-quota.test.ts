@@ -14,16 +14,12 @@ import {
   settle,
   signIn,
   useBrowser,
+  VIEWPORTS,
   watchProblems,
 } from './console-browser.js';
 
 const store = useStore({ env: { STORE_TRUSTED_PROXIES: '127.0.0.1' } });
 const chromium = useBrowser();
-
-const VIEWPORTS = [
-  { name: 'desktop', viewport: { width: 1440, height: 900 } },
-  { name: 'phone', viewport: { width: 390, height: 844 } },
-] as const;
 
 async function quotaLine(page: Page, which: 'bytes' | 'objects'): Promise<string> {
   return ((await page.locator(`[data-quota="${which}"] p`).textContent()) ?? '').replace(/\s+/g, ' ').trim();
