@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useStore, useTempDir } from '../helpers/store.js';
 import { useWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { awsClis } from './aws-cli-bins.js';
-import { isolatedEnv, run, runOk, type RunResult } from './support.js';
+import { awsCliEnv, run, runOk, type RunResult } from './support.js';
 
 const CLI = awsClis().find((c) => c.label === 'v2');
 const SECRET = randomBytes(36).toString('base64url');
@@ -64,16 +64,7 @@ describe.skipIf(!CLI?.bin)('aws s3api put-bucket-notification-configuration', ()
     const home = join(work, 'home');
     mkdirSync(home, { recursive: true });
     writeFileSync(join(home, 'config'), '[default]\nregion = us-east-1\n');
-    env = isolatedEnv(home, {
-      AWS_ACCESS_KEY_ID: store.server.credentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: store.server.credentials.secretAccessKey,
-      AWS_DEFAULT_REGION: 'us-east-1',
-      AWS_CONFIG_FILE: join(home, 'config'),
-      AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
-      AWS_DEFAULT_OUTPUT: 'json',
-      AWS_PAGER: '',
-      AWS_EC2_METADATA_DISABLED: 'true',
-    });
+    env = awsCliEnv(home, { credentials: store.server.credentials });
     const res = await store.adminCall('POST', '/notification-targets', {
       id: 'cli',
       kind: 'webhook',

@@ -10,7 +10,7 @@ import { useStore, useTempDir } from '../helpers/store.js';
 import { awsClis } from './aws-cli-bins.js';
 import {
   ODD_FILES,
-  isolatedEnv,
+  awsCliEnv,
   makeOddTree,
   run,
   runOk,
@@ -59,16 +59,7 @@ for (const cli of CLIS)
       writeFileSync(join(home, 'config'), '[default]\nregion = us-east-1\n');
       // AWS CLI v1 presigns with SigV2 unless told otherwise; this is the documented switch.
       writeFileSync(join(home, 'config-s3v4'), '[default]\nregion = us-east-1\ns3 =\n    signature_version = s3v4\n');
-      env = isolatedEnv(home, {
-        AWS_ACCESS_KEY_ID: store.server.credentials.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: store.server.credentials.secretAccessKey,
-        AWS_DEFAULT_REGION: 'us-east-1',
-        AWS_CONFIG_FILE: join(home, 'config'),
-        AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
-        AWS_DEFAULT_OUTPUT: 'json',
-        AWS_PAGER: '',
-        AWS_EC2_METADATA_DISABLED: 'true',
-      });
+      env = awsCliEnv(home, { credentials: store.server.credentials });
       presignEnv = { AWS_CONFIG_FILE: join(home, 'config-s3v4') };
     });
 

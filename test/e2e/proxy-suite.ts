@@ -21,7 +21,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../helpers/server.js';
 import { awsClis } from './aws-cli-bins.js';
 import { CADDY, httpsRequest, NGINX, s3ClientVia, useProxiedStore, type ProxyKind } from './reverse-proxy.js';
-import { isolatedEnv, runOk, sha256, sha256File, writeRandomFile, xmlErrorCode } from './support.js';
+import { awsCliEnv, runOk, sha256, sha256File, writeRandomFile, xmlErrorCode } from './support.js';
 
 const MOUNT = '/storage';
 const MiB = 1024 * 1024;
@@ -117,16 +117,9 @@ export function proxySuite(kind: ProxyKind): void {
           mkdirSync(home);
           // v1 presigns with SigV2 unless told to use SigV4.
           writeFileSync(join(home, 'config'), '[default]\nregion = us-east-1\ns3 =\n    signature_version = s3v4\n');
-          env = isolatedEnv(home, {
-            AWS_ACCESS_KEY_ID: proxied.store.credentials.accessKeyId,
-            AWS_SECRET_ACCESS_KEY: proxied.store.credentials.secretAccessKey,
-            AWS_DEFAULT_REGION: 'us-east-1',
-            AWS_CONFIG_FILE: join(home, 'config'),
-            AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
-            AWS_DEFAULT_OUTPUT: 'json',
-            AWS_PAGER: '',
-            AWS_EC2_METADATA_DISABLED: 'true',
-            AWS_CA_BUNDLE: proxied.certificate.cert,
+          env = awsCliEnv(home, {
+            credentials: proxied.store.credentials,
+            extra: { AWS_CA_BUNDLE: proxied.certificate.cert },
           });
         });
 

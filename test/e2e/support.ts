@@ -83,6 +83,27 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}): R
   };
 }
 
+/**
+ * isolatedEnv for the AWS CLI: these credentials, us-east-1, JSON output, no pager, no instance metadata, and its
+ * config file at `home`/config (the caller writes it) and credentials file at `home`/credentials; plus `extra`.
+ */
+export function awsCliEnv(
+  home: string,
+  opts: { credentials: { accessKeyId: string; secretAccessKey: string }; extra?: Record<string, string> },
+): Record<string, string> {
+  return isolatedEnv(home, {
+    AWS_ACCESS_KEY_ID: opts.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: opts.credentials.secretAccessKey,
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_CONFIG_FILE: join(home, 'config'),
+    AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials'),
+    AWS_DEFAULT_OUTPUT: 'json',
+    AWS_PAGER: '',
+    AWS_EC2_METADATA_DISABLED: 'true',
+    ...opts.extra,
+  });
+}
+
 /** Finds every file called `name` on PATH, in PATH order, one per real path (/bin is often /usr/bin). */
 export function whichAll(name: string): string[] {
   const found = new Map<string, string>();
