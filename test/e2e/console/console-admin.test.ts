@@ -180,6 +180,11 @@ describe('users and the audit log', () => {
     expect(temporary.length).toBeGreaterThanOrEqual(12);
     await created.getByRole('button', { name: 'Done' }).click();
     await chromium.page.getByLabel('Role of operator').selectOption('full-admin');
+    // Granting full admin asks first (console-daily-admin.test.ts covers the dialog).
+    await chromium.page
+      .getByRole('dialog', { name: 'Make operator a full admin?' })
+      .getByRole('button', { name: 'Make full admin' })
+      .click();
     await expect.poll(async () => chromium.page.getByLabel('Role of admin').isDisabled()).toBe(false);
     const users = (await store.adminCall('GET', '/users')).body as { items: Array<{ username: string; role: string }> };
     expect(users.items.find((u) => u.username === 'operator')?.role).toBe('full-admin');

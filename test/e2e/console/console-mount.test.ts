@@ -17,7 +17,7 @@ describe('the console under MOUNT_PATH', () => {
   it('signs in, creates a bucket, uploads a file and survives a hard refresh on a deep route', async () => {
     const problems = watchProblems(chromium.page);
     await signIn(chromium.page, store.server, { mount: MOUNT });
-    await chromium.page.getByRole('link', { name: 'Buckets' }).click();
+    await chromium.page.getByRole('link', { name: 'Buckets', exact: true }).click();
     await chromium.page.getByRole('button', { name: 'Create bucket' }).click();
     await chromium.page.getByRole('dialog').getByLabel('Name').fill('mounted');
     await chromium.page.getByRole('dialog').getByRole('button', { name: 'Create bucket' }).click();

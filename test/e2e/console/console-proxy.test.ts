@@ -29,7 +29,7 @@ describe('the console through nginx', () => {
     page.on('request', (req) => requested.push(req.url()));
 
     await signIn(page, { ...store, url: proxy.origin }, { mount: MOUNT });
-    await page.getByRole('link', { name: 'Buckets' }).click();
+    await page.getByRole('link', { name: 'Buckets', exact: true }).click();
     await page.getByRole('link', { name: bucket, exact: true }).click();
     await page.getByRole('heading', { name: `Objects in ${bucket}` }).waitFor();
     await page.getByTestId('upload-files').setInputFiles({
