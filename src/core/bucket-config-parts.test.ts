@@ -77,6 +77,7 @@ describe('the bucket configuration parts', () => {
       'policy',
       'objectLock',
       'publicAccessBlock',
+      'notification',
     ]);
     const config = { cors: { rules: [] }, tagging: [] };
     expect(backedUpConfig(config)).toBe(config);
@@ -88,6 +89,7 @@ describe('the bucket configuration parts', () => {
       policy: false,
       objectLock: true,
       publicAccessBlock: false,
+      notification: false,
     });
   });
 

@@ -220,7 +220,7 @@ export const BUCKET_CONFIG_PARTS = {
     validate: (config) => validateNotificationConfiguration(config),
     missing: 'InvalidRequest',
     isBackedUp: true,
-    isShownInDetails: false,
+    isShownInDetails: true,
   },
   quota: {
     // Set and cleared through the admin API (BucketService.setQuota); S3 has no quota operations.

@@ -27,6 +27,7 @@ import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
 import { searchRoutes } from './routes/search.js';
 import { webhooksRoutes, type WebhooksRouteDeps } from './routes/webhooks.js';
 import { notificationTargetRoutes, type NotificationTargetRouteDeps } from './routes/notification-targets.js';
+import { bucketNotificationRoutes } from './routes/bucket-notification.js';
 import { replicationRoutes, type ReplicationRouteDeps } from './routes/replication.js';
 import { integrityRoutes, type IntegrityRouteDeps } from './routes/integrity.js';
 import { analyticsRoutes, type AnalyticsRouteDeps } from './routes/analytics.js';
@@ -96,6 +97,7 @@ export async function adminApi(fastify: FastifyInstance, deps: AdminDeps): Promi
   searchRoutes(app, deps);
   webhooksRoutes(app, deps);
   notificationTargetRoutes(app, deps);
+  bucketNotificationRoutes(app, deps);
   backupRoutes(app, deps);
   replicationRoutes(app, deps);
   integrityRoutes(app, deps);
