@@ -34,6 +34,7 @@ const Users = page(() => import('./pages/users-page'));
 const Audit = page(() => import('./pages/audit-page'));
 const Backups = page(() => import('./pages/backups-page'));
 const Replication = page(() => import('./pages/replication-page'));
+const Notifications = page(() => import('./pages/notifications-page'));
 const Integrity = page(() => import('./pages/integrity-page'));
 const Account = page(() => import('./pages/account-page'));
 
@@ -49,6 +50,7 @@ const ROUTES: Array<[RegExp, Page, string]> = [
   [/^audit$/, Audit, 'Audit log'],
   [/^backups$/, Backups, 'Backups'],
   [/^replication$/, Replication, 'Replication'],
+  [/^notifications$/, Notifications, 'Notifications'],
   [/^integrity$/, Integrity, 'Integrity'],
   [/^account$/, Account, 'Account'],
 ];
@@ -62,6 +64,7 @@ const NAV: Array<[string, string]> = [
   ['audit', 'Audit log'],
   ['backups', 'Backups'],
   ['replication', 'Replication'],
+  ['notifications', 'Notifications'],
   ['integrity', 'Integrity'],
   ['account', 'Account'],
 ];

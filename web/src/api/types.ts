@@ -8,6 +8,7 @@ import type { Static } from '@sinclair/typebox';
 import type * as Buckets from '../../../src/http/admin/routes/bucket-schemas.js';
 import type * as Identity from '../../../src/http/admin/routes/identity-schemas.js';
 import type * as Keys from '../../../src/http/admin/routes/key-schemas.js';
+import type * as Notify from '../../../src/http/admin/routes/notification-schemas.js';
 import type * as Objects from '../../../src/http/admin/routes/object-schemas.js';
 
 export type Role = Static<typeof Identity.Role>;
@@ -198,3 +199,17 @@ export interface BucketBreakdown {
   buckets?: Array<{ bucket: string; bytes?: number; objects?: number; share?: number }>;
 }
 export type BucketQuotaView = Static<typeof Buckets.QuotaResponse>;
+
+// Bucket notifications (docs/notifications.md): targets with their delivery status, dead letters, and a bucket's
+// configuration.
+export type NotificationTarget = Static<typeof Notify.TargetBody>;
+export type TargetStatus = NotificationTarget['status'];
+export type DeadLetter = Static<typeof Notify.DeadLetter>;
+export interface DeadLetterPage {
+  items: DeadLetter[];
+  nextCursor: string | null;
+}
+export type BucketNotification = Static<typeof Notify.NotificationResponse>;
+export type NotificationRuleView = BucketNotification['rules'][number];
+/** What the console sends: `id` and `kind` may be left out (generated, Queue). */
+export type BucketNotificationInput = Static<typeof Notify.NotificationBody>;

@@ -1,6 +1,6 @@
 // A bucket's settings: overview, versioning and object lock, default encryption, lifecycle rules (a form), CORS
-// rules, the bucket policy (a JSON editor with validation), tags, the quota, and unfinished multipart uploads. The tab
-// is in the URL (?tab=...), so a refresh or a link keeps it.
+// rules, the bucket policy (a JSON editor with validation), tags, the quota, event notifications, and unfinished
+// multipart uploads. The tab is in the URL (?tab=...), so a refresh or a link keeps it.
 
 import { api, Api } from '../api';
 import type { BucketDetails } from '../api/types';
@@ -12,6 +12,7 @@ import { BucketOverview } from './bucket/overview';
 import { CorsEditor } from './bucket/cors-editor';
 import { EncryptionSettings } from './bucket/encryption-settings';
 import { LifecycleEditor } from './bucket/lifecycle-editor';
+import { NotificationSettings } from './bucket/notification-settings';
 import { PolicyEditor } from './bucket/policy-editor';
 import { BucketTags } from './bucket/bucket-tags';
 import { QuotaSettings } from './bucket/quota-settings';
@@ -27,6 +28,7 @@ const TABS = [
   { id: 'policy', label: 'Policy' },
   { id: 'tags', label: 'Tags' },
   { id: 'quota', label: 'Quota' },
+  { id: 'events', label: 'Events' },
   { id: 'uploads', label: 'Unfinished uploads' },
 ] as const;
 type TabId = (typeof TABS)[number]['id'];
@@ -70,6 +72,7 @@ export default function BucketSettingsPage({ params }: { params: string[] }) {
               {tab === 'policy' ? <PolicyEditor bucket={name} /> : null}
               {tab === 'tags' ? <BucketTags bucket={name} /> : null}
               {tab === 'quota' ? <QuotaSettings bucket={name} /> : null}
+              {tab === 'events' ? <NotificationSettings bucket={name} /> : null}
               {tab === 'uploads' ? <UnfinishedUploads bucket={name} /> : null}
             </TabPanel>
           </>

@@ -4,20 +4,17 @@
 // an s3:TestEvent); refusals name the configurations and the ARN in words. Full-admin to change, audited.
 
 import { randomUUID } from 'node:crypto';
-import { Type, type Static } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
 import { validateConfigPart } from '../../../core/bucket-config-parts.js';
 import { AppError, isAppError } from '../../../core/errors.js';
-import {
-  CONFIGURABLE_EVENTS,
-  type NotificationConfiguration,
-  type NotificationRule,
-} from '../../../core/notification-config.js';
+import type { NotificationConfiguration, NotificationRule } from '../../../core/notification-config.js';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import type { BucketService } from '../../../services/bucket-service.js';
 import type { NotificationService } from '../../../services/notifications/notification-service.js';
 import { principalOf } from '../admin-principal.js';
 import type { AdminApp } from '../typebox-type-provider.js';
-import { BucketNameParams, NoContent, Strict, StringEnum } from './bucket-schemas.js';
+import { BucketNameParams, NoContent } from './bucket-schemas.js';
+import { NotificationBody, NotificationResponse } from './notification-schemas.js';
 import { ErrorBody } from './schemas.js';
 
 export interface BucketNotificationRouteDeps {
@@ -25,40 +22,6 @@ export interface BucketNotificationRouteDeps {
   notifications: NotificationService;
   audit: AuditSink;
 }
-
-const Rule = Strict({
-  id: Type.Optional(
-    Type.String({ maxLength: 255, description: 'The configuration Id (generated when absent or empty, as AWS)' }),
-  ),
-  kind: Type.Optional(
-    StringEnum(['Queue', 'Topic', 'CloudFunction'] as const, {
-      description: 'Which S3 configuration list it is answered in (all route alike; default Queue)',
-    }),
-  ),
-  arn: Type.String({ minLength: 1, maxLength: 2048, description: 'A target ARN, arn:store:sqs:<region>:<id>:<kind>' }),
-  events: Type.Array(StringEnum(CONFIGURABLE_EVENTS as readonly string[]), {
-    minItems: 1,
-    description: "AWS's event names, e.g. s3:ObjectCreated:Put or the wildcard s3:ObjectCreated:*",
-  }),
-  prefix: Type.Optional(Type.String({ maxLength: 1024, description: 'Filter.S3Key prefix rule' })),
-  suffix: Type.Optional(Type.String({ maxLength: 1024, description: 'Filter.S3Key suffix rule' })),
-});
-export const NotificationBody = Strict(
-  { rules: Type.Array(Rule, { maxItems: 1000 }) },
-  { description: 'The bucket notification configuration; no rules means none' },
-);
-const NotificationResponse = Type.Object({
-  rules: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      kind: StringEnum(['Queue', 'Topic', 'CloudFunction'] as const),
-      arn: Type.String(),
-      events: Type.Array(Type.String()),
-      prefix: Type.Optional(Type.String()),
-      suffix: Type.Optional(Type.String()),
-    }),
-  ),
-});
 
 const tags = ['bucket configuration'];
 

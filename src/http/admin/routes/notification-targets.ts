@@ -6,10 +6,19 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { AuditSink } from '../../../services/audit/audit-events.js';
 import type { NotificationService, TargetStatus } from '../../../services/notifications/notification-service.js';
 import type { NotificationTargets, Target, TargetView } from '../../../services/notifications/notification-targets.js';
-import { TARGET_KINDS } from '../../../services/notifications/target-kinds.js';
 import { principalOf } from '../admin-principal.js';
 import type { AdminApp } from '../typebox-type-provider.js';
-import { StringEnum, Strict } from './bucket-schemas.js';
+import {
+  Count,
+  CreateBody,
+  DeadLetter,
+  DeadLetterQuery,
+  Params,
+  ReplaceBody,
+  RetryBody,
+  Status,
+  TargetBody,
+} from './notification-schemas.js';
 import { ErrorBody, noContent } from './schemas.js';
 
 export interface NotificationTargetRouteDeps {
@@ -17,63 +26,6 @@ export interface NotificationTargetRouteDeps {
   notifications: NotificationService;
   audit: AuditSink;
 }
-
-const Count = Type.Integer({ minimum: 0 });
-const Kind = StringEnum(TARGET_KINDS);
-const Settings = Type.Record(Type.String(), Type.Unknown(), {
-  description:
-    'The kind\'s settings (docs/notifications.md "Targets"). Secret fields (bearerToken, secret, password, token) ' +
-    'are write-only: left out of a PUT, the stored ones are kept.',
-});
-const TargetId = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'The id in the target ARN' });
-const Status = Type.Object(
-  {
-    queued: Type.Integer({ minimum: 0, description: 'Pending deliveries (waiting or retrying)' }),
-    delivered: Type.Integer({ minimum: 0, description: 'Delivered and not yet pruned (7 days)' }),
-    failed: Type.Integer({ minimum: 0, description: 'Dead-lettered after STORE_NOTIFY_MAX_ATTEMPTS' }),
-    lastErrorClass: Type.Union([Type.String(), Type.Null()], {
-      description: 'e.g. "HTTP 503", "network error: ECONNREFUSED"; never a URL or credential',
-    }),
-    oldestPendingAgeSeconds: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
-  },
-  { additionalProperties: false },
-);
-const TargetBody = Type.Object(
-  {
-    id: Type.String(),
-    kind: Kind,
-    arn: Type.String({ description: 'arn:store:sqs:<region>:<id>:<kind>, what bucket configurations name' }),
-    config: Settings,
-    secretsSet: Type.Array(Type.String(), { description: 'Names of the secret fields that are set' }),
-    createdAt: Type.String({ format: 'date-time' }),
-    updatedAt: Type.String({ format: 'date-time' }),
-    status: Status,
-  },
-  { additionalProperties: false },
-);
-const CreateBody = Strict({ id: TargetId, kind: Kind, config: Settings });
-const ReplaceBody = Strict({ kind: Kind, config: Settings });
-const Params = Type.Object({ id: TargetId });
-const DeadLetter = Type.Object(
-  {
-    id: Type.Integer({ description: 'The delivery id (retry one by it)' }),
-    bucket: Type.String(),
-    key: Type.String(),
-    eventName: Type.String(),
-    attempts: Count,
-    lastError: Type.Union([Type.String(), Type.Null()]),
-    failedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  },
-  { additionalProperties: false },
-);
-const DeadLetterQuery = Type.Object({
-  cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: 'nextCursor of the previous page' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-});
-const RetryBody = Strict(
-  { id: Type.Optional(Type.Integer({ minimum: 1, description: 'One dead letter; omitted: all of the target' })) },
-  { description: 'Makes dead letters pending again, due at once' },
-);
 
 const EMPTY_STATUS: Static<typeof Status> = {
   queued: 0,

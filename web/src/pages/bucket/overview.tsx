@@ -1,11 +1,12 @@
 // The bucket's Overview tab: what it holds, and each setting summarised in words (fetched fresh every time the tab
-// is shown, so edits in the other tabs show at once), and when and why the bucket is public.
+// is shown, so edits in the other tabs show at once; event notifications name their targets), and when and why the
+// bucket is public.
 // docs/console.md, "Bucket settings".
 
 import type { ReactNode } from 'react';
 import { getConfig } from '../../api/configs';
-import type { BucketDetails, ReplicationStatus } from '../../api/types';
-import { api } from '../../api';
+import type { BucketDetails, BucketNotification, NotificationTarget, ReplicationStatus } from '../../api/types';
+import { api, Api } from '../../api';
 import { useResource } from '../../hooks/use-resource';
 import {
   corsSummary,
@@ -18,6 +19,7 @@ import {
 } from '../../lib/bucket-summary';
 import { formatBytes, formatCount, formatTime } from '../../lib/format';
 import type { LifecycleRule, Tag } from '../../lib/lifecycle-form';
+import { ruleSummary } from '../../lib/notifications';
 import { publicAccessText } from '../../lib/public-access';
 import { Card, Facts, Badge } from '../../ui/layout';
 
@@ -28,12 +30,25 @@ interface Configs {
   policy: unknown;
   tags: { tags: Tag[] } | null;
   tieringOn: boolean;
+  notification: { config: BucketNotification; targets: NotificationTarget[] } | null;
+}
+
+/** The configuration and the targets it may name (for their ids and kinds; none when the list fails). */
+async function loadNotification(bucket: string, signal: AbortSignal): Promise<Configs['notification']> {
+  const [config, targets] = await Promise.all([
+    api.get<BucketNotification>(Api.bucket(bucket, '/notification'), undefined, signal),
+    api
+      .get<{ items: NotificationTarget[] }>('/notification-targets', undefined, signal)
+      .then((r) => r.items)
+      .catch(() => []),
+  ]);
+  return { config, targets };
 }
 
 async function loadConfigs(b: BucketDetails, signal: AbortSignal): Promise<Configs> {
   const when = <T,>(on: boolean, load: () => Promise<T | null>): Promise<T | null> =>
     on ? load() : Promise.resolve(null);
-  const [encryption, lifecycle, cors, policy, tags, replication] = await Promise.all([
+  const [encryption, lifecycle, cors, policy, tags, replication, notification] = await Promise.all([
     when(b.configs.encryption, () => getConfig<Configs['encryption']>(b.name, 'encryption', signal)),
     when(b.configs.lifecycle, () => getConfig<{ rules: LifecycleRule[] }>(b.name, 'lifecycle', signal)),
     when(b.configs.cors, () => getConfig<{ rules: CorsRule[] }>(b.name, 'cors', signal)),
@@ -42,6 +57,7 @@ async function loadConfigs(b: BucketDetails, signal: AbortSignal): Promise<Confi
     b.configs.lifecycle
       ? api.get<ReplicationStatus>('/replication/status', undefined, signal).catch(() => null)
       : Promise.resolve(null),
+    when(b.configs.notification, () => loadNotification(b.name, signal)),
   ]);
   return {
     encryption: encryption ?? null,
@@ -50,6 +66,7 @@ async function loadConfigs(b: BucketDetails, signal: AbortSignal): Promise<Confi
     policy,
     tags,
     tieringOn: Boolean(replication?.tiering?.enabled),
+    notification,
   };
 }
 
@@ -127,6 +144,15 @@ export function BucketOverview({ bucket }: { bucket: BucketDetails }) {
           ['CORS', pending(bucket.configs.cors, () => lines(corsSummary(c?.cors?.rules ?? []), 'No rules'))],
           ['Policy', pending(bucket.configs.policy, () => lines(policySummary(c?.policy), 'No statements'))],
           ['Tags', pending(bucket.configs.tagging, () => tagsSummary(c?.tags?.tags ?? []))],
+          [
+            'Event notifications',
+            pending(bucket.configs.notification, () =>
+              lines(
+                (c?.notification?.config.rules ?? []).map((r) => ruleSummary(r, c?.notification?.targets ?? [])),
+                'No configurations',
+              ),
+            ),
+          ],
           [
             'Object ownership',
             bucket.objectOwnership === 'BucketOwnerEnforced'
