@@ -42,6 +42,7 @@ export const CONSOLE_PAGES: ConsolePage[] = [
   { name: 'bucket-policy', route: (s) => `buckets/${s.bucket}?tab=policy`, hasWrites: true },
   { name: 'bucket-tags', route: (s) => `buckets/${s.bucket}?tab=tags`, hasWrites: true },
   { name: 'bucket-quota', route: (s) => `buckets/${s.bucket}?tab=quota`, hasWrites: true },
+  { name: 'bucket-events', route: (s) => `buckets/${s.bucket}?tab=events`, hasWrites: true },
   { name: 'bucket-uploads', route: (s) => `buckets/${s.bucket}?tab=uploads`, hasWrites: true },
   { name: 'objects', route: (s) => `buckets/${s.bucket}/browse`, hasWrites: true },
   { name: 'objects-folder', route: (s) => `buckets/${s.bucket}/browse?prefix=2030%2F`, hasWrites: true },
@@ -91,6 +92,7 @@ export const CONSOLE_PAGES: ConsolePage[] = [
   { name: 'audit', route: () => 'audit' },
   { name: 'backups', route: () => 'backups' },
   { name: 'replication', route: () => 'replication' },
+  { name: 'notifications', route: () => 'notifications?deadLetters=image-hook', hasWrites: true },
   { name: 'integrity', route: () => 'integrity' },
   { name: 'account', route: () => 'account' },
 ];

@@ -1,6 +1,7 @@
 // Data for the console's walks (read-only, accessibility, screenshots), made through the admin API so every page
 // has something to show: a versioned bucket with folders, text, an image, older versions and a delete marker; a
-// bucket with object lock and every configuration set; a scoped access key; a read-only user; audit records.
+// bucket with object lock and every configuration set; a scoped access key; a read-only user; audit records; a
+// notification target and a bucket configuration naming it.
 
 import { crc32, deflateSync } from 'node:zlib';
 import { expect } from 'vitest';
@@ -199,6 +200,24 @@ export async function seedConsoleData(server: RunningServer): Promise<Seeded> {
       body: { username: 'reader', role: 'read-only', password },
     }),
     'create reader',
+  );
+  // A notification target on a loopback port nothing listens on (the discard port), named by the bucket's event
+  // configuration: its test event fails, so the Notifications page shows a failing target.
+  const target = (await ok(
+    adminCall(server, token, {
+      method: 'POST',
+      path: '/notification-targets',
+      body: { id: 'image-hook', kind: 'webhook', config: { endpoint: 'http://127.0.0.1:9/hook' } },
+    }),
+    'notification target',
+  )) as { arn: string };
+  await ok(
+    adminCall(server, token, {
+      method: 'PUT',
+      path: `/buckets/${bucket}/notification`,
+      body: { rules: [{ id: 'new-images', arn: target.arn, events: ['s3:ObjectCreated:*'], prefix: '2030/' }] },
+    }),
+    'notification configuration',
   );
   return { token, bucket, lockedBucket, keyId: key.accessKeyId, reader: { username: 'reader', password } };
 }
