@@ -210,7 +210,7 @@ describe('notification targets', () => {
     await card('down').getByRole('button', { name: 'Dead letters' }).click();
     const letters = page.locator('[data-dead-letters="down"]');
     await letters.getByRole('cell', { name: 'TestEvent', exact: true }).waitFor();
-    await expectClean('notifications-desktop', { axe: true, shot: true });
+    await expectClean('console-notifications-desktop', { axe: true, shot: true });
 
     // Point the target at the receiver (its signing secret was never set: the form says so), then retry.
     await card('down').getByRole('button', { name: 'Edit' }).click();
@@ -257,7 +257,7 @@ describe('notification targets', () => {
 });
 
 describe('at phone width, and for a read-only admin', () => {
-  it('fits 390 px with no sideways scroll and no serious axe violation', async () => {
+  it('fits 390 px with no sideways scroll and no serious axe violation; adds a PostgreSQL target', async () => {
     await page.setViewportSize(PHONE);
     // A target on the closed port with a dead letter (the test event of the bucket that names it).
     expect(
@@ -274,11 +274,36 @@ describe('at phone width, and for a read-only admin', () => {
     expect((await store.adminCall('PUT', `/buckets/${quiet}/notification`, { rules })).status).toBe(200);
     await go('notifications?deadLetters=dead');
     await page.locator('[data-dead-letters="dead"]').getByRole('cell', { name: 'TestEvent', exact: true }).waitFor();
-    await expectClean('notifications-phone', { shot: true });
+    await expectClean('console-notifications-phone', { shot: true });
     await page.getByRole('button', { name: 'Add target' }).click();
-    await page.getByRole('dialog', { name: 'Add a notification target' }).getByLabel('Kind').selectOption('postgres');
+    // Another kind through the same form: numbers, selects and a password as its server schema takes them.
+    const dialog = page.getByRole('dialog', { name: 'Add a notification target' });
+    await dialog.getByLabel('Id (required)').fill('warehouse');
+    await dialog.getByLabel('Kind').selectOption('postgres');
+    const fields = {
+      'Host (required)': '127.0.0.1',
+      'Database (required)': 'events',
+      'User (required)': 'store',
+      Password: 'pg-secret-value',
+      'Table (required)': 'store_events',
+    };
+    for (const [label, value] of Object.entries(fields)) await dialog.getByLabel(label, { exact: true }).fill(value);
+    await dialog.getByLabel('Format', { exact: true }).selectOption('access');
     await expectClean('notification-target-dialog-phone', { axe: true });
-    await page.keyboard.press('Escape');
+    await dialog.getByRole('button', { name: 'Add target' }).click();
+    await page.getByText('Target warehouse added.').waitFor();
+    expect((await store.adminCall('GET', '/notification-targets/warehouse')).body).toMatchObject({
+      kind: 'postgres',
+      config: {
+        host: '127.0.0.1',
+        port: 5432,
+        database: 'events',
+        user: 'store',
+        table: 'store_events',
+        format: 'access',
+      },
+      secretsSet: ['password'],
+    });
     await go(`buckets/${bucket}?tab=events`);
     await expectClean('bucket-events-phone');
     expect(problems).toEqual([]);

@@ -1,3 +1,4 @@
+import { Value } from '@sinclair/typebox/value';
 import { describe, expect, it } from 'vitest';
 import { CONFIGURABLE_EVENTS } from '../../../src/core/notification-config.js';
 import { KIND_SCHEMAS, TARGET_KINDS } from '../../../src/services/notifications/target-kinds.js';
@@ -64,6 +65,35 @@ describe('target forms', () => {
     expect(settingsOf('nats', { ...formValues('nats'), url: 'nats://h:4222', subject: 's' })).toMatchObject({
       jetStream: true,
     });
+  });
+
+  it("give settings each kind's server schema accepts, with every field filled and with the required ones only", () => {
+    const sample = (name: string): string =>
+      name === 'url'
+        ? 'proto://127.0.0.1:1'
+        : name === 'endpoint'
+          ? 'https://hooks.example.com/s3'
+          : name === 'table'
+            ? 'store_events'
+            : 'x'.repeat(40);
+    for (const kind of TARGET_KINDS) {
+      const { schema } = KIND_SCHEMAS[kind];
+      const full = formValues(kind);
+      const minimal = formValues(kind);
+      for (const f of fieldsOf(kind)) {
+        if (f.type === 'text' || f.type === 'secret') full[f.name] = sample(f.name);
+        if (f.type === 'number') full[f.name] = String(f.name === 'port' ? 5432 : 3000);
+        if (f.required) minimal[f.name] = sample(f.name);
+      }
+      for (const values of [full, minimal]) {
+        const config = settingsOf(kind, values);
+        expect(typeof config, `${kind}: ${String(config)}`).toBe('object');
+        expect(
+          [...Value.Errors(schema, config)].map((e) => `${e.path} ${e.message}`),
+          kind,
+        ).toEqual([]);
+      }
+    }
   });
 
   it("fill an edit form from a target's settings, never with a secret", () => {
