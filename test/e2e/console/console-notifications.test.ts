@@ -61,6 +61,18 @@ const stat = (id: string, label: string): Locator =>
   card(id).locator('.stat', { has: page.locator('.stat-label', { hasText: label }) });
 const statValue = async (id: string, label: string): Promise<string> =>
   (await stat(id, label).locator('.stat-value').textContent()) ?? '';
+/** A stat's value once it reads `expected`, asking the page to refresh between looks (it also polls every 2 s). */
+async function untilStat(id: string, label: string, expected: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return statValue(id, label);
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(expected);
+}
 const statusTone = (id: string): Promise<string | null> =>
   card(id).locator('[data-status]').getAttribute('data-status');
 
@@ -198,9 +210,9 @@ describe('notification targets', () => {
 
     await go('notifications');
     // Exactly the test event and the one matching upload: other/skip.txt was never queued.
-    await expect.poll(() => statValue('orders', 'Delivered'), { timeout: 15_000 }).toBe('2');
+    await untilStat('orders', 'Delivered', '2');
     expect(await statusTone('orders')).toBe('ok');
-    await expect.poll(() => statValue('down', 'Failed'), { timeout: 15_000 }).toBe('1');
+    await untilStat('down', 'Failed', '1');
     expect(await statusTone('down')).toBe('bad');
     expect(await stat('down', 'Status').getAttribute('class')).toContain('stat-bad');
     await card('down').locator('.badge-bad').first().waitFor();
@@ -227,7 +239,7 @@ describe('notification targets', () => {
     await page.getByText('1 delivery queued again.').waitFor();
     // The same test event went to orders: it arrives again, under its own URL (X-Store-Delivery hashes the message).
     await expect.poll(() => receiver.requests.some((r) => r.path === '/hook?from=down' && r.signatureOk)).toBe(true);
-    await expect.poll(() => statValue('down', 'Delivered'), { timeout: 15_000 }).toBe('1');
+    await untilStat('down', 'Delivered', '1');
     expect(await statValue('down', 'Failed')).toBe('0');
     expect(await statusTone('down')).toBe('ok');
     await letters.getByText('No dead letters').waitFor();
