@@ -83,6 +83,10 @@ function explained(err: unknown, config: NotificationConfiguration): unknown {
   return err;
 }
 
+/**
+ * GET, PUT and DELETE /buckets/:name/notification. Throws NoSuchBucket (404), ValidationError (400: an unknown event
+ * name or field), InvalidArgument (400: an ARN no target has, overlapping configurations, a duplicate Id).
+ */
 export function bucketNotificationRoutes(app: AdminApp, deps: BucketNotificationRouteDeps): void {
   const path = '/buckets/:name/notification';
 
