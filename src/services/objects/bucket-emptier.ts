@@ -34,17 +34,22 @@ export interface BucketEmptierDeps {
 export const EMPTY_PAGE = 1000;
 
 /**
- * One page of emptying `bucket`, from `cursor` (the `next` of the previous call; undefined to start). Versions before
- * the cursor that remain are locked ones, reported before: the cursor is always a version that was kept, so removed
- * versions are never relisted and kept ones are reported once. Throws NoSuchBucket; other client errors of a version
- * are reported in `locked`.
+ * One page (`pageSize`, default EMPTY_PAGE) of emptying `bucket`, from `cursor` (the `next` of the previous call;
+ * undefined to start). Versions before the cursor that remain are locked ones, reported before: the cursor is always
+ * a version that was kept, so removed versions are never relisted and kept ones are reported once. Throws
+ * NoSuchBucket; other client errors of a version are reported in `locked`.
  */
-export function emptyBucketPage(deps: BucketEmptierDeps, bucket: string, cursor: EmptyCursor | undefined): EmptyPage {
+export function emptyBucketPage(
+  deps: BucketEmptierDeps,
+  input: { bucket: string; cursor?: EmptyCursor | undefined; pageSize?: number },
+): EmptyPage {
+  const { bucket, cursor } = input;
+  const pageSize = input.pageSize ?? EMPTY_PAGE;
   const uploads = deps.multipart.listUploads(bucket, {
     prefix: '',
     keyMarker: '',
     uploadIdMarker: '',
-    maxUploads: EMPTY_PAGE,
+    maxUploads: pageSize,
   });
   let uploadsAborted = 0;
   for (const u of uploads.uploads) {
@@ -62,7 +67,7 @@ export function emptyBucketPage(deps: BucketEmptierDeps, bucket: string, cursor:
     delimiter: '',
     keyMarker: cursor?.key ?? '',
     versionIdMarker: cursor?.versionId ?? '',
-    maxKeys: EMPTY_PAGE,
+    maxKeys: pageSize,
   });
   const outcomes = deps.objects.deleteBatch(
     bucket,

@@ -33,7 +33,7 @@ export function bucketEmptyRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
       const text = req.body.cursor;
       const decoded = text === undefined ? undefined : decodeCursor(text);
       const cursor = decoded === undefined ? undefined : { key: decoded.k, versionId: decoded.v ?? '' };
-      const page = emptyBucketPage(deps, bucket, cursor);
+      const page = emptyBucketPage(deps, { bucket, cursor });
       if (page.deleted > 0 || page.uploadsAborted > 0) {
         deps.audit.record({
           event: 'bucket.emptied',

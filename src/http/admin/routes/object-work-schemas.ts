@@ -40,8 +40,9 @@ export const TransferResponse = Type.Object({
   ),
 });
 
+// Null first: the admin Ajv coerces types, and a string branch tried first would turn null into ''.
 const Header = (description: string) =>
-  Type.Optional(Type.Union([Type.String(), Type.Null()], { description: `${description}; null removes it` }));
+  Type.Optional(Type.Union([Type.Null(), Type.String()], { description: `${description}; null removes it` }));
 
 export const MetadataBody = Strict({
   keys: Type.Array(Key, { minItems: 1, maxItems: MAX_WORK_ITEMS, description: 'Current objects to rewrite' }),
@@ -59,7 +60,7 @@ export const MetadataBody = Strict({
     ),
   ),
   userMetadata: Type.Optional(
-    Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]), {
+    Type.Record(Type.String(), Type.Union([Type.Null(), Type.String()]), {
       description: 'x-amz-meta-* names (without the prefix) to set; null removes that name',
     }),
   ),
