@@ -1,0 +1,75 @@
+// A folder's object count and total size, summed on the server when asked (GET /objects/summary): the count stops at
+// the server's bound, and the answer says so (docs/console.md "Folder sizes").
+
+import { useState } from 'react';
+import { api, Api, describeError } from '../../api';
+import type { PrefixSummary } from '../../api/object-work';
+import { formatBytes, formatCount } from '../../lib/format';
+
+/** "12 objects, 3.4 MB", or, cut off at the bound, "over 100,000 objects, over 7 GB (counting stopped at 100,000)". */
+export function describeSummary(s: PrefixSummary): string {
+  const objects = `${formatCount(s.objectCount)} object${s.objectCount === 1 ? '' : 's'}`;
+  if (!s.truncated) return `${objects}, ${formatBytes(s.totalBytes)}`;
+  return `over ${objects}, over ${formatBytes(s.totalBytes)} (counting stopped at ${formatCount(s.bound)})`;
+}
+
+/** The two short lines a list cell has room for: count, then size ("100,000+ objects", "7.1 GB+"). */
+function cellLines(s: PrefixSummary): [string, string] {
+  const plus = s.truncated ? '+' : '';
+  return [
+    `${formatCount(s.objectCount)}${plus} object${s.objectCount === 1 ? '' : 's'}`,
+    `${formatBytes(s.totalBytes)}${plus}`,
+  ];
+}
+
+interface Props {
+  bucket: string;
+  prefix: string;
+  /** The folder's name, for the button's accessible name. */
+  name: string;
+  /** In a list cell (two short lines) or on a line of its own (one sentence). */
+  inCell?: boolean;
+}
+
+export function FolderSize({ bucket, prefix, name, inCell }: Props) {
+  const [state, setState] = useState<{ busy: boolean; summary?: PrefixSummary; error?: string }>({ busy: false });
+  const calculate = (): void => {
+    setState({ busy: true });
+    api
+      .get<PrefixSummary>(Api.bucket(bucket, '/objects/summary'), { prefix })
+      .then((summary) => setState({ busy: false, summary }))
+      .catch((err: unknown) => setState({ busy: false, error: `Could not count: ${describeError(err)}` }));
+  };
+  const { summary, error } = state;
+  if (summary !== undefined || error !== undefined) {
+    const sentence = summary ? describeSummary(summary) : (error ?? '');
+    if (!inCell || !summary) {
+      return (
+        <span className={inCell ? 'folder-size folder-size-cell' : 'folder-size'} role="status" title={sentence}>
+          {inCell ? 'Could not count' : `${name}: ${sentence}`}
+          {inCell ? <span className="visually-hidden">{sentence}</span> : null}
+        </span>
+      );
+    }
+    const [count, bytes] = cellLines(summary);
+    return (
+      <span className="folder-size folder-size-cell" role="status" title={sentence}>
+        <span aria-hidden="true">{count}</span>
+        <span aria-hidden="true">{bytes}</span>
+        <span className="visually-hidden">{`${name}: ${sentence}`}</span>
+      </span>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="btn btn-ghost btn-small"
+      aria-label={`Calculate the size of ${name}`}
+      aria-busy={state.busy || undefined}
+      disabled={state.busy}
+      onClick={calculate}
+    >
+      {state.busy ? 'Counting…' : inCell ? 'Size' : 'Folder size'}
+    </button>
+  );
+}
