@@ -1,5 +1,6 @@
 // A folder's object count and total size, summed on the server when asked (GET /objects/summary): the count stops at
-// the server's bound, and the answer says so (docs/console.md "Folder sizes").
+// the server's bound, and the answer says so (docs/console.md "Folder sizes"). The buttons say "Count": the list's
+// sort header is the one button named "Size".
 
 import { useState } from 'react';
 import { api, Api, describeError } from '../../api';
@@ -64,12 +65,12 @@ export function FolderSize({ bucket, prefix, name, inCell }: Props) {
     <button
       type="button"
       className="btn btn-ghost btn-small"
-      aria-label={`Calculate the size of ${name}`}
+      aria-label={`Count the objects in ${name}`}
       aria-busy={state.busy || undefined}
       disabled={state.busy}
       onClick={calculate}
     >
-      {state.busy ? 'Counting…' : inCell ? 'Size' : 'Folder size'}
+      {state.busy ? 'Counting…' : inCell ? 'Count' : 'Count objects'}
     </button>
   );
 }
