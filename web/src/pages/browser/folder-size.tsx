@@ -5,23 +5,7 @@
 import { useState } from 'react';
 import { api, Api, describeError } from '../../api';
 import type { PrefixSummary } from '../../api/object-work';
-import { formatBytes, formatCount } from '../../lib/format';
-
-/** "12 objects, 3.4 MB", or, cut off at the bound, "over 100,000 objects, over 7 GB (counting stopped at 100,000)". */
-export function describeSummary(s: PrefixSummary): string {
-  const objects = `${formatCount(s.objectCount)} object${s.objectCount === 1 ? '' : 's'}`;
-  if (!s.truncated) return `${objects}, ${formatBytes(s.totalBytes)}`;
-  return `over ${objects}, over ${formatBytes(s.totalBytes)} (counting stopped at ${formatCount(s.bound)})`;
-}
-
-/** The two short lines a list cell has room for: count, then size ("100,000+ objects", "7.1 GB+"). */
-function cellLines(s: PrefixSummary): [string, string] {
-  const plus = s.truncated ? '+' : '';
-  return [
-    `${formatCount(s.objectCount)}${plus} object${s.objectCount === 1 ? '' : 's'}`,
-    `${formatBytes(s.totalBytes)}${plus}`,
-  ];
-}
+import { describeSummary, summaryLines } from '../../lib/object-work';
 
 interface Props {
   bucket: string;
@@ -52,7 +36,7 @@ export function FolderSize({ bucket, prefix, name, inCell }: Props) {
         </span>
       );
     }
-    const [count, bytes] = cellLines(summary);
+    const [count, bytes] = summaryLines(summary);
     return (
       <span className="folder-size folder-size-cell" role="status" title={sentence}>
         <span aria-hidden="true">{count}</span>

@@ -4,6 +4,7 @@
 import { useState } from 'react';
 import type { ObjectInfo } from '../../api/types';
 import { formatCount } from '../../lib/format';
+import { folderOf } from '../../lib/object-work';
 import { Button } from '../../ui/controls';
 import { useToast } from '../../ui/feedback';
 import { FolderSize } from './folder-size';
@@ -118,7 +119,7 @@ export function ObjectActions({
       ) : open !== undefined ? (
         <TransferDialog
           bucket={bucket}
-          prefix=""
+          prefix={folderOf(info.key)}
           mode={open}
           objectKey={info.key}
           onClose={close}

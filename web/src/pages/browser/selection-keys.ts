@@ -53,8 +53,3 @@ export async function selectionKeys(
   }
   return keys;
 }
-
-/** Where `key` (found under `from`) goes when its selection is copied or moved into `to`. */
-export function targetKey(key: string, from: string, to: string): string {
-  return `${to}${key.startsWith(from) ? key.slice(from.length) : key}`;
-}

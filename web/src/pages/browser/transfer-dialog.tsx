@@ -13,7 +13,8 @@ import { keyProblem } from '../../lib/object-keys';
 import { Button, SelectField, TextField } from '../../ui/controls';
 import { Dialog } from '../../ui/dialog';
 import { ErrorNote } from '../../ui/feedback';
-import { selectionKeys, targetKey } from './selection-keys';
+import { folderOf, targetKey } from '../../lib/object-work';
+import { selectionKeys } from './selection-keys';
 import type { Row } from './use-listing';
 
 export type TransferMode = 'copy' | 'move' | 'rename';
@@ -37,7 +38,7 @@ type Failure = TransferResult['results'][number];
 const TITLES: Record<TransferMode, string> = { copy: 'Copy', move: 'Move', rename: 'Rename' };
 
 /** The destination folder as typed: no leading slash, one trailing slash unless empty. */
-function folderOf(text: string): string {
+function destinationFolder(text: string): string {
   const trimmed = text.trim().replace(/^\/+/, '');
   return trimmed === '' || trimmed.endsWith('/') ? trimmed : `${trimmed}/`;
 }
@@ -53,7 +54,7 @@ export function TransferDialog({ bucket, prefix, mode, rows, objectKey, onClose,
   const what = rows ? `${formatCount(count)} selected item${count === 1 ? '' : 's'}` : (objectKey ?? '');
   const renameProblem =
     mode === 'rename' ? (keyProblem(newKey) ?? (newKey === objectKey ? 'Enter a new key.' : undefined)) : undefined;
-  const dest = folderOf(folder);
+  const dest = destinationFolder(folder);
   const destProblem = mode !== 'rename' && dest !== '' ? keyProblem(dest) : undefined;
 
   const { run, busy, error } = useAction(async () => {
@@ -64,7 +65,7 @@ export function TransferDialog({ bucket, prefix, mode, rows, objectKey, onClose,
       const keys = rows
         ? await selectionKeys(bucket, rows, { onListing: (p) => setStatus(`Listing ${p}…`) })
         : [objectKey ?? ''];
-      const from = rows ? prefix : (objectKey ?? '').slice(0, (objectKey ?? '').lastIndexOf('/') + 1);
+      const from = rows ? prefix : folderOf(objectKey ?? '');
       items = keys.map((key) => ({ key, targetKey: targetKey(key, from, dest) }));
     }
     const failed: Failure[] = [];
