@@ -50,7 +50,7 @@ async function seed(b: string): Promise<void> {
 // After the sign-in (useBrowser's hook is declared first); every describe loads its page after this.
 beforeAll(() => Promise.all(VIEWPORTS.map((v) => seed(`work-${v.name}`))));
 
-/** axe-core finds no serious or critical violation with the dialog open (desktop only: rules ignore width). */
+/** axe-core finds no serious or critical violation on the page (desktop only: its rules do not depend on width). */
 async function axeClean(page: Page, desktop: boolean): Promise<void> {
   if (desktop) expect(await seriousViolations(page)).toEqual([]);
 }
@@ -76,9 +76,9 @@ for (const v of VIEWPORTS) {
 
     it('counts a folder and the prefix shown, on demand', async () => {
       await row(page, 'docs/');
-      await page.getByRole('button', { name: 'Count the objects in docs/' }).click();
+      await page.getByRole('button', { name: 'Count objects in docs/' }).click();
       await page.locator('.folder-size-cell[title="2 objects, 26 B"]').waitFor();
-      await page.getByRole('button', { name: `Count the objects in ${bucket}` }).click();
+      await page.getByRole('button', { name: `Count objects in ${bucket}` }).click();
       await page
         .getByRole('status')
         .filter({ hasText: `${bucket}: 5 objects, 49 B` })

@@ -49,7 +49,7 @@ export function FolderSize({ bucket, prefix, name, inCell }: Props) {
     <button
       type="button"
       className="btn btn-ghost btn-small"
-      aria-label={`Count the objects in ${name}`}
+      aria-label={`Count objects in ${name}`}
       aria-busy={state.busy || undefined}
       disabled={state.busy}
       onClick={calculate}
