@@ -1,8 +1,8 @@
-// Buckets: the list with sizes and counts, create (versioning and object lock options), delete (BucketNotEmpty
-// explained).
+// Buckets: the list with sizes and counts, create (versioning and object lock options), empty, and delete (emptied
+// first, behind a typed confirmation: bucket/empty-bucket-dialog.tsx).
 
 import { useState } from 'react';
-import { api, Api } from '../api';
+import { api } from '../api';
 import type { BucketDetails, BucketSummary } from '../api/types';
 import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
@@ -10,7 +10,8 @@ import { formatBytes, formatCount, formatTime } from '../lib/format';
 import { bucketNameProblem } from '../lib/object-keys';
 import { browseRoute, Link, navigate } from '../router';
 import { Button, Checkbox, TextField } from '../ui/controls';
-import { ConfirmDialog, Dialog } from '../ui/dialog';
+import { Dialog } from '../ui/dialog';
+import { EmptyBucketDialog } from './bucket/empty-bucket-dialog';
 import { Empty, ErrorNote, Loaded, useToast } from '../ui/feedback';
 import { Badge, PageHeader, TableWrap } from '../ui/layout';
 
@@ -76,7 +77,7 @@ function CreateBucketDialog({ onClose, onCreated }: { onClose: () => void; onCre
 export default function BucketsPage() {
   const buckets = useResource((signal) => api.get<{ buckets: BucketSummary[] }>('/buckets', undefined, signal), []);
   const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<BucketSummary>();
+  const [deleting, setDeleting] = useState<{ bucket: BucketSummary; thenDelete: boolean }>();
   const { notify } = useToast();
 
   return (
@@ -153,7 +154,15 @@ export default function BucketsPage() {
                         <Button
                           variant="ghost"
                           write
-                          onClick={() => setDeleting(b)}
+                          onClick={() => setDeleting({ bucket: b, thenDelete: false })}
+                          aria-label={`Empty bucket ${b.name}`}
+                        >
+                          Empty
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          write
+                          onClick={() => setDeleting({ bucket: b, thenDelete: true })}
                           aria-label={`Delete bucket ${b.name}`}
                         >
                           Delete
@@ -178,29 +187,15 @@ export default function BucketsPage() {
         />
       ) : null}
       {deleting ? (
-        <ConfirmDialog
-          title={`Delete bucket ${deleting.name}?`}
-          confirmLabel="Delete bucket"
-          danger
-          typeToConfirm={deleting.name}
+        <EmptyBucketDialog
+          bucket={deleting.bucket}
+          thenDelete={deleting.thenDelete}
           onClose={() => setDeleting(undefined)}
-          onConfirm={async () => {
-            await api.del(Api.bucket(deleting.name));
-            notify(`Bucket ${deleting.name} deleted.`);
+          onDone={(summary) => {
+            notify(summary);
             buckets.reload();
           }}
-        >
-          <p>
-            Only an empty bucket can be deleted: no objects, no older versions or delete markers, and no unfinished
-            multipart uploads.
-          </p>
-          {deleting.versionCount > 0 ? (
-            <p className="note note-warn">
-              This bucket still holds {formatCount(deleting.versionCount)} versions and delete markers: the server will
-              refuse.
-            </p>
-          ) : null}
-        </ConfirmDialog>
+        />
       ) : null}
     </>
   );

@@ -20,6 +20,7 @@ import { ObjectList } from './browser/object-list';
 import { UploadPanel } from './browser/upload-panel';
 import { UploadQueue } from './browser/upload-queue';
 import { NewFolderDialog } from './browser/new-folder';
+import { ObjectWorkDialogs, ObjectWorkButtons, type ObjectWork } from './browser/object-work';
 import { parseSort, sortText } from './browser/sort-rows';
 import { useListing, type Row } from './browser/use-listing';
 
@@ -40,6 +41,7 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [deleting, setDeleting] = useState(false);
   const [newFolder, setNewFolder] = useState(false);
+  const [work, setWork] = useState<ObjectWork>();
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
@@ -153,6 +155,13 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
         >
           Delete selected{selectedRows.length ? ` (${selectedRows.length})` : ''}
         </Button>
+        <ObjectWorkButtons
+          bucket={bucket}
+          prefix={prefix}
+          selected={selectedRows}
+          versionsView={versionsView}
+          onWork={setWork}
+        />
         <Button
           icon="refresh"
           onClick={() => {
@@ -270,6 +279,11 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
           onVersion={(v) => setQuery({ version: v })}
           onClose={() => setQuery({ object: undefined, version: undefined })}
           onChanged={listing.reload}
+          onMoved={(to) => {
+            if (to.bucket === bucket) return setQuery({ object: to.key, version: undefined });
+            const route = browseRoute(to.bucket, to.key.slice(0, to.key.lastIndexOf('/') + 1));
+            navigate(`${route}${route.includes('?') ? '&' : '?'}object=${encodeURIComponent(to.key)}`);
+          }}
         />
       ) : null}
       {deleting ? (
@@ -284,6 +298,17 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
           }}
         />
       ) : null}
+      <ObjectWorkDialogs
+        bucket={bucket}
+        prefix={prefix}
+        work={work}
+        onClose={() => setWork(undefined)}
+        onDone={(summary) => {
+          notify(summary);
+          setSelected(new Set());
+          listing.reload();
+        }}
+      />
       {newFolder ? <NewFolderDialog bucket={bucket} prefix={prefix} onClose={() => setNewFolder(false)} /> : null}
     </>
   );

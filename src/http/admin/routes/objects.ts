@@ -10,6 +10,10 @@ import { BucketNameParams } from './bucket-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { objectContentRoutes } from './object-content.js';
 import { objectCopyRoutes } from './object-copy.js';
+import { bucketEmptyRoutes } from './bucket-empty.js';
+import { objectMetadataRoutes } from './object-metadata.js';
+import { objectSummaryRoutes } from './object-summary.js';
+import { objectTransferRoutes } from './object-transfer.js';
 import { bucketOf, type ObjectRouteDeps, type PresignDeps } from './object-deps.js';
 import {
   BatchDeleteBody,
@@ -202,6 +206,10 @@ export function objectsRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
   objectUploadsRoutes(app, deps);
   objectMultipartRoutes(app, deps);
   objectCopyRoutes(app, deps);
+  objectTransferRoutes(app, deps);
+  objectMetadataRoutes(app, deps);
+  objectSummaryRoutes(app, deps);
+  bucketEmptyRoutes(app, deps);
 }
 
 /** Header-form values as the text they spell (core/header-text.ts fromHeaderBytes). */

@@ -15,6 +15,7 @@ import { ErrorNote, Loading, useToast } from '../../ui/feedback';
 import { Badge, Facts, TabPanel, Tabs } from '../../ui/layout';
 import { TagEditor } from '../../ui/tag-editor';
 import { LockPanel } from './lock-panel';
+import { ObjectActions } from './object-work';
 import { ObjectPreview } from './object-preview';
 import { DeleteMarkerPanel } from './delete-marker-panel';
 import { SharePanel } from './share-panel';
@@ -38,9 +39,22 @@ interface Props {
   onVersion: (versionId: string | undefined) => void;
   onClose: () => void;
   onChanged: () => void;
+  /** The object was renamed or moved (object-work.tsx): show it where it went. */
+  onMoved?: (to: { bucket: string; key: string }) => void;
 }
 
-function Overview({ bucket, info, onDeleted }: { bucket: string; info: ObjectInfo; onDeleted: () => void }) {
+function Overview({
+  bucket,
+  info,
+  onDeleted,
+  work,
+}: {
+  bucket: string;
+  info: ObjectInfo;
+  onDeleted: () => void;
+  /** Rename, copy, move and metadata (object-work.tsx). */
+  work?: ReactNode;
+}) {
   const [progress, setProgress] = useState<number>();
   const [error, setError] = useState<string>();
   const [deleting, setDeleting] = useState(false);
@@ -63,6 +77,7 @@ function Overview({ bucket, info, onDeleted }: { bucket: string; info: ObjectInf
         <Button variant="primary" icon="download" busy={progress !== undefined} onClick={download}>
           {progress !== undefined ? `Downloading ${progress}%` : 'Download'}
         </Button>
+        {work}
         <Button variant="danger" icon="trash" write onClick={() => setDeleting(true)}>
           Delete
         </Button>
@@ -144,6 +159,7 @@ export function ObjectDetails({
   onVersion,
   onClose,
   onChanged,
+  onMoved,
 }: Props) {
   const [tab, setTab] = useState<TabId>('overview');
   const info = useResource(
@@ -212,6 +228,18 @@ export function ObjectDetails({
           <Overview
             bucket={bucket}
             info={info.data}
+            work={
+              <ObjectActions
+                bucket={bucket}
+                info={info.data}
+                onChanged={changed}
+                onMoved={(to) => {
+                  onChanged();
+                  if (onMoved) onMoved(to);
+                  else onClose();
+                }}
+              />
+            }
             onDeleted={() => {
               onChanged();
               if (versioned) {

@@ -8,6 +8,7 @@ import { entryName, shortVersionId } from '../../lib/object-keys';
 import { browseRoute, Link } from '../../router';
 import { Icon } from '../../ui/icons';
 import { Badge } from '../../ui/layout';
+import { FolderSize } from './folder-size';
 import { sortRows, type Sort, type SortBy } from './sort-rows';
 import type { Listing, Row } from './use-listing';
 
@@ -202,7 +203,7 @@ function Cells({
           </Link>
         </div>
         <div role="cell" className="col-size muted">
-          Folder
+          <FolderSize bucket={bucket} prefix={row.prefix} name={name} inCell />
         </div>
         <div role="cell" className="col-date" />
       </>
