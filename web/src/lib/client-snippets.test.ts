@@ -112,6 +112,23 @@ describe('clientSnippets', () => {
   });
 });
 
+describe('snippets for a key scoped to a bucket', () => {
+  const target = { bucket: 'team-data', prefix: 'team/' };
+  const scoped = clientSnippets(key, conn, target);
+  const text = (id: string): string => scoped.find((s) => s.id === id)?.text ?? '';
+
+  it('list that bucket and prefix, which the key may, instead of the buckets, which it may not', () => {
+    expect(text('aws-cli').split('\n').at(-1)).toBe(
+      "aws s3 ls 's3://team-data/team/' --profile store --endpoint-url 'https://store.example.com/storage'",
+    );
+    expect(text('boto3')).toContain('s3.list_objects_v2(Bucket="team-data", Prefix="team/").get("Contents", [])');
+    expect(text('js-sdk')).toContain('new ListObjectsV2Command({ Bucket: "team-data", Prefix: "team/" }),');
+    expect(text('js-sdk')).not.toContain('ListBucketsCommand');
+    expect(scoped.find((s) => s.id === 'rclone')?.hint).toContain('rclone ls store:team-data/team/');
+    expect(scoped.find((s) => s.id === 's3cmd')?.hint).toContain('s3cmd ls s3://team-data/team/');
+  });
+});
+
 describe('profileName', () => {
   it('is "store" without a usable name', () => {
     expect(profileName(undefined)).toBe('store');

@@ -33,6 +33,15 @@ export interface Connection {
   region: string;
 }
 
+/**
+ * What the snippets' first command lists: the bucket (and prefix) of a key's scope, since a scoped key may not list
+ * the buckets; undefined lists the buckets.
+ */
+export interface ListTarget {
+  bucket: string;
+  prefix?: string | undefined;
+}
+
 export interface Snippet {
   id: 'aws-cli' | 'boto3' | 'js-sdk' | 'rclone' | 's3cmd';
   label: string;
@@ -77,18 +86,27 @@ const sh = (value: string): string => `'${value.replaceAll("'", `'\\''`)}'`;
 /** A Python or JavaScript string literal (JSON's escaping is valid in both). */
 const lit = (value: string): string => JSON.stringify(value);
 
-function awsCli(key: ClientKey, conn: Connection, profile: string): string {
+function awsCli(
+  key: ClientKey,
+  conn: Connection,
+  { profile, target }: { profile: string; target?: ListTarget },
+): string {
+  const what = target ? ` ${sh(`s3://${target.bucket}/${target.prefix ?? ''}`)}` : '';
   return [
     `aws configure set aws_access_key_id ${sh(key.accessKeyId)} --profile ${profile}`,
     `aws configure set aws_secret_access_key ${sh(key.secretAccessKey)} --profile ${profile}`,
     `aws configure set region ${sh(conn.region)} --profile ${profile}`,
     `aws configure set s3.addressing_style path --profile ${profile}`,
     '',
-    `aws s3 ls --profile ${profile} --endpoint-url ${sh(conn.endpoint)}`,
+    `aws s3 ls${what} --profile ${profile} --endpoint-url ${sh(conn.endpoint)}`,
   ].join('\n');
 }
 
-function boto3(key: ClientKey, conn: Connection): string {
+function boto3(key: ClientKey, conn: Connection, target?: ListTarget): string {
+  const list = target
+    ? `print([o["Key"] for o in s3.list_objects_v2(Bucket=${lit(target.bucket)}, Prefix=${lit(target.prefix ?? '')})` +
+      '.get("Contents", [])])'
+    : 'print([b["Name"] for b in s3.list_buckets()["Buckets"]])';
   return [
     'import boto3',
     'from botocore.config import Config',
@@ -101,13 +119,24 @@ function boto3(key: ClientKey, conn: Connection): string {
     `    region_name=${lit(conn.region)},`,
     '    config=Config(s3={"addressing_style": "path"}),',
     ')',
-    'print([b["Name"] for b in s3.list_buckets()["Buckets"]])',
+    list,
   ].join('\n');
 }
 
-function jsSdk(key: ClientKey, conn: Connection): string {
+function jsSdk(key: ClientKey, conn: Connection, target?: ListTarget): string {
+  const list = target
+    ? [
+        'const { Contents = [] } = await s3.send(',
+        `  new ListObjectsV2Command({ Bucket: ${lit(target.bucket)}, Prefix: ${lit(target.prefix ?? '')} }),`,
+        ');',
+        'console.log(Contents.map((o) => o.Key));',
+      ]
+    : [
+        'const { Buckets = [] } = await s3.send(new ListBucketsCommand({}));',
+        'console.log(Buckets.map((b) => b.Name));',
+      ];
   return [
-    "import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';",
+    `import { ${target ? 'ListObjectsV2Command' : 'ListBucketsCommand'}, S3Client } from '@aws-sdk/client-s3';`,
     '',
     'const s3 = new S3Client({',
     `  endpoint: ${lit(conn.endpoint)},`,
@@ -118,8 +147,7 @@ function jsSdk(key: ClientKey, conn: Connection): string {
     `    secretAccessKey: ${lit(key.secretAccessKey)},`,
     '  },',
     '});',
-    'const { Buckets = [] } = await s3.send(new ListBucketsCommand({}));',
-    'console.log(Buckets.map((b) => b.Name));',
+    ...list,
   ].join('\n');
 }
 
@@ -159,28 +187,38 @@ function s3cmd(key: ClientKey, conn: Connection): string {
 }
 
 /** Every client's snippet for this key, in the order the console shows them. */
-export function clientSnippets(key: ClientKey & { name?: string }, conn: Connection): Snippet[] {
+export function clientSnippets(
+  key: ClientKey & { name?: string | undefined },
+  conn: Connection,
+  target?: ListTarget,
+): Snippet[] {
   const profile = profileName(key.name);
+  const remotePath = target ? `${target.bucket}/${target.prefix ?? ''}` : '';
   return [
     {
       id: 'aws-cli',
       label: 'AWS CLI',
       hint: `Run these once; then every command takes --profile ${profile} and --endpoint-url.`,
-      text: awsCli(key, conn, profile),
+      text: awsCli(key, conn, { profile, target }),
     },
-    { id: 'boto3', label: 'boto3', hint: 'Python, with boto3 installed.', text: boto3(key, conn) },
+    { id: 'boto3', label: 'boto3', hint: 'Python, with boto3 installed.', text: boto3(key, conn, target) },
     {
       id: 'js-sdk',
       label: 'JS SDK v3',
       hint: 'Node.js (an ES module), with @aws-sdk/client-s3 installed.',
-      text: jsSdk(key, conn),
+      text: jsSdk(key, conn, target),
     },
     {
       id: 'rclone',
       label: 'rclone',
-      hint: `Add to rclone.conf (rclone config file shows where); then rclone lsd ${profile}:`,
+      hint: `Add to rclone.conf (rclone config file shows where); then rclone ls ${profile}:${remotePath}`,
       text: rclone(key, conn, profile),
     },
-    { id: 's3cmd', label: 's3cmd', hint: 'Save as ~/.s3cfg; then s3cmd ls.', text: s3cmd(key, conn) },
+    {
+      id: 's3cmd',
+      label: 's3cmd',
+      hint: `Save as ~/.s3cfg; then s3cmd ls${target ? ` s3://${remotePath}` : ''}`,
+      text: s3cmd(key, conn),
+    },
   ];
 }

@@ -15,7 +15,8 @@ describe('describeExpiry', () => {
     expect(describeExpiry(at(47 * HOUR), now)).toBe('expires in 47 hours');
     expect(describeExpiry(at(2 * HOUR), now)).toBe('expires in 2 hours');
     expect(describeExpiry(at(HOUR), now)).toBe('expires in 60 minutes');
-    expect(describeExpiry(at(61_000), now)).toBe('expires in 1 minute');
+    expect(describeExpiry(at(7 * 24 * HOUR - 2_000), now)).toBe('expires in 7 days');
+    expect(describeExpiry(at(61_000), now)).toBe('expires in 2 minutes');
     expect(describeExpiry(at(5_000), now)).toBe('expires in 1 minute');
   });
 

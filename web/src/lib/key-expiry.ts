@@ -14,9 +14,10 @@ export function describeExpiry(expiresAt: string | null | undefined, now: number
   if (Number.isNaN(at)) return expiresAt;
   const left = at - now;
   if (left <= 0) return 'expired';
-  if (left >= 2 * DAY) return `expires in ${plural(Math.floor(left / DAY), 'day')}`;
-  if (left >= 2 * HOUR) return `expires in ${plural(Math.floor(left / HOUR), 'hour')}`;
-  return `expires in ${plural(Math.max(1, Math.floor(left / MINUTE)), 'minute')}`;
+  // Rounded, so a key made to last 7 days reads "7 days" rather than "6 days" a second later.
+  if (left >= 2 * DAY) return `expires in ${plural(Math.round(left / DAY), 'day')}`;
+  if (left >= 2 * HOUR) return `expires in ${plural(Math.round(left / HOUR), 'hour')}`;
+  return `expires in ${plural(Math.ceil(left / MINUTE), 'minute')}`;
 }
 
 /** Whether it has expired at `now`. */

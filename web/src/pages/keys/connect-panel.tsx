@@ -61,7 +61,15 @@ function Snippets({ snippets }: { snippets: Snippet[] }) {
   );
 }
 
-export function ConnectPanel({ issued }: { issued: { accessKeyId: string; secretAccessKey: string; name?: string } }) {
+/** The key as issued (create or rotate); a scope's bucket and prefix become what the snippets list. */
+interface IssuedKey {
+  accessKeyId: string;
+  secretAccessKey: string;
+  name?: string;
+  permissions?: { scope?: { bucket: string; prefix?: string } } | null;
+}
+
+export function ConnectPanel({ issued }: { issued: IssuedKey }) {
   const info = useResource((signal) => api.get<ConnectionInfo>('/connection', undefined, signal), []);
   const conn: Connection | undefined = info.data
     ? {
@@ -103,7 +111,7 @@ export function ConnectPanel({ issued }: { issued: { accessKeyId: string; secret
             </span>
             , region <span className="mono">{conn.region}</span>
           </p>
-          <Snippets snippets={clientSnippets({ ...pair, name: issued.name }, conn)} />
+          <Snippets snippets={clientSnippets({ ...pair, name: issued.name }, conn, issued.permissions?.scope)} />
         </>
       ) : info.error ? (
         <p className="muted">The S3 endpoint could not be loaded; the key and secret above are all a client needs.</p>
