@@ -91,7 +91,7 @@ describe.each(VIEWPORTS)('connecting a client on the $name ($theme)', ({ name, t
     const id = await created.getByLabel('Access key ID').inputValue();
     const secret = await created.getByLabel('Secret access key').inputValue();
     expect(id).toMatch(/^[A-Z0-9]{20}$/);
-    await created.getByText(/^Expires /).waitFor();
+    await created.getByText(/· Expires \d{4}-\d\d-\d\d /).waitFor();
     const clipboard = (): Promise<string> => page.evaluate(() => navigator.clipboard.readText());
     await created.getByRole('button', { name: 'Copy access key ID' }).click();
     await expect.poll(clipboard).toBe(id);
