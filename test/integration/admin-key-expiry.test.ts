@@ -1,6 +1,7 @@
 // Access-key expiry (docs/access-keys.md "Expiry"): set at creation, changed or removed by a full admin, shown by the
 // admin API, and enforced on the S3 plane with the clock the app was given (BuildOptions.keyClock), never a sleep:
-// header-signed requests and presigned URLs signed with the key both fail with 403 InvalidAccessKeyId at expiry.
+// header-signed requests and presigned URLs signed with the key both fail with 403 InvalidAccessKeyId at expiry. Also
+// GET /connection, what the console builds its client snippets from.
 
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -104,5 +105,12 @@ describe('a key with an expiry', () => {
     expect(key.expiresAt).toBeNull();
     const update = await call('PATCH', `/keys/${key.accessKeyId}`, { expiresAt: new Date(0).toISOString() });
     expect(update.status).toBe(400);
+  });
+});
+
+describe('GET /connection', () => {
+  it('answers what S3 clients are configured with besides a key: no STORE_ENDPOINT here, the region, MOUNT_PATH', async () => {
+    const res = await call('GET', '/connection');
+    expect([res.status, res.body]).toEqual([200, { endpoint: null, region: 'us-east-1', mountPath: '' }]);
   });
 });
