@@ -42,6 +42,8 @@ export interface BuildOptions {
    * fsync of the metadata WAL that failed (storage/db/wal-sync.ts). Until then every write is refused.
    */
   onFatal?: (reason: string, err: unknown) => void;
+  /** Test seam: the clock that decides access-key and share-link expiry (default Date.now). */
+  keyClock?: () => number;
   /** Test seam: awaited once a write to a bucket with a quota is admitted, before its body is read. */
   onQuotaAdmitted?: QuotaAdmitHook;
 }
@@ -81,7 +83,7 @@ export async function buildApp(config: Config, logger: Logger, options: BuildOpt
       onQuotaAdmitted: options.onQuotaAdmitted,
     });
     const { pins, buckets, audit, metrics, webhooks, remoteFeatures, tiering } = services;
-    const identity = buildIdentity({ config, logger, meta, buckets, audit });
+    const identity = buildIdentity({ config, logger, meta, buckets, audit, keyClock: options.keyClock });
     metrics.registerAuditDrops(() => audit.droppedCount);
     metrics.registerReadPins(() => pins.count);
     metrics.registerWebhookOutbox(() => webhooks.outboxCounts());

@@ -82,14 +82,13 @@ export async function buildHttp(deps: HttpDeps): Promise<HttpServer> {
       audit,
       keys,
       // Buckets and objects (routes/buckets.ts, routes/objects.ts): the S3 plane's services; presigned URLs are
-      // signed with the root key.
+      // share links, each signed by a key of its own (routes/share-links.ts).
       buckets,
       objects,
       listing,
       multipart,
       presign: {
-        accessKeyId: config.ROOT_ACCESS_KEY_ID,
-        secretAccessKey: config.ROOT_SECRET_ACCESS_KEY,
+        shares: deps.identity.shares,
         region: config.STORE_REGION,
         mountPath: config.MOUNT_PATH,
       },
@@ -101,6 +100,7 @@ export async function buildHttp(deps: HttpDeps): Promise<HttpServer> {
       onInternalError: () => metrics.countInternalError('admin'),
       build: readBuildInfo(fileURLToPath(new URL('.', import.meta.url))),
       workers: () => workerSet.status(),
+      connection: { endpoint: config.STORE_ENDPOINT, region: config.STORE_REGION, mountPath: config.MOUNT_PATH },
       search,
       webhooks,
       notificationTargets: deps.services.notifications.targets,

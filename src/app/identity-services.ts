@@ -9,6 +9,7 @@ import { AdminAuthService } from '../services/identity/admin-auth-service.js';
 import { AdminUsersService } from '../services/identity/admin-users-service.js';
 import { argon2CostOf } from '../services/identity/password-hashing.js';
 import { RefreshSessionService } from '../services/identity/refresh-session-service.js';
+import { ShareLinkService } from '../services/identity/share-link-service.js';
 import type { MetadataStore } from '../storage/db/metadata-store.js';
 
 export interface IdentityDeps {
@@ -17,10 +18,14 @@ export interface IdentityDeps {
   meta: MetadataStore;
   buckets: BucketService;
   audit: AuditService;
+  /** The clock of access-key and share-link expiry (BuildOptions.keyClock); default Date.now. */
+  keyClock?: (() => number) | undefined;
 }
 
 export interface IdentityServices {
   keys: AccessKeyService;
+  /** Share links: presigned URLs signed by short-lived keys of their own. */
+  shares: ShareLinkService;
   sessions: RefreshSessionService;
   auth: AdminAuthService;
   users: AdminUsersService;
@@ -36,8 +41,11 @@ export function buildIdentity(deps: IdentityDeps): IdentityServices {
     logger,
     rootAccessKeyId: config.ROOT_ACCESS_KEY_ID,
     encryptionSecret: config.KEY_ENCRYPTION_SECRET ?? config.ROOT_SECRET_ACCESS_KEY,
+    ...(deps.keyClock ? { now: deps.keyClock } : {}),
   });
   keys.verifyEncryptionSecret();
+  const shares = new ShareLinkService({ meta, keys, ...(deps.keyClock ? { now: deps.keyClock } : {}) });
+  shares.sweep();
   const sessions = new RefreshSessionService({ meta, audit });
   // One argon2id cost for every admin password: the operator's, as ADMIN_PASSWORD_HASH carries it.
   const hashCost = argon2CostOf(config.ADMIN_PASSWORD_HASH);
@@ -49,5 +57,5 @@ export function buildIdentity(deps: IdentityDeps): IdentityServices {
     );
   }
   const users = new AdminUsersService({ meta, sessions, hashCost });
-  return { keys, sessions, auth, users };
+  return { keys, shares, sessions, auth, users };
 }

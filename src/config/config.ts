@@ -66,7 +66,12 @@ export const ConfigSchema = Type.Object({
     description: 'Drain grace on SIGTERM',
   }),
   MOUNT_PATH: Type.String({ default: '', description: 'Path prefix for every surface; empty means root' }),
-  STORE_ENDPOINT: Type.Optional(Type.String({ description: 'Public DNS hostname reported for endpoint discovery' })),
+  STORE_ENDPOINT: Type.Optional(
+    Type.String({
+      description:
+        "Public DNS hostname reported for endpoint discovery; the console's client snippets name it (docs/console.md)",
+    }),
+  ),
   STORE_DOMAIN: Type.String({
     default: '',
     description:

@@ -14,6 +14,8 @@ import { useStore } from '../helpers/store.js';
 const SELF_SERVICE = ['POST /api/admin/auth/logout', 'POST /api/admin/settings/change-password'];
 /** POSTs that change nothing (questions with a body): open to read-only admins too. */
 const READS_ONLY = ['POST /api/admin/keys/{id}/simulate'];
+/** Grants of the caller's own (share links): open to read-only admins, the route refusing what needs a full admin. */
+const OWN_GRANTS = ['POST /api/admin/buckets/{name}/objects/presign', 'DELETE /api/admin/share-links/{id}'];
 /** The only operations without a token (SPEC "Authentication": health, ready, login, refresh). */
 const PUBLIC = [
   'GET /api/admin/health',
@@ -33,6 +35,7 @@ interface Operation {
   'x-public'?: boolean;
   'x-self-service'?: boolean;
   'x-reads-only'?: boolean;
+  'x-own-grants'?: boolean;
 }
 interface Doc {
   openapi: string;
@@ -153,6 +156,12 @@ describe('the OpenAPI document', () => {
         .map((o) => o.name)
         .sort(),
     ).toEqual([...READS_ONLY].sort());
+    expect(
+      operations()
+        .filter((o) => o.op['x-own-grants'])
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual([...OWN_GRANTS].sort());
   });
 });
 
@@ -175,7 +184,7 @@ describe('every operation in the document', () => {
   });
 
   it('answers 403 to a read-only admin for every state-changing operation not on the self-service list', async () => {
-    const exempt = [...PUBLIC, ...SELF_SERVICE, ...READS_ONLY];
+    const exempt = [...PUBLIC, ...SELF_SERVICE, ...READS_ONLY, ...OWN_GRANTS];
     const writes = operations().filter((o) => WRITES.has(o.method) && !exempt.includes(o.name));
     expect(writes.length).toBeGreaterThanOrEqual(4);
     for (const { name, method, path } of writes) expect(await send(method, path, reader), name).toBe(403);

@@ -54,6 +54,7 @@ export interface AdminDeps
   auditLog: AuditRouteDeps['auditLog'];
   build: MetaRouteDeps['build'];
   workers: MetaRouteDeps['workers'];
+  connection: MetaRouteDeps['connection'];
   /** MOUNT_PATH: scopes the refresh cookie. */
   mountPath: string;
   /** STORE_TRUSTED_PROXIES, parsed: whose X-Forwarded-For / -Proto to believe. */

@@ -1,7 +1,6 @@
 // The admin plane's gate, run before every route: a Bearer access token on every non-public route, and 403 for a
-// read-only admin on any method other than GET/HEAD (self-service and reads-only routes excepted). Routes never check
-// roles
-// themselves, so a new route cannot forget to.
+// read-only admin on any method other than GET/HEAD (self-service, reads-only and own-grants routes excepted: those
+// check what they must themselves). Other routes never check roles, so a new route cannot forget to.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AdminIdentity } from '../../core/admin-identity.js';
@@ -29,7 +28,8 @@ export function installAdminAuth(app: FastifyInstance, auth: AdminAuthenticator)
     // Unknown routes (no url) answer 404 in the envelope; public routes need no token.
     if (req.routeOptions.url === undefined || config.public) return;
     req.admin = await auth.authenticate(bearerToken(req));
-    if (!READ_METHODS.has(req.method) && req.admin.role !== 'full-admin' && !config.selfService && !config.readsOnly) {
+    const exempt = config.selfService === true || config.readsOnly === true || config.ownGrants === true;
+    if (!READ_METHODS.has(req.method) && req.admin.role !== 'full-admin' && !exempt) {
       throw new AppError('Forbidden', { message: 'A read-only admin cannot change anything' });
     }
   });

@@ -25,6 +25,11 @@ declare module 'fastify' {
      * admin may call it, read-only included. The route must not write anything.
      */
     readsOnly?: boolean;
+    /**
+     * A state-changing route every signed-in admin may call for grants of their own (a share link): the route itself
+     * refuses, with Forbidden, whatever needs a full admin.
+     */
+    ownGrants?: boolean;
   }
 }
 

@@ -37,6 +37,7 @@ export function completeRouteSchema(route: RouteOptions): void {
     public?: boolean;
     selfService?: boolean;
     readsOnly?: boolean;
+    ownGrants?: boolean;
     unthrottled?: boolean;
   };
   const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -64,9 +65,10 @@ export function completeRouteSchema(route: RouteOptions): void {
   if (config.public) schema['x-public'] = true;
   if (config.selfService) schema['x-self-service'] = true;
   if (config.readsOnly) schema['x-reads-only'] = true;
+  if (config.ownGrants) schema['x-own-grants'] = true;
   if (!config.public) {
     add(401, error('Missing, invalid or expired access token, or an ended session (Unauthorized)'));
-    if (methods.some((m) => !isRead(m)) && !config.selfService && !config.readsOnly)
+    if (methods.some((m) => !isRead(m)) && !config.selfService && !config.readsOnly && !config.ownGrants)
       add(403, error('A read-only admin cannot change anything (Forbidden)'));
     schema['security'] ??= [{ [BEARER_SCHEME]: [] }];
   } else {

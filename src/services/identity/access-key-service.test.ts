@@ -9,6 +9,7 @@ import { DataDirError } from '../../storage/data-dir.js';
 import { MetadataStore } from '../../storage/db/metadata-store.js';
 import { AccessKeyService, generateAccessKeyId, type AccessKeyServiceOptions } from './access-key-service.js';
 import { BucketService } from '../bucket-service.js';
+import { ShareLinkService } from './share-link-service.js';
 
 const ENC = 'key-encryption-secret-for-unit-tests-0123456789';
 const ROOT = 'ROOTKEYID0123456789A';
@@ -259,5 +260,49 @@ describe('effective permissions', () => {
     expect(keys.effectivePermissions(inline)).toEqual({ form: 'policy', policy });
     const none = keys.create({ name: 'n' }, 'admin').key.accessKeyId;
     expect(keys.effectivePermissions(none)).toEqual({ form: 'none', policy: null });
+  });
+});
+
+describe('expiry and share-link keys', () => {
+  it('stops authenticating at the expiry instant and works again once the expiry is moved or cleared', () => {
+    const keys = service();
+    const { key, secretAccessKey } = keys.create({ name: 'k', permissions: photos, expiresAt: clock + 1000 }, 'a');
+    expect(key.expiresAt).toBe(clock + 1000);
+    clock += 999;
+    expect(keys.secretFor(key.accessKeyId)).toBe(secretAccessKey);
+    clock += 1;
+    expect(keys.secretFor(key.accessKeyId)).toBeUndefined();
+    expect(keys.identityOf(key.accessKeyId)).toBeUndefined();
+    keys.update(key.accessKeyId, { expiresAt: clock + 60_000 });
+    expect(keys.secretFor(key.accessKeyId)).toBe(secretAccessKey);
+    keys.update(key.accessKeyId, { expiresAt: null });
+    clock += 10 * 365 * 86_400_000;
+    expect(keys.secretFor(key.accessKeyId)).toBe(secretAccessKey);
+  });
+
+  it('refuses an expiry that is not in the future', () => {
+    const keys = service();
+    expect(codeOf(() => keys.create({ name: 'k', expiresAt: clock }, 'a'))).toBe('ValidationError');
+    const { key } = keys.create({ name: 'k' }, 'a');
+    expect(codeOf(() => keys.update(key.accessKeyId, { expiresAt: clock - 1 }))).toBe('ValidationError');
+  });
+
+  it('keeps the keys of share links out of the access keys, and forgets them once deleted', () => {
+    const keys = service();
+    const shares = new ShareLinkService({ meta, keys, now: () => clock });
+    const { link, secretAccessKey } = shares.create({
+      bucket: 'media',
+      key: 'a.txt',
+      method: 'GET',
+      expiresIn: 60,
+      createdBy: 'a',
+    });
+    expect(keys.list()).toEqual([]);
+    expect(codeOf(() => keys.get(link.accessKeyId))).toBe('NotFound');
+    expect(keys.secretFor(link.accessKeyId)).toBe(secretAccessKey);
+    clock += 60_000;
+    expect(keys.secretFor(link.accessKeyId)).toBeUndefined();
+    expect(shares.sweep()).toBe(1);
+    expect(meta.accessKeys.find(link.accessKeyId)).toBeUndefined();
   });
 });

@@ -2,7 +2,6 @@
 // permissions and the simulator; and, for the S3 plane's hot path, a cache of decrypted secrets and compiled
 // policies that every change invalidates. Secrets are sealed at rest (lib/secret-box.ts) under KEY_ENCRYPTION_SECRET.
 
-import { randomBytes } from 'node:crypto';
 import { AppError, isAppError } from '../../core/errors.js';
 import type { PolicyDocument } from '../../core/policy/model.js';
 import { parseBucketPolicy } from '../../core/policy/policy-document.js';
@@ -25,23 +24,17 @@ import {
   type SimulationResult,
 } from './access-key-permissions.js';
 import type { BucketService } from '../bucket-service.js';
+import {
+  checkExpiry,
+  checkName,
+  generateAccessKeyId,
+  generateSecret,
+  toView,
+  type AccessKeyView,
+} from './access-key-rows.js';
 
 export type { EffectivePermissions, KeyPermissions, PermissionsInput, SimulationRequest, SimulationResult };
-
-/** A key as the admin API shows it: never the secret. Times are epoch milliseconds. */
-export interface AccessKeyView {
-  accessKeyId: string;
-  name: string;
-  description: string;
-  enabled: boolean;
-  /** null: no permissions, the key is denied everything. */
-  permissions: KeyPermissions | null;
-  createdAt: number;
-  updatedAt: number;
-  createdBy: string;
-  /** When the key last authenticated an S3 request (recorded to the minute), if ever. */
-  lastUsedAt: number | undefined;
-}
+export { ACCESS_KEY_ID_LENGTH, generateAccessKeyId, generateSecret, type AccessKeyView } from './access-key-rows.js';
 
 /** A key with its secret: the one time the secret is shown (create and rotate). */
 export interface IssuedKey {
@@ -54,6 +47,8 @@ export interface CreateKeyInput {
   description?: string | undefined;
   enabled?: boolean | undefined;
   permissions?: PermissionsInput | null | undefined;
+  /** When the key stops working (epoch ms, in the future); absent or null: never. */
+  expiresAt?: number | null | undefined;
 }
 
 export interface UpdateKeyInput {
@@ -62,6 +57,19 @@ export interface UpdateKeyInput {
   enabled?: boolean | undefined;
   /** null removes the permissions. */
   permissions?: PermissionsInput | null | undefined;
+  /** A new expiry (in the future), or null for none. */
+  expiresAt?: number | null | undefined;
+}
+
+/** A key made by another service for its own purpose (a share link's signing key): never listed as an access key. */
+export interface InternalKeyInput {
+  name: string;
+  /** Validated by the caller. */
+  permissions: KeyPermissions;
+  expiresAt: number;
+  createdBy: string;
+  /** Writes the caller's own rows for the key, inside the transaction that inserts it. */
+  alsoInsert: (accessKeyId: string) => void;
 }
 
 /** What the S3 plane needs to know about an enabled key. */
@@ -91,26 +99,8 @@ interface CachedKey {
   /** undefined when the stored secret does not open (fail closed: the key cannot authenticate). */
   secret: string | undefined;
   identityPolicy: PolicyDocument | undefined;
+  expiresAt: number | undefined;
   lastUsedWritten: number | undefined;
-}
-
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-export const ACCESS_KEY_ID_LENGTH = 20;
-
-/** 20 uppercase alphanumerics, uniformly drawn (rejection sampling: 252 = 7 * 36). */
-export function generateAccessKeyId(): string {
-  let id = '';
-  while (id.length < ACCESS_KEY_ID_LENGTH) {
-    for (const byte of randomBytes(32)) {
-      if (byte < 252 && id.length < ACCESS_KEY_ID_LENGTH) id += ID_ALPHABET[byte % 36];
-    }
-  }
-  return id;
-}
-
-/** 40 characters of base64url (240 random bits), the length of an AWS secret access key. */
-export function generateSecret(): string {
-  return randomBytes(30).toString('base64url');
 }
 
 const notFound = (id: string): AppError => new AppError('NotFound', { message: `No access key ${id}` });
@@ -148,8 +138,37 @@ export class AccessKeyService {
 
   /** Creates a key. Throws ValidationError (naming the field) or MalformedPolicy for bad permissions. */
   create(input: CreateKeyInput, createdBy: string): IssuedKey {
-    const name = checkName(input.name);
-    const permissions = input.permissions == null ? undefined : validatePermissions(input.permissions);
+    const now = this.now();
+    return this.insertKey({
+      name: checkName(input.name),
+      description: input.description ?? '',
+      enabled: input.enabled ?? true,
+      permissions: input.permissions == null ? undefined : validatePermissions(input.permissions),
+      expiresAt: input.expiresAt == null ? undefined : checkExpiry(input.expiresAt, now),
+      createdBy,
+    });
+  }
+
+  /** Creates a key for another service's purpose (InternalKeyInput); the secret is returned, never stored plain. */
+  createInternal(input: InternalKeyInput): IssuedKey {
+    return this.insertKey({ ...input, description: '', enabled: true });
+  }
+
+  /** Forgets the cached state of keys another service deleted (their next request reads the database). */
+  forget(accessKeyIds: readonly string[]): void {
+    for (const id of accessKeyIds) this.cache.delete(id);
+  }
+
+  private insertKey(spec: {
+    name: string;
+    description: string;
+    enabled: boolean;
+    permissions: KeyPermissions | undefined;
+    expiresAt: number | undefined;
+    createdBy: string;
+    alsoInsert?: (accessKeyId: string) => void;
+  }): IssuedKey {
+    const { name, permissions, createdBy } = spec;
     const secretAccessKey = generateSecret();
     const now = this.now();
     const row = this.meta.transaction(() => {
@@ -159,16 +178,18 @@ export class AccessKeyService {
       const inserted: AccessKeyRow = {
         accessKeyId,
         name,
-        description: input.description ?? '',
-        enabled: input.enabled ?? true,
+        description: spec.description,
+        enabled: spec.enabled,
         secretSealed: this.box.seal(secretAccessKey, accessKeyId),
         permissions: permissions === undefined ? undefined : JSON.stringify(permissions),
         createdAt: now,
         updatedAt: now,
         createdBy,
         lastUsedAt: undefined,
+        expiresAt: spec.expiresAt,
       };
       this.meta.accessKeys.insert(inserted);
+      spec.alsoInsert?.(accessKeyId);
       return inserted;
     });
     this.cache.delete(row.accessKeyId);
@@ -194,9 +215,12 @@ export class AccessKeyService {
     if (input.permissions !== undefined) {
       changes.permissions = input.permissions === null ? null : JSON.stringify(validatePermissions(input.permissions));
     }
+    if (input.expiresAt !== undefined) {
+      changes.expiresAt = input.expiresAt === null ? null : checkExpiry(input.expiresAt, changes.updatedAt);
+    }
     if (Object.keys(changes).length === 1)
       throw new AppError('ValidationError', {
-        message: 'body: give at least one of name, description, enabled, permissions',
+        message: 'body: give at least one of name, description, enabled, permissions, expiresAt',
       });
     return this.change(accessKeyId, changes);
   }
@@ -246,22 +270,29 @@ export class AccessKeyService {
     });
   }
 
-  /** S3 hot path: the secret of an enabled key; undefined for an unknown, disabled or revoked key. */
+  /**
+   * S3 hot path: the secret of an enabled key; undefined for an unknown, disabled, expired or revoked key (the S3
+   * plane answers InvalidAccessKeyId, docs/decisions.md "An expired access key").
+   */
   secretFor(accessKeyId: string): string | undefined {
     const entry = this.cached(accessKeyId);
-    return entry?.enabled === true ? entry.secret : undefined;
+    return entry !== undefined && this.isUsable(entry) ? entry.secret : undefined;
   }
 
   /** S3 hot path, after the signature verified: who the key is and its permissions; records its use. */
   identityOf(accessKeyId: string): KeyIdentity | undefined {
     const entry = this.cached(accessKeyId);
-    if (entry?.enabled !== true || entry.secret === undefined) return undefined;
+    if (entry === undefined || !this.isUsable(entry) || entry.secret === undefined) return undefined;
     const now = this.now();
     if (entry.lastUsedWritten === undefined || now - entry.lastUsedWritten >= this.lastUsedIntervalMs) {
       entry.lastUsedWritten = now;
       this.meta.transaction(() => this.meta.accessKeys.touch(accessKeyId, now));
     }
     return { accessKeyId, identityPolicy: entry.identityPolicy };
+  }
+
+  private isUsable(entry: CachedKey): boolean {
+    return entry.enabled && (entry.expiresAt === undefined || this.now() < entry.expiresAt);
   }
 
   private cached(accessKeyId: string): CachedKey | undefined {
@@ -273,6 +304,7 @@ export class AccessKeyService {
       enabled: row.enabled,
       secret: this.open(row),
       identityPolicy: this.compile(row),
+      expiresAt: row.expiresAt,
       lastUsedWritten: row.lastUsedAt,
     };
     this.cache.set(accessKeyId, entry);
@@ -324,7 +356,8 @@ export class AccessKeyService {
 
   private row(accessKeyId: string): AccessKeyRow {
     const row = this.meta.accessKeys.find(accessKeyId);
-    if (row === undefined) throw notFound(accessKeyId);
+    // A share link's key is managed through its link (share-link-service.ts), never as an access key.
+    if (row === undefined || this.meta.shareLinks.find(accessKeyId)) throw notFound(accessKeyId);
     return row;
   }
 
@@ -337,24 +370,4 @@ export class AccessKeyService {
     this.cache.delete(accessKeyId);
     return toView(row);
   }
-}
-
-function checkName(name: string): string {
-  const trimmed = name.trim();
-  if (trimmed === '') throw new AppError('ValidationError', { message: 'name: must not be empty' });
-  return trimmed;
-}
-
-function toView(row: AccessKeyRow): AccessKeyView {
-  return {
-    accessKeyId: row.accessKeyId,
-    name: row.name,
-    description: row.description,
-    enabled: row.enabled,
-    permissions: readPermissions(row.permissions) ?? null,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    createdBy: row.createdBy,
-    lastUsedAt: row.lastUsedAt,
-  };
 }

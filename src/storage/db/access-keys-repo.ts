@@ -17,6 +17,8 @@ export interface AccessKeyRow {
   /** The admin username that created the key. */
   createdBy: string;
   lastUsedAt: number | undefined;
+  /** When the key stops authenticating (epoch ms); undefined: never. */
+  expiresAt: number | undefined;
 }
 
 /** The fields an update may change (each optional); updatedAt always changes. */
@@ -27,6 +29,8 @@ export interface AccessKeyChanges {
   /** null removes the permissions (the key is then denied everything). */
   permissions?: string | null;
   secretSealed?: Buffer;
+  /** null removes the expiry. */
+  expiresAt?: number | null;
   updatedAt: number;
 }
 
@@ -41,6 +45,7 @@ interface RawKey {
   updated_at: number;
   created_by: string;
   last_used_at: number | null;
+  expires_at: number | null;
 }
 
 const toRow = (raw: RawKey): AccessKeyRow => ({
@@ -54,6 +59,7 @@ const toRow = (raw: RawKey): AccessKeyRow => ({
   updatedAt: raw.updated_at,
   createdBy: raw.created_by,
   lastUsedAt: raw.last_used_at ?? undefined,
+  expiresAt: raw.expires_at ?? undefined,
 });
 
 const CHECK_NAME = 'key_encryption_check';
@@ -70,11 +76,17 @@ export class AccessKeysRepo {
 
   constructor(private readonly db: Db) {
     this.findStmt = db.prepare<[string], RawKey>('SELECT * FROM access_keys WHERE access_key_id = ?');
-    this.listStmt = db.prepare<[], RawKey>('SELECT * FROM access_keys ORDER BY created_at, access_key_id');
+    // Share-link keys (share-links-repo.ts) are listed with their links, not as access keys.
+    this.listStmt = db.prepare<[], RawKey>(
+      `SELECT * FROM access_keys k WHERE NOT EXISTS (SELECT 1 FROM share_links s WHERE s.access_key_id = k.access_key_id)
+       ORDER BY created_at, access_key_id`,
+    );
     this.countStmt = db.prepare<[], number>('SELECT count(*) FROM access_keys').pluck();
     this.insertStmt = db.prepare(
-      `INSERT INTO access_keys (access_key_id, name, description, enabled, secret_sealed, permissions, created_at, updated_at, created_by)
-       VALUES (@accessKeyId, @name, @description, @enabled, @secretSealed, @permissions, @createdAt, @updatedAt, @createdBy)`,
+      `INSERT INTO access_keys (access_key_id, name, description, enabled, secret_sealed, permissions, created_at,
+         updated_at, created_by, expires_at)
+       VALUES (@accessKeyId, @name, @description, @enabled, @secretSealed, @permissions, @createdAt, @updatedAt,
+         @createdBy, @expiresAt)`,
     );
     this.deleteStmt = db.prepare<[string]>('DELETE FROM access_keys WHERE access_key_id = ?');
     this.touchStmt = db.prepare<[number, string]>('UPDATE access_keys SET last_used_at = ? WHERE access_key_id = ?');
@@ -89,7 +101,7 @@ export class AccessKeysRepo {
     return raw && toRow(raw);
   }
 
-  /** Every key, oldest first. */
+  /** Every access key, oldest first (share-link keys excepted). */
   list(): AccessKeyRow[] {
     return this.listStmt.all().map(toRow);
   }
@@ -98,8 +110,13 @@ export class AccessKeysRepo {
     return this.countStmt.get() as number;
   }
 
-  insert(row: Omit<AccessKeyRow, 'lastUsedAt'>): void {
-    this.insertStmt.run({ ...row, enabled: row.enabled ? 1 : 0, permissions: row.permissions ?? null });
+  insert(row: Omit<AccessKeyRow, 'lastUsedAt' | 'expiresAt'> & { expiresAt?: number | undefined }): void {
+    this.insertStmt.run({
+      ...row,
+      enabled: row.enabled ? 1 : 0,
+      permissions: row.permissions ?? null,
+      expiresAt: row.expiresAt ?? null,
+    });
   }
 
   /** Applies the given changes; false when no such key exists. */
@@ -110,6 +127,7 @@ export class AccessKeysRepo {
     if (changes.enabled !== undefined) columns['enabled'] = changes.enabled ? 1 : 0;
     if (changes.permissions !== undefined) columns['permissions'] = changes.permissions;
     if (changes.secretSealed !== undefined) columns['secret_sealed'] = changes.secretSealed;
+    if (changes.expiresAt !== undefined) columns['expires_at'] = changes.expiresAt;
     // Column names come from the fixed list above, never from input; values are bound parameters.
     const names = Object.keys(columns);
     const sql = `UPDATE access_keys SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE access_key_id = @id`;

@@ -5,6 +5,7 @@ import { WalSync, type WalSyncOptions } from './wal-sync.js';
 import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { SharedTransactions } from './shared-transactions.js';
 import { AccessKeysRepo } from './access-keys-repo.js';
+import { ShareLinksRepo } from './share-links-repo.js';
 import { AdminUsersRepo } from './admin-users-repo.js';
 import { AuditRepo } from './audit-repo.js';
 import { BlobGcRepo } from './blob-gc-repo.js';
@@ -28,6 +29,8 @@ export class MetadataStore {
   readonly adminUsers: AdminUsersRepo;
   readonly inlineBlobs: InlineBlobsRepo;
   readonly accessKeys: AccessKeysRepo;
+  /** Share links: presigned URLs signed by keys made for them. */
+  readonly shareLinks: ShareLinksRepo;
   readonly refreshTokens: RefreshTokensRepo;
   readonly audit: AuditRepo;
   readonly instance: InstanceRepo;
@@ -61,6 +64,7 @@ export class MetadataStore {
     this.adminUsers = new AdminUsersRepo(db);
     this.inlineBlobs = new InlineBlobsRepo(db);
     this.accessKeys = new AccessKeysRepo(db);
+    this.shareLinks = new ShareLinksRepo(db);
     this.refreshTokens = new RefreshTokensRepo(db);
     this.audit = new AuditRepo(db);
     this.instance = new InstanceRepo(db);

@@ -475,4 +475,22 @@ export const MIGRATIONS: readonly string[] = [
     WHERE status = 'pending';
   CREATE INDEX notification_outbox_finished ON notification_outbox(target_id, status, finished_at);
   `,
+  // 16: access-key expiry and share links (docs/access-keys.md "Expiry", docs/admin-api.md "Share links"). A key
+  // whose expires_at has passed cannot authenticate. A share link is a short-lived key created to sign one presigned
+  // URL: its row here names the object and who made it; the key and the link are deleted together.
+  `
+  ALTER TABLE access_keys ADD COLUMN expires_at INTEGER;
+  CREATE TABLE share_links (
+    access_key_id TEXT PRIMARY KEY REFERENCES access_keys(access_key_id) ON DELETE CASCADE,
+    bucket        TEXT NOT NULL,
+    object_key    TEXT NOT NULL,
+    version_id    TEXT,
+    method        TEXT NOT NULL,
+    created_by    TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    expires_at    INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX share_links_by_expiry ON share_links(expires_at);
+  CREATE INDEX share_links_by_creator ON share_links(created_by, created_at);
+  `,
 ];

@@ -72,10 +72,10 @@ export const CONSOLE_PAGES: ConsolePage[] = [
     hasWrites: true,
   },
   {
+    // Read-only admins create share links too: no write control here (docs/console.md "Share links").
     name: 'object-share',
     route: (s) => `buckets/${s.bucket}/browse?object=readme.txt`,
     open: objectTab('Share link'),
-    hasWrites: true,
   },
   { name: 'search', route: () => 'search?q=o' },
   { name: 'keys', route: () => 'keys', hasWrites: true },

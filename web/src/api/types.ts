@@ -32,6 +32,7 @@ export type ObjectVersion = VersionsPage['versions'][number];
 export type ObjectInfo = Static<typeof Objects.ObjectInfo>;
 export type BatchDeleteResult = Static<typeof Objects.BatchDeleteResponse>;
 export type Presigned = Static<typeof Objects.PresignResponse>;
+export type ShareLink = Static<typeof Objects.ShareLinkView>;
 export interface Upload {
   key: string;
   uploadId: string;

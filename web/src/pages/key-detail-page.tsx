@@ -1,5 +1,6 @@
-// One access key: its details (rename, enable or disable), its permissions (edit, effective policy), rotate (the
-// new secret shown once), revoke, and the simulator (would this key be allowed this action on this object?).
+// One access key: its details (rename, enable or disable), its expiry (full admins change or clear it), its
+// permissions (edit, effective policy), rotate (the new secret shown once, with the connect panel), revoke, and the
+// simulator (would this key be allowed this action on this object?).
 
 import { useState } from 'react';
 import { api } from '../api';
@@ -7,9 +8,9 @@ import type { AccessKey, AccessKeyWithSecret, BucketSummary, EffectivePermission
 import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
 import { formatTime } from '../lib/format';
+import { describeExpiry, EXPIRY_CHOICES, expiryFromChoice, isExpired, type ExpiryChoice } from '../lib/key-expiry';
 import { Link, navigate } from '../router';
-import { Button, Checkbox, TextField, WriteFieldset } from '../ui/controls';
-import { ShownOnce } from '../ui/copy';
+import { Button, Checkbox, SelectField, TextField, WriteFieldset } from '../ui/controls';
 import { ConfirmDialog, Dialog } from '../ui/dialog';
 import { ErrorNote, Loaded, useToast } from '../ui/feedback';
 import { Badge, Card, Facts, PageHeader } from '../ui/layout';
@@ -20,7 +21,65 @@ import {
   permissionsFromForm,
   type PermissionsForm,
 } from './keys/permissions-editor';
+import { ConnectPanel } from './keys/connect-panel';
 import { Simulator } from './keys/simulator';
+
+function Expiry({ k, onSaved }: { k: AccessKey; onSaved: () => void }) {
+  const [choice, setChoice] = useState<ExpiryChoice>(k.expiresAt ? 'date' : 'never');
+  const [date, setDate] = useState(k.expiresAt ? k.expiresAt.slice(0, 10) : '');
+  const { notify } = useToast();
+  const {
+    run: save,
+    busy,
+    error,
+    setError,
+  } = useAction(async (expiresAt: string | null) => {
+    await api.patch(`/keys/${k.accessKeyId}`, { expiresAt });
+    notify(expiresAt ? 'Expiry saved.' : 'The key no longer expires.');
+    onSaved();
+  });
+  const submit = async (): Promise<void> => {
+    let expiresAt;
+    try {
+      expiresAt = expiryFromChoice(choice, date, Date.now());
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      return;
+    }
+    await save(expiresAt);
+  };
+  const now = Date.now();
+  return (
+    <Card title="Expiry">
+      <p>
+        {isExpired(k.expiresAt, now) ? <Badge tone="bad">expired</Badge> : describeExpiry(k.expiresAt, now)}
+        {k.expiresAt ? <span className="muted"> ({formatTime(k.expiresAt)})</span> : null}
+      </p>
+      <WriteFieldset legend={<span className="visually-hidden">Change the expiry</span>}>
+        <div className="form-row">
+          <SelectField
+            label="Expires"
+            value={choice}
+            onChange={(e) => setChoice(e.target.value as ExpiryChoice)}
+            options={EXPIRY_CHOICES}
+          />
+          {choice === 'date' ? (
+            <TextField
+              label="Expiry date (end of day, UTC)"
+              type="date"
+              value={date}
+              onChange={(e) => setDate(e.target.value)}
+            />
+          ) : null}
+        </div>
+      </WriteFieldset>
+      {error ? <ErrorNote message={error} /> : null}
+      <Button variant="primary" write busy={busy} onClick={() => void submit()}>
+        Save expiry
+      </Button>
+    </Card>
+  );
+}
 
 function Details({ k, onSaved }: { k: AccessKey; onSaved: () => void }) {
   const [name, setName] = useState(k.name);
@@ -158,6 +217,7 @@ export default function KeyDetailPage({ params }: { params: string[] }) {
               <Details key={`d-${k.updatedAt}`} k={k} onSaved={key.reload} />
               <Simulator accessKeyId={k.accessKeyId} defaultBucket={k.permissions?.scope?.bucket ?? ''} />
             </div>
+            <Expiry key={`e-${k.updatedAt}`} k={k} onSaved={key.reload} />
             <Permissions key={`p-${k.updatedAt}`} k={k} onSaved={key.reload} />
           </>
         )}
@@ -180,6 +240,7 @@ export default function KeyDetailPage({ params }: { params: string[] }) {
       {rotated ? (
         <Dialog
           title="New secret"
+          wide
           onClose={() => setRotated(undefined)}
           footer={
             <Button variant="primary" onClick={() => setRotated(undefined)}>
@@ -187,7 +248,7 @@ export default function KeyDetailPage({ params }: { params: string[] }) {
             </Button>
           }
         >
-          <ShownOnce label="Secret access key" value={rotated.secretAccessKey} />
+          <ConnectPanel issued={rotated} />
         </Dialog>
       ) : null}
       {revoking ? (

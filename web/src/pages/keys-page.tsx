@@ -1,5 +1,6 @@
-// Access keys: the list, and creation with a scope editor (one bucket, an optional prefix, chosen actions) or an
-// inline policy; the secret is shown once with a copy button.
+// Access keys: the list (with each key's expiry), creation with a scope editor (one bucket, an optional prefix, chosen
+// actions) or an inline policy and an optional expiry; then the connect panel (the secret shown once, downloads,
+// client snippets). Below, the share links the admin may see.
 
 import { useState } from 'react';
 import { api } from '../api';
@@ -8,12 +9,14 @@ import type { AccessKey, AccessKeyWithSecret, BucketSummary, KeyPermissions } fr
 import { useAction } from '../hooks/use-action';
 import { useResource } from '../hooks/use-resource';
 import { formatTime } from '../lib/format';
+import { describeExpiry, EXPIRY_CHOICES, expiryFromChoice, isExpired, type ExpiryChoice } from '../lib/key-expiry';
 import { Link } from '../router';
-import { Button, TextField } from '../ui/controls';
-import { ShownOnce } from '../ui/copy';
+import { Button, SelectField, TextField } from '../ui/controls';
 import { Dialog } from '../ui/dialog';
 import { Empty, ErrorNote, Loaded, useToast } from '../ui/feedback';
 import { Badge, PageHeader, TableWrap } from '../ui/layout';
+import { ConnectPanel } from './keys/connect-panel';
+import { ShareLinksTable } from './keys/share-links-table';
 import {
   describePermissions,
   PermissionsEditor,
@@ -32,35 +35,40 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
     actions: ['GetObject', 'PutObject', 'DeleteObject', 'ListBucket'],
     policy: '',
   });
+  const [expiry, setExpiry] = useState<ExpiryChoice>('never');
+  const [expiryDate, setExpiryDate] = useState('');
   const [created, setCreated] = useState<AccessKeyWithSecret>();
   const {
     run: create,
     busy,
     error,
     setError,
-  } = useAction(async (permissions: KeyPermissions | null) => {
-    setCreated(await api.post<AccessKeyWithSecret>('/keys', { name: name.trim(), description, permissions }));
+  } = useAction(async (body: { permissions: KeyPermissions | null; expiresAt: string | null }) => {
+    setCreated(await api.post<AccessKeyWithSecret>('/keys', { name: name.trim(), description, ...body }));
     onCreated();
   });
   const submit = async (): Promise<void> => {
     setError(undefined);
     let permissions;
+    let expiresAt;
     try {
       permissions = permissionsFromForm(perms);
+      expiresAt = expiryFromChoice(expiry, expiryDate, Date.now());
     } catch (err) {
-      setError(describeError(err));
+      setError(err instanceof Error ? err.message : describeError(err));
       return;
     }
     if (name.trim() === '') {
       setError('Name: give the key a name.');
       return;
     }
-    await create(permissions);
+    await create({ permissions, expiresAt });
   };
   if (created) {
     return (
       <Dialog
         title="Access key created"
+        wide
         onClose={onClose}
         footer={
           <Button variant="primary" onClick={onClose}>
@@ -68,12 +76,11 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
           </Button>
         }
       >
-        <label className="secret-label">
-          <span>Access key ID</span>
-          <input className="input mono" readOnly value={created.accessKeyId} />
-        </label>
-        <ShownOnce label="Secret access key" value={created.secretAccessKey} />
-        <p className="muted">{describePermissions(created.permissions)}</p>
+        <p className="muted">
+          {describePermissions(created.permissions)} ·{' '}
+          {created.expiresAt ? `Expires ${formatTime(created.expiresAt)}` : 'Never expires'}
+        </p>
+        <ConnectPanel issued={created} />
       </Dialog>
     );
   }
@@ -102,6 +109,23 @@ function CreateKeyDialog({ onClose, onCreated }: { onClose: () => void; onCreate
         />
       </div>
       <PermissionsEditor form={perms} onChange={setPerms} buckets={(buckets.data?.buckets ?? []).map((b) => b.name)} />
+      <div className="form-row">
+        <SelectField
+          label="Expires"
+          value={expiry}
+          onChange={(e) => setExpiry(e.target.value as ExpiryChoice)}
+          options={EXPIRY_CHOICES}
+          hint="An expired key is refused on every S3 request (InvalidAccessKeyId)."
+        />
+        {expiry === 'date' ? (
+          <TextField
+            label="Expiry date (end of day, UTC)"
+            type="date"
+            value={expiryDate}
+            onChange={(e) => setExpiryDate(e.target.value)}
+          />
+        ) : null}
+      </div>
       {error ? <ErrorNote message={error} /> : null}
     </Dialog>
   );
@@ -140,6 +164,7 @@ export default function KeysPage() {
                     <th scope="col">Access key ID</th>
                     <th scope="col">Permissions</th>
                     <th scope="col">State</th>
+                    <th scope="col">Expires</th>
                     <th scope="col">Last used</th>
                     <th scope="col">Created</th>
                   </tr>
@@ -153,6 +178,13 @@ export default function KeysPage() {
                       <td className="mono">{k.accessKeyId}</td>
                       <td>{describePermissions(k.permissions)}</td>
                       <td>{k.enabled ? <Badge tone="ok">enabled</Badge> : <Badge tone="warn">disabled</Badge>}</td>
+                      <td title={k.expiresAt ? formatTime(k.expiresAt) : undefined}>
+                        {isExpired(k.expiresAt, Date.now()) ? (
+                          <Badge tone="bad">expired</Badge>
+                        ) : (
+                          describeExpiry(k.expiresAt, Date.now())
+                        )}
+                      </td>
                       <td>{k.lastUsedAt ? formatTime(k.lastUsedAt) : 'never'}</td>
                       <td>
                         {formatTime(k.createdAt)} <span className="muted">by {k.createdBy}</span>
@@ -165,6 +197,7 @@ export default function KeysPage() {
           )
         }
       </Loaded>
+      <ShareLinksTable title="Share links" />
       {creating ? (
         <CreateKeyDialog
           onClose={() => setCreating(false)}

@@ -46,7 +46,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 }
 
 /** A value shown once (a secret access key, a temporary password) with a copy button and a warning. */
-export function ShownOnce({ label, value }: { label: string; value: string }) {
+export function ShownOnce({ label, value, copyLabel }: { label: string; value: string; copyLabel?: string }) {
   return (
     <div className="shown-once">
       <p className="note note-warn">
@@ -57,7 +57,7 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
           <span>{label}</span>
           <input className="input mono" readOnly value={value} onFocus={(e) => e.target.select()} />
         </label>
-        <CopyButton text={value} />
+        <CopyButton text={value} label={copyLabel} />
       </div>
     </div>
   );

@@ -49,6 +49,9 @@ export const KeyView = Type.Object({
   updatedAt: Timestamp,
   createdBy: Type.String(),
   lastUsedAt: Type.Union([Timestamp, Type.Null()], { description: 'Last authenticated S3 request, to the minute' }),
+  expiresAt: Type.Union([Timestamp, Type.Null()], {
+    description: 'When the key stops authenticating (InvalidAccessKeyId from then on); null: never',
+  }),
 });
 export const IssuedKeyView = Type.Object({
   ...KeyView.properties,
@@ -58,12 +61,16 @@ export const KeyList = Type.Object({ items: Type.Array(KeyView) });
 
 const Name = Type.String({ minLength: 1, maxLength: 128 });
 const Description = Type.String({ maxLength: 1024 });
+const ExpiresAt = Type.Union([Timestamp, Type.Null()], {
+  description: 'When the key stops working: a future date-time; null (or absent at creation) for never',
+});
 export const CreateBody = Type.Object(
   {
     name: Name,
     description: Type.Optional(Description),
     enabled: Type.Optional(Type.Boolean({ default: true })),
     permissions: Type.Optional(Type.Union([PermissionsInput, Type.Null()])),
+    expiresAt: Type.Optional(ExpiresAt),
   },
   { additionalProperties: false },
 );
@@ -75,6 +82,7 @@ export const UpdateBody = Type.Object(
     permissions: Type.Optional(
       Type.Union([PermissionsInput, Type.Null()], { description: 'null removes every permission' }),
     ),
+    expiresAt: Type.Optional(ExpiresAt),
   },
   { additionalProperties: false, minProperties: 1 },
 );

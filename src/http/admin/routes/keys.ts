@@ -49,8 +49,12 @@ function view(key: AccessKeyView): Static<typeof KeyView> {
     createdAt: iso(key.createdAt),
     updatedAt: iso(key.updatedAt),
     lastUsedAt: key.lastUsedAt === undefined ? null : iso(key.lastUsedAt),
+    expiresAt: key.expiresAt === undefined ? null : iso(key.expiresAt),
   };
 }
+/** A date-time from a body as epoch ms (null and absent pass through); the schema has checked its format. */
+const epoch = (value: string | null | undefined): number | null | undefined =>
+  value === undefined || value === null ? value : Date.parse(value);
 const issued = (result: IssuedKey): Static<typeof IssuedKeyView> => ({
   ...view(result.key),
   secretAccessKey: result.secretAccessKey,
@@ -89,7 +93,7 @@ export function keysRoutes(app: AdminApp, deps: KeysRouteDeps): void {
     },
     async (req, reply) => {
       const admin = principalOf(req);
-      const result = deps.keys.create(req.body, admin.username);
+      const result = deps.keys.create({ ...req.body, expiresAt: epoch(req.body.expiresAt) }, admin.username);
       record('key.created', admin.username, result.key);
       return reply.status(201).send(issued(result));
     },
@@ -115,7 +119,7 @@ export function keysRoutes(app: AdminApp, deps: KeysRouteDeps): void {
       schema: {
         operationId: 'updateKey',
         tags: TAGS,
-        summary: 'Change the name, description, enabled flag or permissions of an access key',
+        summary: 'Change the name, description, enabled flag, permissions or expiry of an access key',
         params: Params,
         body: UpdateBody,
         response: { 200: KeyView, ...errors(400, 401, 403, 404) },
@@ -123,7 +127,7 @@ export function keysRoutes(app: AdminApp, deps: KeysRouteDeps): void {
     },
     async (req) => {
       const admin = principalOf(req);
-      const key = deps.keys.update(req.params.id, req.body);
+      const key = deps.keys.update(req.params.id, { ...req.body, expiresAt: epoch(req.body.expiresAt) });
       record('key.updated', admin.username, key);
       return view(key);
     },

@@ -1,5 +1,5 @@
-// About the server itself: GET /version, GET /workers and GET /openapi.json (each needs a token; SPEC lists only
-// health, ready, login and refresh as public).
+// About the server itself: GET /version, GET /workers, GET /connection (what an S3 client is configured with) and
+// GET /openapi.json (each needs a token; SPEC lists only health, ready, login and refresh as public).
 
 import { Type } from '@sinclair/typebox';
 import type { AdminApp } from '../typebox-type-provider.js';
@@ -15,7 +15,19 @@ export interface MetaRouteDeps {
   build: { version: string; build: string };
   /** The background workers, in start order. */
   workers: () => WorkerState[];
+  /** What S3 clients need besides a key: STORE_ENDPOINT (when set), STORE_REGION and MOUNT_PATH. */
+  connection: { endpoint: string | undefined; region: string; mountPath: string };
 }
+
+const Connection = Type.Object({
+  endpoint: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'STORE_ENDPOINT as configured (a host name, or a URL); null when unset: clients then use the origin the ' +
+      'console was loaded from',
+  }),
+  region: Type.String({ description: 'STORE_REGION: the region clients sign for' }),
+  mountPath: Type.String({ description: "MOUNT_PATH: '' or a path such as /storage, the S3 plane's prefix" }),
+});
 
 const Workers = Type.Object({
   workers: Type.Array(
@@ -61,6 +73,23 @@ export function metaRoutes(app: AdminApp, deps: MetaRouteDeps): void {
       },
     },
     async () => ({ workers: deps.workers() }),
+  );
+
+  app.get(
+    '/connection',
+    {
+      schema: {
+        operationId: 'connection',
+        tags: ['meta'],
+        summary: 'What an S3 client needs besides an access key: the configured endpoint, the region, MOUNT_PATH',
+        response: { 200: Connection },
+      },
+    },
+    async () => ({
+      endpoint: deps.connection.endpoint ?? null,
+      region: deps.connection.region,
+      mountPath: deps.connection.mountPath,
+    }),
   );
 
   app.get(

@@ -1,27 +1,17 @@
 // An object's bytes in the admin API: raw GET (streamed, one Range), raw PUT (the request stream straight into
-// ObjectService, never buffered), DELETE, and presigned S3 URLs signed with the root key for the host the admin
-// request came to. All under /buckets/:name/objects with the key in the `key` query parameter.
+// ObjectService, never buffered) and DELETE, under /buckets/:name/objects with the key in the `key` query parameter.
+// Presigned URLs are share links (share-links.ts).
 
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { reportedVersionId } from '../../../core/versioning.js';
 import { AppError } from '../../../core/errors.js';
-import { validateObjectKey } from '../../../core/names.js';
 import { parseRange } from '../../../core/range.js';
 import { firstBytes } from '../../../lib/stream-ready.js';
-import { uriEncode } from '../../../sigv4/canonical.js';
-import { presignUrl } from '../../../sigv4/sign.js';
 import { principalOf } from '../admin-principal.js';
 import type { AdminApp } from '../typebox-type-provider.js';
 import { BucketNameParams, NoContent } from './bucket-schemas.js';
-import {
-  Binary,
-  DeleteObjectQuery,
-  ObjectKeyQuery,
-  PresignBody,
-  PresignResponse,
-  UploadResponse,
-} from './object-schemas.js';
+import { Binary, DeleteObjectQuery, ObjectKeyQuery, UploadResponse } from './object-schemas.js';
 import { bucketOf, type ObjectRouteDeps } from './object-deps.js';
 import { declaredLength, rawBodySchema, rawBodyScope, uploadBytes } from './raw-body.js';
 import { ErrorBody } from './schemas.js';
@@ -61,22 +51,6 @@ function contentMd5(req: FastifyRequest): Buffer | undefined {
   const digest = Buffer.from(raw, 'base64');
   if (digest.length !== 16 || digest.toString('base64') !== raw) throw new AppError('InvalidDigest');
   return digest;
-}
-
-/**
- * The scheme and host the admin request came to: what a presigned URL must name for the caller to reach the S3 plane.
- */
-function origin(req: FastifyRequest): string {
-  const host = req.headers.host;
-  if (!host) throw new AppError('ValidationError', { message: 'host: the request has no Host header to presign for' });
-  // X-Forwarded-Proto from a TLS-terminating proxy (SPEC "Reverse-proxy rules"); the scheme is not signed, so a wrong
-  // value only yields a URL its own caller cannot use.
-  const forwarded = String(req.headers['x-forwarded-proto'] ?? '')
-    .split(',')[0]
-    ?.trim()
-    .toLowerCase();
-  const scheme = forwarded === 'https' || forwarded === 'http' ? forwarded : req.protocol;
-  return `${scheme}://${host}`;
 }
 
 export function objectContentRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
@@ -204,56 +178,6 @@ export function objectContentRoutes(app: AdminApp, deps: ObjectRouteDeps): void 
       if (result.versionId !== undefined) void reply.header('x-amz-version-id', result.versionId);
       if (result.deleteMarker) void reply.header('x-amz-delete-marker', 'true');
       return reply.status(204).send();
-    },
-  );
-
-  app.post(
-    '/buckets/:name/objects/presign',
-    {
-      schema: {
-        operationId: 'presignObjectUrl',
-        tags,
-        summary: 'A presigned S3 URL to GET or PUT one object',
-        description:
-          'Signed with the root key (SigV4, query authentication) for the scheme and host of this request, ' +
-          'under MOUNT_PATH. Anyone holding the URL can use it until it expires.',
-        params: BucketNameParams,
-        body: PresignBody,
-        response: { 200: PresignResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
-      },
-    },
-    async (req) => {
-      const body = req.body;
-      const bucket = deps.buckets.get(bucketOf(req)).name;
-      validateObjectKey(body.key);
-      const now = deps.presign.now?.() ?? new Date();
-      // Each key segment encoded as the S3 plane canonicalises it; `rawPath` keeps `.` and `..` segments, which URL
-      // parsing would remove, in the signed path.
-      const rawPath = `${deps.presign.mountPath}/${bucket}/${body.key.split('/').map(uriEncode).join('/')}`;
-      const query =
-        body.method === 'GET' && body.versionId !== undefined ? `?versionId=${uriEncode(body.versionId)}` : '';
-      const base = origin(req);
-      const signed = presignUrl({
-        method: body.method,
-        url: new URL(`${base}${rawPath}${query}`),
-        rawPath,
-        accessKeyId: deps.presign.accessKeyId,
-        secretAccessKey: deps.presign.secretAccessKey,
-        region: deps.presign.region,
-        expiresSeconds: body.expiresIn,
-        now,
-      });
-      deps.audit.record({
-        event: 'object.presigned',
-        subject: principalOf(req).username,
-        bucket,
-        details: { key: body.key, method: body.method, expiresIn: body.expiresIn },
-      });
-      return {
-        url: `${base}${rawPath}${signed.search}`,
-        method: body.method,
-        expiresAt: new Date(now.getTime() + body.expiresIn * 1000).toISOString(),
-      };
     },
   );
 }

@@ -7,12 +7,15 @@ import type { BucketService } from '../../../services/bucket-service.js';
 import type { ListingService } from '../../../services/objects/listing-service.js';
 import type { MultipartService } from '../../../services/objects/multipart-service.js';
 import type { ObjectService } from '../../../services/objects/object-service.js';
+import type { ShareLinkService } from '../../../services/identity/share-link-service.js';
 import type { BucketNameParams } from './bucket-schemas.js';
 
-/** What presigned URLs are signed with: the root key, the region, and MOUNT_PATH (part of every signed path). */
+/**
+ * What presigned URLs (share links, share-links.ts) are made with: the service that creates each link's own signing
+ * key, the region, and MOUNT_PATH (part of every signed path).
+ */
 export interface PresignDeps {
-  accessKeyId: string;
-  secretAccessKey: string;
+  shares: ShareLinkService;
   region: string;
   mountPath: string;
   /** The signing time (tests pin it); default the wall clock. */

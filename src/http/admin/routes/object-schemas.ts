@@ -161,10 +161,27 @@ export const PresignBody = Strict({
   versionId: Type.Optional(VersionId),
 });
 export const PresignResponse = Type.Object({
+  id: Type.String({ description: "The share link's id (the access key id of the key that signed it)" }),
   url: Type.String({ description: 'A SigV4 presigned S3 URL for the host this request came to' }),
   method: Type.String(),
   expiresAt: Iso('When the URL stops working'),
 });
+export const ShareLinkView = Type.Object({
+  id: Type.String({ description: 'The access key id of the key that signed the URL' }),
+  bucket: Type.String(),
+  key: Type.String(),
+  versionId: Type.Union([Type.String(), Type.Null()]),
+  method: StringEnum(['GET', 'PUT'] as const),
+  createdBy: Type.String({ description: 'The admin who created it' }),
+  createdAt: Iso('When it was created'),
+  expiresAt: Iso('When the URL and its key stop working'),
+});
+export const ShareLinkList = Type.Object({ items: Type.Array(ShareLinkView) });
+export const ShareLinkQuery = Strict({
+  bucket: Type.Optional(Type.String({ minLength: 1, maxLength: 63, description: 'Only the links of this bucket' })),
+  key: Type.Optional(Type.String({ minLength: 1, description: 'Only the links of this object key' })),
+});
+export const ShareLinkParams = Strict({ id: Type.String({ pattern: '^[A-Z0-9]{20}$' }) });
 
 export const UploadResponse = Type.Object({
   etag: Type.String({ description: 'Hex MD5 of the bytes, unquoted' }),

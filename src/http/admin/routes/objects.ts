@@ -9,6 +9,7 @@ import type { AdminApp } from '../typebox-type-provider.js';
 import { BucketNameParams } from './bucket-schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { objectContentRoutes } from './object-content.js';
+import { shareLinkRoutes } from './share-links.js';
 import { objectCopyRoutes } from './object-copy.js';
 import { bucketEmptyRoutes } from './bucket-empty.js';
 import { objectMetadataRoutes } from './object-metadata.js';
@@ -203,6 +204,7 @@ export function objectsRoutes(app: AdminApp, deps: ObjectRouteDeps): void {
 
   objectSettingsRoutes(app, deps);
   objectContentRoutes(app, deps);
+  shareLinkRoutes(app, deps);
   objectUploadsRoutes(app, deps);
   objectMultipartRoutes(app, deps);
   objectCopyRoutes(app, deps);

@@ -1,15 +1,16 @@
-// A share link: a presigned S3 GET URL with a chosen expiry. Anyone holding it can download the object until it
-// expires. The console shows it as text to copy and never opens it itself.
+// A share link: a presigned S3 GET URL with a chosen expiry, signed by a key made for that link alone, so it can be
+// revoked (docs/console.md "Share links"). Anyone holding it can download the object until it expires or is revoked.
+// The console shows it as text to copy and never opens it itself. Read-only admins may share too.
 
 import { useState } from 'react';
 import { api, Api } from '../../api';
 import type { Presigned } from '../../api/types';
 import { useAction } from '../../hooks/use-action';
-import { useCanWrite } from '../../hooks/use-session';
 import { formatTime } from '../../lib/format';
 import { Button, SelectField } from '../../ui/controls';
 import { CopyButton } from '../../ui/copy';
 import { ErrorNote } from '../../ui/feedback';
+import { ShareLinksTable } from '../keys/share-links-table';
 
 const EXPIRIES = [
   { value: '900', label: '15 minutes' },
@@ -29,6 +30,7 @@ export function SharePanel({
 }) {
   const [expires, setExpires] = useState('3600');
   const [link, setLink] = useState<Presigned>();
+  const [created, setCreated] = useState(0);
   const {
     run: create,
     busy,
@@ -42,15 +44,13 @@ export function SharePanel({
         ...(versionId ? { versionId } : {}),
       }),
     );
+    setCreated((n) => n + 1);
   });
-  const canWrite = useCanWrite();
-  if (!canWrite)
-    return <p className="muted">Share links are signed with the root key; only full admins can create them.</p>;
   return (
     <div className="stack">
       <p className="muted">
-        Anyone with the link can download {versionId ? 'this version of ' : ''}the object until the link expires. It
-        cannot be revoked early except by rotating the root key.
+        Anyone with the link can download {versionId ? 'this version of ' : ''}the object until the link expires or is
+        revoked below. It is signed by a key made for this link alone, which can read nothing else.
       </p>
       <div className="form-row">
         <SelectField
@@ -61,7 +61,7 @@ export function SharePanel({
         />
       </div>
       <div>
-        <Button variant="primary" icon="link" write busy={busy} onClick={() => void create()}>
+        <Button variant="primary" icon="link" busy={busy} onClick={() => void create()}>
           Create share link
         </Button>
       </div>
@@ -77,6 +77,7 @@ export function SharePanel({
           </div>
         </div>
       ) : null}
+      <ShareLinksTable title="Live links to this object" bucket={bucket} objectKey={objectKey} reloadKey={created} />
     </div>
   );
 }
