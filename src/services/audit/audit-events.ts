@@ -26,6 +26,7 @@ export const AUDIT_EVENTS = [
   'object.retention_updated',
   'object.legal_hold_updated',
   'object.presigned',
+  'object.zip_downloaded',
   'object.upload_aborted',
   'backup.exported',
   'backup.restored',
