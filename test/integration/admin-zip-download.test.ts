@@ -100,9 +100,23 @@ describe('zip downloads', () => {
     });
     // Spent: the same link opens nothing, and says so in the admin error envelope.
     const again = await fetch(`${app.server.url}${link.url}`);
-    expect(again.status).toBe(404);
-    expect(((await again.json()) as { error: string }).error).toBe('NotFound');
-    expect((await fetch(`${app.server.url}/api/admin/downloads/${'x'.repeat(43)}`)).status).toBe(404);
+    expect(again.status).toBe(401);
+    expect(((await again.json()) as { error: string }).error).toBe('Unauthorized');
+    expect((await fetch(`${app.server.url}/api/admin/downloads/${'x'.repeat(43)}`)).status).toBe(401);
+  });
+
+  it('zips a whole folder, or the whole bucket, when no items are given', async () => {
+    const bucket = await bucketWith({ 'top.txt': 'top', 'dir/': '', 'dir/in.txt': 'in', 'dir/sub/deep.txt': 'deep' });
+    const folder = (await askZip(bucket, { base: 'dir/' })).body as Link;
+    expect(folder).toMatchObject({ objects: 2, bytes: 6 });
+    expect(text(await unzip((await fetchZip(folder)).bytes))).toEqual({ 'in.txt': 'in', 'sub/deep.txt': 'deep' });
+    const whole = (await askZip(bucket, {})).body as Link;
+    expect(text(await unzip((await fetchZip(whole)).bytes))).toEqual({
+      'top.txt': 'top',
+      'dir/': '',
+      'dir/in.txt': 'in',
+      'dir/sub/deep.txt': 'deep',
+    });
   });
 
   it('streams multipart objects whole and names a root selection after the bucket', async () => {

@@ -26,8 +26,8 @@ export function installAdminAuth(app: FastifyInstance, auth: AdminAuthenticator)
   app.decorateRequest('admin', undefined);
   app.addHook('onRequest', async (req) => {
     const config = req.routeOptions.config;
-    // Unknown routes (no url) answer 404 in the envelope; public routes need no token.
-    if (req.routeOptions.url === undefined || config.public) return;
+    // Unknown routes (no url) answer 404 in the envelope; public routes need no token, ticket routes check their own.
+    if (req.routeOptions.url === undefined || config.public || (config.ticket && READ_METHODS.has(req.method))) return;
     req.admin = await auth.authenticate(bearerToken(req));
     if (!READ_METHODS.has(req.method) && req.admin.role !== 'full-admin' && !config.selfService && !config.readsOnly) {
       throw new AppError('Forbidden', { message: 'A read-only admin cannot change anything' });

@@ -25,6 +25,11 @@ declare module 'fastify' {
      * admin may call it, read-only included. The route must not write anything.
      */
     readsOnly?: boolean;
+    /**
+     * A GET whose credential is a one-time ticket in its path, issued by an authenticated call (a download link the
+     * browser opens itself): no Bearer token is required; the route answers 401 for a ticket it does not honour.
+     */
+    ticket?: boolean;
   }
 }
 

@@ -37,6 +37,7 @@ export function completeRouteSchema(route: RouteOptions): void {
     public?: boolean;
     selfService?: boolean;
     readsOnly?: boolean;
+    ticket?: boolean;
     unthrottled?: boolean;
   };
   const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -64,7 +65,11 @@ export function completeRouteSchema(route: RouteOptions): void {
   if (config.public) schema['x-public'] = true;
   if (config.selfService) schema['x-self-service'] = true;
   if (config.readsOnly) schema['x-reads-only'] = true;
-  if (!config.public) {
+  if (config.ticket) {
+    schema['x-ticket'] = true;
+    add(401, error('The link is unknown, used or expired (Unauthorized): ask for a new one'));
+    schema['security'] ??= [];
+  } else if (!config.public) {
     add(401, error('Missing, invalid or expired access token, or an ended session (Unauthorized)'));
     if (methods.some((m) => !isRead(m)) && !config.selfService && !config.readsOnly)
       add(403, error('A read-only admin cannot change anything (Forbidden)'));

@@ -15,8 +15,11 @@ export interface ZipSelection {
   bucket: string;
   /** Entry names are the keys relative to this prefix (the folder the selection was made in; '' at the root). */
   base: string;
-  /** Object keys, and folders (ending in '/') taken whole with everything under them. All start with `base`. */
-  items: readonly string[];
+  /**
+   * Object keys, and folders (ending in '/') taken whole with everything under them; all start with `base`. Absent:
+   * the whole of `base` (the whole bucket when it is '').
+   */
+  items?: readonly string[] | undefined;
 }
 
 export interface ZipDownload {
@@ -121,15 +124,14 @@ function endWithSize(zip: yazl.ZipFile, onSize: (total: number) => void): void {
   end({}, onSize);
 }
 
-function checkItems({ base, items }: ZipSelection): void {
-  if (items.length === 0) throw new AppError('InvalidRequest', { message: 'Select at least one object or folder.' });
+function checkItems({ base, items = [] }: ZipSelection): void {
   if (items.length > ZIP_LIMITS.items) {
     throw new AppError('InvalidRequest', { message: `At most ${ZIP_LIMITS.items} items can be selected for a zip.` });
   }
   if (base !== '' && !base.endsWith('/')) {
     throw new AppError('InvalidRequest', { message: 'The base must be a folder: empty or ending in "/".' });
   }
-  const outside = items.find((item) => !item.startsWith(base) || item === base);
+  const outside = items.find((item) => !item.startsWith(base));
   if (outside !== undefined) {
     throw new AppError('InvalidRequest', { message: `"${outside}" is not inside the folder "${base}".` });
   }
@@ -142,7 +144,8 @@ function resolve(snapshot: MetadataSnapshot, selection: ZipSelection, { strict }
   const rows: ObjectRow[] = [];
   const seen = new Set<string>();
   const add = (row: ObjectRow): void => {
-    if (seen.has(row.key)) return;
+    // The base folder's own marker object has no name inside the archive.
+    if (seen.has(row.key) || row.key === selection.base) return;
     seen.add(row.key);
     rows.push(row);
     if (rows.length > ZIP_LIMITS.objects) {
@@ -153,8 +156,8 @@ function resolve(snapshot: MetadataSnapshot, selection: ZipSelection, { strict }
       });
     }
   };
-  for (const item of selection.items) {
-    if (!item.endsWith('/')) {
+  for (const item of selection.items ?? [selection.base]) {
+    if (item !== '' && !item.endsWith('/')) {
       const row = snapshot.current(bucket, item);
       if (row !== undefined) add(row);
       else if (strict) throw new AppError('NoSuchKey', { message: `"${item}" does not exist (or is deleted).` });

@@ -1,12 +1,15 @@
 // Everyday object work in the console, at desktop (1440x900) and phone (390x844) size, light and dark: a delete
 // marker opened from the versions view is explained and can be undeleted (with a confirmation); "Show versions"
 // survives folder clicks; "New folder" accepts a/b and leaves no nameless row; uploads show one overall progress
-// (bytes, speed, time left, files) that stays on screen, expandable to the files with cancel and retry.
+// (bytes, speed, time left, files) that stays on screen, expandable to the files with cancel and retry; a selection
+// or the folder downloads as one .zip.
 // docs/console.md, "Objects" and "Uploads and downloads".
 
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStore } from '../../helpers/store.js';
+import { unzip } from '../../helpers/zip-craft.js';
 import {
   consoleUrl,
   newContext,
@@ -207,6 +210,33 @@ for (const v of VIEWPORTS) {
       await dialog.getByRole('button', { name: 'Copy key' }).click();
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('doc.txt');
       await dialog.getByRole('button', { name: 'Close' }).click();
+    });
+
+    it('downloads a selection, or the folder, as one .zip through the browser', async () => {
+      await page.goto(consoleUrl(store.server, `buckets/${bucket}/browse`));
+      await settle(page);
+      const list = page.getByRole('table', { name: /Objects in/ });
+      await list.getByRole('checkbox', { name: 'Select doc.txt' }).check();
+      await list.getByRole('checkbox', { name: 'Select 2030/' }).check();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download .zip (2)' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`${bucket}.zip`);
+      const entries = await unzip(await readFile((await download.path())!));
+      expect(Object.fromEntries([...entries].map(([n, b]) => [n, b.toString()]))).toEqual({
+        'doc.txt': 'second\n',
+        '2030/trip.txt': 'a trip\n',
+      });
+      // Nothing selected, inside a folder: that folder, named after it.
+      await list.getByRole('link', { name: '2030/' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('prefix')).toBe('2030/');
+      const [folder] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download folder as .zip' }).click(),
+      ]);
+      expect(folder.suggestedFilename()).toBe('2030.zip');
+      expect([...(await unzip(await readFile((await folder.path())!))).keys()]).toEqual(['trip.txt']);
     });
 
     it('saw no page error', () => {

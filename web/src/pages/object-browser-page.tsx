@@ -22,6 +22,7 @@ import { UploadQueue } from './browser/upload-queue';
 import { NewFolderDialog } from './browser/new-folder';
 import { parseSort, sortText } from './browser/sort-rows';
 import { useListing, type Row } from './browser/use-listing';
+import { ZipDownloadButton } from './browser/zip-download';
 
 export default function ObjectBrowserPage({ params }: { params: string[] }) {
   const bucket = params[0] ?? '';
@@ -153,6 +154,7 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
         >
           Delete selected{selectedRows.length ? ` (${selectedRows.length})` : ''}
         </Button>
+        <ZipDownloadButton bucket={bucket} prefix={prefix} rows={selectedRows} />
         <Button
           icon="refresh"
           onClick={() => {

@@ -26,11 +26,13 @@ export interface ZipRouteDeps {
 
 const tags = ['object content'];
 const ZipBody = Strict({
-  items: Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), {
-    minItems: 1,
-    maxItems: ZIP_LIMITS.items,
-    description: 'Object keys, and folders ending in "/" (taken whole, everything under them)',
-  }),
+  items: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 1024 }), {
+      minItems: 1,
+      maxItems: ZIP_LIMITS.items,
+      description: 'Object keys, and folders ending in "/" (taken whole). Absent: the whole base folder (or bucket)',
+    }),
+  ),
   base: Type.Optional(
     Type.String({
       maxLength: 1024,
@@ -79,14 +81,14 @@ export function objectZipRoutes(app: AdminApp, deps: ZipRouteDeps): void {
     },
     async (req) => {
       const selection: ZipSelection = { bucket: req.params.name, base: req.body.base ?? '', items: req.body.items };
-      for (const item of selection.items) validateObjectKey(item);
+      for (const item of selection.items ?? []) validateObjectKey(item);
       const planned = deps.zips.plan(selection);
       const { ticket, expiresAt } = tickets.issue(selection);
       deps.audit.record({
         event: 'object.zip_downloaded',
         subject: principalOf(req).username,
         bucket: selection.bucket,
-        details: { base: selection.base, items: selection.items.length, ...planned },
+        details: { base: selection.base, items: selection.items?.length ?? 0, ...planned },
       });
       return {
         url: `${deps.mountPath}/api/admin/downloads/${ticket}`,
@@ -99,28 +101,29 @@ export function objectZipRoutes(app: AdminApp, deps: ZipRouteDeps): void {
   app.get(
     '/downloads/:ticket',
     {
-      config: { public: true },
+      config: { ticket: true },
       schema: {
         operationId: 'downloadZip',
         tags,
-        summary: 'The .zip a link from createZipDownload names (no credentials: the link is one)',
-        description: 'The link works once: 404 NotFound when it is unknown, spent or expired.',
+        summary: 'The .zip a link from createZipDownload names (no Bearer token: the link is the credential)',
+        description: 'The link is the credential, and works once: 401 when it is unknown, spent or expired.',
         params: TicketParams,
         response: {
           200: {
             description: 'The .zip, streamed as it is built',
             content: { 'application/zip': { schema: Binary } },
           },
+          401: ErrorBody,
           404: ErrorBody,
         },
       },
     },
     async (req, reply) => {
-      // HEAD (Fastify's automatic twin) must not spend the ticket.
+      // HEAD (Fastify's automatic twin) must not spend the ticket, and says nothing about it.
       if (req.method === 'HEAD') return reply.type('application/zip').send(Readable.from([]));
       const selection = tickets.take(req.params.ticket);
       if (selection === undefined) {
-        throw new AppError('NotFound', {
+        throw new AppError('Unauthorized', {
           message: 'This download link is unknown, used or expired: ask for a new one.',
         });
       }
