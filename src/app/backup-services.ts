@@ -13,6 +13,7 @@ import { BackupService } from '../services/backup/backup-service.js';
 import { RemoteSnapshotPusher } from '../services/backup/remote-snapshot-pusher.js';
 import { RestoreService } from '../services/backup/restore-service.js';
 import { SnapshotDir } from '../services/backup/snapshot-dir.js';
+import { ZipDownloads } from '../services/backup/zip-download.js';
 import { statfsFreeBytes } from '../services/free-space.js';
 import type { ReadPins } from '../services/objects/object-reader.js';
 import type { TierService } from '../services/tiering/tier-service.js';
@@ -35,12 +36,15 @@ export interface BackupServices {
   restores: RestoreService;
   /** Initialized (its snapshot directory read) before it is returned. */
   backupScheduler: BackupScheduler;
+  /** Objects and folders as one .zip (the console's "Download as zip"), read like a backup. */
+  zips: ZipDownloads;
 }
 
 export async function buildBackups(deps: BackupDeps): Promise<BackupServices> {
   const { config, logger, meta, blobs, pins, remoteFeatures, tiering } = deps;
+  const openSnapshot = (): MetadataSnapshot => MetadataSnapshot.open(join(config.DATA_DIR, 'meta.db'));
   const backups = new BackupService({
-    openSnapshot: () => MetadataSnapshot.open(join(config.DATA_DIR, 'meta.db')),
+    openSnapshot,
     blobs,
     pins,
     storeVersion: packageVersion(),
@@ -48,6 +52,7 @@ export async function buildBackups(deps: BackupDeps): Promise<BackupServices> {
     stubReader: remoteFeatures.stubReader,
     holds: [tiering],
   });
+  const zips = new ZipDownloads({ openSnapshot, blobs, pins, stubReader: remoteFeatures.stubReader, holds: [tiering] });
   // Through the same sink as every write: a reset reaches the webhook outbox and the replication outbox.
   const restores = new RestoreService({
     meta,
@@ -82,5 +87,5 @@ export async function buildBackups(deps: BackupDeps): Promise<BackupServices> {
     logger,
   });
   await backupScheduler.init();
-  return { backups, restores, backupScheduler };
+  return { backups, restores, backupScheduler, zips };
 }

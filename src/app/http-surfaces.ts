@@ -69,7 +69,7 @@ export async function buildHttp(deps: HttpDeps): Promise<HttpServer> {
   const { buckets, objects, listing, multipart, metrics, audit, webhooks, replication, reconcile, tiering, integrity } =
     deps.services;
   const { keys, sessions, auth, users } = deps.identity;
-  const { backups, restores, backupScheduler } = deps.backup;
+  const { backups, restores, backupScheduler, zips } = deps.backup;
   return createHttpServer({
     mountPath: config.MOUNT_PATH,
     logger,
@@ -113,6 +113,7 @@ export async function buildHttp(deps: HttpDeps): Promise<HttpServer> {
       backups,
       restores,
       backupSchedule: backupScheduler,
+      zips,
     },
     metrics,
     metricsEndpoint: { mode: config.METRICS_MODE, token: config.METRICS_TOKEN },

@@ -13,9 +13,9 @@ import { useStore } from '../helpers/store.js';
 /** The only state-changing operations a read-only admin may call: on their own account. */
 const SELF_SERVICE = ['POST /api/admin/auth/logout', 'POST /api/admin/settings/change-password'];
 /** POSTs that change nothing (questions with a body): open to read-only admins too. */
-const READS_ONLY = ['POST /api/admin/keys/{id}/simulate'];
 /** Grants of the caller's own (share links): open to read-only admins, the route refusing what needs a full admin. */
 const OWN_GRANTS = ['POST /api/admin/buckets/{name}/objects/presign', 'DELETE /api/admin/share-links/{id}'];
+const READS_ONLY = ['POST /api/admin/keys/{id}/simulate', 'POST /api/admin/buckets/{name}/objects/zip'];
 /** The only operations without a token (SPEC "Authentication": health, ready, login, refresh). */
 const PUBLIC = [
   'GET /api/admin/health',
@@ -23,6 +23,8 @@ const PUBLIC = [
   'POST /api/admin/auth/login',
   'POST /api/admin/auth/refresh',
 ];
+/** GETs whose credential is a one-time ticket in the path (a download link an authenticated call issued). */
+const TICKET = ['GET /api/admin/downloads/{ticket}'];
 const WRITES = new Set(['post', 'put', 'patch', 'delete']);
 
 interface Operation {
@@ -36,6 +38,7 @@ interface Operation {
   'x-self-service'?: boolean;
   'x-reads-only'?: boolean;
   'x-own-grants'?: boolean;
+  'x-ticket'?: boolean;
 }
 interface Doc {
   openapi: string;
@@ -137,7 +140,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('marks exactly the public and self-service operations the spec allows', () => {
+  it('marks exactly the public, self-service, reads-only and ticket operations the spec allows', () => {
     expect(
       operations()
         .filter((o) => o.op['x-public'])
@@ -162,6 +165,12 @@ describe('the OpenAPI document', () => {
         .map((o) => o.name)
         .sort(),
     ).toEqual([...OWN_GRANTS].sort());
+    expect(
+      operations()
+        .filter((o) => o.op['x-ticket'])
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual([...TICKET].sort());
   });
 });
 
@@ -184,7 +193,7 @@ describe('every operation in the document', () => {
   });
 
   it('answers 403 to a read-only admin for every state-changing operation not on the self-service list', async () => {
-    const exempt = [...PUBLIC, ...SELF_SERVICE, ...READS_ONLY, ...OWN_GRANTS];
+    const exempt = [...PUBLIC, ...SELF_SERVICE, ...READS_ONLY, ...OWN_GRANTS, ...TICKET];
     const writes = operations().filter((o) => WRITES.has(o.method) && !exempt.includes(o.name));
     expect(writes.length).toBeGreaterThanOrEqual(4);
     for (const { name, method, path } of writes) expect(await send(method, path, reader), name).toBe(403);

@@ -23,6 +23,7 @@ import { keysRoutes } from './routes/keys.js';
 import { metaRoutes, type MetaRouteDeps } from './routes/meta.js';
 import { settingsRoutes } from './routes/settings.js';
 import { objectsRoutes, type ObjectRouteDeps } from './routes/objects.js';
+import { objectZipRoutes, type ZipRouteDeps } from './routes/object-zip.js';
 import { usersRoutes, type UsersRouteDeps } from './routes/users.js';
 import { searchRoutes } from './routes/search.js';
 import { webhooksRoutes, type WebhooksRouteDeps } from './routes/webhooks.js';
@@ -37,6 +38,7 @@ export interface AdminDeps
     HealthDeps,
     BucketRouteDeps,
     ObjectRouteDeps,
+    ZipRouteDeps,
     WebhooksRouteDeps,
     NotificationTargetRouteDeps,
     ReplicationRouteDeps,
@@ -95,6 +97,7 @@ export async function adminApi(fastify: FastifyInstance, deps: AdminDeps): Promi
   keysRoutes(app, deps);
   bucketsRoutes(app, deps);
   objectsRoutes(app, deps);
+  objectZipRoutes(app, deps);
   searchRoutes(app, deps);
   webhooksRoutes(app, deps);
   notificationTargetRoutes(app, deps);

@@ -25,8 +25,8 @@ export function installAdminAuth(app: FastifyInstance, auth: AdminAuthenticator)
   app.decorateRequest('admin', undefined);
   app.addHook('onRequest', async (req) => {
     const config = req.routeOptions.config;
-    // Unknown routes (no url) answer 404 in the envelope; public routes need no token.
-    if (req.routeOptions.url === undefined || config.public) return;
+    // Unknown routes (no url) answer 404 in the envelope; public routes need no token, ticket routes check their own.
+    if (req.routeOptions.url === undefined || config.public || (config.ticket && READ_METHODS.has(req.method))) return;
     req.admin = await auth.authenticate(bearerToken(req));
     const exempt = config.selfService === true || config.readsOnly === true || config.ownGrants === true;
     if (!READ_METHODS.has(req.method) && req.admin.role !== 'full-admin' && !exempt) {

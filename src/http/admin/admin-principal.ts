@@ -30,6 +30,11 @@ declare module 'fastify' {
      * refuses, with Forbidden, whatever needs a full admin.
      */
     ownGrants?: boolean;
+    /**
+     * A GET whose credential is a one-time ticket in its path, issued by an authenticated call (a download link the
+     * browser opens itself): no Bearer token is required; the route answers 401 for a ticket it does not honour.
+     */
+    ticket?: boolean;
   }
 }
 

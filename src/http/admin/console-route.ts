@@ -17,7 +17,8 @@ export interface ConsoleRouteOptions {
 
 /**
  * Headers on every console answer. The CSP allows only this origin's own files: no inline script or style, no eval,
- * no plugins, no framing; images also from blob: (previews are fetched as blobs and shown through object URLs).
+ * no plugins, no framing; images, audio and video also from blob: (previews are fetched as blobs and shown through
+ * object URLs); workers from this origin only (pdf.js's, for PDF previews).
  */
 export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': [
@@ -25,6 +26,8 @@ export const CONSOLE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' blob:",
+    "media-src 'self' blob:",
+    "worker-src 'self'",
     "connect-src 'self'",
     "font-src 'self'",
     "manifest-src 'self'",

@@ -38,6 +38,7 @@ export function completeRouteSchema(route: RouteOptions): void {
     selfService?: boolean;
     readsOnly?: boolean;
     ownGrants?: boolean;
+    ticket?: boolean;
     unthrottled?: boolean;
   };
   const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -66,7 +67,11 @@ export function completeRouteSchema(route: RouteOptions): void {
   if (config.selfService) schema['x-self-service'] = true;
   if (config.readsOnly) schema['x-reads-only'] = true;
   if (config.ownGrants) schema['x-own-grants'] = true;
-  if (!config.public) {
+  if (config.ticket) {
+    schema['x-ticket'] = true;
+    add(401, error('The link is unknown, used or expired (Unauthorized): ask for a new one'));
+    schema['security'] ??= [];
+  } else if (!config.public) {
     add(401, error('Missing, invalid or expired access token, or an ended session (Unauthorized)'));
     if (methods.some((m) => !isRead(m)) && !config.selfService && !config.readsOnly && !config.ownGrants)
       add(403, error('A read-only admin cannot change anything (Forbidden)'));

@@ -27,6 +27,7 @@ export const AUDIT_EVENTS = [
   'object.legal_hold_updated',
   'object.presigned',
   'share.revoked',
+  'object.zip_downloaded',
   'object.upload_aborted',
   'backup.exported',
   'backup.restored',

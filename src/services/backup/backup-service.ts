@@ -14,11 +14,12 @@ import {
   type ManifestV2,
 } from '../../core/backup-manifest.js';
 import { backedUpConfig } from '../../core/bucket-config-parts.js';
-import { AppError, noSuchBucket } from '../../core/errors.js';
-import { BlobCorruptError, isInlineBlobId, type BlobStore } from '../../storage/blobs/blob-store.js';
+import { noSuchBucket } from '../../core/errors.js';
+import type { BlobStore } from '../../storage/blobs/blob-store.js';
 import type { MetadataSnapshot } from '../../storage/db/metadata-snapshot.js';
 import type { ObjectPartRow, ObjectRow } from '../../storage/db/objects-repo.js';
-import { extentsOf, readExtents, type ReadPins } from '../objects/object-reader.js';
+import type { ReadPins } from '../objects/object-reader.js';
+import { openSnapshotBytes } from './snapshot-bytes.js';
 
 export type BackupScope = { kind: 'instance' } | { kind: 'bucket'; bucket: string };
 
@@ -288,7 +289,7 @@ export class BackupService {
             resolve(hash.digest('hex'));
           });
           try {
-            source = row.size === 0 ? Readable.from([]) : this.openBytes(row, parts, snapshot);
+            source = row.size === 0 ? Readable.from([]) : openSnapshotBytes(this.opts, { row, parts, snapshot });
           } catch (err) {
             fail(err as Error);
             return;
@@ -302,21 +303,6 @@ export class BackupService {
         },
       );
     });
-  }
-
-  private openBytes(row: ObjectRow, parts: readonly ObjectPartRow[], snapshot: MetadataSnapshot): Readable {
-    if ((row as ObjectRow & { tierState?: string }).tierState === 'stub') {
-      if (this.opts.stubReader) return this.opts.stubReader.stream(row);
-      throw new AppError('InvalidObjectState', {
-        message: `${row.bucket}/${row.key} is tiered to the remote target, which is not available.`,
-      });
-    }
-    let sealed: Buffer | undefined;
-    if (row.blobId !== undefined && isInlineBlobId(row.blobId)) {
-      sealed = snapshot.inlineBlob(row.blobId);
-      if (sealed === undefined) throw new BlobCorruptError('missing', row.blobId);
-    }
-    return readExtents(this.opts, extentsOf(row, parts, sealed), undefined);
   }
 }
 

@@ -25,6 +25,9 @@ export class MetadataSnapshot {
   private readonly partsStmt;
   private readonly inlineStmt;
   private readonly usageStmt;
+  private readonly currentStmt;
+  private readonly currentFromStmt;
+  private readonly currentAfterStmt;
 
   private constructor(db: Db) {
     this.db = db;
@@ -43,6 +46,13 @@ export class MetadataSnapshot {
       { part_number: number; blob_id: string; size: number; etag: string; checksum: string | null }
     >('SELECT part_number, blob_id, size, etag, checksum FROM object_parts WHERE object_id = ? ORDER BY part_number');
     this.inlineStmt = db.prepare<[string], Buffer>('SELECT sealed FROM inline_blobs WHERE blob_id = ?').pluck();
+    // Current versions (not delete markers) in key order: the objects_current index, as ListObjects reads it.
+    const currentSql = (op: string): string =>
+      `SELECT ${OBJECT_SELECT} FROM objects INDEXED BY objects_current
+       WHERE bucket = ? AND key ${op} ? AND is_latest = 1 AND is_delete_marker = 0 ORDER BY key LIMIT ?`;
+    this.currentStmt = db.prepare<[string, string, number], ObjectValues>(currentSql('=')).raw(true);
+    this.currentFromStmt = db.prepare<[string, string, number], ObjectValues>(currentSql('>=')).raw(true);
+    this.currentAfterStmt = db.prepare<[string, string, number], ObjectValues>(currentSql('>')).raw(true);
     this.usageStmt = db.prepare<[], { bucket: string; version_count: number; version_bytes: number }>(
       'SELECT bucket, version_count, version_bytes FROM bucket_usage',
     );
@@ -89,6 +99,21 @@ export class MetadataSnapshot {
         ? this.allVersionsStmt.all(afterId, limit)
         : this.bucketVersionsStmt.all(bucket, afterId, limit);
     return raws.map(objectRowOf);
+  }
+
+  /** The current version of a key, unless it is absent or a delete marker. */
+  current(bucket: string, key: string): ObjectRow | undefined {
+    const raw = this.currentStmt.all(bucket, key, 1)[0];
+    return raw === undefined ? undefined : objectRowOf(raw);
+  }
+
+  /**
+   * Current versions in key order from `key` (`inclusive`) or after it (not delete markers). At most `limit`; the
+   * caller stops at the first key outside the prefix it walks.
+   */
+  currentFrom(bucket: string, from: { key: string; inclusive: boolean }, limit: number): ObjectRow[] {
+    const stmt = from.inclusive ? this.currentFromStmt : this.currentAfterStmt;
+    return stmt.all(bucket, from.key, limit).map(objectRowOf);
   }
 
   parts(objectId: number): ObjectPartRow[] {

@@ -1,12 +1,16 @@
 // Everyday object work in the console, at desktop (1440x900) and phone (390x844) size, light and dark: a delete
 // marker opened from the versions view is explained and can be undeleted (with a confirmation); "Show versions"
 // survives folder clicks; "New folder" accepts a/b and leaves no nameless row; uploads show one overall progress
-// (bytes, speed, time left, files) that stays on screen, expandable to the files with cancel and retry.
+// (bytes, speed, time left, files) that stays on screen, expandable to the files with cancel and retry; a selection
+// or the folder downloads as one .zip; SVG, audio, video and PDF previews.
 // docs/console.md, "Objects" and "Uploads and downloads".
 
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStore } from '../../helpers/store.js';
+import { unzip } from '../../helpers/zip-craft.js';
+import { tinyPdf, tinyWav } from '../../helpers/media-fixtures.js';
 import {
   consoleUrl,
   newContext,
@@ -34,9 +38,32 @@ beforeAll(async () => {
     await put(bucket, 'doc.txt', 'first\n');
     await put(bucket, 'doc.txt', 'second\n');
     await put(bucket, '2030/trip.txt', 'a trip\n');
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><script>parent.svgRan = 1</script>' +
+      '<rect width="40" height="30" fill="red" onload="parent.svgRan = 2"/></svg>';
+    const media = [
+      { key: 'media/logo.svg', body: Buffer.from(svg), type: 'image/svg+xml' },
+      { key: 'media/tone.wav', body: tinyWav(0.5), type: 'audio/wav' },
+      { key: 'media/clip.webm', body: Buffer.from('not really a video'), type: 'video/webm' },
+      { key: 'media/two.pdf', body: tinyPdf(['First page', 'Second page']), type: 'application/pdf' },
+    ];
+    for (const m of media) await putBytes({ bucket, ...m });
     expect((await store.adminCall('DELETE', `/buckets/${bucket}/objects/content?key=doc.txt`)).status).toBe(204);
   }
 });
+
+/** PUTs bytes of a type through the admin API. */
+async function putBytes(object: { bucket: string; key: string; body: Buffer; type: string }): Promise<void> {
+  const res = await fetch(
+    `${store.server.url}/api/admin/buckets/${object.bucket}/objects/content?key=${encodeURIComponent(object.key)}`,
+    {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${await store.admin()}`, 'content-type': object.type },
+      body: new Uint8Array(object.body),
+    },
+  );
+  expect(res.status, `PUT ${object.key}`).toBe(200);
+}
 
 /** Drops generated files on the drop zone as a real drag delivers them. */
 async function dropFiles(page: Page, files: Array<{ name: string; size: number }>): Promise<void> {
@@ -207,6 +234,73 @@ for (const v of VIEWPORTS) {
       await dialog.getByRole('button', { name: 'Copy key' }).click();
       await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('doc.txt');
       await dialog.getByRole('button', { name: 'Close' }).click();
+    });
+
+    it('downloads a selection, or the folder, as one .zip through the browser', async () => {
+      await page.goto(consoleUrl(store.server, `buckets/${bucket}/browse`));
+      await settle(page);
+      const list = page.getByRole('table', { name: /Objects in/ });
+      await list.getByRole('checkbox', { name: 'Select doc.txt' }).check();
+      await list.getByRole('checkbox', { name: 'Select 2030/' }).check();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download .zip (2)' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`${bucket}.zip`);
+      const entries = await unzip(await readFile((await download.path())!));
+      expect(Object.fromEntries([...entries].map(([n, b]) => [n, b.toString()]))).toEqual({
+        'doc.txt': 'second\n',
+        '2030/trip.txt': 'a trip\n',
+      });
+      // Nothing selected, inside a folder: that folder, named after it.
+      await list.getByRole('link', { name: '2030/' }).click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('prefix')).toBe('2030/');
+      const [folder] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download folder as .zip' }).click(),
+      ]);
+      expect(folder.suggestedFilename()).toBe('2030.zip');
+      expect([...(await unzip(await readFile((await folder.path())!))).keys()]).toEqual(['trip.txt']);
+    });
+
+    it('previews SVG as a picture that runs nothing, audio, video and a PDF page by page', async () => {
+      const open = async (name: string) => {
+        await page.goto(consoleUrl(store.server, `buckets/${bucket}/browse?prefix=media%2F&object=media%2F${name}`));
+        const dialog = page.getByRole('dialog', { name, exact: true });
+        await dialog.waitFor();
+        return dialog;
+      };
+      const svg = (await open('logo.svg')).getByRole('img', { name: 'Preview of media/logo.svg' });
+      await expect.poll(() => svg.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
+      expect(await svg.getAttribute('src')).toMatch(/^blob:/);
+      expect(await page.evaluate(() => (window as { svgRan?: number }).svgRan)).toBeUndefined();
+
+      const audio = (await open('tone.wav')).locator('audio');
+      await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.duration)).toBeCloseTo(0.5, 1);
+
+      const video = (await open('clip.webm')).locator('video');
+      expect(await video.getAttribute('src')).toMatch(/^blob:/);
+      expect(await video.getAttribute('controls')).not.toBeNull();
+
+      const pdf = await open('two.pdf');
+      const canvas = pdf.locator('canvas');
+      await expect.poll(() => canvas.getAttribute('data-drawn'), { timeout: 15_000 }).toBe('1');
+      expect(await canvas.getAttribute('role')).toBe('img');
+      expect(await canvas.getAttribute('aria-label')).toBe('Preview of media/two.pdf, page 1 of 2');
+      // The blue square is drawn: pixels, not a document.
+      const blue = () =>
+        canvas.evaluate((c: HTMLCanvasElement) => {
+          const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+          let n = 0;
+          for (let i = 0; i < data.length; i += 4) if (data[i + 2]! > 200 && data[i]! < 60) n++;
+          return n;
+        });
+      expect(await blue()).toBeGreaterThan(100);
+      await pdf.getByRole('button', { name: 'Next page' }).click();
+      await expect.poll(() => canvas.getAttribute('data-drawn')).toBe('2');
+      expect(await canvas.getAttribute('aria-label')).toMatch(/page 2 of 2$/);
+      expect(await pdf.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
+      await screenshot(page, `objects-preview-pdf-${v.name}`);
     });
 
     it('saw no page error', () => {

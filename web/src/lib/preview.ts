@@ -1,29 +1,53 @@
-// What the console may preview, and how: raster images through a blob: URL of an allow-listed type, text as text.
-// SVG and HTML are never rendered (they can carry script); they are shown as text. Pure (unit-tested in Node).
+// What the console may preview, and how: images (SVG included, as a picture), audio, video and PDF from a blob: URL
+// of an allow-listed type the console chooses, text as text. HTML is never rendered (it can carry script): it is shown
+// as text. Pure (unit-tested in Node).
 
-export type PreviewKind = 'image' | 'text' | 'none';
+/** How an object is previewed; `tooLarge` is a rendered kind past its size limit. */
+export type PreviewKind = 'image' | 'audio' | 'video' | 'pdf' | 'text' | 'tooLarge' | 'none';
 
-/** Raster image types a browser decodes without running anything. SVG is deliberately absent. */
-const IMAGE_TYPES = new Set([
-  'image/png',
-  'image/jpeg',
-  'image/gif',
-  'image/webp',
-  'image/avif',
-  'image/bmp',
-  'image/x-icon',
-  'image/vnd.microsoft.icon',
-]);
-const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  bmp: 'image/bmp',
-  ico: 'image/x-icon',
-};
+/**
+ * What the console shows in an element that never runs script, by media type, with the extensions that stand for each
+ * type when an object was stored untyped, and the most it fetches (the bytes are gathered into a blob: URL whose type
+ * the console chooses, never the stored one). SVG is an image: <img> renders it as a picture, with no script and no
+ * external loads, never as a document in the console's origin. PDF is drawn into a canvas by pdf.js (scripting off).
+ */
+const RENDERED: Readonly<Record<'image' | 'audio' | 'video' | 'pdf', { types: Record<string, string>; max: number }>> =
+  {
+    image: {
+      types: {
+        'image/png': 'png',
+        'image/jpeg': 'jpg jpeg',
+        'image/gif': 'gif',
+        'image/webp': 'webp',
+        'image/avif': 'avif',
+        'image/bmp': 'bmp',
+        'image/x-icon': 'ico',
+        'image/vnd.microsoft.icon': '',
+        'image/svg+xml': 'svg',
+      },
+      max: 20 * 1024 * 1024,
+    },
+    audio: {
+      types: {
+        'audio/mpeg': 'mp3',
+        'audio/ogg': 'ogg oga opus',
+        'audio/wav': 'wav',
+        'audio/x-wav': '',
+        'audio/wave': '',
+        'audio/webm': 'weba',
+        'audio/flac': 'flac',
+        'audio/aac': 'aac',
+        'audio/mp4': 'm4a',
+      },
+      max: 100 * 1024 * 1024,
+    },
+    video: { types: { 'video/mp4': 'mp4 m4v', 'video/webm': 'webm', 'video/ogg': 'ogv' }, max: 100 * 1024 * 1024 },
+    pdf: { types: { 'application/pdf': 'pdf' }, max: 50 * 1024 * 1024 },
+  };
+type RenderedKind = keyof typeof RENDERED;
+const RENDERED_KINDS = Object.keys(RENDERED) as RenderedKind[];
+export const IMAGE_PREVIEW_MAX = RENDERED.image.max;
+
 const TEXT_EXTENSIONS = new Set([
   'txt',
   'md',
@@ -42,7 +66,6 @@ const TEXT_EXTENSIONS = new Set([
   'xml',
   'html',
   'htm',
-  'svg',
   'js',
   'mjs',
   'ts',
@@ -62,8 +85,6 @@ const TEXT_EXTENSIONS = new Set([
   'env',
   'properties',
 ]);
-/** Images are fetched whole: up to this size. */
-export const IMAGE_PREVIEW_MAX = 20 * 1024 * 1024;
 /** Text is fetched with a Range: this many bytes from the start. */
 export const TEXT_PREVIEW_BYTES = 256 * 1024;
 
@@ -77,18 +98,35 @@ function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/** The image type to give the blob for an object, if it is a previewable raster image; undefined otherwise. */
-export function safeImageType(contentType: string | undefined, key: string): string | undefined {
+const UNTYPED = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
+
+/** The kind and the type to give the blob, for an object the console renders (not text); undefined otherwise. */
+export function renderedType(
+  contentType: string | undefined,
+  key: string,
+): { kind: RenderedKind; type: string } | undefined {
   const type = mediaType(contentType);
-  if (IMAGE_TYPES.has(type)) return type;
-  if (type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream')
-    return IMAGE_EXTENSIONS[extensionOf(key)];
+  for (const kind of RENDERED_KINDS) if (type in RENDERED[kind].types) return { kind, type };
+  if (!UNTYPED.has(type)) return undefined;
+  const ext = extensionOf(key);
+  if (ext === '') return undefined;
+  for (const kind of RENDERED_KINDS) {
+    for (const [known, extensions] of Object.entries(RENDERED[kind].types)) {
+      if (extensions.split(' ').includes(ext)) return { kind, type: known };
+    }
+  }
   return undefined;
 }
 
-/** How to preview an object. */
+/** The largest object of a kind the console fetches to preview. */
+export function previewMax(kind: RenderedKind): number {
+  return RENDERED[kind].max;
+}
+
+/** How to preview an object: `tooLarge` when it is of a rendered kind but past that kind's size limit. */
 export function previewKind(contentType: string | undefined, key: string, size: number): PreviewKind {
-  if (safeImageType(contentType, key) !== undefined) return size <= IMAGE_PREVIEW_MAX ? 'image' : 'none';
+  const rendered = renderedType(contentType, key);
+  if (rendered !== undefined) return size <= RENDERED[rendered.kind].max ? rendered.kind : 'tooLarge';
   const type = mediaType(contentType);
   if (
     type.startsWith('text/') ||
@@ -98,7 +136,7 @@ export function previewKind(contentType: string | undefined, key: string, size: 
   ) {
     return 'text';
   }
-  if ((type === '' || type === 'application/octet-stream') && TEXT_EXTENSIONS.has(extensionOf(key))) return 'text';
+  if (UNTYPED.has(type) && TEXT_EXTENSIONS.has(extensionOf(key))) return 'text';
   return 'none';
 }
 

@@ -23,6 +23,7 @@ import { NewFolderDialog } from './browser/new-folder';
 import { ObjectWorkDialogs, ObjectWorkButtons, type ObjectWork } from './browser/object-work';
 import { parseSort, sortText } from './browser/sort-rows';
 import { useListing, type Row } from './browser/use-listing';
+import { ZipDownloadButton } from './browser/zip-download';
 
 export default function ObjectBrowserPage({ params }: { params: string[] }) {
   const bucket = params[0] ?? '';
@@ -162,6 +163,7 @@ export default function ObjectBrowserPage({ params }: { params: string[] }) {
           versionsView={versionsView}
           onWork={setWork}
         />
+        <ZipDownloadButton bucket={bucket} prefix={prefix} rows={selectedRows} />
         <Button
           icon="refresh"
           onClick={() => {
