@@ -126,6 +126,7 @@ export async function buildRemoteFeatures(opts: {
         maxConcurrentRehydrate: config.STORE_TIER_MAX_CONCURRENT_REHYDRATE,
         presignTtlSeconds: config.STORE_TIER_PRESIGN_TTL_SECONDS,
         inlineMaxBytes: config.STORE_TIER_INLINE_MAX_BYTES,
+        events,
       });
       replication.publishCounts(true);
       built = { replication, reconcile, tiering };

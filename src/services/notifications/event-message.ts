@@ -18,6 +18,8 @@ export interface EventMessageInput {
   etag: string | undefined;
   versionId: string | undefined;
   sequencer: string;
+  /** ObjectRestore:Completed: when the restored copy returns to the remote tier (AWS's glacierEventData). */
+  restoreExpiry?: { time: string; storageClass: string };
 }
 
 /**
@@ -60,6 +62,16 @@ export function eventMessage(input: EventMessageInput): string {
           },
           object,
         },
+        ...(input.restoreExpiry === undefined
+          ? {}
+          : {
+              glacierEventData: {
+                restoreEventData: {
+                  lifecycleRestorationExpiryTime: input.restoreExpiry.time,
+                  lifecycleRestoreStorageClass: input.restoreExpiry.storageClass,
+                },
+              },
+            }),
       },
     ],
   });

@@ -9,7 +9,7 @@ import type { ObjectEvent } from '../../core/object-event.js';
 import type { RequestOrigin, RequestOrigins } from '../../lib/request-origin.js';
 import type { Logger } from '../../observability/logger.js';
 import type { NotificationRepo, NotificationRow } from '../../storage/db/notification-repo.js';
-import type { EventSink } from '../events/event-sink.js';
+import type { EventSink, ResidencyChange } from '../events/event-sink.js';
 import { eventMessage, testEventMessage } from './event-message.js';
 import type { NotificationTargets } from './notification-targets.js';
 
@@ -153,11 +153,38 @@ export class NotificationService implements EventSink {
     setImmediate(() => this.afterCommit());
   }
 
+  /** A version's move to or from the remote tier (EventSink.residencyChanged), inside its transaction. */
+  residencyChanged(change: ResidencyChange): void {
+    if (this.opts.targets.size === 0 || this.opts.state.configOf(change.bucket) === undefined) return;
+    const event: ObjectEvent = {
+      type: 'object.created',
+      bucket: change.bucket,
+      key: change.key,
+      size: change.size,
+      etag: change.etag,
+      ...(this.opts.state.isVersioned(change.bucket) ? { versionId: change.versionId } : {}),
+      eventTime: new Date(this.now()).toISOString(),
+    };
+    const restoreExpiry =
+      change.restoreExpiry === undefined
+        ? undefined
+        : { time: new Date(change.restoreExpiry).toISOString(), storageClass: change.storageClass };
+    this.enqueue({
+      event,
+      name: change.name,
+      origin: this.opts.origins.current(),
+      object: { size: change.size, etag: change.etag },
+      restoreExpiry,
+    });
+    setImmediate(() => this.afterCommit());
+  }
+
   private enqueue(input: {
     event: ObjectEvent;
     name: string;
     origin: RequestOrigin | undefined;
     object: { size: number | undefined; etag: string | undefined };
+    restoreExpiry?: { time: string; storageClass: string } | undefined;
   }): void {
     const { event, name, origin } = input;
     const rules = matchingRules(this.opts.state.configOf(event.bucket), `s3:${name}`, event.key);
@@ -185,6 +212,7 @@ export class NotificationService implements EventSink {
           etag: input.object.etag,
           versionId: event.versionId,
           sequencer,
+          ...(input.restoreExpiry === undefined ? {} : { restoreExpiry: input.restoreExpiry }),
         }),
         createdAt: this.now(),
       });

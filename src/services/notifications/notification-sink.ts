@@ -3,7 +3,7 @@
 
 import type { ObjectEvent } from '../../core/object-event.js';
 import type { RequestOrigins } from '../../lib/request-origin.js';
-import type { EventSink } from '../events/event-sink.js';
+import type { EventSink, ResidencyChange } from '../events/event-sink.js';
 import type { NotificationService } from './notification-service.js';
 
 export class NotificationEventSink implements EventSink {
@@ -30,6 +30,11 @@ export class NotificationEventSink implements EventSink {
 
   aclChanged(bucket: string, key: string): void {
     this.inner.aclChanged?.(bucket, key);
+  }
+
+  residencyChanged(change: ResidencyChange): void {
+    this.inner.residencyChanged?.(change);
+    this.notifications.residencyChanged(change);
   }
 
   bindToCaller<T>(fn: () => T): () => T {

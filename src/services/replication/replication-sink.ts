@@ -3,7 +3,7 @@
 // restores): the intent is written in the same transaction as the change, beside the webhook outbox row.
 
 import type { ObjectEvent } from '../../core/object-event.js';
-import type { EventSink } from '../events/event-sink.js';
+import type { EventSink, ResidencyChange } from '../events/event-sink.js';
 import type { IntentKind } from '../../storage/db/replication-outbox-repo.js';
 
 /** What the sink tells replication (ReplicationService.recordChange). */
@@ -28,6 +28,11 @@ export class ReplicationEventSink implements EventSink {
 
   bindToCaller<T>(fn: () => T): () => T {
     return this.inner.bindToCaller?.(fn) ?? fn;
+  }
+
+  /** Where a version's bytes live is this instance's own business: nothing to replicate. */
+  residencyChanged(change: ResidencyChange): void {
+    this.inner.residencyChanged?.(change);
   }
 
   tagsChanged(bucket: string, key: string): void {

@@ -12,6 +12,7 @@ import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { TierRepo } from '../../storage/db/tier-repo.js';
 import { FREE_SPACE_MARGIN, statfsFreeBytes } from '../free-space.js';
 import { RemoteError, remoteErrorClass, type RemoteStore } from '../replication/remote-store.js';
+import { residencyOf, type EventSink } from '../events/event-sink.js';
 
 export interface RehydratorOptions {
   meta: MetadataStore;
@@ -24,6 +25,8 @@ export interface RehydratorOptions {
   now?: () => number;
   /** Free bytes on the data volume (tests); statfs of dataDir otherwise. */
   freeBytes?: () => Promise<number>;
+  /** Told of each version made local, inside its transaction (bucket notifications: ObjectRestore:Completed). */
+  events?: EventSink | undefined;
 }
 
 interface Flight {
@@ -140,9 +143,13 @@ export class Rehydrator {
       await staged.discard();
       throw err;
     }
-    const flipped = this.opts.meta.transaction(() =>
-      this.opts.repo.flipToRestored(row.id, staged.id, this.now() + restoreMs),
-    );
+    const restoreExpiry = this.now() + restoreMs;
+    const flipped = this.opts.meta.transaction(() => {
+      const done = this.opts.repo.flipToRestored(row.id, staged.id, restoreExpiry);
+      if (done)
+        this.opts.events?.residencyChanged?.(residencyOf(row, { name: 'ObjectRestore:Completed', restoreExpiry }));
+      return done;
+    });
     // Deleted or changed meanwhile: the fetched copy belongs to nothing.
     if (!flipped) await this.opts.blobs.remove(staged.id);
   }

@@ -9,6 +9,7 @@ import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { TierRepo } from '../../storage/db/tier-repo.js';
 import { remoteErrorClass, type RemoteStore } from '../replication/remote-store.js';
 import type { Rehydrator } from './rehydrator.js';
+import { residencyOf, type EventSink } from '../events/event-sink.js';
 
 export interface TierReaderOptions {
   meta: MetadataStore;
@@ -22,6 +23,8 @@ export interface TierReaderOptions {
   readThroughTimeoutMs: number;
   presignTtlSeconds: number;
   inlineMaxBytes: number;
+  /** Told of each accepted RestoreObject, inside a transaction (bucket notifications: ObjectRestore:Post). */
+  events?: EventSink | undefined;
   now: () => number;
 }
 
@@ -105,8 +108,12 @@ export class TierReader {
       });
     }
     const restoreMs = days * DAY_MS;
+    const posted = (): void => this.opts.events?.residencyChanged?.(residencyOf(row, { name: 'ObjectRestore:Post' }));
     if (row.tierState === 'restored') {
-      this.opts.meta.transaction(() => this.opts.repo.extendRestore(row.id, this.now() + restoreMs));
+      this.opts.meta.transaction(() => {
+        this.opts.repo.extendRestore(row.id, this.now() + restoreMs);
+        posted();
+      });
       return { started: false };
     }
     if (rehydrator.isRunning(row.id)) throw new AppError('RestoreAlreadyInProgress');
@@ -118,6 +125,7 @@ export class TierReader {
     }
     // A flight may have started while the free space was read.
     if (rehydrator.isRunning(row.id)) throw new AppError('RestoreAlreadyInProgress');
+    this.opts.meta.transaction(posted);
     rehydrator.rehydrate(row, { restoreMs }).catch(() => undefined);
     return { started: true };
   }

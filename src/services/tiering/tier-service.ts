@@ -10,6 +10,7 @@ import type { LifecycleRepo } from '../../storage/db/lifecycle-repo.js';
 import type { MetadataStore } from '../../storage/db/metadata-store.js';
 import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { TierRepo } from '../../storage/db/tier-repo.js';
+import type { EventSink } from '../events/event-sink.js';
 import type { ObjectService } from '../objects/object-service.js';
 import type { RemoteStore } from '../replication/remote-store.js';
 import { Rehydrator } from './rehydrator.js';
@@ -31,6 +32,8 @@ export interface TierServiceOptions {
   presignTtlSeconds: number;
   inlineMaxBytes: number;
   logger: Logger;
+  /** The event seam: bucket notifications hear of transitions and restores (EventSink.residencyChanged). */
+  events?: EventSink | undefined;
   /** Versions offloaded per sweep, at most (default 100); the next sweep goes on. */
   maxPerSweep?: number;
   now?: () => number;
@@ -66,6 +69,7 @@ export class TierService {
         dataDir: opts.dataDir,
         maxConcurrent: opts.maxConcurrentRehydrate,
         logger: opts.logger,
+        events: opts.events,
         now,
       });
     // Uploads a crash cut short never flipped: their objects stayed local; their remote copies are deleted.
@@ -81,6 +85,7 @@ export class TierService {
       readThroughTimeoutMs: opts.readThroughTimeoutMs,
       presignTtlSeconds: opts.presignTtlSeconds,
       inlineMaxBytes: opts.inlineMaxBytes,
+      events: opts.events,
       now,
     });
     this.sweeper = new TierSweeper({
@@ -92,6 +97,7 @@ export class TierService {
       enabled: this.enabled,
       logger: opts.logger,
       maxPerSweep: opts.maxPerSweep,
+      events: opts.events,
       now,
     });
   }

@@ -23,6 +23,7 @@ import {
   type RemoteErrorClass,
   type RemoteStore,
 } from '../replication/remote-store.js';
+import { residencyOf, type EventSink } from '../events/event-sink.js';
 
 export interface TierSweeperOptions {
   meta: MetadataStore;
@@ -35,6 +36,8 @@ export interface TierSweeperOptions {
   logger: Logger;
   /** Versions offloaded per sweep, at most (default 100); the next sweep goes on. */
   maxPerSweep?: number | undefined;
+  /** Told of each transition, inside its transaction (bucket notifications: LifecycleTransition). */
+  events?: EventSink | undefined;
   now: () => number;
 }
 
@@ -246,7 +249,10 @@ export class TierSweeper {
       const parts = fresh.blobId === undefined ? this.opts.meta.objects.parts(fresh.id) : [];
       for (const extent of extentsOf(fresh, parts)) this.opts.meta.releaseBlob(extent.blobId, now);
       this.opts.repo.flipToStub(fresh.id, { storageClass, tierKey, sha256 });
-      if (!restored) this.opts.repo.endUpload(tierKey);
+      if (!restored) {
+        this.opts.repo.endUpload(tierKey);
+        this.opts.events?.residencyChanged?.(residencyOf(fresh, { name: 'LifecycleTransition' }));
+      }
       return true;
     });
   }
