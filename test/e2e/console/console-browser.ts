@@ -171,8 +171,15 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-/** Saves a full-page screenshot as test-artifacts/console/<name>.png. */
+/**
+ * Screenshots are for people (docs/console.md, "Tests and screenshots"): a CI run, whose files nobody looks at, skips
+ * them (a few hundred full-page captures cost it minutes of its hour) unless STORE_SCREENSHOTS=1.
+ */
+const TAKE_SCREENSHOTS = !process.env['CI'] || process.env['STORE_SCREENSHOTS'] === '1';
+
+/** Saves a full-page screenshot as test-artifacts/console/<name>.png (see TAKE_SCREENSHOTS). */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!TAKE_SCREENSHOTS) return;
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
