@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useStore, useTempDir } from '../../helpers/store.js';
-import { consoleUrl, screenshot, signIn, useBrowser, watchProblems } from './console-browser.js';
+import { consoleUrl, DESKTOP, newContext, screenshot, signIn, useBrowser, watchProblems } from './console-browser.js';
 import { manyKey, seedManyKeys } from './seed-many-keys.js';
 
 const COUNT = 100_000;
@@ -76,14 +76,49 @@ async function timeToData(page: Page, route: string): Promise<number> {
           performance
             .getEntriesByType('resource')
             .some((e) => e.name.includes('/api/admin/') && !e.name.includes('/auth/'));
-        const check = (): void => (ready() ? resolve(performance.now()) : void requestAnimationFrame(check));
+        const check = (): void => {
+          if (ready()) resolve(performance.now());
+          else if (performance.now() > 20_000) resolve(-1);
+          else requestAnimationFrame(check);
+        };
         check();
       }),
   );
 }
 
+/**
+ * Moves the signed-in console to a route the way its own links do (history and popstate, no page load) and answers how
+ * long, on the page's clock, until its heading shows, an admin API answer has arrived since, and nothing is loading.
+ */
+async function timeInApp(page: Page, route: string): Promise<number> {
+  return page.evaluate(
+    (url) =>
+      new Promise<number>((resolve) => {
+        performance.clearResourceTimings();
+        const t0 = performance.now();
+        history.pushState(null, '', url);
+        window.dispatchEvent(new PopStateEvent('popstate'));
+        const ready = (): boolean =>
+          document.querySelector('main h1') !== null &&
+          document.querySelectorAll('.loading').length === 0 &&
+          performance.getEntriesByType('resource').some((e) => e.name.includes('/api/admin/'));
+        // A page that never settles answers -1 after 20 s (the test then fails, naming it).
+        const check = (): void => {
+          if (ready()) resolve(performance.now() - t0);
+          else if (performance.now() - t0 > 20_000) resolve(-1);
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+    consoleUrl(store.server, route),
+  );
+}
+
 describe('every main page beside a 5,000-object bucket', () => {
   it('shows its data in about half a second or less (measured in the page, reported)', async () => {
+    // A session of its own: this test does not lean on the sign-in of the tests above.
+    const page = await (await newContext(chromium.browser, { viewport: DESKTOP })).newPage();
+    await signIn(page, store.server);
     const routes = [
       '',
       'buckets',
@@ -99,10 +134,15 @@ describe('every main page beside a 5,000-object bucket', () => {
       'notifications',
       'integrity',
     ];
-    const times: Record<string, number> = {};
-    for (const route of routes) times[route || 'dashboard'] = Math.round(await timeToData(chromium.page, route));
-    console.log(`time to data per page (ms, from navigation start): ${JSON.stringify(times)}`);
+    const loaded: Record<string, number> = {};
+    for (const route of routes) loaded[route || 'dashboard'] = Math.round(await timeToData(page, route));
+    const moved: Record<string, number> = {};
+    for (const route of routes) moved[route || 'dashboard'] = Math.round(await timeInApp(page, route));
+    console.log(`time to data, page loaded afresh (ms from navigation start): ${JSON.stringify(loaded)}`);
+    console.log(`time to data, moving within the console (ms from the move): ${JSON.stringify(moved)}`);
     // Reported, not judged here (performance is judged by the benchmark): only a page that never settles fails.
-    expect(Object.keys(times)).toHaveLength(routes.length);
+    const unsettled = Object.entries({ ...loaded, ...moved }).filter(([, ms]) => ms < 0);
+    expect(unsettled).toEqual([]);
+    await page.context().close();
   });
 });
