@@ -10,7 +10,8 @@ import {
   type FormEvent,
   type LazyExoticComponent,
 } from 'react';
-import { session } from './api';
+import { paths, session } from './api';
+import { routeOf } from './lib/base-path';
 import { useSession } from './hooks/use-session';
 import { ChangePasswordForm } from './pages/change-password-form';
 import { LoginPage } from './pages/login-page';
@@ -20,8 +21,29 @@ import { Badge } from './ui/layout';
 import { Loading, ToastProvider } from './ui/feedback';
 import { Icon } from './ui/icons';
 
-type Page = LazyExoticComponent<ComponentType<{ params: string[] }>>;
-const page = (load: () => Promise<{ default: ComponentType<{ params: string[] }> }>): Page => lazy(load);
+type PageProps = { params: string[] };
+type Page = ComponentType<PageProps> & { prefetch: () => Promise<void> };
+
+/**
+ * A page in its own chunk. Until the chunk is here the page renders through React.lazy (suspending to the Loading
+ * fallback); once it is, the page renders at once. That matters beyond the fetch: React holds newly revealed
+ * Suspense content for up to 300 ms after a fallback shows, which every first visit of a lazy page paid. The chunks
+ * are fetched once the shell is idle (`prefetchPages`), so moving within the console never waits for one.
+ */
+function page(load: () => Promise<{ default: ComponentType<PageProps> }>): Page {
+  let loaded: ComponentType<PageProps> | undefined;
+  const fetchOnce = async (): Promise<{ default: ComponentType<PageProps> }> => {
+    const module = await load();
+    loaded = module.default;
+    return module;
+  };
+  const Lazy: LazyExoticComponent<ComponentType<PageProps>> = lazy(fetchOnce);
+  function PageChunk(props: PageProps) {
+    const Loaded = loaded;
+    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
+  }
+  return Object.assign(PageChunk, { prefetch: () => fetchOnce().then(() => undefined) });
+}
 
 const Dashboard = page(() => import('./pages/dashboard-page'));
 const Buckets = page(() => import('./pages/buckets-page'));
@@ -122,12 +144,32 @@ function QuickSearch() {
   );
 }
 
+/**
+ * The chunk of the page the console was opened on, fetched before the first render (main.tsx), so that page does not
+ * suspend either. Never rejects: a chunk that fails to load is fetched again, and reported, by the page itself.
+ */
+export function prefetchOpeningPage(): Promise<void> {
+  const found = match(routeOf(location.pathname, paths.consoleBase));
+  return found ? found.Page.prefetch().catch(() => undefined) : Promise.resolve();
+}
+
+/** Fetches every page's chunk, one after another, once the signed-in shell has shown (see `page`). */
+function prefetchPages(): void {
+  const pages = [...new Set(ROUTES.map(([, Page]) => Page))];
+  void pages.reduce<Promise<void>>((done, p) => done.then(p.prefetch).catch(() => undefined), Promise.resolve());
+}
+
 function Shell() {
   const { me } = useSession();
   const { route } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const found = match(route);
   const section = route.split('/')[0] ?? '';
+  useEffect(() => {
+    // After the first page's own data has been asked for: its requests go first.
+    const idle = setTimeout(prefetchPages, 1000);
+    return () => clearTimeout(idle);
+  }, []);
   useEffect(() => {
     document.title = `${found?.title ?? 'Not found'} · Store console`;
     setMenuOpen(false);
