@@ -39,7 +39,9 @@ function page(load: () => Promise<{ default: ComponentType<PageProps> }>): Page 
   };
   const Lazy: LazyExoticComponent<ComponentType<PageProps>> = lazy(fetchOnce);
   function PageChunk(props: PageProps) {
-    const Loaded = loaded;
+    // Chosen once per mounted page: switching from Lazy to the loaded component later would remount the page and
+    // lose its state (a page first shown through Lazy stays on it; it no longer suspends once loaded).
+    const [Loaded] = useState(() => loaded);
     return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
   }
   return Object.assign(PageChunk, { prefetch: () => fetchOnce().then(() => undefined) });
