@@ -7,11 +7,14 @@ import type { MetadataSnapshot } from '../../storage/db/metadata-snapshot.js';
 import type { ObjectRow } from '../../storage/db/objects-repo.js';
 import type { ReadPins } from '../objects/object-reader.js';
 import type { BlobStore } from '../../storage/blobs/blob-store.js';
-import { ZIP_LIMITS, ZipDownloads } from './zip-download.js';
+import { Readable } from 'node:stream';
+import { ZIP_LIMITS, ZipDownloads, type ZipDownloadOptions } from './zip-download.js';
 
-function fakeSnapshot(keys: string[]): { snapshot: MetadataSnapshot; closed: () => boolean } {
+/** Rows of `size` bytes: empty ones are stored from a buffer, others (tiered stubs) read through the stub reader. */
+function fakeSnapshot(keys: string[], size = 0): { snapshot: MetadataSnapshot; closed: () => boolean } {
   let closed = false;
-  const row = (key: string, id: number) => ({ id, key, size: 0, lastModified: 0, bucket: 'b' }) as ObjectRow;
+  const tierState = size > 0 ? 'stub' : undefined;
+  const row = (key: string, id: number) => ({ id, key, size, tierState, lastModified: 0, bucket: 'b' }) as ObjectRow;
   const sorted = [...keys].sort();
   const fake = {
     buckets: () => [{ name: 'b' }],
@@ -26,8 +29,8 @@ function fakeSnapshot(keys: string[]): { snapshot: MetadataSnapshot; closed: () 
   return { snapshot: fake as unknown as MetadataSnapshot, closed: () => closed };
 }
 
-function downloads(keys: string[]) {
-  const { snapshot, closed } = fakeSnapshot(keys);
+function downloads(keys: string[], stub?: { size: number; reader: ZipDownloadOptions['stubReader'] }) {
+  const { snapshot, closed } = fakeSnapshot(keys, stub?.size);
   let holds = 0;
   const pins = {
     holdAll: () => {
@@ -35,7 +38,12 @@ function downloads(keys: string[]) {
       return () => holds--;
     },
   } as unknown as ReadPins;
-  const zips = new ZipDownloads({ openSnapshot: () => snapshot, blobs: {} as BlobStore, pins });
+  const zips = new ZipDownloads({
+    openSnapshot: () => snapshot,
+    blobs: {} as BlobStore,
+    pins,
+    stubReader: stub?.reader,
+  });
   return { zips, closed, holds: () => holds };
 }
 
@@ -69,5 +77,22 @@ describe('ZipDownloads', () => {
     e.zips.open({ bucket: 'b', base: '', items: ['x'] }).stream.destroy();
     await new Promise((resolve) => setImmediate(resolve));
     expect([e.closed(), e.holds()]).toEqual([true, 0]);
+  });
+
+  it('ends the download with the error of an entry that fails mid-way, and releases what it held', async () => {
+    const failing = new Readable({
+      read() {
+        this.push(Buffer.from('half'));
+        this.destroy(new Error('blob corrupt'));
+      },
+    });
+    const d = downloads(['x'], { size: 10, reader: { stream: () => failing } });
+    const download = d.zips.open({ bucket: 'b', base: '', items: ['x'] });
+    await expect(
+      (async () => {
+        for await (const _chunk of download.stream) void _chunk;
+      })(),
+    ).rejects.toThrow('blob corrupt');
+    expect([d.closed(), d.holds(), failing.destroyed]).toEqual([true, 0, true]);
   });
 });

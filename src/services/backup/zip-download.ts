@@ -83,7 +83,7 @@ export class ZipDownloads {
       out.once('close', release);
       out.once('end', release);
       zip.once('error', (err: Error) => out.destroy(err));
-      for (const row of rows) this.addEntry(zip, { snapshot, row, base: selection.base });
+      for (const row of rows) this.addEntry(zip, { snapshot, row, base: selection.base, out });
       let size = -1;
       // yazl calls this at once when every entry's size is known (all are stored, none deflated).
       endWithSize(zip, (total) => (size = total));
@@ -94,8 +94,11 @@ export class ZipDownloads {
     }
   }
 
-  private addEntry(zip: yazl.ZipFile, entry: { snapshot: MetadataSnapshot; row: ObjectRow; base: string }): void {
-    const { snapshot, row } = entry;
+  private addEntry(
+    zip: yazl.ZipFile,
+    entry: { snapshot: MetadataSnapshot; row: ObjectRow; base: string; out: Readable },
+  ): void {
+    const { snapshot, row, out } = entry;
     const name = zipEntryName(row.key.slice(entry.base.length));
     const mtime = new Date(row.lastModified);
     if (name.endsWith('/')) {
@@ -108,12 +111,21 @@ export class ZipDownloads {
     }
     // Opened only when yazl reaches the entry, so one blob is open at a time.
     zip.addReadStreamLazy(name, { compress: false, size: row.size, mtime, mode: ENTRY_MODE }, (cb) => {
+      let source: Readable;
       try {
         const parts = row.blobId === undefined && row.partCount ? snapshot.parts(row.id) : [];
-        cb(null, openSnapshotBytes(this.opts, { row, parts, snapshot }));
+        source = openSnapshotBytes(this.opts, { row, parts, snapshot });
       } catch (err) {
         cb(err as Error, undefined as unknown as Readable);
+        return;
       }
+      // yazl pipes the entry's stream without listening for its errors: a blob found corrupt (or a remote that fails)
+      // mid-way ends the download, and a client that hangs up closes the blob being read.
+      source.once('error', (err: Error) => out.destroy(err));
+      const stop = (): void => void source.destroy();
+      out.once('close', stop);
+      source.once('close', () => out.off('close', stop));
+      cb(null, source);
     });
   }
 }
