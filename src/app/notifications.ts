@@ -64,8 +64,6 @@ export function buildNotifications(opts: NotificationsOptions): Notifications {
       latest: (bucket, key) => meta.objects.findLatest(bucket, key),
     },
   });
-  let queue: { kind: string; status: string; count: number }[] = [];
-  let queueAt = -Infinity;
   const dispatcher = new NotificationDispatcher({
     repo,
     targets,
@@ -75,18 +73,13 @@ export function buildNotifications(opts: NotificationsOptions): Notifications {
     backoff: opts.backoff ?? WEBHOOK_BACKOFF,
     maxAttempts: opts.maxAttempts ?? 8,
     onOutcome: (kind, outcome) => opts.metrics.countNotification(kind, outcome),
-    // A grouped count of the outbox: at most once a second, however often passes run.
-    onPass: () => {
-      if (Date.now() - queueAt < 1000) return;
-      queueAt = Date.now();
-      queue = service.queueByKind();
-    },
   });
   service.setDurableListener((retriedTarget) => {
     if (retriedTarget !== undefined) dispatcher.resume(retriedTarget);
     else dispatcher.wake();
   });
-  opts.metrics.registerNotificationQueue(() => queue);
+  // Read at scrape time: the counts come from a counter and index ranges (docs/notifications.md "Status and metrics").
+  opts.metrics.registerNotificationQueue(() => service.queueByKind());
   return {
     origins,
     targets,

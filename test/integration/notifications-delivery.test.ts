@@ -23,12 +23,16 @@ interface Rec {
 const recordsOf = (events: Record<string, unknown>[]): Rec[] =>
   events.filter((e) => Array.isArray(e.Records)).map((e) => (e.Records as Rec[])[0] as Rec);
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
+/** A TCP server that accepts each connection and resets it at once: a receiver that is down. */
+async function resettingPort(): Promise<{ port: number; connections: () => number; close: () => Promise<void> }> {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections++;
+    socket.resetAndDestroy();
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
+  return { port, connections: () => connections, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 async function target(store: Store, id: string, opts: { endpoint: string; timeoutMs?: number }): Promise<string> {
@@ -55,6 +59,7 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
 describe('delivery', () => {
   const receiver = useWebhookReceiver(SECRET);
   const slow = useWebhookReceiver(SECRET, '/slow');
+  const failing = useWebhookReceiver(SECRET, '/failing');
   const store = useStore(() => ({ env: { ...RETRY_AT_ONCE, METRICS_MODE: 'public' } }));
 
   it("keeps one key's events in commit order through failed attempts", async () => {
@@ -114,9 +119,10 @@ describe('delivery', () => {
     expect((await store.adminCall('DELETE', '/notification-targets/slow')).status).toBe(204);
   });
 
-  it('a dead target holds back no other; its dead letters are listed, then retried once it is fixed', async () => {
+  it('a refusing target holds back no other; its dead letters are listed, then retried once it is fixed', async () => {
+    failing.respond = () => ({ status: 503 });
     const bucket = await store.bucket('dead');
-    const deadArn = await target(store, 'dead', { endpoint: `http://127.0.0.1:${await closedPort()}/hook` });
+    const deadArn = await target(store, 'dead', { endpoint: failing.url });
     const liveArn = await target(store, 'live', { endpoint: receiver.url });
     const rule = (arn: string, prefix: string) => ({
       QueueArn: arn,
@@ -141,7 +147,7 @@ describe('delivery', () => {
       (b) => b.items.length === 2,
     );
     expect(letters.items).toEqual([
-      expect.objectContaining({ eventName: 's3:TestEvent', attempts: 2, lastError: expect.stringMatching(/network/) }),
+      expect.objectContaining({ eventName: 's3:TestEvent', attempts: 2, lastError: 'HTTP 503' }),
       expect.objectContaining({ key: 'd/1', eventName: 'ObjectCreated:Put', attempts: 2 }),
     ]);
     const status = (await store.adminCall('GET', '/notification-targets/dead')).body as {
@@ -174,6 +180,49 @@ describe('delivery', () => {
       items: unknown[];
     };
     expect(after.items).toEqual([]);
+  });
+
+  it('a target that cannot be reached dead-letters nothing: its rows wait, queued, and go out once it answers', async () => {
+    const down = await resettingPort();
+    try {
+      const bucket = await store.bucket('unreachable');
+      const arn = await target(store, 'gone', { endpoint: `http://127.0.0.1:${down.port}/hook` });
+      await store.s3.send(
+        new PutBucketNotificationConfigurationCommand({
+          Bucket: bucket,
+          NotificationConfiguration: { QueueConfigurations: [{ QueueArn: arn, Events: ['s3:ObjectCreated:*'] }] },
+        }),
+      );
+      await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'g/1', Body: 'x' }));
+      // Three times the attempts a row may spend (STORE_NOTIFY_MAX_ATTEMPTS 2), each reset by the "receiver".
+      await until(
+        'six probes',
+        async () => down.connections(),
+        (n) => n >= 6,
+      );
+      const status = (await store.adminCall('GET', '/notification-targets/gone')).body as {
+        status: { failed: number; queued: number; lastErrorClass: string };
+      };
+      expect(status.status).toMatchObject({ failed: 0, queued: 2, lastErrorClass: 'network error: ECONNRESET' });
+      const before = receiver.accepted.size;
+      const moved = await store.adminCall('PUT', '/notification-targets/gone', {
+        kind: 'webhook',
+        config: { endpoint: receiver.url, secret: SECRET },
+      });
+      expect(moved.status).toBe(200);
+      await receiver.waitForAccepted(before + 2); // the test event and g/1
+      const done = await until(
+        'the queue drained',
+        async () =>
+          ((await store.adminCall('GET', '/notification-targets/gone')).body as { status: { queued: number } }).status,
+        (st) => st.queued === 0,
+      );
+      expect(done).toMatchObject({ failed: 0 });
+      const keys = recordsOf(receiver.events().slice(before)).map((r) => r.s3.object.key);
+      expect(keys).toContain('g/1');
+    } finally {
+      await down.close();
+    }
   });
 });
 

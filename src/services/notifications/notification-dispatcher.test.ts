@@ -7,6 +7,7 @@ import type { NotificationOutcome, NotificationRow } from '../../storage/db/noti
 import { NotificationDispatcher, TARGET_PAUSE_CAP_MS } from './notification-dispatcher.js';
 import type { Target } from './notification-targets.js';
 import type { NotificationDelivery } from './transports/transport.js';
+import { TransportError } from './transports/transport-error.js';
 
 const TARGET: Target = {
   id: 'hook',
@@ -86,16 +87,16 @@ interface Harness {
   outbox: MemoryOutbox;
   dispatcher: NotificationDispatcher;
   sends: NotificationDelivery[];
-  /** Whether the target accepts messages now. */
-  setUp: (up: boolean) => void;
+  /** How the target answers from now: accepts, cannot be reached (down), or is reached and refuses (HTTP 503). */
+  setState: (state: 'up' | 'down' | 'refusing') => void;
   /** Holds every send until the returned function is called. */
   hold: () => () => void;
 }
 
-function harness(opts: { concurrency?: number; maxAttempts?: number } = {}): Harness {
+function harness(opts: { concurrency?: number; maxAttempts?: number; latencyMs?: number } = {}): Harness {
   const outbox = new MemoryOutbox();
   const sends: NotificationDelivery[] = [];
-  let up = true;
+  let state: 'up' | 'down' | 'refusing' = 'up';
   let gate: Promise<void> = Promise.resolve();
   const dispatcher = new NotificationDispatcher({
     repo: outbox,
@@ -116,7 +117,9 @@ function harness(opts: { concurrency?: number; maxAttempts?: number } = {}): Har
         send: async (d) => {
           sends.push(d);
           await gate;
-          if (!up) throw new Error('network error: ECONNREFUSED');
+          if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+          if (state === 'down') throw new TransportError('unreachable', 'ECONNREFUSED', 'network error: ECONNREFUSED');
+          if (state === 'refusing') throw new Error('HTTP 503');
         },
         close: () => Promise.resolve(),
       }),
@@ -126,7 +129,7 @@ function harness(opts: { concurrency?: number; maxAttempts?: number } = {}): Har
     gate = new Promise((resolve) => (open = resolve));
     return open;
   };
-  return { outbox, dispatcher, sends, setUp: (v) => (up = v), hold };
+  return { outbox, dispatcher, sends, setState: (v) => (state = v), hold };
 }
 
 beforeEach(() => {
@@ -152,7 +155,7 @@ describe('NotificationDispatcher', () => {
 
   it('pauses a target that is down: an hour of outage dead-letters nothing and costs a few probes, not a send per row', async () => {
     const h = harness();
-    h.setUp(false);
+    h.setState('down');
     h.outbox.add(500, { now: Date.now() });
     h.dispatcher.start();
     await vi.advanceTimersByTimeAsync(3_600_000);
@@ -163,7 +166,7 @@ describe('NotificationDispatcher', () => {
     expect(probes).toBeLessThanOrEqual(4 + Math.ceil(3_600_000 / (TARGET_PAUSE_CAP_MS / 2)) + 10);
     expect(probes).toBeGreaterThanOrEqual(4 + 60);
     // Back up: the queue drains within one pause.
-    h.setUp(true);
+    h.setState('up');
     await vi.advanceTimersByTimeAsync(TARGET_PAUSE_CAP_MS);
     expect(h.outbox.count('delivered')).toBe(500);
     expect(h.outbox.count('failed')).toBe(0);
@@ -172,12 +175,12 @@ describe('NotificationDispatcher', () => {
 
   it('probes a paused target at once when resumed (settings changed, dead letters retried)', async () => {
     const h = harness();
-    h.setUp(false);
+    h.setState('down');
     h.outbox.add(3, { now: Date.now() });
     h.dispatcher.start();
     await vi.advanceTimersByTimeAsync(100_000); // paused for up to TARGET_PAUSE_CAP_MS
     const before = h.sends.length;
-    h.setUp(true);
+    h.setState('up');
     h.dispatcher.resume(TARGET.id);
     await vi.advanceTimersByTimeAsync(100);
     expect(h.sends.length).toBeGreaterThan(before);
@@ -185,9 +188,36 @@ describe('NotificationDispatcher', () => {
     await h.dispatcher.stop();
   });
 
+  it('a lone row waits out a day-long outage without spending an attempt', async () => {
+    const h = harness({ maxAttempts: 3 });
+    h.setState('down');
+    h.outbox.add(1, { now: Date.now() });
+    h.dispatcher.start();
+    await vi.advanceTimersByTimeAsync(86_400_000);
+    expect(h.outbox.count('failed')).toBe(0);
+    expect(h.outbox.rows[0]).toMatchObject({ status: 'pending', attempts: 0 });
+    // Probed at most every TARGET_PAUSE_CAP_MS / 2 (random 0.5): a recovered target is found within that.
+    expect(h.sends.length).toBeGreaterThan(86_400_000 / TARGET_PAUSE_CAP_MS);
+    h.setState('up');
+    await vi.advanceTimersByTimeAsync(TARGET_PAUSE_CAP_MS);
+    expect(h.outbox.count('delivered')).toBe(1);
+    await h.dispatcher.stop();
+  });
+
+  it('a freed slot takes the next queued row at once: throughput is the slots over the send time', async () => {
+    const h = harness({ latencyMs: 2 });
+    h.outbox.add(400, { now: Date.now() });
+    h.dispatcher.start();
+    // 400 rows over 4 slots of 2 ms each take 200 ms; a pass between sends (5 ms each) would take over 700.
+    await vi.advanceTimersByTimeAsync(260);
+    expect(h.outbox.count('delivered')).toBe(400);
+    expect(h.sends).toHaveLength(400);
+    await h.dispatcher.stop();
+  });
+
   it("still dead-letters a row the target keeps refusing after maxAttempts of that row's own", async () => {
     const h = harness({ maxAttempts: 3 });
-    h.setUp(false);
+    h.setState('refusing');
     h.outbox.add(1, { now: Date.now() });
     h.dispatcher.start();
     await vi.advanceTimersByTimeAsync(600_000);
@@ -198,11 +228,11 @@ describe('NotificationDispatcher', () => {
 
   it("keeps a key's rows in commit order across a pause", async () => {
     const h = harness();
-    h.setUp(false);
+    h.setState('down');
     h.outbox.add(5, { now: Date.now(), sameKey: true });
     h.dispatcher.start();
     await vi.advanceTimersByTimeAsync(30_000);
-    h.setUp(true);
+    h.setState('up');
     await vi.advanceTimersByTimeAsync(TARGET_PAUSE_CAP_MS * 3);
     expect(h.outbox.count('delivered')).toBe(5);
     // Row 1 is probed while the target is down (its later rows wait behind it), then each goes out in turn.

@@ -4,8 +4,10 @@
 // Outcomes: delivered; retried with full-jitter backoff; dead-lettered after `maxAttempts`. Only rows known durable
 // (NotificationService.durableUpTo) are sent, so an event never describes a change a power loss could undo.
 // A failed attempt also pauses its target (docs/notifications.md "A target that is down"): while a target is down one
-// row at a time probes it, so an outage costs the queued rows no attempts (none is dead-lettered by waiting) and the
-// database no write per row. Outcomes are written in batches, one transaction per turn of the event loop.
+// row at a time probes it, and a probe that could not reach it costs the row no attempt, so an outage of any length
+// dead-letters nothing and writes nothing per queued row. Each target claims its due rows in batches into a local
+// queue, and a slot that frees takes the next row at once; outcomes are written in batches, one transaction per turn
+// of the event loop.
 
 import { fullJitterDelay, type BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';
@@ -13,6 +15,7 @@ import type { NotificationOutcome, NotificationRepo, NotificationRow } from '../
 import type { NotificationTargets, Target } from './notification-targets.js';
 import { createTransport } from './transports/index.js';
 import type { NotificationTransport } from './transports/transport.js';
+import { TransportError } from './transports/transport-error.js';
 
 export interface NotificationDispatcherOptions {
   repo: Pick<NotificationRepo, 'due' | 'nextDueAt' | 'recordOutcomes' | 'prune'>;
@@ -33,13 +36,14 @@ export interface NotificationDispatcherOptions {
   createTransport?: (target: Target) => Promise<NotificationTransport>;
   /** Told of each attempt's outcome (store_notification_deliveries_total). */
   onOutcome?: (kind: string, outcome: 'delivered' | 'retried' | 'failed') => void;
-  /** Called after each pass (the metrics' queue snapshot is refreshed here, not at scrape time). */
-  onPass?: () => void;
 }
 
 interface TargetState {
   inFlight: number;
+  /** Rows queued here or in flight, until their outcome is written: the repo still lists them as due. */
   claimed: Set<number>;
+  /** Claimed rows not sent yet, in due order. */
+  queue: NotificationRow[];
   transport: Promise<NotificationTransport> | undefined;
   /** Failed attempts since the target last accepted one: above 0, one probe at a time. */
   failures: number;
@@ -49,6 +53,15 @@ interface TargetState {
 
 /** The longest a target that is down waits between probes (the rows' own backoff may be longer). */
 export const TARGET_PAUSE_CAP_MS = 60_000;
+/** The shortest pause after a failed attempt. */
+const TARGET_PAUSE_MIN_MS = 100;
+/** Due rows claimed per target at a time; the queue is refilled when half of it has gone out. */
+const CLAIM_BATCH = 64;
+
+/** The target could not be reached at all (nothing was delivered): a sign it is down, not of a bad message. */
+function isUnreachable(err: unknown): boolean {
+  return err instanceof TransportError && err.failureClass === 'unreachable';
+}
 
 /** Error classes are bounded text: the first line, at most 200 characters, never a URL. */
 function errorClass(err: unknown): string {
@@ -73,6 +86,9 @@ export class NotificationDispatcher {
     this.now = opts.now ?? Date.now;
     opts.targets.onChange((id) => {
       void this.dropTransport(id);
+      const s = this.states.get(id);
+      // Rows queued under the old settings (or for a target now gone) are claimed again from the repo.
+      for (const row of s?.queue.splice(0) ?? []) s?.claimed.delete(row.id);
       this.resume(id);
     });
   }
@@ -100,7 +116,7 @@ export class NotificationDispatcher {
   private state(id: string): TargetState {
     let s = this.states.get(id);
     if (s === undefined) {
-      s = { inFlight: 0, claimed: new Set(), transport: undefined, failures: 0, pausedUntil: 0 };
+      s = { inFlight: 0, claimed: new Set(), queue: [], transport: undefined, failures: 0, pausedUntil: 0 };
       this.states.set(id, s);
     }
     return s;
@@ -118,10 +134,9 @@ export class NotificationDispatcher {
     }
   }
 
-  /** Claims due rows of every target into its free slots, then sleeps until the next due time. */
+  /** Claims due rows of every target and fills its free slots, then sleeps until the next due time. */
   private pass(): void {
     if (this.stopped) return;
-    const concurrency = this.opts.concurrency ?? 4;
     let nextDue = Infinity;
     const now = this.now();
     for (const target of this.opts.targets.all()) {
@@ -130,18 +145,11 @@ export class NotificationDispatcher {
         nextDue = Math.min(nextDue, s.pausedUntil);
         continue;
       }
-      const free = (s.failures > 0 ? 1 : concurrency) - s.inFlight;
-      if (free > 0) {
-        const rows = this.opts.repo
-          .due(target.id, { now, maxId: this.opts.durableUpTo(), limit: free + s.claimed.size })
-          .filter((r) => !s.claimed.has(r.id))
-          .slice(0, free);
-        for (const row of rows) this.send(target, row);
-      }
+      this.claim(target.id, s, now);
+      this.pump(target, s);
       const due = this.opts.repo.nextDueAt(target.id);
       if (due !== undefined) nextDue = Math.min(nextDue, due);
     }
-    this.opts.onPass?.();
     this.pruneHourly();
     const pollMs = this.opts.pollMs ?? 15_000;
     const delay = Math.min(pollMs, Math.max(10, nextDue - now));
@@ -163,12 +171,33 @@ export class NotificationDispatcher {
     }
   }
 
-  private send(target: Target, row: NotificationRow): void {
-    const s = this.state(target.id);
-    s.claimed.add(row.id);
+  /** Tops up a target's queue with due rows (only the oldest pending row of each key is ever due). */
+  private claim(targetId: string, s: TargetState, now: number): void {
+    if (s.queue.length >= CLAIM_BATCH / 2) return;
+    const rows = this.opts.repo
+      .due(targetId, { now, maxId: this.opts.durableUpTo(), limit: CLAIM_BATCH + s.claimed.size })
+      .filter((r) => !s.claimed.has(r.id))
+      .slice(0, CLAIM_BATCH - s.queue.length);
+    for (const row of rows) {
+      s.claimed.add(row.id);
+      s.queue.push(row);
+    }
+  }
+
+  /** Sends queued rows into the target's free slots: all of them, or one probe while it is failing. */
+  private pump(target: Target, s: TargetState): void {
+    const slots = s.failures > 0 ? 1 : (this.opts.concurrency ?? 4);
+    while (!this.stopped && s.inFlight < slots && this.now() >= s.pausedUntil) {
+      const row = s.queue.shift();
+      if (row === undefined) break;
+      this.send(target, s, row);
+    }
+    if (s.queue.length < CLAIM_BATCH / 2) this.wake();
+  }
+
+  private send(target: Target, s: TargetState, row: NotificationRow): void {
     s.inFlight++;
     const release = (): void => {
-      s.inFlight--;
       s.claimed.delete(row.id);
     };
     const done = this.attempt(target, s, row)
@@ -181,8 +210,9 @@ export class NotificationDispatcher {
         this.opts.logger.error({ err, target: target.id }, 'notification attempt failed');
       })
       .finally(() => {
+        s.inFlight--;
         this.active.delete(done);
-        this.wake();
+        this.pump(target, s);
       });
     this.active.add(done);
   }
@@ -236,11 +266,13 @@ export class NotificationDispatcher {
     row: NotificationRow,
   ): Promise<NotificationOutcome | undefined> {
     let failure: string | undefined;
+    let unreachable = false;
     try {
       const transport = await this.transportOf(target, s);
       await transport.send({ body: row.body, key: row.key, eventName: row.eventName, bucket: row.bucket });
     } catch (err) {
       failure = errorClass(err);
+      unreachable = isUnreachable(err);
     }
     if (this.closed) return undefined;
     const attempts = row.attempts + 1;
@@ -255,9 +287,21 @@ export class NotificationDispatcher {
     }
     s.failures++;
     const pauseCap = Math.min(this.opts.backoff.capMs, TARGET_PAUSE_CAP_MS);
-    const pause = fullJitterDelay(s.failures, { baseMs: this.opts.backoff.baseMs, capMs: pauseCap }, random);
+    const jitter = fullJitterDelay(s.failures, { baseMs: this.opts.backoff.baseMs, capMs: pauseCap }, random);
+    const pause = Math.max(TARGET_PAUSE_MIN_MS, jitter); // even with a zero retry base, no tight loop of probes
     s.pausedUntil = Math.max(s.pausedUntil, this.now() + pause);
-    if (attempts >= this.opts.maxAttempts) {
+    if (unreachable) {
+      // Nothing reached the target: the row keeps its attempts and waits, due, for the target to come back.
+      outcome = {
+        id: row.id,
+        targetId: target.id,
+        attempts: row.attempts,
+        status: 'retry',
+        nextAttemptAt: this.now(),
+        error: failure,
+      };
+      this.opts.onOutcome?.(target.kind, 'retried');
+    } else if (attempts >= this.opts.maxAttempts) {
       outcome = { id: row.id, targetId: target.id, attempts, status: 'failed', error: failure };
       this.opts.onOutcome?.(target.kind, 'failed');
       this.opts.logger.warn({ target: target.id, attempts, reason: failure }, 'notification dead-lettered');

@@ -212,6 +212,45 @@ describe('two-phase writer', () => {
     await store.verify(staged.id, 200_000);
   });
 
+  describe('placement in the directory tree (BlobTree.place)', () => {
+    /** A seeded generator (mulberry32): placements are random, and this test's are the same every run. */
+    const seeded = (seed: number) => () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const leafCount = async () =>
+      (await readdir(join(dataDir, 'blobs'), { recursive: true })).filter((p) => /^[0-9a-f]{2}\/[0-9a-f]{2}$/.test(p))
+        .length;
+
+    it('fills existing directories on a young data dir instead of making one per blob', async () => {
+      const young = new BlobStore({ dataDir, masterKey, placementRandom: seeded(29) });
+      await young.init();
+      const ids: string[] = [];
+      for (let i = 0; i < 320; i++) {
+        const staged = await young.stageBuffer(Buffer.from(`blob ${i}`));
+        await staged.commit();
+        ids.push(staged.id);
+      }
+      // About one new directory per 64 blobs (5 expected), not 320.
+      expect(await leafCount()).toBeLessThanOrEqual(16);
+      expect(new Set(ids).size).toBe(320);
+      for (const id of ids) expect(isBlobId(id)).toBe(true);
+      await Promise.all(ids.map((id, i) => young.verify(id, `blob ${i}`.length)));
+    });
+
+    it('knows the directories already there after a restart', async () => {
+      for (let i = 0; i < 3; i++) await put(Buffer.from(`before ${i}`));
+      const before = await leafCount();
+      // A draw of 0.99 always moves a blob into an existing directory.
+      const restarted = new BlobStore({ dataDir, masterKey, placementRandom: () => 0.99 });
+      await restarted.init();
+      for (let i = 0; i < 20; i++) await (await restarted.stageBuffer(Buffer.from(`after ${i}`))).commit();
+      expect(await leafCount()).toBe(before);
+    });
+  });
+
   it('discard after stage leaves no file behind, and may be repeated', async () => {
     const staged = await store.stage(chunked(randomBytes(300_000)));
     await staged.discard();

@@ -34,6 +34,8 @@ export interface BlobStoreOptions {
   masterKey: Buffer;
   /** Plaintext bytes per sealed segment for new blobs (default 64 KiB); existing blobs keep theirs. */
   segmentSize?: number;
+  /** Draws where new blobs are placed (BlobTree.place; default Math.random): tests pass a seeded one. */
+  placementRandom?: () => number;
 }
 
 /** A blob written to tmp/, not yet durable and not yet visible under blobs/. */
@@ -70,7 +72,7 @@ export class BlobStore {
       throw new TypeError(`segmentSize must be an integer in [${MIN_SEGMENT_SIZE}, ${MAX_SEGMENT_SIZE}]`);
     }
     this.#masterKey = Buffer.from(opts.masterKey);
-    this.tree = new BlobTree(opts.dataDir);
+    this.tree = new BlobTree(opts.dataDir, opts.placementRandom);
     this.segmentSize = segmentSize;
   }
 
@@ -120,7 +122,7 @@ export class BlobStore {
   }
 
   private async write(fill: (writer: SegmentWriter) => Promise<void>): Promise<StagedBlob> {
-    const id = newBlobId();
+    const id = this.tree.place(newBlobId());
     const tmpPath = this.tree.tmpPath(id);
     // The blob's directory is made (and its link fsynced) while the body is written, not after: on a young data dir
     // most blobs land in a directory not made yet, and that mkdir and fsync would otherwise sit on the commit's path

@@ -7,6 +7,7 @@ import { uuidv7 } from '../../lib/ids.js';
 import { randomBuffer } from '../../lib/random-pool.js';
 
 const ID_SHAPE = /^[0-9a-f]{32}$/;
+const TWO_HEX = /^[0-9a-f]{2}$/;
 
 /** A new blob id: 32 lowercase hex characters from 16 random bytes. Never derived from an object key. */
 export function newBlobId(): string {
@@ -52,15 +53,43 @@ export async function fsyncDir(path: string): Promise<void> {
   }
 }
 
+const LEAF_COUNT = 65_536;
+/**
+ * While few leaf directories exist, at least this share of new blobs still goes to a directory of its own drawing
+ * (made if need be): about one leaf is made per 64 blobs on a young data directory.
+ */
+const MIN_NEW_LEAF_SHARE = 1 / 64;
+
 export class BlobTree {
   readonly blobsDir: string;
   readonly tmpDir: string;
   /** By 'ab' and 'abcd': true = exists durably, a promise = creation in progress, false = last attempt failed. */
   private readonly ready = new Map<string, boolean | Promise<void>>();
+  /** The leaves ('abcd') known to exist durably, to place new blobs in (place()). */
+  private readonly leaves: string[] = [];
 
-  constructor(readonly dataDir: string) {
+  /** `random` draws placements (place()); tests pass a seeded one. */
+  constructor(
+    readonly dataDir: string,
+    private readonly random: () => number = Math.random,
+  ) {
     this.blobsDir = join(dataDir, 'blobs');
     this.tmpDir = join(dataDir, 'tmp');
+  }
+
+  /**
+   * The id a new file blob gets, from a fresh random one: kept when its leaf directory exists, else (mostly) moved
+   * into a leaf that does by taking that leaf's four hex characters. A blob whose leaf is new pays a mkdir and an
+   * fsync of the parent on its way to durable; on a young data directory that was nearly every blob (a third of
+   * Store's 256 KiB PUT rate at c32; docs/performance.md, "Medium objects"). A new leaf is made with probability
+   * max(share of leaves existing, 1/64), so leaves fill to about 64 blobs while the tree is young and every leaf
+   * exists by a few hundred thousand blobs. The other 112 bits stay random, so ids stay unique and unguessable.
+   */
+  place(id: string): string {
+    if (this.leaves.length === 0 || this.ready.get(id.slice(0, 4)) === true) return id;
+    if (this.random() < Math.max(this.leaves.length / LEAF_COUNT, MIN_NEW_LEAF_SHARE)) return id;
+    const leaf = this.leaves[Math.floor(this.random() * this.leaves.length)] ?? id.slice(0, 4);
+    return leaf + id.slice(4);
   }
 
   tmpPath(id: string): string {
@@ -86,9 +115,21 @@ export class BlobTree {
       if (created !== undefined) await fsyncDir(this.dataDir);
     }
     for (const entry of await readdir(this.blobsDir, { withFileTypes: true })) {
-      if (entry.isDirectory() && /^[0-9a-f]{2}$/.test(entry.name)) await fsyncDir(join(this.blobsDir, entry.name));
+      if (!entry.isDirectory() || !TWO_HEX.test(entry.name)) continue;
+      const top = join(this.blobsDir, entry.name);
+      await fsyncDir(top);
+      this.ready.set(entry.name, true);
+      for (const leaf of await readdir(top, { withFileTypes: true })) {
+        if (leaf.isDirectory() && TWO_HEX.test(leaf.name)) this.markLeaf(entry.name + leaf.name);
+      }
     }
     await fsyncDir(this.blobsDir);
+  }
+
+  private markLeaf(leaf: string): void {
+    if (this.ready.get(leaf) === true) return;
+    this.ready.set(leaf, true);
+    this.leaves.push(leaf);
   }
 
   /** Resolves once blobs/ab/cd for this id exists and its link in the parent is durable. */
@@ -128,7 +169,7 @@ export class BlobTree {
   private track(key: string, creation: Promise<void>): Promise<void> {
     this.ready.set(key, creation);
     creation.then(
-      () => this.ready.set(key, true),
+      () => (key.length === 4 ? this.markLeaf(key) : this.ready.set(key, true)),
       () => this.ready.set(key, false),
     );
     return creation;

@@ -1,13 +1,12 @@
 // Bucket notifications in the console (docs/console.md "Notifications"), in Chromium at 1440x900 and 390x844, one
 // server and one browser for the file: a full admin adds webhook targets (secrets write-only: never shown, kept on
-// edit), sends a bucket's ObjectCreated:* under a prefix to a real receiver and sees the delivered count; a target on a
-// closed port turns red, its dead letter is retried once the target points at the receiver; the server's refusals show
-// in words; a read-only admin sees no change buttons; axe-core is clean and nothing scrolls sideways at 390 px.
+// edit), sends a bucket's ObjectCreated:* under a prefix to a real receiver and sees the delivered count; a target
+// that the receiver refuses turns red, its dead letter is retried once the target points elsewhere; the server's
+// refusals show in words; a read-only admin sees no change buttons; axe-core is clean and nothing scrolls sideways at
+// 390 px.
 // Retries are quick (STORE_NOTIFY_RETRY_BASE_MS, two attempts): the test waits on the page's state, never a clock.
 
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -44,17 +43,9 @@ const chromium = useBrowser();
 let page: Page;
 let problems: string[];
 let bucket: string;
-let closedPort: number;
+/** An endpoint of the receiver that answers 503 to everything (a target that is reached and refuses). */
+let refusing: (tag: string) => string;
 const started = Date.now();
-
-/** A loopback port that nothing listens on (bound, then released). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const card = (id: string): Locator => page.locator('section.card', { has: page.locator(`[data-target="${id}"]`) });
 const stat = (id: string, label: string): Locator =>
@@ -111,7 +102,8 @@ async function addTarget(id: string, fill: Record<string, string>): Promise<void
 }
 
 beforeAll(async () => {
-  closedPort = await freePort();
+  receiver.respond = (req) => (req.path.includes('refuse=') ? { status: 503 } : { status: 200 });
+  refusing = (tag) => `${receiver.url}?refuse=${tag}`;
   bucket = await store.bucket('cn');
   const context = await newContext(chromium.browser, { viewport: DESKTOP });
   page = await context.newPage();
@@ -124,7 +116,7 @@ describe('notification targets', () => {
     await settle(page);
     await page.getByText('No notification targets yet.').waitFor();
     await addTarget('orders', { 'Endpoint (required)': receiver.url, 'Bearer token': TOKEN, 'Signing secret': SECRET });
-    await addTarget('down', { 'Endpoint (required)': `http://127.0.0.1:${closedPort}/hook` });
+    await addTarget('down', { 'Endpoint (required)': refusing('down') });
     expect(await card('orders').locator('[data-arn]').textContent()).toBe('arn:store:sqs:us-east-1:orders:webhook');
     expect(await statusTone('orders')).toBe('none');
 
@@ -196,7 +188,7 @@ describe('notification targets', () => {
     await page.getByText('uploads: ObjectCreated:* for keys starting incoming/, to orders (webhook)').waitFor();
   });
 
-  it('delivers an upload to the receiver and shows it; a closed port is red', async () => {
+  it('delivers an upload to the receiver and shows it; a refusing target is red', async () => {
     await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'other/skip.txt', Body: 'no' }));
     await store.s3.send(new PutObjectCommand({ Bucket: bucket, Key: 'incoming/a b.txt', Body: 'hello' }));
     await receiver.waitForAccepted(2);
@@ -271,13 +263,13 @@ describe('notification targets', () => {
 describe('at phone width, and for a read-only admin', () => {
   it('fits 390 px with no sideways scroll and no serious axe violation; adds a PostgreSQL target', async () => {
     await page.setViewportSize(PHONE);
-    // A target on the closed port with a dead letter (the test event of the bucket that names it).
+    // A refusing target with a dead letter (the test event of the bucket that names it).
     expect(
       (
         await store.adminCall('POST', '/notification-targets', {
           id: 'dead',
           kind: 'webhook',
-          config: { endpoint: `http://127.0.0.1:${closedPort}/hook` },
+          config: { endpoint: refusing('dead') },
         })
       ).status,
     ).toBe(201);

@@ -6,14 +6,18 @@ export type FailureClass = 'unreachable' | 'auth' | 'refused' | 'timeout' | 'pro
 
 const MAX_DETAIL = 200;
 
-/** A send() or connect failure: `message` is `<class>: <detail>`, never containing a configured secret. */
+/**
+ * A send() or connect failure: `message` is `<class>: <detail>` (or `message` when given, for a kind whose failures
+ * read their own way, e.g. a webhook's `HTTP 503`), never containing a configured secret.
+ */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
   constructor(
     readonly failureClass: FailureClass,
     readonly detail: string,
+    message = `${failureClass}: ${detail}`,
   ) {
-    super(`${failureClass}: ${detail}`);
+    super(message);
   }
 }
 

@@ -8,6 +8,7 @@ import { packageVersion } from '../../../lib/package-version.js';
 import { signatureHeader } from '../../events/webhook-signature.js';
 import type { WebhookTargetSettings } from '../target-kinds.js';
 import type { NotificationDelivery, NotificationTransport } from './transport.js';
+import { TransportError } from './transport-error.js';
 
 export type WebhookTransportConfig = WebhookTargetSettings;
 
@@ -53,7 +54,11 @@ export function createWebhookTransport(config: WebhookTransportConfig): Notifica
       if (config.bearerToken !== undefined) headers.authorization = `Bearer ${config.bearerToken}`;
       const result = await client.post({ url, headers, body: delivery.body, timeoutMs });
       if (result.kind === 'aborted') throw new Error('aborted');
-      if (result.kind === 'error') throw new Error(result.reason);
+      if (result.kind === 'error') {
+        // `network error: ECONNREFUSED` and the like: nothing reached the receiver (the dispatcher pauses the target).
+        const failureClass = result.reason.startsWith('network error') ? 'unreachable' : 'timeout';
+        throw new TransportError(failureClass, result.reason, result.reason);
+      }
       if (result.status >= 200 && result.status < 300) return;
       if (result.status >= 300 && result.status < 400) throw new Error(`redirect not followed (HTTP ${result.status})`);
       throw new Error(`HTTP ${result.status}`);
