@@ -115,7 +115,7 @@ async function redis(tmpDir, dir) {
   const conf = path.join(dir, 'redis.conf');
   const lines = [`port ${port}`, 'bind 127.0.0.1', `dir ${dir}`, 'save ""', 'appendonly no', `requirepass ${PASSWORD}`];
   writeFileSync(conf, `${lines.join('\n')}\n`);
-  /** @param {(c: ReturnType<typeof createClient>) => Promise<unknown>} use */
+  /** @param {(c: { ping: () => Promise<string>, lLen: (key: string) => Promise<number> }) => Promise<unknown>} use */
   const withClient = async (use) => {
     const c = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, password: PASSWORD });
     c.on('error', () => undefined);
