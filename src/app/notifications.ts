@@ -82,7 +82,10 @@ export function buildNotifications(opts: NotificationsOptions): Notifications {
       queue = service.queueByKind();
     },
   });
-  service.setDurableListener(() => dispatcher.wake());
+  service.setDurableListener((retriedTarget) => {
+    if (retriedTarget !== undefined) dispatcher.resume(retriedTarget);
+    else dispatcher.wake();
+  });
   opts.metrics.registerNotificationQueue(() => queue);
   return {
     origins,

@@ -3,6 +3,9 @@
 // a key's rows go out one at a time in commit order (the repo hands out only the oldest pending row of each key).
 // Outcomes: delivered; retried with full-jitter backoff; dead-lettered after `maxAttempts`. Only rows known durable
 // (NotificationService.durableUpTo) are sent, so an event never describes a change a power loss could undo.
+// A failed attempt also pauses its target (docs/notifications.md "A target that is down"): while a target is down one
+// row at a time probes it, so an outage costs the queued rows no attempts (none is dead-lettered by waiting) and the
+// database no write per row. Outcomes are written in batches, one transaction per turn of the event loop.
 
 import { fullJitterDelay, type BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';
@@ -12,8 +15,8 @@ import { createTransport } from './transports/index.js';
 import type { NotificationTransport } from './transports/transport.js';
 
 export interface NotificationDispatcherOptions {
-  repo: NotificationRepo;
-  targets: NotificationTargets;
+  repo: Pick<NotificationRepo, 'due' | 'nextDueAt' | 'recordOutcomes' | 'prune'>;
+  targets: Pick<NotificationTargets, 'all' | 'onChange'>;
   /** Rows with ids up to this are durable. */
   durableUpTo: () => number;
   /** Runs `fn` in one SQLite transaction (outcomes are written by the connection that owns writes). */
@@ -38,7 +41,14 @@ interface TargetState {
   inFlight: number;
   claimed: Set<number>;
   transport: Promise<NotificationTransport> | undefined;
+  /** Failed attempts since the target last accepted one: above 0, one probe at a time. */
+  failures: number;
+  /** No row of the target is claimed before this instant. */
+  pausedUntil: number;
 }
+
+/** The longest a target that is down waits between probes (the rows' own backoff may be longer). */
+export const TARGET_PAUSE_CAP_MS = 60_000;
 
 /** Error classes are bounded text: the first line, at most 200 characters, never a URL. */
 function errorClass(err: unknown): string {
@@ -51,16 +61,27 @@ export class NotificationDispatcher {
   private readonly states = new Map<string, TargetState>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Set once stop() returns: the database may be closed, nothing more is written. */
+  private closed = false;
   private readonly now: () => number;
   private readonly active = new Set<Promise<void>>();
   private lastPrune = -Infinity;
+  /** Outcomes not yet written, with the claims they release once written. */
+  private unwritten: { outcome: NotificationOutcome; release: () => void }[] = [];
 
   constructor(private readonly opts: NotificationDispatcherOptions) {
     this.now = opts.now ?? Date.now;
     opts.targets.onChange((id) => {
       void this.dropTransport(id);
-      this.wake();
+      this.resume(id);
     });
+  }
+
+  /** Probes a target at once, paused or not: its settings changed, or an operator retried its dead letters. */
+  resume(targetId: string): void {
+    const s = this.states.get(targetId);
+    if (s !== undefined) s.pausedUntil = 0;
+    this.wake();
   }
 
   /** Starts delivering (an immediate pass: rows left by a crash or a stop go out at boot). */
@@ -79,7 +100,7 @@ export class NotificationDispatcher {
   private state(id: string): TargetState {
     let s = this.states.get(id);
     if (s === undefined) {
-      s = { inFlight: 0, claimed: new Set(), transport: undefined };
+      s = { inFlight: 0, claimed: new Set(), transport: undefined, failures: 0, pausedUntil: 0 };
       this.states.set(id, s);
     }
     return s;
@@ -102,12 +123,17 @@ export class NotificationDispatcher {
     if (this.stopped) return;
     const concurrency = this.opts.concurrency ?? 4;
     let nextDue = Infinity;
+    const now = this.now();
     for (const target of this.opts.targets.all()) {
       const s = this.state(target.id);
-      const free = concurrency - s.inFlight;
+      if (now < s.pausedUntil) {
+        nextDue = Math.min(nextDue, s.pausedUntil);
+        continue;
+      }
+      const free = (s.failures > 0 ? 1 : concurrency) - s.inFlight;
       if (free > 0) {
         const rows = this.opts.repo
-          .due(target.id, { now: this.now(), maxId: this.opts.durableUpTo(), limit: free + s.claimed.size })
+          .due(target.id, { now, maxId: this.opts.durableUpTo(), limit: free + s.claimed.size })
           .filter((r) => !s.claimed.has(r.id))
           .slice(0, free);
         for (const row of rows) this.send(target, row);
@@ -118,7 +144,7 @@ export class NotificationDispatcher {
     this.opts.onPass?.();
     this.pruneHourly();
     const pollMs = this.opts.pollMs ?? 15_000;
-    const delay = Math.min(pollMs, Math.max(10, nextDue - this.now()));
+    const delay = Math.min(pollMs, Math.max(10, nextDue - now));
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.pass(), delay);
     this.timer.unref();
@@ -141,11 +167,20 @@ export class NotificationDispatcher {
     const s = this.state(target.id);
     s.claimed.add(row.id);
     s.inFlight++;
+    const release = (): void => {
+      s.inFlight--;
+      s.claimed.delete(row.id);
+    };
     const done = this.attempt(target, s, row)
-      .catch((err: unknown) => this.opts.logger.error({ err, target: target.id }, 'notification attempt failed'))
+      .then((outcome) => {
+        if (outcome === undefined) release();
+        else this.record(outcome, release);
+      })
+      .catch((err: unknown) => {
+        release();
+        this.opts.logger.error({ err, target: target.id }, 'notification attempt failed');
+      })
       .finally(() => {
-        s.inFlight--;
-        s.claimed.delete(row.id);
         this.active.delete(done);
         this.wake();
       });
@@ -165,7 +200,41 @@ export class NotificationDispatcher {
     return s.transport;
   }
 
-  private async attempt(target: Target, s: TargetState, row: NotificationRow): Promise<void> {
+  /** Queues an outcome to be written with the others of this turn; its row stays claimed until then. */
+  private record(outcome: NotificationOutcome, release: () => void): void {
+    this.unwritten.push({ outcome, release });
+    if (this.unwritten.length === 1) setImmediate(() => this.writeOutcomes());
+  }
+
+  private writeOutcomes(): void {
+    const batch = this.unwritten;
+    this.unwritten = [];
+    if (batch.length === 0) return;
+    try {
+      if (this.closed) return; // stopped: the rows stay pending and are sent again after a restart
+      // The target may have been deleted meanwhile: its rows are gone and the update changes nothing.
+      const now = this.now();
+      this.opts.transaction(() =>
+        this.opts.repo.recordOutcomes(
+          batch.map((b) => b.outcome),
+          now,
+        ),
+      );
+    } catch (err) {
+      // Not written: the rows stay pending with their old attempt counts and are sent again (at least once).
+      this.opts.logger.error({ err, outcomes: batch.length }, 'writing notification outcomes failed');
+    } finally {
+      for (const b of batch) b.release();
+      this.wake();
+    }
+  }
+
+  /** One attempt; the outcome to write, or undefined once stopped (the row stays pending). */
+  private async attempt(
+    target: Target,
+    s: TargetState,
+    row: NotificationRow,
+  ): Promise<NotificationOutcome | undefined> {
     let failure: string | undefined;
     try {
       const transport = await this.transportOf(target, s);
@@ -173,30 +242,44 @@ export class NotificationDispatcher {
     } catch (err) {
       failure = errorClass(err);
     }
-    if (this.stopped) return;
+    if (this.closed) return undefined;
     const attempts = row.attempts + 1;
     let outcome: NotificationOutcome;
+    const random = this.opts.random ?? Math.random;
     if (failure === undefined) {
-      outcome = { id: row.id, attempts, status: 'delivered' };
+      s.failures = 0;
+      s.pausedUntil = 0;
+      outcome = { id: row.id, targetId: target.id, attempts, status: 'delivered' };
       this.opts.onOutcome?.(target.kind, 'delivered');
-    } else if (attempts >= this.opts.maxAttempts) {
-      outcome = { id: row.id, attempts, status: 'failed', error: failure };
+      return outcome;
+    }
+    s.failures++;
+    const pauseCap = Math.min(this.opts.backoff.capMs, TARGET_PAUSE_CAP_MS);
+    const pause = fullJitterDelay(s.failures, { baseMs: this.opts.backoff.baseMs, capMs: pauseCap }, random);
+    s.pausedUntil = Math.max(s.pausedUntil, this.now() + pause);
+    if (attempts >= this.opts.maxAttempts) {
+      outcome = { id: row.id, targetId: target.id, attempts, status: 'failed', error: failure };
       this.opts.onOutcome?.(target.kind, 'failed');
       this.opts.logger.warn({ target: target.id, attempts, reason: failure }, 'notification dead-lettered');
     } else {
-      const wait = fullJitterDelay(attempts, this.opts.backoff, this.opts.random ?? Math.random);
-      outcome = { id: row.id, attempts, status: 'retry', nextAttemptAt: this.now() + wait, error: failure };
+      const wait = fullJitterDelay(attempts, this.opts.backoff, random);
+      const nextAttemptAt = this.now() + wait;
+      outcome = { id: row.id, targetId: target.id, attempts, status: 'retry', nextAttemptAt, error: failure };
       this.opts.onOutcome?.(target.kind, 'retried');
     }
-    // The target may have been deleted meanwhile: its rows are gone and the update changes nothing.
-    this.opts.transaction(() => this.opts.repo.recordOutcomes([outcome], this.now()));
+    return outcome;
   }
 
-  /** Stops claiming; sends in flight finish or are abandoned (their rows stay pending: sent again after a restart). */
+  /**
+   * Stops claiming; sends in flight get 2 s to finish and their outcomes are written before this returns (the database
+   * closes next); those still out are abandoned, their rows pending, sent again after a restart.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await Promise.race([Promise.allSettled([...this.active]), new Promise((r) => setTimeout(r, 2000).unref())]);
+    this.writeOutcomes();
+    this.closed = true;
     await Promise.allSettled([...this.states.keys()].map((id) => this.dropTransport(id)));
   }
 }

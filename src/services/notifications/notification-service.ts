@@ -63,7 +63,7 @@ export class NotificationService implements EventSink {
   private lastSequence = 0n;
   /** Rows with ids up to here are durable (may be delivered). */
   private durableId: number;
-  private onDurable: () => void = () => undefined;
+  private onDurable: (retriedTarget?: string) => void = () => undefined;
 
   constructor(private readonly opts: NotificationServiceOptions) {
     this.now = opts.now ?? Date.now;
@@ -81,8 +81,8 @@ export class NotificationService implements EventSink {
     return this.durableId;
   }
 
-  /** Told once new rows are durable (the dispatcher wakes). */
-  setDurableListener(listener: () => void): void {
+  /** Told once new rows are durable, or a target's dead letters are pending again (the dispatcher wakes). */
+  setDurableListener(listener: (retriedTarget?: string) => void): void {
     this.onDurable = listener;
   }
 
@@ -263,20 +263,20 @@ export class NotificationService implements EventSink {
 
   /** Per-target counts, last error class and oldest pending age. */
   status(): TargetStatus[] {
-    const counts = this.opts.repo.counts();
+    const counts = new Map(this.opts.repo.counts().map((c) => [c.targetId, c]));
     const now = this.now();
     return this.opts.targets.all().map((t) => {
-      const of = (status: string) => counts.find((c) => c.targetId === t.id && c.status === status);
-      const pending = of('pending');
+      const c = counts.get(t.id);
+      const oldest = c?.oldestPendingAt;
       return {
         id: t.id,
         kind: t.kind,
         arn: t.arn,
-        queued: pending?.count ?? 0,
-        delivered: of('delivered')?.count ?? 0,
-        failed: of('failed')?.count ?? 0,
+        queued: c?.pending ?? 0,
+        delivered: c?.delivered ?? 0,
+        failed: c?.failed ?? 0,
         lastErrorClass: this.opts.repo.lastError(t.id) ?? null,
-        oldestPendingAgeSeconds: pending ? Math.max(0, Math.floor((now - pending.oldest) / 1000)) : null,
+        oldestPendingAgeSeconds: oldest === undefined ? null : Math.max(0, Math.floor((now - oldest) / 1000)),
       };
     });
   }
@@ -288,7 +288,13 @@ export class NotificationService implements EventSink {
     for (const c of this.opts.repo.counts()) {
       const kind = kinds.get(c.targetId);
       if (kind === undefined) continue;
-      out.set(`${kind}\n${c.status}`, (out.get(`${kind}\n${c.status}`) ?? 0) + c.count);
+      for (const [status, count] of [
+        ['pending', c.pending],
+        ['delivered', c.delivered],
+        ['failed', c.failed],
+      ] as const) {
+        out.set(`${kind}\n${status}`, (out.get(`${kind}\n${status}`) ?? 0) + count);
+      }
     }
     return [...out].map(([k, count]) => {
       const [kind = '', status = ''] = k.split('\n');
@@ -306,7 +312,7 @@ export class NotificationService implements EventSink {
   retry(targetId: string, id?: number): number {
     this.opts.targets.get(targetId);
     const n = this.opts.repo.retryFailed(targetId, this.now(), id);
-    if (n > 0) this.onDurable();
+    if (n > 0) this.onDurable(targetId);
     return n;
   }
 }

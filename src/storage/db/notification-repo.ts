@@ -33,9 +33,18 @@ export interface NotificationRow extends NewNotificationRow {
 }
 
 export type NotificationOutcome =
-  | { id: number; attempts: number; status: 'delivered' }
-  | { id: number; attempts: number; status: 'retry'; nextAttemptAt: number; error: string }
-  | { id: number; attempts: number; status: 'failed'; error: string };
+  | { id: number; targetId: string; attempts: number; status: 'delivered' }
+  | { id: number; targetId: string; attempts: number; status: 'retry'; nextAttemptAt: number; error: string }
+  | { id: number; targetId: string; attempts: number; status: 'failed'; error: string };
+
+/** One target's rows by status (delivered: those not yet pruned), and when its oldest pending row was made. */
+export interface TargetCounts {
+  targetId: string;
+  pending: number;
+  delivered: number;
+  failed: number;
+  oldestPendingAt: number | undefined;
+}
 
 interface RawTarget {
   id: string;
@@ -130,9 +139,17 @@ export class NotificationRepo {
       failed: db.prepare<[number, string, number, number]>(
         "UPDATE notification_outbox SET status = 'failed', attempts = ?, last_error = ?, finished_at = ? WHERE id = ? AND status = 'pending'",
       ),
-      counts: db.prepare<[], { target_id: string; status: string; n: number; oldest: number }>(
-        `SELECT target_id, status, COUNT(*) AS n, MIN(created_at) AS oldest FROM notification_outbox
-         GROUP BY target_id, status`,
+      // Each figure from an index range or a counter: never a scan of the delivered rows (migration 17).
+      counts: db.prepare<
+        [],
+        { target_id: string; pending: number; delivered: number; failed: number; oldest: number | null }
+      >(
+        `SELECT t.id AS target_id, t.delivered_count AS delivered,
+           (SELECT COUNT(*) FROM notification_outbox o WHERE o.target_id = t.id AND o.status = 'pending') AS pending,
+           (SELECT MIN(o.created_at) FROM notification_outbox o WHERE o.target_id = t.id AND o.status = 'pending')
+             AS oldest,
+           (SELECT COUNT(*) FROM notification_outbox o WHERE o.target_id = t.id AND o.status = 'failed') AS failed
+         FROM notification_targets t ORDER BY t.id`,
       ),
       lastError: db
         .prepare<[string], string | null>(
@@ -152,9 +169,14 @@ export class NotificationRepo {
         `UPDATE notification_outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, finished_at = NULL
          WHERE target_id = ? AND id = ? AND status = 'failed'`,
       ),
-      prune: db.prepare<[number]>(
-        "DELETE FROM notification_outbox WHERE status = 'delivered' AND finished_at < ? AND id < (SELECT MAX(id) FROM notification_outbox)",
+      prune: db.prepare<[string, number]>(
+        `DELETE FROM notification_outbox WHERE target_id = ? AND status = 'delivered' AND finished_at < ?
+         AND id < (SELECT MAX(id) FROM notification_outbox)`,
       ),
+      addDelivered: db.prepare<[number, string]>(
+        'UPDATE notification_targets SET delivered_count = MAX(0, delivered_count + ?) WHERE id = ?',
+      ),
+      targetIds: db.prepare<[], string>('SELECT id FROM notification_targets').pluck(),
     };
   }
 
@@ -203,18 +225,27 @@ export class NotificationRepo {
 
   /** Writes attempt outcomes. Call inside a transaction. */
   recordOutcomes(outcomes: readonly NotificationOutcome[], now: number): void {
+    const delivered = new Map<string, number>();
     for (const o of outcomes) {
-      if (o.status === 'delivered') this.stmts.delivered.run(o.attempts, now, o.id);
-      else if (o.status === 'failed') this.stmts.failed.run(o.attempts, o.error, now, o.id);
+      if (o.status === 'delivered') {
+        if (this.stmts.delivered.run(o.attempts, now, o.id).changes > 0) {
+          delivered.set(o.targetId, (delivered.get(o.targetId) ?? 0) + 1);
+        }
+      } else if (o.status === 'failed') this.stmts.failed.run(o.attempts, o.error, now, o.id);
       else this.stmts.retry.run(o.attempts, o.nextAttemptAt, o.error, o.id);
     }
+    for (const [target, n] of delivered) this.stmts.addDelivered.run(n, target);
   }
 
-  /** Rows by target and status, with the oldest created_at of each group. */
-  counts(): { targetId: string; status: string; count: number; oldest: number }[] {
-    return this.stmts.counts
-      .all()
-      .map((r) => ({ targetId: r.target_id, status: r.status, count: r.n, oldest: r.oldest }));
+  /** Every target's counts; cheap at any outbox size (index ranges of pending and failed rows, a counter). */
+  counts(): TargetCounts[] {
+    return this.stmts.counts.all().map((r) => ({
+      targetId: r.target_id,
+      pending: r.pending,
+      delivered: r.delivered,
+      failed: r.failed,
+      oldestPendingAt: r.oldest ?? undefined,
+    }));
   }
 
   /** The error class of a target's latest failed attempt, if any row still carries one. */
@@ -233,8 +264,14 @@ export class NotificationRepo {
     return this.stmts.retryFailed.run(now, target).changes;
   }
 
-  /** Deletes delivered rows finished before `before` (never the newest row); returns how many. */
+  /** Deletes delivered rows finished before `before` (never the newest row); returns how many. In a transaction. */
   prune(before: number): number {
-    return this.stmts.prune.run(before).changes;
+    let total = 0;
+    for (const target of this.stmts.targetIds.all()) {
+      const n = this.stmts.prune.run(target, before).changes;
+      if (n > 0) this.stmts.addDelivered.run(-n, target);
+      total += n;
+    }
+    return total;
   }
 }
