@@ -15,7 +15,8 @@ import { BUCKET } from './workloads.mjs';
 /**
  * @typedef {{ id: string, kind: string, arn: string, status: { queued: number, delivered: number, failed: number,
  *   lastErrorClass: string | null, oldestPendingAgeSeconds: number | null } }} TargetInfo
- * @typedef {{ baseUrl: string, token: string }} Admin
+ * @typedef {{ baseUrl: string, token: string, password: string }} Admin  password: to log in again when the
+ *   access token (900 s) has expired in a long drain
  */
 
 /**
@@ -62,7 +63,7 @@ async function login(baseUrl, password) {
   });
   const body = /** @type {{ accessToken?: string }} */ (await res.json());
   if (res.status !== 200 || !body.accessToken) throw new Error(`admin login: ${res.status} ${JSON.stringify(body)}`);
-  return { baseUrl, token: body.accessToken };
+  return { baseUrl, token: body.accessToken, password };
 }
 
 /**
@@ -70,12 +71,19 @@ async function login(baseUrl, password) {
  * @param {Admin} admin @param {{ method?: string, route: string, body?: unknown, expect?: number }} req
  */
 async function adminCall(admin, { method = 'GET', route, body, expect = 200 }) {
-  const res = await fetch(`${admin.baseUrl}/api/admin${route}`, {
-    method,
-    headers: { authorization: `Bearer ${admin.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-    signal: AbortSignal.timeout(10_000),
-  });
+  const send = () =>
+    fetch(`${admin.baseUrl}/api/admin${route}`, {
+      method,
+      headers: { authorization: `Bearer ${admin.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(10_000),
+    });
+  let res = await send();
+  if (res.status === 401) {
+    await res.arrayBuffer();
+    admin.token = (await login(admin.baseUrl, admin.password)).token;
+    res = await send();
+  }
   const text = await res.text();
   if (res.status !== expect) throw new Error(`${method} /api/admin${route}: ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : undefined;

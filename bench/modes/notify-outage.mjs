@@ -86,8 +86,9 @@ export async function notifyOutageMode(opts) {
           `p99 ${p99.toFixed(2)} ms; at its end ${queueAtEnd[i]}`,
       );
     }
-    // Full-jitter backoff grows to 2 s x 2^attempt: a message that failed often waits minutes for its next try.
-    const end = await waitDrained(admin, { [id]: WARMUP_PUTS + puts + 1 }, Math.max(300, 5 * opts.notifyOutage) * 1000);
+    // The backlog of three phases goes out at the target's delivery rate, which can be far below the PUT rate.
+    const drainLimitMs = Math.max(600, 20 * opts.notifyOutage) * 1000;
+    const end = await waitDrained(admin, { [id]: WARMUP_PUTS + puts + 1 }, drainLimitMs);
     const s = end.items.find((t) => t.id === id)?.status;
     const after = await receiver.stats();
     console.log(
