@@ -161,6 +161,21 @@ describe('encryption at rest', () => {
 
 describe('two-phase writer', () => {
   const tmpEntries = () => readdir(join(dataDir, 'tmp'));
+  const leafDir = (id: string) => join(dataDir, 'blobs', id.slice(0, 2), id.slice(2, 4));
+  /** Waits (bounded) until `dir` exists: the directory a blob is staged for is made in the background. */
+  async function waitForDir(dir: string): Promise<void> {
+    for (let i = 0; i < 500; i++) {
+      if (
+        await stat(dir).then(
+          (s) => s.isDirectory(),
+          () => false,
+        )
+      )
+        return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`${dir} was not made within 5 s`);
+  }
 
   it('makes ids of 32 random hex characters', () => {
     const id = newBlobId();
@@ -182,12 +197,29 @@ describe('two-phase writer', () => {
     await store.verify(staged.id, 10);
   });
 
-  it('discard after stage leaves nothing behind, and may be repeated', async () => {
+  it('makes the blob directory while the body is still being written, not in the commit', async () => {
+    let id: string | undefined;
+    async function* body(): AsyncGenerator<Buffer> {
+      yield randomBytes(100_000);
+      // The tmp file is open by now; its name is the blob id. The rest of the body waits for the directory.
+      id = (await tmpEntries())[0];
+      await waitForDir(leafDir(id ?? 'missing'));
+      yield randomBytes(100_000);
+    }
+    const staged = await store.stage(body());
+    expect(staged.id).toBe(id);
+    await staged.commit();
+    await store.verify(staged.id, 200_000);
+  });
+
+  it('discard after stage leaves no file behind, and may be repeated', async () => {
     const staged = await store.stage(chunked(randomBytes(300_000)));
     await staged.discard();
     await staged.discard();
     expect(await tmpEntries()).toEqual([]);
-    expect(await readdir(join(dataDir, 'blobs'))).toEqual([]);
+    // Its directory may have been made (durably, for the blobs that will land there); never a file.
+    const files = await readdir(join(dataDir, 'blobs'), { recursive: true, withFileTypes: true });
+    expect(files.filter((e) => !e.isDirectory())).toEqual([]);
   });
 
   it('removes the tmp file and rethrows the same error when the source throws midway', async () => {
@@ -214,8 +246,10 @@ describe('two-phase writer', () => {
 
   it('discard cleans up after a failed commit', async () => {
     const staged = await store.stageBuffer(randomBytes(10));
-    // A file where the first-level directory should be makes the commit fail.
-    await writeFile(join(dataDir, 'blobs', staged.id.slice(0, 2)), 'x');
+    // A file where the blob's directory should be makes the commit's rename fail.
+    await waitForDir(leafDir(staged.id));
+    await rm(leafDir(staged.id), { recursive: true });
+    await writeFile(leafDir(staged.id), 'x');
     await expect(staged.commit()).rejects.toMatchObject({ code: 'ENOTDIR' });
     await staged.discard();
     expect(await tmpEntries()).toEqual([]);

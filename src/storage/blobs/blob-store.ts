@@ -122,6 +122,10 @@ export class BlobStore {
   private async write(fill: (writer: SegmentWriter) => Promise<void>): Promise<StagedBlob> {
     const id = newBlobId();
     const tmpPath = this.tree.tmpPath(id);
+    // The blob's directory is made (and its link fsynced) while the body is written, not after: on a young data dir
+    // most blobs land in a directory not made yet, and that mkdir and fsync would otherwise sit on the commit's path
+    // (docs/performance.md, "Medium objects"). A failure here is seen again, and retried, by commit().
+    this.tree.ensureLeaf(id)?.catch(() => undefined);
     const { header, dataKey } = createHeader(this.#masterKey, this.segmentSize);
     const fh = await open(tmpPath, 'wx', 0o600);
     const segmentSize = this.segmentSize;
