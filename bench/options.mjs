@@ -9,6 +9,8 @@ import { DEFAULT_STORE_CMD } from './servers.mjs';
 
 export function parseOptions() {
   const { values } = parseArgs({
+    // `--notify-outage` alone means 60 s per phase.
+    args: process.argv.slice(2).map((a) => (a === '--notify-outage' ? '--notify-outage=60' : a)),
     options: {
       quick: { type: 'boolean', default: false },
       only: { type: 'string', default: '' },
@@ -32,6 +34,9 @@ export function parseOptions() {
       uploads: { type: 'string', default: '4' },
       'download-cost': { type: 'string', default: '' },
       downloads: { type: 'string', default: '24' },
+      'notify-ab': { type: 'boolean', default: false },
+      'notify-cost': { type: 'string', default: '' },
+      'notify-outage': { type: 'string' },
     },
   });
   const soak = values.soak ? Number(values.soak) : 0;
@@ -73,6 +78,13 @@ export function parseOptions() {
   const downloads = Number(values.downloads);
   if (!Number.isInteger(downloads) || downloads < 1)
     throw new Error(`--downloads must be a positive integer, got ${values.downloads}`);
+  const notifyCost = String(values['notify-cost']);
+  if (!['', 'webhook', 'redis', 'nats', 'amqp', 'mqtt', 'postgres', 'off', 'all'].includes(notifyCost)) {
+    throw new Error(`--notify-cost must be webhook, redis, nats, amqp, mqtt, postgres, off or all, got ${notifyCost}`);
+  }
+  const notifyOutage = values['notify-outage'] === undefined ? 0 : Number(values['notify-outage']);
+  if (!Number.isInteger(notifyOutage) || notifyOutage < 0 || notifyOutage > 3600 || values['notify-outage'] === '')
+    throw new Error(`--notify-outage must be 1 to 3600 seconds per phase, got ${values['notify-outage']}`);
   return {
     quick: Boolean(values.quick),
     // s3rver takes part in a full run, not in a --quick one, unless a flag says otherwise.
@@ -96,5 +108,8 @@ export function parseOptions() {
     uploads,
     downloadCost,
     downloads,
+    notifyAb: Boolean(values['notify-ab']),
+    notifyCost,
+    notifyOutage,
   };
 }

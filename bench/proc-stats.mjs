@@ -112,3 +112,35 @@ export function costPerMb(label, { bytes, cost, pid }) {
     `peak RSS ${(peakRssKiB(pid) / 1024).toFixed(0)} MiB`
   );
 }
+
+/**
+ * CPU seconds so far of a process and every live descendant (a message server's workers: PostgreSQL's backends,
+ * RabbitMQ's helpers); NaN without /proc. @param {number} pid
+ */
+export function treeCpuSeconds(pid) {
+  /** @type {Map<number, number[]>} */
+  const children = new Map();
+  let entries = [];
+  try {
+    entries = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return NaN;
+  }
+  for (const d of entries) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  let total = 0;
+  for (const todo = [pid]; todo.length > 0;) {
+    const p = /** @type {number} */ (todo.pop());
+    const cpu = cpuSeconds(p);
+    if (!Number.isNaN(cpu)) total += cpu;
+    todo.push(...(children.get(p) ?? []));
+  }
+  return total;
+}

@@ -10,7 +10,8 @@
 // --webhooks-ab (Store with webhooks against Store without, instead of the floor), --webhook-cost=on|off|external
 // (CPU per 4 KiB PUT by thread, with --puts=<n> and --rate=<n>), --read-cost=HEAD|GET (CPU per small read by thread,
 // with --ops=<n> and --read-size=<bytes>), --upload-cost=put|multipart (CPU per MB of large uploads by thread, and the
-// peak RSS, with --uploads=<n>), --download-cost=<concurrency> (the same for 64 MiB GETs, with --downloads=<n>).
+// peak RSS, with --uploads=<n>), --download-cost=<concurrency> (the same for 64 MiB GETs, with --downloads=<n>),
+// --notify-ab, --notify-cost=<kind>|all (with --puts=<n>) and --notify-outage[=SECONDS] (bucket notifications).
 // Each mode is one file under bench/modes/; see bench/README.md.
 
 import { parseOptions } from './options.mjs';
@@ -20,6 +21,9 @@ import { downloadCostMode } from './modes/download-cost.mjs';
 import { readCostMode } from './modes/read-cost.mjs';
 import { scaleMode } from './modes/scale.mjs';
 import { soakMode } from './modes/soak.mjs';
+import { notifyAbMode } from './modes/notify-ab.mjs';
+import { notifyCostMode } from './modes/notify-cost.mjs';
+import { notifyOutageMode } from './modes/notify-outage.mjs';
 import { uploadCostMode } from './modes/upload-cost.mjs';
 import { webhookCostMode } from './modes/webhook-cost.mjs';
 
@@ -34,6 +38,9 @@ async function main() {
   if (opts.readCost) return readCostMode(opts);
   if (opts.uploadCost) return uploadCostMode(opts);
   if (opts.downloadCost) return downloadCostMode(opts);
+  if (opts.notifyAb) return notifyAbMode(opts);
+  if (opts.notifyCost) return notifyCostMode(opts);
+  if (opts.notifyOutage > 0) return notifyOutageMode(opts);
   return compareMode(opts);
 }
 

@@ -35,6 +35,17 @@ export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3R
 /** @type {Server[]} */
 const servers = [];
 let tempRoot = '';
+/**
+ * Other things a run started (the message servers of bench/message-servers.mjs): stopped by cleanup(), newest first,
+ * and killed by killEverythingNow().
+ * @type {{ stop: () => Promise<void>, killNow: () => void }[]}
+ */
+const extras = [];
+
+/** Has cleanup() stop something else this run started. @param {{ stop: () => Promise<void>, killNow: () => void }} e */
+export function onCleanup(e) {
+  extras.push(e);
+}
 
 export const log = (/** @type {string} */ msg) => process.stderr.write(`${msg}\n`);
 
@@ -147,6 +158,7 @@ export async function makeTempRoot(tmpDir) {
 
 /** Stops the servers this run started (by pid) and removes the temp data; safe to call twice. */
 export async function cleanup() {
+  for (const e of extras.splice(0).reverse()) await e.stop().catch((err) => log(`cleanup: ${err}`));
   await Promise.all(
     servers.splice(0).map(async (s) => {
       if (s.exit) return;
@@ -164,6 +176,7 @@ export async function cleanup() {
  * Last resort when the run dies without reaching cleanup(): no server and no temp data may outlive it (synchronous).
  */
 export function killEverythingNow() {
+  for (const e of extras.splice(0)) e.killNow();
   for (const s of servers) if (!s.exit) s.child.kill('SIGKILL');
   if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
 }

@@ -10,12 +10,15 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Forks the receiver and waits until it listens.
+ * Forks the receiver and waits until it listens, on `port` (the same one again after an outage) or a free one.
+ * @param {number} [port]
  * @returns {Promise<{ url: string, pid: number, stats: () => Promise<{ requests: number, deliveries: number }>, close:
- * () => Promise<void> }>}
+ * () => Promise<void>, stop: () => Promise<{ requests: number, deliveries: number }> }>}
  */
-export async function startWebhookReceiver() {
-  const child = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+export async function startWebhookReceiver(port = 0) {
+  const child = fork(fileURLToPath(import.meta.url), ['--child', String(port)], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   /** @type {string} */
   const url = await new Promise((resolve, reject) => {
@@ -33,6 +36,17 @@ export async function startWebhookReceiver() {
     close: async () => {
       child.kill('SIGTERM');
       await exited;
+    },
+    /** Stops listening, then resolves to the final counts once the process has exited. */
+    stop: async () => {
+      /** @type {Promise<{ requests: number, deliveries: number }>} */
+      const final = new Promise((resolve) =>
+        child.once('message', (m) => resolve(/** @type {{ requests: number, deliveries: number }} */ (m))),
+      );
+      child.send('stop');
+      const counts = await final;
+      await exited;
+      return counts;
     },
   };
 }
@@ -110,11 +124,17 @@ if (process.argv[2] === '--child') {
     });
   });
   server.keepAliveTimeout = 30_000;
-  server.listen(0, '127.0.0.1', () => {
+  server.listen(Number(process.argv[3] ?? 0), '127.0.0.1', () => {
     const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
     process.send?.({ url: `http://127.0.0.1:${port}/hook` });
   });
-  process.on('message', () => process.send?.({ requests, deliveries: deliveries.size }));
+  process.on('message', (m) => {
+    if (m !== 'stop') return void process.send?.({ requests, deliveries: deliveries.size });
+    // Stop answering first, so the counts sent are final (an outage: connections refused from here on).
+    server.close();
+    server.closeAllConnections();
+    process.send?.({ requests, deliveries: deliveries.size }, () => process.exit(0));
+  });
   process.on('disconnect', () => process.exit(0));
   process.on('SIGTERM', () => process.exit(0));
 }
