@@ -6,8 +6,8 @@
 // A failed attempt also pauses its target (docs/notifications.md "A target that is down"): while a target is down one
 // row at a time probes it, and a probe that could not reach it costs the row no attempt, so an outage of any length
 // dead-letters nothing and writes nothing per queued row. Each target claims its due rows in batches into a local
-// queue, and a slot that frees takes the next row at once; outcomes are written in batches, one transaction per turn
-// of the event loop.
+// queue, and a slot that frees takes the next row at once; outcomes are written in batches, one transaction per
+// OUTCOME_WRITE_MS.
 
 import { fullJitterDelay, type BackoffPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../observability/logger.js';
@@ -53,6 +53,12 @@ interface TargetState {
 
 /** The longest a target that is down waits between probes (the rows' own backoff may be longer). */
 export const TARGET_PAUSE_CAP_MS = 60_000;
+/**
+ * Outcomes wait at most this long to be written together (or until CLAIM_BATCH of them are waiting): one small
+ * transaction per delivery was a tenth of the event loop under a steady stream of events (docs/performance.md,
+ * "Bucket notifications"). Their rows stay claimed meanwhile, so nothing is sent twice.
+ */
+const OUTCOME_WRITE_MS = 10;
 /** The shortest pause after a failed attempt. */
 const TARGET_PAUSE_MIN_MS = 100;
 /** Due rows claimed per target at a time; the queue is refilled when half of it has gone out. */
@@ -233,7 +239,8 @@ export class NotificationDispatcher {
   /** Queues an outcome to be written with the others of this turn; its row stays claimed until then. */
   private record(outcome: NotificationOutcome, release: () => void): void {
     this.unwritten.push({ outcome, release });
-    if (this.unwritten.length === 1) setImmediate(() => this.writeOutcomes());
+    if (this.unwritten.length >= CLAIM_BATCH) this.writeOutcomes();
+    else if (this.unwritten.length === 1) setTimeout(() => this.writeOutcomes(), OUTCOME_WRITE_MS).unref();
   }
 
   private writeOutcomes(): void {
