@@ -494,13 +494,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX share_links_by_creator ON share_links(created_by, created_at);
   `,
   // 17: a notification target's status without scanning its delivered rows (docs/notifications.md "Status and
-  // metrics"): delivered rows are counted as they are delivered and pruned, and two partial indexes find the oldest
-  // pending row and the latest error. Counting a million delivered rows took 2-3 s of the event loop per status.
+  // metrics"): delivered rows are counted as they are delivered and pruned, and a partial index finds the latest
+  // error. Counting a million delivered rows took 2-3 s of the event loop per status.
   `
   ALTER TABLE notification_targets ADD COLUMN delivered_count INTEGER NOT NULL DEFAULT 0;
   UPDATE notification_targets SET delivered_count =
     (SELECT COUNT(*) FROM notification_outbox o WHERE o.target_id = notification_targets.id AND o.status = 'delivered');
-  CREATE INDEX notification_outbox_pending_age ON notification_outbox(target_id, created_at) WHERE status = 'pending';
   CREATE INDEX notification_outbox_errors ON notification_outbox(target_id, id) WHERE last_error IS NOT NULL;
   `,
 ];

@@ -146,8 +146,8 @@ export class NotificationRepo {
       >(
         `SELECT t.id AS target_id, t.delivered_count AS delivered,
            (SELECT COUNT(*) FROM notification_outbox o WHERE o.target_id = t.id AND o.status = 'pending') AS pending,
-           (SELECT MIN(o.created_at) FROM notification_outbox o WHERE o.target_id = t.id AND o.status = 'pending')
-             AS oldest,
+           (SELECT created_at FROM notification_outbox WHERE id = (SELECT MIN(o.id) FROM notification_outbox o
+             WHERE o.target_id = t.id AND o.status = 'pending')) AS oldest,
            (SELECT COUNT(*) FROM notification_outbox o WHERE o.target_id = t.id AND o.status = 'failed') AS failed
          FROM notification_targets t ORDER BY t.id`,
       ),
