@@ -1,7 +1,9 @@
 // How far V8 lets the old generation grow past its live size before a full GC. Three settings, all process-wide:
 //
-// 1. While large blobs are read or written, and until BULK_HEAP_SETTLE_MS have passed without one: 2.5x
-//    (BULK_HEAP_GROWING_PERCENT).
+// 1. While blob bytes are read or written in bulk (every file blob, and inline bodies of 16 KiB or more sealed or
+//    opened in memory), and until BULK_HEAP_SETTLE_MS have passed without one: 2.5x (BULK_HEAP_GROWING_PERCENT).
+//    Medium objects count too: at 1.3x, 256 KiB GETs at c16 ran a full GC every few dozen requests and cost 4.5 ms
+//    of CPU each, 0.9 ms under this setting (docs/performance.md, "Medium objects").
 //    node:crypto returns a new buffer for every 64 KiB segment it seals or opens, and V8 counts every byte of
 //    ArrayBuffer allocated since the last full GC against the old generation's limit, which it sets from the JS heap
 //    alone (about 26 MiB live after boot). At a tight limit a 64 MiB GET ran two or three full GCs, each marking the

@@ -262,22 +262,30 @@ export async function readFileBlobAtOnce(opts: {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BlobCorruptError('missing', id);
     throw err;
   }
-  const buffer = Buffer.allocUnsafe(expected + 1);
-  let bytes = 0;
+  // A medium object's buffers are bulk too: a GET at c32 allocates a few hundred KiB each, and under the server's
+  // tight heap setting that was a full GC every few dozen GETs (lib/bulk-heap.ts; docs/performance.md, "Medium
+  // objects"). Released once the object is open; the setting outlasts it by the settle time.
+  const releaseBulkHeap = holdBulkHeap();
   try {
-    while (bytes < buffer.length) {
-      const { bytesRead } = await fh.read(buffer, bytes, buffer.length - bytes, bytes);
-      if (bytesRead === 0) break;
-      bytes += bytesRead;
-      // A regular file's read comes back short only at its end: the expected size, asked for with one byte more,
-      // needs no second read to see the end (docs/decisions.md, "Medium objects").
-      if (bytes === expected) break;
+    const buffer = Buffer.allocUnsafe(expected + 1);
+    let bytes = 0;
+    try {
+      while (bytes < buffer.length) {
+        const { bytesRead } = await fh.read(buffer, bytes, buffer.length - bytes, bytes);
+        if (bytesRead === 0) break;
+        bytes += bytesRead;
+        // A regular file's read comes back short only at its end: the expected size, asked for with one byte more,
+        // needs no second read to see the end (docs/decisions.md, "Medium objects").
+        if (bytes === expected) break;
+      }
+    } finally {
+      await fh.close();
     }
+    if (bytes > expected) return undefined;
+    return openSealedBlob({ id, masterKey: opts.masterKey, size, start, end, sealed: buffer.subarray(0, bytes) });
   } finally {
-    await fh.close();
+    releaseBulkHeap();
   }
-  if (bytes > expected) return undefined;
-  return openSealedBlob({ id, masterKey: opts.masterKey, size, start, end, sealed: buffer.subarray(0, bytes) });
 }
 
 /** The segments holding plaintext [start, end]; an empty blob's one empty final segment, which is authenticated too. */

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bulkHeapHolders } from '../../lib/bulk-heap.js';
 import { BlobStore, isBlobId, newBlobId } from './blob-store.js';
 
 const SEG = 64 * 1024;
@@ -320,88 +319,6 @@ describe('two-phase writer', () => {
     await store.remove(id);
     await store.remove(id);
     await expect(stat(blobPath(id))).rejects.toMatchObject({ code: 'ENOENT' });
-  });
-});
-
-describe('large reads hold the heap setting (lib/bulk-heap.ts)', () => {
-  const BIG = 3 * 1024 * 1024;
-
-  it('holds it while a large blob is read, and lets go at the end or when the reader is destroyed', async () => {
-    const data = randomBytes(BIG);
-    const id = await put(data);
-    const whole = store.createReadStream(id, { size: BIG });
-    const chunks: Buffer[] = [];
-    const during: number[] = [];
-    for await (const chunk of whole) {
-      chunks.push(chunk as Buffer);
-      during.push(bulkHeapHolders());
-    }
-    expectBytes(Buffer.concat(chunks), data);
-    expect(Math.max(...during)).toBe(1);
-    expect(bulkHeapHolders()).toBe(0);
-
-    const cut = store.createReadStream(id, { size: BIG });
-    for await (const chunk of cut) {
-      void chunk;
-      break; // destroys the stream
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(bulkHeapHolders()).toBe(0);
-  });
-
-  it('does not take it for a blob read in one go', async () => {
-    const data = randomBytes(100_000);
-    const id = await put(data);
-    const stream = store.createReadStream(id, { size: data.length });
-    const during: number[] = [];
-    for await (const chunk of stream) {
-      void chunk;
-      during.push(bulkHeapHolders());
-    }
-    expect(during.length).toBeGreaterThan(0);
-    expect(during.every((holders) => holders === 0)).toBe(true);
-  });
-});
-
-describe('large writes hold the heap setting (lib/bulk-heap.ts)', () => {
-  const BIG = 3 * 1024 * 1024;
-
-  /** Yields `data` in 64 KiB chunks, noting the number of holders before each. */
-  async function* noting(data: Buffer, seen: number[]): AsyncGenerator<Buffer> {
-    for (let offset = 0; offset < data.length; offset += SEG) {
-      seen.push(bulkHeapHolders());
-      yield data.subarray(offset, offset + SEG);
-    }
-  }
-
-  it('holds it from the first full batch of a large blob until the blob is written', async () => {
-    const data = randomBytes(BIG);
-    const seen: number[] = [];
-    const staged = await store.stage(noting(data, seen));
-    expect(seen.slice(0, 16)).toEqual(new Array(16).fill(0)); // the first 1 MiB batch is not full yet
-    expect(seen.at(-1)).toBe(1);
-    expect(bulkHeapHolders()).toBe(0);
-    await staged.commit();
-    expectBytes(await readAll(store.createReadStream(staged.id, { size: BIG })), data);
-  });
-
-  it('lets go when the body fails after the first batch', async () => {
-    async function* failing(): AsyncGenerator<Buffer> {
-      yield randomBytes(2 * 1024 * 1024);
-      expect(bulkHeapHolders()).toBe(1);
-      throw new Error('the client went away');
-    }
-    await expect(store.stage(failing())).rejects.toThrow('the client went away');
-    expect(bulkHeapHolders()).toBe(0);
-    expect(await readdir(join(dataDir, 'tmp'))).toEqual([]);
-  });
-
-  it('does not take it for a body of one batch', async () => {
-    const seen: number[] = [];
-    await store.stage(noting(randomBytes(1024 * 1024), seen));
-    await store.stageBuffer(randomBytes(1024 * 1024));
-    expect(seen.every((holders) => holders === 0)).toBe(true);
-    expect(bulkHeapHolders()).toBe(0);
   });
 });
 

@@ -123,10 +123,14 @@ export class SegmentWriter {
     this.index += 1;
   }
 
-  /** Writes a full batch; the first one marks the blob as a bulk transfer. */
+  /**
+   * Writes a full batch. The first segment marks the blob as a bulk transfer: a file blob is at least a medium
+   * object, whose buffers at c32 set off a full GC every few dozen PUTs under the server's tight heap setting
+   * (lib/bulk-heap.ts).
+   */
   private async flushIfFull(): Promise<void> {
-    if (this.batchLength < this.batchBytes) return;
     this.releaseBulkHeap ??= holdBulkHeap();
+    if (this.batchLength < this.batchBytes) return;
     await this.flush();
   }
 
