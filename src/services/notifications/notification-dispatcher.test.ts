@@ -91,6 +91,10 @@ interface Harness {
   setState: (state: 'up' | 'down' | 'refusing') => void;
   /** Holds every send until the returned function is called. */
   hold: () => () => void;
+  /** Replaces the target's settings, as an admin's PUT does (the targets tell their listeners). */
+  changeTarget: (settings: Record<string, unknown>) => void;
+  /** The settings of the target each send went out with, in order. */
+  sentWith: Record<string, unknown>[];
 }
 
 function harness(opts: { concurrency?: number; maxAttempts?: number; latencyMs?: number } = {}): Harness {
@@ -98,9 +102,16 @@ function harness(opts: { concurrency?: number; maxAttempts?: number; latencyMs?:
   const sends: NotificationDelivery[] = [];
   let state: 'up' | 'down' | 'refusing' = 'up';
   let gate: Promise<void> = Promise.resolve();
+  let target: Target = TARGET;
+  const listeners: ((id: string) => void)[] = [];
+  const sentWith: Record<string, unknown>[] = [];
   const dispatcher = new NotificationDispatcher({
     repo: outbox,
-    targets: { all: () => [TARGET], onChange: () => undefined },
+    targets: {
+      all: () => [target],
+      find: (id) => (id === target.id ? target : undefined),
+      onChange: (listener) => listeners.push(listener),
+    },
     durableUpTo: () => Number.MAX_SAFE_INTEGER,
     transaction: (fn) => {
       outbox.transactions++;
@@ -112,10 +123,11 @@ function harness(opts: { concurrency?: number; maxAttempts?: number; latencyMs?:
     concurrency: opts.concurrency ?? 4,
     now: () => Date.now(),
     random: () => 0.5,
-    createTransport: () =>
+    createTransport: (made) =>
       Promise.resolve({
         send: async (d) => {
           sends.push(d);
+          sentWith.push(made.settings);
           await gate;
           if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
           if (state === 'down') throw new TransportError('unreachable', 'ECONNREFUSED', 'network error: ECONNREFUSED');
@@ -129,7 +141,11 @@ function harness(opts: { concurrency?: number; maxAttempts?: number; latencyMs?:
     gate = new Promise((resolve) => (open = resolve));
     return open;
   };
-  return { outbox, dispatcher, sends, setState: (v) => (state = v), hold };
+  const changeTarget = (settings: Record<string, unknown>): void => {
+    target = { ...target, settings };
+    for (const listener of listeners) listener(target.id);
+  };
+  return { outbox, dispatcher, sends, setState: (v) => (state = v), hold, changeTarget, sentWith };
 }
 
 beforeEach(() => {
@@ -238,6 +254,21 @@ describe('NotificationDispatcher', () => {
     // Row 1 is probed while the target is down (its later rows wait behind it), then each goes out in turn.
     const order = h.sends.map((d) => (JSON.parse(d.body) as { n: number }).n);
     expect(order.filter((n, i) => n !== order[i - 1])).toEqual([1, 2, 3, 4, 5]);
+    await h.dispatcher.stop();
+  });
+
+  it('sends with the new settings once a target changes, also the rows after one that was out meanwhile', async () => {
+    const h = harness({ concurrency: 1 });
+    const open = h.hold();
+    h.outbox.add(5, { now: Date.now() });
+    h.dispatcher.start();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(h.sentWith).toEqual([{}]); // one row out under the old settings
+    h.changeTarget({ endpoint: 'new' });
+    open();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h.outbox.count('delivered')).toBe(5);
+    expect(h.sentWith.slice(1)).toEqual(new Array(4).fill({ endpoint: 'new' }));
     await h.dispatcher.stop();
   });
 

@@ -19,7 +19,7 @@ import { TransportError } from './transports/transport-error.js';
 
 export interface NotificationDispatcherOptions {
   repo: Pick<NotificationRepo, 'due' | 'nextDueAt' | 'recordOutcomes' | 'prune'>;
-  targets: Pick<NotificationTargets, 'all' | 'onChange'>;
+  targets: Pick<NotificationTargets, 'all' | 'find' | 'onChange'>;
   /** Rows with ids up to this are durable. */
   durableUpTo: () => number;
   /** Runs `fn` in one SQLite transaction (outcomes are written by the connection that owns writes). */
@@ -218,7 +218,9 @@ export class NotificationDispatcher {
       .finally(() => {
         s.inFlight--;
         this.active.delete(done);
-        this.pump(target, s);
+        // The target as it is now: its settings may have changed (or it may be gone) while this row was out.
+        const current = this.opts.targets.find(target.id);
+        if (current !== undefined) this.pump(current, s);
       });
     this.active.add(done);
   }
@@ -236,7 +238,7 @@ export class NotificationDispatcher {
     return s.transport;
   }
 
-  /** Queues an outcome to be written with the others of this turn; its row stays claimed until then. */
+  /** Queues an outcome to be written with the others of the next OUTCOME_WRITE_MS; its row stays claimed until then. */
   private record(outcome: NotificationOutcome, release: () => void): void {
     this.unwritten.push({ outcome, release });
     if (this.unwritten.length >= CLAIM_BATCH) this.writeOutcomes();
