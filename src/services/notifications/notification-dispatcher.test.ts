@@ -272,6 +272,20 @@ describe('NotificationDispatcher', () => {
     await h.dispatcher.stop();
   });
 
+  it('still passes, and claims, while wakes arrive faster than its 5 ms delay (a steady write load)', async () => {
+    const h = harness();
+    h.dispatcher.start();
+    await vi.advanceTimersByTimeAsync(100); // idle: the next pass is a poll away
+    h.outbox.add(10, { now: Date.now() });
+    // A commit every millisecond, each waking the dispatcher, for 50 ms.
+    for (let i = 0; i < 50; i++) {
+      h.dispatcher.wake();
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    expect(h.outbox.count('delivered')).toBe(10);
+    await h.dispatcher.stop();
+  });
+
   it('writes outcomes still queued when it stops, before the database closes', async () => {
     const h = harness();
     const open = h.hold();

@@ -79,6 +79,8 @@ function errorClass(err: unknown): string {
 export class NotificationDispatcher {
   private readonly states = new Map<string, TargetState>();
   private timer: NodeJS.Timeout | undefined;
+  /** When the scheduled pass runs (meaningful while `timer` is set). */
+  private timerAt = Infinity;
   private stopped = false;
   /** Set once stop() returns: the database may be closed, nothing more is written. */
   private closed = false;
@@ -111,11 +113,24 @@ export class NotificationDispatcher {
     this.wake();
   }
 
-  /** Schedules a pass soon (coalesced). */
+  /**
+   * Schedules a pass within 5 ms, unless one is due sooner. It never postpones one: every commit and every finished
+   * send wakes the dispatcher, and under a steady write load a wake that restarted the 5 ms kept the pass from running
+   * until the writes paused, so no row was claimed meanwhile.
+   */
   wake(): void {
     if (this.stopped) return;
+    if (this.timer !== undefined && this.timerAt <= this.now() + 5) return;
+    this.schedule(5);
+  }
+
+  private schedule(delay: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.pass(), 5);
+    this.timerAt = this.now() + delay;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.pass();
+    }, delay);
     this.timer.unref();
   }
 
@@ -158,10 +173,7 @@ export class NotificationDispatcher {
     }
     this.pruneHourly();
     const pollMs = this.opts.pollMs ?? 15_000;
-    const delay = Math.min(pollMs, Math.max(10, nextDue - now));
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.pass(), delay);
-    this.timer.unref();
+    this.schedule(Math.min(pollMs, Math.max(10, nextDue - now)));
   }
 
   /** Delivered rows are kept 7 days (dead letters until retried or their target is deleted). */
@@ -330,6 +342,7 @@ export class NotificationDispatcher {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
     await Promise.race([Promise.allSettled([...this.active]), new Promise((r) => setTimeout(r, 2000).unref())]);
     this.writeOutcomes();
     this.closed = true;
