@@ -10,7 +10,7 @@ import { accessSync, chownSync, constants, existsSync, readdirSync, rmSync, writ
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { onCleanup } from './servers.mjs';
+import { freePort, onCleanup } from './servers.mjs';
 
 /**
  * A running message server: its pid (the CPU of its process tree is its cost), the notification target settings
@@ -24,17 +24,6 @@ export const MESSAGE_KINDS = /** @type {const} */ (['redis', 'nats', 'amqp', 'mq
 const USER = 'store';
 const PASSWORD = `bench-${randomBytes(12).toString('hex')}`;
 const READY_MS = { default: 30_000, amqp: 150_000 };
-
-const freePort = () =>
-  /** @type {Promise<number>} */ (
-    new Promise((resolve, reject) => {
-      const probe = net.createServer().once('error', reject);
-      probe.listen(0, '127.0.0.1', () => {
-        const { port } = /** @type {net.AddressInfo} */ (probe.address());
-        probe.close(() => resolve(port));
-      });
-    })
-  );
 
 /** An installed command; Debian puts nats-server and mosquitto in /usr/sbin. @param {string} name */
 function findCommand(name) {

@@ -4,12 +4,11 @@
 // bucket's notification configuration at them, and poll each target's delivery status until its queue drains
 // (docs/notifications.md; docs/admin-api.md, "Notification targets").
 
-import argon2 from 'argon2';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { BenchClient, createSigner } from './client.mjs';
 import { accessKeyId20, base64url40, makeTempRoot, startServer } from './servers.mjs';
-import { chooseSignRequest, prepareTarget } from './stores.mjs';
+import { chooseSignRequest, prepareTarget, storeSecrets } from './stores.mjs';
 import { BUCKET } from './workloads.mjs';
 
 /**
@@ -42,10 +41,7 @@ export async function startNotifyStores(opts, labels) {
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
         METRICS_MODE: 'public',
-        JWT_SECRET: base64url40(),
-        ROOT_ACCESS_KEY_ID: accessKeyId,
-        ROOT_SECRET_ACCESS_KEY: secretAccessKey,
-        ADMIN_PASSWORD_HASH: await argon2.hash(password, { type: argon2.argon2id }),
+        ...(await storeSecrets(accessKeyId, secretAccessKey, password)),
       },
     });
     const target = await prepareTarget(server, sign);

@@ -49,7 +49,8 @@ export function onCleanup(e) {
 
 export const log = (/** @type {string} */ msg) => process.stderr.write(`${msg}\n`);
 
-function freePort() {
+/** A loopback port that was free a moment ago. */
+export function freePort() {
   return /** @type {Promise<number>} */ (
     new Promise((resolve, reject) => {
       const probe = net.createServer().once('error', reject);

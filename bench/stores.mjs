@@ -37,15 +37,16 @@ export async function chooseSignRequest({ signer, storeCmd }) {
 }
 
 /**
- * Store's environment besides PORT and DATA_DIR: fresh admin secrets and the given root credentials. @param {string}
- * accessKeyId @param {string} secretAccessKey
+ * Store's environment besides PORT and DATA_DIR: fresh admin secrets and the given root credentials; the admin
+ * password is `adminPassword` when a mode logs in to the admin API, else a fresh one nobody knows.
+ * @param {string} accessKeyId @param {string} secretAccessKey @param {string} [adminPassword]
  */
-export async function storeSecrets(accessKeyId, secretAccessKey) {
+export async function storeSecrets(accessKeyId, secretAccessKey, adminPassword = base64url40()) {
   return {
     JWT_SECRET: base64url40(),
     ROOT_ACCESS_KEY_ID: accessKeyId,
     ROOT_SECRET_ACCESS_KEY: secretAccessKey,
-    ADMIN_PASSWORD_HASH: await argon2.hash(base64url40(), { type: argon2.argon2id }),
+    ADMIN_PASSWORD_HASH: await argon2.hash(adminPassword, { type: argon2.argon2id }),
   };
 }
 
